@@ -1,0 +1,126 @@
+/* libcordon: confine a command on Linux with namespaces, following a policy.
+ *
+ * Every front end (command-line flags, sandbox.conf layers, capability policy JSON, session
+ * specs) lowers into one struct cordon_policy; cordon_spawn() applies it.
+ *
+ * Conventions: functions return >= 0 on success and a negative errno on failure; they never
+ * print and never exit. Where a failure needs context for a person (a path, a key, a file and
+ * line), it is written to the optional struct cordon_diag argument. Objects are not thread-safe;
+ * use one per thread or lock around them. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The launcher step that failed, reported in struct cordon_diag. */
+enum cordon_step {
+        CORDON_STEP_NONE,
+        CORDON_STEP_PREPARE,    /* work in the supervisor before clone */
+        CORDON_STEP_CLONE,      /* creating the namespaces */
+        CORDON_STEP_USERNS,     /* uid/gid maps */
+        CORDON_STEP_OPEN,       /* opening a host source */
+        CORDON_STEP_ROOT,       /* the new root tmpfs */
+        CORDON_STEP_MOUNTPOINT, /* creating a mount point */
+        CORDON_STEP_MOUNT,      /* binding or mounting */
+        CORDON_STEP_MASK,       /* masking a blocked path */
+        CORDON_STEP_PIVOT,      /* pivot_root and detaching the old root */
+        CORDON_STEP_HOSTNAME,
+        CORDON_STEP_NETWORK,
+        CORDON_STEP_PROCESS,    /* fds, session, dumpable, death signal */
+        CORDON_STEP_CAPS,
+        CORDON_STEP_NNP,
+        CORDON_STEP_CHDIR,
+        CORDON_STEP_FORK,
+        CORDON_STEP_EXEC,
+};
+
+struct cordon_diag {
+        enum cordon_step step; /* CORDON_STEP_NONE unless a launcher step failed */
+        char message[1024];
+};
+
+/* How a path is made available inside the sandbox. */
+enum cordon_access {
+        CORDON_ACCESS_RO,      /* host path bound read-only, nosuid, nodev */
+        CORDON_ACCESS_RW,      /* host path bound read-write, nosuid, nodev */
+        CORDON_ACCESS_TMPFS,   /* empty writable tmpfs */
+        CORDON_ACCESS_MASKED,  /* hidden: /dev/null over a file, empty read-only tmpfs over a dir */
+        CORDON_ACCESS_DEVICE,  /* host device node bound read-write, nosuid */
+        CORDON_ACCESS_COPY,    /* writable copy of a host file, discarded on exit */
+        CORDON_ACCESS_DATA,    /* read-only file with generated contents */
+        CORDON_ACCESS_SYMLINK, /* symbolic link; "host" holds the link target */
+        CORDON_ACCESS_PROC,    /* a fresh procfs for the sandbox's pid namespace */
+        CORDON_ACCESS_DEV,     /* minimal /dev: null zero full random urandom tty, devpts, shm */
+        _CORDON_ACCESS_MAX,
+};
+
+enum cordon_net_mode {
+        CORDON_NET_OPEN,
+        CORDON_NET_FILTERED,
+        CORDON_NET_PROXIED,
+        CORDON_NET_ISOLATED,
+};
+
+enum cordon_home_access {
+        CORDON_HOME_TMPWRITE,
+        CORDON_HOME_RESTRICTED,
+        CORDON_HOME_READ,
+        CORDON_HOME_WRITE,
+};
+
+/* Flags of a filesystem rule. */
+enum {
+        CORDON_FS_OPTIONAL = 1u << 0, /* skip silently when the host path is missing */
+        CORDON_FS_SEAL = 1u << 1,     /* tmpfs: made read-only once its contents are in place */
+        CORDON_FS_DIR = 1u << 2,      /* masked: the hidden object is a directory */
+};
+
+struct cordon_policy;
+
+struct cordon_policy *cordon_policy_new(void);
+/* Frees @p; accepts NULL; returns NULL. */
+struct cordon_policy *cordon_policy_free(struct cordon_policy *p);
+
+/* Adds a filesystem rule. @guest is the absolute path inside the sandbox; @host the absolute
+ * host path (NULL for tmpfs, masked dirs, proc, dev; the contents for DATA; the link target for
+ * SYMLINK). @origin says where the rule came from, for explanations. Copies its arguments.
+ * Returns 0, -EINVAL for a relative or non-normalised path, -ENOMEM. */
+int cordon_policy_add_fs(struct cordon_policy *p, const char *guest, const char *host,
+                         enum cordon_access access, unsigned flags, const char *origin);
+
+/* Working directory inside the sandbox (absolute). */
+int cordon_policy_set_cwd(struct cordon_policy *p, const char *cwd);
+/* Environment for the command: a complete KEY=VALUE list, copied. */
+int cordon_policy_set_env(struct cordon_policy *p, char *const *envp);
+int cordon_policy_set_hostname(struct cordon_policy *p, const char *hostname);
+int cordon_policy_set_net_mode(struct cordon_policy *p, enum cordon_net_mode mode,
+                               const char *origin);
+
+/* Checks the policy for internal consistency (absolute normalised paths, no two rules for one
+ * guest path with different meanings, a root for the working directory). Returns 0 or -EINVAL
+ * with the reason in @diag. */
+int cordon_policy_validate(const struct cordon_policy *p, struct cordon_diag *diag);
+
+/* Runs @argv (argv[0] is looked up in the sandbox's PATH) confined by @p and waits for it.
+ * On success returns 0 and stores the exit status in @ret_status: the command's exit code, or
+ * 128+N when it was killed by signal N. Returns a negative errno when the sandbox could not be
+ * set up; nothing has run then, and @diag names the step and path that failed.
+ * Must be called from a single-threaded process (user namespaces require it). */
+int cordon_spawn(const struct cordon_policy *p, char *const *argv, int *ret_status,
+                 struct cordon_diag *diag);
+
+const char *cordon_access_to_string(enum cordon_access a);
+const char *cordon_net_mode_to_string(enum cordon_net_mode m);
+int cordon_net_mode_from_string(const char *s);
+const char *cordon_home_access_to_string(enum cordon_home_access m);
+int cordon_home_access_from_string(const char *s);
+
+#ifdef __cplusplus
+}
+#endif

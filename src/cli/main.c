@@ -1,0 +1,47 @@
+/* cordon: run untrusted tools and AI agents confined. Dispatches to the subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "config.h"
+#include "shared/macro.h"
+
+static const struct {
+        const char *name;
+        int (*fn)(int argc, char **argv);
+        const char *help;
+} commands[] = {
+        { "run", cmd_run, "run a command in a sandbox" },
+        { "doctor", cmd_doctor, "report which kernel features this host offers" },
+};
+
+static void usage(FILE *f)
+{
+        fprintf(f, "Usage: cordon COMMAND [OPTIONS]\n\nCommands:\n");
+        for (size_t i = 0; i < ELEMENTSOF(commands); i++)
+                fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+        fprintf(f, "\nRun 'cordon COMMAND --help' for a command's options, 'man cordon' for more.\n"
+                   "  -h, --help     show this help\n      --version  show the version\n");
+}
+
+int main(int argc, char **argv)
+{
+        if (argc < 2) {
+                usage(stderr);
+                return EXIT_USAGE;
+        }
+        if (streq(argv[1], "--help") || streq(argv[1], "-h")) {
+                usage(stdout);
+                return 0;
+        }
+        if (streq(argv[1], "--version")) {
+                printf("cordon %s\n", CORDON_VERSION);
+                return 0;
+        }
+        for (size_t i = 0; i < ELEMENTSOF(commands); i++)
+                if (streq(argv[1], commands[i].name))
+                        return commands[i].fn(argc - 1, argv + 1);
+        fprintf(stderr, "cordon: unknown command '%s'\n", argv[1]);
+        usage(stderr);
+        return EXIT_USAGE;
+}

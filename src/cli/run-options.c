@@ -1,0 +1,174 @@
+/* `cordon run` options: one table for parsing and help. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/run-options.h"
+#include "lib/env-filter.h"
+#include "shared/macro.h"
+
+const struct run_option run_options_table[] = {
+        { "project-dir", 'p', "DIR", OPT_PROJECT_DIR,
+          "the writable project directory (default: the working directory)" },
+        { "allow-parent", 0, "DIR", OPT_ALLOW_PARENT,
+          "also allow projects below DIR (built-in: $HOME, /tmp, /var/tmp)" },
+        { "home-access", 0, "MODE", OPT_HOME_ACCESS,
+          "how much of $HOME is visible: tmpwrite (default), restricted, read, write" },
+        { "ro", 0, "PATH", OPT_RO, "bind PATH read-only at the same place" },
+        { "rw", 0, "PATH", OPT_RW, "bind PATH read-write at the same place" },
+        { "mask", 0, "PATH", OPT_MASK,
+          "hide file PATH behind /dev/null (a missing file gets an empty placeholder)" },
+        { "hide", 0, "PATH", OPT_HIDE, "hide PATH behind an empty read-only directory" },
+        { "device", 0, "GLOB", OPT_DEVICE,
+          "expose matching device nodes (never those of the device blacklist)" },
+        { "setenv", 0, "NAME=VALUE", OPT_SETENV, "set a variable for the command" },
+        { "quiet", 'q', NULL, OPT_QUIET, "do not print the startup banner" },
+        { "help", 'h', NULL, OPT_HELP, "show this help and exit" },
+};
+const size_t run_options_count = ELEMENTSOF(run_options_table);
+
+void run_args_help(FILE *f)
+{
+        fprintf(f, "Usage: cordon run [OPTIONS] [--] COMMAND [ARGS...]\n\n"
+                   "Run COMMAND confined: only the project directory is writable, credentials and\n"
+                   "other projects are invisible, and there is no network.\n\nOptions:\n");
+        for (size_t i = 0; i < run_options_count; i++) {
+                const struct run_option *o = &run_options_table[i];
+                char left[64];
+                snprintf(left, sizeof(left), "%s%c%s--%s%s%s", o->short_name ? "-" : "",
+                         o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ",
+                         o->long_name, o->arg ? " " : "", o->arg ? o->arg : "");
+                fprintf(f, "  %-28s %s\n", o->short_name ? left : left + 2, o->help);
+        }
+        fprintf(f, "\nExit status: the command's, 128+N if it was killed by signal N, 125 if the\n"
+                   "sandbox could not be set up, 126/127 if COMMAND could not be executed/found,\n"
+                   "2 for a usage error.\n");
+}
+
+static int replace(char **dst, char **origin, const char *v, const char *o)
+{
+        char *a = strdup(v), *b = strdup(o);
+        if (!a || !b) {
+                free(a);
+                free(b);
+                return -ENOMEM;
+        }
+        free(*dst);
+        free(*origin);
+        *dst = a;
+        *origin = b;
+        return 0;
+}
+
+int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t errlen)
+{
+        struct option longopts[ELEMENTSOF(run_options_table) + 1];
+        char shortopts[64] = "+:";
+        size_t ns = 2;
+        for (size_t i = 0; i < run_options_count; i++) {
+                const struct run_option *o = &run_options_table[i];
+                longopts[i] = (struct option){ o->long_name, o->arg ? required_argument : no_argument,
+                                               NULL, (int)o->id };
+                if (o->short_name) {
+                        shortopts[ns++] = o->short_name;
+                        if (o->arg)
+                                shortopts[ns++] = ':';
+                }
+        }
+        longopts[run_options_count] = (struct option){ 0 };
+        shortopts[ns] = 0;
+
+        struct cordon_settings *s = &a->settings;
+        optind = 0; /* full reset, so the parser can run more than once per process */
+        opterr = 0;
+        for (;;) {
+                int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+                if (c == -1)
+                        break;
+                for (size_t i = 0; i < run_options_count; i++)
+                        if (run_options_table[i].short_name == c)
+                                c = (int)run_options_table[i].id;
+                int r = 0;
+                char origin[64];
+                snprintf(origin, sizeof(origin), "--%s",
+                         c >= OPT_PROJECT_DIR && c <= OPT_HELP
+                                 ? run_options_table[c - OPT_PROJECT_DIR].long_name
+                                 : "?");
+                switch (c) {
+                case OPT_PROJECT_DIR:
+                        r = replace(&s->project_dir, &s->project_dir_origin, optarg, origin);
+                        break;
+                case OPT_ALLOW_PARENT:
+                        if (optarg[0] != '/') {
+                                snprintf(err, errlen, "--allow-parent '%s': must be an absolute path", optarg);
+                                return -EINVAL;
+                        }
+                        r = cordon_list_add(&s->allowed_project_parents, optarg, origin);
+                        break;
+                case OPT_HOME_ACCESS: {
+                        int m = cordon_home_access_from_string(optarg);
+                        if (m < 0) {
+                                snprintf(err, errlen,
+                                         "--home-access '%s': expected tmpwrite, restricted, read or write",
+                                         optarg);
+                                return -EINVAL;
+                        }
+                        s->home_access = (enum cordon_home_access)m;
+                        free(s->home_access_origin);
+                        s->home_access_origin = strdup(origin);
+                        if (!s->home_access_origin)
+                                r = -ENOMEM;
+                        break;
+                }
+                case OPT_RO:
+                        r = cordon_list_add(&s->readonly_mounts, optarg, origin);
+                        break;
+                case OPT_RW:
+                        r = cordon_list_add(&s->extra_writable_paths, optarg, origin);
+                        break;
+                case OPT_MASK:
+                        r = cordon_list_add(&s->blocked_files, optarg, origin);
+                        break;
+                case OPT_HIDE:
+                        r = cordon_list_add(&s->extra_blocked_paths, optarg, origin);
+                        break;
+                case OPT_DEVICE:
+                        r = cordon_list_add(&s->devices, optarg, origin);
+                        break;
+                case OPT_SETENV: {
+                        const char *eq = strchr(optarg, '=');
+                        if (!eq || !cordon_env_name_is_valid(optarg, (size_t)(eq - optarg))) {
+                                snprintf(err, errlen, "--setenv '%s': expected NAME=VALUE", optarg);
+                                return -EINVAL;
+                        }
+                        r = cordon_list_add(&s->sandbox_env, optarg, origin);
+                        break;
+                }
+                case OPT_QUIET:
+                        s->quiet = true;
+                        break;
+                case OPT_HELP:
+                        a->help = true;
+                        return 0;
+                case ':':
+                        snprintf(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
+                        return -EINVAL;
+                default:
+                        if (optopt)
+                                snprintf(err, errlen, "unknown option '-%c'", optopt);
+                        else
+                                snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+                        return -EINVAL;
+                }
+                if (r < 0) {
+                        snprintf(err, errlen, "%s", strerror(-r));
+                        return r;
+                }
+        }
+        if (optind >= argc) {
+                snprintf(err, errlen, "no command given");
+                return -EINVAL;
+        }
+        a->command = argv + optind;
+        return 0;
+}

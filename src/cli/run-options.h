@@ -1,0 +1,44 @@
+/* The `cordon run` option table and its parser, kept apart from main() so it can be unit-tested.
+ * --help text is generated from the same table, so flags and help cannot drift apart. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "lib/settings.h"
+
+enum run_option_id {
+        OPT_PROJECT_DIR = 0x100,
+        OPT_ALLOW_PARENT,
+        OPT_HOME_ACCESS,
+        OPT_RO,
+        OPT_RW,
+        OPT_MASK,
+        OPT_HIDE,
+        OPT_DEVICE,
+        OPT_SETENV,
+        OPT_QUIET,
+        OPT_HELP,
+};
+
+struct run_option {
+        const char *long_name;
+        char short_name;
+        const char *arg; /* NULL: takes no argument */
+        enum run_option_id id;
+        const char *help;
+};
+
+extern const struct run_option run_options_table[];
+extern const size_t run_options_count;
+
+struct run_args {
+        struct cordon_settings settings; /* defaults with the flags applied */
+        char **command;                  /* points into argv */
+        bool help;
+};
+
+/* Parses `cordon run` arguments (argv[0] is "run") on top of the defaults already in
+ * @a->settings. Returns 0, or -EINVAL with a one-line reason in @err. */
+int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t errlen);
+void run_args_help(FILE *f);

@@ -1,0 +1,7 @@
+/* Capabilities and no-new-privs. */
+#pragma once
+
+/* Drops every capability for good: bounding set, ambient, inheritable, permitted, effective,
+ * and locks the securebits so uid 0 inside regains nothing at execve. */
+int cordon_caps_drop_all(void);
+int cordon_caps_set_no_new_privs(void);

@@ -1,0 +1,415 @@
+/* Mount namespace: executes the filesystem rules of a policy on a fresh tmpfs root. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "lib/mount-util.h"
+#include "lib/ns-mount.h"
+#include "shared/fd-util.h"
+#include "shared/macro.h"
+#include "shared/path-util.h"
+
+/* Where the new root is assembled inside the child's private mount namespace. Every host source
+ * is opened before this tmpfs covers it, so a project under /tmp still works. */
+#define STAGING "/tmp"
+
+#define ATTR_RO (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
+#define ATTR_RW (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
+
+static const char *rel(const char *guest)
+{
+        while (*guest == '/')
+                guest++;
+        return guest;
+}
+
+static const struct cordon_policy *sort_policy;
+
+static int order_cmp(const void *a, const void *b)
+{
+        const struct cordon_fs_rule *ra = &sort_policy->fs[*(const size_t *)a];
+        const struct cordon_fs_rule *rb = &sort_policy->fs[*(const size_t *)b];
+        int ma = ra->access == CORDON_ACCESS_MASKED, mb = rb->access == CORDON_ACCESS_MASKED;
+        if (ma != mb)
+                return ma - mb;
+        unsigned da = path_depth(ra->guest), db = path_depth(rb->guest);
+        if (da != db)
+                return da < db ? -1 : 1;
+        size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+        return ia < ib ? -1 : ia > ib;
+}
+
+int cordon_mount_plan_build(const struct cordon_policy *p, struct cordon_mount_plan *ret)
+{
+        struct cordon_mount_plan plan = { 0 };
+        plan.order = calloc(p->n_fs ?: 1, sizeof(size_t));
+        plan.src_fds = calloc(p->n_fs ?: 1, sizeof(int));
+        if (!plan.order || !plan.src_fds) {
+                cordon_mount_plan_clear(&plan);
+                return -ENOMEM;
+        }
+        for (size_t i = 0; i < p->n_fs; i++) {
+                plan.order[i] = i;
+                plan.src_fds[i] = -EBADF;
+        }
+        plan.n = p->n_fs;
+        /* qsort is not stable; the index tie-break keeps insertion order (later rules win). */
+        sort_policy = p;
+        qsort(plan.order, plan.n, sizeof(size_t), order_cmp);
+        sort_policy = NULL;
+        *ret = plan;
+        return 0;
+}
+
+void cordon_mount_plan_clear(struct cordon_mount_plan *plan)
+{
+        if (plan->src_fds)
+                for (size_t i = 0; i < plan->n; i++)
+                        safe_close(plan->src_fds[i]);
+        free(plan->order);
+        free(plan->src_fds);
+        *plan = (struct cordon_mount_plan){ 0 };
+}
+
+static unsigned long long bind_attrs(enum cordon_access a)
+{
+        switch (a) {
+        case CORDON_ACCESS_RO:
+                return ATTR_RO;
+        case CORDON_ACCESS_DEVICE:
+                return MOUNT_ATTR_NOSUID;
+        default:
+                return ATTR_RW;
+        }
+}
+
+/* Phase A: open every host source while the host tree is still fully visible. */
+static int open_sources(struct cordon_mount_plan *plan, const struct cordon_policy *p, int *ret_rule)
+{
+        for (size_t i = 0; i < p->n_fs; i++) {
+                const struct cordon_fs_rule *r = &p->fs[i];
+                int fd;
+                *ret_rule = (int)i;
+                if (cordon_access_is_bind(r->access) && r->host) {
+                        _cleanup_close_ int path_fd = cordon_open_host_path(r->host);
+                        if (path_fd < 0) {
+                                if (path_fd == -ENOENT && (r->flags & CORDON_FS_OPTIONAL))
+                                        continue;
+                                return path_fd;
+                        }
+                        fd = cordon_clone_tree(path_fd, bind_attrs(r->access), true);
+                } else if (r->access == CORDON_ACCESS_COPY) {
+                        fd = open(r->host, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+                        if (fd < 0 && errno == ENOENT && (r->flags & CORDON_FS_OPTIONAL))
+                                continue;
+                        if (fd < 0)
+                                fd = -errno;
+                } else
+                        continue;
+                if (fd < 0)
+                        return fd;
+                plan->src_fds[i] = fd;
+        }
+        *ret_rule = -1;
+        return 0;
+}
+
+static int is_dir_fd(int fd)
+{
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        return S_ISDIR(st.st_mode);
+}
+
+/* Binds a clone of host file @host (e.g. /dev/null) onto @target_fd. */
+static int bind_host_file(const char *host, int target_fd, unsigned long long attrs)
+{
+        _cleanup_close_ int path_fd = cordon_open_host_path(host);
+        if (path_fd < 0)
+                return path_fd;
+        _cleanup_close_ int t = cordon_clone_tree(path_fd, attrs, false);
+        if (t < 0)
+                return t;
+        return cordon_move_mount_fd(t, target_fd);
+}
+
+/* Writes @data (or the contents of @src_fd) to a fresh file on the staging root, binds that file
+ * onto @rel and unlinks the staging name: the mount keeps the inode alive, and nothing of it is
+ * left visible anywhere else. */
+static int bind_new_file(int rootfd, const char *relpath, const char *data, int src_fd, mode_t mode,
+                         unsigned long long attrs)
+{
+        static unsigned counter;
+        char name[64];
+        snprintf(name, sizeof(name), ".cordon-file-%u", counter++);
+        _cleanup_close_ int f = openat(rootfd, name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, mode);
+        if (f < 0)
+                return -errno;
+        int r = 0;
+        if (data)
+                r = write_all(f, data, strlen(data));
+        else {
+                for (;;) {
+                        ssize_t k = sendfile(f, src_fd, NULL, 1 << 20);
+                        if (k < 0) {
+                                r = -errno;
+                                break;
+                        }
+                        if (k == 0)
+                                break;
+                }
+        }
+        if (r >= 0) {
+                _cleanup_close_ int t = cordon_clone_tree(f, attrs, false);
+                if (t < 0)
+                        r = t;
+                else {
+                        _cleanup_close_ int target = cordon_make_mountpoint(rootfd, relpath, false);
+                        r = target < 0 ? target : cordon_move_mount_fd(t, target);
+                }
+        }
+        if (unlinkat(rootfd, name, 0) < 0 && r >= 0)
+                r = -errno;
+        return r;
+}
+
+static int setup_dev(int rootfd, int dev_fd)
+{
+        static const char *const nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
+        static const char *const links[][2] = {
+                { "ptmx", "pts/ptmx" },       { "fd", "/proc/self/fd" },
+                { "stdin", "/proc/self/fd/0" }, { "stdout", "/proc/self/fd/1" },
+                { "stderr", "/proc/self/fd/2" },
+        };
+        int r = cordon_mount_on_fd("tmpfs", dev_fd, "tmpfs", MS_NOSUID | MS_NOEXEC,
+                                   "mode=0755,size=64k");
+        if (r < 0)
+                return r;
+        _cleanup_close_ int dev = cordon_open_beneath(rootfd, "dev", O_DIRECTORY);
+        if (dev < 0)
+                return dev;
+        for (size_t i = 0; i < ELEMENTSOF(nodes); i++) {
+                char host[32];
+                snprintf(host, sizeof(host), "/dev/%s", nodes[i]);
+                _cleanup_close_ int t = cordon_make_mountpoint(dev, nodes[i], false);
+                if (t < 0)
+                        return t;
+                r = bind_host_file(host, t, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+                if (r < 0)
+                        return r;
+        }
+        for (size_t i = 0; i < ELEMENTSOF(links); i++)
+                if (symlinkat(links[i][1], dev, links[i][0]) < 0)
+                        return -errno;
+        _cleanup_close_ int pts = cordon_make_mountpoint(dev, "pts", true);
+        if (pts < 0)
+                return pts;
+        r = cordon_mount_on_fd("devpts", pts, "devpts", MS_NOSUID | MS_NOEXEC,
+                               "newinstance,ptmxmode=0666,mode=620");
+        if (r < 0)
+                return r;
+        _cleanup_close_ int shm = cordon_make_mountpoint(dev, "shm", true);
+        if (shm < 0)
+                return shm;
+        r = cordon_mount_on_fd("tmpfs", shm, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+        if (r < 0)
+                return r;
+        /* Nothing may be created in /dev itself afterwards (pts and shm are their own mounts). */
+        return cordon_mount_on_fd(NULL, dev, NULL,
+                                  MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NOEXEC, NULL);
+}
+
+static int apply_mask(int rootfd, const struct cordon_fs_rule *r)
+{
+        _cleanup_close_ int t = cordon_open_beneath(rootfd, rel(r->guest), O_NOFOLLOW);
+        /* Not visible at this guest path: there is nothing to hide here. */
+        if (t == -ENOENT || t == -ENOTDIR)
+                return 0;
+        if (t < 0)
+                return t;
+        struct stat st;
+        if (fstat(t, &st) < 0)
+                return -errno;
+        if (S_ISLNK(st.st_mode))
+                return -ELOOP; /* a mount cannot cover a symlink; refuse rather than leave it */
+        if (S_ISDIR(st.st_mode))
+                return cordon_mount_on_fd("tmpfs", t, "tmpfs",
+                                          MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                                          "mode=0755,size=4k,nr_inodes=1");
+        return bind_host_file("/dev/null", t, ATTR_RO | MOUNT_ATTR_NOEXEC);
+}
+
+static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct cordon_policy *p,
+                      size_t idx, int *ret_step)
+{
+        const struct cordon_fs_rule *r = &p->fs[idx];
+        const char *relpath = rel(r->guest);
+        int src = plan->src_fds[idx];
+        int k;
+
+        *ret_step = CORDON_STEP_MOUNTPOINT;
+        switch (r->access) {
+        case CORDON_ACCESS_RO:
+        case CORDON_ACCESS_RW:
+        case CORDON_ACCESS_DEVICE: {
+                if (!r->host) {
+                        /* Read-only in place, e.g. /proc/sys of the sandbox's own procfs. */
+                        _cleanup_close_ int t = cordon_open_beneath(rootfd, relpath, O_NOFOLLOW);
+                        if (t == -ENOENT && (r->flags & CORDON_FS_OPTIONAL))
+                                return 0;
+                        if (t < 0)
+                                return t;
+                        *ret_step = CORDON_STEP_MOUNT;
+                        _cleanup_close_ int c =
+                                cordon_clone_tree(t, bind_attrs(r->access) | MOUNT_ATTR_NOEXEC, true);
+                        return c < 0 ? c : cordon_move_mount_fd(c, t);
+                }
+                if (src < 0)
+                        return 0; /* optional and missing */
+                if ((k = is_dir_fd(src)) < 0)
+                        return k;
+                _cleanup_close_ int t = cordon_make_mountpoint(rootfd, relpath, k);
+                if (t < 0)
+                        return t;
+                *ret_step = CORDON_STEP_MOUNT;
+                return cordon_move_mount_fd(src, t);
+        }
+        case CORDON_ACCESS_TMPFS: {
+                _cleanup_close_ int t = cordon_make_mountpoint(rootfd, relpath, true);
+                if (t < 0)
+                        return t;
+                *ret_step = CORDON_STEP_MOUNT;
+                /* 1777 for shared scratch like /tmp, 0700 for a private home. */
+                const char *opts = streq(r->guest, "/tmp") || streq(r->guest, "/var/tmp")
+                                           ? "mode=1777"
+                                           : "mode=0700";
+                return cordon_mount_on_fd("tmpfs", t, "tmpfs", MS_NOSUID | MS_NODEV, opts);
+        }
+        case CORDON_ACCESS_SYMLINK: {
+                _cleanup_close_ int existing = cordon_open_beneath(rootfd, relpath, O_NOFOLLOW);
+                if (existing >= 0)
+                        return 0; /* already visible through a parent bind */
+                const char *slash = strrchr(relpath, '/');
+                _cleanup_close_ int parent = -EBADF;
+                if (slash) {
+                        char buf[4096];
+                        snprintf(buf, sizeof(buf), "%.*s", (int)(slash - relpath), relpath);
+                        parent = cordon_mkdir_p_beneath(rootfd, buf);
+                } else
+                        parent = fcntl(rootfd, F_DUPFD_CLOEXEC, 3);
+                if (parent < 0)
+                        return parent == -1 ? -errno : parent;
+                *ret_step = CORDON_STEP_MOUNT;
+                return symlinkat(r->host, parent, slash ? slash + 1 : relpath) < 0 ? -errno : 0;
+        }
+        case CORDON_ACCESS_DATA:
+                *ret_step = CORDON_STEP_MOUNT;
+                return bind_new_file(rootfd, relpath, r->host, -EBADF, 0644, ATTR_RO);
+        case CORDON_ACCESS_COPY: {
+                if (src < 0)
+                        return 0;
+                struct stat st;
+                if (fstat(src, &st) < 0)
+                        return -errno;
+                *ret_step = CORDON_STEP_MOUNT;
+                return bind_new_file(rootfd, relpath, NULL, src, st.st_mode & 0777, ATTR_RW);
+        }
+        case CORDON_ACCESS_PROC: {
+                _cleanup_close_ int t = cordon_make_mountpoint(rootfd, relpath, true);
+                if (t < 0)
+                        return t;
+                *ret_step = CORDON_STEP_MOUNT;
+                return cordon_mount_on_fd("proc", t, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+        }
+        case CORDON_ACCESS_DEV: {
+                _cleanup_close_ int t = cordon_make_mountpoint(rootfd, relpath, true);
+                if (t < 0)
+                        return t;
+                *ret_step = CORDON_STEP_MOUNT;
+                return setup_dev(rootfd, t);
+        }
+        case CORDON_ACCESS_MASKED:
+                *ret_step = CORDON_STEP_MASK;
+                return apply_mask(rootfd, r);
+        default:
+                return -EINVAL;
+        }
+}
+
+/* Remounts read-only the tmpfs rules flagged SEAL, then the root itself. */
+static int seal(int rootfd, const struct cordon_policy *p, int *ret_rule)
+{
+        for (size_t i = 0; i < p->n_fs; i++) {
+                const struct cordon_fs_rule *r = &p->fs[i];
+                if (r->access != CORDON_ACCESS_TMPFS || !(r->flags & CORDON_FS_SEAL))
+                        continue;
+                *ret_rule = (int)i;
+                _cleanup_close_ int t = cordon_open_beneath(rootfd, rel(r->guest), O_DIRECTORY);
+                if (t < 0)
+                        return t;
+                int k = cordon_mount_on_fd(NULL, t, NULL,
+                                           MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV,
+                                           NULL);
+                if (k < 0)
+                        return k;
+        }
+        *ret_rule = -1;
+        if (mount(NULL, STAGING, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV,
+                  NULL) < 0)
+                return -errno;
+        return 0;
+}
+
+int cordon_mount_plan_execute(struct cordon_mount_plan *plan, const struct cordon_policy *p,
+                              int *ret_step, int *ret_rule)
+{
+        int r;
+
+        *ret_step = CORDON_STEP_OPEN;
+        r = open_sources(plan, p, ret_rule);
+        if (r < 0)
+                return r;
+
+        *ret_step = CORDON_STEP_ROOT;
+        *ret_rule = -1;
+        if (mount("tmpfs", STAGING, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m") < 0)
+                return -errno;
+        _cleanup_close_ int rootfd = open(STAGING, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (rootfd < 0)
+                return -errno;
+
+        for (size_t i = 0; i < plan->n; i++) {
+                size_t idx = plan->order[i];
+                *ret_rule = (int)idx;
+                r = apply_rule(plan, rootfd, p, idx, ret_step);
+                if (r < 0)
+                        return r;
+                plan->src_fds[idx] = safe_close(plan->src_fds[idx]);
+        }
+
+        *ret_step = CORDON_STEP_MOUNT;
+        r = seal(rootfd, p, ret_rule);
+        if (r < 0)
+                return r;
+
+        /* pivot_root(".", ".") stacks the old root on top of the new one; detaching "." then
+         * removes the old root and every mount below it from this namespace for good. */
+        *ret_step = CORDON_STEP_PIVOT;
+        *ret_rule = -1;
+        if (fchdir(rootfd) < 0)
+                return -errno;
+        if (syscall(SYS_pivot_root, ".", ".") < 0)
+                return -errno;
+        if (umount2(".", MNT_DETACH) < 0)
+                return -errno;
+        if (chdir("/") < 0)
+                return -errno;
+        return 0;
+}

@@ -1,0 +1,76 @@
+/* Minimal init for the sandbox's pid namespace. */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/pid1.h"
+#include "shared/fd-util.h"
+#include "shared/macro.h"
+
+int cordon_exit_status_from_wait(int status)
+{
+        if (WIFEXITED(status))
+                return WEXITSTATUS(status);
+        if (WIFSIGNALED(status))
+                return 128 + WTERMSIG(status);
+        return 255;
+}
+
+int cordon_pid1_scrub_environ(void)
+{
+        /* Fields 48-51 of /proc/self/stat are arg_start, arg_end, env_start, env_end. */
+        _cleanup_free_ char *stat = NULL;
+        int r = read_full_file("/proc/self/stat", 4096, &stat, NULL);
+        if (r < 0)
+                return r;
+        const char *p = strrchr(stat, ')');
+        if (!p)
+                return -EINVAL;
+        p += 2; /* field 3 */
+        unsigned long start = 0, end = 0;
+        for (int field = 3; field <= 51 && *p; field++) {
+                char *e;
+                unsigned long v = strtoul(p, &e, 10);
+                if (field == 50)
+                        start = v;
+                else if (field == 51)
+                        end = v;
+                p = strchr(e, ' ');
+                if (!p)
+                        break;
+                p++;
+        }
+        if (start == 0 || end <= start || end - start > (64UL << 20))
+                return -EINVAL;
+        memset((void *)start, 0, end - start);
+        return 0;
+}
+
+_Noreturn void cordon_pid1_run(pid_t cmd, const sigset_t *forward)
+{
+        sigset_t set = *forward;
+        sigaddset(&set, SIGCHLD);
+        for (;;) {
+                siginfo_t si;
+                int sig = sigwaitinfo(&set, &si);
+                if (sig < 0)
+                        continue;
+                if (sig != SIGCHLD) {
+                        kill(cmd, sig);
+                        continue;
+                }
+                for (;;) {
+                        int status;
+                        pid_t w = waitpid(-1, &status, WNOHANG);
+                        if (w <= 0)
+                                break;
+                        /* Leaving takes every remaining process of the namespace with us. */
+                        if (w == cmd)
+                                _exit(cordon_exit_status_from_wait(status));
+                }
+        }
+}

@@ -1,0 +1,15 @@
+/* The sandbox's PID 1: reaps zombies, forwards signals to the command, exits with its status. */
+#pragma once
+
+#include <signal.h>
+#include <sys/types.h>
+
+/* Overwrites this process's original environment block (the one /proc/PID/environ shows) so
+ * the supervisor's unfiltered variables do not live on in the sandbox's PID 1. */
+int cordon_pid1_scrub_environ(void);
+/* Waits for @cmd while reaping every other child; forwards the signals in @forward (which the
+ * caller has blocked, together with SIGCHLD). Never returns: exits with the command's exit code,
+ * or 128+N when it died of signal N. */
+_Noreturn void cordon_pid1_run(pid_t cmd, const sigset_t *forward);
+/* Maps a wait status to a shell-style exit status. */
+int cordon_exit_status_from_wait(int status);

@@ -1,0 +1,240 @@
+/* struct cordon_policy: construction, validation and teardown. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/diag.h"
+#include "lib/policy.h"
+#include "shared/macro.h"
+#include "shared/path-util.h"
+#include "shared/strv.h"
+
+static const char *const access_names[_CORDON_ACCESS_MAX] = {
+        [CORDON_ACCESS_RO] = "ro",           [CORDON_ACCESS_RW] = "rw",
+        [CORDON_ACCESS_TMPFS] = "tmpfs",     [CORDON_ACCESS_MASKED] = "masked",
+        [CORDON_ACCESS_DEVICE] = "device",   [CORDON_ACCESS_COPY] = "copy",
+        [CORDON_ACCESS_DATA] = "data",       [CORDON_ACCESS_SYMLINK] = "symlink",
+        [CORDON_ACCESS_PROC] = "proc",       [CORDON_ACCESS_DEV] = "dev",
+};
+
+_public_ const char *cordon_access_to_string(enum cordon_access a)
+{
+        return (unsigned)a < _CORDON_ACCESS_MAX ? access_names[a] : NULL;
+}
+
+static const char *const net_names[] = {
+        [CORDON_NET_OPEN] = "open",
+        [CORDON_NET_FILTERED] = "filtered",
+        [CORDON_NET_PROXIED] = "proxied",
+        [CORDON_NET_ISOLATED] = "isolated",
+};
+
+_public_ const char *cordon_net_mode_to_string(enum cordon_net_mode m)
+{
+        return (unsigned)m < ELEMENTSOF(net_names) ? net_names[m] : NULL;
+}
+
+_public_ int cordon_net_mode_from_string(const char *s)
+{
+        for (size_t i = 0; i < ELEMENTSOF(net_names); i++)
+                if (streq(s, net_names[i]))
+                        return (int)i;
+        return -EINVAL;
+}
+
+static const char *const home_names[] = {
+        [CORDON_HOME_TMPWRITE] = "tmpwrite",
+        [CORDON_HOME_RESTRICTED] = "restricted",
+        [CORDON_HOME_READ] = "read",
+        [CORDON_HOME_WRITE] = "write",
+};
+
+_public_ const char *cordon_home_access_to_string(enum cordon_home_access m)
+{
+        return (unsigned)m < ELEMENTSOF(home_names) ? home_names[m] : NULL;
+}
+
+_public_ int cordon_home_access_from_string(const char *s)
+{
+        for (size_t i = 0; i < ELEMENTSOF(home_names); i++)
+                if (streq(s, home_names[i]))
+                        return (int)i;
+        return -EINVAL;
+}
+
+bool cordon_access_is_bind(enum cordon_access a)
+{
+        return a == CORDON_ACCESS_RO || a == CORDON_ACCESS_RW || a == CORDON_ACCESS_DEVICE;
+}
+
+_public_ struct cordon_policy *cordon_policy_new(void)
+{
+        struct cordon_policy *p = calloc(1, sizeof(*p));
+        if (!p)
+                return NULL;
+        p->process = (struct cordon_process_rules){
+                .new_session = true,
+                .no_new_privs = true,
+                .drop_capabilities = true,
+                .die_with_parent = true,
+                .close_fds = true,
+        };
+        p->net_mode = CORDON_NET_ISOLATED;
+        p->identity.uid = getuid();
+        p->identity.gid = getgid();
+        return p;
+}
+
+static void env_rules_clear(struct cordon_env_rules *e)
+{
+        cordon_list_clear(&e->blocked_names);
+        cordon_list_clear(&e->blocked_patterns);
+        cordon_list_clear(&e->allowed);
+        cordon_list_clear(&e->set);
+}
+
+_public_ struct cordon_policy *cordon_policy_free(struct cordon_policy *p)
+{
+        if (!p)
+                return NULL;
+        for (size_t i = 0; i < p->n_fs; i++) {
+                free(p->fs[i].guest);
+                free(p->fs[i].host);
+                free(p->fs[i].origin);
+        }
+        free(p->fs);
+        env_rules_clear(&p->env_rules);
+        strv_free(p->envp);
+        free(p->net_mode_origin);
+        free(p->identity.hostname);
+        free(p->cwd);
+        free(p->project_dir);
+        free(p->home_dir);
+        free(p);
+        return NULL;
+}
+
+static bool access_takes_host(enum cordon_access a)
+{
+        return cordon_access_is_bind(a) || a == CORDON_ACCESS_COPY || a == CORDON_ACCESS_DATA ||
+               a == CORDON_ACCESS_SYMLINK;
+}
+
+_public_ int cordon_policy_add_fs(struct cordon_policy *p, const char *guest, const char *host,
+                                  enum cordon_access access, unsigned flags, const char *origin)
+{
+        if (!p || !guest || (unsigned)access >= _CORDON_ACCESS_MAX)
+                return -EINVAL;
+        _cleanup_free_ char *g = NULL;
+        int r = path_normalize(guest, &g);
+        if (r < 0)
+                return r;
+        if (!streq(g, guest))
+                return -EINVAL;
+        /* A bind without host path remounts the guest path in place (e.g. /proc/sys read-only). */
+        if (access_takes_host(access) ? (!host && !cordon_access_is_bind(access)) : host != NULL)
+                return -EINVAL;
+        if (host && (cordon_access_is_bind(access) || access == CORDON_ACCESS_COPY) &&
+            !path_is_absolute(host))
+                return -EINVAL;
+
+        _cleanup_free_ char *h = host ? strdup(host) : NULL;
+        _cleanup_free_ char *o = strdup(origin ?: "");
+        if ((host && !h) || !o)
+                return -ENOMEM;
+        struct cordon_fs_rule *n = realloc(p->fs, sizeof(*n) * (p->n_fs + 1));
+        if (!n)
+                return -ENOMEM;
+        p->fs = n;
+        p->fs[p->n_fs++] = (struct cordon_fs_rule){
+                .guest = TAKE_PTR(g),
+                .host = TAKE_PTR(h),
+                .access = access,
+                .flags = flags,
+                .origin = TAKE_PTR(o),
+        };
+        return 0;
+}
+
+const struct cordon_fs_rule *cordon_policy_find_fs(const struct cordon_policy *p, const char *guest)
+{
+        for (size_t i = p->n_fs; i > 0; i--)
+                if (streq(p->fs[i - 1].guest, guest))
+                        return &p->fs[i - 1];
+        return NULL;
+}
+
+static int set_string(char **dst, const char *s)
+{
+        char *c = strdup(s);
+        if (!c)
+                return -ENOMEM;
+        free(*dst);
+        *dst = c;
+        return 0;
+}
+
+_public_ int cordon_policy_set_cwd(struct cordon_policy *p, const char *cwd)
+{
+        if (!path_is_absolute(cwd))
+                return -EINVAL;
+        return set_string(&p->cwd, cwd);
+}
+
+_public_ int cordon_policy_set_env(struct cordon_policy *p, char *const *envp)
+{
+        char **c = strv_copy(envp);
+        if (!c)
+                return -ENOMEM;
+        strv_free(p->envp);
+        p->envp = c;
+        return 0;
+}
+
+_public_ int cordon_policy_set_hostname(struct cordon_policy *p, const char *hostname)
+{
+        size_t l = strlen(hostname);
+        if (l == 0 || l > 64)
+                return -EINVAL;
+        return set_string(&p->identity.hostname, hostname);
+}
+
+_public_ int cordon_policy_set_net_mode(struct cordon_policy *p, enum cordon_net_mode mode,
+                                        const char *origin)
+{
+        if ((unsigned)mode > CORDON_NET_ISOLATED)
+                return -EINVAL;
+        p->net_mode = mode;
+        return set_string(&p->net_mode_origin, origin ?: "");
+}
+
+_public_ int cordon_policy_validate(const struct cordon_policy *p, struct cordon_diag *diag)
+{
+        if (!p)
+                return -EINVAL;
+        for (size_t i = 0; i < p->n_fs; i++) {
+                const struct cordon_fs_rule *a = &p->fs[i];
+                if (streq(a->guest, "/"))
+                        return cordon_diag_set(diag, -EINVAL,
+                                               "the sandbox root cannot be replaced (rule from %s)",
+                                               a->origin);
+                for (size_t j = i + 1; j < p->n_fs; j++) {
+                        const struct cordon_fs_rule *b = &p->fs[j];
+                        if (!streq(a->guest, b->guest))
+                                continue;
+                        if (a->access == b->access && streq_ptr(a->host, b->host))
+                                continue;
+                        /* A mask over anything is the one override allowed: masks win. */
+                        if (a->access == CORDON_ACCESS_MASKED || b->access == CORDON_ACCESS_MASKED)
+                                continue;
+                        return cordon_diag_set(
+                                diag, -EINVAL, "conflicting rules for '%s': %s (from %s) and %s (from %s)",
+                                a->guest, cordon_access_to_string(a->access), a->origin,
+                                cordon_access_to_string(b->access), b->origin);
+                }
+        }
+        if (p->cwd && !path_is_absolute(p->cwd))
+                return cordon_diag_set(diag, -EINVAL, "working directory '%s' is not absolute", p->cwd);
+        if (!p->envp)
+                return cordon_diag_set(diag, -EINVAL, "no environment was set for the command");
+        return 0;
+}

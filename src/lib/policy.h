@@ -1,0 +1,70 @@
+/* The one data model every front end lowers into. Library-internal view of struct cordon_policy;
+ * callers outside libcordon use the opaque API in cordon/cordon.h. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cordon/cordon.h"
+#include "lib/list.h"
+
+struct cordon_fs_rule {
+        char *guest;
+        char *host;
+        enum cordon_access access;
+        unsigned flags;
+        char *origin;
+};
+
+struct cordon_env_rules {
+        struct cordon_list blocked_names;
+        struct cordon_list blocked_patterns; /* globs; a trailing "/i" makes one case-insensitive */
+        struct cordon_list allowed;          /* never blocked */
+        struct cordon_list set;              /* KEY=VALUE added after filtering */
+};
+
+struct cordon_process_rules {
+        bool new_session;
+        bool no_new_privs;
+        bool drop_capabilities;
+        bool die_with_parent;
+        bool close_fds;
+};
+
+struct cordon_limits {
+        uint64_t timeout_usec; /* 0: none */
+        uint64_t memory_bytes; /* 0: none */
+        uint64_t pids;         /* 0: none */
+        unsigned cpus;         /* 0: none */
+};
+
+struct cordon_identity {
+        uid_t uid;
+        gid_t gid;
+        char *hostname;
+};
+
+struct cordon_policy {
+        struct cordon_fs_rule *fs;
+        size_t n_fs;
+
+        struct cordon_env_rules env_rules;
+        char **envp; /* the final environment handed to the command */
+        size_t n_env_blocked;
+
+        struct cordon_process_rules process;
+        enum cordon_net_mode net_mode;
+        char *net_mode_origin;
+        struct cordon_limits limits;
+        struct cordon_identity identity;
+
+        char *cwd;
+        /* Facts for the banner and explanations; not needed by the launcher. */
+        char *project_dir;
+        char *home_dir;
+        enum cordon_home_access home_access;
+};
+
+const struct cordon_fs_rule *cordon_policy_find_fs(const struct cordon_policy *p, const char *guest);
+bool cordon_access_is_bind(enum cordon_access a);

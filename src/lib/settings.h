@@ -1,0 +1,42 @@
+/* The sandbox.conf variable model: what the user-facing front ends (built-in defaults,
+ * configuration layers, command-line flags) fill in before it is lowered into a policy. Names
+ * follow the configuration variables of agent-sandbox-configuration. */
+#pragma once
+
+#include <stdbool.h>
+
+#include "cordon/cordon.h"
+#include "lib/list.h"
+
+struct cordon_settings {
+        struct cordon_list allowed_project_parents;
+        struct cordon_list readonly_mounts;
+        struct cordon_list home_readonly;   /* $HOME-relative */
+        struct cordon_list home_writable;   /* $HOME-relative, created when missing */
+        struct cordon_list home_seeded;     /* $HOME-relative, writable copies */
+        struct cordon_list home_always_blocked; /* $HOME-relative, hidden in every mode */
+        struct cordon_list extra_blocked_paths;
+        struct cordon_list extra_writable_paths;
+        struct cordon_list blocked_files;
+        struct cordon_list devices;
+        struct cordon_list devices_blacklist;
+        struct cordon_list blocked_env_vars;
+        struct cordon_list blocked_env_patterns;
+        struct cordon_list allowed_env_vars;
+        struct cordon_list sandbox_env; /* KEY=VALUE */
+
+        enum cordon_home_access home_access;
+        char *home_access_origin;
+        enum cordon_net_mode net_mode;
+        bool private_tmp;
+        bool private_ipc;
+        bool filter_passwd;
+        bool quiet;
+
+        char *project_dir; /* NULL: the working directory */
+        char *project_dir_origin;
+};
+
+/* Fills @s with the built-in defaults. @home is the caller's home directory. */
+int cordon_settings_init_defaults(struct cordon_settings *s, const char *home);
+void cordon_settings_clear(struct cordon_settings *s);

@@ -1,0 +1,105 @@
+/* File-descriptor helpers. */
+#include <fcntl.h>
+#include <linux/close_range.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "shared/fd-util.h"
+#include "shared/macro.h"
+
+int write_all(int fd, const void *buf, size_t len)
+{
+        const char *p = buf;
+        while (len > 0) {
+                ssize_t k = write(fd, p, len);
+                if (k < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                if (k == 0)
+                        return -EIO;
+                p += k;
+                len -= (size_t)k;
+        }
+        return 0;
+}
+
+int read_full_file(const char *path, size_t max, char **ret, size_t *ret_len)
+{
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return -errno;
+        size_t cap = 4096, n = 0;
+        _cleanup_free_ char *buf = malloc(cap + 1);
+        if (!buf)
+                return -ENOMEM;
+        for (;;) {
+                if (n == cap) {
+                        if (cap > max)
+                                return -EFBIG;
+                        cap *= 2;
+                        char *nb = realloc(buf, cap + 1);
+                        if (!nb)
+                                return -ENOMEM;
+                        buf = nb;
+                }
+                ssize_t k = read(fd, buf + n, cap - n);
+                if (k < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                if (k == 0)
+                        break;
+                n += (size_t)k;
+                if (n > max)
+                        return -EFBIG;
+        }
+        buf[n] = 0;
+        if (ret_len)
+                *ret_len = n;
+        *ret = TAKE_PTR(buf);
+        return 0;
+}
+
+int write_string_file_at(int dirfd, const char *path, const char *s)
+{
+        _cleanup_close_ int fd = openat(dirfd, path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return -errno;
+        return write_all(fd, s, strlen(s));
+}
+
+static int sys_close_range(unsigned first, unsigned last)
+{
+        return (int)syscall(SYS_close_range, first, last, 0);
+}
+
+int close_all_fds_except(const int *keep, size_t n)
+{
+        /* Close the gaps between the sorted keep-list entries; close_range exists since 5.9. */
+        int sorted[16];
+        if (n > ELEMENTSOF(sorted))
+                return -E2BIG;
+        memcpy(sorted, keep, n * sizeof(int));
+        for (size_t i = 1; i < n; i++)
+                for (size_t j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+                        int t = sorted[j];
+                        sorted[j] = sorted[j - 1];
+                        sorted[j - 1] = t;
+                }
+        unsigned next = 3;
+        for (size_t i = 0; i < n; i++) {
+                if (sorted[i] < (int)next)
+                        continue;
+                if ((unsigned)sorted[i] > next && sys_close_range(next, (unsigned)sorted[i] - 1) < 0)
+                        return -errno;
+                next = (unsigned)sorted[i] + 1;
+        }
+        if (sys_close_range(next, ~0U) < 0)
+                return -errno;
+        return 0;
+}

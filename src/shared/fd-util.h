@@ -1,0 +1,15 @@
+/* File-descriptor helpers that touch the OS but carry no sandbox meaning. */
+#pragma once
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Writes all of @buf to @fd, retrying on EINTR and short writes. Returns 0 or -errno. */
+int write_all(int fd, const void *buf, size_t len);
+/* Reads a whole file of at most @max bytes into a NUL-terminated buffer.
+ * Returns -EFBIG when larger. */
+int read_full_file(const char *path, size_t max, char **ret, size_t *ret_len);
+/* Opens @path relative to @dirfd with O_CLOEXEC|O_NOCTTY, writes @s and closes. */
+int write_string_file_at(int dirfd, const char *path, const char *s);
+/* Closes every fd >= 3 except those listed in @keep (n entries). */
+int close_all_fds_except(const int *keep, size_t n);

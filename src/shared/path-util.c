@@ -1,0 +1,77 @@
+/* Pure path string helpers. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shared/macro.h"
+#include "shared/path-util.h"
+
+bool path_is_absolute(const char *p)
+{
+        return p && p[0] == '/';
+}
+
+bool path_is_below(const char *path, const char *parent)
+{
+        if (streq(parent, "/"))
+                return path[0] == '/';
+        size_t l = strlen(parent);
+        return strncmp(path, parent, l) == 0 && (path[l] == 0 || path[l] == '/');
+}
+
+int path_normalize(const char *p, char **ret)
+{
+        if (!path_is_absolute(p))
+                return -EINVAL;
+        _cleanup_free_ char *out = malloc(strlen(p) + 2);
+        if (!out)
+                return -ENOMEM;
+        size_t n = 0;
+        const char *s = p;
+        while (*s) {
+                while (*s == '/')
+                        s++;
+                if (!*s)
+                        break;
+                const char *e = strchrnul(s, '/');
+                size_t len = (size_t)(e - s);
+                if (len == 1 && s[0] == '.') {
+                        s = e;
+                        continue;
+                }
+                if (len == 2 && s[0] == '.' && s[1] == '.')
+                        return -EINVAL;
+                out[n++] = '/';
+                memcpy(out + n, s, len);
+                n += len;
+                s = e;
+        }
+        if (n == 0)
+                out[n++] = '/';
+        out[n] = 0;
+        *ret = TAKE_PTR(out);
+        return 0;
+}
+
+char *path_join(const char *a, const char *b)
+{
+        char *r = NULL;
+        size_t la = strlen(a);
+        while (*b == '/')
+                b++;
+        if (la > 0 && a[la - 1] == '/')
+                la--;
+        if (asprintf(&r, "%.*s/%s", (int)la, a, b) < 0)
+                return NULL;
+        return r;
+}
+
+unsigned path_depth(const char *p)
+{
+        unsigned d = 0;
+        for (const char *s = p; *s; s++)
+                if (*s == '/' && s[1] && s[1] != '/')
+                        d++;
+        return d;
+}

@@ -1,0 +1,16 @@
+/* Pure path string helpers: no filesystem access. */
+#pragma once
+
+#include <stdbool.h>
+
+/* True when @path equals @parent or lies below it on a path-component boundary
+ * ("/foo" is not a parent of "/foobar"). Both must be normalised absolute paths. */
+bool path_is_below(const char *path, const char *parent);
+bool path_is_absolute(const char *p);
+/* Lexically normalises an absolute path: collapses "//" and "/./", strips a trailing "/".
+ * Refuses ".." components with -EINVAL (callers resolve those with realpath). */
+int path_normalize(const char *p, char **ret);
+/* Joins @a and @b with one "/" between them. Returns NULL on allocation failure. */
+char *path_join(const char *a, const char *b);
+/* Number of components: "/" is 0, "/usr" is 1, "/usr/lib" is 2. */
+unsigned path_depth(const char *p);
