@@ -15,7 +15,7 @@ extern char **environ;
 
 int cmd_run(int argc, char **argv)
 {
-        struct run_args a = { 0 };
+        struct run_args a = {0};
         char err[512] = "";
         _cleanup_free_ char *cwd = getcwd(NULL, 0);
         int r = cordon_settings_init_defaults(&a.settings, getenv("HOME"));
@@ -39,17 +39,17 @@ int cmd_run(int argc, char **argv)
         }
 
         struct cordon_host host = {
-                .home = getenv("HOME"),
-                .cwd = cwd,
-                .envp = environ,
-                .uid = getuid(),
-                .gid = getgid(),
+            .home = getenv("HOME"),
+            .cwd = cwd,
+            .envp = environ,
+            .uid = getuid(),
+            .gid = getgid(),
         };
         struct cordon_policy *p = NULL;
         _cleanup_strv_free_ char **warnings = NULL;
-        struct cordon_diag diag = { 0 };
+        struct cordon_diag diag = {0};
         r = cordon_settings_lower(&a.settings, &host, &p, &warnings, &diag);
-        STRV_FOREACH(w, warnings)
+        STRV_FOREACH (w, warnings)
                 log_warning("%s", *w);
         if (r < 0) {
                 log_error("%s", *diag.message ? diag.message : strerror(-r));

@@ -11,8 +11,8 @@ static const struct {
         int (*fn)(int argc, char **argv);
         const char *help;
 } commands[] = {
-        { "run", cmd_run, "run a command in a sandbox" },
-        { "doctor", cmd_doctor, "report which kernel features this host offers" },
+    {"run", cmd_run, "run a command in a sandbox"},
+    {"doctor", cmd_doctor, "report which kernel features this host offers"},
 };
 
 static void usage(FILE *f)

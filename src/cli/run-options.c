@@ -8,22 +8,22 @@
 #include "shared/macro.h"
 
 const struct run_option run_options_table[] = {
-        { "project-dir", 'p', "DIR", OPT_PROJECT_DIR,
-          "the writable project directory (default: the working directory)" },
-        { "allow-parent", 0, "DIR", OPT_ALLOW_PARENT,
-          "also allow projects below DIR (built-in: $HOME, /tmp, /var/tmp)" },
-        { "home-access", 0, "MODE", OPT_HOME_ACCESS,
-          "how much of $HOME is visible: tmpwrite (default), restricted, read, write" },
-        { "ro", 0, "PATH", OPT_RO, "bind PATH read-only at the same place" },
-        { "rw", 0, "PATH", OPT_RW, "bind PATH read-write at the same place" },
-        { "mask", 0, "PATH", OPT_MASK,
-          "hide file PATH behind /dev/null (a missing file gets an empty placeholder)" },
-        { "hide", 0, "PATH", OPT_HIDE, "hide PATH behind an empty read-only directory" },
-        { "device", 0, "GLOB", OPT_DEVICE,
-          "expose matching device nodes (never those of the device blacklist)" },
-        { "setenv", 0, "NAME=VALUE", OPT_SETENV, "set a variable for the command" },
-        { "quiet", 'q', NULL, OPT_QUIET, "do not print the startup banner" },
-        { "help", 'h', NULL, OPT_HELP, "show this help and exit" },
+    {"project-dir", 'p', "DIR", OPT_PROJECT_DIR,
+     "the writable project directory (default: the working directory)"},
+    {"allow-parent", 0, "DIR", OPT_ALLOW_PARENT,
+     "also allow projects below DIR (built-in: $HOME, /tmp, /var/tmp)"},
+    {"home-access", 0, "MODE", OPT_HOME_ACCESS,
+     "how much of $HOME is visible: tmpwrite (default), restricted, read, write"},
+    {"ro", 0, "PATH", OPT_RO, "bind PATH read-only at the same place"},
+    {"rw", 0, "PATH", OPT_RW, "bind PATH read-write at the same place"},
+    {"mask", 0, "PATH", OPT_MASK,
+     "hide file PATH behind /dev/null (a missing file gets an empty placeholder)"},
+    {"hide", 0, "PATH", OPT_HIDE, "hide PATH behind an empty read-only directory"},
+    {"device", 0, "GLOB", OPT_DEVICE,
+     "expose matching device nodes (never those of the device blacklist)"},
+    {"setenv", 0, "NAME=VALUE", OPT_SETENV, "set a variable for the command"},
+    {"quiet", 'q', NULL, OPT_QUIET, "do not print the startup banner"},
+    {"help", 'h', NULL, OPT_HELP, "show this help and exit"},
 };
 const size_t run_options_count = ELEMENTSOF(run_options_table);
 
@@ -34,11 +34,12 @@ void run_args_help(FILE *f)
                    "other projects are invisible, and there is no network.\n\nOptions:\n");
         for (size_t i = 0; i < run_options_count; i++) {
                 const struct run_option *o = &run_options_table[i];
-                char left[64];
-                snprintf(left, sizeof(left), "%s%c%s--%s%s%s", o->short_name ? "-" : "",
-                         o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ",
-                         o->long_name, o->arg ? " " : "", o->arg ? o->arg : "");
-                fprintf(f, "  %-28s %s\n", o->short_name ? left : left + 2, o->help);
+                char left[64], shortpart[8] = "    ";
+                if (o->short_name)
+                        snprintf(shortpart, sizeof(shortpart), "-%c, ", o->short_name);
+                snprintf(left, sizeof(left), "%s--%s%s%s", shortpart, o->long_name,
+                         o->arg ? " " : "", o->arg ? o->arg : "");
+                fprintf(f, "  %-28s %s\n", left, o->help);
         }
         fprintf(f, "\nExit status: the command's, 128+N if it was killed by signal N, 125 if the\n"
                    "sandbox could not be set up, 126/127 if COMMAND could not be executed/found,\n"
@@ -67,15 +68,15 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
         size_t ns = 2;
         for (size_t i = 0; i < run_options_count; i++) {
                 const struct run_option *o = &run_options_table[i];
-                longopts[i] = (struct option){ o->long_name, o->arg ? required_argument : no_argument,
-                                               NULL, (int)o->id };
+                longopts[i] = (struct option){
+                    o->long_name, o->arg ? required_argument : no_argument, NULL, (int)o->id};
                 if (o->short_name) {
                         shortopts[ns++] = o->short_name;
                         if (o->arg)
                                 shortopts[ns++] = ':';
                 }
         }
-        longopts[run_options_count] = (struct option){ 0 };
+        longopts[run_options_count] = (struct option){0};
         shortopts[ns] = 0;
 
         struct cordon_settings *s = &a->settings;
@@ -92,15 +93,16 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
                 char origin[64];
                 snprintf(origin, sizeof(origin), "--%s",
                          c >= OPT_PROJECT_DIR && c <= OPT_HELP
-                                 ? run_options_table[c - OPT_PROJECT_DIR].long_name
-                                 : "?");
+                             ? run_options_table[c - OPT_PROJECT_DIR].long_name
+                             : "?");
                 switch (c) {
                 case OPT_PROJECT_DIR:
                         r = replace(&s->project_dir, &s->project_dir_origin, optarg, origin);
                         break;
                 case OPT_ALLOW_PARENT:
                         if (optarg[0] != '/') {
-                                snprintf(err, errlen, "--allow-parent '%s': must be an absolute path", optarg);
+                                snprintf(err, errlen,
+                                         "--allow-parent '%s': must be an absolute path", optarg);
                                 return -EINVAL;
                         }
                         r = cordon_list_add(&s->allowed_project_parents, optarg, origin);
@@ -109,7 +111,8 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
                         int m = cordon_home_access_from_string(optarg);
                         if (m < 0) {
                                 snprintf(err, errlen,
-                                         "--home-access '%s': expected tmpwrite, restricted, read or write",
+                                         "--home-access '%s': expected tmpwrite, restricted, read "
+                                         "or write",
                                          optarg);
                                 return -EINVAL;
                         }

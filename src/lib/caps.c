@@ -28,10 +28,10 @@ int cordon_caps_drop_all(void)
 {
         /* Lock root out of privilege first: without SECBIT_NOROOT a uid-0 process would get a
          * full permitted set back from the inheritable/bounding sets at the next execve. */
-        if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
-                                             SECBIT_NO_SETUID_FIXUP_LOCKED |
-                                             SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
-                                             SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED,
+        if (prctl(PR_SET_SECUREBITS,
+                  SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
+                      SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED |
+                      SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED,
                   0, 0, 0) < 0)
                 return -errno;
         unsigned long last = last_cap();
@@ -40,8 +40,8 @@ int cordon_caps_drop_all(void)
                         return -errno;
         if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
                 return -errno;
-        struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
-        struct __user_cap_data_struct d[2] = { { 0 } };
+        struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+        struct __user_cap_data_struct d[2] = {{0}};
         if (syscall(SYS_capset, &h, d) < 0)
                 return -errno;
         return 0;

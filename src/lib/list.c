@@ -15,15 +15,15 @@ int cordon_list_add(struct cordon_list *l, const char *value, const char *origin
         if (!n)
                 return -ENOMEM;
         l->items = n;
-        l->items[l->n++] = (struct cordon_item){ .value = TAKE_PTR(v), .origin = TAKE_PTR(o) };
+        l->items[l->n++] = (struct cordon_item){.value = TAKE_PTR(v), .origin = TAKE_PTR(o)};
         return 0;
 }
 
 const struct cordon_item *cordon_list_find(const struct cordon_list *l, const char *value)
 {
         CORDON_LIST_FOREACH(it, l)
-                if (streq(it->value, value))
-                        return it;
+        if (streq(it->value, value))
+                return it;
         return NULL;
 }
 
@@ -57,12 +57,13 @@ void cordon_list_clear(struct cordon_list *l)
                 free(l->items[i].origin);
         }
         free(l->items);
-        *l = (struct cordon_list){ 0 };
+        *l = (struct cordon_list){0};
 }
 
 int cordon_list_copy(struct cordon_list *dst, const struct cordon_list *src)
 {
-        CORDON_LIST_FOREACH(it, src) {
+        CORDON_LIST_FOREACH(it, src)
+        {
                 int r = cordon_list_add(dst, it->value, it->origin);
                 if (r < 0)
                         return r;

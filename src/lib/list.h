@@ -24,4 +24,5 @@ const struct cordon_item *cordon_list_find(const struct cordon_list *l, const ch
 void cordon_list_clear(struct cordon_list *l);
 int cordon_list_copy(struct cordon_list *dst, const struct cordon_list *src);
 
-#define CORDON_LIST_FOREACH(it, l) for (const struct cordon_item *it = (l)->items; it < (l)->items + (l)->n; it++)
+#define CORDON_LIST_FOREACH(it, l)                                                                 \
+        for (const struct cordon_item *it = (l)->items; it < (l)->items + (l)->n; it++)

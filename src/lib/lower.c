@@ -32,8 +32,8 @@ struct lower {
         struct cordon_policy *p;
         char **warnings;
         struct cordon_diag *diag;
-        char *home_guest; /* $HOME as the sandbox sees it */
-        char *home_real;  /* its host realpath */
+        char *home_guest;         /* $HOME as the sandbox sees it */
+        char *home_real;          /* its host realpath */
         struct cordon_list masks; /* host realpaths to hide, with their origin */
 };
 
@@ -56,7 +56,8 @@ static bool is_builtin(const char *origin)
  * working directory); ".." is resolved by realpath only where the path exists. */
 static int absolute(struct lower *l, const char *path, char **ret)
 {
-        _cleanup_free_ char *joined = path_is_absolute(path) ? strdup(path) : path_join(l->h->cwd, path);
+        _cleanup_free_ char *joined =
+            path_is_absolute(path) ? strdup(path) : path_join(l->h->cwd, path);
         if (!joined)
                 return -ENOMEM;
         int r = path_normalize(joined, ret);
@@ -90,9 +91,11 @@ static int put(struct lower *l, const char *guest, const char *host, enum cordon
                         }
                         free(r->host);
                         free(r->origin);
-                        *r = (struct cordon_fs_rule){
-                                .guest = r->guest, .host = h, .access = access, .flags = flags, .origin = o
-                        };
+                        *r = (struct cordon_fs_rule){.guest = r->guest,
+                                                     .host = h,
+                                                     .access = access,
+                                                     .flags = flags,
+                                                     .origin = o};
                         return 0;
                 }
         else if (cordon_policy_find_fs(p, guest) &&
@@ -141,7 +144,8 @@ static int bind_same_path(struct lower *l, const char *path, enum cordon_access 
                 char target[PATH_MAX];
                 ssize_t n = readlink(abs, target, sizeof(target) - 1);
                 if (n < 0)
-                        return cordon_diag_set(l->diag, -errno, "%s entry '%s': %m", variable, path);
+                        return cordon_diag_set(l->diag, -errno, "%s entry '%s': %m", variable,
+                                               path);
                 target[n] = 0;
                 r = put(l, abs, target, CORDON_ACCESS_SYMLINK, 0, origin);
                 if (r < 0)
@@ -250,7 +254,8 @@ static int lower_home(struct lower *l)
                         s->home_access_origin);
                 if (r < 0)
                         return r;
-                CORDON_LIST_FOREACH(it, &s->home_readonly) {
+                CORDON_LIST_FOREACH(it, &s->home_readonly)
+                {
                         if (cordon_list_find(&s->home_seeded, it->value))
                                 continue; /* a seeded copy wins over the read-only bind */
                         if ((r = home_entry(l, it, CORDON_ACCESS_RO, "HOME_READONLY")) < 0)
@@ -267,11 +272,11 @@ static int lower_home(struct lower *l)
                            s->home_access_origin);
         }
         CORDON_LIST_FOREACH(it, &s->home_writable)
-                if ((r = home_entry(l, it, CORDON_ACCESS_RW, "HOME_WRITABLE")) < 0)
-                        return r;
+        if ((r = home_entry(l, it, CORDON_ACCESS_RW, "HOME_WRITABLE")) < 0)
+                return r;
         CORDON_LIST_FOREACH(it, &s->home_seeded)
-                if ((r = home_entry(l, it, CORDON_ACCESS_COPY, "HOME_SEEDED_FILES")) < 0)
-                        return r;
+        if ((r = home_entry(l, it, CORDON_ACCESS_COPY, "HOME_SEEDED_FILES")) < 0)
+                return r;
         return 0;
 }
 
@@ -291,7 +296,8 @@ static int lower_home_blocked(struct lower *l)
 {
         if (!l->home_real)
                 return 0;
-        CORDON_LIST_FOREACH(it, &l->s->home_always_blocked) {
+        CORDON_LIST_FOREACH(it, &l->s->home_always_blocked)
+        {
                 int r = check_home_relative(l, it, "blocked home entry");
                 if (r < 0)
                         return r;
@@ -303,8 +309,10 @@ static int lower_home_blocked(struct lower *l)
                 if (lstat(host, &st) < 0 && errno == ENOENT && writable_inside(l, host)) {
                         if (mkdir(host, 0700) < 0)
                                 return cordon_diag_set(l->diag, -errno,
-                                                       "cannot create '%s' to keep it hidden: %m", host);
-                        if ((r = warn(l, "created empty '%s' so the sandbox cannot create it", host)) < 0)
+                                                       "cannot create '%s' to keep it hidden: %m",
+                                                       host);
+                        if ((r = warn(l, "created empty '%s' so the sandbox cannot create it",
+                                      host)) < 0)
                                 return r;
                 }
                 if ((r = put(l, guest, NULL, CORDON_ACCESS_MASKED, 0, it->origin)) < 0)
@@ -344,7 +352,8 @@ static int lower_project(struct lower *l)
 
         bool allowed = false;
         char list[1024] = "";
-        CORDON_LIST_FOREACH(it, &s->allowed_project_parents) {
+        CORDON_LIST_FOREACH(it, &s->allowed_project_parents)
+        {
                 _cleanup_free_ char *parent = realpath(it->value, NULL);
                 if (strlen(list) + strlen(it->value) + 3 < sizeof(list)) {
                         if (*list)
@@ -361,11 +370,11 @@ static int lower_project(struct lower *l)
                                        real, *list ? list : "none");
 
         CORDON_LIST_FOREACH(it, &l->masks)
-                if (path_is_below(real, it->value))
-                        return cordon_diag_set(l->diag, -EPERM,
-                                               "project directory '%s' lies inside blocked path "
-                                               "'%s' (from %s)",
-                                               real, it->value, it->origin);
+        if (path_is_below(real, it->value))
+                return cordon_diag_set(l->diag, -EPERM,
+                                       "project directory '%s' lies inside blocked path "
+                                       "'%s' (from %s)",
+                                       real, it->value, it->origin);
         r = put(l, real, real, CORDON_ACCESS_RW, 0, origin);
         if (r < 0)
                 return r;
@@ -377,7 +386,8 @@ static int lower_project(struct lower *l)
  * that is impossible the run is refused rather than left unprotected. */
 static int lower_blocked_files(struct lower *l)
 {
-        CORDON_LIST_FOREACH(it, &l->s->blocked_files) {
+        CORDON_LIST_FOREACH(it, &l->s->blocked_files)
+        {
                 _cleanup_free_ char *abs = NULL;
                 int r = absolute(l, it->value, &abs);
                 if (r < 0)
@@ -390,15 +400,19 @@ static int lower_blocked_files(struct lower *l)
                                                        "blocked file '%s' (from %s): %m", abs,
                                                        it->origin);
                         r = mkdir_parents(abs, false, l, true);
-                        int fd = r < 0 ? -1 : open(abs, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0600);
+                        int fd =
+                            r < 0 ? -1
+                                  : open(abs, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW,
+                                         0600);
                         if (fd < 0)
                                 return cordon_diag_set(
-                                        l->diag, r < 0 ? r : -errno,
-                                        "cannot create a placeholder for blocked file '%s' (from "
-                                        "%s): %s; refusing to run with it unprotected",
-                                        abs, it->origin, strerror(r < 0 ? -r : errno));
+                                    l->diag, r < 0 ? r : -errno,
+                                    "cannot create a placeholder for blocked file '%s' (from "
+                                    "%s): %s; refusing to run with it unprotected",
+                                    abs, it->origin, strerror(r < 0 ? -r : errno));
                         close(fd);
-                        if ((r = warn(l, "created empty placeholder '%s' for blocked file (from %s)",
+                        if ((r = warn(l,
+                                      "created empty placeholder '%s' for blocked file (from %s)",
                                       abs, it->origin)) < 0)
                                 return r;
                 }
@@ -408,7 +422,8 @@ static int lower_blocked_files(struct lower *l)
                 if ((r = cordon_list_add_unique(&l->masks, real, it->origin)) < 0)
                         return r;
         }
-        CORDON_LIST_FOREACH(it, &l->s->extra_blocked_paths) {
+        CORDON_LIST_FOREACH(it, &l->s->extra_blocked_paths)
+        {
                 _cleanup_free_ char *abs = NULL;
                 int r = absolute(l, it->value, &abs);
                 if (r == -ENOENT)
@@ -420,7 +435,8 @@ static int lower_blocked_files(struct lower *l)
                 if (!real)
                         continue; /* nothing there to hide */
                 if (streq(real, "/"))
-                        return cordon_diag_set(l->diag, -EINVAL, "blocked path '%s' (from %s) is the host root",
+                        return cordon_diag_set(l->diag, -EINVAL,
+                                               "blocked path '%s' (from %s) is the host root",
                                                it->value, it->origin);
                 if ((r = cordon_list_add_unique(&l->masks, real, it->origin)) < 0)
                         return r;
@@ -435,33 +451,34 @@ static int lower_masks(struct lower *l)
 {
         size_t n = l->p->n_fs;
         CORDON_LIST_FOREACH(m, &l->masks)
-                for (size_t i = 0; i < n; i++) {
-                        const struct cordon_fs_rule *r = &l->p->fs[i];
-                        if (!r->host || !(cordon_access_is_bind(r->access) || r->access == CORDON_ACCESS_COPY))
-                                continue;
-                        _cleanup_free_ char *guest = NULL;
-                        if (path_is_below(m->value, r->host)) {
-                                const char *suffix = m->value + strlen(r->host);
-                                guest = *suffix ? path_join(r->guest, suffix) : strdup(r->guest);
-                        } else if (path_is_below(r->host, m->value))
-                                guest = strdup(r->guest);
-                        else
-                                continue;
-                        _cleanup_free_ char *norm = NULL;
-                        if (!guest || path_normalize(guest, &norm) < 0)
-                                return -ENOMEM;
-                        int k = put(l, norm, NULL, CORDON_ACCESS_MASKED, 0, m->origin);
-                        if (k < 0)
-                                return k;
-                }
+        for (size_t i = 0; i < n; i++) {
+                const struct cordon_fs_rule *r = &l->p->fs[i];
+                if (!r->host ||
+                    !(cordon_access_is_bind(r->access) || r->access == CORDON_ACCESS_COPY))
+                        continue;
+                _cleanup_free_ char *guest = NULL;
+                if (path_is_below(m->value, r->host)) {
+                        const char *suffix = m->value + strlen(r->host);
+                        guest = *suffix ? path_join(r->guest, suffix) : strdup(r->guest);
+                } else if (path_is_below(r->host, m->value))
+                        guest = strdup(r->guest);
+                else
+                        continue;
+                _cleanup_free_ char *norm = NULL;
+                if (!guest || path_normalize(guest, &norm) < 0)
+                        return -ENOMEM;
+                int k = put(l, norm, NULL, CORDON_ACCESS_MASKED, 0, m->origin);
+                if (k < 0)
+                        return k;
+        }
         return 0;
 }
 
 static bool blacklisted(const struct cordon_settings *s, const char *path)
 {
         CORDON_LIST_FOREACH(b, &s->devices_blacklist)
-                if (fnmatch(b->value, path, 0) == 0 || path_is_below(path, b->value))
-                        return true;
+        if (fnmatch(b->value, path, 0) == 0 || path_is_below(path, b->value))
+                return true;
         return false;
 }
 
@@ -478,12 +495,15 @@ static int walk_cb(const char *fpath, const struct stat *sb, int type, struct FT
 
 static int lower_devices(struct lower *l)
 {
-        CORDON_LIST_FOREACH(it, &l->s->devices) {
-                glob_t g = { 0 };
+        CORDON_LIST_FOREACH(it, &l->s->devices)
+        {
+                glob_t g = {0};
                 int k = glob(it->value, GLOB_NOSORT, NULL, &g);
                 if (k == GLOB_NOMATCH || (k == 0 && g.gl_pathc == 0)) {
                         globfree(&g);
-                        if (!is_builtin(it->origin) && warn(l, "device '%s' (from %s) matches nothing", it->value, it->origin) < 0)
+                        if (!is_builtin(it->origin) &&
+                            warn(l, "device '%s' (from %s) matches nothing", it->value,
+                                 it->origin) < 0)
                                 return -ENOMEM;
                         continue;
                 }
@@ -495,9 +515,9 @@ static int lower_devices(struct lower *l)
                         const char *m = g.gl_pathv[i];
                         _cleanup_free_ char *real = realpath(m, NULL);
                         struct stat st;
-                        bool refuse = !real || !path_is_below(real, "/dev") || streq(real, "/dev") ||
-                                      blacklisted(l->s, m) || blacklisted(l->s, real) ||
-                                      stat(real, &st) < 0;
+                        bool refuse = !real || !path_is_below(real, "/dev") ||
+                                      streq(real, "/dev") || blacklisted(l->s, m) ||
+                                      blacklisted(l->s, real) || stat(real, &st) < 0;
                         if (!refuse && S_ISDIR(st.st_mode)) {
                                 walk_settings = l->s;
                                 walk_found = 0;
@@ -506,7 +526,9 @@ static int lower_devices(struct lower *l)
                         } else if (!refuse && !S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
                                 refuse = true;
                         if (refuse) {
-                                if (warn(l, "device '%s' (from %s) is blacklisted or not a device under /dev; not exposed",
+                                if (warn(l,
+                                         "device '%s' (from %s) is blacklisted or not a device "
+                                         "under /dev; not exposed",
                                          m, it->origin) < 0) {
                                         globfree(&g);
                                         return -ENOMEM;
@@ -533,10 +555,12 @@ static int lower_passwd(struct lower *l)
         _cleanup_free_ char *self_pw = NULL, *self_gr = NULL;
         int r = read_full_file(h->passwd_path ?: "/etc/passwd", 16u << 20, &pw, NULL);
         if (r < 0)
-                return cordon_diag_set(l->diag, r, "cannot read the passwd database: %s", strerror(-r));
+                return cordon_diag_set(l->diag, r, "cannot read the passwd database: %s",
+                                       strerror(-r));
         r = read_full_file(h->group_path ?: "/etc/group", 16u << 20, &gr, NULL);
         if (r < 0)
-                return cordon_diag_set(l->diag, r, "cannot read the group database: %s", strerror(-r));
+                return cordon_diag_set(l->diag, r, "cannot read the group database: %s",
+                                       strerror(-r));
 
         struct passwd *pwd = getpwuid(h->uid);
         if (pwd)
@@ -544,8 +568,8 @@ static int lower_passwd(struct lower *l)
                              (unsigned)pwd->pw_gid, strempty(pwd->pw_gecos), strempty(pwd->pw_dir),
                              strempty(pwd->pw_shell));
         else
-                r = asprintf(&self_pw, "user:x:%u:%u::%s:/bin/sh", (unsigned)h->uid, (unsigned)h->gid,
-                             l->home_guest ?: "/");
+                r = asprintf(&self_pw, "user:x:%u:%u::%s:/bin/sh", (unsigned)h->uid,
+                             (unsigned)h->gid, l->home_guest ?: "/");
         if (r < 0)
                 return -ENOMEM;
         struct group *grp = getgrgid(h->gid);
@@ -571,7 +595,8 @@ static int lower_env(struct lower *l)
             (r = cordon_list_copy(&e->blocked_patterns, &s->blocked_env_patterns)) < 0 ||
             (r = cordon_list_copy(&e->allowed, &s->allowed_env_vars)) < 0)
                 return r;
-        CORDON_LIST_FOREACH(it, &s->sandbox_env) {
+        CORDON_LIST_FOREACH(it, &s->sandbox_env)
+        {
                 const char *eq = strchr(it->value, '=');
                 if (!eq || !cordon_env_name_is_valid(it->value, (size_t)(eq - it->value)))
                         return cordon_diag_set(l->diag, -EINVAL,
@@ -589,7 +614,8 @@ static int lower_env(struct lower *l)
                 return r;
         r = cordon_env_filter(e, l->h->envp, &l->p->envp, &l->p->n_env_blocked);
         if (r < 0)
-                return cordon_diag_set(l->diag, r, "cannot build the environment: %s", strerror(-r));
+                return cordon_diag_set(l->diag, r, "cannot build the environment: %s",
+                                       strerror(-r));
         return 0;
 }
 
@@ -605,11 +631,12 @@ static int lower_system(struct lower *l)
         if ((r = put(l, "/dev", NULL, CORDON_ACCESS_DEV, 0, BUILTIN)) < 0 ||
             (r = put(l, "/proc", NULL, CORDON_ACCESS_PROC, 0, BUILTIN)) < 0)
                 return r;
-        if (!l->s->private_ipc && (r = put(l, "/dev/shm", "/dev/shm", CORDON_ACCESS_RW, 0, "PRIVATE_IPC")) < 0)
+        if (!l->s->private_ipc &&
+            (r = put(l, "/dev/shm", "/dev/shm", CORDON_ACCESS_RW, 0, "PRIVATE_IPC")) < 0)
                 return r;
         /* Kernel knobs stay read-only even for root inside the user namespace. */
-        static const char *const proc_ro[] = { "/proc/sys", "/proc/sysrq-trigger", "/proc/irq",
-                                               "/proc/bus" };
+        static const char *const proc_ro[] = {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq",
+                                              "/proc/bus"};
         for (size_t i = 0; i < ELEMENTSOF(proc_ro); i++)
                 if ((r = cordon_policy_add_fs(l->p, proc_ro[i], NULL, CORDON_ACCESS_RO,
                                               CORDON_FS_OPTIONAL, BUILTIN)) < 0)
@@ -621,7 +648,7 @@ int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_h
                           struct cordon_policy **ret, char ***ret_warnings,
                           struct cordon_diag *diag)
 {
-        struct lower l = { .s = s, .h = h, .diag = diag };
+        struct lower l = {.s = s, .h = h, .diag = diag};
         int r;
 
         if (s->net_mode != CORDON_NET_ISOLATED) {
@@ -639,7 +666,8 @@ int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_h
         /* System paths first (READONLY_MOUNTS: plain directories, then symlinks so that a
          * usr-merge link finds its target already bound). */
         for (int pass = 0; pass < 2; pass++)
-                CORDON_LIST_FOREACH(it, &s->readonly_mounts) {
+                CORDON_LIST_FOREACH(it, &s->readonly_mounts)
+                {
                         struct stat st;
                         bool link = lstat(it->value, &st) == 0 && S_ISLNK(st.st_mode);
                         if (link != (pass == 1))
@@ -652,9 +680,9 @@ int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_h
             (r = lower_home_blocked(&l)) < 0 || (r = lower_blocked_files(&l)) < 0)
                 goto fail;
         CORDON_LIST_FOREACH(it, &s->extra_writable_paths)
-                if ((r = bind_same_path(&l, it->value, CORDON_ACCESS_RW, it->origin,
-                                        "EXTRA_WRITABLE_PATHS")) < 0)
-                        goto fail;
+        if ((r = bind_same_path(&l, it->value, CORDON_ACCESS_RW, it->origin,
+                                "EXTRA_WRITABLE_PATHS")) < 0)
+                goto fail;
         if ((r = lower_project(&l)) < 0 || (r = lower_devices(&l)) < 0 ||
             (r = lower_passwd(&l)) < 0 || (r = lower_masks(&l)) < 0 || (r = lower_env(&l)) < 0)
                 goto fail;

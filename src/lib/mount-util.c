@@ -14,8 +14,8 @@
 int cordon_open_beneath(int dirfd, const char *path, int flags)
 {
         struct open_how how = {
-                .flags = (unsigned long long)(flags | O_PATH | O_CLOEXEC),
-                .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+            .flags = (unsigned long long)(flags | O_PATH | O_CLOEXEC),
+            .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
         };
         long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
         return fd < 0 ? -errno : (int)fd;
@@ -24,8 +24,8 @@ int cordon_open_beneath(int dirfd, const char *path, int flags)
 int cordon_open_host_path(const char *path)
 {
         struct open_how how = {
-                .flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
-                .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+            .flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
+            .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
         };
         long fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
         return fd < 0 ? -errno : (int)fd;
@@ -40,9 +40,9 @@ int cordon_clone_tree(int fd, unsigned long long attr_set, bool recursive)
         if (t < 0)
                 return -errno;
         if (attr_set) {
-                struct mount_attr a = { .attr_set = attr_set };
-                if (syscall(SYS_mount_setattr, t, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0),
-                            &a, sizeof(a)) < 0)
+                struct mount_attr a = {.attr_set = attr_set};
+                if (syscall(SYS_mount_setattr, t, "",
+                            AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), &a, sizeof(a)) < 0)
                         return -errno;
         }
         return TAKE_FD(t);

@@ -5,7 +5,9 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/sendfile.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -47,7 +49,7 @@ static int order_cmp(const void *a, const void *b)
 
 int cordon_mount_plan_build(const struct cordon_policy *p, struct cordon_mount_plan *ret)
 {
-        struct cordon_mount_plan plan = { 0 };
+        struct cordon_mount_plan plan = {0};
         plan.order = calloc(p->n_fs ?: 1, sizeof(size_t));
         plan.src_fds = calloc(p->n_fs ?: 1, sizeof(int));
         if (!plan.order || !plan.src_fds) {
@@ -74,7 +76,7 @@ void cordon_mount_plan_clear(struct cordon_mount_plan *plan)
                         safe_close(plan->src_fds[i]);
         free(plan->order);
         free(plan->src_fds);
-        *plan = (struct cordon_mount_plan){ 0 };
+        *plan = (struct cordon_mount_plan){0};
 }
 
 static unsigned long long bind_attrs(enum cordon_access a)
@@ -90,7 +92,8 @@ static unsigned long long bind_attrs(enum cordon_access a)
 }
 
 /* Phase A: open every host source while the host tree is still fully visible. */
-static int open_sources(struct cordon_mount_plan *plan, const struct cordon_policy *p, int *ret_rule)
+static int open_sources(struct cordon_mount_plan *plan, const struct cordon_policy *p,
+                        int *ret_rule)
 {
         for (size_t i = 0; i < p->n_fs; i++) {
                 const struct cordon_fs_rule *r = &p->fs[i];
@@ -180,13 +183,47 @@ static int bind_new_file(int rootfd, const char *relpath, const char *data, int 
         return r;
 }
 
+/* A seeded copy whose place is on a sandbox tmpfs (the tmpwrite home) becomes a plain file there,
+ * so tools can replace it by rename as usual. Returns -EAGAIN when the place is not such a tmpfs
+ * or already taken, and the caller binds a copy over it instead. */
+static int copy_into_tmpfs(int rootfd, const char *relpath, int src_fd, mode_t mode)
+{
+        const char *slash = strrchr(relpath, '/');
+        char buf[4096];
+        if (!slash || (size_t)(slash - relpath) >= sizeof(buf))
+                return -EAGAIN;
+        snprintf(buf, sizeof(buf), "%.*s", (int)(slash - relpath), relpath);
+        _cleanup_close_ int parent = cordon_mkdir_p_beneath(rootfd, buf);
+        if (parent < 0)
+                return parent;
+        struct statfs sfs;
+        if (fstatfs(parent, &sfs) < 0)
+                return -errno;
+        if (sfs.f_type != TMPFS_MAGIC)
+                return -EAGAIN;
+        _cleanup_close_ int dir = openat(parent, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dir < 0)
+                return -errno;
+        _cleanup_close_ int f =
+            openat(dir, slash + 1, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, mode);
+        if (f < 0)
+                return errno == EEXIST || errno == EROFS ? -EAGAIN : -errno;
+        for (;;) {
+                ssize_t n = sendfile(f, src_fd, NULL, 1 << 20);
+                if (n < 0)
+                        return -errno;
+                if (n == 0)
+                        return 0;
+        }
+}
+
 static int setup_dev(int rootfd, int dev_fd)
 {
-        static const char *const nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
+        static const char *const nodes[] = {"null", "zero", "full", "random", "urandom", "tty"};
         static const char *const links[][2] = {
-                { "ptmx", "pts/ptmx" },       { "fd", "/proc/self/fd" },
-                { "stdin", "/proc/self/fd/0" }, { "stdout", "/proc/self/fd/1" },
-                { "stderr", "/proc/self/fd/2" },
+            {"ptmx", "pts/ptmx"},          {"fd", "/proc/self/fd"},
+            {"stdin", "/proc/self/fd/0"},  {"stdout", "/proc/self/fd/1"},
+            {"stderr", "/proc/self/fd/2"},
         };
         int r = cordon_mount_on_fd("tmpfs", dev_fd, "tmpfs", MS_NOSUID | MS_NOEXEC,
                                    "mode=0755,size=64k");
@@ -268,7 +305,7 @@ static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct c
                                 return t;
                         *ret_step = CORDON_STEP_MOUNT;
                         _cleanup_close_ int c =
-                                cordon_clone_tree(t, bind_attrs(r->access) | MOUNT_ATTR_NOEXEC, true);
+                            cordon_clone_tree(t, bind_attrs(r->access) | MOUNT_ATTR_NOEXEC, true);
                         return c < 0 ? c : cordon_move_mount_fd(c, t);
                 }
                 if (src < 0)
@@ -288,8 +325,8 @@ static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct c
                 *ret_step = CORDON_STEP_MOUNT;
                 /* 1777 for shared scratch like /tmp, 0700 for a private home. */
                 const char *opts = streq(r->guest, "/tmp") || streq(r->guest, "/var/tmp")
-                                           ? "mode=1777"
-                                           : "mode=0700";
+                                       ? "mode=1777"
+                                       : "mode=0700";
                 return cordon_mount_on_fd("tmpfs", t, "tmpfs", MS_NOSUID | MS_NODEV, opts);
         }
         case CORDON_ACCESS_SYMLINK: {
@@ -319,6 +356,9 @@ static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct c
                 if (fstat(src, &st) < 0)
                         return -errno;
                 *ret_step = CORDON_STEP_MOUNT;
+                k = copy_into_tmpfs(rootfd, relpath, src, st.st_mode & 0777);
+                if (k != -EAGAIN)
+                        return k;
                 return bind_new_file(rootfd, relpath, NULL, src, st.st_mode & 0777, ATTR_RW);
         }
         case CORDON_ACCESS_PROC: {
@@ -326,7 +366,8 @@ static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct c
                 if (t < 0)
                         return t;
                 *ret_step = CORDON_STEP_MOUNT;
-                return cordon_mount_on_fd("proc", t, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+                return cordon_mount_on_fd("proc", t, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                                          NULL);
         }
         case CORDON_ACCESS_DEV: {
                 _cleanup_close_ int t = cordon_make_mountpoint(rootfd, relpath, true);
@@ -354,9 +395,8 @@ static int seal(int rootfd, const struct cordon_policy *p, int *ret_rule)
                 _cleanup_close_ int t = cordon_open_beneath(rootfd, rel(r->guest), O_DIRECTORY);
                 if (t < 0)
                         return t;
-                int k = cordon_mount_on_fd(NULL, t, NULL,
-                                           MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV,
-                                           NULL);
+                int k = cordon_mount_on_fd(
+                    NULL, t, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL);
                 if (k < 0)
                         return k;
         }

@@ -13,7 +13,7 @@ int cordon_ns_net_loopback_up(void)
         _cleanup_close_ int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
         if (fd < 0)
                 return -errno;
-        struct ifreq ifr = { 0 };
+        struct ifreq ifr = {0};
         strcpy(ifr.ifr_name, "lo");
         if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
                 return -errno;

@@ -30,8 +30,8 @@ int cordon_ns_user_write_maps(uid_t uid, gid_t gid)
 
 int cordon_ns_user_probe(void)
 {
-        pid_t pid = (pid_t)syscall(SYS_clone, CLONE_NEWUSER | CLONE_NEWNS | SIGCHLD, NULL, NULL,
-                                   NULL, 0);
+        pid_t pid =
+            (pid_t)syscall(SYS_clone, CLONE_NEWUSER | CLONE_NEWNS | SIGCHLD, NULL, NULL, NULL, 0);
         if (pid < 0)
                 return -errno;
         if (pid == 0)

@@ -9,11 +9,11 @@
 #include "shared/strv.h"
 
 static const char *const access_names[_CORDON_ACCESS_MAX] = {
-        [CORDON_ACCESS_RO] = "ro",           [CORDON_ACCESS_RW] = "rw",
-        [CORDON_ACCESS_TMPFS] = "tmpfs",     [CORDON_ACCESS_MASKED] = "masked",
-        [CORDON_ACCESS_DEVICE] = "device",   [CORDON_ACCESS_COPY] = "copy",
-        [CORDON_ACCESS_DATA] = "data",       [CORDON_ACCESS_SYMLINK] = "symlink",
-        [CORDON_ACCESS_PROC] = "proc",       [CORDON_ACCESS_DEV] = "dev",
+    [CORDON_ACCESS_RO] = "ro",         [CORDON_ACCESS_RW] = "rw",
+    [CORDON_ACCESS_TMPFS] = "tmpfs",   [CORDON_ACCESS_MASKED] = "masked",
+    [CORDON_ACCESS_DEVICE] = "device", [CORDON_ACCESS_COPY] = "copy",
+    [CORDON_ACCESS_DATA] = "data",     [CORDON_ACCESS_SYMLINK] = "symlink",
+    [CORDON_ACCESS_PROC] = "proc",     [CORDON_ACCESS_DEV] = "dev",
 };
 
 _public_ const char *cordon_access_to_string(enum cordon_access a)
@@ -22,10 +22,10 @@ _public_ const char *cordon_access_to_string(enum cordon_access a)
 }
 
 static const char *const net_names[] = {
-        [CORDON_NET_OPEN] = "open",
-        [CORDON_NET_FILTERED] = "filtered",
-        [CORDON_NET_PROXIED] = "proxied",
-        [CORDON_NET_ISOLATED] = "isolated",
+    [CORDON_NET_OPEN] = "open",
+    [CORDON_NET_FILTERED] = "filtered",
+    [CORDON_NET_PROXIED] = "proxied",
+    [CORDON_NET_ISOLATED] = "isolated",
 };
 
 _public_ const char *cordon_net_mode_to_string(enum cordon_net_mode m)
@@ -42,10 +42,10 @@ _public_ int cordon_net_mode_from_string(const char *s)
 }
 
 static const char *const home_names[] = {
-        [CORDON_HOME_TMPWRITE] = "tmpwrite",
-        [CORDON_HOME_RESTRICTED] = "restricted",
-        [CORDON_HOME_READ] = "read",
-        [CORDON_HOME_WRITE] = "write",
+    [CORDON_HOME_TMPWRITE] = "tmpwrite",
+    [CORDON_HOME_RESTRICTED] = "restricted",
+    [CORDON_HOME_READ] = "read",
+    [CORDON_HOME_WRITE] = "write",
 };
 
 _public_ const char *cordon_home_access_to_string(enum cordon_home_access m)
@@ -72,11 +72,11 @@ _public_ struct cordon_policy *cordon_policy_new(void)
         if (!p)
                 return NULL;
         p->process = (struct cordon_process_rules){
-                .new_session = true,
-                .no_new_privs = true,
-                .drop_capabilities = true,
-                .die_with_parent = true,
-                .close_fds = true,
+            .new_session = true,
+            .no_new_privs = true,
+            .drop_capabilities = true,
+            .die_with_parent = true,
+            .close_fds = true,
         };
         p->net_mode = CORDON_NET_ISOLATED;
         p->identity.uid = getuid();
@@ -146,11 +146,11 @@ _public_ int cordon_policy_add_fs(struct cordon_policy *p, const char *guest, co
                 return -ENOMEM;
         p->fs = n;
         p->fs[p->n_fs++] = (struct cordon_fs_rule){
-                .guest = TAKE_PTR(g),
-                .host = TAKE_PTR(h),
-                .access = access,
-                .flags = flags,
-                .origin = TAKE_PTR(o),
+            .guest = TAKE_PTR(g),
+            .host = TAKE_PTR(h),
+            .access = access,
+            .flags = flags,
+            .origin = TAKE_PTR(o),
         };
         return 0;
 }
@@ -227,13 +227,15 @@ _public_ int cordon_policy_validate(const struct cordon_policy *p, struct cordon
                         if (a->access == CORDON_ACCESS_MASKED || b->access == CORDON_ACCESS_MASKED)
                                 continue;
                         return cordon_diag_set(
-                                diag, -EINVAL, "conflicting rules for '%s': %s (from %s) and %s (from %s)",
-                                a->guest, cordon_access_to_string(a->access), a->origin,
-                                cordon_access_to_string(b->access), b->origin);
+                            diag, -EINVAL,
+                            "conflicting rules for '%s': %s (from %s) and %s (from %s)", a->guest,
+                            cordon_access_to_string(a->access), a->origin,
+                            cordon_access_to_string(b->access), b->origin);
                 }
         }
         if (p->cwd && !path_is_absolute(p->cwd))
-                return cordon_diag_set(diag, -EINVAL, "working directory '%s' is not absolute", p->cwd);
+                return cordon_diag_set(diag, -EINVAL, "working directory '%s' is not absolute",
+                                       p->cwd);
         if (!p->envp)
                 return cordon_diag_set(diag, -EINVAL, "no environment was set for the command");
         return 0;

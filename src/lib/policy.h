@@ -66,5 +66,6 @@ struct cordon_policy {
         enum cordon_home_access home_access;
 };
 
-const struct cordon_fs_rule *cordon_policy_find_fs(const struct cordon_policy *p, const char *guest);
+const struct cordon_fs_rule *cordon_policy_find_fs(const struct cordon_policy *p,
+                                                   const char *guest);
 bool cordon_access_is_bind(enum cordon_access a);

@@ -8,64 +8,83 @@
 #define BUILTIN "built-in default"
 
 static const char *const default_readonly_mounts[] = {
-        "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc",
+    "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc",
 };
 
 /* Shell and tool configuration that tools read but an agent must not rewrite. */
 static const char *const default_home_readonly[] = {
-        ".bashrc", ".bash_profile", ".bash_logout", ".profile", ".inputrc", ".zshrc", ".zshenv",
-        ".zprofile", ".vimrc", ".vim", ".tmux.conf", ".nanorc", ".editorconfig", ".linuxbrew",
-        ".local/bin", "micromamba", ".condarc", ".config/git", ".gitignore_global",
+    ".bashrc",           ".bash_profile", ".bash_logout", ".profile",   ".inputrc",   ".zshrc",
+    ".zshenv",           ".zprofile",     ".vimrc",       ".vim",       ".tmux.conf", ".nanorc",
+    ".editorconfig",     ".linuxbrew",    ".local/bin",   "micromamba", ".condarc",   ".config/git",
+    ".gitignore_global",
 };
 
 /* .cache/uv plus the default-enabled agent profiles (claude, codex, gemini). */
 static const char *const default_home_writable[] = {
-        ".cache/uv",
-        ".claude",
-        ".codex",
-        ".gemini",
+    ".cache/uv",
+    ".claude",
+    ".codex",
+    ".gemini",
 };
 
 static const char *const default_home_seeded[] = {
-        ".gitconfig",
+    ".gitconfig",
 };
 
 /* Credential stores that are never visible, whatever HOME_ACCESS says. */
 static const char *const default_home_always_blocked[] = {
-        ".ssh",
-        ".aws",
-        ".gnupg",
+    ".ssh",
+    ".aws",
+    ".gnupg",
 };
 
 static const char *const default_devices[] = {
-        "/dev/nvidia[0-9]*", "/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools",
-        "/dev/nvidia-modeset", "/dev/nvidia-caps/*",
+    "/dev/nvidia[0-9]*",     "/dev/nvidiactl",      "/dev/nvidia-uvm",
+    "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset", "/dev/nvidia-caps/*",
 };
 
 static const char *const default_devices_blacklist[] = {
-        "/dev/mem", "/dev/kmem", "/dev/port", "/dev/pts", "/dev/pts/*", "/dev/sd*", "/dev/nvme*",
-        "/dev/loop*",
+    "/dev/mem",   "/dev/kmem", "/dev/port",  "/dev/pts",
+    "/dev/pts/*", "/dev/sd*",  "/dev/nvme*", "/dev/loop*",
 };
 
 /* Credentials with names the patterns below do not catch, and host-session plumbing. */
 static const char *const default_blocked_env_vars[] = {
-        "GITHUB_PAT", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_PROFILE",
-        "DATABASE_URL", "PGPASSWORD", "PGPASSFILE", "MYSQL_PWD", "MONGODB_URI", "REDIS_URL",
-        "KRB5CCNAME", "NETRC", "KUBECONFIG", "VAULT_ADDR", "GPG_AGENT_INFO",
-        "DBUS_SESSION_BUS_ADDRESS", "XAUTHORITY", "TMUX", "TMUX_PANE", "STY", "OLDPWD",
+    "GITHUB_PAT",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_PROFILE",
+    "DATABASE_URL",
+    "PGPASSWORD",
+    "PGPASSFILE",
+    "MYSQL_PWD",
+    "MONGODB_URI",
+    "REDIS_URL",
+    "KRB5CCNAME",
+    "NETRC",
+    "KUBECONFIG",
+    "VAULT_ADDR",
+    "GPG_AGENT_INFO",
+    "DBUS_SESSION_BUS_ADDRESS",
+    "XAUTHORITY",
+    "TMUX",
+    "TMUX_PANE",
+    "STY",
+    "OLDPWD",
 };
 
 static const char *const default_blocked_env_patterns[] = {
-        "SSH_*", "*_TOKEN", "*_SECRET", "*_PASSWORD", "*_CREDENTIAL", "*_API_KEY", "*_SECRET_KEY",
-        "*_PRIVATE_KEY", "AZURE_*", "GCP_*", "GCLOUD_*", "GOOGLE_CLOUD_*", "DOCKER_*",
-        "REGISTRY_*", "CI_*", "GITLAB_*", "JENKINS_*", "BUILDKITE_*", "CIRCLECI_*",
+    "SSH_*",     "*_TOKEN",        "*_SECRET",      "*_PASSWORD", "*_CREDENTIAL",
+    "*_API_KEY", "*_SECRET_KEY",   "*_PRIVATE_KEY", "AZURE_*",    "GCP_*",
+    "GCLOUD_*",  "GOOGLE_CLOUD_*", "DOCKER_*",      "REGISTRY_*", "CI_*",
+    "GITLAB_*",  "JENKINS_*",      "BUILDKITE_*",   "CIRCLECI_*",
 };
 
 static const char *const default_allowed_env_vars[] = {
-        "ANTHROPIC_API_KEY",
-        "OPENAI_API_KEY",
-        "CODEX_API_KEY",
-        "GOOGLE_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "OPENAI_API_KEY",
+    "CODEX_API_KEY",
+    "GOOGLE_API_KEY",
 };
 
 static int add_all(struct cordon_list *l, const char *const *v, size_t n)
@@ -84,11 +103,11 @@ int cordon_settings_init_defaults(struct cordon_settings *s, const char *home)
 {
         int r;
         *s = (struct cordon_settings){
-                .home_access = CORDON_HOME_TMPWRITE,
-                .net_mode = CORDON_NET_ISOLATED,
-                .private_tmp = true,
-                .private_ipc = true,
-                .filter_passwd = true,
+            .home_access = CORDON_HOME_TMPWRITE,
+            .net_mode = CORDON_NET_ISOLATED,
+            .private_tmp = true,
+            .private_ipc = true,
+            .filter_passwd = true,
         };
         s->home_access_origin = strdup(BUILTIN);
         if (!s->home_access_origin)
@@ -132,5 +151,5 @@ void cordon_settings_clear(struct cordon_settings *s)
         free(s->home_access_origin);
         free(s->project_dir);
         free(s->project_dir_origin);
-        *s = (struct cordon_settings){ 0 };
+        *s = (struct cordon_settings){0};
 }

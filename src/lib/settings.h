@@ -11,9 +11,9 @@
 struct cordon_settings {
         struct cordon_list allowed_project_parents;
         struct cordon_list readonly_mounts;
-        struct cordon_list home_readonly;   /* $HOME-relative */
-        struct cordon_list home_writable;   /* $HOME-relative, created when missing */
-        struct cordon_list home_seeded;     /* $HOME-relative, writable copies */
+        struct cordon_list home_readonly;       /* $HOME-relative */
+        struct cordon_list home_writable;       /* $HOME-relative, created when missing */
+        struct cordon_list home_seeded;         /* $HOME-relative, writable copies */
         struct cordon_list home_always_blocked; /* $HOME-relative, hidden in every mode */
         struct cordon_list extra_blocked_paths;
         struct cordon_list extra_writable_paths;

@@ -42,7 +42,7 @@ struct child_ctx {
 
 _Noreturn static void child_fail(const struct child_ctx *c, int step, int err, int rule, int code)
 {
-        struct child_report rep = { .step = step, .err = err < 0 ? -err : err, .rule = rule };
+        struct child_report rep = {.step = step, .err = err < 0 ? -err : err, .rule = rule};
         (void)write_all(c->report_fd, &rep, sizeof(rep));
         _exit(code);
 }
@@ -71,12 +71,12 @@ _Noreturn static void child_main(const struct child_ctx *c)
         if (p->process.die_with_parent) {
                 if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
                         child_fail(c, CORDON_STEP_PROCESS, errno, -1, 125);
-                struct pollfd pfd = { .fd = c->lifeline_fd, .events = POLLIN };
+                struct pollfd pfd = {.fd = c->lifeline_fd, .events = POLLIN};
                 if (poll(&pfd, 1, 0) > 0)
                         _exit(125);
         }
         if (p->process.close_fds) {
-                int keep[] = { c->report_fd, c->lifeline_fd };
+                int keep[] = {c->report_fd, c->lifeline_fd};
                 if ((r = close_all_fds_except(keep, ELEMENTSOF(keep))) < 0)
                         child_fail(c, CORDON_STEP_PROCESS, r, -1, 125);
         }
@@ -122,9 +122,10 @@ static void describe_failure(const struct cordon_policy *p, const struct child_r
                              char *const *argv, struct cordon_diag *diag)
 {
         const struct cordon_fs_rule *r =
-                rep->rule >= 0 && (size_t)rep->rule < p->n_fs ? &p->fs[rep->rule] : NULL;
+            rep->rule >= 0 && (size_t)rep->rule < p->n_fs ? &p->fs[rep->rule] : NULL;
         const char *err = strerror(rep->err);
-        const char *what = r ? (r->host && cordon_access_is_bind(r->access) ? r->host : r->guest) : "";
+        const char *what =
+            r ? (r->host && cordon_access_is_bind(r->access) ? r->host : r->guest) : "";
 
         if (diag)
                 diag->step = (enum cordon_step)rep->step;
@@ -139,8 +140,8 @@ static void describe_failure(const struct cordon_policy *p, const struct child_r
                 cordon_diag_set(diag, 0, "failed to mount the sandbox root: %s", err);
                 break;
         case CORDON_STEP_MOUNTPOINT:
-                cordon_diag_set(diag, 0, "failed to create mount point '%s': %s",
-                                r ? r->guest : "", err);
+                cordon_diag_set(diag, 0, "failed to create mount point '%s': %s", r ? r->guest : "",
+                                err);
                 break;
         case CORDON_STEP_MOUNT:
                 if (r && cordon_access_is_bind(r->access))
@@ -169,8 +170,8 @@ static void describe_failure(const struct cordon_policy *p, const struct child_r
                 cordon_diag_set(diag, 0, "failed to set no-new-privs: %s", err);
                 break;
         case CORDON_STEP_CHDIR:
-                cordon_diag_set(diag, 0, "failed to change directory to '%s': %s",
-                                strempty(p->cwd), err);
+                cordon_diag_set(diag, 0, "failed to change directory to '%s': %s", strempty(p->cwd),
+                                err);
                 break;
         case CORDON_STEP_FORK:
                 cordon_diag_set(diag, 0, "failed to start the command: %s", err);
@@ -223,23 +224,23 @@ _public_ int cordon_spawn(const struct cordon_policy *p, char *const *argv, int 
         if (r < 0)
                 return r;
 
-        struct cordon_mount_plan plan = { 0 };
+        struct cordon_mount_plan plan = {0};
         r = cordon_mount_plan_build(p, &plan);
         if (r < 0)
                 return cordon_diag_set(diag, r, "failed to plan the mounts: %s", strerror(-r));
 
-        int report[2] = { -EBADF, -EBADF }, lifeline[2] = { -EBADF, -EBADF };
+        int report[2] = {-EBADF, -EBADF}, lifeline[2] = {-EBADF, -EBADF};
         if (pipe2(report, O_CLOEXEC) < 0 || pipe2(lifeline, O_CLOEXEC) < 0) {
                 r = cordon_diag_set(diag, -errno, "failed to create a pipe: %m");
                 goto out;
         }
 
         struct child_ctx ctx = {
-                .p = p,
-                .plan = &plan,
-                .argv = argv,
-                .report_fd = report[1],
-                .lifeline_fd = lifeline[0],
+            .p = p,
+            .plan = &plan,
+            .argv = argv,
+            .report_fd = report[1],
+            .lifeline_fd = lifeline[0],
         };
         sigemptyset(&ctx.forward);
         sigaddset(&ctx.forward, SIGINT);
@@ -254,8 +255,9 @@ _public_ int cordon_spawn(const struct cordon_policy *p, char *const *argv, int 
                 diag->step = CORDON_STEP_CLONE;
         pid_t pid = (pid_t)syscall(SYS_clone, clone_flags(p) | SIGCHLD, NULL, NULL, NULL, 0);
         if (pid < 0) {
-                r = cordon_diag_set(diag, -errno,
-                                    "failed to create the sandbox namespaces: %m (see 'cordon doctor')");
+                r = cordon_diag_set(
+                    diag, -errno,
+                    "failed to create the sandbox namespaces: %m (see 'cordon doctor')");
                 sigprocmask(SIG_SETMASK, &saved, NULL);
                 goto out;
         }
@@ -283,7 +285,8 @@ _public_ int cordon_spawn(const struct cordon_policy *p, char *const *argv, int 
                         diag->step = CORDON_STEP_NONE;
                 r = supervise(pid, &ctx.forward, &status);
                 if (r < 0)
-                        cordon_diag_set(diag, r, "failed to wait for the sandbox: %s", strerror(-r));
+                        cordon_diag_set(diag, r, "failed to wait for the sandbox: %s",
+                                        strerror(-r));
                 else
                         *ret_status = status;
         }

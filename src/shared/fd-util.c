@@ -95,7 +95,8 @@ int close_all_fds_except(const int *keep, size_t n)
         for (size_t i = 0; i < n; i++) {
                 if (sorted[i] < (int)next)
                         continue;
-                if ((unsigned)sorted[i] > next && sys_close_range(next, (unsigned)sorted[i] - 1) < 0)
+                if ((unsigned)sorted[i] > next &&
+                    sys_close_range(next, (unsigned)sorted[i] - 1) < 0)
                         return -errno;
                 next = (unsigned)sorted[i] + 1;
         }

@@ -4,7 +4,7 @@
 
 #include "shared/log.h"
 
-static void log_v(const char *prefix, const char *fmt, va_list ap)
+_printf_(2, 0) static void log_v(const char *prefix, const char *fmt, va_list ap)
 {
         int saved = errno;
         char buf[4096];

@@ -9,11 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#define _public_      __attribute__((visibility("default")))
-#define _unused_      __attribute__((unused))
-#define _noreturn_    __attribute__((noreturn))
+#define _public_       __attribute__((visibility("default")))
+#define _unused_       __attribute__((unused))
+#define _noreturn_     __attribute__((noreturn))
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
-#define _cleanup_(f)  __attribute__((cleanup(f)))
+#define _cleanup_(f)   __attribute__((cleanup(f)))
 
 #define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
 

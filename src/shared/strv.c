@@ -45,7 +45,7 @@ int strv_extend(char ***l, const char *s)
 
 int strv_extend_strv(char ***l, char *const *other)
 {
-        STRV_FOREACH(s, other) {
+        STRV_FOREACH (s, other) {
                 int r = strv_extend(l, *s);
                 if (r < 0)
                         return r;
@@ -65,7 +65,7 @@ char **strv_copy(char *const *l)
 
 bool strv_contains(char *const *l, const char *s)
 {
-        STRV_FOREACH(i, l)
+        STRV_FOREACH (i, l)
                 if (streq(*i, s))
                         return true;
         return false;
