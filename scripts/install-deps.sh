@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages cordon needs to build and test, only those missing.
+# Runs as root, or through sudo when available. Prints nothing when all are present.
+set -euo pipefail
+build_pkgs=(gcc make meson ninja-build pkg-config libseccomp-dev libjansson-dev)
+test_pkgs=(libcriterion-dev git python3 util-linux procps iproute2 passwd groff-base bubblewrap)
+want=("${build_pkgs[@]}")
+[ "${1:-}" = "--test" ] && want+=("${test_pkgs[@]}")
+missing=()
+for p in "${want[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "cordon: installing missing packages: ${missing[*]}" >&2
+if [ "$(id -u)" -eq 0 ]; then sudo=(); elif command -v sudo >/dev/null; then sudo=(sudo); else
+        echo "cordon: need root or sudo to install: ${missing[*]}" >&2; exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

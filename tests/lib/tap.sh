@@ -1,0 +1,41 @@
+# TAP helpers for the shell test suites. Source it; every test file is a bash script that prints
+# TAP (plan first) and exits 0 (failures are reported as "not ok", never by exit status alone).
+#
+# Environment (set by tests/run-tap.sh):
+#   CORDON          path of the cordon binary under test
+#   CORDON_TESTS_MUST_RUN=1  turns skips into failures (CI)
+#   T_TMP           a fresh scratch directory for this test file, writable by the current user
+#   HOME            a scratch home of the current user's own (not the real one)
+set -u
+_tap_n=0
+_tap_failed=0
+
+plan() { echo "1..$1"; }
+
+ok() { # ok DESCRIPTION
+        _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $*"
+}
+
+not_ok() { # not_ok DESCRIPTION [DETAILS...]
+        _tap_n=$((_tap_n + 1)); _tap_failed=$((_tap_failed + 1)); echo "not ok $_tap_n - $1"
+        shift; for l in "$@"; do printf '#   %s\n' "$l"; done
+}
+
+skip() { # skip REASON DESCRIPTION: a skip that CI (CORDON_TESTS_MUST_RUN=1) counts as failure
+        if [ "${CORDON_TESTS_MUST_RUN:-0}" = 1 ]; then
+                not_ok "$2" "skipped, but CORDON_TESTS_MUST_RUN=1: $1"
+        else
+                _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $2 # SKIP $1"
+        fi
+}
+
+# check DESCRIPTION EXPECTED ACTUAL
+check() {
+        if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "expected: $2" "actual:   $3"; fi
+}
+
+# run_sandboxed CMD...: runs cordon quietly with the scratch project; stdout+stderr in $out,
+# status in $rc.
+run_sandboxed() {
+        out=$(cd "$T_PROJECT" && "$CORDON" run --quiet -- "$@" 2>&1); rc=$?
+}

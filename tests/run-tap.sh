@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs the TAP shell suites (tests/integration/*.sh, tests/escape/*.sh) against a built cordon.
+# As root it runs every suite twice: as root, and as an unprivileged test user (created when
+# missing), because root hides most confinement mistakes. As anyone else it runs them once.
+# Usage: tests/run-tap.sh BUILD_DIR [TEST_FILE...]
+# Prints the TAP of each file, indented, then "tap: N passed, N failed, N skipped".
+set -u
+build=${1:?usage: run-tap.sh BUILD_DIR [TEST...]}; shift
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "$build" && pwd)
+files=("$@")
+[ ${#files[@]} -eq 0 ] && files=("$src"/tests/integration/*.sh "$src"/tests/escape/*.sh)
+
+# A world-readable copy of the binary and the suites, so the test user can run them even when
+# the checkout lives in root's private home.
+stage=$(mktemp -d /tmp/cordon-tap.XXXXXX)
+trap 'rm -rf "$stage"' EXIT
+chmod 755 "$stage"
+cp "$build/src/cli/cordon" "$stage/cordon"
+cp -r "$src/tests" "$stage/tests"
+[ -d "$src/man" ] && cp -r "$src/man" "$stage/man"
+chmod -R a+rX "$stage"
+
+users=("$(id -un)")
+if [ "$(id -u)" -eq 0 ]; then
+        "$src/tests/ensure-test-user.sh" || { echo "tap: cannot create the test user"; exit 1; }
+        users+=(cordon-test)
+fi
+
+pass=0 fail=0 skipped=0
+for user in "${users[@]}"; do
+        for f in "${files[@]}"; do
+                [ -f "$f" ] || continue
+                rel=${f#"$src"/}
+                tmp=$(mktemp -d /tmp/cordon-t.XXXXXX)
+                chmod 755 "$tmp"
+                mkdir -p "$tmp/home/proj"
+                [ "$user" = "$(id -un)" ] || chown -R "$user:" "$tmp"
+                envs=(CORDON="$stage/cordon" T_TMP="$tmp" HOME="$tmp/home" T_PROJECT="$tmp/home/proj"
+                      T_SRC="$stage" CORDON_TESTS_MUST_RUN="${CORDON_TESTS_MUST_RUN:-0}"
+                      PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 USER="$user")
+                if [ "$user" = "$(id -un)" ]; then
+                        output=$(cd "$tmp" && env -i "${envs[@]}" timeout 300 bash "$stage/$rel" 2>&1 </dev/null)
+                else
+                        output=$(cd "$tmp" && runuser -u "$user" -- env -i "${envs[@]}" timeout 300 bash "$stage/$rel" 2>&1 </dev/null)
+                fi
+                status=$?
+                echo "# $rel (as $user)"
+                printf '%s\n' "$output" | sed 's/^/    /'
+                planned=$(printf '%s\n' "$output" | sed -n 's/^1\.\.\([0-9]*\).*/\1/p' | head -1)
+                p=$(printf '%s\n' "$output" | grep -cE '^ok [0-9]+' )
+                s=$(printf '%s\n' "$output" | grep -cE '^ok [0-9]+.*# SKIP')
+                n=$(printf '%s\n' "$output" | grep -cE '^not ok [0-9]+')
+                pass=$((pass + p - s)); skipped=$((skipped + s)); fail=$((fail + n))
+                if [ -z "$planned" ] || [ $((p + n)) -ne "$planned" ] || [ $status -ne 0 ]; then
+                        echo "not ok - $rel (as $user): ran $((p + n)) of ${planned:-?} planned tests, exit status $status"
+                        fail=$((fail + 1))
+                fi
+                rm -rf "$tmp" 2>/dev/null || true
+        done
+done
+echo "tap: $pass passed, $fail failed, $skipped skipped"
+[ $fail -eq 0 ]
