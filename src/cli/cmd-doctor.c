@@ -1,10 +1,402 @@
-/* `cordon doctor`: placeholder until the doctor lands. */
+/* `cordon doctor`: reports which kernel features this host offers the sandbox, one line per
+ * check or as one JSON object. Exit status 0 when the default `ns` backend can run here. */
+#include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/commands.h"
+#include "lib/doctor.h"
+#include "shared/log.h"
+#include "shared/macro.h"
+
+enum doctor_option_id {
+        DOCTOR_OPT_JSON = 0x100,
+        DOCTOR_OPT_HELP,
+};
+
+static const struct doctor_option {
+        const char *long_name;
+        char short_name;
+        enum doctor_option_id id;
+        const char *help;
+} doctor_options[] = {
+    {"json", 0, DOCTOR_OPT_JSON, "print one JSON object instead of one line per check"},
+    {"help", 'h', DOCTOR_OPT_HELP, "show this help and exit"},
+};
+
+static void doctor_help(FILE *f)
+{
+        fprintf(f, "Usage: cordon doctor [OPTIONS]\n\n"
+                   "Report which kernel features this host offers the sandbox: user namespaces,\n"
+                   "the Landlock ABI, seccomp filters, cgroup v2 delegation and pasta.\n\n"
+                   "Options:\n");
+        for (size_t i = 0; i < ELEMENTSOF(doctor_options); i++) {
+                const struct doctor_option *o = &doctor_options[i];
+                char left[64];
+                if (o->short_name)
+                        snprintf(left, sizeof(left), "-%c, --%s", o->short_name, o->long_name);
+                else
+                        snprintf(left, sizeof(left), "    --%s", o->long_name);
+                fprintf(f, "  %-20s %s\n", left, o->help);
+        }
+        fprintf(f,
+                "\nExit status: 0 when the default backend (ns) can run here, 1 when it cannot,\n"
+                "2 for a usage error.\n");
+}
+
+/* Returns 0, or -EINVAL after logging why. */
+static int doctor_parse(int argc, char **argv, bool *ret_json, bool *ret_help)
+{
+        struct option longopts[ELEMENTSOF(doctor_options) + 1];
+        char shortopts[16] = "+:";
+        size_t ns = 2;
+        for (size_t i = 0; i < ELEMENTSOF(doctor_options); i++) {
+                const struct doctor_option *o = &doctor_options[i];
+                longopts[i] = (struct option){o->long_name, no_argument, NULL, (int)o->id};
+                if (o->short_name)
+                        shortopts[ns++] = o->short_name;
+        }
+        longopts[ELEMENTSOF(doctor_options)] = (struct option){0};
+        shortopts[ns] = 0;
+
+        bool json = false;
+        optind = 0;
+        opterr = 0;
+        for (;;) {
+                int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+                if (c == -1)
+                        break;
+                for (size_t i = 0; i < ELEMENTSOF(doctor_options); i++)
+                        if (doctor_options[i].short_name && doctor_options[i].short_name == c)
+                                c = (int)doctor_options[i].id;
+                switch (c) {
+                case DOCTOR_OPT_JSON:
+                        json = true;
+                        break;
+                case DOCTOR_OPT_HELP:
+                        *ret_help = true;
+                        return 0;
+                default:
+                        /* getopt reports a long option given "=VALUE" with its id in optopt. */
+                        if (optopt >= DOCTOR_OPT_JSON)
+                                log_error("option '%s' takes no argument", argv[optind - 1]);
+                        else if (optopt)
+                                log_error("unknown option '-%c'", optopt);
+                        else
+                                log_error("unknown option '%s'", argv[optind - 1]);
+                        return -EINVAL;
+                }
+        }
+        if (optind < argc) {
+                log_error("unexpected argument '%s'", argv[optind]);
+                return -EINVAL;
+        }
+        *ret_json = json;
+        *ret_help = false;
+        return 0;
+}
+
+static const char *errno_name(int r)
+{
+        return strerrorname_np(r < 0 ? -r : r) ?: "unknown";
+}
+
+/* The reason part of each line, for text and JSON alike; "" when there is nothing to explain. */
+static void userns_reason(const struct cordon_doctor_userns *u, char *buf, size_t n)
+{
+        switch (u->blocker) {
+        case CORDON_USERNS_BLOCKER_MAX_NAMESPACES:
+                snprintf(buf, n, "user.max_user_namespaces=0");
+                return;
+        case CORDON_USERNS_BLOCKER_UNPRIVILEGED:
+                snprintf(buf, n, "kernel.unprivileged_userns_clone=0");
+                return;
+        case CORDON_USERNS_BLOCKER_APPARMOR:
+                snprintf(
+                    buf, n,
+                    "AppArmor restricts them: kernel.apparmor_restrict_unprivileged_userns=%ld",
+                    u->apparmor_restrict_unprivileged_userns);
+                return;
+        case CORDON_USERNS_BLOCKER_NONE:
+                break;
+        }
+        if (u->usable)
+                snprintf(buf, n, "%s", "");
+        else
+                snprintf(buf, n, "probe failed with %s: %s", errno_name(u->error),
+                         strerror(-u->error));
+}
+
+static void landlock_reason(const struct cordon_doctor_landlock *l, char *buf, size_t n)
+{
+        if (l->abi > 0)
+                snprintf(buf, n, "%s", "");
+        else if (l->error == -ENOSYS)
+                snprintf(buf, n, "ENOSYS: kernel built without Landlock");
+        else if (l->error == -EOPNOTSUPP)
+                snprintf(buf, n, "EOPNOTSUPP: disabled at boot, landlock is not in the lsm= list");
+        else
+                snprintf(buf, n, "%s: %s", errno_name(l->error), strerror(-l->error));
+}
+
+static void seccomp_reason(const struct cordon_doctor_seccomp *s, char *buf, size_t n)
+{
+        if (s->filter)
+                snprintf(buf, n, "%s", s->mode == 2 ? "this process is already filtered" : "");
+        else if (s->error == -EINVAL)
+                snprintf(buf, n, "EINVAL: kernel built without %s",
+                         s->mode < 0 ? "CONFIG_SECCOMP" : "CONFIG_SECCOMP_FILTER");
+        else
+                snprintf(buf, n, "%s: %s", errno_name(s->error), strerror(-s->error));
+}
+
+static const char *cgroup_layout_name(enum cordon_cgroup_layout l)
+{
+        switch (l) {
+        case CORDON_CGROUP_UNIFIED:
+                return "unified";
+        case CORDON_CGROUP_HYBRID:
+                return "hybrid";
+        case CORDON_CGROUP_LEGACY:
+                return "legacy";
+        case CORDON_CGROUP_NONE:
+                break;
+        }
+        return "none";
+}
+
+static const char *const seccomp_action_names[_CORDON_SECCOMP_ACTION_COUNT] = {
+    "kill_process", "kill_thread", "trap", "errno", "user_notif", "trace", "log", "allow",
+};
+
+static void print_words(FILE *f, char *const *l)
+{
+        if (!l || !*l) {
+                fputs("none", f);
+                return;
+        }
+        for (size_t i = 0; l[i]; i++)
+                fprintf(f, "%s%s", i ? " " : "", l[i]);
+}
+
+static void print_line(const char *label, const char *value, const char *reason)
+{
+        if (*reason)
+                printf("%s: %s (%s)\n", label, value, reason);
+        else
+                printf("%s: %s\n", label, value);
+}
+
+static void print_cgroup(const struct cordon_doctor_cgroup *c)
+{
+        printf("cgroup: ");
+        switch (c->layout) {
+        case CORDON_CGROUP_NONE:
+                printf("none mounted at /sys/fs/cgroup");
+                break;
+        case CORDON_CGROUP_LEGACY:
+                printf("v1 only");
+                break;
+        case CORDON_CGROUP_UNIFIED:
+        case CORDON_CGROUP_HYBRID:
+                printf("v2%s, ", c->layout == CORDON_CGROUP_HYBRID ? " hybrid" : "");
+                if (c->error < 0) {
+                        printf("unknown (own cgroup: %s, %s)", errno_name(c->error),
+                               strerror(-c->error));
+                        break;
+                }
+                printf("%s (controllers: ", c->delegated ? "delegated" : "not delegated");
+                print_words(stdout, c->controllers);
+                printf(")");
+                break;
+        }
+        /* Limits cordon sets on v2 enforce nothing for controllers that live on v1. */
+        if (c->v1_memory || c->v1_pids)
+                printf("; on v1: %s%s%s", c->v1_memory ? "memory" : "",
+                       c->v1_memory && c->v1_pids ? " " : "", c->v1_pids ? "pids" : "");
+        printf("\n");
+}
+
+static void print_text(const struct cordon_doctor_report *r)
+{
+        char reason[256], value[32];
+
+        userns_reason(&r->userns, reason, sizeof(reason));
+        print_line("user namespaces", r->userns.usable ? "yes" : "no", reason);
+
+        landlock_reason(&r->landlock, reason, sizeof(reason));
+        if (r->landlock.abi > 0)
+                snprintf(value, sizeof(value), "ABI %d", r->landlock.abi);
+        else
+                snprintf(value, sizeof(value), "unavailable");
+        print_line("landlock", value, reason);
+
+        seccomp_reason(&r->seccomp, reason, sizeof(reason));
+        print_line("seccomp", r->seccomp.filter ? "yes" : "no", reason);
+
+        print_cgroup(&r->cgroup);
+
+        print_line("pasta", r->pasta.path ?: "not found in PATH", "");
+}
+
+/* json_decrefp() comes with jansson >= 2.9 (the build requires 2.13). */
+#define _cleanup_json_ _cleanup_(json_decrefp)
+
+/* Adds @v to @o under @key; any failure (including @o or @v being NULL after a failed
+ * allocation) sets *@oom. json_object_set_new() consumes @v either way. */
+static void put(json_t *o, const char *key, json_t *v, bool *oom)
+{
+        if (json_object_set_new(o, key, v) < 0)
+                *oom = true;
+}
+
+/* Strings that jansson refuses (not UTF-8: a path can be any bytes) become null. */
+static json_t *str_or_null(const char *s)
+{
+        json_t *j = s ? json_string(s) : NULL;
+        return j ?: json_null();
+}
+
+static json_t *error_json(int r)
+{
+        return r < 0 ? json_string(errno_name(r)) : json_null();
+}
+
+static json_t *sysctl_json(long v)
+{
+        return v >= 0 ? json_integer(v) : json_null();
+}
+
+static json_t *words_json(char *const *l, bool *oom)
+{
+        json_t *a = json_array();
+        for (size_t i = 0; a && l && l[i]; i++)
+                if (json_array_append_new(a, str_or_null(l[i])) < 0)
+                        *oom = true;
+        return a;
+}
+
+/* Each builder fills its object completely before the caller attaches it to the parent: once
+ * attached, a failed json_object_set_new() may already have released it. */
+static json_t *userns_json(const struct cordon_doctor_userns *u, bool *oom)
+{
+        char reason[256];
+        json_t *o = json_object(), *sysctl = json_object();
+
+        userns_reason(u, reason, sizeof(reason));
+        put(o, "usable", json_boolean(u->usable), oom);
+        put(o, "error", error_json(u->error), oom);
+        put(o, "reason", str_or_null(*reason ? reason : NULL), oom);
+        put(sysctl, "kernel.unprivileged_userns_clone", sysctl_json(u->unprivileged_userns_clone),
+            oom);
+        put(sysctl, "user.max_user_namespaces", sysctl_json(u->max_user_namespaces), oom);
+        put(sysctl, "kernel.apparmor_restrict_unprivileged_userns",
+            sysctl_json(u->apparmor_restrict_unprivileged_userns), oom);
+        put(o, "sysctl", sysctl, oom);
+        return o;
+}
+
+static json_t *landlock_json(const struct cordon_doctor_landlock *l, bool *oom)
+{
+        char reason[256];
+        json_t *o = json_object();
+
+        landlock_reason(l, reason, sizeof(reason));
+        put(o, "available", json_boolean(l->abi > 0), oom);
+        put(o, "abi", l->abi > 0 ? json_integer(l->abi) : json_null(), oom);
+        put(o, "error", error_json(l->error), oom);
+        put(o, "reason", str_or_null(*reason ? reason : NULL), oom);
+        return o;
+}
+
+static json_t *seccomp_json(const struct cordon_doctor_seccomp *s, bool *oom)
+{
+        char reason[256];
+        json_t *o = json_object(), *actions = json_array();
+
+        seccomp_reason(s, reason, sizeof(reason));
+        put(o, "available", json_boolean(s->filter), oom);
+        put(o, "mode", s->mode >= 0 ? json_integer(s->mode) : json_null(), oom);
+        for (size_t i = 0; actions && i < ELEMENTSOF(seccomp_action_names); i++)
+                if ((s->actions & (1u << i)) &&
+                    json_array_append_new(actions, json_string(seccomp_action_names[i])) < 0)
+                        *oom = true;
+        put(o, "actions", actions, oom);
+        put(o, "error", error_json(s->error), oom);
+        put(o, "reason", str_or_null(*reason ? reason : NULL), oom);
+        return o;
+}
+
+static json_t *cgroup_json(const struct cordon_doctor_cgroup *c, bool *oom)
+{
+        bool v2 = c->v2_mount && c->error >= 0;
+        json_t *o = json_object(), *v1 = json_object();
+
+        put(o, "layout", json_string(cgroup_layout_name(c->layout)), oom);
+        put(o, "v2_mount", str_or_null(c->v2_mount), oom);
+        put(o, "path", str_or_null(c->path), oom);
+        put(o, "controllers", v2 ? words_json(c->controllers, oom) : json_null(), oom);
+        put(o, "delegated", json_boolean(v2 && c->delegated), oom);
+        put(o, "error", error_json(c->error), oom);
+        put(v1, "memory", str_or_null(c->v1_memory), oom);
+        put(v1, "pids", str_or_null(c->v1_pids), oom);
+        put(o, "v1", v1, oom);
+        return o;
+}
+
+static json_t *build_json(const struct cordon_doctor_report *r)
+{
+        bool oom = false;
+        _cleanup_json_ json_t *root = json_object();
+        json_t *pasta = json_object();
+
+        put(pasta, "path", str_or_null(r->pasta.path), &oom);
+
+        put(root, "user_namespaces", userns_json(&r->userns, &oom), &oom);
+        put(root, "landlock", landlock_json(&r->landlock, &oom), &oom);
+        put(root, "seccomp", seccomp_json(&r->seccomp, &oom), &oom);
+        put(root, "cgroup", cgroup_json(&r->cgroup, &oom), &oom);
+        put(root, "pasta", pasta, &oom);
+        put(root, "ns_backend_usable", json_boolean(cordon_doctor_ns_backend_usable(r)), &oom);
+        return oom ? NULL : TAKE_PTR(root);
+}
 
 int cmd_doctor(int argc, char **argv)
 {
-        fprintf(stderr, "cordon: doctor is not implemented yet\n");
-        return 1;
+        bool json = false, help = false;
+        if (doctor_parse(argc, argv, &json, &help) < 0) {
+                doctor_help(stderr);
+                return EXIT_USAGE;
+        }
+        if (help) {
+                doctor_help(stdout);
+                return 0;
+        }
+
+        _cleanup_(cordon_doctor_report_clear) struct cordon_doctor_report report = {0};
+        int r = cordon_doctor_collect(getenv("PATH"), &report);
+        if (r < 0) {
+                log_error_errno(r, "cannot run the checks: %m");
+                return 1;
+        }
+
+        if (json) {
+                _cleanup_json_ json_t *j = build_json(&report);
+                if (!j) {
+                        log_error("out of memory");
+                        return 1;
+                }
+                if (json_dumpf(j, stdout, JSON_INDENT(2)) < 0 || putchar('\n') == EOF) {
+                        log_error("cannot write the report");
+                        return 1;
+                }
+        } else
+                print_text(&report);
+
+        if (fflush(stdout) != 0) {
+                log_error("cannot write the report: %m");
+                return 1;
+        }
+        return cordon_doctor_ns_backend_usable(&report) ? 0 : 1;
 }

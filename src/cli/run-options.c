@@ -157,7 +157,10 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
                         snprintf(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
                         return -EINVAL;
                 default:
-                        if (optopt)
+                        if (optopt >= OPT_PROJECT_DIR)
+                                snprintf(err, errlen, "option '%s' takes no argument",
+                                         argv[optind - 1]);
+                        else if (optopt)
                                 snprintf(err, errlen, "unknown option '-%c'", optopt);
                         else
                                 snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);

@@ -30,12 +30,15 @@ int cordon_ns_user_write_maps(uid_t uid, gid_t gid)
 
 int cordon_ns_user_probe(void)
 {
+        /* Read before the clone: inside the new namespace they are the overflow ids (65534). */
+        uid_t uid = getuid();
+        gid_t gid = getgid();
         pid_t pid =
             (pid_t)syscall(SYS_clone, CLONE_NEWUSER | CLONE_NEWNS | SIGCHLD, NULL, NULL, NULL, 0);
         if (pid < 0)
                 return -errno;
         if (pid == 0)
-                _exit(cordon_ns_user_write_maps(getuid(), getgid()) < 0 ? 1 : 0);
+                _exit(cordon_ns_user_write_maps(uid, gid) < 0 ? 1 : 0);
         int status;
         if (waitpid(pid, &status, 0) < 0)
                 return -errno;

@@ -6,5 +6,6 @@
 /* Child side: writes this process's setgroups/uid_map/gid_map. Called right after clone(),
  * before anything that creates files. Returns 0 or -errno. */
 int cordon_ns_user_write_maps(uid_t uid, gid_t gid);
-/* True when an unprivileged user namespace can be created here (probes with a forked child). */
+/* Probes with a forked child whether a user namespace with our own id mapped can be created
+ * here. Returns 0 when it can, -EPERM (or the clone errno) when not. */
 int cordon_ns_user_probe(void);
