@@ -1,0 +1,258 @@
+#!/usr/bin/env bash
+# Startup cost of `cordon run --quiet -- /bin/true` against bare /bin/true and against bwrap with
+# an equivalent policy, measured in one run with the three interleaved so machine noise hits all
+# of them alike. Prints median and p90 per command, the ratios, and a verdict against the target
+# cordon <= 0.9 x bwrap.
+#
+# Usage: bench/startup.sh [--as-root] [--check] [ITERATIONS]
+#   ITERATIONS   timed rounds (default 300, or $ITERATIONS); each round runs all three once
+#   --as-root    when run as root, measure as root instead of as the unprivileged test user
+#   --check      exit 1 when the target is missed (for CI); otherwise exit 0 once measured
+# Environment: CORDON (binary; default build/src/cli/cordon), BWRAP (default: bwrap in PATH),
+#   ITERATIONS, WARMUP (untimed rounds first, default 10), BENCH_USER (default cordon-test).
+#
+# As root without --as-root the script re-runs itself as BENCH_USER from a world-readable copy,
+# because the target is about unprivileged users; root hides the cost of the user namespace.
+set -eu
+
+as_root=0 check=0 iterations=${ITERATIONS:-300}
+for arg in "$@"; do
+        case $arg in
+        --as-root) as_root=1 ;;
+        --check) check=1 ;;
+        -h | --help) sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+        *[!0-9]* | '') echo "startup.sh: unknown argument '$arg'" >&2; exit 2 ;;
+        *) iterations=$arg ;;
+        esac
+done
+[ "$iterations" -gt 0 ] || { echo "startup.sh: ITERATIONS must be positive" >&2; exit 2; }
+
+self=$(readlink -f "$0")
+repo=$(cd "$(dirname "$self")/.." && pwd)
+cordon=${CORDON:-$repo/build/src/cli/cordon}
+[ -x "$cordon" ] || { echo "startup.sh: no cordon binary at '$cordon' (build it, or set CORDON)" >&2; exit 1; }
+cordon=$(readlink -f "$cordon")
+bwrap=${BWRAP:-$(command -v bwrap || true)}
+user=${BENCH_USER:-cordon-test}
+# The distribution's interpreter: a per-user one (pyenv) is not reachable by the test user.
+python=/usr/bin/python3
+[ -x "$python" ] || python=$(command -v python3) || { echo "startup.sh: python3 is required" >&2; exit 1; }
+
+if [ "$(id -u)" -eq 0 ] && [ $as_root -eq 0 ]; then
+        id -u "$user" >/dev/null 2>&1 || { [ -x "$repo/tests/ensure-test-user.sh" ] && "$repo/tests/ensure-test-user.sh"; } ||
+                { echo "startup.sh: user '$user' is missing" >&2; exit 1; }
+        stage=$(mktemp -d /tmp/cordon-bench-stage.XXXXXX)
+        trap 'rm -rf "$stage"' EXIT
+        chmod 755 "$stage"
+        cp "$cordon" "$stage/cordon"
+        cp "$self" "$stage/startup.sh"
+        chmod 755 "$stage/cordon" "$stage/startup.sh"
+        home=$(getent passwd "$user" | cut -d: -f6)
+        flags=()
+        [ $check -eq 1 ] && flags+=(--check)
+        echo "# running as $user (pass --as-root to measure as root)"
+        cd "$stage"
+        status=0
+        runuser -u "$user" -- env -i HOME="$home" USER="$user" LOGNAME="$user" LANG=C.UTF-8 \
+                PATH=/usr/local/bin:/usr/bin:/bin CORDON="$stage/cordon" BWRAP="$bwrap" \
+                WARMUP="${WARMUP:-10}" bash "$stage/startup.sh" "${flags[@]}" "$iterations" || status=$?
+        exit $status
+fi
+
+project=$(mktemp -d /tmp/cordon-bench.XXXXXX)
+trap 'rm -rf "$project"' EXIT
+cd "$project"
+status=0
+"$python" - "$cordon" "$bwrap" "$iterations" "${WARMUP:-10}" "$check" <<'EOF' || status=$?
+import collections, os, random, re, subprocess, sys, time
+
+cordon, bwrap, iterations, warmup, check = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1"
+project = os.getcwd()
+TARGET = 0.9
+
+def die(msg):
+    print("startup.sh: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+def probe(cmd):
+    r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    if r.returncode != 0:
+        die("%s failed (exit %d):\n%s" % (" ".join(cmd[:3]) + " ...", r.returncode, r.stderr))
+    return r.stdout
+
+def mountinfo(text):
+    """Mounts as dicts, in tree order (parents before children, siblings in mount order)."""
+    mounts, children = {}, {}
+    for line in text.splitlines():
+        if " - " not in line:
+            continue
+        pre, post = line.split(" - ", 1)
+        f, g = pre.split(), post.split()
+        m = dict(id=f[0], parent=f[1], dev=f[2], root=f[3], point=f[4].replace("\\040", " "),
+                 ro="ro" in f[5].split(","), fstype=g[0], super=g[2] if len(g) > 2 else "")
+        mounts[m["id"]] = m
+        children.setdefault(m["parent"], []).append(m)
+    tops = [m for m in mounts.values() if m["parent"] not in mounts]
+    out = []
+    def walk(m):
+        out.append(m)
+        for c in children.get(m["id"], []):
+            walk(c)
+    for t in tops:
+        walk(t)
+    return out
+
+def tmpfs_mode(m):
+    mo = re.search(r"(?:^|,)mode=([0-7]+)", m["super"])
+    return mo.group(1).rjust(4, "0") if mo else "1777"
+
+# --- What cordon builds, seen from inside. ---------------------------------------------------
+base = [cordon, "run", "--quiet", "--"]
+inside = probe(base + ["/bin/sh", "-c",
+    'cat /proc/self/mountinfo; echo @@links; for f in /* /.[!.]*; do [ -L "$f" ] && printf "%s %s\\n" "$f" "$(readlink "$f")"; done; true'])
+mi_text, links_text = inside.split("@@links\n")
+mounts = mountinfo(mi_text)
+root = next(m for m in mounts if m["point"] == "/")
+
+# --- The equivalent bwrap command line. --------------------------------------------------------
+# Derived from cordon's own mount table, so the comparison follows cordon as it changes.
+DEV_NODES = {"/dev/" + n for n in ("null", "zero", "full", "random", "urandom", "tty")}
+FD_BASE = 100  # bwrap reads data files from these descriptors; well above the memfds
+data_fds, notes = [], []
+for m in mounts:
+    if m is not root and m["dev"] == root["dev"]:  # a file cordon wrote into its root tmpfs
+        fd = os.memfd_create("bench-data", os.MFD_CLOEXEC)
+        os.write(fd, probe(base + ["/bin/cat", m["point"]]).encode())
+        m["fd"] = FD_BASE + len(data_fds)
+        data_fds.append(fd)
+
+def bwrap_args(proc_binds):
+    """proc_binds: the read-only /proc subdirectories bwrap does not already cover itself."""
+    args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session"]
+    late = []
+    for line in links_text.splitlines():
+        path, target = line.split(" ", 1)
+        args += ["--symlink", target, path]
+    for m in mounts:
+        p, t = m["point"], m["fstype"]
+        if m is root or p in DEV_NODES or (p == "/dev/pts" and t == "devpts"):
+            continue  # bwrap's root is a tmpfs too; the nodes and pts are part of --dev
+        if "fd" in m:
+            args += ["--ro-bind-data" if m["ro"] else "--file", str(m["fd"]), p]
+        elif p == "/dev" and t == "tmpfs":
+            args += ["--dev", "/dev"]
+            if m["ro"]:
+                late += ["--remount-ro", "/dev"]
+        elif p == "/proc" and t == "proc":
+            args += ["--proc", "/proc"]
+        elif t == "proc":
+            # bwrap cannot bind a subdirectory of its own new procfs (sources are host paths),
+            # so this binds the host's: the same cost, a slightly different view.
+            if p in proc_binds:
+                args += ["--ro-bind" if m["ro"] else "--bind", p, p]
+        elif t == "tmpfs":
+            args += ["--perms", tmpfs_mode(m), "--tmpfs", p]
+            if m["ro"]:
+                late += ["--remount-ro", p]
+        elif t == "devtmpfs":
+            args += ["--dev-bind", p, p]
+        else:  # a host path bound at the same place
+            args += ["--ro-bind" if m["ro"] else "--bind", p, p]
+    args += late
+    if root["ro"]:
+        args += ["--remount-ro", "/"]
+    return args + ["--hostname", "cordon", "--chdir", project, "--"]
+
+devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
+base_actions = [(os.POSIX_SPAWN_DUP2, devnull, 0), (os.POSIX_SPAWN_DUP2, devnull, 1),
+                (os.POSIX_SPAWN_DUP2, devnull, 2)]
+data_actions = [(os.POSIX_SPAWN_DUP2, fd, FD_BASE + i) for i, fd in enumerate(data_fds)]
+
+def bwrap_prepare():
+    for fd in data_fds:
+        os.lseek(fd, 0, os.SEEK_SET)
+
+def bwrap_mounts(args):
+    bwrap_prepare()
+    rd, wr = os.pipe()
+    pid = os.posix_spawn(args[0], args + ["/bin/cat", "/proc/self/mountinfo"], os.environ,
+                         file_actions=[(os.POSIX_SPAWN_DUP2, wr, 1)] + data_actions)
+    os.close(wr)
+    with os.fdopen(rd) as f:
+        out = f.read()
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    if code != 0:
+        die("the bwrap policy does not work (exit %d): %s" % (code, " ".join(args)))
+    return collections.Counter((m["point"], m["ro"]) for m in mountinfo(out))
+
+commands = [("bare", ["/bin/true"], base_actions, None),
+            ("cordon", base + ["/bin/true"], base_actions, None)]
+args = []
+if bwrap and os.access(bwrap, os.X_OK):
+    # bwrap covers some of /proc/{sys,sysrq-trigger,irq,bus} by itself, depending on who runs it.
+    seen = bwrap_mounts(bwrap_args(set()))
+    args = bwrap_args({m["point"] for m in mounts if m["fstype"] == "proc" and (m["point"], m["ro"]) not in seen})
+    seen = bwrap_mounts(args)
+    want = collections.Counter((m["point"], m["ro"]) for m in mounts)
+    for (point, ro), n in sorted((want - seen).items()):
+        notes.append("bwrap lacks %s%s (%s)" % (point, " x%d" % n if n > 1 else "", "ro" if ro else "rw"))
+    for (point, ro), n in sorted((seen - want).items()):
+        notes.append("bwrap adds %s%s (%s)" % (point, " x%d" % n if n > 1 else "", "ro" if ro else "rw"))
+    commands.append(("bwrap", args + ["/bin/true"], base_actions + data_actions, bwrap_prepare))
+else:
+    notes.append("bwrap not found: measuring bare and cordon only")
+
+def run(argv, actions, prepare, env=os.environ):
+    if prepare:
+        prepare()
+    t0 = time.perf_counter_ns()
+    pid = os.posix_spawn(argv[0], argv, env, file_actions=actions)
+    _, st = os.waitpid(pid, 0)
+    t1 = time.perf_counter_ns()
+    return t1 - t0, os.waitstatus_to_exitcode(st)
+
+samples = {name: [] for name, *_ in commands}
+rng = random.Random(1)
+for it in range(warmup + iterations):
+    order = list(commands)
+    rng.shuffle(order)  # no command always follows another
+    for name, argv, actions, prepare in order:
+        ns, code = run(argv, actions, prepare)
+        if code != 0:
+            die("%s exited with status %d; run it by hand:\n  %s" % (name, code, " ".join(argv)))
+        if it >= warmup:
+            samples[name].append(ns / 1e6)
+
+def median(v):
+    s = sorted(v)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+def p90(v):
+    s = sorted(v)
+    return s[max(0, -(-9 * len(s) // 10) - 1)]  # nearest rank
+
+print("# cordon startup: %d rounds (+%d warm-up), uid %d, kernel %s, project %s"
+      % (iterations, warmup, os.getuid(), os.uname().release, project))
+print("# cordon: %s (%s)" % (cordon, probe([cordon, "--version"]).strip()))
+if args:
+    print("# bwrap: " + " ".join(a for a in args if a != "--") + " -- /bin/true")
+for n in notes:
+    print("# note: " + n)
+print("%-8s %10s %10s" % ("", "median ms", "p90 ms"))
+med = {}
+for name, *_ in commands:
+    med[name] = median(samples[name])
+    print("%-8s %10.3f %10.3f" % (name, med[name], p90(samples[name])))
+print("ratio cordon/bare  %.2f   (overhead %.3f ms)" % (med["cordon"] / med["bare"], med["cordon"] - med["bare"]))
+if "bwrap" in med:
+    ratio = med["cordon"] / med["bwrap"]
+    print("ratio bwrap/bare   %.2f   (overhead %.3f ms)" % (med["bwrap"] / med["bare"], med["bwrap"] - med["bare"]))
+    print("ratio cordon/bwrap %.2f" % ratio)
+    ok = ratio <= TARGET
+    print("verdict: %s: cordon/bwrap %.2f %s %.2f target (cordon median must be <= %.3f ms, is %.3f ms)"
+          % ("MET" if ok else "MISSED", ratio, "<=" if ok else ">", TARGET, TARGET * med["bwrap"], med["cordon"]))
+    sys.exit(1 if check and not ok else 0)
+print("verdict: n/a (no bwrap to compare with)")
+EOF
+exit $status

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The cordon(1) man page lints clean and documents every option and command the binary offers.
+# Options are written in the page with \- for each hyphen (\-\-project\-dir); each must have a
+# .TP entry of its own in OPTIONS, and each command must appear in bold in COMMANDS.
+# Needs man/ staged next to tests/ (at $T_SRC/man/cordon.1).
+# shellcheck disable=SC1091 # staged by run-tap.sh
+. "$T_SRC/tests/lib/tap.sh"
+
+page="$T_SRC/man/cordon.1"
+
+# section NAME: the roff source between ".SH NAME" and the next ".SH".
+section() {
+        awk -v want="$1" '/^\.SH / { sub(/^\.SH +/, ""); gsub(/"/, ""); on = ($0 == want); next } on' "$page"
+}
+
+# roff NAME: how a long option is spelled in the page.
+roff() { printf '\\-\\-%s' "${1//-/\\-}"; }
+
+# Long options from the generated help texts (the option tables), commands from `cordon --help`.
+run_opts=$("$CORDON" run --help | sed -n 's/^ \{1,\}\(-[a-zA-Z], \)\{0,1\}--\([a-z0-9-]*\).*/\2/p')
+top_opts=$("$CORDON" --help | sed -n 's/^ \{1,\}\(-[a-zA-Z], \)\{0,1\}--\([a-z0-9-]*\).*/\2/p')
+commands=$("$CORDON" --help | awk '/^Commands:/ { on = 1; next } on && NF == 0 { exit } on { print $1 }')
+
+n_run=$(printf '%s\n' "$run_opts" | grep -c .)
+n_top=$(printf '%s\n' "$top_opts" | grep -c .)
+n_cmd=$(printf '%s\n' "$commands" | grep -c .)
+plan $((3 + n_run + n_top + n_cmd))
+
+if [ -f "$page" ]; then
+        ok "man page is staged at man/cordon.1"
+else
+        not_ok "man page is staged at man/cordon.1" "missing: $page (run-tap.sh must copy man/ into the stage)"
+fi
+
+if ! command -v groff >/dev/null 2>&1; then
+        skip "groff is not installed (apt-get install groff-base)" "groff -man -z -ww is clean"
+else
+        lint=$(groff -man -z -ww "$page" 2>&1)
+        status=$?
+        if [ $status -eq 0 ] && [ -z "$lint" ]; then
+                ok "groff -man -z -ww is clean"
+        else
+                not_ok "groff -man -z -ww is clean" "exit status $status" "$lint"
+        fi
+fi
+
+if [ "$n_run" -ge 5 ]; then
+        ok "cordon run --help lists its options ($n_run)"
+else
+        not_ok "cordon run --help lists its options ($n_run)" "$("$CORDON" run --help 2>&1)"
+fi
+
+# Each option needs an entry of its own: its name on the tag line after a .TP.
+tags=$(section OPTIONS | awk 'tag { print; tag = 0 } /^\.TP/ { tag = 1 }')
+check_option() { # check_option PROGRAM NAME
+        # The whole name: followed by a font change, a non-name character or the line end.
+        local re
+        re="$(roff "$2" | sed 's/\\/\\\\/g')"'(\\f|[^a-zA-Z0-9\\]|$)'
+        if printf '%s\n' "$tags" | grep -qE -- "$re"; then
+                ok "$1 --$2 is documented in OPTIONS"
+        else
+                not_ok "$1 --$2 is documented in OPTIONS" "no .TP entry with '$(roff "$2")' in the OPTIONS section"
+        fi
+}
+for o in $run_opts; do check_option "cordon run" "$o"; done
+for o in $top_opts; do check_option cordon "$o"; done
+
+cmds=$(section COMMANDS)
+for c in $commands; do
+        if printf '%s\n' "$cmds" | grep -qE -- "^\.B $c( |\$)|\\\\fB$c\\\\fR"; then
+                ok "command '$c' is documented in COMMANDS"
+        else
+                not_ok "command '$c' is documented in COMMANDS" "no '\\fB$c\\fR' or '.B $c' in the COMMANDS section"
+        fi
+done
