@@ -22,7 +22,7 @@ count() { # count OUTPUT NAME STATUS: add a TAP stream's results to the totals
 
 echo "## unit tests"
 for t in "$build"/tests/unit/test-*; do
-        [ -x "$t" ] || continue
+        [ -f "$t" ] && [ -x "$t" ] || continue
         out=$("$t" --tap=- 2>&1); st=$?
         printf '%s\n' "$out" | grep -E '^(not ok|ok|#   |  - )' | sed "s|^|$(basename "$t"): |"
         count "$out" "$(basename "$t")" $st
@@ -30,13 +30,29 @@ done
 
 echo "## fuzz corpora"
 for r in "$build"/tests/fuzz/replay-*; do
-        [ -x "$r" ] || continue
+        [ -f "$r" ] && [ -x "$r" ] || continue
         name=${r##*/replay-}
         out=$("$r" "$src/tests/fuzz/corpus/$name" 2>&1); st=$?
         printf '%s\n' "$out" | grep -E '^not ok' | sed "s|^|replay-$name: |"
         echo "replay-$name: $(printf '%s\n' "$out" | grep -cE '^ok') inputs"
         count "$out" "replay-$name" $st
 done
+
+echo "## lint"
+if command -v clang-format >/dev/null; then
+        files=$(cd "$src" && git ls-files '*.c' '*.h' 2>/dev/null)
+        lint="1..$(printf '%s\n' "$files" | grep -c .)"
+        for f in $files; do
+                if (cd "$src" && clang-format --dry-run -Werror "$f" >/dev/null 2>&1); then
+                        lint+=$'\n'"ok - clang-format $f"
+                else
+                        lint+=$'\n'"not ok - clang-format $f"; echo "not ok - clang-format $f (run: make format)"
+                fi
+        done
+        count "$lint" lint 0
+else
+        echo "# clang-format not installed; formatting not checked"
+fi
 
 echo "## shell suites"
 out=$("$src/tests/run-tap.sh" "$build" 2>&1); st=$?

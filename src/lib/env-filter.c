@@ -40,9 +40,9 @@ bool cordon_env_is_blocked(const struct cordon_env_rules *rules, const char *nam
                 return false;
         if (cordon_list_find(&rules->blocked_names, name))
                 return true;
-        CORDON_LIST_FOREACH(it, &rules->blocked_patterns)
-        if (cordon_env_pattern_matches(it->value, name))
-                return true;
+        CORDON_LIST_FOREACH (it, &rules->blocked_patterns)
+                if (cordon_env_pattern_matches(it->value, name))
+                        return true;
         return false;
 }
 
@@ -85,8 +85,7 @@ int cordon_env_filter(const struct cordon_env_rules *rules, char *const *envp, c
                         return r;
         }
 
-        CORDON_LIST_FOREACH(it, &rules->set)
-        {
+        CORDON_LIST_FOREACH (it, &rules->set) {
                 const char *eq = strchr(it->value, '=');
                 if (!eq || !cordon_env_name_is_valid(it->value, (size_t)(eq - it->value)))
                         return -EINVAL;

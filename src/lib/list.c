@@ -21,9 +21,9 @@ int cordon_list_add(struct cordon_list *l, const char *value, const char *origin
 
 const struct cordon_item *cordon_list_find(const struct cordon_list *l, const char *value)
 {
-        CORDON_LIST_FOREACH(it, l)
-        if (streq(it->value, value))
-                return it;
+        CORDON_LIST_FOREACH (it, l)
+                if (streq(it->value, value))
+                        return it;
         return NULL;
 }
 
@@ -62,8 +62,7 @@ void cordon_list_clear(struct cordon_list *l)
 
 int cordon_list_copy(struct cordon_list *dst, const struct cordon_list *src)
 {
-        CORDON_LIST_FOREACH(it, src)
-        {
+        CORDON_LIST_FOREACH (it, src) {
                 int r = cordon_list_add(dst, it->value, it->origin);
                 if (r < 0)
                         return r;

@@ -24,5 +24,7 @@ const struct cordon_item *cordon_list_find(const struct cordon_list *l, const ch
 void cordon_list_clear(struct cordon_list *l);
 int cordon_list_copy(struct cordon_list *dst, const struct cordon_list *src);
 
+/* (Guarded: NULL + 0 is undefined behaviour in C.) */
 #define CORDON_LIST_FOREACH(it, l)                                                                 \
-        for (const struct cordon_item *it = (l)->items; it < (l)->items + (l)->n; it++)
+        for (const struct cordon_item *it = (l)->items; (l)->items && it < (l)->items + (l)->n;    \
+             it++)

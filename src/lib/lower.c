@@ -202,6 +202,18 @@ static int mkdir_parents(const char *path, bool include_last, struct lower *l, b
         return 0;
 }
 
+static bool writable_target_allowed(struct lower *l, const char *real)
+{
+        if (path_is_below(real, l->home_real))
+                return true;
+        CORDON_LIST_FOREACH (it, &l->s->allowed_project_parents) {
+                _cleanup_free_ char *parent = realpath(it->value, NULL);
+                if (parent && path_is_below(real, parent))
+                        return true;
+        }
+        return false;
+}
+
 static int home_entry(struct lower *l, const struct cordon_item *it, enum cordon_access access,
                       const char *variable)
 {
@@ -227,6 +239,11 @@ static int home_entry(struct lower *l, const struct cordon_item *it, enum cordon
         _cleanup_free_ char *real = realpath(host, NULL);
         if (!real)
                 return 0; /* dangling symlink */
+        /* A symlink planted by an earlier session must not widen the next one: never the host
+         * root, and writable entries only where a project could live. */
+        if (streq(real, "/") || (access != CORDON_ACCESS_RO && !writable_target_allowed(l, real)))
+                return warn(l, "%s entry '%s' (from %s) resolves to '%s'; not bound", variable,
+                            it->value, it->origin, real);
         return put(l, guest, real, access, 0, it->origin);
 }
 
@@ -254,8 +271,7 @@ static int lower_home(struct lower *l)
                         s->home_access_origin);
                 if (r < 0)
                         return r;
-                CORDON_LIST_FOREACH(it, &s->home_readonly)
-                {
+                CORDON_LIST_FOREACH (it, &s->home_readonly) {
                         if (cordon_list_find(&s->home_seeded, it->value))
                                 continue; /* a seeded copy wins over the read-only bind */
                         if ((r = home_entry(l, it, CORDON_ACCESS_RO, "HOME_READONLY")) < 0)
@@ -271,12 +287,12 @@ static int lower_home(struct lower *l)
                 return put(l, l->home_guest, l->home_real, CORDON_ACCESS_RW, 0,
                            s->home_access_origin);
         }
-        CORDON_LIST_FOREACH(it, &s->home_writable)
-        if ((r = home_entry(l, it, CORDON_ACCESS_RW, "HOME_WRITABLE")) < 0)
-                return r;
-        CORDON_LIST_FOREACH(it, &s->home_seeded)
-        if ((r = home_entry(l, it, CORDON_ACCESS_COPY, "HOME_SEEDED_FILES")) < 0)
-                return r;
+        CORDON_LIST_FOREACH (it, &s->home_writable)
+                if ((r = home_entry(l, it, CORDON_ACCESS_RW, "HOME_WRITABLE")) < 0)
+                        return r;
+        CORDON_LIST_FOREACH (it, &s->home_seeded)
+                if ((r = home_entry(l, it, CORDON_ACCESS_COPY, "HOME_SEEDED_FILES")) < 0)
+                        return r;
         return 0;
 }
 
@@ -296,8 +312,7 @@ static int lower_home_blocked(struct lower *l)
 {
         if (!l->home_real)
                 return 0;
-        CORDON_LIST_FOREACH(it, &l->s->home_always_blocked)
-        {
+        CORDON_LIST_FOREACH (it, &l->s->home_always_blocked) {
                 int r = check_home_relative(l, it, "blocked home entry");
                 if (r < 0)
                         return r;
@@ -315,7 +330,9 @@ static int lower_home_blocked(struct lower *l)
                                       host)) < 0)
                                 return r;
                 }
-                if ((r = put(l, guest, NULL, CORDON_ACCESS_MASKED, 0, it->origin)) < 0)
+                /* A symlink itself cannot be covered; its target is, wherever it is visible. */
+                bool link = lstat(host, &st) == 0 && S_ISLNK(st.st_mode);
+                if (!link && (r = put(l, guest, NULL, CORDON_ACCESS_MASKED, 0, it->origin)) < 0)
                         return r;
                 _cleanup_free_ char *real = realpath(host, NULL);
                 if (real && (r = cordon_list_add_unique(&l->masks, real, it->origin)) < 0)
@@ -352,29 +369,24 @@ static int lower_project(struct lower *l)
 
         bool allowed = false;
         char list[1024] = "";
-        CORDON_LIST_FOREACH(it, &s->allowed_project_parents)
-        {
+        CORDON_LIST_FOREACH (it, &s->allowed_project_parents) {
                 _cleanup_free_ char *parent = realpath(it->value, NULL);
                 if (strlen(list) + strlen(it->value) + 3 < sizeof(list)) {
                         if (*list)
                                 strcat(list, ", ");
                         strcat(list, it->value);
                 }
-                if (parent && path_is_below(real, parent))
+                /* Strictly below: /tmp itself would share every other program's files. */
+                if (parent && path_is_below(real, parent) && !streq(real, parent))
                         allowed = true;
         }
         if (!allowed)
                 return cordon_diag_set(l->diag, -EPERM,
                                        "project directory '%s' is not below an allowed parent "
-                                       "(%s); add one with --allow-parent",
+                                       "(%s; the parent itself does not count); add one with "
+                                       "--allow-parent",
                                        real, *list ? list : "none");
 
-        CORDON_LIST_FOREACH(it, &l->masks)
-        if (path_is_below(real, it->value))
-                return cordon_diag_set(l->diag, -EPERM,
-                                       "project directory '%s' lies inside blocked path "
-                                       "'%s' (from %s)",
-                                       real, it->value, it->origin);
         r = put(l, real, real, CORDON_ACCESS_RW, 0, origin);
         if (r < 0)
                 return r;
@@ -382,12 +394,88 @@ static int lower_project(struct lower *l)
         return cordon_policy_set_cwd(l->p, real);
 }
 
-/* BLOCKED_FILES: a missing file is created as an empty placeholder so /dev/null can cover it; if
- * that is impossible the run is refused rather than left unprotected. */
+/* True when the sandbox can write inside host directory @dir (it lies below a read-write bind). */
+static bool sandbox_writable_dir(struct lower *l, const char *dir)
+{
+        for (size_t i = 0; i < l->p->n_fs; i++) {
+                const struct cordon_fs_rule *r = &l->p->fs[i];
+                if (r->access == CORDON_ACCESS_RW && r->host && path_is_below(dir, r->host))
+                        return true;
+        }
+        return false;
+}
+
+/* Creates an empty placeholder for blocked file @abs, with any missing parent directories.
+ * Symlinks on the way are followed only where the sandbox could not have planted them: a link
+ * inside a directory the sandbox can write would let it point the placeholder anywhere. */
+static int create_placeholder(struct lower *l, const char *abs, const char *origin)
+{
+        _cleanup_free_ char *cur = strdup("/");
+        _cleanup_close_ int dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (!cur || dir < 0)
+                return -ENOMEM;
+        const char *p = abs;
+        int r;
+        for (;;) {
+                while (*p == '/')
+                        p++;
+                const char *e = strchrnul(p, '/');
+                bool last = *e == 0;
+                _cleanup_free_ char *name = strndup(p, (size_t)(e - p));
+                if (!name)
+                        return -ENOMEM;
+                if (streq(name, ".") || streq(name, "..") || !*name)
+                        return -EINVAL;
+                _cleanup_free_ char *next = path_join(cur, name);
+                if (!next)
+                        return -ENOMEM;
+                if (last) {
+                        int fd = openat(dir, name,
+                                        O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0600);
+                        if (fd < 0)
+                                return -errno;
+                        close(fd);
+                        return warn(l, "created empty placeholder '%s' for blocked file (from %s)",
+                                    next, origin);
+                }
+                struct stat st;
+                if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+                        if (errno != ENOENT)
+                                return -errno;
+                        if (mkdirat(dir, name, 0700) < 0)
+                                return -errno;
+                        if ((r = warn(l, "created missing directory '%s'", next)) < 0)
+                                return r;
+                } else if (S_ISLNK(st.st_mode)) {
+                        if (sandbox_writable_dir(l, cur))
+                                return cordon_diag_set(l->diag, -ELOOP,
+                                                       "blocked file '%s' (from %s) goes through "
+                                                       "symlink '%s' in a directory the sandbox "
+                                                       "can write; refusing to follow it",
+                                                       abs, origin, next);
+                        char *real = realpath(next, NULL);
+                        if (!real)
+                                return -errno;
+                        free(next);
+                        next = real;
+                }
+                int nd = openat(AT_FDCWD, next, O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+                if (nd < 0)
+                        return -errno;
+                safe_close(dir);
+                dir = nd;
+                free(cur);
+                cur = TAKE_PTR(next);
+                p = e;
+        }
+}
+
+/* BLOCKED_FILES: a missing file is created as an empty placeholder so that it can be covered; if
+ * that is impossible the run is refused rather than left unprotected. Runs once the read-write
+ * binds are known, so placeholders never follow a symlink the sandbox could have planted. */
 static int lower_blocked_files(struct lower *l)
 {
-        CORDON_LIST_FOREACH(it, &l->s->blocked_files)
-        {
+        CORDON_LIST_FOREACH (it, &l->s->blocked_files) {
                 _cleanup_free_ char *abs = NULL;
                 int r = absolute(l, it->value, &abs);
                 if (r < 0)
@@ -399,22 +487,16 @@ static int lower_blocked_files(struct lower *l)
                                 return cordon_diag_set(l->diag, -errno,
                                                        "blocked file '%s' (from %s): %m", abs,
                                                        it->origin);
-                        r = mkdir_parents(abs, false, l, true);
-                        int fd =
-                            r < 0 ? -1
-                                  : open(abs, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW,
-                                         0600);
-                        if (fd < 0)
+                        r = create_placeholder(l, abs, it->origin);
+                        if (r < 0) {
+                                if (l->diag && *l->diag->message)
+                                        return r;
                                 return cordon_diag_set(
-                                    l->diag, r < 0 ? r : -errno,
+                                    l->diag, r,
                                     "cannot create a placeholder for blocked file '%s' (from "
                                     "%s): %s; refusing to run with it unprotected",
-                                    abs, it->origin, strerror(r < 0 ? -r : errno));
-                        close(fd);
-                        if ((r = warn(l,
-                                      "created empty placeholder '%s' for blocked file (from %s)",
-                                      abs, it->origin)) < 0)
-                                return r;
+                                    abs, it->origin, strerror(-r));
+                        }
                 }
                 _cleanup_free_ char *real = realpath(abs, NULL);
                 if (!real)
@@ -422,8 +504,13 @@ static int lower_blocked_files(struct lower *l)
                 if ((r = cordon_list_add_unique(&l->masks, real, it->origin)) < 0)
                         return r;
         }
-        CORDON_LIST_FOREACH(it, &l->s->extra_blocked_paths)
-        {
+        return 0;
+}
+
+/* EXTRA_BLOCKED_PATHS: hidden where they exist; a missing one has nothing to hide. */
+static int lower_extra_blocked(struct lower *l)
+{
+        CORDON_LIST_FOREACH (it, &l->s->extra_blocked_paths) {
                 _cleanup_free_ char *abs = NULL;
                 int r = absolute(l, it->value, &abs);
                 if (r == -ENOENT)
@@ -433,7 +520,7 @@ static int lower_blocked_files(struct lower *l)
                                                it->value, it->origin, strerror(-r));
                 _cleanup_free_ char *real = realpath(abs, NULL);
                 if (!real)
-                        continue; /* nothing there to hide */
+                        continue;
                 if (streq(real, "/"))
                         return cordon_diag_set(l->diag, -EINVAL,
                                                "blocked path '%s' (from %s) is the host root",
@@ -450,35 +537,35 @@ static int lower_blocked_files(struct lower *l)
 static int lower_masks(struct lower *l)
 {
         size_t n = l->p->n_fs;
-        CORDON_LIST_FOREACH(m, &l->masks)
-        for (size_t i = 0; i < n; i++) {
-                const struct cordon_fs_rule *r = &l->p->fs[i];
-                if (!r->host ||
-                    !(cordon_access_is_bind(r->access) || r->access == CORDON_ACCESS_COPY))
-                        continue;
-                _cleanup_free_ char *guest = NULL;
-                if (path_is_below(m->value, r->host)) {
-                        const char *suffix = m->value + strlen(r->host);
-                        guest = *suffix ? path_join(r->guest, suffix) : strdup(r->guest);
-                } else if (path_is_below(r->host, m->value))
-                        guest = strdup(r->guest);
-                else
-                        continue;
-                _cleanup_free_ char *norm = NULL;
-                if (!guest || path_normalize(guest, &norm) < 0)
-                        return -ENOMEM;
-                int k = put(l, norm, NULL, CORDON_ACCESS_MASKED, 0, m->origin);
-                if (k < 0)
-                        return k;
-        }
+        CORDON_LIST_FOREACH (m, &l->masks)
+                for (size_t i = 0; i < n; i++) {
+                        const struct cordon_fs_rule *r = &l->p->fs[i];
+                        if (!r->host ||
+                            !(cordon_access_is_bind(r->access) || r->access == CORDON_ACCESS_COPY))
+                                continue;
+                        _cleanup_free_ char *guest = NULL;
+                        if (path_is_below(m->value, r->host)) {
+                                const char *suffix = m->value + strlen(r->host);
+                                guest = *suffix ? path_join(r->guest, suffix) : strdup(r->guest);
+                        } else if (path_is_below(r->host, m->value))
+                                guest = strdup(r->guest);
+                        else
+                                continue;
+                        _cleanup_free_ char *norm = NULL;
+                        if (!guest || path_normalize(guest, &norm) < 0)
+                                return -ENOMEM;
+                        int k = put(l, norm, NULL, CORDON_ACCESS_MASKED, 0, m->origin);
+                        if (k < 0)
+                                return k;
+                }
         return 0;
 }
 
 static bool blacklisted(const struct cordon_settings *s, const char *path)
 {
-        CORDON_LIST_FOREACH(b, &s->devices_blacklist)
-        if (fnmatch(b->value, path, 0) == 0 || path_is_below(path, b->value))
-                return true;
+        CORDON_LIST_FOREACH (b, &s->devices_blacklist)
+                if (fnmatch(b->value, path, 0) == 0 || path_is_below(path, b->value))
+                        return true;
         return false;
 }
 
@@ -486,7 +573,7 @@ static const struct cordon_settings *walk_settings;
 static int walk_found;
 static int walk_cb(const char *fpath, const struct stat *sb, int type, struct FTW *ftw)
 {
-        if (blacklisted(walk_settings, fpath)) {
+        if (blacklisted(walk_settings, fpath) || S_ISBLK(sb->st_mode)) {
                 walk_found = 1;
                 return 1;
         }
@@ -495,8 +582,7 @@ static int walk_cb(const char *fpath, const struct stat *sb, int type, struct FT
 
 static int lower_devices(struct lower *l)
 {
-        CORDON_LIST_FOREACH(it, &l->s->devices)
-        {
+        CORDON_LIST_FOREACH (it, &l->s->devices) {
                 glob_t g = {0};
                 int k = glob(it->value, GLOB_NOSORT, NULL, &g);
                 if (k == GLOB_NOMATCH || (k == 0 && g.gl_pathc == 0)) {
@@ -523,8 +609,8 @@ static int lower_devices(struct lower *l)
                                 walk_found = 0;
                                 nftw(real, walk_cb, 16, FTW_PHYS);
                                 refuse = walk_found;
-                        } else if (!refuse && !S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
-                                refuse = true;
+                        } else if (!refuse && !S_ISCHR(st.st_mode))
+                                refuse = true; /* raw block devices bypass every file permission */
                         if (refuse) {
                                 if (warn(l,
                                          "device '%s' (from %s) is blacklisted or not a device "
@@ -595,8 +681,7 @@ static int lower_env(struct lower *l)
             (r = cordon_list_copy(&e->blocked_patterns, &s->blocked_env_patterns)) < 0 ||
             (r = cordon_list_copy(&e->allowed, &s->allowed_env_vars)) < 0)
                 return r;
-        CORDON_LIST_FOREACH(it, &s->sandbox_env)
-        {
+        CORDON_LIST_FOREACH (it, &s->sandbox_env) {
                 const char *eq = strchr(it->value, '=');
                 if (!eq || !cordon_env_name_is_valid(it->value, (size_t)(eq - it->value)))
                         return cordon_diag_set(l->diag, -EINVAL,
@@ -644,6 +729,36 @@ static int lower_system(struct lower *l)
         return 0;
 }
 
+/* A project inside a hidden path would be covered by the mask: refuse it instead. */
+static int check_project_not_blocked(struct lower *l)
+{
+        CORDON_LIST_FOREACH (it, &l->masks)
+                if (l->p->project_dir && path_is_below(l->p->project_dir, it->value))
+                        return cordon_diag_set(l->diag, -EPERM,
+                                               "project directory '%s' lies inside blocked path "
+                                               "'%s' (from %s)",
+                                               l->p->project_dir, it->value, it->origin);
+        return 0;
+}
+
+/* READONLY_MOUNTS, either the built-in entries or the others: plain directories first, then
+ * symlinks, so that a usr-merge link finds its target already bound. */
+static int lower_readonly_mounts(struct lower *l, bool builtin)
+{
+        for (int pass = 0; pass < 2; pass++)
+                CORDON_LIST_FOREACH (it, &l->s->readonly_mounts) {
+                        struct stat st;
+                        bool link = lstat(it->value, &st) == 0 && S_ISLNK(st.st_mode);
+                        if (link != (pass == 1) || is_builtin(it->origin) != builtin)
+                                continue;
+                        int r = bind_same_path(l, it->value, CORDON_ACCESS_RO, it->origin,
+                                               "READONLY_MOUNTS");
+                        if (r < 0)
+                                return r;
+                }
+        return 0;
+}
+
 int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_host *h,
                           struct cordon_policy **ret, char ***ret_warnings,
                           struct cordon_diag *diag)
@@ -663,27 +778,20 @@ int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_h
         l.p->identity.uid = h->uid;
         l.p->identity.gid = h->gid;
 
-        /* System paths first (READONLY_MOUNTS: plain directories, then symlinks so that a
-         * usr-merge link finds its target already bound). */
-        for (int pass = 0; pass < 2; pass++)
-                CORDON_LIST_FOREACH(it, &s->readonly_mounts)
-                {
-                        struct stat st;
-                        bool link = lstat(it->value, &st) == 0 && S_ISLNK(st.st_mode);
-                        if (link != (pass == 1))
-                                continue;
-                        if ((r = bind_same_path(&l, it->value, CORDON_ACCESS_RO, it->origin,
-                                                "READONLY_MOUNTS")) < 0)
-                                goto fail;
-                }
-        if ((r = lower_system(&l)) < 0 || (r = lower_home(&l)) < 0 ||
-            (r = lower_home_blocked(&l)) < 0 || (r = lower_blocked_files(&l)) < 0)
+        /* Built-in system paths, then the home directory, then what the user asked for, so an
+         * explicit --ro or --rw of a path wins over the defaults for that same path. */
+        if ((r = lower_readonly_mounts(&l, true)) < 0 || (r = lower_system(&l)) < 0 ||
+            (r = lower_home(&l)) < 0 || (r = lower_readonly_mounts(&l, false)) < 0)
                 goto fail;
-        CORDON_LIST_FOREACH(it, &s->extra_writable_paths)
-        if ((r = bind_same_path(&l, it->value, CORDON_ACCESS_RW, it->origin,
-                                "EXTRA_WRITABLE_PATHS")) < 0)
-                goto fail;
-        if ((r = lower_project(&l)) < 0 || (r = lower_devices(&l)) < 0 ||
+        CORDON_LIST_FOREACH (it, &s->extra_writable_paths)
+                if ((r = bind_same_path(&l, it->value, CORDON_ACCESS_RW, it->origin,
+                                        "EXTRA_WRITABLE_PATHS")) < 0)
+                        goto fail;
+        /* Credential directories and placeholders come after every read-write bind is known, so
+         * that "could the sandbox create this?" sees all of them. */
+        if ((r = lower_project(&l)) < 0 || (r = lower_home_blocked(&l)) < 0 ||
+            (r = lower_extra_blocked(&l)) < 0 || (r = lower_blocked_files(&l)) < 0 ||
+            (r = check_project_not_blocked(&l)) < 0 || (r = lower_devices(&l)) < 0 ||
             (r = lower_passwd(&l)) < 0 || (r = lower_masks(&l)) < 0 || (r = lower_env(&l)) < 0)
                 goto fail;
         if ((r = cordon_policy_set_hostname(l.p, "cordon")) < 0 ||

@@ -16,9 +16,11 @@ struct cordon_host {
         const char *group_path;  /* NULL: /etc/group */
 };
 
-/* Builds the policy for @s on @h. Creates on the host what the configuration asks to exist
- * (missing HOME_WRITABLE directories, BLOCKED_FILES placeholders) and says so in @ret_warnings,
- * one line each. Returns 0, or -errno with the reason in @diag. */
+/* Builds the policy for @s on @h. Creates on the host what the configuration asks to exist:
+ * missing HOME_WRITABLE directories silently (agents expect them), BLOCKED_FILES placeholders
+ * and credential directories the sandbox could otherwise create with one line each in
+ * @ret_warnings, as are entries that were skipped. Returns 0, or -errno with the reason in
+ * @diag. */
 int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_host *h,
                           struct cordon_policy **ret, char ***ret_warnings,
                           struct cordon_diag *diag);

@@ -146,8 +146,8 @@ static int bind_host_file(const char *host, int target_fd, unsigned long long at
 /* Writes @data (or the contents of @src_fd) to a fresh file on the staging root, binds that file
  * onto @rel and unlinks the staging name: the mount keeps the inode alive, and nothing of it is
  * left visible anywhere else. */
-static int bind_new_file(int rootfd, const char *relpath, const char *data, int src_fd, mode_t mode,
-                         unsigned long long attrs)
+static int bind_new_file(int rootfd, const char *relpath, int target_fd, const char *data,
+                         int src_fd, mode_t mode, unsigned long long attrs)
 {
         static unsigned counter;
         char name[64];
@@ -173,6 +173,8 @@ static int bind_new_file(int rootfd, const char *relpath, const char *data, int 
                 _cleanup_close_ int t = cordon_clone_tree(f, attrs, false);
                 if (t < 0)
                         r = t;
+                else if (target_fd >= 0)
+                        r = cordon_move_mount_fd(t, target_fd);
                 else {
                         _cleanup_close_ int target = cordon_make_mountpoint(rootfd, relpath, false);
                         r = target < 0 ? target : cordon_move_mount_fd(t, target);
@@ -255,12 +257,8 @@ static int setup_dev(int rootfd, int dev_fd)
         _cleanup_close_ int shm = cordon_make_mountpoint(dev, "shm", true);
         if (shm < 0)
                 return shm;
-        r = cordon_mount_on_fd("tmpfs", shm, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
-        if (r < 0)
-                return r;
-        /* Nothing may be created in /dev itself afterwards (pts and shm are their own mounts). */
-        return cordon_mount_on_fd(NULL, dev, NULL,
-                                  MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NOEXEC, NULL);
+        /* /dev itself is sealed read-only at the end, once --device nodes are bound into it. */
+        return cordon_mount_on_fd("tmpfs", shm, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
 }
 
 static int apply_mask(int rootfd, const struct cordon_fs_rule *r)
@@ -280,7 +278,9 @@ static int apply_mask(int rootfd, const struct cordon_fs_rule *r)
                 return cordon_mount_on_fd("tmpfs", t, "tmpfs",
                                           MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
                                           "mode=0755,size=4k,nr_inodes=1");
-        return bind_host_file("/dev/null", t, ATTR_RO | MOUNT_ATTR_NOEXEC);
+        /* An empty read-only regular file: reads give nothing, writes fail with EROFS. /dev/null
+         * would need a mount without nodev, and writes to it would then succeed silently. */
+        return bind_new_file(rootfd, NULL, t, "", -EBADF, 0644, ATTR_RO | MOUNT_ATTR_NOEXEC);
 }
 
 static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct cordon_policy *p,
@@ -348,7 +348,7 @@ static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct c
         }
         case CORDON_ACCESS_DATA:
                 *ret_step = CORDON_STEP_MOUNT;
-                return bind_new_file(rootfd, relpath, r->host, -EBADF, 0644, ATTR_RO);
+                return bind_new_file(rootfd, relpath, -EBADF, r->host, -EBADF, 0644, ATTR_RO);
         case CORDON_ACCESS_COPY: {
                 if (src < 0)
                         return 0;
@@ -359,7 +359,8 @@ static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct c
                 k = copy_into_tmpfs(rootfd, relpath, src, st.st_mode & 0777);
                 if (k != -EAGAIN)
                         return k;
-                return bind_new_file(rootfd, relpath, NULL, src, st.st_mode & 0777, ATTR_RW);
+                return bind_new_file(rootfd, relpath, -EBADF, NULL, src, st.st_mode & 0777,
+                                     ATTR_RW);
         }
         case CORDON_ACCESS_PROC: {
                 _cleanup_close_ int t = cordon_make_mountpoint(rootfd, relpath, true);
@@ -384,12 +385,14 @@ static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct c
         }
 }
 
-/* Remounts read-only the tmpfs rules flagged SEAL, then the root itself. */
+/* Remounts read-only the tmpfs rules flagged SEAL and /dev (nothing may be created there once the
+ * device nodes are in), then the root itself. */
 static int seal(int rootfd, const struct cordon_policy *p, int *ret_rule)
 {
         for (size_t i = 0; i < p->n_fs; i++) {
                 const struct cordon_fs_rule *r = &p->fs[i];
-                if (r->access != CORDON_ACCESS_TMPFS || !(r->flags & CORDON_FS_SEAL))
+                if (!(r->access == CORDON_ACCESS_TMPFS && (r->flags & CORDON_FS_SEAL)) &&
+                    r->access != CORDON_ACCESS_DEV)
                         continue;
                 *ret_rule = (int)i;
                 _cleanup_close_ int t = cordon_open_beneath(rootfd, rel(r->guest), O_DIRECTORY);

@@ -43,8 +43,9 @@ static int filter(const char *text, unsigned long self, const char *self_line, c
                 const char *nl = strchrnul(p, '\n');
                 size_t len = (size_t)(nl - p);
                 unsigned long id;
-                if (line_id(p, len, 2, &id) >= 0 && (id < 1000 || id == OVERFLOW_ID) &&
-                    (id != self || !self_line))
+                /* The caller's own line is kept, unless @self_line replaces it. */
+                if (line_id(p, len, 2, &id) >= 0 &&
+                    (id == self ? !self_line : id < 1000 || id == OVERFLOW_ID))
                         fprintf(f, "%.*s\n", (int)len, p);
                 p = *nl ? nl + 1 : nl;
         }

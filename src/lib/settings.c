@@ -74,10 +74,12 @@ static const char *const default_blocked_env_vars[] = {
 };
 
 static const char *const default_blocked_env_patterns[] = {
-    "SSH_*",     "*_TOKEN",        "*_SECRET",      "*_PASSWORD", "*_CREDENTIAL",
-    "*_API_KEY", "*_SECRET_KEY",   "*_PRIVATE_KEY", "AZURE_*",    "GCP_*",
-    "GCLOUD_*",  "GOOGLE_CLOUD_*", "DOCKER_*",      "REGISTRY_*", "CI_*",
-    "GITLAB_*",  "JENKINS_*",      "BUILDKITE_*",   "CIRCLECI_*",
+    "SSH_*",           "*_TOKEN/i",    "*_TOKEN_*/i",    "*_SECRET/i",      "*_SECRET_*/i",
+    "SECRET_*/i",      "*_PASSWORD/i", "*_PASSWORD_*/i", "*_PASSWD/i",      "*_CREDENTIAL/i",
+    "*_CREDENTIALS/i", "*_API_KEY/i",  "*_SECRET_KEY/i", "*_PRIVATE_KEY/i", "*_ACCESS_KEY/i",
+    "AZURE_*",         "GCP_*",        "GCLOUD_*",       "GOOGLE_CLOUD_*",  "DOCKER_*",
+    "REGISTRY_*",      "CI_*",         "GITLAB_*",       "JENKINS_*",       "BUILDKITE_*",
+    "CIRCLECI_*",
 };
 
 static const char *const default_allowed_env_vars[] = {
