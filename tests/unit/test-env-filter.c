@@ -1,0 +1,310 @@
+/* Unit tests for src/lib/env-filter.c: blocked names, glob patterns, the allow list and "set". */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "lib/env-filter.h"
+#include "shared/macro.h"
+#include "shared/strv.h"
+#include "test-helpers.h"
+
+static struct cordon_env_rules rules;
+
+static void teardown(void)
+{
+        cordon_list_clear(&rules.blocked_names);
+        cordon_list_clear(&rules.blocked_patterns);
+        cordon_list_clear(&rules.allowed);
+        cordon_list_clear(&rules.set);
+}
+
+TestSuite(env, .fini = teardown);
+
+static void add(struct cordon_list *l, const char *v)
+{
+        cr_assert_eq(cordon_list_add(l, v, "test"), 0);
+}
+
+/* The value of @name in @envp, or NULL. */
+static const char *env_get(char **envp, const char *name)
+{
+        size_t l = strlen(name);
+        STRV_FOREACH (e, envp) {
+                if (strncmp(*e, name, l) == 0 && (*e)[l] == '=')
+                        return *e + l + 1;
+        }
+        return NULL;
+}
+
+static size_t env_count(char **envp, const char *name)
+{
+        size_t n = 0, l = strlen(name);
+        STRV_FOREACH (e, envp) {
+                if (strncmp(*e, name, l) == 0 && (*e)[l] == '=')
+                        n++;
+        }
+        return n;
+}
+
+Test(env, name_is_valid)
+{
+        const char *good[] = {"A", "_", "PATH", "a_b", "_1", "x9", "LC_ALL"};
+        const char *bad[] = {"", "1A", "9", "A-B", "A.B", "A B", "A=B", "Ä", "A\n"};
+        for (size_t i = 0; i < ELEMENTSOF(good); i++)
+                cr_assert(cordon_env_name_is_valid(good[i], strlen(good[i])), "'%s'", good[i]);
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++)
+                cr_assert_not(cordon_env_name_is_valid(bad[i], strlen(bad[i])), "'%s'", bad[i]);
+        /* Only the first @len bytes count. */
+        cr_assert(cordon_env_name_is_valid("AB=1", 2));
+        cr_assert_not(cordon_env_name_is_valid("AB", 0));
+}
+
+Test(env, pattern_globs)
+{
+        cr_assert(cordon_env_pattern_matches("SSH_*", "SSH_AUTH_SOCK"));
+        cr_assert(cordon_env_pattern_matches("SSH_*", "SSH_"));
+        cr_assert_not(cordon_env_pattern_matches("SSH_*", "XSSH_AUTH_SOCK"));
+        cr_assert_not(cordon_env_pattern_matches("SSH_*", "ssh_auth_sock"));
+        cr_assert(cordon_env_pattern_matches("*_TOKEN", "GH_TOKEN"));
+        cr_assert_not(cordon_env_pattern_matches("*_TOKEN", "GH_TOKENS"));
+        cr_assert_not(cordon_env_pattern_matches("*_TOKEN", "TOKEN"));
+        cr_assert(cordon_env_pattern_matches("A?C", "ABC"));
+        cr_assert_not(cordon_env_pattern_matches("A?C", "AC"));
+        cr_assert(cordon_env_pattern_matches("[XY]_KEY", "Y_KEY"));
+        cr_assert_not(cordon_env_pattern_matches("[XY]_KEY", "Z_KEY"));
+        cr_assert(cordon_env_pattern_matches("EXACT", "EXACT"));
+        cr_assert_not(cordon_env_pattern_matches("EXACT", "EXACTLY"));
+}
+
+Test(env, pattern_case_insensitive_suffix)
+{
+        cr_assert(cordon_env_pattern_matches("*_token/i", "GH_TOKEN"));
+        cr_assert(cordon_env_pattern_matches("*_token/i", "gh_Token"));
+        cr_assert(cordon_env_pattern_matches("*_TOKEN/i", "gh_token"));
+        cr_assert_not(cordon_env_pattern_matches("*_token/i", "gh_tokens"));
+        cr_assert_not(cordon_env_pattern_matches("*_token", "GH_TOKEN"), "no /i: case matters");
+        /* "/i" is a suffix marker only at the very end. */
+        cr_assert_not(cordon_env_pattern_matches("*_token/i ", "GH_TOKEN"));
+        cr_assert_not(cordon_env_pattern_matches("*_token/I", "GH_TOKEN"));
+}
+
+Test(env, long_case_insensitive_pattern)
+{
+        /* A pattern that does not fit the internal buffer must not overflow it. */
+        char pattern[400];
+        memset(pattern, 'A', sizeof(pattern));
+        memcpy(pattern + sizeof(pattern) - 4, "*/i", 4);
+        (void)cordon_env_pattern_matches(pattern, "AAAA");
+        cr_assert_not(cordon_env_pattern_matches(pattern, "B"));
+}
+
+Test(env, blocked_by_name_is_exact)
+{
+        add(&rules.blocked_names, "GITHUB_PAT");
+        cr_assert(cordon_env_is_blocked(&rules, "GITHUB_PAT"));
+        cr_assert_not(cordon_env_is_blocked(&rules, "GITHUB_PATH"));
+        cr_assert_not(cordon_env_is_blocked(&rules, "github_pat"));
+        cr_assert_not(cordon_env_is_blocked(&rules, "PATH"));
+}
+
+Test(env, blocked_by_pattern)
+{
+        add(&rules.blocked_patterns, "*_TOKEN");
+        add(&rules.blocked_patterns, "aws_*/i");
+        cr_assert(cordon_env_is_blocked(&rules, "GH_TOKEN"));
+        cr_assert(cordon_env_is_blocked(&rules, "AWS_REGION"));
+        cr_assert(cordon_env_is_blocked(&rules, "aws_region"));
+        cr_assert_not(cordon_env_is_blocked(&rules, "HOME"));
+}
+
+Test(env, allow_list_wins)
+{
+        add(&rules.blocked_names, "ANTHROPIC_API_KEY");
+        add(&rules.blocked_patterns, "*_API_KEY");
+        add(&rules.blocked_patterns, "ANTHROPIC_*");
+        add(&rules.allowed, "ANTHROPIC_API_KEY");
+        cr_assert_not(cordon_env_is_blocked(&rules, "ANTHROPIC_API_KEY"));
+        cr_assert(cordon_env_is_blocked(&rules, "OTHER_API_KEY"));
+        cr_assert(cordon_env_is_blocked(&rules, "ANTHROPIC_BASE_URL"));
+        cr_assert(cordon_env_is_blocked(&rules, "anthropic_api_key") == false,
+                  "case-sensitive pattern does not match lower case");
+}
+
+Test(env, empty_rules_block_nothing)
+{
+        cr_assert_not(cordon_env_is_blocked(&rules, "AWS_SECRET_ACCESS_KEY"));
+}
+
+Test(env, filter_removes_and_counts)
+{
+        add(&rules.blocked_names, "GITHUB_PAT");
+        add(&rules.blocked_patterns, "*_TOKEN");
+        add(&rules.blocked_patterns, "SSH_*");
+        _cleanup_strv_free_ char **envp =
+            STRV_MAKE("PATH=/usr/bin", "GITHUB_PAT=ghp_x", "HOME=/home/u", "GH_TOKEN=t",
+                      "SSH_AUTH_SOCK=/run/ssh", "TERM=xterm");
+        _cleanup_strv_free_ char **out = NULL;
+        size_t n = 99;
+        cr_assert_eq(cordon_env_filter(&rules, envp, &out, &n), 0);
+        cr_assert_eq(n, 3);
+        cr_assert_eq(strv_length(out), 3);
+        cr_assert_str_eq(out[0], "PATH=/usr/bin");
+        cr_assert_str_eq(out[1], "HOME=/home/u");
+        cr_assert_str_eq(out[2], "TERM=xterm");
+}
+
+Test(env, filter_blocks_on_name_not_value)
+{
+        add(&rules.blocked_patterns, "*_TOKEN");
+        _cleanup_strv_free_ char **envp = STRV_MAKE("NOTE=GH_TOKEN", "X=A_TOKEN=1");
+        _cleanup_strv_free_ char **out = NULL;
+        size_t n = 99;
+        cr_assert_eq(cordon_env_filter(&rules, envp, &out, &n), 0);
+        cr_assert_eq(n, 0);
+        cr_assert_str_eq(env_get(out, "X"), "A_TOKEN=1");
+        cr_assert_str_eq(env_get(out, "NOTE"), "GH_TOKEN");
+}
+
+Test(env, filter_allow_list_wins)
+{
+        add(&rules.blocked_patterns, "*_API_KEY");
+        add(&rules.allowed, "OPENAI_API_KEY");
+        _cleanup_strv_free_ char **envp = STRV_MAKE("OPENAI_API_KEY=sk", "OTHER_API_KEY=x");
+        _cleanup_strv_free_ char **out = NULL;
+        size_t n = 0;
+        cr_assert_eq(cordon_env_filter(&rules, envp, &out, &n), 0);
+        cr_assert_eq(n, 1);
+        cr_assert_str_eq(env_get(out, "OPENAI_API_KEY"), "sk");
+        cr_assert_null(env_get(out, "OTHER_API_KEY"));
+}
+
+Test(env, filter_drops_entries_without_name)
+{
+        _cleanup_strv_free_ char **envp = STRV_MAKE("NOEQUALS", "=value", "", "A=1", "B=");
+        _cleanup_strv_free_ char **out = NULL;
+        size_t n = 99;
+        cr_assert_eq(cordon_env_filter(&rules, envp, &out, &n), 0);
+        cr_assert_eq(n, 0, "malformed entries are dropped, not counted as blocked");
+        cr_assert_eq(strv_length(out), 2);
+        cr_assert_str_eq(out[0], "A=1");
+        cr_assert_str_eq(out[1], "B=");
+}
+
+Test(env, filter_duplicates_first_wins)
+{
+        add(&rules.blocked_names, "SECRET");
+        _cleanup_strv_free_ char **envp =
+            STRV_MAKE("PATH=/first", "SECRET=1", "PATH=/second", "SECRET=2", "PATHX=3");
+        _cleanup_strv_free_ char **out = NULL;
+        size_t n = 0;
+        cr_assert_eq(cordon_env_filter(&rules, envp, &out, &n), 0);
+        cr_assert_eq(env_count(out, "PATH"), 1);
+        cr_assert_str_eq(env_get(out, "PATH"), "/first", "getenv() sees the first definition");
+        cr_assert_str_eq(env_get(out, "PATHX"), "3");
+        cr_assert_eq(env_count(out, "SECRET"), 0);
+        cr_assert_eq(n, 2, "every blocked definition counts");
+}
+
+Test(env, filter_set_replaces_in_place_and_appends)
+{
+        add(&rules.set, "HOME=/sandbox/home");
+        add(&rules.set, "SANDBOX_ACTIVE=1");
+        _cleanup_strv_free_ char **envp = STRV_MAKE("PATH=/usr/bin", "HOME=/home/u", "TERM=xterm");
+        _cleanup_strv_free_ char **out = NULL;
+        cr_assert_eq(cordon_env_filter(&rules, envp, &out, NULL), 0);
+        cr_assert_eq(strv_length(out), 4);
+        cr_assert_str_eq(out[1], "HOME=/sandbox/home", "replaced at its place");
+        cr_assert_str_eq(out[3], "SANDBOX_ACTIVE=1");
+        cr_assert_eq(env_count(out, "HOME"), 1);
+}
+
+Test(env, filter_set_later_entry_wins)
+{
+        add(&rules.set, "A=1");
+        add(&rules.set, "A=2");
+        _cleanup_strv_free_ char **out = NULL;
+        cr_assert_eq(cordon_env_filter(&rules, NULL, &out, NULL), 0);
+        cr_assert_eq(strv_length(out), 1);
+        cr_assert_str_eq(out[0], "A=2");
+}
+
+Test(env, filter_set_beats_blocklist)
+{
+        /* Values the user sets explicitly are not inherited secrets. */
+        add(&rules.blocked_patterns, "*_TOKEN");
+        add(&rules.set, "GH_TOKEN=fake");
+        _cleanup_strv_free_ char **envp = STRV_MAKE("GH_TOKEN=real");
+        _cleanup_strv_free_ char **out = NULL;
+        size_t n = 0;
+        cr_assert_eq(cordon_env_filter(&rules, envp, &out, &n), 0);
+        cr_assert_eq(n, 1);
+        cr_assert_str_eq(env_get(out, "GH_TOKEN"), "fake");
+        cr_assert_eq(env_count(out, "GH_TOKEN"), 1);
+}
+
+Test(env, filter_set_invalid_names)
+{
+        const char *bad[] = {"NOEQUALS", "=x", "1A=x", "A-B=x", "A B=x", ""};
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+                struct cordon_env_rules r = {0};
+                cr_assert_eq(cordon_list_add(&r.set, bad[i], "t"), 0);
+                char **out = (char **)0x1;
+                size_t n = 42;
+                cr_assert_eq(cordon_env_filter(&r, NULL, &out, &n), -EINVAL, "set entry '%s'",
+                             bad[i]);
+                cr_assert_eq(out, (char **)0x1, "ret_envp untouched on failure");
+                cr_assert_eq(n, 42, "ret_n_blocked untouched on failure");
+                cordon_list_clear(&r.set);
+        }
+}
+
+Test(env, filter_set_value_may_contain_equals)
+{
+        add(&rules.set, "OPTS=a=b=c");
+        _cleanup_strv_free_ char **out = NULL;
+        cr_assert_eq(cordon_env_filter(&rules, NULL, &out, NULL), 0);
+        cr_assert_str_eq(env_get(out, "OPTS"), "a=b=c");
+}
+
+Test(env, filter_null_and_empty_envp)
+{
+        char *empty[] = {NULL};
+        _cleanup_strv_free_ char **a = NULL;
+        _cleanup_strv_free_ char **b = NULL;
+        size_t n = 7;
+        cr_assert_eq(cordon_env_filter(&rules, NULL, &a, &n), 0);
+        cr_assert_not_null(a);
+        cr_assert_null(a[0]);
+        cr_assert_eq(n, 0);
+        cr_assert_eq(cordon_env_filter(&rules, empty, &b, NULL), 0);
+        cr_assert_not_null(b);
+        cr_assert_null(b[0]);
+}
+
+Test(env, filter_huge_name_is_dropped)
+{
+        size_t len = 5000;
+        char *big = malloc(len + 3);
+        cr_assert_not_null(big);
+        memset(big, 'A', len);
+        memcpy(big + len, "=1", 3);
+        char b2[] = "B=2";
+        char *envp[] = {big, b2, NULL};
+        _cleanup_strv_free_ char **out = NULL;
+        size_t n = 0;
+        cr_assert_eq(cordon_env_filter(&rules, envp, &out, &n), 0);
+        cr_assert_eq(n, 1);
+        cr_assert_eq(strv_length(out), 1);
+        cr_assert_str_eq(out[0], "B=2");
+        free(big);
+}
+
+Test(env, filter_copies_strings)
+{
+        char a[] = "A=1";
+        char *envp[] = {a, NULL};
+        _cleanup_strv_free_ char **out = NULL;
+        cr_assert_eq(cordon_env_filter(&rules, envp, &out, NULL), 0);
+        cr_assert_neq(out[0], a);
+        a[2] = '9';
+        cr_assert_str_eq(out[0], "A=1");
+}

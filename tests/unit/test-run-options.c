@@ -1,0 +1,429 @@
+/* Unit tests for src/cli/run-options.c: every option of the table parses, misuse is reported
+ * with the option's name, the command starts at the first non-option, and the parser can run
+ * more than once per process. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/run-options.h"
+#include "shared/macro.h"
+#include "shared/strv.h"
+#include "test-helpers.h"
+
+static struct run_args a;
+static char **argv;
+static char err[512];
+
+static void init_args(void)
+{
+        a = (struct run_args){0};
+        cr_assert_eq(cordon_settings_init_defaults(&a.settings, "/home/u"), 0);
+        strcpy(err, "untouched");
+}
+
+static void setup(void)
+{
+        init_args();
+}
+
+static void teardown(void)
+{
+        cordon_settings_clear(&a.settings);
+        argv = strv_free(argv);
+}
+
+TestSuite(run_options, .init = setup, .fini = teardown);
+
+/* Parses @v (argv[0] is "run"); the vector stays alive until the test ends. */
+static int parse_strv(char **v)
+{
+        strv_free(argv);
+        argv = v;
+        return run_args_parse(&a, (int)strv_length(argv), argv, err, sizeof(err));
+}
+#define PARSE(...) parse_strv(STRV_MAKE("run", __VA_ARGS__))
+
+static const char *sample_arg(enum run_option_id id)
+{
+        switch (id) {
+        case OPT_HOME_ACCESS:
+                return "read";
+        case OPT_SETENV:
+                return "KEY=value";
+        case OPT_DEVICE:
+                return "/dev/fuse";
+        default:
+                return "/some/dir";
+        }
+}
+
+/* The list an option appends to, or NULL. */
+static const struct cordon_list *list_of(enum run_option_id id)
+{
+        switch (id) {
+        case OPT_ALLOW_PARENT:
+                return &a.settings.allowed_project_parents;
+        case OPT_RO:
+                return &a.settings.readonly_mounts;
+        case OPT_RW:
+                return &a.settings.extra_writable_paths;
+        case OPT_MASK:
+                return &a.settings.blocked_files;
+        case OPT_HIDE:
+                return &a.settings.extra_blocked_paths;
+        case OPT_DEVICE:
+                return &a.settings.devices;
+        case OPT_SETENV:
+                return &a.settings.sandbox_env;
+        default:
+                return NULL;
+        }
+}
+
+static void check_effect(const struct run_option *o, const char *arg)
+{
+        char origin[64];
+        snprintf(origin, sizeof(origin), "--%s", o->long_name);
+        const struct cordon_list *l = list_of(o->id);
+        if (l) {
+                const struct cordon_item *it = cordon_list_find(l, arg);
+                cr_assert_not_null(it, "--%s did not add '%s'", o->long_name, arg);
+                cr_assert_str_eq(it->origin, origin);
+                return;
+        }
+        switch (o->id) {
+        case OPT_PROJECT_DIR:
+                cr_assert_str_eq(a.settings.project_dir, arg);
+                cr_assert_str_eq(a.settings.project_dir_origin, origin);
+                break;
+        case OPT_HOME_ACCESS:
+                cr_assert_eq(a.settings.home_access, CORDON_HOME_READ);
+                cr_assert_str_eq(a.settings.home_access_origin, origin);
+                break;
+        case OPT_QUIET:
+                cr_assert(a.settings.quiet);
+                break;
+        case OPT_HELP:
+                cr_assert(a.help);
+                break;
+        default:
+                cr_assert_fail("option --%s has no test for its effect", o->long_name);
+        }
+}
+
+Test(run_options, table_ids_match_positions)
+{
+        /* The parser derives an option's origin from its id: table[id - OPT_PROJECT_DIR]. */
+        cr_assert_eq(run_options_count, OPT_HELP - OPT_PROJECT_DIR + 1);
+        for (size_t i = 0; i < run_options_count; i++) {
+                cr_assert_eq((size_t)run_options_table[i].id, OPT_PROJECT_DIR + i, "--%s",
+                             run_options_table[i].long_name);
+                cr_assert_not_null(run_options_table[i].help);
+                for (size_t j = 0; j < i; j++) {
+                        cr_assert_str_neq(run_options_table[i].long_name,
+                                          run_options_table[j].long_name);
+                        cr_assert(!run_options_table[i].short_name ||
+                                  run_options_table[i].short_name !=
+                                      run_options_table[j].short_name);
+                }
+        }
+}
+
+Test(run_options, every_long_option_parses)
+{
+        for (size_t i = 0; i < run_options_count; i++) {
+                const struct run_option *o = &run_options_table[i];
+                const char *arg = o->arg ? sample_arg(o->id) : NULL;
+                char opt[64];
+                snprintf(opt, sizeof(opt), "--%s", o->long_name);
+                int r = arg ? PARSE(opt, arg, "cmd") : PARSE(opt, "cmd");
+                cr_assert_eq(r, 0, "%s: %d (%s)", opt, r, err);
+                check_effect(o, arg);
+                if (o->id != OPT_HELP) {
+                        cr_assert_not_null(a.command, "%s", opt);
+                        cr_assert_str_eq(a.command[0], "cmd", "%s", opt);
+                        cr_assert_null(a.command[1]);
+                }
+                cordon_settings_clear(&a.settings);
+                init_args();
+        }
+}
+
+Test(run_options, every_long_option_parses_with_equals)
+{
+        for (size_t i = 0; i < run_options_count; i++) {
+                const struct run_option *o = &run_options_table[i];
+                if (!o->arg)
+                        continue;
+                const char *arg = sample_arg(o->id);
+                char opt[128];
+                snprintf(opt, sizeof(opt), "--%s=%s", o->long_name, arg);
+                int r = PARSE(opt, "cmd");
+                cr_assert_eq(r, 0, "%s: %d (%s)", opt, r, err);
+                check_effect(o, arg);
+                cordon_settings_clear(&a.settings);
+                init_args();
+        }
+}
+
+Test(run_options, every_short_option_parses)
+{
+        size_t n_short = 0;
+        for (size_t i = 0; i < run_options_count; i++) {
+                const struct run_option *o = &run_options_table[i];
+                if (!o->short_name)
+                        continue;
+                n_short++;
+                const char *arg = o->arg ? sample_arg(o->id) : NULL;
+                char opt[3] = {'-', o->short_name, 0};
+                int r = arg ? PARSE(opt, arg, "cmd") : PARSE(opt, "cmd");
+                cr_assert_eq(r, 0, "%s: %d (%s)", opt, r, err);
+                check_effect(o, arg);
+                if (arg) {
+                        /* Attached form: -pDIR. */
+                        cordon_settings_clear(&a.settings);
+                        init_args();
+                        char attached[64];
+                        snprintf(attached, sizeof(attached), "-%c%s", o->short_name, arg);
+                        r = PARSE(attached, "cmd");
+                        cr_assert_eq(r, 0, "%s: %d (%s)", attached, r, err);
+                        check_effect(o, arg);
+                }
+                cordon_settings_clear(&a.settings);
+                init_args();
+        }
+        cr_assert_geq(n_short, 3, "-p, -q and -h exist");
+}
+
+Test(run_options, bundled_short_options)
+{
+        cr_assert_eq(PARSE("-qp", "/proj", "cmd"), 0, "%s", err);
+        cr_assert(a.settings.quiet);
+        cr_assert_str_eq(a.settings.project_dir, "/proj");
+        cr_assert_str_eq(a.settings.project_dir_origin, "--project-dir");
+}
+
+Test(run_options, repeated_options)
+{
+        cr_assert_eq(
+            PARSE("--ro", "/a", "--ro", "/b", "-p", "/one", "--project-dir", "/two", "--", "cmd"),
+            0, "%s", err);
+        cr_assert_not_null(cordon_list_find(&a.settings.readonly_mounts, "/a"));
+        cr_assert_not_null(cordon_list_find(&a.settings.readonly_mounts, "/b"));
+        cr_assert_str_eq(a.settings.project_dir, "/two", "the last --project-dir wins");
+}
+
+Test(run_options, home_access_values)
+{
+        const char *names[] = {"tmpwrite", "restricted", "read", "write"};
+        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
+                cr_assert_eq(PARSE("--home-access", names[i], "cmd"), 0, "%s", err);
+                cr_assert_eq(a.settings.home_access, (enum cordon_home_access)i);
+        }
+        strcpy(err, "");
+        cr_assert_eq(PARSE("--home-access", "everything", "cmd"), -EINVAL);
+        cr_assert(strstr(err, "--home-access"), "%s", err);
+        cr_assert(strstr(err, "everything"), "%s", err);
+}
+
+Test(run_options, allow_parent_must_be_absolute)
+{
+        size_t before = a.settings.allowed_project_parents.n;
+        cr_assert_eq(PARSE("--allow-parent", "relative/dir", "cmd"), -EINVAL);
+        cr_assert(strstr(err, "--allow-parent"), "%s", err);
+        cr_assert(strstr(err, "relative/dir"), "%s", err);
+        cr_assert_eq(PARSE("--allow-parent", "", "cmd"), -EINVAL);
+        cr_assert_eq(a.settings.allowed_project_parents.n, before);
+}
+
+Test(run_options, setenv_validation)
+{
+        const char *bad[] = {"NOEQUALS", "=value", "1ABC=x", "A-B=x", "A B=x", ""};
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+                strcpy(err, "");
+                cr_assert_eq(PARSE("--setenv", bad[i], "cmd"), -EINVAL, "'%s'", bad[i]);
+                cr_assert(strstr(err, "--setenv"), "'%s': %s", bad[i], err);
+                cr_assert(strstr(err, bad[i]), "'%s': %s", bad[i], err);
+        }
+        cr_assert_eq(a.settings.sandbox_env.n, 0);
+        const char *good[] = {"A=", "_X=1", "OPTS=a=b=c", "PATH=/x:/y"};
+        for (size_t i = 0; i < ELEMENTSOF(good); i++) {
+                cr_assert_eq(PARSE("--setenv", good[i], "cmd"), 0, "'%s': %s", good[i], err);
+                cr_assert_not_null(cordon_list_find(&a.settings.sandbox_env, good[i]));
+        }
+}
+
+Test(run_options, unknown_long_option)
+{
+        cr_assert_eq(PARSE("--bogus", "cmd"), -EINVAL);
+        cr_assert(strstr(err, "--bogus"), "%s", err);
+        cr_assert_eq(PARSE("--bogus=1", "cmd"), -EINVAL);
+        cr_assert(strstr(err, "--bogus"), "%s", err);
+}
+
+Test(run_options, unknown_short_option)
+{
+        cr_assert_eq(PARSE("-x", "cmd"), -EINVAL);
+        cr_assert(strstr(err, "-x"), "%s", err);
+        cr_assert_eq(PARSE("-qZ", "cmd"), -EINVAL);
+        cr_assert(strstr(err, "-Z"), "%s", err);
+}
+
+Test(run_options, unknown_option_after_valid_ones)
+{
+        cr_assert_eq(PARSE("--ro", "/a", "-q", "--nope", "cmd"), -EINVAL);
+        cr_assert(strstr(err, "--nope"), "%s", err);
+}
+
+Test(run_options, argument_to_flag_is_refused_naming_it)
+{
+        /* getopt reports "--quiet=1" as an error with optopt set to the option's value. */
+        cr_assert_eq(PARSE("--quiet=1", "cmd"), -EINVAL);
+        cr_assert(strstr(err, "--quiet"), "message does not name the option: '%s'", err);
+        cr_assert_eq(PARSE("--help=yes", "cmd"), -EINVAL);
+        cr_assert(strstr(err, "--help"), "message does not name the option: '%s'", err);
+}
+
+Test(run_options, missing_argument_long)
+{
+        for (size_t i = 0; i < run_options_count; i++) {
+                const struct run_option *o = &run_options_table[i];
+                if (!o->arg)
+                        continue;
+                char opt[64];
+                snprintf(opt, sizeof(opt), "--%s", o->long_name);
+                strcpy(err, "");
+                cr_assert_eq(PARSE("-q", opt), -EINVAL, "%s", opt);
+                cr_assert(strstr(err, opt), "%s: '%s'", opt, err);
+                cr_assert(strstr(err, "argument"), "%s: '%s'", opt, err);
+        }
+}
+
+Test(run_options, missing_argument_short)
+{
+        cr_assert_eq(PARSE("-p"), -EINVAL);
+        cr_assert(strstr(err, "-p"), "%s", err);
+        cr_assert(strstr(err, "argument"), "%s", err);
+}
+
+Test(run_options, no_command)
+{
+        cr_assert_eq(PARSE("-q"), -EINVAL);
+        cr_assert(strstr(err, "command"), "%s", err);
+        cr_assert_eq(PARSE("--"), -EINVAL);
+        cr_assert(strstr(err, "command"), "%s", err);
+        cr_assert_eq(parse_strv(STRV_MAKE("run")), -EINVAL);
+}
+
+Test(run_options, help_needs_no_command)
+{
+        cr_assert_eq(PARSE("--help"), 0);
+        cr_assert(a.help);
+        cordon_settings_clear(&a.settings);
+        init_args();
+        cr_assert_eq(PARSE("-h", "--bogus"), 0, "parsing stops at --help");
+        cr_assert(a.help);
+}
+
+Test(run_options, command_after_double_dash)
+{
+        size_t ro = a.settings.readonly_mounts.n;
+        cr_assert_eq(PARSE("-q", "--", "--ro", "/x", "-p"), 0, "%s", err);
+        cr_assert_eq(a.command, argv + 3);
+        cr_assert_str_eq(a.command[0], "--ro");
+        cr_assert_str_eq(a.command[2], "-p");
+        cr_assert_null(a.command[3]);
+        cr_assert_eq(a.settings.readonly_mounts.n, ro);
+        cr_assert_null(a.settings.project_dir);
+}
+
+Test(run_options, options_after_command_belong_to_it)
+{
+        size_t ro = a.settings.readonly_mounts.n;
+        cr_assert_eq(PARSE("-q", "ls", "--ro", "/x", "-p", "--bogus", "--"), 0, "%s", err);
+        cr_assert(a.settings.quiet);
+        cr_assert_eq(a.command, argv + 2);
+        const char *expected[] = {"ls", "--ro", "/x", "-p", "--bogus", "--"};
+        for (size_t i = 0; i < ELEMENTSOF(expected); i++)
+                cr_assert_str_eq(a.command[i], expected[i]);
+        cr_assert_null(a.command[ELEMENTSOF(expected)]);
+        cr_assert_eq(a.settings.readonly_mounts.n, ro);
+        cr_assert_null(a.settings.project_dir);
+}
+
+Test(run_options, command_named_like_an_option_value)
+{
+        /* "-" alone is an operand, not an option. */
+        cr_assert_eq(PARSE("-", "x"), 0, "%s", err);
+        cr_assert_str_eq(a.command[0], "-");
+}
+
+Test(run_options, argument_may_start_with_dash)
+{
+        cr_assert_eq(PARSE("--ro", "--rw", "cmd"), 0, "%s", err);
+        cr_assert_not_null(cordon_list_find(&a.settings.readonly_mounts, "--rw"));
+        cr_assert_eq(a.settings.extra_writable_paths.n, 0);
+}
+
+Test(run_options, parser_runs_twice)
+{
+        cr_assert_eq(PARSE("-q", "--ro", "/a", "first", "arg"), 0, "%s", err);
+        cr_assert_str_eq(a.command[0], "first");
+        cordon_settings_clear(&a.settings);
+        init_args();
+        /* A second parse must start from argv[1] again, not where the first one stopped. */
+        cr_assert_eq(PARSE("--rw", "/b", "second"), 0, "%s", err);
+        cr_assert_str_eq(a.command[0], "second");
+        cr_assert_not_null(cordon_list_find(&a.settings.extra_writable_paths, "/b"));
+        cr_assert_not(a.settings.quiet, "nothing carried over from the first parse");
+}
+
+Test(run_options, parser_runs_again_after_error_mid_bundle)
+{
+        /* The first parse fails inside a bundle of short options ("-qZq"); getopt keeps its
+         * position inside that argument unless fully reset. */
+        cr_assert_eq(PARSE("-qZq", "cmd"), -EINVAL);
+        cordon_settings_clear(&a.settings);
+        init_args();
+        cr_assert_eq(PARSE("-p", "/proj", "next"), 0, "%s", err);
+        cr_assert_not(a.settings.quiet);
+        cr_assert_str_eq(a.settings.project_dir, "/proj");
+        cr_assert_str_eq(a.command[0], "next");
+        cordon_settings_clear(&a.settings);
+        init_args();
+        cr_assert_eq(PARSE("-h"), 0, "%s", err);
+        cr_assert(a.help);
+}
+
+Test(run_options, parse_on_top_of_defaults)
+{
+        size_t ro = a.settings.readonly_mounts.n;
+        cr_assert_eq(PARSE("--ro", "/opt", "cmd"), 0, "%s", err);
+        cr_assert_eq(a.settings.readonly_mounts.n, ro + 1);
+        cr_assert_not_null(cordon_list_find(&a.settings.readonly_mounts, "/usr"));
+        cr_assert_eq(a.settings.home_access, CORDON_HOME_TMPWRITE);
+}
+
+Test(run_options, help_lists_every_option)
+{
+        char *buf = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&buf, &size);
+        cr_assert_not_null(f);
+        run_args_help(f);
+        cr_assert_eq(fclose(f), 0);
+        cr_assert(strstr(buf, "Usage: cordon run"), "%s", buf);
+        for (size_t i = 0; i < run_options_count; i++) {
+                const struct run_option *o = &run_options_table[i];
+                char opt[96];
+                if (o->short_name)
+                        snprintf(opt, sizeof(opt), "-%c, --%s%s%s", o->short_name, o->long_name,
+                                 o->arg ? " " : "", o->arg ? o->arg : "");
+                else
+                        snprintf(opt, sizeof(opt), "--%s%s%s", o->long_name, o->arg ? " " : "",
+                                 o->arg ? o->arg : "");
+                cr_assert(strstr(buf, opt), "help lacks '%s'", opt);
+                cr_assert(strstr(buf, o->help), "help lacks the text of --%s", o->long_name);
+        }
+        free(buf);
+}
