@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Attack: symlinks planted in the project (relative, absolute, to the directory) that point at
+# ~/.ssh, and such a symlink passed to --ro. Control: the links lead to the key outside.
+. "$(dirname "$0")/../lib/tap.sh"
+
+TRY='import errno, os, sys
+p = sys.argv[2] if len(sys.argv) > 2 else None
+try:
+    r = eval(sys.argv[1])
+    print("OK:" + (r.strip() if isinstance(r, str) else repr(r)))
+except OSError as e:
+    print(errno.errorcode[e.errno])'
+inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet "$@" 2>&1); }
+
+# .aws and .gnupg exist so that --home-access write has no warnings to print.
+mkdir -p "$HOME/.ssh" "$HOME/.aws" "$HOME/.gnupg"
+chmod 700 "$HOME/.ssh"
+echo "SSH-PRIVATE-KEY-syml1nk" > "$HOME/.ssh/id_rsa"
+ln -s ../.ssh/id_rsa "$T_PROJECT/rel-key"
+ln -s "$HOME/.ssh/id_rsa" "$T_PROJECT/abs-key"
+ln -s "$HOME/.ssh" "$T_PROJECT/ssh-dir"
+
+plan 7
+check "control: the relative link reads the key outside" "OK:SSH-PRIVATE-KEY-syml1nk" \
+        "$(cd "$T_PROJECT" && python3 -c "$TRY" 'open(p).read()' rel-key 2>&1)"
+check "control: the directory link reads the key outside" "OK:SSH-PRIVATE-KEY-syml1nk" \
+        "$(cd "$T_PROJECT" && python3 -c "$TRY" 'open(p).read()' ssh-dir/id_rsa 2>&1)"
+check "relative link ../.ssh/id_rsa: ENOENT" "ENOENT" \
+        "$(inside -- python3 -c "$TRY" 'open(p).read()' rel-key)"
+check "absolute link \$HOME/.ssh/id_rsa: ENOENT" "ENOENT" \
+        "$(inside -- python3 -c "$TRY" 'open(p).read()' abs-key)"
+check "directory link \$HOME/.ssh: ENOENT" "ENOENT" \
+        "$(inside -- python3 -c "$TRY" 'open(p).read()' ssh-dir/id_rsa)"
+check "absolute link with --home-access write: ENOENT" "ENOENT" \
+        "$(inside --home-access write -- python3 -c "$TRY" 'open(p).read()' abs-key)"
+# The link handed to --ro is bound at its target, where the credential mask must still cover it.
+check "--ro of the planted directory link: ENOENT" "ENOENT" \
+        "$(inside --ro "$T_PROJECT/ssh-dir" -- python3 -c "$TRY" 'open(p).read()' ssh-dir/id_rsa)"

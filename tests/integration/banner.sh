@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Must still work: one banner line on stderr naming backend=ns, the project, the home mode and the
+# network, counting blocked variables without naming them; --quiet and -q drop it.
+. "$(dirname "$0")/../lib/tap.sh"
+
+export GITHUB_TOKEN=banner-s3cret-token AWS_SECRET_ACCESS_KEY=banner-s3cret-aws
+
+plan 8
+so=$(cd "$T_PROJECT" && "$CORDON" run -- echo out 2>"$T_TMP/stderr"); rc=$?
+se=$(cat "$T_TMP/stderr")
+check "the command's stdout is untouched" "0:out" "$rc:$so"
+check "exactly one line on stderr" "1" "$(printf '%s\n' "$se" | grep -c .)"
+case $se in
+"cordon: backend=ns "*) ok "the banner names backend=ns" ;;
+*) not_ok "the banner names backend=ns" "stderr: $se" ;;
+esac
+case $se in
+*"project=$T_PROJECT "*"home=tmpwrite"*"network=isolated"*)
+        ok "the banner names project, home mode and network" ;;
+*) not_ok "the banner names project, home mode and network" "stderr: $se" ;;
+esac
+case $se in
+*GITHUB_TOKEN* | *AWS_SECRET* | *s3cret*)
+        not_ok "no blocked variable name or value in the banner" "stderr: $se" ;;
+*) ok "no blocked variable name or value in the banner" ;;
+esac
+n=$(printf '%s\n' "$se" | sed -n 's/.*env-blocked=\([0-9]*\).*/\1/p')
+if [ -n "$n" ] && [ "$n" -ge 2 ]; then
+        ok "the banner counts the blocked variables ($n)"
+else
+        not_ok "the banner counts the blocked variables" "stderr: $se"
+fi
+for q in --quiet -q; do
+        so=$(cd "$T_PROJECT" && "$CORDON" run "$q" -- echo out 2>"$T_TMP/stderr"); rc=$?
+        check "$q: the command runs and nothing is on stderr" "0:out:" "$rc:$so:$(cat "$T_TMP/stderr")"
+done

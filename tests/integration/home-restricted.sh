@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Must still work: --home-access restricted gives a read-only empty home (EROFS for ~/newfile)
+# that still shows the read-only dotfiles and keeps the agent directories writable.
+. "$(dirname "$0")/../lib/tap.sh"
+
+TRY='import errno, os, sys
+p = sys.argv[2] if len(sys.argv) > 2 else None
+try:
+    r = eval(sys.argv[1])
+    print("OK:" + (r.strip() if isinstance(r, str) else repr(r)))
+except OSError as e:
+    print(errno.errorcode[e.errno])'
+inside() {
+        (cd "$T_PROJECT" &&
+                "$CORDON" run --quiet --home-access restricted -- python3 -c "$TRY" "$@" 2>&1)
+}
+echo "export EDITOR=vi" > "$HOME/.profile"
+
+plan 6
+check "creating ~/newfile: EROFS" "EROFS" "$(inside 'open(p, "w")' "$HOME/newfile")"
+check "creating ~/newdir: EROFS" "EROFS" "$(inside 'os.mkdir(p)' "$HOME/newdir")"
+check "~/.profile is visible" "OK:export EDITOR=vi" "$(inside 'open(p).read()' "$HOME/.profile")"
+check "~/.claude is writable" "OK:2" "$(inside 'open(p, "w").write("ok")' "$HOME/.claude/x")"
+check "the project is writable" "OK:2" "$(inside 'open(p, "w").write("ok")' "$T_PROJECT/x")"
+out=$(cd "$T_PROJECT" && "$CORDON" run --home-access restricted -- true 2>&1)
+case $out in
+*"home=restricted"*) ok "the banner names home=restricted" ;;
+*) not_ok "the banner names home=restricted" "stderr: $out" ;;
+esac
