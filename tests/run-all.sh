@@ -1,68 +1,80 @@
 #!/usr/bin/env bash
-# Runs every test suite against BUILD_DIR and ends with one line "N passed, N failed":
-# the Criterion unit tests (as TAP), the fuzz corpora replays, and the TAP shell suites (as root
-# and as an unprivileged user when started as root).
+# Runs every test suite against each BUILD_DIR and ends with one line "N passed, N failed, N
+# skipped": the Criterion unit tests (as TAP), the fuzz corpus replays, and the TAP shell suites
+# (as root and as an unprivileged user when started as root); then the formatting check, once.
+# Sanitizer findings are failures: UBSan halts, and LeakSanitizer runs for the unit tests and
+# the replays (not inside sandboxes, whose processes are killed rather than exiting).
 set -u
-build=${1:?usage: run-all.sh BUILD_DIR}
+[ $# -ge 1 ] || { echo "usage: run-all.sh BUILD_DIR..." >&2; exit 2; }
 src=$(cd "$(dirname "$0")/.." && pwd)
 pass=0 fail=0 skipped=0
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-count() { # count OUTPUT NAME STATUS: add a TAP stream's results to the totals
-        local p n s planned
-        p=$(printf '%s\n' "$1" | grep -cE '^ok( |$)')
-        s=$(printf '%s\n' "$1" | grep -cE '^ok.*# SKIP')
-        n=$(printf '%s\n' "$1" | grep -cE '^not ok')
-        planned=$(printf '%s\n' "$1" | sed -n 's/^1\.\.\([0-9]*\).*/\1/p' | head -1)
+# count NAME STATUS OUTPUT: adds a TAP stream's results; a crash or a short run is a failure.
+count() {
+        local name=$1 status=$2 out=$3 p n s planned
+        p=$(printf '%s\n' "$out" | grep -cE '^ok( |$)')
+        s=$(printf '%s\n' "$out" | grep -cE '^ok.*# SKIP')
+        n=$(printf '%s\n' "$out" | grep -cE '^not ok')
+        planned=$(printf '%s\n' "$out" | sed -n 's/^1\.\.\([0-9]*\).*/\1/p' | head -1)
         pass=$((pass + p - s)); fail=$((fail + n)); skipped=$((skipped + s))
-        if [ "$3" -ne 0 ] && [ "$n" -eq 0 ] || [ -n "$planned" ] && [ $((p + n)) -ne "$planned" ]; then
-                echo "not ok - $2 ended early (status $3, ran $((p + n)) of ${planned:-?})"
+        if [ -z "$planned" ] || [ $((p + n)) -ne "$planned" ]; then
+                echo "not ok - $name: ran $((p + n)) of ${planned:-?} planned (status $status)"
+                fail=$((fail + 1))
+        elif [ "$status" -ne 0 ] && [ "$n" -eq 0 ]; then
+                echo "not ok - $name: exit status $status with no failing test"
                 fail=$((fail + 1))
         fi
 }
 
-echo "## unit tests"
-for t in "$build"/tests/unit/test-*; do
-        [ -f "$t" ] && [ -x "$t" ] || continue
-        out=$("$t" --tap=- 2>&1); st=$?
-        printf '%s\n' "$out" | grep -E '^(not ok|ok|#   |  - )' | sed "s|^|$(basename "$t"): |"
-        count "$out" "$(basename "$t")" $st
+for build in "$@"; do
+        export ASAN_OPTIONS=detect_leaks=1
+        echo "## unit tests ($build)"
+        for t in "$build"/tests/unit/test-*; do
+                [ -f "$t" ] && [ -x "$t" ] || continue
+                out=$("$t" --tap=- 2>&1); st=$?
+                printf '%s\n' "$out" | grep -E '^(not ok|ok|#   |  - )' | sed "s|^|${t##*/}: |"
+                count "${t##*/}" $st "$out"
+        done
+
+        echo "## fuzz corpora ($build)"
+        for r in "$build"/tests/fuzz/replay-*; do
+                [ -f "$r" ] && [ -x "$r" ] || continue
+                name=${r##*/replay-}
+                out=$("$r" "$src/tests/fuzz/corpus/$name" 2>&1); st=$?
+                printf '%s\n' "$out" | grep -vE '^(ok|1\.\.)' | sed "s|^|${r##*/}: |"
+                echo "${r##*/}: $(printf '%s\n' "$out" | grep -cE '^ok') inputs"
+                count "${r##*/}" $st "$out"
+        done
+
+        export ASAN_OPTIONS=detect_leaks=0
+        echo "## shell suites ($build)"
+        out=$("$src/tests/run-tap.sh" "$build" 2>&1)
+        printf '%s\n' "$out"
+        line=$(printf '%s\n' "$out" | tail -1)
+        if [[ $line =~ ^tap:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
+                pass=$((pass + BASH_REMATCH[1])); fail=$((fail + BASH_REMATCH[2]))
+                skipped=$((skipped + BASH_REMATCH[3]))
+        else
+                echo "not ok - shell suites of $build did not finish"; fail=$((fail + 1))
+        fi
 done
 
-echo "## fuzz corpora"
-for r in "$build"/tests/fuzz/replay-*; do
-        [ -f "$r" ] && [ -x "$r" ] || continue
-        name=${r##*/replay-}
-        out=$("$r" "$src/tests/fuzz/corpus/$name" 2>&1); st=$?
-        printf '%s\n' "$out" | grep -E '^not ok' | sed "s|^|replay-$name: |"
-        echo "replay-$name: $(printf '%s\n' "$out" | grep -cE '^ok') inputs"
-        count "$out" "replay-$name" $st
-done
-
-echo "## lint"
-if command -v clang-format >/dev/null; then
-        files=$(cd "$src" && git ls-files '*.c' '*.h' 2>/dev/null)
+echo "## formatting"
+if command -v clang-format >/dev/null && files=$(cd "$src" && git ls-files '*.c' '*.h' 2>/dev/null); then
         lint="1..$(printf '%s\n' "$files" | grep -c .)"
         for f in $files; do
                 if (cd "$src" && clang-format --dry-run -Werror "$f" >/dev/null 2>&1); then
                         lint+=$'\n'"ok - clang-format $f"
                 else
-                        lint+=$'\n'"not ok - clang-format $f"; echo "not ok - clang-format $f (run: make format)"
+                        lint+=$'\n'"not ok - clang-format $f"
+                        echo "not ok - clang-format $f (run: make format)"
                 fi
         done
-        count "$lint" lint 0
+        count formatting 0 "$lint"
 else
-        echo "# clang-format not installed; formatting not checked"
-fi
-
-echo "## shell suites"
-out=$("$src/tests/run-tap.sh" "$build" 2>&1); st=$?
-printf '%s\n' "$out"
-line=$(printf '%s\n' "$out" | tail -1)
-if [[ $line =~ ^tap:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
-        pass=$((pass + BASH_REMATCH[1])); fail=$((fail + BASH_REMATCH[2])); skipped=$((skipped + BASH_REMATCH[3]))
-else
-        echo "not ok - shell suites did not finish"; fail=$((fail + 1))
+        echo "# clang-format or git not available; formatting not checked"
 fi
 
 echo "$pass passed, $fail failed, $skipped skipped"
-[ $fail -eq 0 ]
+[ "$fail" -eq 0 ]

@@ -38,7 +38,8 @@ for user in "${users[@]}"; do
                 [ "$user" = "$(id -un)" ] || chown -R "$user:" "$tmp"
                 envs=(CORDON="$stage/cordon" T_TMP="$tmp" HOME="$tmp/home" T_PROJECT="$tmp/home/proj"
                       T_SRC="$stage" CORDON_TESTS_MUST_RUN="${CORDON_TESTS_MUST_RUN:-0}"
-                      PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 USER="$user")
+                      PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 USER="$user"
+                      ASAN_OPTIONS="${ASAN_OPTIONS:-}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-}")
                 if [ "$user" = "$(id -un)" ]; then
                         output=$(cd "$tmp" && env -i "${envs[@]}" timeout 300 bash "$stage/$rel" 2>&1 </dev/null)
                 else
