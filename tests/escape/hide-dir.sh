@@ -3,13 +3,6 @@
 # home bound with --home-access read). Control: without --hide its files are visible inside.
 . "$(dirname "$0")/../lib/tap.sh"
 
-TRY='import errno, os, sys
-p = sys.argv[2] if len(sys.argv) > 2 else None
-try:
-    r = eval(sys.argv[1])
-    print("OK:" + (r.strip() if isinstance(r, str) else repr(r)))
-except OSError as e:
-    print(errno.errorcode[e.errno])'
 inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet "$@" 2>&1); }
 hidden() { inside --hide "$T_PROJECT/private" -- python3 -c "$TRY" "$@"; }
 

@@ -3,13 +3,6 @@
 # Control: the host process is signalable outside and survives both attempts.
 . "$(dirname "$0")/../lib/tap.sh"
 
-TRY='import errno, os, signal, sys
-p = sys.argv[2] if len(sys.argv) > 2 else None
-try:
-    r = eval(sys.argv[1])
-    print("OK:" + (r.strip() if isinstance(r, str) else repr(r)))
-except OSError as e:
-    print(errno.errorcode[e.errno])'
 inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet -- python3 -c "$TRY" "$@" 2>&1); }
 
 sleep 272 &

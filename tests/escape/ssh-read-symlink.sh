@@ -3,13 +3,6 @@
 # ~/.ssh, and such a symlink passed to --ro. Control: the links lead to the key outside.
 . "$(dirname "$0")/../lib/tap.sh"
 
-TRY='import errno, os, sys
-p = sys.argv[2] if len(sys.argv) > 2 else None
-try:
-    r = eval(sys.argv[1])
-    print("OK:" + (r.strip() if isinstance(r, str) else repr(r)))
-except OSError as e:
-    print(errno.errorcode[e.errno])'
 inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet "$@" 2>&1); }
 
 # .aws and .gnupg exist so that --home-access write has no warnings to print.

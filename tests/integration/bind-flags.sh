@@ -4,13 +4,6 @@
 # sets a variable.
 . "$(dirname "$0")/../lib/tap.sh"
 
-TRY='import errno, os, sys
-p = sys.argv[2] if len(sys.argv) > 2 else None
-try:
-    r = eval(sys.argv[1])
-    print("OK:" + (r.strip() if isinstance(r, str) else repr(r)))
-except OSError as e:
-    print(errno.errorcode[e.errno])'
 inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet "$@" 2>&1) | grep -v '^cordon: warning: created empty'; }
 mkdir -p "$T_TMP/data" "$HOME/notes"
 echo "shared data" > "$T_TMP/data/f"

@@ -34,6 +34,17 @@ check() {
         if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "expected: $2" "actual:   $3"; fi
 }
 
+# TRY: a python3 program that evaluates the expression in argv[1] (with p = argv[2]) and prints
+# "OK:<result>" or the errno name of the OSError it raised, e.g.
+#   python3 -c "$TRY" 'open(p).read()' /some/path   ->  OK:contents | ENOENT | EACCES ...
+TRY='import errno, os, signal, sys
+p = sys.argv[2] if len(sys.argv) > 2 else None
+try:
+    r = eval(sys.argv[1])
+    print("OK:" + (r.strip() if isinstance(r, str) else repr(r)))
+except OSError as e:
+    print(errno.errorcode[e.errno])'
+
 # run_sandboxed CMD...: runs cordon quietly with the scratch project; stdout+stderr in $out,
 # status in $rc.
 run_sandboxed() {
