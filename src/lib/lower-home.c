@@ -1,0 +1,179 @@
+/* Lowering of $HOME: HOME_ACCESS modes, HOME_READONLY/WRITABLE/SEEDED_FILES entries, and the
+ * credential directories that are hidden whatever the mode. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/diag.h"
+#include "lib/lower-internal.h"
+#include "shared/macro.h"
+#include "shared/path-util.h"
+
+static int check_home_relative(struct lower *l, const struct cordon_item *it, const char *variable)
+{
+        const char *v = it->value;
+        bool bad = !*v || v[0] == '/' || streq(v, "..") || startswith(v, "../") ||
+                   strstr(v, "/../") || (strlen(v) >= 3 && streq(v + strlen(v) - 3, "/.."));
+        if (bad)
+                return cordon_diag_set(l->diag, -EINVAL,
+                                       "%s entry '%s' (from %s) must be a path relative to $HOME "
+                                       "without '..'",
+                                       variable, v, it->origin);
+        return 0;
+}
+
+/* Creates directory @path and missing parents with mode 0700. */
+static int mkdir_p(const char *path)
+{
+        _cleanup_free_ char *buf = strdup(path);
+        if (!buf)
+                return -ENOMEM;
+        for (char *s = buf + 1;; s++) {
+                if (*s != '/' && *s != 0)
+                        continue;
+                char saved = *s;
+                *s = 0;
+                if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+                        return -errno;
+                if (!saved)
+                        return 0;
+                *s = saved;
+        }
+}
+
+static bool writable_target_allowed(struct lower *l, const char *real)
+{
+        if (path_is_below(real, l->home_real))
+                return true;
+        CORDON_LIST_FOREACH (it, &l->s->allowed_project_parents) {
+                _cleanup_free_ char *parent = realpath(it->value, NULL);
+                if (parent && path_is_below(real, parent))
+                        return true;
+        }
+        return false;
+}
+
+static int home_entry(struct lower *l, const struct cordon_item *it, enum cordon_access access,
+                      const char *variable)
+{
+        int r = check_home_relative(l, it, variable);
+        if (r < 0)
+                return r;
+        _cleanup_free_ char *host = path_join(l->home_real, it->value);
+        _cleanup_free_ char *guest_raw = path_join(l->home_guest, it->value);
+        _cleanup_free_ char *guest = NULL;
+        if (!host || !guest_raw || path_normalize(guest_raw, &guest) < 0)
+                return -ENOMEM;
+        struct stat st;
+        if (access == CORDON_ACCESS_RW && lstat(host, &st) < 0 && errno == ENOENT) {
+                r = mkdir_p(host);
+                if (r < 0)
+                        return cordon_diag_set(l->diag, r, "cannot create %s entry '%s': %s",
+                                               variable, host, strerror(-r));
+        }
+        if (lstat(host, &st) < 0)
+                return 0; /* missing entries are skipped */
+        if (access == CORDON_ACCESS_COPY && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+                return 0;
+        _cleanup_free_ char *real = realpath(host, NULL);
+        if (!real)
+                return 0; /* dangling symlink */
+        /* A symlink planted by an earlier session must not widen the next one: never the host
+         * root, and writable entries only where a project could live. */
+        if (streq(real, "/") || (access != CORDON_ACCESS_RO && !writable_target_allowed(l, real)))
+                return cordon_lower_warn(l, "%s entry '%s' (from %s) resolves to '%s'; not bound",
+                                         variable, it->value, it->origin, real);
+        return cordon_lower_put(l, guest, real, access, 0, it->origin);
+}
+
+int cordon_lower_home(struct lower *l)
+{
+        const struct cordon_settings *s = l->s;
+        int r;
+        if (!l->h->home || !path_is_absolute(l->h->home))
+                return cordon_lower_warn(l, "HOME is not set; the sandbox has no home directory");
+        if (path_normalize(l->h->home, &l->home_guest) < 0 || streq(l->home_guest, "/"))
+                return cordon_lower_warn(
+                    l, "HOME='%s' is not usable; the sandbox has no home directory", l->h->home);
+        l->home_real = realpath(l->home_guest, NULL);
+        if (!l->home_real)
+                return cordon_lower_warn(
+                    l, "home directory '%s' does not exist; the sandbox has none", l->home_guest);
+        l->p->home_dir = strdup(l->home_guest);
+        l->p->home_access = s->home_access;
+
+        switch (s->home_access) {
+        case CORDON_HOME_TMPWRITE:
+        case CORDON_HOME_RESTRICTED:
+                r = cordon_lower_put(l, l->home_guest, NULL, CORDON_ACCESS_TMPFS,
+                                     s->home_access == CORDON_HOME_RESTRICTED ? CORDON_FS_SEAL : 0,
+                                     s->home_access_origin);
+                if (r < 0)
+                        return r;
+                CORDON_LIST_FOREACH (it, &s->home_readonly) {
+                        if (cordon_list_find(&s->home_seeded, it->value))
+                                continue; /* a seeded copy wins over the read-only bind */
+                        if ((r = home_entry(l, it, CORDON_ACCESS_RO, "HOME_READONLY")) < 0)
+                                return r;
+                }
+                break;
+        case CORDON_HOME_READ:
+                r = cordon_lower_put(l, l->home_guest, l->home_real, CORDON_ACCESS_RO, 0,
+                                     s->home_access_origin);
+                if (r < 0)
+                        return r;
+                break;
+        case CORDON_HOME_WRITE:
+                return cordon_lower_put(l, l->home_guest, l->home_real, CORDON_ACCESS_RW, 0,
+                                        s->home_access_origin);
+        }
+        CORDON_LIST_FOREACH (it, &s->home_writable)
+                if ((r = home_entry(l, it, CORDON_ACCESS_RW, "HOME_WRITABLE")) < 0)
+                        return r;
+        CORDON_LIST_FOREACH (it, &s->home_seeded)
+                if ((r = home_entry(l, it, CORDON_ACCESS_COPY, "HOME_SEEDED_FILES")) < 0)
+                        return r;
+        return 0;
+}
+
+/* Credential directories: hidden in every mode. Where the sandbox could create one on the host
+ * (home writable), an empty one is made first so that it can be covered. */
+int cordon_lower_home_blocked(struct lower *l)
+{
+        if (!l->home_real)
+                return 0;
+        CORDON_LIST_FOREACH (it, &l->s->home_always_blocked) {
+                int r = check_home_relative(l, it, "blocked home entry");
+                if (r < 0)
+                        return r;
+                _cleanup_free_ char *host = path_join(l->home_real, it->value);
+                _cleanup_free_ char *guest = path_join(l->home_guest, it->value);
+                if (!host || !guest)
+                        return -ENOMEM;
+                struct stat st;
+                if (lstat(host, &st) < 0 && errno == ENOENT &&
+                    cordon_lower_sandbox_can_write(l, host)) {
+                        if (mkdir(host, 0700) < 0)
+                                return cordon_diag_set(l->diag, -errno,
+                                                       "cannot create '%s' to keep it hidden: %m",
+                                                       host);
+                        if ((r = cordon_lower_warn(
+                                 l, "created empty '%s' so the sandbox cannot create it", host)) <
+                            0)
+                                return r;
+                }
+                /* A symlink itself cannot be covered; its target is, wherever it is visible. */
+                bool link = lstat(host, &st) == 0 && S_ISLNK(st.st_mode);
+                if (!link &&
+                    (r = cordon_lower_put(l, guest, NULL, CORDON_ACCESS_MASKED, 0, it->origin)) < 0)
+                        return r;
+                _cleanup_free_ char *real = realpath(host, NULL);
+                if (real && (r = cordon_list_add_unique(&l->masks, real, it->origin)) < 0)
+                        return r;
+        }
+        return 0;
+}

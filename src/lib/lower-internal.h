@@ -1,0 +1,49 @@
+/* Internals of the lowering (lower.c, lower-home.c, lower-blocked.c): the working state and the
+ * helpers the three files share. */
+#pragma once
+
+#include <stdbool.h>
+
+#include "lib/list.h"
+#include "lib/lower.h"
+#include "lib/policy.h"
+#include "shared/macro.h"
+
+#define CORDON_BUILTIN "built-in default"
+
+struct lower {
+        const struct cordon_settings *s;
+        const struct cordon_host *h;
+        struct cordon_policy *p;
+        char **warnings;
+        struct cordon_diag *diag;
+        char *home_guest;         /* $HOME as the sandbox sees it */
+        char *home_real;          /* its host realpath */
+        struct cordon_list masks; /* host realpaths to hide, with their origin */
+};
+
+static inline bool cordon_lower_is_builtin(const char *origin)
+{
+        return streq_ptr(origin, CORDON_BUILTIN);
+}
+
+/* Adds a warning line for the caller to print. */
+_printf_(2, 3) int cordon_lower_warn(struct lower *l, const char *fmt, ...);
+/* Absolute, lexically normalised form of @path; relative paths are taken from the caller's
+ * working directory, ".." is resolved by realpath where the path exists. */
+int cordon_lower_absolute(struct lower *l, const char *path, char **ret);
+/* Adds a rule; a later non-mask rule for the same guest path replaces the earlier one. */
+int cordon_lower_put(struct lower *l, const char *guest, const char *host,
+                     enum cordon_access access, unsigned flags, const char *origin);
+/* True when host path @host lies below a read-write bind, i.e. the sandbox can write there. */
+bool cordon_lower_sandbox_can_write(const struct lower *l, const char *host);
+
+/* lower-home.c: $HOME per HOME_ACCESS, and the credential directories hidden in every mode. */
+int cordon_lower_home(struct lower *l);
+int cordon_lower_home_blocked(struct lower *l);
+
+/* lower-blocked.c: BLOCKED_FILES and EXTRA_BLOCKED_PATHS, masks wherever they are visible. */
+int cordon_lower_extra_blocked(struct lower *l);
+int cordon_lower_blocked_files(struct lower *l);
+int cordon_lower_check_project(struct lower *l);
+int cordon_lower_masks(struct lower *l);
