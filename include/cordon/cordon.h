@@ -33,6 +33,7 @@ enum cordon_step {
         CORDON_STEP_HOSTNAME,
         CORDON_STEP_NETWORK,
         CORDON_STEP_PROCESS, /* fds, session, dumpable, death signal */
+        CORDON_STEP_KEYRING, /* a new session keyring */
         CORDON_STEP_CAPS,
         CORDON_STEP_NNP,
         CORDON_STEP_CHDIR,

@@ -15,6 +15,7 @@
 
 #include "lib/caps.h"
 #include "lib/diag.h"
+#include "lib/keyring.h"
 #include "lib/ns-mount.h"
 #include "lib/ns-net.h"
 #include "lib/ns-user.h"
@@ -91,6 +92,8 @@ _Noreturn static void child_main(const struct child_ctx *c)
                 child_fail(c, CORDON_STEP_HOSTNAME, r, -1, 125);
         if (p->net_mode != CORDON_NET_OPEN && (r = cordon_ns_net_loopback_up()) < 0)
                 child_fail(c, CORDON_STEP_NETWORK, r, -1, 125);
+        if ((r = cordon_keyring_detach()) < 0)
+                child_fail(c, CORDON_STEP_KEYRING, r, -1, 125);
         /* Nothing inside may read PID 1's memory or /proc/1/environ, or ptrace it. */
         if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
                 child_fail(c, CORDON_STEP_PROCESS, errno, -1, 125);
@@ -162,6 +165,9 @@ static void describe_failure(const struct cordon_policy *p, const struct child_r
                 break;
         case CORDON_STEP_NETWORK:
                 cordon_diag_set(diag, 0, "failed to bring up the loopback interface: %s", err);
+                break;
+        case CORDON_STEP_KEYRING:
+                cordon_diag_set(diag, 0, "failed to leave the session keyring: %s", err);
                 break;
         case CORDON_STEP_CAPS:
                 cordon_diag_set(diag, 0, "failed to drop capabilities: %s", err);
