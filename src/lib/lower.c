@@ -318,6 +318,16 @@ static int lower_passwd(struct lower *l)
             (r = cordon_lower_put(l, "/etc/nsswitch.conf", cordon_nsswitch_files_only(),
                                   CORDON_ACCESS_DATA, 0, "FILTER_PASSWD")) < 0)
                 return r;
+        /* Password hashes are empty inside: a sandbox started by root would otherwise read
+         * them, as the owner of the files (that needs no capability). */
+        static const char *const shadows[] = {"/etc/shadow", "/etc/gshadow"};
+        for (size_t i = 0; i < ELEMENTSOF(shadows); i++) {
+                struct stat st;
+                if (lstat(shadows[i], &st) == 0 && S_ISREG(st.st_mode) &&
+                    (r = cordon_lower_put(l, shadows[i], "", CORDON_ACCESS_DATA, 0,
+                                          "FILTER_PASSWD")) < 0)
+                        return r;
+        }
         return 0;
 }
 

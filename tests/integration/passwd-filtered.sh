@@ -6,7 +6,7 @@
 me=$(id -u) my_name=$(id -un) my_gid=$(id -g)
 FIND_OTHERS='BEGIN { FS = ":" } $3 >= 1000 && $3 != 65534 && $3 != me { print $1 }'
 
-plan 7
+plan 9
 run_sandboxed cat /etc/passwd
 check "no passwd entry >= 1000 but the caller and 65534" "" \
         "$(printf '%s\n' "$out" | awk -v me="$me" "$FIND_OTHERS")"
@@ -32,3 +32,8 @@ case "$rc:$out" in
 esac
 check "nsswitch.conf points passwd at files" "passwd:         files" \
         "$(cd "$T_PROJECT" && "$CORDON" run --quiet -- grep '^passwd:' /etc/nsswitch.conf 2>&1)"
+# Password hashes: the host file has entries (visible to root; others see its size), the
+# sandbox's copy is empty, for root too.
+check "control: the host /etc/shadow is not empty" "yes" "$([ -s /etc/shadow ] && echo yes || echo no)"
+check "/etc/shadow inside is empty" "0" \
+        "$(cd "$T_PROJECT" && "$CORDON" run --quiet -- sh -c 'wc -c < /etc/shadow' 2>&1)"
