@@ -18,17 +18,23 @@ demo: all
 	@scripts/demo.sh $(BUILD)/src/cli/cordon
 
 # Every suite against the normal build and an AddressSanitizer+UBSan build, one summary line.
+# (-Dtests=enabled: a build dir configured by 'make demo' before Criterion was installed must
+# not quietly lose its unit tests.)
 check: test-deps
-	@test -f $(BUILD)/build.ninja || meson setup $(BUILD) >/dev/null
+	@$(call setup,$(BUILD),)
 	@ninja -C $(BUILD) >/dev/null
-	@test -f $(SANITIZE_BUILD)/build.ninja || meson setup $(SANITIZE_BUILD) -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+	@$(call setup,$(SANITIZE_BUILD),-Db_sanitize=address,undefined -Db_lundef=false)
 	@ninja -C $(SANITIZE_BUILD) >/dev/null
 	@tests/run-all.sh $(BUILD) $(SANITIZE_BUILD)
 
 check-fast: test-deps
-	@test -f $(BUILD)/build.ninja || meson setup $(BUILD) >/dev/null
+	@$(call setup,$(BUILD),)
 	@ninja -C $(BUILD) >/dev/null
 	@tests/run-all.sh $(BUILD)
+
+# setup DIR, OPTIONS: configure DIR with the tests enabled, whether new or configured before
+setup = if test -f $(1)/build.ninja; then meson configure $(1) -Dtests=enabled >/dev/null; \
+	else meson setup $(1) -Dtests=enabled $(2) >/dev/null; fi
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

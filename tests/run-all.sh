@@ -34,6 +34,10 @@ count() {
 for build in "$@"; do
         export ASAN_OPTIONS=detect_leaks=1
         echo "## unit tests ($build)"
+        if ! compgen -G "$build/tests/unit/test-*" >/dev/null; then
+                echo "not ok - no unit tests were built in $build (is Criterion installed?)"
+                fail=$((fail + 1))
+        fi
         for t in "$build"/tests/unit/test-*; do
                 [ -f "$t" ] && [ -x "$t" ] || continue
                 out=$("$t" --tap=- 2>&1); st=$?
