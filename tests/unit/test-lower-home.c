@@ -1,0 +1,165 @@
+/* cordon_settings_lower(): HOME_ACCESS modes and home entries. Fixture in lower-fixture.h. */
+#include "lower-fixture.h"
+
+TestSuite(lower_home, .init = setup, .fini = teardown);
+
+/* ---- HOME_ACCESS ---- */
+
+static void make_home_files(void)
+{
+        write_file(fmt("%s/.bashrc", home), "# rc\n");
+        write_file(fmt("%s/.gitconfig", home), "[user]\n");
+        write_file(fmt("%s/notes.txt", home), "private\n");
+}
+
+Test(lower_home, home_tmpwrite)
+{
+        make_home_files();
+        lower_ok();
+        cr_assert_eq(p->home_access, CORDON_HOME_TMPWRITE);
+        const struct cordon_fs_rule *r = rule(home, CORDON_ACCESS_TMPFS);
+        cr_assert_not_null(r);
+        cr_assert_eq(r->flags & CORDON_FS_SEAL, 0);
+        cr_assert_null(rule(home, CORDON_ACCESS_RO));
+        cr_assert_null(rule(home, CORDON_ACCESS_RW));
+
+        const struct cordon_fs_rule *rc = rule(fmt("%s/.bashrc", home), CORDON_ACCESS_RO);
+        cr_assert_not_null(rc, "HOME_READONLY");
+        cr_assert_str_eq(rc->host, fmt("%s/.bashrc", home));
+        const struct cordon_fs_rule *claude = rule(fmt("%s/.claude", home), CORDON_ACCESS_RW);
+        cr_assert_not_null(claude, "HOME_WRITABLE");
+        cr_assert(exists(fmt("%s/.claude", home)), "HOME_WRITABLE directories are created");
+        cr_assert_not_null(rule(fmt("%s/.cache/uv", home), CORDON_ACCESS_RW));
+        cr_assert(exists(fmt("%s/.cache/uv", home)));
+        const struct cordon_fs_rule *git = rule(fmt("%s/.gitconfig", home), CORDON_ACCESS_COPY);
+        cr_assert_not_null(git, "HOME_SEEDED_FILES");
+        cr_assert_null(rule(fmt("%s/.gitconfig", home), CORDON_ACCESS_RO));
+        cr_assert_null(rule(fmt("%s/notes.txt", home), CORDON_ACCESS_RO));
+        cr_assert_null(rule(fmt("%s/.profile", home), CORDON_ACCESS_RO),
+                       "missing HOME_READONLY entries are skipped");
+}
+
+Test(lower_home, home_restricted_is_sealed)
+{
+        s.home_access = CORDON_HOME_RESTRICTED;
+        make_home_files();
+        lower_ok();
+        const struct cordon_fs_rule *r = rule(home, CORDON_ACCESS_TMPFS);
+        cr_assert_not_null(r);
+        cr_assert_neq(r->flags & CORDON_FS_SEAL, 0);
+        cr_assert_not_null(rule(fmt("%s/.bashrc", home), CORDON_ACCESS_RO));
+        cr_assert_not_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RW));
+}
+
+Test(lower_home, home_read)
+{
+        s.home_access = CORDON_HOME_READ;
+        make_home_files();
+        lower_ok();
+        const struct cordon_fs_rule *r = rule(home, CORDON_ACCESS_RO);
+        cr_assert_not_null(r);
+        cr_assert_str_eq(r->host, home);
+        cr_assert_null(rule(home, CORDON_ACCESS_TMPFS));
+        cr_assert_not_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RW),
+                           "HOME_WRITABLE stays writable");
+        cr_assert_not_null(rule(fmt("%s/.gitconfig", home), CORDON_ACCESS_COPY));
+        cr_assert_null(rule(fmt("%s/.bashrc", home), CORDON_ACCESS_RO),
+                       "no separate bind below a read-only home");
+}
+
+Test(lower_home, home_write)
+{
+        s.home_access = CORDON_HOME_WRITE;
+        make_home_files();
+        lower_ok();
+        const struct cordon_fs_rule *r = rule(home, CORDON_ACCESS_RW);
+        cr_assert_not_null(r);
+        cr_assert_str_eq(r->host, home);
+        cr_assert_null(rule(home, CORDON_ACCESS_TMPFS));
+        cr_assert_null(rule(home, CORDON_ACCESS_RO));
+}
+
+Test(lower_home, home_access_origin_is_kept)
+{
+        s.home_access = CORDON_HOME_READ;
+        free(s.home_access_origin);
+        s.home_access_origin = strdup("--home-access");
+        lower_ok();
+        cr_assert_str_eq(rule(home, CORDON_ACCESS_RO)->origin, "--home-access");
+}
+
+Test(lower_home, home_via_symlink)
+{
+        /* $HOME is a symlink: the sandbox sees it at $HOME, the binds come from its target. */
+        cr_assert_eq(symlink(home, in_root("homelink")), 0);
+        h.home = in_root("homelink");
+        s.home_access = CORDON_HOME_READ;
+        lower_ok();
+        const struct cordon_fs_rule *r = rule(in_root("homelink"), CORDON_ACCESS_RO);
+        cr_assert_not_null(r);
+        cr_assert_str_eq(r->host, home);
+        cr_assert_str_eq(p->home_dir, in_root("homelink"));
+}
+
+Test(lower_home, home_missing_or_unset_warns)
+{
+        h.home = in_root("nohome");
+        cordon_list_clear(&s.allowed_project_parents);
+        cr_assert_eq(cordon_list_add(&s.allowed_project_parents, root, "test"), 0);
+        lower_ok();
+        cr_assert(warned("nohome"), "a warning names the missing home");
+        cr_assert_null(p->home_dir);
+
+        h.home = NULL;
+        lower_ok();
+        cr_assert(warned("HOME"));
+        cr_assert_null(p->home_dir);
+}
+
+Test(lower_home, home_entry_climbing_out_refused)
+{
+        cr_assert_eq(cordon_list_add(&s.home_writable, "../escape", "sandbox.conf:7"), 0);
+        cr_assert_eq(lower(), -EINVAL);
+        cr_assert(strstr(diag.message, "../escape"), "%s", diag.message);
+        cr_assert(strstr(diag.message, "sandbox.conf:7"), "%s", diag.message);
+        cr_assert_not(exists(in_root("escape")), "nothing was created outside $HOME");
+
+        cordon_settings_clear(&s);
+        cr_assert_eq(cordon_settings_init_defaults(&s, home), 0);
+        cr_assert_eq(cordon_list_add(&s.home_readonly, "/etc/shadow", "test"), 0);
+        cr_assert_eq(lower(), -EINVAL);
+
+        cordon_settings_clear(&s);
+        cr_assert_eq(cordon_settings_init_defaults(&s, home), 0);
+        cr_assert_eq(cordon_list_add(&s.home_always_blocked, "a/../../b", "test"), 0);
+        cr_assert_eq(lower(), -EINVAL);
+}
+
+Test(lower_home, created_home_writable_dirs_are_silent_and_bound)
+{
+        /* lower.h: missing HOME_WRITABLE directories are created silently (agents expect them
+         * on first use, as the configuration reference says) and bound read-write. */
+        cr_assert_not(exists(fmt("%s/.claude", home)));
+        lower_ok();
+        cr_assert(exists(fmt("%s/.claude", home)));
+        cr_assert_not(warned(fmt("%s/.claude", home)), "a warning names '%s/.claude'", home);
+        const struct cordon_fs_rule *r = cordon_policy_find_fs(p, fmt("%s/.claude", home));
+        cr_assert_not_null(r);
+        cr_assert_eq(r->access, CORDON_ACCESS_RW);
+}
+
+Test(lower_home, home_entry_symlink_to_host_root_not_bound)
+{
+        /* A HOME_WRITABLE entry is resolved on the host; a symlink to "/" must not make the
+         * whole host writable inside (READONLY_MOUNTS refuses the host root the same way). */
+        cr_assert_eq(symlink("/", fmt("%s/.claude", home)), 0);
+        int r = lower();
+        if (r == 0) {
+                for (size_t i = 0; i < p->n_fs; i++)
+                        cr_assert(!p->fs[i].host || !streq(p->fs[i].host, "/") ||
+                                      !cordon_access_is_bind(p->fs[i].access),
+                                  "the host root is bound %s at '%s'",
+                                  cordon_access_to_string(p->fs[i].access), p->fs[i].guest);
+        } else
+                cr_assert(strstr(diag.message, ".claude"), "%s", diag.message);
+}
