@@ -216,14 +216,13 @@ static bool blacklisted(const struct cordon_settings *s, const char *path)
 }
 
 static const struct cordon_settings *walk_settings;
-static int walk_found;
+/* Stops the walk (1) at a refused node, and at anything it cannot inspect: an unreadable
+ * directory (FTW_DNR) or an entry it cannot stat (FTW_NS) might hide one. */
 static int walk_cb(const char *fpath, const struct stat *sb, int type, struct FTW *ftw)
 {
-        if (blacklisted(walk_settings, fpath) || S_ISBLK(sb->st_mode)) {
-                walk_found = 1;
+        if (type == FTW_DNR || type == FTW_NS)
                 return 1;
-        }
-        return 0;
+        return blacklisted(walk_settings, fpath) || S_ISBLK(sb->st_mode);
 }
 
 static int lower_devices(struct lower *l)
@@ -251,10 +250,10 @@ static int lower_devices(struct lower *l)
                                       streq(real, "/dev") || blacklisted(l->s, m) ||
                                       blacklisted(l->s, real) || stat(real, &st) < 0;
                         if (!refuse && S_ISDIR(st.st_mode)) {
+                                /* 1: something refused or uninspectable was found; -1: the
+                                 * walk failed. Either way the directory is not exposed. */
                                 walk_settings = l->s;
-                                walk_found = 0;
-                                nftw(real, walk_cb, 16, FTW_PHYS);
-                                refuse = walk_found;
+                                refuse = nftw(real, walk_cb, 16, FTW_PHYS) != 0;
                         } else if (!refuse && !S_ISCHR(st.st_mode))
                                 refuse = true; /* raw block devices bypass every file permission */
                         if (refuse) {
