@@ -1,6 +1,7 @@
 /* Minimal init for the sandbox's pid namespace. */
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,27 +51,42 @@ int cordon_pid1_scrub_environ(void)
         return 0;
 }
 
-_Noreturn void cordon_pid1_run(pid_t cmd, const sigset_t *forward)
+int cordon_wait_forwarding(pid_t child, const sigset_t *forward, bool reap_all, int *ret_status)
 {
         sigset_t set = *forward;
         sigaddset(&set, SIGCHLD);
         for (;;) {
                 siginfo_t si;
                 int sig = sigwaitinfo(&set, &si);
-                if (sig < 0)
-                        continue;
+                if (sig < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
                 if (sig != SIGCHLD) {
-                        kill(cmd, sig);
+                        kill(child, sig);
                         continue;
                 }
+                /* One SIGCHLD may stand for several exits: collect them all. */
                 for (;;) {
                         int status;
-                        pid_t w = waitpid(-1, &status, WNOHANG);
-                        if (w <= 0)
+                        pid_t w = waitpid(reap_all ? -1 : child, &status, WNOHANG);
+                        if (w < 0)
+                                return -errno;
+                        if (w == 0)
                                 break;
-                        /* Leaving takes every remaining process of the namespace with us. */
-                        if (w == cmd)
-                                _exit(cordon_exit_status_from_wait(status));
+                        if (w == child) {
+                                *ret_status = cordon_exit_status_from_wait(status);
+                                return 0;
+                        }
                 }
         }
+}
+
+_Noreturn void cordon_pid1_run(pid_t cmd, const sigset_t *forward)
+{
+        int status = 255;
+        /* Leaving takes every remaining process of the namespace with us. */
+        (void)cordon_wait_forwarding(cmd, forward, true, &status);
+        _exit(status);
 }

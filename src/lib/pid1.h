@@ -2,11 +2,16 @@
 #pragma once
 
 #include <signal.h>
+#include <stdbool.h>
 #include <sys/types.h>
 
 /* Overwrites this process's original environment block (the one /proc/PID/environ shows) so
  * the supervisor's unfiltered variables do not live on in the sandbox's PID 1. */
 int cordon_pid1_scrub_environ(void);
+/* Waits for @child, forwarding the signals in @forward to it (the caller has blocked them and
+ * SIGCHLD); with @reap_all, every other child that exits is reaped on the way. Stores the
+ * shell-style exit status of @child in @ret_status. Returns 0 or -errno. */
+int cordon_wait_forwarding(pid_t child, const sigset_t *forward, bool reap_all, int *ret_status);
 /* Waits for @cmd while reaping every other child; forwards the signals in @forward (which the
  * caller has blocked, together with SIGCHLD). Never returns: exits with the command's exit code,
  * or 128+N when it died of signal N. */

@@ -190,33 +190,6 @@ static void describe_failure(const struct cordon_policy *p, const struct child_r
         }
 }
 
-static int supervise(pid_t pid, const sigset_t *forward, int *ret_status)
-{
-        sigset_t set = *forward;
-        sigaddset(&set, SIGCHLD);
-        for (;;) {
-                siginfo_t si;
-                int sig = sigwaitinfo(&set, &si);
-                if (sig < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return -errno;
-                }
-                if (sig != SIGCHLD) {
-                        kill(pid, sig);
-                        continue;
-                }
-                int status;
-                pid_t w = waitpid(pid, &status, WNOHANG);
-                if (w < 0)
-                        return -errno;
-                if (w == pid) {
-                        *ret_status = cordon_exit_status_from_wait(status);
-                        return 0;
-                }
-        }
-}
-
 _public_ int cordon_spawn(const struct cordon_policy *p, char *const *argv, int *ret_status,
                           struct cordon_diag *diag)
 {
@@ -285,11 +258,11 @@ _public_ int cordon_spawn(const struct cordon_policy *p, char *const *argv, int 
         if (n == (ssize_t)sizeof(rep)) {
                 describe_failure(p, &rep, argv, diag);
                 r = rep.err > 0 ? -rep.err : -EIO;
-                (void)supervise(pid, &ctx.forward, &status);
+                (void)cordon_wait_forwarding(pid, &ctx.forward, false, &status);
         } else {
                 if (diag)
                         diag->step = CORDON_STEP_NONE;
-                r = supervise(pid, &ctx.forward, &status);
+                r = cordon_wait_forwarding(pid, &ctx.forward, false, &status);
                 if (r < 0)
                         cordon_diag_set(diag, r, "failed to wait for the sandbox: %s",
                                         strerror(-r));
