@@ -79,7 +79,6 @@ enum cordon_home_access {
 enum {
         CORDON_FS_OPTIONAL = 1u << 0, /* skip silently when the host path is missing */
         CORDON_FS_SEAL = 1u << 1,     /* tmpfs: made read-only once its contents are in place */
-        CORDON_FS_DIR = 1u << 2,      /* masked: the hidden object is a directory */
 };
 
 struct cordon_policy;

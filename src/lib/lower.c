@@ -82,9 +82,11 @@ int cordon_lower_put(struct lower *l, const char *guest, const char *host,
                                                      .origin = o};
                         return 0;
                 }
-        else if (cordon_policy_find_fs(p, guest) &&
-                 cordon_policy_find_fs(p, guest)->access == CORDON_ACCESS_MASKED)
-                return 0;
+        else {
+                const struct cordon_fs_rule *existing = cordon_policy_find_fs(p, guest);
+                if (existing && existing->access == CORDON_ACCESS_MASKED)
+                        return 0; /* already masked there */
+        }
         return cordon_policy_add_fs(p, guest, host, access, flags, origin);
 }
 
