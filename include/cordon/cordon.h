@@ -36,6 +36,8 @@ enum cordon_step {
         CORDON_STEP_KEYRING, /* a new session keyring */
         CORDON_STEP_CAPS,
         CORDON_STEP_NNP,
+        CORDON_STEP_LANDLOCK, /* the Landlock ruleset */
+        CORDON_STEP_SECCOMP,  /* the seccomp filter */
         CORDON_STEP_CHDIR,
         CORDON_STEP_FORK,
         CORDON_STEP_EXEC,
@@ -75,6 +77,48 @@ enum cordon_home_access {
         CORDON_HOME_WRITE,
 };
 
+/* How the launcher confines: `ns` builds a namespace view and adds Landlock and seccomp;
+ * `landlock` uses no namespace at all (Landlock + seccomp + environment rules) for hosts without
+ * user namespaces; `auto` picks `ns` when it works. */
+enum cordon_backend {
+        CORDON_BACKEND_AUTO,
+        CORDON_BACKEND_NS,
+        CORDON_BACKEND_LANDLOCK,
+};
+
+/* Sandbox profiles, in ladder order (a higher value is stricter):
+ *   unrestricted  Landlock and seccomp are skipped;
+ *   worktree      they are applied; a missing mechanism is handled by enum cordon_fallback;
+ *   wasi          accepted in capability policies, never runnable as a host process;
+ *   os_hardened   every layer is required; a missing mechanism is always an error. */
+enum cordon_profile {
+        CORDON_PROFILE_UNRESTRICTED,
+        CORDON_PROFILE_WORKTREE,
+        CORDON_PROFILE_WASI,
+        CORDON_PROFILE_OS_HARDENED,
+        _CORDON_PROFILE_MAX,
+};
+
+/* The side-effect ceiling of a capability policy, lowest first. Below `network` the socket
+ * system calls fail with EPERM. */
+enum cordon_side_effect {
+        CORDON_SIDE_EFFECT_NONE,
+        CORDON_SIDE_EFFECT_READ_ONLY,
+        CORDON_SIDE_EFFECT_WORKSPACE_WRITE,
+        CORDON_SIDE_EFFECT_PROCESS_EXEC,
+        CORDON_SIDE_EFFECT_NETWORK,
+        _CORDON_SIDE_EFFECT_MAX,
+};
+
+/* What the worktree profile does when a hardening mechanism is missing
+ * (CORDON_HANDLER_SANDBOX / HARN_HANDLER_SANDBOX): skip the layers, warn once and go on, or
+ * refuse to start. os_hardened always behaves as `enforce`. */
+enum cordon_fallback {
+        CORDON_FALLBACK_OFF,
+        CORDON_FALLBACK_WARN,
+        CORDON_FALLBACK_ENFORCE,
+};
+
 /* Flags of a filesystem rule. */
 enum {
         CORDON_FS_OPTIONAL = 1u << 0, /* skip silently when the host path is missing */
@@ -101,6 +145,12 @@ int cordon_policy_set_env(struct cordon_policy *p, char *const *envp);
 int cordon_policy_set_hostname(struct cordon_policy *p, const char *hostname);
 int cordon_policy_set_net_mode(struct cordon_policy *p, enum cordon_net_mode mode,
                                const char *origin);
+/* Defaults: CORDON_BACKEND_AUTO, CORDON_PROFILE_WORKTREE, CORDON_SIDE_EFFECT_NETWORK,
+ * CORDON_FALLBACK_ENFORCE. Each returns 0 or -EINVAL for a value out of range. */
+int cordon_policy_set_backend(struct cordon_policy *p, enum cordon_backend b);
+int cordon_policy_set_profile(struct cordon_policy *p, enum cordon_profile profile);
+int cordon_policy_set_side_effect_level(struct cordon_policy *p, enum cordon_side_effect level);
+int cordon_policy_set_fallback(struct cordon_policy *p, enum cordon_fallback f);
 
 /* Checks the policy for internal consistency (absolute normalised paths, no two rules for one
  * guest path with different meanings, a root for the working directory). Returns 0 or -EINVAL
@@ -120,6 +170,15 @@ const char *cordon_net_mode_to_string(enum cordon_net_mode m);
 int cordon_net_mode_from_string(const char *s);
 const char *cordon_home_access_to_string(enum cordon_home_access m);
 int cordon_home_access_from_string(const char *s);
+/* The *_from_string functions return the enum value or -EINVAL. */
+const char *cordon_backend_to_string(enum cordon_backend b);
+int cordon_backend_from_string(const char *s); /* also accepts "bwrap" for ns, "" for auto */
+const char *cordon_profile_to_string(enum cordon_profile p);
+int cordon_profile_from_string(const char *s);
+const char *cordon_side_effect_to_string(enum cordon_side_effect l);
+int cordon_side_effect_from_string(const char *s);
+const char *cordon_fallback_to_string(enum cordon_fallback f);
+int cordon_fallback_from_string(const char *s);
 
 #ifdef __cplusplus
 }

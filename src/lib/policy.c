@@ -61,6 +61,117 @@ _public_ int cordon_home_access_from_string(const char *s)
         return -EINVAL;
 }
 
+static int enum_from_string(const char *const *names, size_t n, const char *s)
+{
+        for (size_t i = 0; s && i < n; i++)
+                if (names[i] && streq(s, names[i]))
+                        return (int)i;
+        return -EINVAL;
+}
+
+static const char *const backend_names[] = {
+    [CORDON_BACKEND_AUTO] = "auto",
+    [CORDON_BACKEND_NS] = "ns",
+    [CORDON_BACKEND_LANDLOCK] = "landlock",
+};
+
+_public_ const char *cordon_backend_to_string(enum cordon_backend b)
+{
+        return (unsigned)b < ELEMENTSOF(backend_names) ? backend_names[b] : NULL;
+}
+
+_public_ int cordon_backend_from_string(const char *s)
+{
+        /* Configuration files written for agent-sandbox name the namespace backend "bwrap". */
+        if (s && (streq(s, "") || streq(s, "bwrap")))
+                return streq(s, "") ? CORDON_BACKEND_AUTO : CORDON_BACKEND_NS;
+        return enum_from_string(backend_names, ELEMENTSOF(backend_names), s);
+}
+
+static const char *const profile_names[] = {
+    [CORDON_PROFILE_UNRESTRICTED] = "unrestricted",
+    [CORDON_PROFILE_WORKTREE] = "worktree",
+    [CORDON_PROFILE_WASI] = "wasi",
+    [CORDON_PROFILE_OS_HARDENED] = "os_hardened",
+};
+
+_public_ const char *cordon_profile_to_string(enum cordon_profile p)
+{
+        return (unsigned)p < ELEMENTSOF(profile_names) ? profile_names[p] : NULL;
+}
+
+_public_ int cordon_profile_from_string(const char *s)
+{
+        return enum_from_string(profile_names, ELEMENTSOF(profile_names), s);
+}
+
+static const char *const side_effect_names[] = {
+    [CORDON_SIDE_EFFECT_NONE] = "none",
+    [CORDON_SIDE_EFFECT_READ_ONLY] = "read_only",
+    [CORDON_SIDE_EFFECT_WORKSPACE_WRITE] = "workspace_write",
+    [CORDON_SIDE_EFFECT_PROCESS_EXEC] = "process_exec",
+    [CORDON_SIDE_EFFECT_NETWORK] = "network",
+};
+
+_public_ const char *cordon_side_effect_to_string(enum cordon_side_effect l)
+{
+        return (unsigned)l < ELEMENTSOF(side_effect_names) ? side_effect_names[l] : NULL;
+}
+
+_public_ int cordon_side_effect_from_string(const char *s)
+{
+        return enum_from_string(side_effect_names, ELEMENTSOF(side_effect_names), s);
+}
+
+static const char *const fallback_names[] = {
+    [CORDON_FALLBACK_OFF] = "off",
+    [CORDON_FALLBACK_WARN] = "warn",
+    [CORDON_FALLBACK_ENFORCE] = "enforce",
+};
+
+_public_ const char *cordon_fallback_to_string(enum cordon_fallback f)
+{
+        return (unsigned)f < ELEMENTSOF(fallback_names) ? fallback_names[f] : NULL;
+}
+
+_public_ int cordon_fallback_from_string(const char *s)
+{
+        return enum_from_string(fallback_names, ELEMENTSOF(fallback_names), s);
+}
+
+_public_ int cordon_policy_set_backend(struct cordon_policy *p, enum cordon_backend b)
+{
+        if (!p || !cordon_backend_to_string(b))
+                return -EINVAL;
+        p->backend = b;
+        return 0;
+}
+
+_public_ int cordon_policy_set_profile(struct cordon_policy *p, enum cordon_profile profile)
+{
+        if (!p || !cordon_profile_to_string(profile))
+                return -EINVAL;
+        p->profile = profile;
+        return 0;
+}
+
+_public_ int cordon_policy_set_side_effect_level(struct cordon_policy *p,
+                                                 enum cordon_side_effect level)
+{
+        if (!p || !cordon_side_effect_to_string(level))
+                return -EINVAL;
+        p->side_effect_level = level;
+        return 0;
+}
+
+_public_ int cordon_policy_set_fallback(struct cordon_policy *p, enum cordon_fallback f)
+{
+        if (!p || !cordon_fallback_to_string(f))
+                return -EINVAL;
+        p->fallback = f;
+        return 0;
+}
+
 bool cordon_access_is_bind(enum cordon_access a)
 {
         return a == CORDON_ACCESS_RO || a == CORDON_ACCESS_RW || a == CORDON_ACCESS_DEVICE;
@@ -79,6 +190,10 @@ _public_ struct cordon_policy *cordon_policy_new(void)
             .close_fds = true,
         };
         p->net_mode = CORDON_NET_ISOLATED;
+        p->backend = CORDON_BACKEND_AUTO;
+        p->profile = CORDON_PROFILE_WORKTREE;
+        p->side_effect_level = CORDON_SIDE_EFFECT_NETWORK;
+        p->fallback = CORDON_FALLBACK_ENFORCE;
         p->identity.uid = getuid();
         p->identity.gid = getgid();
         return p;

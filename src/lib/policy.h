@@ -59,6 +59,11 @@ struct cordon_policy {
         struct cordon_limits limits;
         struct cordon_identity identity;
 
+        enum cordon_backend backend;
+        enum cordon_profile profile;
+        enum cordon_side_effect side_effect_level;
+        enum cordon_fallback fallback;
+
         char *cwd;
         /* Facts for the banner and explanations; not needed by the launcher. */
         char *project_dir;
