@@ -1,0 +1,74 @@
+/* The Landlock layer: a ruleset that mirrors the filesystem view of the policy (read-only roots
+ * readable, writable roots writable, the standard devices), TCP denial in isolated mode, and
+ * scoping of abstract unix sockets and signals. Raw syscalls, no library. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cordon/cordon.h"
+
+struct cordon_policy;
+
+/* Highest Landlock ABI the running kernel supports: > 0, or -ENOSYS (not built in),
+ * -EOPNOTSUPP (built in but not enabled at boot), another -errno. */
+int cordon_landlock_abi(void);
+
+/* The rights the plan hands out, as LANDLOCK_ACCESS_FS_* bits (numeric here so that this header
+ * needs no kernel header; landlock.c checks them against the symbolic values):
+ *   READ  = EXECUTE | READ_FILE | READ_DIR
+ *   WRITE = WRITE_FILE | REMOVE_DIR | REMOVE_FILE | MAKE_DIR | MAKE_REG | MAKE_SOCK | MAKE_FIFO |
+ *           MAKE_SYM | REFER | TRUNCATE (never MAKE_CHAR or MAKE_BLOCK) */
+#define CORDON_LANDLOCK_FS_READ  UINT64_C(0x000d)
+#define CORDON_LANDLOCK_FS_WRITE UINT64_C(0x77b2)
+
+/* Limits of carving (landlock backend): how many rules the replacement grants of all masked
+ * paths may add together, and how deep below a grant a masked path may lie. */
+#define CORDON_LANDLOCK_CARVE_MAX_RULES 4096
+#define CORDON_LANDLOCK_CARVE_MAX_DEPTH 32
+
+/* One path and the LANDLOCK_ACCESS_FS_* rights it gets (before masking by ABI). */
+struct cordon_landlock_rule {
+        char *path;
+        uint64_t access;
+        bool optional; /* a missing path is skipped instead of failing the launch */
+        int fs_rule;   /* index into policy->fs this came from, or -1 */
+};
+
+struct cordon_landlock_plan {
+        struct cordon_landlock_rule *rules;
+        size_t n_rules;
+        bool deny_tcp;    /* handle LANDLOCK_ACCESS_NET_BIND_TCP|CONNECT_TCP, grant nothing */
+        bool scope;       /* LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL */
+        int abi;          /* ABI the plan was built for (cordon_landlock_abi()) */
+        uint64_t handled; /* LANDLOCK_ACCESS_FS_* handled, already masked by @abi */
+};
+
+/* Parent side. Builds the ruleset for @p as seen by @backend:
+ *   CORDON_BACKEND_NS: guest paths (the child applies it after pivot_root);
+ *   CORDON_BACKEND_LANDLOCK: host paths; rules that need a mount namespace (tmpfs, data files)
+ *     are dropped, and a grant that contains a masked path is replaced by grants on its other
+ *     entries so that the masked path stays denied.
+ * @abi > 0. On success the caller owns @ret (cordon_landlock_plan_clear()). Returns 0,
+ * -EINVAL (@abi <= 0, @backend not NS or LANDLOCK, an unknown access), -ENOMEM, -E2BIG (the
+ * carving around masked paths would exceed CORDON_LANDLOCK_CARVE_MAX_RULES rules or
+ * CORDON_LANDLOCK_CARVE_MAX_DEPTH levels), or -errno from inspecting the host (landlock
+ * backend only: resolving paths, reading the directories it carves). */
+int cordon_landlock_plan_build(const struct cordon_policy *p, enum cordon_backend backend, int abi,
+                               struct cordon_landlock_plan *ret);
+/* Frees the rules; accepts a zeroed plan; leaves @plan zeroed. */
+void cordon_landlock_plan_clear(struct cordon_landlock_plan *plan);
+
+/* Child side. Creates the ruleset, adds every rule, and restricts the calling thread.
+ * No-new-privs must be set (or CAP_SYS_ADMIN held). Allocates nothing and calls only system
+ * calls, so it may run between clone and exec. A rule whose path is missing (ENOENT, ENOTDIR)
+ * or is a symlink is skipped when optional; otherwise the launch fails (-ELOOP for a symlink:
+ * every rule path is opened O_NOFOLLOW, so a symlink swapped in after planning cannot redirect
+ * a grant). On failure returns -errno (-EOPNOTSUPP when the plan asks for more than its ABI
+ * offers) and stores the index of the failing rule in @ret_rule (-1 when no rule was involved);
+ * @ret_rule may be NULL. */
+int cordon_landlock_apply(const struct cordon_landlock_plan *plan, int *ret_rule);
+
+/* Parent side: adds one more grant to @plan (a copy of @path). Returns 0, -EINVAL, -ENOMEM. */
+int cordon_landlock_plan_add(struct cordon_landlock_plan *plan, const char *path, uint64_t access,
+                             bool optional);

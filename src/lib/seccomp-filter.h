@@ -1,0 +1,35 @@
+/* The seccomp layer: a deny-list filter built with libseccomp in the supervisor and installed
+ * by the child with one prctl() just before exec. Denials answer an errno; nothing is killed. */
+#pragma once
+
+#include <linux/filter.h>
+#include <stdbool.h>
+
+struct cordon_seccomp_opts {
+        /* side_effect_level below `network`: socket, socketpair, connect, accept, accept4, bind,
+         * listen, sendto, sendmsg, recvfrom, recvmsg fail with EPERM. */
+        bool deny_network;
+        /* The landlock backend in isolated mode (no network namespace to do the job): socket()
+         * fails with EPERM for every address family; socketpair() keeps working. */
+        bool deny_socket_create;
+        /* Leave out the always-denied list (the unrestricted profile): only the socket rules
+         * above, and the refusal of foreign ABIs that keeps them from being walked around. */
+        bool network_rules_only;
+};
+
+/* A compiled filter program, owned by the holder. */
+struct cordon_bpf {
+        struct sock_filter *insns;
+        unsigned short len;
+};
+
+/* Parent side. Builds the filter for the native architecture and exports it as a BPF program.
+ * Returns 0, -ENOMEM, or the -errno libseccomp reported. On success the caller owns @ret and
+ * releases it with cordon_bpf_clear(). Pure apart from memory; safe in a multi-threaded
+ * process. */
+int cordon_seccomp_build(const struct cordon_seccomp_opts *o, struct cordon_bpf *ret);
+void cordon_bpf_clear(struct cordon_bpf *b);
+
+/* Child side. Installs @b for the calling thread. No-new-privs must already be set (otherwise
+ * -EACCES from the kernel). Async-signal-safe: no allocation. Returns 0 or -errno. */
+int cordon_seccomp_install(const struct cordon_bpf *b);

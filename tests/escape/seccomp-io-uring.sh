@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Attack: io_uring performs its operations (openat, socket, connect...) inside the kernel where
+# the filter never sees them, and has been a steady source of kernel bugs. The seccomp filter
+# answers EPERM at entry. Control: with the layers off the kernel rejects the NULL parameters and
+# fd -1 itself.
+. "$(dirname "$0")/seccomp-allowed.sh"
+
+# kernel.io_uring_disabled=2 refuses io_uring_setup with EPERM for everyone, =1 for whoever is not
+# in kernel.io_uring_group: then the kernel's answer is all the control can show.
+case $(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0) in
+0) setup=EFAULT ;;
+*) setup="EFAULT|EPERM" ;;
+esac
+
+checks() {
+        denied io_uring_setup EPERM "$setup|ENOSYS"
+        denied io_uring_enter EPERM "EBADF|ENOSYS"
+        denied io_uring_register EPERM "EINVAL|EBADF|ENOSYS" # fd -1: "no ring" since 6.11
+}
+seccomp_main 6 checks

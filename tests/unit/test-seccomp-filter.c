@@ -1,0 +1,704 @@
+/* Unit tests for src/lib/seccomp-filter.c. A filter stays for good, so every call is made in a
+ * fork()ed child (single-threaded, as unshare(CLONE_NEWUSER) also needs) that reports the errno
+ * as its exit status: under the filter it must be the exact errno, in a control child without
+ * the filter the same harmless arguments must get another answer from the kernel. A child killed
+ * by a signal fails the test: the filter answers errnos, it never kills.
+ *
+ * CI runs this as root: the arguments are chosen so that the kernel refuses them (EINVAL, EFAULT,
+ * EBADF, ESRCH...) even with every capability; nothing gets mounted, loaded or rebooted. As
+ * another user, checks of namespaced capabilities are passed in a new user+mount namespace;
+ * where only capabilities of the initial namespace would do, the control is asserted as root. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/seccomp-filter.h"
+#include "shared/macro.h"
+
+#ifndef SYS_open_tree_attr
+#define SYS_open_tree_attr 467
+#endif
+
+#define BAD_FLAG (1UL << 30) /* undefined in every flag word used below */
+
+/* Exit statuses of a child whose setup failed; errnos stay well below. */
+#define SETUP_FAILED 250
+
+static struct cordon_bpf filter;
+
+static void build(const struct cordon_seccomp_opts *o, struct cordon_bpf *b)
+{
+        int r = cordon_seccomp_build(o, b);
+        cr_assert_eq(r, 0, "cordon_seccomp_build: %s", strerror(-r));
+}
+
+static void suite_init(void)
+{
+        build(&(struct cordon_seccomp_opts){.deny_network = false}, &filter);
+}
+
+static void suite_fini(void)
+{
+        cordon_bpf_clear(&filter);
+}
+
+TestSuite(seccomp, .init = suite_init, .fini = suite_fini);
+
+static const char *errname(int e)
+{
+        if (e == 0)
+                return "OK";
+        if (e < 0)
+                return strsignal(-e);
+        return strerrorname_np(e) ?: "?";
+}
+
+/* Runs @call in a child: in a new user+mount namespace when @userns, under @b when not NULL.
+ * Returns 0 when the call succeeded, its errno when it failed, -N when signal N killed it. */
+static int run_raw(const struct cordon_bpf *b, bool userns, long (*call)(void))
+{
+        pid_t pid = fork();
+        cr_assert_geq(pid, 0, "fork: %m");
+        if (pid == 0) {
+                if (userns && unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
+                        _exit(SETUP_FAILED);
+                if (b &&
+                    (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || cordon_seccomp_install(b) < 0))
+                        _exit(SETUP_FAILED + 1);
+                errno = 0;
+                _exit(call() < 0 ? errno : 0);
+        }
+        int status;
+        cr_assert_eq(waitpid(pid, &status, 0), pid);
+        if (WIFSIGNALED(status))
+                return -WTERMSIG(status);
+        cr_assert(WIFEXITED(status));
+        cr_assert_lt(WEXITSTATUS(status), SETUP_FAILED, "child setup failed (%d)",
+                     WEXITSTATUS(status));
+        return WEXITSTATUS(status);
+}
+
+static int run(const struct cordon_bpf *b, bool userns, long (*call)(void))
+{
+        int r = run_raw(b, userns, call);
+        cr_assert_geq(r, 0, "the child was killed by %s", errname(r));
+        return r;
+}
+
+/* A child of a call that forks: the grandchild reports 0 or its errno as exit status. */
+static long wait_child(pid_t pid)
+{
+        int status;
+        if (pid < 0)
+                return -1;
+        if (pid == 0)
+                _exit(0);
+        if (waitpid(pid, &status, 0) < 0)
+                return -1;
+        errno = WIFEXITED(status) ? WEXITSTATUS(status) : ECHILD;
+        return errno ? -1 : 0;
+}
+
+/* Whether the calling thread holds @cap (CAP_*) in its effective set. */
+static bool have_cap(int cap)
+{
+        struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+        struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+        if (syscall(SYS_capget, &h, d) < 0)
+                return false;
+        return d[cap / 32].effective & (UINT32_C(1) << (cap % 32));
+}
+
+/* What a control needs to get past the kernel's capability check: nothing, CAP_SYS_ADMIN over
+ * the mount namespace or CAP_SYS_BOOT over the PID namespace's owner (the child gets them in a
+ * new user namespace, root included), or else a CAP_* of the initial user namespace. */
+#define NEED_NOTHING (-1)
+#define NEED_USERNS  (-2)
+
+struct denied {
+        const char *name;
+        long (*call)(void);
+        int control;     /* the kernel's answer without the filter (0: success) */
+        int control_alt; /* also accepted, e.g. ENOSYS where the call may not be built in */
+        int need;        /* NEED_NOTHING, NEED_USERNS or a CAP_* */
+};
+
+/* Each entry: under @b the call answers @want; without a filter the kernel's control answer. */
+static void check_denied(const struct denied *d, size_t n, const struct cordon_bpf *b, int want)
+{
+        for (size_t i = 0; i < n; i++) {
+                bool userns = d[i].need == NEED_USERNS;
+                int got = run(b, userns, d[i].call);
+                cr_expect_eq(got, want, "%s under the filter: %s, expected %s", d[i].name,
+                             errname(got), errname(want));
+
+                int ctl = run(NULL, userns, d[i].call);
+                if (d[i].need >= 0 && !have_cap(d[i].need)) {
+                        /* Without this capability of the initial namespace the kernel refuses
+                         * with EPERM before it looks at the arguments: indistinguishable from
+                         * the filter. CI runs this as root, where the control is the proof. */
+                        cr_expect(ctl == EPERM || (d[i].control_alt && ctl == d[i].control_alt),
+                                  "%s control without capability %d: %s", d[i].name, d[i].need,
+                                  errname(ctl));
+                        continue;
+                }
+                cr_expect(ctl == d[i].control || (d[i].control_alt && ctl == d[i].control_alt),
+                          "%s without the filter: %s, expected %s", d[i].name, errname(ctl),
+                          errname(d[i].control));
+                cr_expect_neq(ctl, want, "%s: the control cannot tell the filter from the kernel",
+                              d[i].name);
+        }
+}
+
+#define CALL(fn, expr)                                                                             \
+        static long fn(void)                                                                       \
+        {                                                                                          \
+                return (expr);                                                                     \
+        }
+
+/* --- build and install --------------------------------------------------------------------- */
+
+Test(seccomp, build_sizes)
+{
+        struct cordon_bpf net = {.insns = NULL}, sock = {.insns = NULL}, both = {.insns = NULL};
+        build(&(struct cordon_seccomp_opts){.deny_network = true}, &net);
+        build(&(struct cordon_seccomp_opts){.deny_socket_create = true}, &sock);
+        build(&(struct cordon_seccomp_opts){.deny_network = true, .deny_socket_create = true},
+              &both);
+        cr_assert_not_null(filter.insns);
+        cr_assert_gt(filter.len, 0);
+        cr_assert_leq(net.len, BPF_MAXINSNS);
+        cr_expect_lt(filter.len, sock.len);
+        cr_expect_lt(sock.len, net.len);
+        cr_expect_eq(both.len, net.len, "socket is in the network set already");
+        /* The last instruction returns, as the kernel's checker requires. */
+        cr_expect_eq(BPF_CLASS(filter.insns[filter.len - 1].code), BPF_RET);
+        cordon_bpf_clear(&net);
+        cordon_bpf_clear(&sock);
+        cordon_bpf_clear(&both);
+        cr_expect_null(net.insns);
+        cr_expect_eq(net.len, 0);
+        cordon_bpf_clear(&net); /* twice is fine */
+        cordon_bpf_clear(NULL);
+}
+
+Test(seccomp, install_refuses_an_empty_program)
+{
+        struct cordon_bpf empty = {.insns = NULL, .len = 0};
+        cr_expect_eq(cordon_seccomp_install(&empty), -EINVAL);
+        cr_expect_eq(cordon_seccomp_install(NULL), -EINVAL);
+}
+
+static long install_without_nnp(void)
+{
+        /* CAP_SYS_ADMIN stands in for no-new-privs: root becomes nobody first, which drops
+         * every capability. */
+        if (have_cap(CAP_SYS_ADMIN) && setresuid(65534, 65534, 65534) < 0)
+                return -1;
+        int r = cordon_seccomp_install(&filter);
+        errno = -r;
+        return r;
+}
+
+Test(seccomp, install_needs_no_new_privs)
+{
+        cr_expect_eq(run(NULL, false, install_without_nnp), EACCES);
+}
+
+/* --- the deny list ------------------------------------------------------------------------- */
+
+CALL(c_mount, syscall(SYS_mount, NULL, "/", NULL, 1UL << 31 /* MS_NOUSER */, NULL))
+CALL(c_umount2, syscall(SYS_umount2, "/", 1U << 31 /* UMOUNT_UNUSED */))
+CALL(c_pivot_root, syscall(SYS_pivot_root, NULL, NULL))
+CALL(c_fsopen, syscall(SYS_fsopen, NULL, BAD_FLAG))
+CALL(c_fsconfig, syscall(SYS_fsconfig, -1, 0, NULL, NULL, 0))
+CALL(c_fsmount, syscall(SYS_fsmount, -1, BAD_FLAG, 0))
+CALL(c_fspick, syscall(SYS_fspick, -1, NULL, BAD_FLAG))
+CALL(c_move_mount, syscall(SYS_move_mount, -1, NULL, -1, NULL, BAD_FLAG))
+/* AT_RECURSIVE without OPEN_TREE_CLONE is refused before any lookup. */
+CALL(c_open_tree, syscall(SYS_open_tree, -1, NULL, 0x8000))
+CALL(c_open_tree_attr, syscall(SYS_open_tree_attr, -1, NULL, 0x8000, NULL, 0))
+CALL(c_mount_setattr, syscall(SYS_mount_setattr, -1, NULL, 0, NULL, 0))
+
+Test(seccomp, mount_api)
+{
+        const struct denied d[] = {
+            {"mount", c_mount, EINVAL, 0, NEED_NOTHING},
+            {"umount2", c_umount2, EINVAL, 0, NEED_NOTHING},
+            {"pivot_root", c_pivot_root, EFAULT, 0, NEED_USERNS},
+            {"fsopen", c_fsopen, EINVAL, 0, NEED_USERNS},
+            {"fsconfig", c_fsconfig, EINVAL, 0, NEED_NOTHING},
+            {"fsmount", c_fsmount, EINVAL, 0, NEED_USERNS},
+            {"fspick", c_fspick, EINVAL, 0, NEED_USERNS},
+            {"move_mount", c_move_mount, EINVAL, 0, NEED_USERNS},
+            {"open_tree", c_open_tree, EINVAL, 0, NEED_NOTHING},
+            {"open_tree_attr", c_open_tree_attr, EINVAL, ENOSYS, NEED_NOTHING},
+            {"mount_setattr", c_mount_setattr, EINVAL, 0, NEED_NOTHING},
+        };
+        check_denied(d, ELEMENTSOF(d), &filter, EPERM);
+}
+
+/* Lengths, segment counts and flags the kernel refuses right after its capability check; never
+ * kexec_load() with no segments (that unloads) nor acct(NULL) (that switches accounting off). */
+CALL(c_init_module, syscall(SYS_init_module, NULL, 0, ""))
+CALL(c_finit_module, syscall(SYS_finit_module, -1, "", BAD_FLAG))
+CALL(c_delete_module, syscall(SYS_delete_module, NULL, 0))
+CALL(c_kexec_load, syscall(SYS_kexec_load, 0, 17 /* KEXEC_SEGMENT_MAX + 1 */, NULL, 0))
+CALL(c_kexec_file_load, syscall(SYS_kexec_file_load, -1, -1, 0, NULL, 1UL << 31))
+CALL(c_swapon, syscall(SYS_swapon, NULL, BAD_FLAG))
+CALL(c_swapoff, syscall(SYS_swapoff, NULL))
+CALL(c_acct, syscall(SYS_acct, (const char *)1))
+CALL(c_quotactl, syscall(SYS_quotactl, 0xff /* quota type 255 */, NULL, 0, NULL))
+CALL(c_quotactl_fd, syscall(SYS_quotactl_fd, -1, 0xff, 0, NULL))
+
+/* reboot() with bad magic: EINVAL once CAP_SYS_BOOT over the PID namespace is established. The
+ * call is made by PID 1 of a new PID namespace, which the child's (new) user namespace owns. */
+static long c_reboot(void)
+{
+        if (unshare(CLONE_NEWPID) == 0) {
+                pid_t pid = fork();
+                if (pid == 0)
+                        _exit(syscall(SYS_reboot, 0, 0, 0, NULL) < 0 ? errno : 0);
+                return wait_child(pid);
+        }
+        return syscall(SYS_reboot, 0, 0, 0, NULL);
+}
+
+Test(seccomp, kernel_and_machine)
+{
+        const struct denied d[] = {
+            {"init_module", c_init_module, ENOEXEC, ENOSYS, CAP_SYS_MODULE},
+            {"finit_module", c_finit_module, EINVAL, ENOSYS, CAP_SYS_MODULE},
+            {"delete_module", c_delete_module, EFAULT, ENOSYS, CAP_SYS_MODULE},
+            {"kexec_load", c_kexec_load, EINVAL, ENOSYS, CAP_SYS_BOOT},
+            {"kexec_file_load", c_kexec_file_load, EINVAL, ENOSYS, CAP_SYS_BOOT},
+            {"reboot", c_reboot, EINVAL, 0, NEED_USERNS},
+            {"swapon", c_swapon, EINVAL, ENOSYS, NEED_NOTHING},
+            {"swapoff", c_swapoff, EFAULT, ENOSYS, CAP_SYS_ADMIN},
+            {"acct", c_acct, EFAULT, ENOSYS, CAP_SYS_PACCT},
+            {"quotactl", c_quotactl, EINVAL, ENOSYS, NEED_NOTHING},
+            /* older kernels check the quota type before the descriptor */
+            {"quotactl_fd", c_quotactl_fd, EBADF, EINVAL, NEED_NOTHING},
+        };
+        check_denied(d, ELEMENTSOF(d), &filter, EPERM);
+}
+
+CALL(c_bpf, syscall(SYS_bpf, INT_MAX /* no such command */, NULL, 0))
+CALL(c_ptrace, syscall(SYS_ptrace, PTRACE_ATTACH, INT_MAX /* no such pid */, NULL, NULL))
+CALL(c_vm_readv, syscall(SYS_process_vm_readv, getpid(), NULL, 0, NULL, 0, 1))
+CALL(c_vm_writev, syscall(SYS_process_vm_writev, getpid(), NULL, 0, NULL, 0, 1))
+CALL(c_perf_event_open, syscall(SYS_perf_event_open, NULL, 0, -1, -1, 1UL << 31))
+/* UFFD_USER_MODE_ONLY needs no privilege; bit 1 is undefined. */
+CALL(c_userfaultfd, syscall(SYS_userfaultfd, 1 | 2))
+/* FAN_REPORT_FID is what an unprivileged group must ask for; the other bit is undefined. */
+CALL(c_fanotify_init, syscall(SYS_fanotify_init, 0x200 | BAD_FLAG, O_RDONLY))
+
+Test(seccomp, tracing_and_kernel_surface)
+{
+        const struct denied d[] = {
+            {"bpf", c_bpf, EINVAL, ENOSYS, NEED_NOTHING},
+            {"ptrace", c_ptrace, ESRCH, 0, NEED_NOTHING},
+            {"process_vm_readv", c_vm_readv, EINVAL, ENOSYS, NEED_NOTHING},
+            {"process_vm_writev", c_vm_writev, EINVAL, ENOSYS, NEED_NOTHING},
+            {"perf_event_open", c_perf_event_open, EINVAL, ENOSYS, NEED_NOTHING},
+            {"userfaultfd", c_userfaultfd, EINVAL, ENOSYS, NEED_NOTHING},
+            {"fanotify_init", c_fanotify_init, EINVAL, ENOSYS, NEED_NOTHING},
+        };
+        check_denied(d, ELEMENTSOF(d), &filter, EPERM);
+}
+
+CALL(c_open_by_handle_at, syscall(SYS_open_by_handle_at, -1, NULL, O_RDONLY))
+CALL(c_name_to_handle_at, syscall(SYS_name_to_handle_at, -1, NULL, NULL, NULL, BAD_FLAG))
+CALL(c_keyctl, syscall(SYS_keyctl, INT_MAX /* no such operation */, 0, 0, 0, 0))
+CALL(c_add_key, syscall(SYS_add_key, NULL, NULL, NULL, 0, 0))
+CALL(c_request_key, syscall(SYS_request_key, NULL, NULL, NULL, 0))
+
+Test(seccomp, handles_and_keyrings)
+{
+        const struct denied d[] = {
+            /* before Linux 6.x the capability check came first: EPERM for non-root */
+            {"open_by_handle_at", c_open_by_handle_at, EFAULT, 0, NEED_NOTHING},
+            {"name_to_handle_at", c_name_to_handle_at, EINVAL, ENOSYS, NEED_NOTHING},
+            {"keyctl", c_keyctl, EOPNOTSUPP, ENOSYS, NEED_NOTHING},
+            {"add_key", c_add_key, EFAULT, ENOSYS, NEED_NOTHING},
+            {"request_key", c_request_key, EFAULT, ENOSYS, NEED_NOTHING},
+        };
+        check_denied(d, ELEMENTSOF(d), &filter, EPERM);
+}
+
+CALL(c_setns, syscall(SYS_setns, -1, 0))
+CALL(c_unshare_user, syscall(SYS_unshare, CLONE_NEWUSER))
+CALL(c_unshare_bad, syscall(SYS_unshare, CLONE_NEWNS | CLONE_PTRACE /* not for unshare */))
+CALL(c_clone3, syscall(SYS_clone3, NULL, 0)) /* size 0: EINVAL from the kernel */
+CALL(c_io_uring_setup, syscall(SYS_io_uring_setup, 1, NULL))
+CALL(c_io_uring_enter, syscall(SYS_io_uring_enter, -1, 0, 0, 0, NULL, 0))
+CALL(c_io_uring_register, syscall(SYS_io_uring_register, -1, 0, NULL, 0))
+
+Test(seccomp, namespaces_and_io_uring)
+{
+        const struct denied d[] = {
+            {"setns", c_setns, EBADF, 0, NEED_NOTHING},
+            /* a real user namespace, for the child alone */
+            {"unshare(CLONE_NEWUSER)", c_unshare_user, 0, 0, NEED_NOTHING},
+            {"unshare(bad flags)", c_unshare_bad, EINVAL, 0, NEED_NOTHING},
+            /* kernel.io_uring_disabled=2 would answer EPERM itself */
+            {"io_uring_setup", c_io_uring_setup, EFAULT, ENOSYS, NEED_NOTHING},
+            {"io_uring_enter", c_io_uring_enter, EBADF, ENOSYS, NEED_NOTHING},
+            /* since 6.11 fd -1 means "no ring" and opcode 0 is invalid for it */
+            {"io_uring_register", c_io_uring_register, EINVAL, EBADF, NEED_NOTHING},
+        };
+        check_denied(d, ELEMENTSOF(d), &filter, EPERM);
+}
+
+Test(seccomp, clone3_is_enosys)
+{
+        const struct denied d[] = {{"clone3", c_clone3, EINVAL, 0, NEED_NOTHING}};
+        check_denied(d, ELEMENTSOF(d), &filter, ENOSYS);
+}
+
+/* --- clone() flags ------------------------------------------------------------------------- */
+
+static unsigned long clone_arg;
+
+/* CLONE_THREAD without CLONE_SIGHAND: the kernel refuses (EINVAL) before creating anything. */
+static long c_clone_refused(void)
+{
+        return syscall(SYS_clone, clone_arg | CLONE_THREAD, NULL, NULL, NULL, 0);
+}
+
+static long c_clone_fork(void)
+{
+        return wait_child((pid_t)syscall(SYS_clone, clone_arg | SIGCHLD, NULL, NULL, NULL, 0));
+}
+
+Test(seccomp, clone_with_namespace_flags)
+{
+        static const struct {
+                const char *name;
+                unsigned long flag;
+        } flags[] = {
+            {"CLONE_NEWNS", CLONE_NEWNS},         {"CLONE_NEWUTS", CLONE_NEWUTS},
+            {"CLONE_NEWIPC", CLONE_NEWIPC},       {"CLONE_NEWUSER", CLONE_NEWUSER},
+            {"CLONE_NEWPID", CLONE_NEWPID},       {"CLONE_NEWNET", CLONE_NEWNET},
+            {"CLONE_NEWCGROUP", CLONE_NEWCGROUP},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(flags); i++) {
+                /* The kernel reads the low 32 bits only; so does the filter. */
+                for (unsigned long high = 0; high <= 1UL << 32; high += 1UL << 32) {
+                        clone_arg = flags[i].flag | high;
+                        int got = run(&filter, false, c_clone_refused);
+                        cr_expect_eq(got, EPERM, "clone(%s%s): %s", flags[i].name,
+                                     high ? " | 1 << 32" : "", errname(got));
+                        int ctl = run(NULL, false, c_clone_refused);
+                        cr_expect_eq(ctl, EINVAL, "control clone(%s): %s", flags[i].name,
+                                     errname(ctl));
+                }
+        }
+        /* A real namespace, for a child that exits at once. */
+        clone_arg = CLONE_NEWUSER;
+        cr_expect_eq(run(&filter, false, c_clone_fork), EPERM);
+        cr_expect_eq(run(NULL, false, c_clone_fork), 0);
+}
+
+static void *thread_main(void *arg)
+{
+        return arg;
+}
+
+static long c_thread(void)
+{
+        pthread_t t;
+        int r = pthread_create(&t, NULL, thread_main, NULL);
+        if (r != 0) {
+                errno = r;
+                return -1;
+        }
+        return pthread_join(t, NULL) == 0 ? 0 : -1;
+}
+
+Test(seccomp, fork_and_threads_still_work)
+{
+        clone_arg = 0;
+        cr_expect_eq(run(&filter, false, c_clone_fork), 0, "clone(SIGCHLD)");
+        /* glibc tries clone3() first and takes ENOSYS as its cue to use clone(). */
+        cr_expect_eq(run(&filter, false, c_thread), 0, "pthread_create");
+}
+
+/* --- personality() ------------------------------------------------------------------------- */
+
+static unsigned long persona_arg;
+
+CALL(c_personality, syscall(SYS_personality, persona_arg))
+
+Test(seccomp, personality)
+{
+        /* The kernel reads the persona as unsigned int: high bits are ignored on both sides. */
+        static const unsigned long allowed[] = {
+            PER_LINUX,
+            0xffffffffUL,
+            ~0UL /* the query */,
+            1UL << 32 /* PER_LINUX */,
+        };
+        static const unsigned long denied[] = {
+            ADDR_NO_RANDOMIZE,
+            READ_IMPLIES_EXEC,
+            PER_LINUX32,
+            PER_BSD,
+            1,
+            0x80000000UL,
+            0x7fffffffUL,
+            0xfffffffeUL,
+            0x7ffffffeUL,
+            0xaaaaaaaaUL,
+            1UL << 32 | ADDR_NO_RANDOMIZE,
+        };
+        for (size_t i = 0; i < ELEMENTSOF(allowed); i++) {
+                persona_arg = allowed[i];
+                int got = run(&filter, false, c_personality);
+                cr_expect_eq(got, 0, "personality(%#lx): %s", persona_arg, errname(got));
+        }
+        for (size_t i = 0; i < ELEMENTSOF(denied); i++) {
+                persona_arg = denied[i];
+                int got = run(&filter, false, c_personality);
+                cr_expect_eq(got, EPERM, "personality(%#lx): %s", persona_arg, errname(got));
+                int ctl = run(NULL, false, c_personality);
+                cr_expect_eq(ctl, 0, "control personality(%#lx): %s", persona_arg, errname(ctl));
+        }
+}
+
+/* Every single-bit persona and every one with a single bit clear is refused: each of the 32
+ * masked rules is needed. */
+Test(seccomp, personality_every_bit)
+{
+        for (unsigned i = 0; i < 32; i++) {
+                persona_arg = 1UL << i;
+                cr_expect_eq(run(&filter, false, c_personality), EPERM, "%#lx", persona_arg);
+                persona_arg = 0xffffffffUL & ~(1UL << i);
+                cr_expect_eq(run(&filter, false, c_personality), EPERM, "%#lx", persona_arg);
+        }
+}
+
+/* --- ioctl() ------------------------------------------------------------------------------- */
+
+static unsigned long ioctl_arg;
+
+/* On fd -1: the kernel answers EBADF, the filter answers first. */
+static long c_ioctl_badfd(void)
+{
+        char c = 0;
+        return syscall(SYS_ioctl, -1, ioctl_arg, &c);
+}
+
+static long c_ioctl_pipe(void)
+{
+        int p[2], n = 0;
+        if (pipe(p) < 0)
+                return -1;
+        return syscall(SYS_ioctl, p[0], ioctl_arg, &n);
+}
+
+Test(seccomp, ioctl_terminal_injection)
+{
+        static const unsigned long denied[] = {
+            TIOCSTI,
+            TIOCLINUX,
+            1UL << 32 | TIOCSTI, /* CVE-2019-10063 */
+            0xdeadbeefUL << 32 | TIOCLINUX,
+        };
+        for (size_t i = 0; i < ELEMENTSOF(denied); i++) {
+                ioctl_arg = denied[i];
+                int got = run(&filter, false, c_ioctl_badfd);
+                cr_expect_eq(got, EPERM, "ioctl(%#lx): %s", ioctl_arg, errname(got));
+                int ctl = run(NULL, false, c_ioctl_badfd);
+                cr_expect_eq(ctl, EBADF, "control ioctl(%#lx): %s", ioctl_arg, errname(ctl));
+        }
+}
+
+Test(seccomp, ioctl_other_requests)
+{
+        ioctl_arg = FIONREAD;
+        cr_expect_eq(run(&filter, false, c_ioctl_pipe), 0, "FIONREAD");
+        ioctl_arg = (unsigned long)TIOCSTI << 32 | FIONREAD; /* the kernel sees FIONREAD */
+        cr_expect_eq(run(&filter, false, c_ioctl_pipe), 0, "TIOCSTI << 32 | FIONREAD");
+        ioctl_arg = TCGETS; /* not a terminal: the kernel's answer, not the filter's */
+        cr_expect_eq(run(&filter, false, c_ioctl_pipe), ENOTTY, "TCGETS");
+}
+
+/* --- foreign ABIs -------------------------------------------------------------------------- */
+
+#if defined(__x86_64__)
+static long raw_result(long r)
+{
+        if (r < 0 && r >= -4095) {
+                errno = (int)-r;
+                return -1;
+        }
+        return r;
+}
+
+/* i386 getpid (20) through int 0x80, which also works from a 64-bit process; older kernels
+ * return r8-r11 zeroed. */
+static long c_int80_getpid(void)
+{
+        long r;
+        __asm__ volatile("int $0x80" : "=a"(r) : "0"(20L) : "memory", "r8", "r9", "r10", "r11");
+        return raw_result((int)r);
+}
+
+/* x32 getpid (39 | __X32_SYSCALL_BIT) through the 64-bit entry point: its arch is x86_64. */
+static long c_x32_getpid(void)
+{
+        long r;
+        __asm__ volatile("syscall" : "=a"(r) : "0"(0x40000000L | 39) : "memory", "rcx", "r11");
+        return raw_result(r);
+}
+
+Test(seccomp, foreign_abis)
+{
+        int ctl = run_raw(NULL, false, c_int80_getpid);
+        int got = run_raw(&filter, false, c_int80_getpid);
+        if (ctl < 0) {
+                /* ia32_emulation=0: int 0x80 traps before any system call, filter or not. */
+                cr_log_warn("int 0x80 without a filter: %s (ia32 emulation off)", errname(ctl));
+                cr_expect_eq(got, ctl, "int 0x80 under the filter: %s", errname(got));
+        } else {
+                cr_expect_eq(ctl, 0, "int 0x80 getpid without the filter: %s", errname(ctl));
+                cr_expect_eq(got, EPERM, "int 0x80 getpid under the filter: %s", errname(got));
+        }
+
+        /* Without CONFIG_X86_X32_ABI the kernel answers ENOSYS; with it, the pid. */
+        ctl = run(NULL, false, c_x32_getpid);
+        cr_expect(ctl == ENOSYS || ctl == 0, "x32 getpid without the filter: %s", errname(ctl));
+        got = run(&filter, false, c_x32_getpid);
+        cr_expect_eq(got, EPERM, "x32 getpid under the filter: %s", errname(got));
+}
+#endif
+
+/* libseccomp lets syscall number -1 through its x32 check (ptracers use it to skip a call). */
+CALL(c_syscall_minus_one, syscall(-1L))
+
+Test(seccomp, syscall_minus_one_reaches_the_kernel)
+{
+        cr_expect_eq(run(&filter, false, c_syscall_minus_one), ENOSYS);
+}
+
+/* --- the network layer --------------------------------------------------------------------- */
+
+static int family_arg = AF_UNIX;
+
+static long c_socket(void)
+{
+        long r = syscall(SYS_socket, family_arg, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        if (r >= 0)
+                close((int)r);
+        return r;
+}
+
+static long c_socketpair(void)
+{
+        int sv[2];
+        return syscall(SYS_socketpair, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv);
+}
+
+CALL(c_connect, syscall(SYS_connect, -1, NULL, 0))
+CALL(c_accept, syscall(SYS_accept, -1, NULL, NULL))
+CALL(c_accept4, syscall(SYS_accept4, -1, NULL, NULL, 0))
+CALL(c_bind, syscall(SYS_bind, -1, NULL, 0))
+CALL(c_listen, syscall(SYS_listen, -1, 0))
+CALL(c_sendto, syscall(SYS_sendto, -1, NULL, 0, 0, NULL, 0))
+CALL(c_sendmsg, syscall(SYS_sendmsg, -1, NULL, 0))
+CALL(c_recvfrom, syscall(SYS_recvfrom, -1, NULL, 0, 0, NULL, NULL))
+CALL(c_recvmsg, syscall(SYS_recvmsg, -1, NULL, 0))
+CALL(c_sendmmsg, syscall(SYS_sendmmsg, -1, NULL, 0, 0))
+CALL(c_recvmmsg, syscall(SYS_recvmmsg, -1, NULL, 0, 0, NULL))
+
+static const struct denied network_calls[] = {
+    {"socket", c_socket, 0, 0, NEED_NOTHING},
+    {"socketpair", c_socketpair, 0, 0, NEED_NOTHING},
+    {"connect", c_connect, EBADF, 0, NEED_NOTHING},
+    {"accept", c_accept, EBADF, 0, NEED_NOTHING},
+    {"accept4", c_accept4, EBADF, 0, NEED_NOTHING},
+    {"bind", c_bind, EBADF, 0, NEED_NOTHING},
+    {"listen", c_listen, EBADF, 0, NEED_NOTHING},
+    {"sendto", c_sendto, EBADF, 0, NEED_NOTHING},
+    {"sendmsg", c_sendmsg, EBADF, 0, NEED_NOTHING},
+    {"recvfrom", c_recvfrom, EBADF, 0, NEED_NOTHING},
+    {"recvmsg", c_recvmsg, EBADF, 0, NEED_NOTHING},
+    {"sendmmsg", c_sendmmsg, EBADF, 0, NEED_NOTHING},
+    {"recvmmsg", c_recvmmsg, EBADF, 0, NEED_NOTHING},
+};
+
+Test(seccomp, deny_network)
+{
+        struct cordon_bpf net = {.insns = NULL};
+        build(&(struct cordon_seccomp_opts){.deny_network = true}, &net);
+        family_arg = AF_UNIX;
+        check_denied(network_calls, ELEMENTSOF(network_calls), &net, EPERM);
+        cordon_bpf_clear(&net);
+}
+
+Test(seccomp, network_open_by_default)
+{
+        family_arg = AF_UNIX;
+        for (size_t i = 0; i < ELEMENTSOF(network_calls); i++) {
+                int got = run(&filter, false, network_calls[i].call);
+                cr_expect_eq(got, network_calls[i].control, "%s: %s", network_calls[i].name,
+                             errname(got));
+        }
+}
+
+Test(seccomp, deny_socket_create)
+{
+        struct cordon_bpf sock = {.insns = NULL};
+        build(&(struct cordon_seccomp_opts){.deny_socket_create = true}, &sock);
+        static const int families[] = {AF_UNIX, AF_INET, AF_INET6, AF_NETLINK};
+        for (size_t i = 0; i < ELEMENTSOF(families); i++) {
+                family_arg = families[i];
+                int got = run(&sock, false, c_socket);
+                cr_expect_eq(got, EPERM, "socket(%d): %s", family_arg, errname(got));
+                int ctl = run(NULL, false, c_socket);
+                cr_expect_neq(ctl, EPERM, "control socket(%d): %s", family_arg, errname(ctl));
+        }
+        cr_expect_eq(run(&sock, false, c_socketpair), 0, "socketpair keeps working");
+        cr_expect_eq(run(&sock, false, c_connect), EBADF, "connect is not filtered");
+        cr_expect_eq(run(&sock, false, c_sendto), EBADF, "sendto is not filtered");
+        cordon_bpf_clear(&sock);
+}
+
+static long c_personality_set(void)
+{
+        long r = syscall(SYS_personality, 0x0040000 /* ADDR_NO_RANDOMIZE */);
+        return r < 0 ? r : 0;
+}
+
+Test(seccomp, network_rules_only)
+{
+        struct cordon_bpf sock = {.insns = NULL};
+        build(&(struct cordon_seccomp_opts){.deny_socket_create = true, .network_rules_only = true},
+              &sock);
+        family_arg = AF_INET;
+        cr_expect_eq(run(&sock, false, c_socket), EPERM, "the socket rule stays");
+        cr_expect_eq(run(&sock, false, c_personality_set), 0, "the deny list is left out");
+        cr_expect_eq(run(&filter, false, c_personality_set), EPERM, "control: the full filter");
+        cr_expect_eq(run_raw(&sock, false, c_int80_getpid) == EPERM ||
+                         run_raw(NULL, false, c_int80_getpid) == -SIGSEGV,
+                     true, "foreign ABIs stay refused, or the kernel has no ia32 emulation");
+        cordon_bpf_clear(&sock);
+}
