@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
-# Startup cost of `cordon run --quiet -- /bin/true` against bare /bin/true and against bwrap with
-# an equivalent policy, measured in one run with the three interleaved so machine noise hits all
-# of them alike. Prints median and p90 per command, the ratios, and a verdict against the target
-# cordon <= 0.9 x bwrap.
+# Startup cost of cordon against bare /bin/true, bwrap and a minimal Landlock launcher, measured
+# in one run with all of them interleaved so machine noise hits them alike. Five rows:
+#   bare       /bin/true
+#   cordon     cordon run --quiet -- /bin/true               (ns backend, all layers)
+#   bwrap      bwrap with the mounts cordon builds, then /bin/true
+#   cordon-ll  cordon run --backend landlock --quiet -- /bin/true
+#   ll-launch  bench/ll-launch.c: no-new-privs + Landlock + execvp, nothing else
+# Prints median and p90 per command, the ratios, and a verdict against each target:
+#   ns backend        cordon    <= 0.9 x bwrap
+#   landlock backend  cordon-ll <= 1.3 x ll-launch
 #
 # Usage: bench/startup.sh [--as-root] [--check] [ITERATIONS]
-#   ITERATIONS   timed rounds (default 300, or $ITERATIONS); each round runs all three once
+#   ITERATIONS   timed rounds (default 300, or $ITERATIONS); each round runs every command once
 #   --as-root    when run as root, measure as root instead of as the unprivileged test user
-#   --check      exit 1 when the target is missed (for CI); otherwise exit 0 once measured
+#   --check      exit 1 when a target is missed (for CI); otherwise exit 0 once measured
 # Environment: CORDON (binary; default build/src/cli/cordon), BWRAP (default: bwrap in PATH),
-#   ITERATIONS, WARMUP (untimed rounds first, default 10), BENCH_USER (default cordon-test).
+#   CC (compiler for ll-launch.c, default cc), ITERATIONS, WARMUP (untimed rounds first,
+#   default 10), BENCH_USER (default cordon-test).
 #
-# As root without --as-root the script re-runs itself as BENCH_USER from a world-readable copy,
-# because the target is about unprivileged users; root hides the cost of the user namespace.
+# ll-launch is compiled on each run with `$CC -O2` into a temporary directory, from ll-launch.c
+# next to this script. As root without --as-root the script re-runs itself as BENCH_USER from a
+# world-readable copy of itself, the launcher source and the binary, because the targets are
+# about unprivileged users; root hides the cost of the user namespace.
 set -eu
 
 as_root=0 check=0 iterations=${ITERATIONS:-300}
@@ -37,6 +46,9 @@ user=${BENCH_USER:-cordon-test}
 # The distribution's interpreter: a per-user one (pyenv) is not reachable by the test user.
 python=/usr/bin/python3
 [ -x "$python" ] || python=$(command -v python3) || { echo "startup.sh: python3 is required" >&2; exit 1; }
+ll_src=$(dirname "$self")/ll-launch.c
+[ -r "$ll_src" ] || { echo "startup.sh: no launcher source at '$ll_src'" >&2; exit 1; }
+cc=${CC:-cc}
 
 if [ "$(id -u)" -eq 0 ] && [ $as_root -eq 0 ]; then
         id -u "$user" >/dev/null 2>&1 || { [ -x "$repo/tests/ensure-test-user.sh" ] && "$repo/tests/ensure-test-user.sh"; } ||
@@ -46,7 +58,9 @@ if [ "$(id -u)" -eq 0 ] && [ $as_root -eq 0 ]; then
         chmod 755 "$stage"
         cp "$cordon" "$stage/cordon"
         cp "$self" "$stage/startup.sh"
+        cp "$ll_src" "$stage/ll-launch.c"
         chmod 755 "$stage/cordon" "$stage/startup.sh"
+        chmod 644 "$stage/ll-launch.c"
         home=$(getent passwd "$user" | cut -d: -f6)
         flags=()
         [ $check -eq 1 ] && flags+=(--check)
@@ -54,21 +68,29 @@ if [ "$(id -u)" -eq 0 ] && [ $as_root -eq 0 ]; then
         cd "$stage"
         status=0
         runuser -u "$user" -- env -i HOME="$home" USER="$user" LOGNAME="$user" LANG=C.UTF-8 \
-                PATH=/usr/local/bin:/usr/bin:/bin CORDON="$stage/cordon" BWRAP="$bwrap" \
+                PATH=/usr/local/bin:/usr/bin:/bin CORDON="$stage/cordon" BWRAP="$bwrap" CC="$cc" \
                 WARMUP="${WARMUP:-10}" bash "$stage/startup.sh" "${flags[@]}" "$iterations" || status=$?
         exit $status
 fi
 
 project=$(mktemp -d /tmp/cordon-bench.XXXXXX)
-trap 'rm -rf "$project"' EXIT
+tools=$(mktemp -d /tmp/cordon-bench-tools.XXXXXX)
+trap 'rm -rf "$project" "$tools"' EXIT
+# The minimal Landlock launcher, outside the project so that it is not part of the grant.
+ll_launch=$tools/ll-launch
+"$cc" -O2 -o "$ll_launch" "$ll_src" ||
+        { echo "startup.sh: cannot compile '$ll_src' with '$cc -O2' (set CC)" >&2; exit 1; }
+ll_build="$cc -O2 $ll_src -> $ll_launch ($("$cc" --version | head -n 1))"
 cd "$project"
 status=0
-"$python" - "$cordon" "$bwrap" "$iterations" "${WARMUP:-10}" "$check" <<'EOF' || status=$?
+"$python" - "$cordon" "$bwrap" "$iterations" "${WARMUP:-10}" "$check" "$ll_launch" "$ll_build" <<'EOF' || status=$?
 import collections, os, random, re, subprocess, sys, time
 
 cordon, bwrap, iterations, warmup, check = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1"
+ll_launch, ll_build = sys.argv[6], sys.argv[7]
 project = os.getcwd()
-TARGET = 0.9
+TARGET = 0.9     # ns backend: cordon <= TARGET x bwrap
+LL_TARGET = 1.3  # landlock backend: cordon-ll <= LL_TARGET x ll-launch
 
 def die(msg):
     print("startup.sh: " + msg, file=sys.stderr)
@@ -108,6 +130,7 @@ def tmpfs_mode(m):
 
 # --- What cordon builds, seen from inside. ---------------------------------------------------
 base = [cordon, "run", "--quiet", "--"]
+base_ll = [cordon, "run", "--backend", "landlock", "--quiet", "--"]
 inside = probe(base + ["/bin/sh", "-c",
     'cat /proc/self/mountinfo; echo @@links; for f in /* /.[!.]*; do [ -L "$f" ] && printf "%s %s\\n" "$f" "$(readlink "$f")"; done; true'])
 mi_text, links_text = inside.split("@@links\n")
@@ -185,6 +208,16 @@ def bwrap_mounts(args):
         die("the bwrap policy does not work (exit %d): %s" % (code, " ".join(args)))
     return collections.Counter((m["point"], m["ro"]) for m in mountinfo(out))
 
+# The layers each sandbox really applies (sed reads its own status: inherited from the launcher),
+# and whether a path outside every grant can be listed. ll-launch grants no /proc, so only the
+# listing shows there.
+LAYERS_SH = ('for k in NoNewPrivs Seccomp Seccomp_filters; do '
+             'v=$(sed -n "s/^$k:[[:space:]]*//p" /proc/self/status 2>/dev/null); printf "%s=%s " "$k" "${v:-?}"; done; '
+             'if ls /var >/dev/null 2>&1; then echo "/var listable"; else echo "/var denied"; fi')
+layers = [(name, probe(launcher + ["/bin/sh", "-c", LAYERS_SH]).strip())
+          for name, launcher in (("cordon", base), ("cordon-ll", base_ll),
+                                 ("ll-launch", [ll_launch, project, "--"]))]
+
 commands = [("bare", ["/bin/true"], base_actions, None),
             ("cordon", base + ["/bin/true"], base_actions, None)]
 args = []
@@ -200,7 +233,9 @@ if bwrap and os.access(bwrap, os.X_OK):
         notes.append("bwrap adds %s%s (%s)" % (point, " x%d" % n if n > 1 else "", "ro" if ro else "rw"))
     commands.append(("bwrap", args + ["/bin/true"], base_actions + data_actions, bwrap_prepare))
 else:
-    notes.append("bwrap not found: measuring bare and cordon only")
+    notes.append("bwrap not found: no ns-backend verdict")
+commands += [("cordon-ll", base_ll + ["/bin/true"], base_actions, None),
+             ("ll-launch", [ll_launch, project, "--", "/bin/true"], base_actions, None)]
 
 def run(argv, actions, prepare, env=os.environ):
     if prepare:
@@ -211,8 +246,17 @@ def run(argv, actions, prepare, env=os.environ):
     t1 = time.perf_counter_ns()
     return t1 - t0, os.waitstatus_to_exitcode(st)
 
+def cpu_busy():
+    """Seconds of CPU time the whole machine spent busy, and this process and its children did."""
+    with open("/proc/stat") as f:
+        t = [int(x) for x in f.readline().split()[1:]]
+    own = os.times()
+    busy = t[0] + t[1] + t[2] + t[5] + t[6]  # user nice system irq softirq (guest is in user)
+    return busy / os.sysconf("SC_CLK_TCK"), own.user + own.system + own.children_user + own.children_system
+
 samples = {name: [] for name, *_ in commands}
 rng = random.Random(1)
+busy0, own0, wall0 = *cpu_busy(), time.monotonic()
 for it in range(warmup + iterations):
     order = list(commands)
     rng.shuffle(order)  # no command always follows another
@@ -222,6 +266,9 @@ for it in range(warmup + iterations):
             die("%s exited with status %d; run it by hand:\n  %s" % (name, code, " ".join(argv)))
         if it >= warmup:
             samples[name].append(ns / 1e6)
+busy1, own1, wall1 = *cpu_busy(), time.monotonic()
+ncpu = os.cpu_count() or 1
+other = max(0.0, (busy1 - busy0) - (own1 - own0)) / ((wall1 - wall0) * ncpu)
 
 def median(v):
     s = sorted(v)
@@ -237,22 +284,47 @@ print("# cordon startup: %d rounds (+%d warm-up), uid %d, kernel %s, project %s"
 print("# cordon: %s (%s)" % (cordon, probe([cordon, "--version"]).strip()))
 if args:
     print("# bwrap: " + " ".join(a for a in args if a != "--") + " -- /bin/true")
+print("# ll-launch: compiled by this script: " + ll_build)
+for name, seen_inside in layers:
+    seen_inside = seen_inside.replace("NoNewPrivs=? Seccomp=? Seccomp_filters=? ", "(no /proc to read) ")
+    print("# inside %-11s %s" % (name + ":", seen_inside))
+# About 15% on an idle 2-CPU VM: kernel work for our processes that their rusage does not show.
+print("# load: %d CPUs; %.0f%% of their time went to other work during the timed rounds%s"
+      % (ncpu, 100 * other, " (busy machine: rerun when idle)" if other > 0.3 else ""))
 for n in notes:
     print("# note: " + n)
-print("%-8s %10s %10s" % ("", "median ms", "p90 ms"))
+print("%-10s %10s %10s" % ("", "median ms", "p90 ms"))
 med = {}
 for name, *_ in commands:
     med[name] = median(samples[name])
-    print("%-8s %10.3f %10.3f" % (name, med[name], p90(samples[name])))
-print("ratio cordon/bare  %.2f   (overhead %.3f ms)" % (med["cordon"] / med["bare"], med["cordon"] - med["bare"]))
+    print("%-10s %10.3f %10.3f" % (name, med[name], p90(samples[name])))
+
+def ratio(a, b):
+    r = med[a] / med[b]
+    extra = "   (overhead %.3f ms)" % (med[a] - med[b]) if b == "bare" else ""
+    print("ratio %-19s %5.2f%s" % (a + "/" + b, r, extra))
+    return r
+
+def verdict(a, b, target):
+    r = med[a] / med[b]
+    ok = r <= target
+    print("verdict: %s: %s/%s %.2f %s %.2f target (%s median must be <= %.3f ms, is %.3f ms)"
+          % ("MET" if ok else "MISSED", a, b, r, "<=" if ok else ">", target, a, target * med[b], med[a]))
+    return ok
+
+ratio("cordon", "bare")
 if "bwrap" in med:
-    ratio = med["cordon"] / med["bwrap"]
-    print("ratio bwrap/bare   %.2f   (overhead %.3f ms)" % (med["bwrap"] / med["bare"], med["bwrap"] - med["bare"]))
-    print("ratio cordon/bwrap %.2f" % ratio)
-    ok = ratio <= TARGET
-    print("verdict: %s: cordon/bwrap %.2f %s %.2f target (cordon median must be <= %.3f ms, is %.3f ms)"
-          % ("MET" if ok else "MISSED", ratio, "<=" if ok else ">", TARGET, TARGET * med["bwrap"], med["cordon"]))
-    sys.exit(1 if check and not ok else 0)
-print("verdict: n/a (no bwrap to compare with)")
+    ratio("bwrap", "bare")
+    ratio("cordon", "bwrap")
+ratio("cordon-ll", "bare")
+ratio("ll-launch", "bare")
+ratio("cordon-ll", "ll-launch")
+met = True
+if "bwrap" in med:
+    met &= verdict("cordon", "bwrap", TARGET)
+else:
+    print("verdict: n/a: cordon/bwrap (no bwrap to compare with)")
+met &= verdict("cordon-ll", "ll-launch", LL_TARGET)
+sys.exit(1 if check and not met else 0)
 EOF
 exit $status

@@ -218,6 +218,35 @@ static void print_cgroup(const struct cordon_doctor_cgroup *c)
         printf("\n");
 }
 
+/* What each Landlock ABI adds that cordon uses. */
+static const struct {
+        int abi;
+        const char *name;
+} landlock_features[] = {
+    {1, "filesystem"}, {2, "refer"}, {3, "truncate"}, {4, "tcp"}, {5, "ioctl_dev"}, {6, "scope"},
+};
+
+/* What the landlock backend cannot do, for the text and the JSON report alike. */
+static const char *const landlock_backend_gaps[] = {
+    "denied paths answer EACCES instead of being hidden (ENOENT)",
+    "no private /tmp (the command gets a private TMPDIR instead), /proc, /dev/shm or "
+    "/etc/passwd",
+    "no pid, ipc, uts or network namespace: isolated mode refuses socket() instead, and "
+    "processes the command leaves behind outlive it",
+    "no private devpts: the command cannot open new pseudo-terminals",
+    "HOME_SEEDED files are read-only instead of writable copies",
+    "a blocked path inside a granted directory is carved out of the grant: entries created "
+    "later directly in that directory are out of reach",
+};
+
+/* The backend `--backend auto` would pick here, or NULL when none can run. */
+static const char *auto_backend(const struct cordon_doctor_report *r)
+{
+        if (cordon_doctor_ns_backend_usable(r))
+                return "ns";
+        return r->landlock.abi > 0 ? "landlock" : NULL;
+}
+
 static void print_text(const struct cordon_doctor_report *r)
 {
         char reason[256], value[32];
@@ -238,6 +267,18 @@ static void print_text(const struct cordon_doctor_report *r)
         print_cgroup(&r->cgroup);
 
         print_line("pasta", r->pasta.path ?: "not found in PATH", "");
+
+        printf("landlock features:");
+        for (size_t i = 0; i < ELEMENTSOF(landlock_features); i++)
+                if (r->landlock.abi >= landlock_features[i].abi)
+                        printf(" %s", landlock_features[i].name);
+        printf("%s\n", r->landlock.abi > 0 ? "" : " none");
+
+        print_line("backend", auto_backend(r) ?: "none can run here",
+                   auto_backend(r) ? "what --backend auto picks" : "");
+        printf("landlock backend: %s\n", r->landlock.abi > 0 ? "usable" : "unusable");
+        for (size_t i = 0; i < ELEMENTSOF(landlock_backend_gaps); i++)
+                printf("landlock backend gap: %s\n", landlock_backend_gaps[i]);
 }
 
 /* json_decrefp() comes with jansson >= 2.9 (the build requires 2.13). */
@@ -305,6 +346,12 @@ static json_t *landlock_json(const struct cordon_doctor_landlock *l, bool *oom)
         landlock_reason(l, reason, sizeof(reason));
         put(o, "available", json_boolean(l->abi > 0), oom);
         put(o, "abi", l->abi > 0 ? json_integer(l->abi) : json_null(), oom);
+        json_t *features = json_array();
+        for (size_t i = 0; features && i < ELEMENTSOF(landlock_features); i++)
+                if (l->abi >= landlock_features[i].abi &&
+                    json_array_append_new(features, json_string(landlock_features[i].name)) < 0)
+                        *oom = true;
+        put(o, "features", features, oom);
         put(o, "error", error_json(l->error), oom);
         put(o, "reason", str_or_null(*reason ? reason : NULL), oom);
         return o;
@@ -359,6 +406,14 @@ static json_t *build_json(const struct cordon_doctor_report *r)
         put(root, "cgroup", cgroup_json(&r->cgroup, &oom), &oom);
         put(root, "pasta", pasta, &oom);
         put(root, "ns_backend_usable", json_boolean(cordon_doctor_ns_backend_usable(r)), &oom);
+        put(root, "backend", str_or_null(auto_backend(r)), &oom);
+        json_t *lb = json_object(), *gaps = json_array();
+        for (size_t i = 0; gaps && i < ELEMENTSOF(landlock_backend_gaps); i++)
+                if (json_array_append_new(gaps, json_string(landlock_backend_gaps[i])) < 0)
+                        oom = true;
+        put(lb, "usable", json_boolean(r->landlock.abi > 0), &oom);
+        put(lb, "gaps", gaps, &oom);
+        put(root, "landlock_backend", lb, &oom);
         return oom ? NULL : TAKE_PTR(root);
 }
 

@@ -1,17 +1,94 @@
 /* `cordon run`: defaults + flags -> settings -> policy -> spawn. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/receipt.h"
 #include "cli/run-options.h"
+#include "lib/launch.h"
 #include "lib/lower.h"
 #include "lib/policy.h"
+#include "shared/fd-util.h"
 #include "shared/log.h"
 #include "shared/strv.h"
 
 extern char **environ;
+
+/* The environment's say, below the flags: SANDBOX_BACKEND as in sandbox.conf, and the worktree
+ * fallback from CORDON_HANDLER_SANDBOX (or harn's HARN_HANDLER_SANDBOX). */
+static int settings_from_environment(struct cordon_settings *s)
+{
+        const char *v = getenv("SANDBOX_BACKEND");
+        if (v) {
+                int b = cordon_backend_from_string(v);
+                if (b < 0) {
+                        log_error("SANDBOX_BACKEND='%s': expected auto, ns (or bwrap) or landlock",
+                                  v);
+                        return -EINVAL;
+                }
+                s->backend = (enum cordon_backend)b;
+        }
+        const char *name = "CORDON_HANDLER_SANDBOX";
+        v = getenv(name);
+        if (!v) {
+                name = "HARN_HANDLER_SANDBOX";
+                v = getenv(name);
+        }
+        if (v) {
+                int f = cordon_fallback_from_string(v);
+                if (f < 0) {
+                        log_error("%s='%s': expected off, warn or enforce", name, v);
+                        return -EINVAL;
+                }
+                s->fallback = (enum cordon_fallback)f;
+        }
+        return 0;
+}
+
+static int load_policy_file(struct cordon_settings *s, const char *path)
+{
+        _cleanup_free_ char *text = NULL;
+        size_t len = 0;
+        int r = read_full_file(path, CORDON_CAP_POLICY_MAX_BYTES, &text, &len);
+        if (r == -EFBIG) {
+                log_error("%s: larger than %d bytes; refusing to read it", path,
+                          CORDON_CAP_POLICY_MAX_BYTES);
+                return r;
+        }
+        if (r < 0) {
+                log_error("%s: %s", path, strerror(-r));
+                return r;
+        }
+        struct cordon_cap_policy *c = calloc(1, sizeof(*c));
+        if (!c) {
+                log_error("out of memory");
+                return -ENOMEM;
+        }
+        struct cordon_diag diag = {0};
+        r = cordon_cap_policy_parse(text, len, path, c, &diag);
+        if (r < 0) {
+                free(c);
+                log_error("%s", *diag.message ? diag.message : strerror(-r));
+                return r;
+        }
+        s->cap_policy = c;
+        s->cap_policy_origin = strdup(path);
+        if (!s->cap_policy_origin) {
+                log_error("out of memory");
+                return -ENOMEM;
+        }
+        return 0;
+}
+
+static void print_warning(void *userdata, const char *message)
+{
+        (void)userdata;
+        log_warning("%s", message);
+        fflush(stderr);
+}
 
 int cmd_run(int argc, char **argv)
 {
@@ -22,6 +99,10 @@ int cmd_run(int argc, char **argv)
         if (r < 0) {
                 log_error("out of memory");
                 return EXIT_SETUP;
+        }
+        if (settings_from_environment(&a.settings) < 0) {
+                cordon_settings_clear(&a.settings);
+                return EXIT_USAGE;
         }
         r = run_args_parse(&a, argc, argv, err, sizeof(err));
         if (r < 0 || a.help) {
@@ -36,6 +117,11 @@ int cmd_run(int argc, char **argv)
                 log_error("cannot determine the working directory: %m");
                 cordon_settings_clear(&a.settings);
                 return EXIT_SETUP;
+        }
+
+        if (a.policy_file && load_policy_file(&a.settings, a.policy_file) < 0) {
+                cordon_settings_clear(&a.settings);
+                return EXIT_USAGE;
         }
 
         struct cordon_host host = {
@@ -57,16 +143,52 @@ int cmd_run(int argc, char **argv)
                 return EXIT_SETUP;
         }
 
-        if (!a.settings.quiet)
+        bool quiet = a.settings.quiet;
+        cordon_settings_clear(&a.settings);
+
+        /* Opened before anything runs: a receipt that cannot be written stops the run. */
+        _cleanup_close_ int receipt_fd = -EBADF;
+        if (a.receipt_file) {
+                receipt_fd =
+                    open(a.receipt_file,
+                         O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0644);
+                if (receipt_fd < 0) {
+                        log_error("--receipt '%s': %m", a.receipt_file);
+                        cordon_policy_free(p);
+                        return EXIT_SETUP;
+                }
+        }
+
+        struct cordon_launch launch = {.warn = print_warning};
+        r = cordon_launch_prepare(p, &launch, &diag);
+        if (r < 0) {
+                log_error("%s", diag.message);
+                if (receipt_fd >= 0)
+                        (void)receipt_write(receipt_fd, p, &launch, r, 0, &diag);
+                cordon_launch_clear(&launch);
+                cordon_policy_free(p);
+                return EXIT_SETUP;
+        }
+        if (!quiet)
                 fprintf(stderr,
-                        "cordon: backend=ns project=%s home=%s network=%s env-blocked=%zu\n",
+                        "cordon: backend=%s profile=%s layers=%s%s%s project=%s home=%s "
+                        "network=%s env-blocked=%zu\n",
+                        cordon_backend_to_string(launch.backend),
+                        cordon_profile_to_string(p->profile), launch.landlock ? "landlock" : "",
+                        launch.landlock && launch.seccomp ? "," : "",
+                        launch.seccomp ? "seccomp" : (launch.landlock ? "" : "none"),
                         p->project_dir, cordon_home_access_to_string(p->home_access),
                         cordon_net_mode_to_string(p->net_mode), p->n_env_blocked);
         fflush(stderr);
-        cordon_settings_clear(&a.settings);
 
         int status = 0;
-        r = cordon_spawn(p, a.command, &status, &diag);
+        r = cordon_launch_run(&launch, a.command, &status, &diag);
+        if (receipt_fd >= 0) {
+                int k = receipt_write(receipt_fd, p, &launch, r, status, &diag);
+                if (k < 0)
+                        log_error("--receipt '%s': %s", a.receipt_file, strerror(-k));
+        }
+        cordon_launch_clear(&launch);
         cordon_policy_free(p);
         if (r < 0) {
                 log_error("%s", diag.message);

@@ -6,3 +6,4 @@
 
 int cmd_run(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_policy(int argc, char **argv);

@@ -13,6 +13,7 @@ static const struct {
 } commands[] = {
     {"run", cmd_run, "run a command in a sandbox"},
     {"doctor", cmd_doctor, "report which kernel features this host offers"},
+    {"policy", cmd_policy, "check and intersect capability policies"},
 };
 
 static void usage(FILE *f)

@@ -22,6 +22,15 @@ const struct run_option run_options_table[] = {
     {"device", 0, "GLOB", OPT_DEVICE,
      "expose matching device nodes (never those of the device blacklist)"},
     {"setenv", 0, "NAME=VALUE", OPT_SETENV, "set a variable for the command"},
+    {"backend", 0, "NAME", OPT_BACKEND,
+     "auto (default), ns (namespaces + Landlock + seccomp) or landlock (no namespaces)"},
+    {"profile", 0, "NAME", OPT_PROFILE,
+     "worktree (default), os_hardened (every layer required) or unrestricted (no Landlock, "
+     "no seccomp)"},
+    {"policy", 0, "FILE", OPT_POLICY,
+     "confine by a capability policy (JSON, see cordon-policy(5)) instead of a project"},
+    {"receipt", 0, "FILE", OPT_RECEIPT,
+     "write a JSON receipt of the confinement applied and the outcome to FILE"},
     {"quiet", 'q', NULL, OPT_QUIET, "do not print the startup banner"},
     {"help", 'h', NULL, OPT_HELP, "show this help and exit"},
 };
@@ -147,6 +156,34 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
                         r = cordon_list_add(&s->sandbox_env, optarg, origin);
                         break;
                 }
+                case OPT_BACKEND: {
+                        int b = cordon_backend_from_string(optarg);
+                        if (b < 0 || streq(optarg, "")) {
+                                snprintf(err, errlen,
+                                         "--backend '%s': expected auto, ns or landlock", optarg);
+                                return -EINVAL;
+                        }
+                        s->backend = (enum cordon_backend)b;
+                        break;
+                }
+                case OPT_PROFILE: {
+                        int pr = cordon_profile_from_string(optarg);
+                        if (pr < 0) {
+                                snprintf(err, errlen,
+                                         "--profile '%s': expected unrestricted, worktree, wasi "
+                                         "or os_hardened",
+                                         optarg);
+                                return -EINVAL;
+                        }
+                        s->profile = (enum cordon_profile)pr;
+                        break;
+                }
+                case OPT_POLICY:
+                        a->policy_file = optarg;
+                        break;
+                case OPT_RECEIPT:
+                        a->receipt_file = optarg;
+                        break;
                 case OPT_QUIET:
                         s->quiet = true;
                         break;

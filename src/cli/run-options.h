@@ -17,6 +17,10 @@ enum run_option_id {
         OPT_HIDE,
         OPT_DEVICE,
         OPT_SETENV,
+        OPT_BACKEND,
+        OPT_PROFILE,
+        OPT_POLICY,
+        OPT_RECEIPT,
         OPT_QUIET,
         OPT_HELP,
 };
@@ -35,6 +39,8 @@ extern const size_t run_options_count;
 struct run_args {
         struct cordon_settings settings; /* defaults with the flags applied */
         char **command;                  /* points into argv */
+        const char *policy_file;         /* --policy; read by the caller */
+        const char *receipt_file;        /* --receipt */
         bool help;
 };
 

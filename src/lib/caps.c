@@ -47,6 +47,15 @@ int cordon_caps_drop_all(void)
         return 0;
 }
 
+bool cordon_caps_any(void)
+{
+        struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+        struct __user_cap_data_struct d[2] = {{0}};
+        if (syscall(SYS_capget, &h, d) < 0)
+                return true; /* unknown: let the drop itself report */
+        return (d[0].permitted | d[1].permitted | d[0].effective | d[1].effective) != 0;
+}
+
 int cordon_caps_set_no_new_privs(void)
 {
         return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ? -errno : 0;

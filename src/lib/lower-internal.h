@@ -35,6 +35,10 @@ int cordon_lower_absolute(struct lower *l, const char *path, char **ret);
 /* Adds a rule; a later non-mask rule for the same guest path replaces the earlier one. */
 int cordon_lower_put(struct lower *l, const char *guest, const char *host,
                      enum cordon_access access, unsigned flags, const char *origin);
+/* Binds @path (made absolute, symlinks resolved) at the same place. A missing path is an error
+ * naming @variable and @origin, except for built-in entries. */
+int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_access access,
+                                const char *origin, const char *variable);
 /* True when host path @host lies below a read-write bind, i.e. the sandbox can write there. */
 bool cordon_lower_sandbox_can_write(const struct lower *l, const char *host);
 
@@ -47,3 +51,6 @@ int cordon_lower_extra_blocked(struct lower *l);
 int cordon_lower_blocked_files(struct lower *l);
 int cordon_lower_check_project(struct lower *l);
 int cordon_lower_masks(struct lower *l);
+
+/* lower-cap.c: the roots and presets of a capability policy (--policy) instead of a project. */
+int cordon_lower_cap_policy(struct lower *l);

@@ -114,8 +114,8 @@ static bool covered(struct lower *l, const char *real, enum cordon_access access
 
 /* Binds host @path at the same path inside. A symlink is recreated as a symlink and its target
  * bound as well (the usr-merge links /bin, /lib, ... come out right this way). */
-static int bind_same_path(struct lower *l, const char *path, enum cordon_access access,
-                          const char *origin, const char *variable)
+int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_access access,
+                                const char *origin, const char *variable)
 {
         _cleanup_free_ char *abs = NULL;
         int r = cordon_lower_absolute(l, path, &abs);
@@ -283,7 +283,10 @@ static int lower_devices(struct lower *l)
 static int lower_passwd(struct lower *l)
 {
         const struct cordon_host *h = l->h;
-        if (!l->s->filter_passwd || !cordon_policy_find_fs(l->p, "/etc"))
+        /* The landlock backend has no mount namespace to put the filtered files in (a gap
+         * `cordon doctor` lists); skip the lookups it would throw away. */
+        if (!l->s->filter_passwd || !cordon_policy_find_fs(l->p, "/etc") ||
+            l->s->backend == CORDON_BACKEND_LANDLOCK)
                 return 0;
         _cleanup_free_ char *pw = NULL, *gr = NULL, *pw_out = NULL, *gr_out = NULL;
         _cleanup_free_ char *self_pw = NULL, *self_gr = NULL;
@@ -399,8 +402,8 @@ static int lower_readonly_mounts(struct lower *l, bool builtin)
                         bool link = lstat(it->value, &st) == 0 && S_ISLNK(st.st_mode);
                         if (link != (pass == 1) || cordon_lower_is_builtin(it->origin) != builtin)
                                 continue;
-                        int r = bind_same_path(l, it->value, CORDON_ACCESS_RO, it->origin,
-                                               "READONLY_MOUNTS");
+                        int r = cordon_lower_bind_same_path(l, it->value, CORDON_ACCESS_RO,
+                                                            it->origin, "READONLY_MOUNTS");
                         if (r < 0)
                                 return r;
                 }
@@ -428,16 +431,22 @@ int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_h
 
         /* Built-in system paths, then the home directory, then what the user asked for, so an
          * explicit --ro or --rw of a path wins over the defaults for that same path. */
-        if ((r = lower_readonly_mounts(&l, true)) < 0 || (r = lower_system(&l)) < 0 ||
-            (r = cordon_lower_home(&l)) < 0 || (r = lower_readonly_mounts(&l, false)) < 0)
+        /* A capability policy without the system_runtime preset keeps the system directories
+         * out too; then the command has to come from one of its roots. */
+        bool system_runtime = !s->cap_policy || s->cap_policy->presets_default ||
+                              (s->cap_policy->presets & CORDON_PRESET_SYSTEM_RUNTIME);
+        if ((system_runtime && (r = lower_readonly_mounts(&l, true)) < 0) ||
+            (r = lower_system(&l)) < 0 || (r = cordon_lower_home(&l)) < 0 ||
+            (r = lower_readonly_mounts(&l, false)) < 0)
                 goto fail;
         CORDON_LIST_FOREACH (it, &s->extra_writable_paths)
-                if ((r = bind_same_path(&l, it->value, CORDON_ACCESS_RW, it->origin,
-                                        "EXTRA_WRITABLE_PATHS")) < 0)
+                if ((r = cordon_lower_bind_same_path(&l, it->value, CORDON_ACCESS_RW, it->origin,
+                                                     "EXTRA_WRITABLE_PATHS")) < 0)
                         goto fail;
         /* Credential directories and placeholders come after every read-write bind is known, so
          * that "could the sandbox create this?" sees all of them. */
-        if ((r = lower_project(&l)) < 0 || (r = cordon_lower_home_blocked(&l)) < 0 ||
+        r = s->cap_policy ? cordon_lower_cap_policy(&l) : lower_project(&l);
+        if (r < 0 || (r = cordon_lower_home_blocked(&l)) < 0 ||
             (r = cordon_lower_extra_blocked(&l)) < 0 || (r = cordon_lower_blocked_files(&l)) < 0 ||
             (r = cordon_lower_check_project(&l)) < 0 || (r = lower_devices(&l)) < 0 ||
             (r = lower_passwd(&l)) < 0 || (r = cordon_lower_masks(&l)) < 0 ||
@@ -446,6 +455,16 @@ int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_h
         if ((r = cordon_policy_set_hostname(l.p, "cordon")) < 0 ||
             (r = cordon_policy_set_net_mode(l.p, s->net_mode, BUILTIN)) < 0)
                 goto fail;
+        l.p->backend = s->backend;
+        l.p->fallback = s->fallback;
+        /* Strictest wins between --profile and the capability policy's sandbox_profile. */
+        l.p->profile = s->profile;
+        if (s->cap_policy) {
+                if (s->cap_policy->profile > l.p->profile)
+                        l.p->profile = s->cap_policy->profile;
+                if (s->cap_policy->has_side_effect_level)
+                        l.p->side_effect_level = s->cap_policy->side_effect_level;
+        }
         if ((r = cordon_policy_validate(l.p, diag)) < 0)
                 goto fail;
 

@@ -110,6 +110,9 @@ int cordon_settings_init_defaults(struct cordon_settings *s, const char *home)
             .private_tmp = true,
             .private_ipc = true,
             .filter_passwd = true,
+            .backend = CORDON_BACKEND_AUTO,
+            .profile = CORDON_PROFILE_WORKTREE,
+            .fallback = CORDON_FALLBACK_ENFORCE,
         };
         s->home_access_origin = strdup(BUILTIN);
         if (!s->home_access_origin)
@@ -153,5 +156,10 @@ void cordon_settings_clear(struct cordon_settings *s)
         free(s->home_access_origin);
         free(s->project_dir);
         free(s->project_dir_origin);
+        if (s->cap_policy) {
+                cordon_cap_policy_clear(s->cap_policy);
+                free(s->cap_policy);
+        }
+        free(s->cap_policy_origin);
         *s = (struct cordon_settings){0};
 }

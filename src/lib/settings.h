@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "cordon/cordon.h"
+#include "lib/cap-policy.h"
 #include "lib/list.h"
 
 struct cordon_settings {
@@ -35,6 +36,15 @@ struct cordon_settings {
 
         char *project_dir; /* NULL: the working directory */
         char *project_dir_origin;
+
+        /* SANDBOX_BACKEND, --profile, CORDON_HANDLER_SANDBOX */
+        enum cordon_backend backend;
+        enum cordon_profile profile;
+        enum cordon_fallback fallback;
+
+        /* --policy: a capability policy replaces the project directory with its roots. */
+        struct cordon_cap_policy *cap_policy;
+        char *cap_policy_origin; /* the file it came from */
 };
 
 /* Fills @s with the built-in defaults. @home is the caller's home directory. */

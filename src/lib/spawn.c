@@ -2,12 +2,14 @@
  * exec under a small PID 1, and supervise until the command exits. The child reports the first
  * failure as {step, errno, rule} on a close-on-exec pipe; end-of-file means exec succeeded. */
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -16,6 +18,7 @@
 #include "lib/caps.h"
 #include "lib/diag.h"
 #include "lib/keyring.h"
+#include "lib/launch.h"
 #include "lib/ns-mount.h"
 #include "lib/ns-net.h"
 #include "lib/ns-user.h"
@@ -23,8 +26,6 @@
 #include "lib/policy.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
-
-extern char **environ;
 
 struct child_report {
         int32_t step;
@@ -34,10 +35,12 @@ struct child_report {
 
 struct child_ctx {
         const struct cordon_policy *p;
+        const struct cordon_launch *l;
         struct cordon_mount_plan *plan;
         char *const *argv;
         int report_fd;
         int lifeline_fd;
+        int parent_fds[2]; /* the supervisor's ends, closed in the child */
         sigset_t forward;
 };
 
@@ -46,6 +49,80 @@ _Noreturn static void child_fail(const struct child_ctx *c, int step, int err, i
         struct child_report rep = {.step = step, .err = err < 0 ? -err : err, .rule = rule};
         (void)write_all(c->report_fd, &rep, sizeof(rep));
         _exit(code);
+}
+
+/* A file without a #! line is a shell script, as execvp() has it. */
+static void exec_script(const char *path, char *const *argv, char *const *envp)
+{
+        static char sh[] = "sh";
+        char file[PATH_MAX], *args[256];
+        size_t n = 0, len = strlen(path);
+
+        if (len >= sizeof(file))
+                return;
+        memcpy(file, path, len + 1);
+        args[n++] = sh;
+        args[n++] = file;
+        for (size_t i = 1; argv[i]; i++) {
+                if (n >= ELEMENTSOF(args) - 1) {
+                        errno = ENOEXEC; /* too many arguments to pass on here */
+                        return;
+                }
+                args[n++] = argv[i];
+        }
+        args[n] = NULL;
+        execve("/bin/sh", args, envp);
+        errno = ENOEXEC;
+}
+
+/* execvp() with the PATH of @envp rather than of the caller: the landlock backend's child shares
+ * the supervisor's memory (and so its environ) until it execs. No allocation. */
+static void exec_search(const char *file, char *const *argv, char *const *envp)
+{
+        const char *path = "/usr/local/bin:/usr/bin:/bin";
+        int saved = ENOENT;
+
+        if (strchr(file, '/')) {
+                execve(file, argv, envp);
+                if (errno == ENOEXEC)
+                        exec_script(file, argv, envp);
+                saved = errno;
+        } else {
+                for (char *const *e = envp; e && *e; e++)
+                        if (strncmp(*e, "PATH=", 5) == 0)
+                                path = *e + 5;
+                for (const char *p = path;; p++) {
+                        const char *end = strchrnul(p, ':');
+                        char buf[PATH_MAX];
+                        size_t dl = (size_t)(end - p), fl = strlen(file);
+                        /* An empty entry means the working directory, as for execvp(). */
+                        if (dl + 1 + fl + 1 <= sizeof(buf)) {
+                                memcpy(buf, dl ? p : ".", dl ? dl : 1);
+                                size_t n = dl ? dl : 1;
+                                buf[n] = '/';
+                                memcpy(buf + n + 1, file, fl + 1);
+                                execve(buf, argv, envp);
+                                if (errno == ENOEXEC) {
+                                        exec_script(buf, argv, envp);
+                                        saved = ENOEXEC;
+                                        break;
+                                }
+                                /* Keep looking after a miss; remember a permission problem. */
+                                if (errno == EACCES)
+                                        saved = EACCES;
+                                else if (errno != ENOENT && errno != ENOTDIR && errno != ELOOP &&
+                                         errno != ENAMETOOLONG && errno != ESTALE &&
+                                         errno != ENODEV && errno != ETIMEDOUT) {
+                                        saved = errno;
+                                        break;
+                                }
+                        }
+                        if (!*end)
+                                break;
+                        p = end;
+                }
+        }
+        errno = saved;
 }
 
 _Noreturn static void exec_command(const struct child_ctx *c)
@@ -57,15 +134,27 @@ _Noreturn static void exec_command(const struct child_ctx *c)
                 child_fail(c, CORDON_STEP_PROCESS, errno, -1, 125);
         if (c->p->cwd && chdir(c->p->cwd) < 0)
                 child_fail(c, CORDON_STEP_CHDIR, errno, -1, 125);
-        environ = c->p->envp;
-        execvp(c->argv[0], c->argv);
+        exec_search(c->argv[0], c->argv, c->l->envp ? c->l->envp : c->p->envp);
         child_fail(c, CORDON_STEP_EXEC, errno, -1, errno == ENOENT ? 127 : 126);
 }
 
-_Noreturn static void child_main(const struct child_ctx *c)
+/* Landlock, then the seccomp filter last of all: the filter refuses calls (mount, keyctl,
+ * unshare...) that earlier steps need. Both apply to PID 1 too, and everything it forks inherits
+ * them. */
+static void apply_layers(const struct child_ctx *c)
+{
+        int r, rule = -1;
+        if (c->l->landlock && (r = cordon_landlock_apply(&c->l->ll, &rule)) < 0)
+                child_fail(c, CORDON_STEP_LANDLOCK, r, rule, 125);
+        if (c->l->bpf.len > 0 && (r = cordon_seccomp_install(&c->l->bpf)) < 0)
+                child_fail(c, CORDON_STEP_SECCOMP, r, -1, 125);
+}
+
+/* Common first steps of both backends' children. */
+static void child_begin(const struct child_ctx *c)
 {
         const struct cordon_policy *p = c->p;
-        int r, step, rule = -1;
+        int r;
 
         /* Die with the supervisor; the lifeline pipe catches a supervisor that died before the
          * death signal was armed (its write end is only held there). */
@@ -81,6 +170,61 @@ _Noreturn static void child_main(const struct child_ctx *c)
                 if ((r = close_all_fds_except(keep, ELEMENTSOF(keep))) < 0)
                         child_fail(c, CORDON_STEP_PROCESS, r, -1, 125);
         }
+}
+
+/* The landlock backend: no namespaces, so no PID 1 either; the child confines itself and
+ * becomes the command. */
+_Noreturn static void child_landlock_main(const struct child_ctx *c)
+{
+        const struct cordon_policy *p = c->p;
+        int r;
+
+        child_begin(c);
+        if ((r = cordon_keyring_detach()) < 0)
+                child_fail(c, CORDON_STEP_KEYRING, r, -1, 125);
+        /* Without a user namespace only a caller that holds capabilities (root) has any to drop;
+         * no-new-privs keeps everyone else from gaining them through execve. */
+        if (p->process.drop_capabilities && cordon_caps_any() && (r = cordon_caps_drop_all()) < 0)
+                child_fail(c, CORDON_STEP_CAPS, r, -1, 125);
+        if ((r = cordon_caps_set_no_new_privs()) < 0)
+                child_fail(c, CORDON_STEP_NNP, r, -1, 125);
+        apply_layers(c);
+        exec_command(c);
+}
+
+static int child_landlock_entry(void *arg)
+{
+        const struct child_ctx *c = arg;
+        close(c->parent_fds[0]);
+        close(c->parent_fds[1]);
+        child_landlock_main(c);
+}
+
+/* The landlock backend's child borrows the supervisor's memory until it execs (like vfork, but
+ * on a stack of its own): no page tables to copy, no copy-on-write faults, which is most of the
+ * cost of a fork for a process that execs at once. It allocates nothing and writes no shared
+ * data; the supervisor sleeps until the exec or the exit. */
+static pid_t clone_landlock_child(struct child_ctx *c)
+{
+        const size_t size = 256 * 1024;
+        void *stack = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+        if (stack == MAP_FAILED)
+                return -1;
+        pid_t pid =
+            clone(child_landlock_entry, (char *)stack + size, CLONE_VM | CLONE_VFORK | SIGCHLD, c);
+        int saved = errno;
+        munmap(stack, size);
+        errno = saved;
+        return pid;
+}
+
+_Noreturn static void child_main(const struct child_ctx *c)
+{
+        const struct cordon_policy *p = c->p;
+        int r, step, rule = -1;
+
+        child_begin(c);
         if ((r = cordon_ns_user_write_maps(p->identity.uid, p->identity.gid)) < 0)
                 child_fail(c, CORDON_STEP_USERNS, r, -1, 125);
         /* The original environment block still holds every variable the supervisor saw. */
@@ -101,6 +245,7 @@ _Noreturn static void child_main(const struct child_ctx *c)
                 child_fail(c, CORDON_STEP_CAPS, r, -1, 125);
         if (p->process.no_new_privs && (r = cordon_caps_set_no_new_privs()) < 0)
                 child_fail(c, CORDON_STEP_NNP, r, -1, 125);
+        apply_layers(c);
 
         pid_t cmd = fork();
         if (cmd < 0)
@@ -121,11 +266,14 @@ static unsigned long clone_flags(const struct cordon_policy *p)
         return f;
 }
 
-static void describe_failure(const struct cordon_policy *p, const struct child_report *rep,
+static void describe_failure(const struct cordon_launch *l, const struct child_report *rep,
                              char *const *argv, struct cordon_diag *diag)
 {
+        const struct cordon_policy *p = l->p;
         const struct cordon_fs_rule *r =
-            rep->rule >= 0 && (size_t)rep->rule < p->n_fs ? &p->fs[rep->rule] : NULL;
+            rep->step != CORDON_STEP_LANDLOCK && rep->rule >= 0 && (size_t)rep->rule < p->n_fs
+                ? &p->fs[rep->rule]
+                : NULL;
         const char *err = strerror(rep->err);
         const char *what =
             r ? (r->host && cordon_access_is_bind(r->access) ? r->host : r->guest) : "";
@@ -175,6 +323,16 @@ static void describe_failure(const struct cordon_policy *p, const struct child_r
         case CORDON_STEP_NNP:
                 cordon_diag_set(diag, 0, "failed to set no-new-privs: %s", err);
                 break;
+        case CORDON_STEP_LANDLOCK:
+                if (rep->rule >= 0 && (size_t)rep->rule < l->ll.n_rules)
+                        cordon_diag_set(diag, 0, "failed to apply the Landlock rule for '%s': %s",
+                                        l->ll.rules[rep->rule].path, err);
+                else
+                        cordon_diag_set(diag, 0, "failed to apply the Landlock ruleset: %s", err);
+                break;
+        case CORDON_STEP_SECCOMP:
+                cordon_diag_set(diag, 0, "failed to install the seccomp filter: %s", err);
+                break;
         case CORDON_STEP_CHDIR:
                 cordon_diag_set(diag, 0, "failed to change directory to '%s': %s", strempty(p->cwd),
                                 err);
@@ -190,23 +348,29 @@ static void describe_failure(const struct cordon_policy *p, const struct child_r
         }
 }
 
-_public_ int cordon_spawn(const struct cordon_policy *p, char *const *argv, int *ret_status,
-                          struct cordon_diag *diag)
+/* Errors of clone(CLONE_NEWUSER...) that mean "no user namespaces here" rather than a
+ * transient shortage: container runtimes' seccomp policies (EPERM), kernels without them
+ * (EINVAL), a zero or exhausted namespace limit (ENOSPC, EUSERS). */
+static bool userns_refused(int err)
 {
+        return err == EPERM || err == EINVAL || err == ENOSPC || err == EUSERS || err == ENOSYS;
+}
+
+/* One attempt with the launch's current backend. Returns 0 with the command's status, -errno
+ * with @diag filled, or -EAGAIN with @why set when an `auto` launch should fall back. */
+static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status, char *why,
+                    size_t whylen, struct cordon_diag *diag)
+{
+        const struct cordon_policy *p = l->p;
         int r;
 
-        if (diag)
-                diag->step = CORDON_STEP_PREPARE;
-        if (!argv || !argv[0])
-                return cordon_diag_set(diag, -EINVAL, "no command given");
-        r = cordon_policy_validate(p, diag);
-        if (r < 0)
-                return r;
-
         struct cordon_mount_plan plan = {0};
-        r = cordon_mount_plan_build(p, &plan);
-        if (r < 0)
-                return cordon_diag_set(diag, r, "failed to plan the mounts: %s", strerror(-r));
+        if (l->backend == CORDON_BACKEND_NS) {
+                r = cordon_mount_plan_build(p, &plan);
+                if (r < 0)
+                        return cordon_diag_set(diag, r, "failed to plan the mounts: %s",
+                                               strerror(-r));
+        }
 
         int report[2] = {-EBADF, -EBADF}, lifeline[2] = {-EBADF, -EBADF};
         if (pipe2(report, O_CLOEXEC) < 0 || pipe2(lifeline, O_CLOEXEC) < 0) {
@@ -216,10 +380,12 @@ _public_ int cordon_spawn(const struct cordon_policy *p, char *const *argv, int 
 
         struct child_ctx ctx = {
             .p = p,
+            .l = l,
             .plan = &plan,
             .argv = argv,
             .report_fd = report[1],
             .lifeline_fd = lifeline[0],
+            .parent_fds = {report[0], lifeline[1]},
         };
         sigemptyset(&ctx.forward);
         sigaddset(&ctx.forward, SIGINT);
@@ -232,11 +398,17 @@ _public_ int cordon_spawn(const struct cordon_policy *p, char *const *argv, int 
 
         if (diag)
                 diag->step = CORDON_STEP_CLONE;
-        pid_t pid = (pid_t)syscall(SYS_clone, clone_flags(p) | SIGCHLD, NULL, NULL, NULL, 0);
+        pid_t pid = l->backend == CORDON_BACKEND_NS
+                        ? (pid_t)syscall(SYS_clone, clone_flags(p) | SIGCHLD, NULL, NULL, NULL, 0)
+                        : clone_landlock_child(&ctx);
         if (pid < 0) {
-                r = cordon_diag_set(
-                    diag, -errno,
-                    "failed to create the sandbox namespaces: %m (see 'cordon doctor')");
+                if (l->auto_backend && userns_refused(errno)) {
+                        snprintf(why, whylen, "clone: %s", strerror(errno));
+                        r = -EAGAIN;
+                } else
+                        r = cordon_diag_set(
+                            diag, -errno,
+                            "failed to create the sandbox namespaces: %m (see 'cordon doctor')");
                 sigprocmask(SIG_SETMASK, &saved, NULL);
                 goto out;
         }
@@ -256,9 +428,20 @@ _public_ int cordon_spawn(const struct cordon_policy *p, char *const *argv, int 
 
         int status = 0;
         if (n == (ssize_t)sizeof(rep)) {
-                describe_failure(p, &rep, argv, diag);
-                r = rep.err > 0 ? -rep.err : -EIO;
                 (void)cordon_wait_forwarding(pid, &ctx.forward, false, &status);
+                /* The namespaces were created but the id maps or the first mount were refused:
+                 * what AppArmor's userns restriction looks like. Nothing has run yet. */
+                if (l->auto_backend && (rep.step == CORDON_STEP_USERNS ||
+                                        (rep.step == CORDON_STEP_ROOT && rep.err == EPERM))) {
+                        snprintf(why, whylen, "%s: %s",
+                                 rep.step == CORDON_STEP_USERNS ? "writing the id maps"
+                                                                : "mounting the root",
+                                 strerror(rep.err));
+                        r = -EAGAIN;
+                } else {
+                        describe_failure(l, &rep, argv, diag);
+                        r = rep.err > 0 ? -rep.err : -EIO;
+                }
         } else {
                 if (diag)
                         diag->step = CORDON_STEP_NONE;
@@ -276,5 +459,45 @@ out:
         safe_close(lifeline[0]);
         safe_close(lifeline[1]);
         cordon_mount_plan_clear(&plan);
+        return r;
+}
+
+int cordon_launch_run(struct cordon_launch *l, char *const *argv, int *ret_status,
+                      struct cordon_diag *diag)
+{
+        char why[256] = "";
+        int r;
+
+        if (!argv || !argv[0])
+                return cordon_diag_set(diag, -EINVAL, "no command given");
+        r = run_once(l, argv, ret_status, why, sizeof(why), diag);
+        if (r != -EAGAIN)
+                return r;
+        if (diag)
+                diag->step = CORDON_STEP_PREPARE;
+        r = cordon_launch_fall_back(l, why, diag);
+        if (r < 0)
+                return r;
+        return run_once(l, argv, ret_status, why, sizeof(why), diag);
+}
+
+_public_ int cordon_spawn(const struct cordon_policy *p, char *const *argv, int *ret_status,
+                          struct cordon_diag *diag)
+{
+        int r;
+
+        if (diag)
+                diag->step = CORDON_STEP_PREPARE;
+        if (!argv || !argv[0])
+                return cordon_diag_set(diag, -EINVAL, "no command given");
+        r = cordon_policy_validate(p, diag);
+        if (r < 0)
+                return r;
+
+        struct cordon_launch l = {0};
+        r = cordon_launch_prepare(p, &l, diag);
+        if (r >= 0)
+                r = cordon_launch_run(&l, argv, ret_status, diag);
+        cordon_launch_clear(&l);
         return r;
 }

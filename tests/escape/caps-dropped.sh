@@ -18,7 +18,7 @@ elif op == "chroot":
 elif op == "mknod":
     print(res(libc.mknod(b"/tmp/m/null", 0o20666, os.makedev(1, 3))))'
 
-plan 6
+plan 7
 out=$(unshare -Urm python3 -c "$PRIV" mount 2>&1)
 case $out in
 OK) ok "control: mount(tmpfs) works as root of a plain user namespace outside" ;;
@@ -29,8 +29,10 @@ run_sandboxed python3 -c "$PRIV" mount
 check "mount(tmpfs) inside: EPERM" "EPERM" "$out"
 run_sandboxed python3 -c "$PRIV" chroot
 check "chroot inside: EPERM" "EPERM" "$out"
+run_view_only python3 -c "$PRIV" mknod
+check "mknod of a device inside, namespace view alone: EPERM" "EPERM" "$out"
 run_sandboxed python3 -c "$PRIV" mknod
-check "mknod of a device inside: EPERM" "EPERM" "$out"
+check "mknod of a device inside, with Landlock (MAKE_CHAR never granted): EACCES" "EACCES" "$out"
 run_sandboxed sh -c 'grep -E "^Cap(Inh|Prm|Eff|Bnd|Amb):" /proc/self/status | cut -f2 | sort -u'
 check "all capability sets are empty, the bounding set too" "0000000000000000" "$out"
 run_sandboxed sh -c 'grep "^NoNewPrivs:" /proc/self/status | tr -d "\t "'

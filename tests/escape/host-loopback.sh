@@ -30,10 +30,12 @@ trap 'kill "$server" 2>/dev/null' EXIT
 for _ in $(seq 100); do [ -e "$T_TMP/port" ] && break; sleep 0.05; done
 port=$(cat "$T_TMP/port")
 
-plan 3
+plan 4
 check "control: the host server answers outside on port $port" "OK:l00pback-s3cret" \
         "$(python3 -c "$GET" "$port" 2>&1)"
+run_view_only python3 -c "$GET" "$port"
+check "connecting to 127.0.0.1:$port inside, namespace view alone: ECONNREFUSED" "ECONNREFUSED" "$out"
 run_sandboxed python3 -c "$GET" "$port"
-check "connecting to 127.0.0.1:$port inside: ECONNREFUSED" "ECONNREFUSED" "$out"
+check "connecting to 127.0.0.1:$port inside, with Landlock (no TCP connect): EACCES" "EACCES" "$out"
 run_sandboxed python3 -c 'import socket; print(socket.if_nameindex())'
 check "the sandbox has only its own loopback interface" "[(1, 'lo')]" "$out"

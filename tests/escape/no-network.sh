@@ -18,12 +18,17 @@ try:
 except OSError as e:
     print(errno.errorcode[e.errno] if e.errno else type(e).__name__)'
 
-plan 4
-run_sandboxed python3 -c "$NET" loop
+plan 6
+# The network namespace on its own first (Landlock refuses every TCP connect in isolated mode).
+run_view_only python3 -c "$NET" loop
 check "control: a TCP round trip over the sandbox's loopback" "OK:pong" "$out"
+run_view_only python3 -c "$NET" tcp
+check "TCP connect to 192.0.2.1:80, namespace alone: ENETUNREACH" "ENETUNREACH" "$out"
 run_sandboxed python3 -c "$NET" tcp
-check "TCP connect to 192.0.2.1:80: ENETUNREACH" "ENETUNREACH" "$out"
+check "TCP connect to 192.0.2.1:80, with Landlock: EACCES" "EACCES" "$out"
+run_sandboxed python3 -c "$NET" loop
+check "with Landlock, even the sandbox's own loopback has no TCP: EACCES" "EACCES" "$out"
 run_sandboxed python3 -c "$NET" udp
 check "UDP send to 192.0.2.1:53: ENETUNREACH" "ENETUNREACH" "$out"
-run_sandboxed python3 -c "$NET" tcp6
-check "TCP connect to [2001:db8::1]:80: ENETUNREACH" "ENETUNREACH" "$out"
+run_view_only python3 -c "$NET" tcp6
+check "TCP connect to [2001:db8::1]:80, namespace alone: ENETUNREACH" "ENETUNREACH" "$out"

@@ -31,16 +31,18 @@ else:
 PY
 chmod 644 "$T_TMP/keys.py"
 
-plan 3
+plan 4
 out=$(python3 "$T_TMP/keys.py" join sh -c '
 python3 "$1" read
 python3 "$1" session
-cd "$2" && "$3" run --quiet --ro "$1" -- sh -c "python3 \"\$1\" read; python3 \"\$1\" session" sh "$1"
+cd "$2" && "$3" run --quiet --profile unrestricted --ro "$1" -- sh -c "python3 \"\$1\" read; python3 \"\$1\" session" sh "$1"
+cd "$2" && "$3" run --quiet --ro "$1" -- python3 "$1" read
 ' sh "$T_TMP/keys.py" "$T_PROJECT" "$CORDON" 2>&1)
 outside_key=$(printf '%s\n' "$out" | sed -n 1p)
 outside_ring=$(printf '%s\n' "$out" | sed -n 2p)
 check "control: a child in the same session reads the key" "k3yring-s3cret" "$outside_key"
-check "inside: reading the key fails with EACCES" "EACCES" "$(printf '%s\n' "$out" | sed -n 3p)"
+check "inside, namespace view alone: reading the key fails with EACCES" "EACCES" "$(printf '%s\n' "$out" | sed -n 3p)"
+check "inside, with seccomp (keyctl refused): EPERM" "EPERM" "$(printf '%s\n' "$out" | sed -n 5p)"
 inside_ring=$(printf '%s\n' "$out" | sed -n 4p)
 if [ -n "$inside_ring" ] && [ "$inside_ring" != "$outside_ring" ]; then
         ok "inside: a different session keyring ($inside_ring, not $outside_ring)"

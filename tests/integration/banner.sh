@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Must still work: one banner line on stderr naming backend=ns, the project, the home mode and the
-# network, counting blocked variables without naming them; --quiet and -q drop it.
+# Must still work: one banner line on stderr naming the backend (ns, or landlock when the suite
+# runs under SANDBOX_BACKEND=landlock), the project, the home mode and the network, counting
+# blocked variables without naming them; --quiet and -q drop it.
 . "$(dirname "$0")/../lib/tap.sh"
 
 export GITHUB_TOKEN=banner-s3cret-token AWS_SECRET_ACCESS_KEY=banner-s3cret-aws
@@ -10,9 +11,11 @@ so=$(cd "$T_PROJECT" && "$CORDON" run -- echo out 2>"$T_TMP/stderr"); rc=$?
 se=$(cat "$T_TMP/stderr")
 check "the command's stdout is untouched" "0:out" "$rc:$so"
 check "exactly one line on stderr" "1" "$(printf '%s\n' "$se" | grep -c .)"
+backend=${SANDBOX_BACKEND:-ns}
 case $se in
-"cordon: backend=ns "*) ok "the banner names backend=ns" ;;
-*) not_ok "the banner names backend=ns" "stderr: $se" ;;
+"cordon: backend=$backend profile=worktree layers=landlock,seccomp "*)
+        ok "the banner names backend=$backend, the profile and the layers" ;;
+*) not_ok "the banner names backend=$backend, the profile and the layers" "stderr: $se" ;;
 esac
 case $se in
 *"project=$T_PROJECT "*"home=tmpwrite"*"network=isolated"*)

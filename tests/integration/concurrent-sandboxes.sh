@@ -2,6 +2,7 @@
 # Must still work: two sandboxes on the same project at the same time. Each waits until it sees
 # the other's marker, so both can only succeed if they really overlap.
 . "$(dirname "$0")/../lib/tap.sh"
+ns_only "no pid namespace and no private /tmp to tell sandboxes apart"
 
 MEET='import os, sys, time
 me, other = sys.argv[1], sys.argv[2]

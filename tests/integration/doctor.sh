@@ -35,7 +35,7 @@ cgroup_expect() {
         fi
 }
 
-plan 13
+plan 16
 
 if [ "$userns" = yes ]; then
         check "exit status 0: user namespaces work here" "0" "$rc"
@@ -46,7 +46,8 @@ fi
 
 labels=$(printf '%s\n' "$out" | sed 's/:.*//' | paste -sd,)
 check "text: one line per check, in order" \
-        "user namespaces,landlock,seccomp,cgroup,pasta" "$labels"
+        "user namespaces,landlock,seccomp,cgroup,pasta,landlock features,backend,landlock backend" \
+        "$(printf '%s\n' "$labels" | tr , '\n' | grep -v '^landlock backend gap$' | paste -sd,)"
 
 ul=$(line "user namespaces")
 case "${ul#*: }" in
@@ -68,6 +69,27 @@ check "cgroup: layout and delegation agree with stat -f and test -w" "$(cgroup_e
         "$(printf '%s' "${cl#cgroup: }" | sed 's/ (.*//; s/;.*//')"
 
 check "pasta: agrees with command -v" "pasta: $pasta" "$(line pasta)"
+
+# ABI n brings these features; the control is the ABI from Python above.
+features=""
+if [ "$landlock" != unavailable ]; then
+        abi=${landlock#ABI }; i=0
+        for f in filesystem refer truncate tcp ioctl_dev scope; do
+                i=$((i + 1)); [ "$abi" -ge "$i" ] && features="$features $f"
+        done
+else
+        features=" none"
+fi
+check "landlock features: what the ABI offers" "landlock features:$features" "$(line "landlock features")"
+if [ "$userns" = yes ]; then want=ns; elif [ "$landlock" != unavailable ]; then want=landlock; else want=none; fi
+check "backend: what auto picks follows the controls" "$want" \
+        "$(line backend | sed 's/^backend: //; s/ (.*//; s/^none can run here$/none/')"
+gaps=$(printf '%s\n' "$out" | grep -c '^landlock backend gap: ')
+if [ "$gaps" -ge 4 ] && printf '%s\n' "$out" | grep -q 'gap: .*EACCES instead of being hidden'; then
+        ok "landlock backend: its gaps are listed ($gaps lines)"
+else
+        not_ok "landlock backend: its gaps are listed" "$out"
+fi
 
 keys=$(printf '%s' "$json" | python3 -c 'import json, sys
 d = json.load(sys.stdin)

@@ -18,7 +18,8 @@ check "gcc exits 0" "0:" "$rc:$out"
 check "the binary landed in the host project" "yes" "$([ -x "$T_PROJECT/hello" ] && echo yes)"
 run_sandboxed ./hello
 check "the binary runs inside with its exit status" "7:hello from inside" "$rc:$out"
-run_sandboxed sh -c 'gcc -x c -o /tmp/t - <<C && /tmp/t
+# The scratch directory: the private /tmp, or the private TMPDIR of the landlock backend.
+run_sandboxed sh -c 'gcc -x c -o "${TMPDIR:-/tmp}/t" - <<C && "${TMPDIR:-/tmp}/t"
 int main(void) { return 3; }
 C'
-check "compiling into and running from /tmp works" "3:" "$rc:$out"
+check "compiling into and running from the scratch directory works" "3:" "$rc:$out"

@@ -10,8 +10,8 @@ inside() {
 echo "export EDITOR=vi" > "$HOME/.profile"
 
 plan 6
-check "creating ~/newfile: EROFS" "EROFS" "$(inside 'open(p, "w")' "$HOME/newfile")"
-check "creating ~/newdir: EROFS" "EROFS" "$(inside 'os.mkdir(p)' "$HOME/newdir")"
+check "creating ~/newfile is refused" "$(on_backend EROFS EACCES)" "$(inside 'open(p, "w")' "$HOME/newfile")"
+check "creating ~/newdir is refused" "$(on_backend EROFS EACCES)" "$(inside 'os.mkdir(p)' "$HOME/newdir")"
 check "~/.profile is visible" "OK:export EDITOR=vi" "$(inside 'open(p).read()' "$HOME/.profile")"
 check "~/.claude is writable" "OK:2" "$(inside 'open(p, "w").write("ok")' "$HOME/.claude/x")"
 check "the project is writable" "OK:2" "$(inside 'open(p, "w").write("ok")' "$T_PROJECT/x")"

@@ -3,6 +3,7 @@
 # after exit, dotfiles are read-only, agent dirs (.claude, .cache/uv) persist, and .gitconfig is
 # a writable copy whose changes do not reach the host.
 . "$(dirname "$0")/../lib/tap.sh"
+ns_only "the throwaway home is a tmpfs: it needs a mount namespace"
 
 echo "alias ll='ls -l'" > "$HOME/.bashrc"
 printf '[user]\n\tname = Host User\n' > "$HOME/.gitconfig"

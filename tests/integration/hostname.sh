@@ -2,6 +2,7 @@
 # Must still work: the sandbox has its own UTS namespace with the hostname "cordon"; the host's
 # hostname is unchanged and setting it inside fails (no capabilities).
 . "$(dirname "$0")/../lib/tap.sh"
+ns_only "no uts namespace: the hostname is the host's"
 
 host=$(cat /proc/sys/kernel/hostname)
 

@@ -3,6 +3,7 @@
 # is the host's root filesystem mounted at its own root, every mount point is one cordon made,
 # and the host directory holding the project is not a mount point inside.
 . "$(dirname "$0")/../lib/tap.sh"
+ns_only "no mount namespace: the command sees the host's mounts"
 
 # The host's root mount: "major:minor root" from field 3 and 4 of its mountinfo line.
 host_root=$(awk '$5 == "/" { print $3 " " $4 }' /proc/self/mountinfo | tail -1)

@@ -2,6 +2,7 @@
 # PID 1 of the sandbox reaps orphans: a child whose parent exits is re-parented to PID 1 and
 # must not stay a zombie. Control: the orphan really was re-parented to PID 1 while it ran.
 . "$(dirname "$0")/../lib/tap.sh"
+ns_only "no pid namespace and no PID 1 of cordon's"
 
 plan 3
 run_sandboxed sh -c '

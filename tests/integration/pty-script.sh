@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Must still work: a pseudo-terminal from the sandbox's own devpts, via script(1) from util-linux.
 . "$(dirname "$0")/../lib/tap.sh"
+ns_only "no private devpts: the host's ptys are not granted"
 
 plan 3
 run_sandboxed script -qc 'tty' /dev/null

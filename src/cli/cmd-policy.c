@@ -1,0 +1,242 @@
+/* `cordon policy`: validates a capability policy file and prints its canonical form, or prints
+ * the strictest-wins intersection of two policies (see cordon-policy(5)). */
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "lib/cap-policy.h"
+#include "shared/log.h"
+#include "shared/macro.h"
+
+enum policy_option_id {
+        POLICY_OPT_HELP = 0x100,
+};
+
+static const struct policy_option {
+        const char *long_name;
+        char short_name;
+        enum policy_option_id id;
+        const char *help;
+} policy_options[] = {
+    {"help", 'h', POLICY_OPT_HELP, "show this help and exit"},
+};
+
+static void policy_help(FILE *f)
+{
+        fprintf(f, "Usage: cordon policy show FILE\n"
+                   "       cordon policy intersect FILE1 FILE2\n\n"
+                   "Check capability policies (JSON, see cordon-policy(5)):\n"
+                   "  show       print the canonical form of one policy\n"
+                   "  intersect  print the strictest-wins intersection of two policies\n"
+                   "FILE '-' is standard input.\n\n"
+                   "Options:\n");
+        for (size_t i = 0; i < ELEMENTSOF(policy_options); i++) {
+                const struct policy_option *o = &policy_options[i];
+                char left[64];
+                if (o->short_name)
+                        snprintf(left, sizeof(left), "-%c, --%s", o->short_name, o->long_name);
+                else
+                        snprintf(left, sizeof(left), "    --%s", o->long_name);
+                fprintf(f, "  %-20s %s\n", left, o->help);
+        }
+        fprintf(f, "\nExit status: 0 on success, 1 when the two policies cannot be intersected\n"
+                   "(no root in common), 2 for a usage error or a file that cannot be read or\n"
+                   "parsed.\n");
+}
+
+/* Collects the operands into @ret_args (pointers into @argv). Returns 0, or -EINVAL after
+ * logging why. */
+static int policy_parse(int argc, char **argv, char ***ret_args, int *ret_n, bool *ret_help)
+{
+        struct option longopts[ELEMENTSOF(policy_options) + 1];
+        char shortopts[16] = ":";
+        size_t ns = 1;
+        for (size_t i = 0; i < ELEMENTSOF(policy_options); i++) {
+                const struct policy_option *o = &policy_options[i];
+                longopts[i] = (struct option){o->long_name, no_argument, NULL, (int)o->id};
+                if (o->short_name)
+                        shortopts[ns++] = o->short_name;
+        }
+        longopts[ELEMENTSOF(policy_options)] = (struct option){0};
+        shortopts[ns] = 0;
+
+        optind = 0;
+        opterr = 0;
+        for (;;) {
+                int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+                if (c == -1)
+                        break;
+                for (size_t i = 0; i < ELEMENTSOF(policy_options); i++)
+                        if (policy_options[i].short_name && policy_options[i].short_name == c)
+                                c = (int)policy_options[i].id;
+                switch (c) {
+                case POLICY_OPT_HELP:
+                        *ret_help = true;
+                        return 0;
+                default:
+                        if (optopt >= POLICY_OPT_HELP)
+                                log_error("option '%s' takes no argument", argv[optind - 1]);
+                        else if (optopt)
+                                log_error("unknown option '-%c'", optopt);
+                        else
+                                log_error("unknown option '%s'", argv[optind - 1]);
+                        return -EINVAL;
+                }
+        }
+        *ret_args = argv + optind;
+        *ret_n = argc - optind;
+        *ret_help = false;
+        return 0;
+}
+
+/* Reads at most CORDON_CAP_POLICY_MAX_BYTES from @fd into a NUL-terminated buffer. A regular
+ * file is checked by its size first; the read is capped as well, for pipes and for files that
+ * grow meanwhile. */
+static int read_policy_fd(int fd, char **ret, size_t *ret_len)
+{
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (S_ISDIR(st.st_mode))
+                return -EISDIR;
+        if (S_ISREG(st.st_mode) && st.st_size > CORDON_CAP_POLICY_MAX_BYTES)
+                return -EFBIG;
+
+        size_t cap = CORDON_CAP_POLICY_MAX_BYTES + 1, n = 0;
+        _cleanup_free_ char *buf = malloc(cap + 1);
+        if (!buf)
+                return -ENOMEM;
+        while (n < cap) {
+                ssize_t k = read(fd, buf + n, cap - n);
+                if (k < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                if (k == 0)
+                        break;
+                n += (size_t)k;
+        }
+        if (n > CORDON_CAP_POLICY_MAX_BYTES)
+                return -EFBIG;
+        buf[n] = 0;
+        *ret = TAKE_PTR(buf);
+        *ret_len = n;
+        return 0;
+}
+
+static const char *display_name(const char *path)
+{
+        return streq(path, "-") ? "<stdin>" : path;
+}
+
+/* Loads and parses @path ("-": standard input). Logs "cordon: NAME: ..." on failure. */
+static int load_policy(const char *path, struct cordon_cap_policy *ret)
+{
+        bool is_stdin = streq(path, "-");
+        const char *name = display_name(path);
+        _cleanup_close_ int fd = -EBADF;
+        if (!is_stdin) {
+                fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+                if (fd < 0)
+                        return log_error_errno(-errno, "%s: %m", name);
+        }
+
+        _cleanup_free_ char *buf = NULL;
+        size_t len = 0;
+        int r = read_policy_fd(is_stdin ? STDIN_FILENO : fd, &buf, &len);
+        if (r == -EFBIG)
+                return log_error_errno(r, "%s: larger than %d bytes (1 MiB)", name,
+                                       CORDON_CAP_POLICY_MAX_BYTES);
+        if (r < 0)
+                return log_error_errno(r, "%s: %m", name);
+
+        struct cordon_diag diag = {0};
+        r = cordon_cap_policy_parse(buf, len, name, ret, &diag);
+        if (r < 0)
+                return log_error_errno(r, "%s", *diag.message ? diag.message : strerror(-r));
+        return 0;
+}
+
+static int print_policy(const struct cordon_cap_policy *p)
+{
+        _cleanup_free_ char *s = NULL;
+        int r = cordon_cap_policy_to_json(p, &s);
+        if (r < 0)
+                return log_error_errno(r, "cannot write the policy: %m");
+        if (puts(s) == EOF || fflush(stdout) != 0)
+                return log_error_errno(-errno, "cannot write the policy: %m");
+        return 0;
+}
+
+static int policy_show(const char *path)
+{
+        _cleanup_(cordon_cap_policy_clear) struct cordon_cap_policy p;
+        cordon_cap_policy_init(&p);
+        if (load_policy(path, &p) < 0)
+                return EXIT_USAGE;
+        return print_policy(&p) < 0 ? 1 : 0;
+}
+
+static int policy_intersect(const char *path_a, const char *path_b)
+{
+        _cleanup_(cordon_cap_policy_clear) struct cordon_cap_policy a, b, result;
+        cordon_cap_policy_init(&a);
+        cordon_cap_policy_init(&b);
+        cordon_cap_policy_init(&result);
+        if (load_policy(path_a, &a) < 0 || load_policy(path_b, &b) < 0)
+                return EXIT_USAGE;
+
+        struct cordon_diag diag = {0};
+        int r = cordon_cap_policy_intersect(&a, &b, &result, &diag);
+        if (r < 0) {
+                log_error_errno(r, "cannot intersect %s and %s: %s", display_name(path_a),
+                                display_name(path_b), *diag.message ? diag.message : strerror(-r));
+                return 1;
+        }
+        return print_policy(&result) < 0 ? 1 : 0;
+}
+
+int cmd_policy(int argc, char **argv)
+{
+        char **args = NULL;
+        int n = 0;
+        bool help = false;
+        if (policy_parse(argc, argv, &args, &n, &help) < 0) {
+                policy_help(stderr);
+                return EXIT_USAGE;
+        }
+        if (help) {
+                policy_help(stdout);
+                return 0;
+        }
+
+        const char *problem = NULL;
+        if (n == 0)
+                problem = "no subcommand given";
+        else if (streq(args[0], "show") && n != 2)
+                problem = "'show' takes one file";
+        else if (streq(args[0], "intersect") && n != 3)
+                problem = "'intersect' takes two files";
+        else if (streq(args[0], "intersect") && streq(args[1], "-") && streq(args[2], "-"))
+                problem = "standard input can be read only once";
+        else if (!streq(args[0], "show") && !streq(args[0], "intersect")) {
+                log_error("unknown policy subcommand '%s'", args[0]);
+                policy_help(stderr);
+                return EXIT_USAGE;
+        }
+        if (problem) {
+                log_error("%s", problem);
+                policy_help(stderr);
+                return EXIT_USAGE;
+        }
+
+        if (streq(args[0], "show"))
+                return policy_show(args[1]);
+        return policy_intersect(args[1], args[2]);
+}

@@ -1,0 +1,304 @@
+/* Choosing the backend and the hardening layers for a policy, and preparing them in the
+ * supervisor. Profiles decide which layers are wanted; the fallback setting decides what a
+ * missing mechanism means for the worktree profile; os_hardened always insists. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <linux/landlock.h>
+#include <linux/seccomp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/diag.h"
+#include "lib/launch.h"
+#include "lib/policy.h"
+#include "shared/macro.h"
+#include "shared/strv.h"
+
+/* Scoping of abstract unix sockets and signals: the landlock backend has no namespace to stand
+ * in for it. */
+#define LANDLOCK_BACKEND_MIN_ABI 6
+
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14) /* ABI 3; masked off on older kernels */
+#endif
+
+#define TMPDIR_ACCESS                                                                              \
+        (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_EXECUTE | \
+         LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR |                           \
+         LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_DIR |                            \
+         LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK |                              \
+         LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_SYM | LANDLOCK_ACCESS_FS_REFER |   \
+         LANDLOCK_ACCESS_FS_TRUNCATE)
+
+_printf_(2, 3) static void warn(const struct cordon_launch *l, const char *fmt, ...)
+{
+        char buf[512];
+        va_list ap;
+
+        if (!l->warn)
+                return;
+        va_start(ap, fmt);
+        vsnprintf(buf, sizeof(buf), fmt, ap);
+        va_end(ap);
+        l->warn(l->userdata, buf);
+}
+
+bool cordon_seccomp_available(void)
+{
+        /* EINVAL: a kernel without CONFIG_SECCOMP. A NULL filter is refused with EFAULT only once
+         * the kernel has accepted the request as a filter (CONFIG_SECCOMP_FILTER). */
+        if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0)
+                return false;
+        return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL, 0, 0) < 0 && errno == EFAULT;
+}
+
+static const char *landlock_missing_reason(int abi)
+{
+        if (abi == -ENOSYS)
+                return "this kernel was built without Landlock";
+        if (abi == -EOPNOTSUPP)
+                return "Landlock is built in but not enabled at boot (add landlock to lsm=)";
+        return strerror(-abi);
+}
+
+/* The userns restriction of Ubuntu's AppArmor lets the clone succeed and then refuses the mounts;
+ * a cheap look at the sysctl spares the doomed attempt. */
+static bool apparmor_restricts_userns(void)
+{
+        char buf[8] = "";
+        if (geteuid() == 0)
+                return false;
+        FILE *f = fopen("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "re");
+        if (!f)
+                return false;
+        bool on = fgets(buf, sizeof(buf), f) && buf[0] == '1';
+        fclose(f);
+        return on;
+}
+
+/* A layer that is wanted and cannot be had: an error unless the worktree fallback says warn. */
+static int layer_missing(struct cordon_launch *l, bool *layer, const char *what,
+                         struct cordon_diag *diag)
+{
+        const struct cordon_policy *p = l->p;
+        if (p->profile == CORDON_PROFILE_OS_HARDENED)
+                return cordon_diag_set(diag, -EOPNOTSUPP, "%s; the os_hardened profile requires it",
+                                       what);
+        if (p->fallback == CORDON_FALLBACK_ENFORCE)
+                return cordon_diag_set(diag, -EOPNOTSUPP,
+                                       "%s (CORDON_HANDLER_SANDBOX=warn runs without it)", what);
+        warn(l, "%s; running without it (CORDON_HANDLER_SANDBOX=warn)", what);
+        *layer = false;
+        return 0;
+}
+
+static int make_tmpdir(struct cordon_launch *l, struct cordon_diag *diag)
+{
+        _cleanup_free_ char *dir = strdup("/tmp/cordon-XXXXXX");
+        if (!dir)
+                return -ENOMEM;
+        if (!mkdtemp(dir))
+                return cordon_diag_set(diag, -errno,
+                                       "failed to create a private TMPDIR in /tmp: %m");
+        l->tmpdir = TAKE_PTR(dir);
+
+        /* The command sees the host's /tmp as denied; TMPDIR points it at its own directory. */
+        _cleanup_free_ char *var = NULL;
+        if (asprintf(&var, "TMPDIR=%s", l->tmpdir) < 0)
+                return -ENOMEM;
+        _cleanup_strv_free_ char **envp = NULL;
+        STRV_FOREACH (e, l->p->envp)
+                if (!startswith(*e, "TMPDIR=") && !startswith(*e, "SANDBOX_BACKEND=") &&
+                    strv_extend(&envp, *e) < 0)
+                        return -ENOMEM;
+        if (strv_consume(&envp, TAKE_PTR(var)) < 0 ||
+            strv_extend(&envp, "SANDBOX_BACKEND=landlock") < 0)
+                return -ENOMEM;
+        l->envp = TAKE_PTR(envp);
+        return 0;
+}
+
+/* Everything that depends on the backend: the Landlock plan, the socket rule of the seccomp
+ * filter, the landlock backend's TMPDIR. */
+static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
+{
+        const struct cordon_policy *p = l->p;
+        int r;
+
+        cordon_bpf_clear(&l->bpf);
+        cordon_landlock_plan_clear(&l->ll);
+
+        if (l->backend == CORDON_BACKEND_LANDLOCK) {
+                if (l->landlock_abi <= 0)
+                        return cordon_diag_set(diag, -EOPNOTSUPP,
+                                               "the landlock backend cannot run: %s",
+                                               landlock_missing_reason(l->landlock_abi));
+                if (!l->tmpdir && (r = make_tmpdir(l, diag)) < 0)
+                        return r;
+                /* Network isolation was asked for and there is no network namespace: socket()
+                 * is refused instead, whatever the profile says about the hardening layers. */
+                if (p->net_mode != CORDON_NET_OPEN) {
+                        if (!l->probe_seccomp())
+                                return cordon_diag_set(
+                                    diag, -EOPNOTSUPP,
+                                    "the landlock backend isolates the network with seccomp, "
+                                    "which this kernel does not offer");
+                        l->seccomp_opts.deny_socket_create = true;
+                }
+                if (l->landlock && l->landlock_abi < LANDLOCK_BACKEND_MIN_ABI) {
+                        char what[256];
+                        snprintf(what, sizeof(what),
+                                 "Landlock ABI %d cannot keep signals and abstract unix sockets "
+                                 "inside the landlock backend (needs ABI %d, Linux 6.12)",
+                                 l->landlock_abi, LANDLOCK_BACKEND_MIN_ABI);
+                        bool keep = true;
+                        r = layer_missing(l, &keep, what, diag);
+                        if (r < 0)
+                                return r;
+                }
+        }
+
+        if (l->landlock) {
+                r = cordon_landlock_plan_build(p, l->backend, l->landlock_abi, &l->ll);
+                if (r < 0)
+                        return cordon_diag_set(diag, r, "failed to plan the Landlock rules: %s",
+                                               strerror(-r));
+                if (l->backend == CORDON_BACKEND_LANDLOCK) {
+                        r = cordon_landlock_plan_add(&l->ll, l->tmpdir, TMPDIR_ACCESS, false);
+                        if (r < 0)
+                                return cordon_diag_set(diag, r,
+                                                       "failed to plan the Landlock "
+                                                       "rules: %s",
+                                                       strerror(-r));
+                }
+        }
+
+        if (l->seccomp || l->seccomp_opts.deny_socket_create) {
+                l->seccomp_opts.network_rules_only = !l->seccomp;
+                r = cordon_seccomp_build(&l->seccomp_opts, &l->bpf);
+                if (r < 0)
+                        return cordon_diag_set(diag, r, "failed to build the seccomp filter: %s",
+                                               strerror(-r));
+        }
+        return 0;
+}
+
+int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l,
+                          struct cordon_diag *diag)
+{
+        struct cordon_launch keep = *l;
+        int r;
+
+        *l = (struct cordon_launch){
+            .p = p,
+            .warn = keep.warn,
+            .userdata = keep.userdata,
+            .probe_landlock = keep.probe_landlock ?: cordon_landlock_abi,
+            .probe_seccomp = keep.probe_seccomp ?: cordon_seccomp_available,
+        };
+
+        if (p->profile == CORDON_PROFILE_WASI)
+                return cordon_diag_set(diag, -EINVAL,
+                                       "the wasi profile is enforced by a WASI runtime; cordon "
+                                       "cannot start a host process under it");
+
+        l->landlock_abi = l->probe_landlock();
+        switch (p->backend) {
+        case CORDON_BACKEND_NS:
+        case CORDON_BACKEND_LANDLOCK:
+                l->backend = p->backend;
+                break;
+        default:
+                if (apparmor_restricts_userns() && l->landlock_abi > 0) {
+                        warn(l, "AppArmor restricts unprivileged user namespaces here "
+                                "(kernel.apparmor_restrict_unprivileged_userns=1); using the "
+                                "landlock backend");
+                        l->backend = CORDON_BACKEND_LANDLOCK;
+                } else {
+                        l->backend = CORDON_BACKEND_NS;
+                        l->auto_backend = true;
+                }
+        }
+
+        bool layers =
+            p->profile != CORDON_PROFILE_UNRESTRICTED &&
+            !(p->profile == CORDON_PROFILE_WORKTREE && p->fallback == CORDON_FALLBACK_OFF);
+        if (!layers && p->profile == CORDON_PROFILE_WORKTREE)
+                warn(l, "CORDON_HANDLER_SANDBOX=off: Landlock and seccomp are not applied");
+        l->landlock = l->seccomp = layers;
+
+        if (l->landlock && l->landlock_abi <= 0) {
+                char what[256];
+                snprintf(what, sizeof(what), "Landlock is unavailable: %s",
+                         landlock_missing_reason(l->landlock_abi));
+                if ((r = layer_missing(l, &l->landlock, what, diag)) < 0)
+                        return r;
+        }
+        if (l->seccomp && !l->probe_seccomp() &&
+            (r = layer_missing(l, &l->seccomp, "seccomp filters are unavailable on this kernel",
+                               diag)) < 0)
+                return r;
+        /* The socket calls below the network level are part of the seccomp layer. */
+        l->seccomp_opts.deny_network =
+            l->seccomp && p->side_effect_level < CORDON_SIDE_EFFECT_NETWORK;
+
+        return prepare_backend(l, diag);
+}
+
+int cordon_launch_fall_back(struct cordon_launch *l, const char *why, struct cordon_diag *diag)
+{
+        if (l->landlock_abi <= 0)
+                return cordon_diag_set(diag, -EOPNOTSUPP,
+                                       "user namespaces are unavailable here (%s) and the landlock "
+                                       "backend cannot run either: %s (see 'cordon doctor')",
+                                       why, landlock_missing_reason(l->landlock_abi));
+        warn(l, "user namespaces are unavailable here (%s); using the landlock backend", why);
+        l->backend = CORDON_BACKEND_LANDLOCK;
+        l->auto_backend = false;
+        return prepare_backend(l, diag);
+}
+
+static int unlock_dir(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+        (void)ftw;
+        /* A directory the command made unwritable would keep its entries. */
+        if (type == FTW_D && (st->st_mode & 0700) != 0700)
+                (void)chmod(path, (st->st_mode & 07777) | 0700);
+        return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+        (void)st;
+        (void)ftw;
+        if (type == FTW_DP)
+                (void)rmdir(path);
+        else
+                (void)unlink(path);
+        return 0;
+}
+
+void cordon_launch_clear(struct cordon_launch *l)
+{
+        cordon_bpf_clear(&l->bpf);
+        cordon_landlock_plan_clear(&l->ll);
+        if (l->tmpdir) {
+                /* Physical walk on one filesystem: a symlink or mount point the command left
+                 * behind is removed, never followed. */
+                (void)nftw(l->tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+                if (access(l->tmpdir, F_OK) == 0) {
+                        /* Something stayed: a directory the command made unwritable. */
+                        (void)nftw(l->tmpdir, unlock_dir, 16, FTW_PHYS | FTW_MOUNT);
+                        (void)nftw(l->tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+                }
+                free(l->tmpdir);
+                l->tmpdir = NULL;
+        }
+        l->envp = strv_free(l->envp);
+}

@@ -1,0 +1,56 @@
+/* Deciding how a policy is launched: which backend, which hardening layers (by profile and
+ * fallback), and preparing them in the supervisor (the seccomp program, the Landlock plan, the
+ * landlock backend's private TMPDIR). cordon_launch_run() then applies the lot. */
+#pragma once
+
+#include <stdbool.h>
+
+#include "cordon/cordon.h"
+#include "lib/landlock.h"
+#include "lib/seccomp-filter.h"
+
+struct cordon_policy;
+
+struct cordon_launch {
+        const struct cordon_policy *p;
+        enum cordon_backend backend; /* CORDON_BACKEND_NS or CORDON_BACKEND_LANDLOCK */
+        bool auto_backend;           /* chosen by `auto`: may still fall back to landlock */
+
+        bool seccomp;
+        struct cordon_seccomp_opts seccomp_opts;
+        struct cordon_bpf bpf;
+
+        bool landlock;
+        int landlock_abi; /* > 0 when the kernel has Landlock, else -errno */
+        struct cordon_landlock_plan ll;
+
+        char *tmpdir; /* landlock backend: the private TMPDIR on the host, removed at clear */
+        char **envp;  /* landlock backend: the policy's environment with TMPDIR set */
+
+        /* Called with one line for each warning (a layer skipped, a backend fallback). */
+        void (*warn)(void *userdata, const char *message);
+        void *userdata;
+        /* What the kernel offers; NULL: ask it (cordon_landlock_abi(),
+         * cordon_seccomp_available()). Tests put in a kernel without a mechanism. */
+        int (*probe_landlock)(void);
+        bool (*probe_seccomp)(void);
+};
+
+/* Decides and prepares everything that can be done before the clone. @l->warn, @l->userdata
+ * and the probes may be set beforehand; everything else is initialised here. Returns 0, or
+ * -errno with the reason in @diag (a profile that cannot run, a required layer missing).
+ * On success and failure alike, release @l with cordon_launch_clear(). */
+int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l,
+                          struct cordon_diag *diag);
+void cordon_launch_clear(struct cordon_launch *l);
+
+/* Runs @argv as cordon_spawn() describes (in spawn.c). */
+int cordon_launch_run(struct cordon_launch *l, char *const *argv, int *ret_status,
+                      struct cordon_diag *diag);
+
+/* Switches a prepared `auto` launch to the landlock backend (user namespaces turned out to be
+ * unavailable). Returns 0 or -errno with the reason in @diag. */
+int cordon_launch_fall_back(struct cordon_launch *l, const char *why, struct cordon_diag *diag);
+
+/* The mechanisms behind the layers, for `cordon doctor` and the banner. */
+bool cordon_seccomp_available(void);

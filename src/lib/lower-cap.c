@@ -1,0 +1,148 @@
+/* Lowering a capability policy (cordon run --policy): its roots and process presets become
+ * binds in place of the project directory. Workspace roots are writable only when the policy
+ * grants workspace writes; read-only roots never are. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lib/diag.h"
+#include "lib/lower-internal.h"
+#include "shared/path-util.h"
+#include "shared/strv.h"
+
+/* Presets on Linux. Home-relative entries are taken below the caller's $HOME; all are optional
+ * (a toolchain that is not installed is simply not bound) and always read-only. */
+static const char *const developer_toolchains[] = {
+    "~/.local/share/uv",          "~/.rustup", "~/.cargo", "~/.pyenv", "~/.nvm", "~/.volta", "~/go",
+    "/home/linuxbrew/.linuxbrew",
+};
+
+static const char *const package_manager_config[] = {
+    "~/.npmrc",
+    "~/.gitconfig",
+    "~/.netrc",
+    "~/.yarnrc.yml",
+    "~/.config",
+    "~/.npm",
+    "~/.cache",
+    "~/.pip",
+    "~/.pypirc",
+    "~/.cargo/config",
+    "~/.cargo/config.toml",
+    "~/.cargo/credentials",
+    "~/.cargo/credentials.toml",
+    "~/.cargo/registry",
+    "~/.cargo/git",
+};
+
+static int bind_list(struct lower *l, char **roots, const char *key, enum cordon_access access)
+{
+        size_t i = 0;
+        STRV_FOREACH (root, roots) {
+                char origin[512];
+                snprintf(origin, sizeof(origin), "%s: /%s/%zu", strempty(l->s->cap_policy_origin),
+                         key, i++);
+                int r = cordon_lower_bind_same_path(l, *root, access, origin, key);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int bind_preset(struct lower *l, const char *const *entries, size_t n, const char *name)
+{
+        const char *home = l->h->home;
+        char origin[512];
+        snprintf(origin, sizeof(origin), "%s: preset %s", strempty(l->s->cap_policy_origin), name);
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_free_ char *path = NULL;
+                if (startswith(entries[i], "~/")) {
+                        if (!home || !path_is_absolute(home))
+                                continue;
+                        path = path_join(home, entries[i] + 2);
+                } else
+                        path = strdup(entries[i]);
+                if (!path)
+                        return -ENOMEM;
+                struct stat st;
+                if (lstat(path, &st) < 0)
+                        continue;
+                int r = cordon_lower_bind_same_path(l, path, CORDON_ACCESS_RO, origin,
+                                                    "process_sandbox.presets");
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* The working directory stays where the caller is when a root covers it; otherwise the
+ * command starts in the first workspace root. */
+static int choose_cwd(struct lower *l)
+{
+        const struct cordon_cap_policy *c = l->s->cap_policy;
+        _cleanup_free_ char *cwd = l->h->cwd ? realpath(l->h->cwd, NULL) : NULL;
+        for (size_t i = 0; cwd && i < l->p->n_fs; i++) {
+                const struct cordon_fs_rule *f = &l->p->fs[i];
+                if ((f->access == CORDON_ACCESS_RO || f->access == CORDON_ACCESS_RW) &&
+                    !streq(f->guest, "/") && path_is_below(cwd, f->guest) &&
+                    !cordon_lower_is_builtin(f->origin))
+                        return cordon_policy_set_cwd(l->p, cwd);
+        }
+        if (!strv_length(c->workspace_roots))
+                return cordon_diag_set(l->diag, -EINVAL,
+                                       "%s: the working directory '%s' is outside every root of "
+                                       "the policy, and it names no workspace_roots to start in",
+                                       strempty(l->s->cap_policy_origin), strempty(l->h->cwd));
+        _cleanup_free_ char *first = realpath(c->workspace_roots[0], NULL);
+        if (!first)
+                return cordon_diag_set(l->diag, -errno, "%s: workspace root '%s': %m",
+                                       strempty(l->s->cap_policy_origin), c->workspace_roots[0]);
+        return cordon_policy_set_cwd(l->p, first);
+}
+
+int cordon_lower_cap_policy(struct lower *l)
+{
+        const struct cordon_cap_policy *c = l->s->cap_policy;
+        const char *src = strempty(l->s->cap_policy_origin);
+        int r;
+
+        if (c->has_capabilities && !(c->capabilities & CORDON_CAP_EXEC))
+                return cordon_diag_set(l->diag, -EPERM,
+                                       "%s: the policy does not grant process.exec, so it allows "
+                                       "no command to run",
+                                       src);
+        bool writes =
+            !c->has_capabilities || (c->capabilities & (CORDON_CAP_WRITE_TEXT | CORDON_CAP_DELETE));
+        enum cordon_access ws = writes ? CORDON_ACCESS_RW : CORDON_ACCESS_RO;
+        unsigned presets = c->presets_default ? CORDON_PRESETS_ALL : c->presets;
+
+        if (presets & CORDON_PRESET_DEVELOPER_TOOLCHAINS) {
+                r = bind_preset(l, developer_toolchains, ELEMENTSOF(developer_toolchains),
+                                "developer_toolchains");
+                if (r < 0)
+                        return r;
+        }
+        if (presets & CORDON_PRESET_PACKAGE_MANAGER_CONFIG) {
+                r = bind_preset(l, package_manager_config, ELEMENTSOF(package_manager_config),
+                                "package_manager_config");
+                if (r < 0)
+                        return r;
+        }
+        /* Roots after the presets, so that a root wins over a preset for the same path; the
+         * read-only ones last, so that they stay read-only when a writable list names them too. */
+        if ((r = bind_list(l, c->read_roots, "process_sandbox/read_roots", CORDON_ACCESS_RO)) < 0 ||
+            (r = bind_list(l, c->write_roots, "process_sandbox/write_roots", ws)) < 0 ||
+            (r = bind_list(l, c->workspace_roots, "workspace_roots", ws)) < 0 ||
+            (r = bind_list(l, c->read_only_roots, "read_only_roots", CORDON_ACCESS_RO)) < 0)
+                return r;
+
+        if (strv_length(c->workspace_roots) > 0) {
+                l->p->project_dir = realpath(c->workspace_roots[0], NULL);
+                if (!l->p->project_dir)
+                        return cordon_diag_set(l->diag, -errno, "%s: workspace root '%s': %m", src,
+                                               c->workspace_roots[0]);
+        } else if (!(l->p->project_dir = strdup("(none)")))
+                return -ENOMEM;
+        return choose_cwd(l);
+}

@@ -1,0 +1,255 @@
+/* Choosing the backend and the layers: profiles, the worktree fallback, kernels without a
+ * mechanism (faked with the launch's probes), and the landlock backend's TMPDIR. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lib/launch.h"
+#include "lib/policy.h"
+#include "shared/macro.h"
+#include "shared/strv.h"
+
+static struct cordon_policy *p;
+static struct cordon_launch l;
+static struct cordon_diag diag;
+static char **warnings;
+
+static void collect(void *userdata, const char *message)
+{
+        (void)userdata;
+        cr_assert_eq(strv_extend(&warnings, message), 0);
+}
+
+static int no_landlock(void)
+{
+        return -EOPNOTSUPP;
+}
+
+static int landlock_abi4(void)
+{
+        return 4;
+}
+
+static bool no_seccomp(void)
+{
+        return false;
+}
+
+static void setup(void)
+{
+        p = cordon_policy_new();
+        cr_assert_not_null(p);
+        cr_assert_eq(cordon_policy_add_fs(p, "/usr", "/usr", CORDON_ACCESS_RO, 0, "test"), 0);
+        cr_assert_eq(cordon_policy_add_fs(p, "/tmp", NULL, CORDON_ACCESS_TMPFS, 0, "test"), 0);
+        char path[] = "PATH=/usr/bin", tmpdir[] = "TMPDIR=/host/tmp",
+             backend[] = "SANDBOX_BACKEND=ns";
+        char *envp[] = {path, tmpdir, backend, NULL};
+        cr_assert_eq(cordon_policy_set_env(p, envp), 0);
+        l = (struct cordon_launch){.warn = collect};
+        diag = (struct cordon_diag){0};
+}
+
+static void teardown(void)
+{
+        cordon_launch_clear(&l);
+        p = cordon_policy_free(p);
+        warnings = strv_free(warnings);
+}
+
+TestSuite(launch, .init = setup, .fini = teardown);
+
+static int prepare(void)
+{
+        struct cordon_launch fresh = {
+            .warn = collect, .probe_landlock = l.probe_landlock, .probe_seccomp = l.probe_seccomp};
+        cordon_launch_clear(&l);
+        l = fresh;
+        diag = (struct cordon_diag){0};
+        warnings = strv_free(warnings);
+        return cordon_launch_prepare(p, &l, &diag);
+}
+
+static bool warned(const char *needle)
+{
+        STRV_FOREACH (w, warnings)
+                if (strstr(*w, needle))
+                        return true;
+        return false;
+}
+
+Test(launch, worktree_applies_both_layers_here)
+{
+        int abi = cordon_landlock_abi();
+        if (abi <= 0 || !cordon_seccomp_available())
+                cr_skip_test("this kernel lacks Landlock or seccomp");
+        cr_assert_eq(prepare(), 0, "%s", diag.message);
+        cr_assert(l.landlock && l.seccomp);
+        cr_assert_gt(l.bpf.len, 0);
+        cr_assert_gt(l.ll.n_rules, 0);
+        cr_assert_eq(l.backend, CORDON_BACKEND_NS);
+        cr_assert(l.auto_backend, "auto may still fall back");
+        cr_assert_null(warnings);
+        cr_assert(!l.seccomp_opts.deny_network && !l.seccomp_opts.deny_socket_create);
+}
+
+Test(launch, unrestricted_applies_neither)
+{
+        p->profile = CORDON_PROFILE_UNRESTRICTED;
+        cr_assert_eq(prepare(), 0, "%s", diag.message);
+        cr_assert(!l.landlock && !l.seccomp);
+        cr_assert_eq(l.bpf.len, 0);
+}
+
+Test(launch, wasi_cannot_spawn)
+{
+        p->profile = CORDON_PROFILE_WASI;
+        cr_assert_eq(prepare(), -EINVAL);
+        cr_assert(strstr(diag.message, "wasi"), "%s", diag.message);
+}
+
+Test(launch, side_effect_below_network_denies_sockets)
+{
+        p->side_effect_level = CORDON_SIDE_EFFECT_PROCESS_EXEC;
+        cr_assert_eq(prepare(), 0, "%s", diag.message);
+        cr_assert(l.seccomp_opts.deny_network);
+}
+
+Test(launch, missing_landlock_refused_by_default)
+{
+        l.probe_landlock = no_landlock;
+        cr_assert_eq(prepare(), -EOPNOTSUPP);
+        cr_assert(strstr(diag.message, "Landlock is unavailable") && strstr(diag.message, "lsm="),
+                  "%s", diag.message);
+}
+
+Test(launch, missing_landlock_with_warn_runs_without_it)
+{
+        l.probe_landlock = no_landlock;
+        p->fallback = CORDON_FALLBACK_WARN;
+        cr_assert_eq(prepare(), 0, "%s", diag.message);
+        cr_assert(!l.landlock);
+        cr_assert(l.seccomp, "the other layer stays");
+        cr_assert(warned("Landlock is unavailable"), "one warning line");
+        cr_assert_eq(strv_length(warnings), 1);
+}
+
+Test(launch, os_hardened_ignores_the_fallback)
+{
+        l.probe_seccomp = no_seccomp;
+        p->fallback = CORDON_FALLBACK_WARN;
+        p->profile = CORDON_PROFILE_OS_HARDENED;
+        cr_assert_eq(prepare(), -EOPNOTSUPP);
+        cr_assert(strstr(diag.message, "os_hardened"), "%s", diag.message);
+        p->fallback = CORDON_FALLBACK_OFF;
+        cr_assert_eq(prepare(), -EOPNOTSUPP, "off does not switch os_hardened's layers off");
+}
+
+Test(launch, fallback_off_skips_the_layers_with_a_warning)
+{
+        p->fallback = CORDON_FALLBACK_OFF;
+        cr_assert_eq(prepare(), 0, "%s", diag.message);
+        cr_assert(!l.landlock && !l.seccomp);
+        cr_assert(warned("CORDON_HANDLER_SANDBOX=off"));
+}
+
+Test(launch, landlock_backend_needs_landlock_whatever_the_profile)
+{
+        l.probe_landlock = no_landlock;
+        p->backend = CORDON_BACKEND_LANDLOCK;
+        p->fallback = CORDON_FALLBACK_WARN;
+        cr_assert_eq(prepare(), -EOPNOTSUPP);
+        cr_assert(strstr(diag.message, "landlock backend cannot run"), "%s", diag.message);
+        cr_assert_null(l.tmpdir, "nothing left behind");
+}
+
+Test(launch, landlock_backend_without_scoping_is_a_missing_mechanism)
+{
+        l.probe_landlock = landlock_abi4;
+        p->backend = CORDON_BACKEND_LANDLOCK;
+        cr_assert_eq(prepare(), -EOPNOTSUPP);
+        cr_assert(strstr(diag.message, "ABI 4") && strstr(diag.message, "signals"), "%s",
+                  diag.message);
+        p->fallback = CORDON_FALLBACK_WARN;
+        cr_assert_eq(prepare(), 0, "%s", diag.message);
+        cr_assert(l.landlock, "the rest of Landlock still applies");
+        cr_assert(warned("ABI 4"));
+}
+
+Test(launch, landlock_backend_isolated_refuses_socket_even_unrestricted)
+{
+        p->backend = CORDON_BACKEND_LANDLOCK;
+        p->profile = CORDON_PROFILE_UNRESTRICTED;
+        if (cordon_landlock_abi() <= 0 || !cordon_seccomp_available())
+                cr_skip_test("this kernel lacks Landlock or seccomp");
+        cr_assert_eq(prepare(), 0, "%s", diag.message);
+        cr_assert(!l.landlock && !l.seccomp);
+        cr_assert(l.seccomp_opts.deny_socket_create && l.seccomp_opts.network_rules_only);
+        cr_assert(!l.seccomp_opts.deny_network, "the network level belongs to the seccomp layer");
+        cr_assert_gt(l.bpf.len, 0, "a filter with the socket rule alone");
+}
+
+Test(launch, landlock_backend_private_tmpdir)
+{
+        if (cordon_landlock_abi() < 6 || !cordon_seccomp_available())
+                cr_skip_test("this kernel lacks Landlock ABI 6 or seccomp");
+        p->backend = CORDON_BACKEND_LANDLOCK;
+        cr_assert_eq(prepare(), 0, "%s", diag.message);
+        cr_assert_not_null(l.tmpdir);
+        struct stat st;
+        cr_assert_eq(stat(l.tmpdir, &st), 0);
+        cr_assert(S_ISDIR(st.st_mode) && (st.st_mode & 0777) == 0700);
+
+        char want[256];
+        snprintf(want, sizeof(want), "TMPDIR=%s", l.tmpdir);
+        cr_assert(strv_contains(l.envp, want));
+        cr_assert(strv_contains(l.envp, "SANDBOX_BACKEND=landlock"));
+        cr_assert(!strv_contains(l.envp, "TMPDIR=/host/tmp"));
+        cr_assert(!strv_contains(l.envp, "SANDBOX_BACKEND=ns"));
+        cr_assert(strv_contains(l.envp, "PATH=/usr/bin"));
+
+        bool granted = false;
+        for (size_t i = 0; i < l.ll.n_rules; i++)
+                granted |= streq(l.ll.rules[i].path, l.tmpdir);
+        cr_assert(granted, "the TMPDIR is in the Landlock plan");
+
+        /* Whatever the command leaves there goes at clear, even an unwritable directory. */
+        char *dir = strdup(l.tmpdir), sub[300], file[320];
+        cr_assert_not_null(dir);
+        snprintf(sub, sizeof(sub), "%s/locked", dir);
+        snprintf(file, sizeof(file), "%s/locked/f", dir);
+        cr_assert_eq(mkdir(sub, 0700), 0);
+        FILE *f = fopen(file, "we");
+        cr_assert_not_null(f);
+        fclose(f);
+        cr_assert_eq(chmod(sub, 0500), 0);
+        cordon_launch_clear(&l);
+        cr_assert_neq(stat(dir, &st), 0, "%s was removed", dir);
+        free(dir);
+}
+
+Test(launch, fall_back_switches_to_landlock)
+{
+        if (cordon_landlock_abi() < 6 || !cordon_seccomp_available())
+                cr_skip_test("this kernel lacks Landlock ABI 6 or seccomp");
+        cr_assert_eq(prepare(), 0, "%s", diag.message);
+        cr_assert_eq(cordon_launch_fall_back(&l, "clone: Operation not permitted", &diag), 0, "%s",
+                     diag.message);
+        cr_assert_eq(l.backend, CORDON_BACKEND_LANDLOCK);
+        cr_assert(!l.auto_backend);
+        cr_assert(warned("user namespaces are unavailable here (clone: Operation not "
+                         "permitted); using the landlock backend"));
+        cr_assert_not_null(l.tmpdir);
+        cr_assert(l.seccomp_opts.deny_socket_create);
+}
+
+Test(launch, fall_back_without_landlock_is_an_error)
+{
+        l.probe_landlock = no_landlock;
+        p->fallback = CORDON_FALLBACK_WARN;
+        cr_assert_eq(prepare(), 0, "%s", diag.message);
+        cr_assert_eq(cordon_launch_fall_back(&l, "clone: Operation not permitted", &diag),
+                     -EOPNOTSUPP);
+        cr_assert(strstr(diag.message, "landlock backend cannot run either"), "%s", diag.message);
+}

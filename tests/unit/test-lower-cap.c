@@ -1,0 +1,185 @@
+/* Lowering a capability policy (--policy): roots and presets instead of a project directory. */
+#include "lower-fixture.h"
+
+#include "lib/cap-policy.h"
+
+TestSuite(lower_cap, .init = setup, .fini = teardown);
+
+/* Installs a fresh capability policy in the settings and returns it for filling in. */
+static struct cordon_cap_policy *cap(void)
+{
+        struct cordon_cap_policy *c = calloc(1, sizeof(*c));
+        cr_assert_not_null(c);
+        cordon_cap_policy_init(c);
+        s.cap_policy = c;
+        s.cap_policy_origin = strdup("policy.json");
+        cr_assert_not_null(s.cap_policy_origin);
+        return c;
+}
+
+static void add_root(char ***l, const char *path)
+{
+        cr_assert_eq(strv_extend(l, path), 0);
+}
+
+Test(lower_cap, workspace_root_writable_with_write_capability)
+{
+        struct cordon_cap_policy *c = cap();
+        const char *other = in_root("other");
+        mkdir_p(other);
+        add_root(&c->workspace_roots, other);
+        c->has_capabilities = true;
+        c->capabilities = CORDON_CAP_READ_TEXT | CORDON_CAP_WRITE_TEXT | CORDON_CAP_EXEC;
+        lower_ok();
+        cr_assert_not_null(rule(other, CORDON_ACCESS_RW));
+        /* No implicit project: the working directory is not bound, the command starts in the
+         * first workspace root. */
+        cr_assert_null(rule(project, CORDON_ACCESS_RW));
+        cr_assert_str_eq(p->cwd, other);
+        cr_assert_str_eq(p->project_dir, other);
+}
+
+Test(lower_cap, workspace_root_read_only_without_write_capability)
+{
+        struct cordon_cap_policy *c = cap();
+        add_root(&c->workspace_roots, project);
+        c->has_capabilities = true;
+        c->capabilities = CORDON_CAP_READ_TEXT | CORDON_CAP_LIST | CORDON_CAP_EXEC;
+        lower_ok();
+        cr_assert_not_null(rule(project, CORDON_ACCESS_RO));
+        cr_assert_null(rule(project, CORDON_ACCESS_RW));
+        cr_assert_str_eq(p->cwd, project, "the working directory is covered by a root");
+}
+
+Test(lower_cap, no_capabilities_means_no_ceiling)
+{
+        struct cordon_cap_policy *c = cap();
+        add_root(&c->workspace_roots, project);
+        lower_ok();
+        cr_assert_not_null(rule(project, CORDON_ACCESS_RW));
+}
+
+Test(lower_cap, no_exec_capability_refuses)
+{
+        struct cordon_cap_policy *c = cap();
+        add_root(&c->workspace_roots, project);
+        c->has_capabilities = true;
+        c->capabilities = CORDON_CAP_READ_TEXT | CORDON_CAP_WRITE_TEXT;
+        cr_assert_eq(lower(), -EPERM);
+        cr_assert(strstr(diag.message, "policy.json") && strstr(diag.message, "process.exec"), "%s",
+                  diag.message);
+}
+
+Test(lower_cap, read_only_root_stays_read_only_when_also_writable)
+{
+        struct cordon_cap_policy *c = cap();
+        const char *ref = in_root("home/proj/ref");
+        mkdir_p(ref);
+        add_root(&c->workspace_roots, ref);
+        add_root(&c->read_only_roots, ref);
+        lower_ok();
+        cr_assert_not_null(rule(ref, CORDON_ACCESS_RO));
+        cr_assert_null(rule(ref, CORDON_ACCESS_RW));
+}
+
+Test(lower_cap, missing_root_names_key_and_index)
+{
+        struct cordon_cap_policy *c = cap();
+        add_root(&c->workspace_roots, project);
+        add_root(&c->read_only_roots, project);
+        add_root(&c->read_only_roots, in_root("missing"));
+        cr_assert_eq(lower(), -ENOENT);
+        cr_assert(strstr(diag.message, "policy.json: /read_only_roots/1"), "%s", diag.message);
+}
+
+Test(lower_cap, write_roots_follow_the_write_capability)
+{
+        struct cordon_cap_policy *c = cap();
+        const char *cache = in_root("cache");
+        mkdir_p(cache);
+        add_root(&c->workspace_roots, project);
+        add_root(&c->write_roots, cache);
+        c->has_capabilities = true;
+        c->capabilities = CORDON_CAP_READ_TEXT | CORDON_CAP_EXEC;
+        lower_ok();
+        cr_assert_not_null(rule(cache, CORDON_ACCESS_RO));
+        c->capabilities |= CORDON_CAP_DELETE;
+        lower_ok();
+        cr_assert_not_null(rule(cache, CORDON_ACCESS_RW));
+}
+
+Test(lower_cap, presets_default_bind_toolchains_that_exist)
+{
+        struct cordon_cap_policy *c = cap();
+        add_root(&c->workspace_roots, project);
+        mkdir_p(in_root("home/.cargo"));
+        write_file(in_root("home/.npmrc"), "registry=https://example.invalid/\n");
+        lower_ok();
+        cr_assert_not_null(rule(in_root("home/.cargo"), CORDON_ACCESS_RO));
+        cr_assert_not_null(rule(in_root("home/.npmrc"), CORDON_ACCESS_RO));
+        cr_assert_null(rule(in_root("home/.rustup"), CORDON_ACCESS_RO), "missing ones skipped");
+        cr_assert_not_null(rule("/usr", CORDON_ACCESS_RO), "system_runtime is a default");
+}
+
+Test(lower_cap, empty_presets_keep_toolchains_and_system_out)
+{
+        struct cordon_cap_policy *c = cap();
+        add_root(&c->workspace_roots, project);
+        mkdir_p(in_root("home/.cargo"));
+        c->presets_default = false;
+        c->presets = 0;
+        lower_ok();
+        cr_assert_null(rule(in_root("home/.cargo"), CORDON_ACCESS_RO));
+        cr_assert_null(rule("/usr", CORDON_ACCESS_RO));
+        /* The credential directories stay hidden regardless. */
+        cr_assert_not_null(rule(project, CORDON_ACCESS_RW));
+}
+
+Test(lower_cap, credential_masks_still_apply_inside_roots)
+{
+        struct cordon_cap_policy *c = cap();
+        mkdir_p(in_root("home/.ssh"));
+        write_file(in_root("home/.ssh/id_ed25519"), "secret");
+        add_root(&c->read_only_roots, home);
+        add_root(&c->workspace_roots, project);
+        lower_ok();
+        assert_masked(in_root("home/.ssh"));
+}
+
+Test(lower_cap, profile_and_side_effect_level)
+{
+        struct cordon_cap_policy *c = cap();
+        add_root(&c->workspace_roots, project);
+        c->profile = CORDON_PROFILE_OS_HARDENED;
+        c->has_side_effect_level = true;
+        c->side_effect_level = CORDON_SIDE_EFFECT_PROCESS_EXEC;
+        s.profile = CORDON_PROFILE_UNRESTRICTED;
+        lower_ok();
+        cr_assert_eq(p->profile, CORDON_PROFILE_OS_HARDENED, "the stricter profile wins");
+        cr_assert_eq(p->side_effect_level, CORDON_SIDE_EFFECT_PROCESS_EXEC);
+
+        c->profile = CORDON_PROFILE_UNRESTRICTED;
+        s.profile = CORDON_PROFILE_WORKTREE;
+        lower_ok();
+        cr_assert_eq(p->profile, CORDON_PROFILE_WORKTREE, "a policy cannot loosen --profile");
+}
+
+Test(lower_cap, cwd_outside_every_root_without_workspace_roots)
+{
+        struct cordon_cap_policy *c = cap();
+        const char *ref = in_root("ref");
+        mkdir_p(ref);
+        add_root(&c->read_only_roots, ref);
+        cr_assert_eq(lower(), -EINVAL);
+        cr_assert(strstr(diag.message, "outside every root"), "%s", diag.message);
+}
+
+Test(lower_cap, without_a_policy_the_project_is_bound)
+{
+        lower_ok();
+        cr_assert_not_null(rule(project, CORDON_ACCESS_RW));
+        cr_assert_eq(p->profile, CORDON_PROFILE_WORKTREE);
+        cr_assert_eq(p->side_effect_level, CORDON_SIDE_EFFECT_NETWORK);
+        cr_assert_eq(p->backend, CORDON_BACKEND_AUTO);
+        cr_assert_eq(p->fallback, CORDON_FALLBACK_ENFORCE);
+}
