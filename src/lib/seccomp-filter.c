@@ -208,7 +208,7 @@ static int export_bpf(scmp_filter_ctx ctx, struct cordon_bpf *ret)
         return 0;
 }
 
-int cordon_seccomp_build(const struct cordon_seccomp_opts *o, struct cordon_bpf *ret)
+int cordon_seccomp_compile(const struct cordon_seccomp_opts *o, struct cordon_bpf *ret)
 {
         _cleanup_(seccomp_releasep) scmp_filter_ctx ctx = NULL;
         int r;
@@ -235,6 +235,14 @@ int cordon_seccomp_build(const struct cordon_seccomp_opts *o, struct cordon_bpf 
         if ((r = add_rules(ctx, o)) < 0)
                 return r;
         return export_bpf(ctx, ret);
+}
+
+unsigned cordon_seccomp_variant(const struct cordon_seccomp_opts *o)
+{
+        if (!o)
+                return 0;
+        return (o->deny_network ? 1u : 0) | (o->deny_socket_create ? 2u : 0) |
+               (o->network_rules_only ? 4u : 0);
 }
 
 void cordon_bpf_clear(struct cordon_bpf *b)

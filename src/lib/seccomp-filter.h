@@ -23,11 +23,16 @@ struct cordon_bpf {
         unsigned short len;
 };
 
-/* Parent side. Builds the filter for the native architecture and exports it as a BPF program.
- * Returns 0, -ENOMEM, or the -errno libseccomp reported. On success the caller owns @ret and
- * releases it with cordon_bpf_clear(). Pure apart from memory; safe in a multi-threaded
- * process. */
+/* Parent side. The filter for the native architecture as a BPF program. The programs are
+ * compiled with libseccomp when cordon is built (seccomp-gen, seccomp-table.c), so a launch only
+ * copies one; cordon_seccomp_compile() does the libseccomp work itself (the generator and the
+ * tests use it). Both return 0, -ENOMEM, or the -errno libseccomp reported. On success the
+ * caller owns @ret and releases it with cordon_bpf_clear(). Safe in a multi-threaded process. */
 int cordon_seccomp_build(const struct cordon_seccomp_opts *o, struct cordon_bpf *ret);
+int cordon_seccomp_compile(const struct cordon_seccomp_opts *o, struct cordon_bpf *ret);
+/* The index of @o among the generated programs (0..CORDON_SECCOMP_VARIANTS-1). */
+#define CORDON_SECCOMP_VARIANTS 8
+unsigned cordon_seccomp_variant(const struct cordon_seccomp_opts *o);
 void cordon_bpf_clear(struct cordon_bpf *b);
 
 /* Child side. Installs @b for the calling thread. No-new-privs must already be set (otherwise

@@ -52,6 +52,10 @@ static const char *sample_arg(enum run_option_id id)
                 return "KEY=value";
         case OPT_DEVICE:
                 return "/dev/fuse";
+        case OPT_BACKEND:
+                return "landlock";
+        case OPT_PROFILE:
+                return "os_hardened";
         default:
                 return "/some/dir";
         }
@@ -99,6 +103,18 @@ static void check_effect(const struct run_option *o, const char *arg)
         case OPT_HOME_ACCESS:
                 cr_assert_eq(a.settings.home_access, CORDON_HOME_READ);
                 cr_assert_str_eq(a.settings.home_access_origin, origin);
+                break;
+        case OPT_BACKEND:
+                cr_assert_eq(a.settings.backend, CORDON_BACKEND_LANDLOCK);
+                break;
+        case OPT_PROFILE:
+                cr_assert_eq(a.settings.profile, CORDON_PROFILE_OS_HARDENED);
+                break;
+        case OPT_POLICY:
+                cr_assert_str_eq(a.policy_file, arg);
+                break;
+        case OPT_RECEIPT:
+                cr_assert_str_eq(a.receipt_file, arg);
                 break;
         case OPT_QUIET:
                 cr_assert(a.settings.quiet);
@@ -426,4 +442,21 @@ Test(run_options, help_lists_every_option)
                 cr_assert(strstr(buf, o->help), "help lacks the text of --%s", o->long_name);
         }
         free(buf);
+}
+
+Test(run_options, backend_and_profile_values)
+{
+        cr_assert_eq(PARSE("--backend", "bwrap", "cmd"), 0, "%s", err);
+        cr_assert_eq(a.settings.backend, CORDON_BACKEND_NS, "bwrap is the ns backend");
+        cordon_settings_clear(&a.settings);
+        init_args();
+        cr_assert_eq(PARSE("--backend", "firejail", "cmd"), -EINVAL);
+        cr_assert(strstr(err, "--backend 'firejail'"), "%s", err);
+        cordon_settings_clear(&a.settings);
+        init_args();
+        cr_assert_eq(PARSE("--backend=", "cmd"), -EINVAL, "an empty backend is refused");
+        cordon_settings_clear(&a.settings);
+        init_args();
+        cr_assert_eq(PARSE("--profile", "strict", "cmd"), -EINVAL);
+        cr_assert(strstr(err, "--profile 'strict'"), "%s", err);
 }

@@ -702,3 +702,25 @@ Test(seccomp, network_rules_only)
                      true, "foreign ABIs stay refused, or the kernel has no ia32 emulation");
         cordon_bpf_clear(&sock);
 }
+
+Test(seccomp, prebuilt_programs_match_libseccomp)
+{
+        /* The programs compiled into cordon are what libseccomp makes of the rules today. */
+        for (unsigned v = 0; v < CORDON_SECCOMP_VARIANTS; v++) {
+                struct cordon_seccomp_opts o = {
+                    .deny_network = v & 1,
+                    .deny_socket_create = v & 2,
+                    .network_rules_only = v & 4,
+                };
+                struct cordon_bpf built = {.insns = NULL}, compiled = {.insns = NULL};
+                cr_assert_eq(cordon_seccomp_variant(&o), v);
+                cr_assert_eq(cordon_seccomp_build(&o, &built), 0);
+                cr_assert_eq(cordon_seccomp_compile(&o, &compiled), 0);
+                cr_assert_eq(built.len, compiled.len, "variant %u", v);
+                cr_assert_eq(
+                    memcmp(built.insns, compiled.insns, built.len * sizeof(struct sock_filter)), 0,
+                    "variant %u", v);
+                cordon_bpf_clear(&built);
+                cordon_bpf_clear(&compiled);
+        }
+}
