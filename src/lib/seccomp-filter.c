@@ -236,31 +236,3 @@ int cordon_seccomp_compile(const struct cordon_seccomp_opts *o, struct cordon_bp
                 return r;
         return export_bpf(ctx, ret);
 }
-
-unsigned cordon_seccomp_variant(const struct cordon_seccomp_opts *o)
-{
-        if (!o)
-                return 0;
-        return (o->deny_network ? 1u : 0) | (o->deny_socket_create ? 2u : 0) |
-               (o->network_rules_only ? 4u : 0);
-}
-
-void cordon_bpf_clear(struct cordon_bpf *b)
-{
-        if (!b)
-                return;
-        free(b->insns);
-        *b = (struct cordon_bpf){.insns = NULL, .len = 0};
-}
-
-int cordon_seccomp_install(const struct cordon_bpf *b)
-{
-        if (!b || !b->insns || b->len == 0)
-                return -EINVAL;
-        struct sock_fprog prog = {.len = b->len, .filter = b->insns};
-        /* The plain prctl() rather than seccomp(2): no flags are needed in a single-threaded
-         * child, and it works on every kernel with filter support. */
-        if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
-                return negative_errno();
-        return 0;
-}

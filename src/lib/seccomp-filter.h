@@ -32,7 +32,13 @@ int cordon_seccomp_build(const struct cordon_seccomp_opts *o, struct cordon_bpf 
 int cordon_seccomp_compile(const struct cordon_seccomp_opts *o, struct cordon_bpf *ret);
 /* The index of @o among the generated programs (0..CORDON_SECCOMP_VARIANTS-1). */
 #define CORDON_SECCOMP_VARIANTS 8
-unsigned cordon_seccomp_variant(const struct cordon_seccomp_opts *o);
+static inline unsigned cordon_seccomp_variant(const struct cordon_seccomp_opts *o)
+{
+        if (!o)
+                return 0;
+        return (o->deny_network ? 1u : 0) | (o->deny_socket_create ? 2u : 0) |
+               (o->network_rules_only ? 4u : 0);
+}
 void cordon_bpf_clear(struct cordon_bpf *b);
 
 /* Child side. Installs @b for the calling thread. No-new-privs must already be set (otherwise

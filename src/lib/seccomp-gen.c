@@ -2,6 +2,7 @@
  * them as C arrays, so that a launch copies a finished program instead of running libseccomp
  * (which costs a few hundred microseconds on every start). Usage: seccomp-gen OUTPUT.h */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/seccomp-filter.h"
@@ -35,7 +36,7 @@ int main(int argc, char **argv)
                         fprintf(f, "    {0x%04x, %u, %u, 0x%08x},\n", b.insns[i].code,
                                 b.insns[i].jt, b.insns[i].jf, b.insns[i].k);
                 fprintf(f, "};\n");
-                cordon_bpf_clear(&b);
+                free(b.insns);
         }
         fprintf(f, "static const struct {\n        const struct sock_filter *insns;\n"
                    "        unsigned short len;\n} variants[] = {\n");

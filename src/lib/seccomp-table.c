@@ -1,11 +1,16 @@
-/* The seccomp programs compiled at build time (see seccomp-gen.c): a launch copies one. */
+/* The seccomp layer at launch time: the programs compiled at build time (see seccomp-gen.c and
+ * seccomp-filter.c, which holds the rules), copied and installed. No libseccomp here, so the
+ * cordon binary does not load it. */
 #include <errno.h>
+#include <linux/seccomp.h>
 #include <linux/filter.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "lib/seccomp-filter.h"
 #include "seccomp-programs.h"
+#include "shared/macro.h"
 
 int cordon_seccomp_build(const struct cordon_seccomp_opts *o, struct cordon_bpf *ret)
 {
@@ -18,5 +23,25 @@ int cordon_seccomp_build(const struct cordon_seccomp_opts *o, struct cordon_bpf 
                 return -ENOMEM;
         memcpy(insns, variants[v].insns, bytes);
         *ret = (struct cordon_bpf){.insns = insns, .len = variants[v].len};
+        return 0;
+}
+
+void cordon_bpf_clear(struct cordon_bpf *b)
+{
+        if (!b)
+                return;
+        free(b->insns);
+        *b = (struct cordon_bpf){.insns = NULL, .len = 0};
+}
+
+int cordon_seccomp_install(const struct cordon_bpf *b)
+{
+        if (!b || !b->insns || b->len == 0)
+                return -EINVAL;
+        struct sock_fprog prog = {.len = b->len, .filter = b->insns};
+        /* The plain prctl() rather than seccomp(2): no flags are needed in a single-threaded
+         * child, and it works on every kernel with filter support. */
+        if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
+                return negative_errno();
         return 0;
 }

@@ -222,17 +222,11 @@ static pid_t clone_landlock_child(struct child_ctx *c)
                 child_landlock_entry(c);
         return pid;
 #else
-        const size_t size = 256 * 1024;
-        void *stack = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-        if (stack == MAP_FAILED)
-                return -1;
-        pid_t pid =
-            clone(child_landlock_entry, (char *)stack + size, CLONE_VM | CLONE_VFORK | SIGCHLD, c);
-        int saved = errno;
-        munmap(stack, size);
-        errno = saved;
-        return pid;
+        /* A static stack: unmapping one the child ran on would cost a TLB shootdown on every
+         * CPU it touched. One launch at a time per process (cordon_spawn is not thread-safe). */
+        static _Alignas(64) char stack[256 * 1024];
+        return clone(child_landlock_entry, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD,
+                     c);
 #endif
 }
 
