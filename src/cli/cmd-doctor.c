@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "lib/doctor.h"
 #include "shared/log.h"
+#include "lib/landlock.h"
 #include "shared/macro.h"
 
 enum doctor_option_id {
@@ -218,14 +219,6 @@ static void print_cgroup(const struct cordon_doctor_cgroup *c)
         printf("\n");
 }
 
-/* What each Landlock ABI adds that cordon uses. */
-static const struct {
-        int abi;
-        const char *name;
-} landlock_features[] = {
-    {1, "filesystem"}, {2, "refer"}, {3, "truncate"}, {4, "tcp"}, {5, "ioctl_dev"}, {6, "scope"},
-};
-
 /* What the landlock backend cannot do, for the text and the JSON report alike. */
 static const char *const landlock_backend_gaps[] = {
     "denied paths answer EACCES instead of being hidden (ENOENT)",
@@ -269,9 +262,9 @@ static void print_text(const struct cordon_doctor_report *r)
         print_line("pasta", r->pasta.path ?: "not found in PATH", "");
 
         printf("landlock features:");
-        for (size_t i = 0; i < ELEMENTSOF(landlock_features); i++)
-                if (r->landlock.abi >= landlock_features[i].abi)
-                        printf(" %s", landlock_features[i].name);
+        for (size_t i = 0; i < cordon_landlock_n_features; i++)
+                if (r->landlock.abi >= cordon_landlock_features[i].abi)
+                        printf(" %s", cordon_landlock_features[i].name);
         printf("%s\n", r->landlock.abi > 0 ? "" : " none");
 
         print_line("backend", auto_backend(r) ?: "none can run here",
@@ -347,9 +340,10 @@ static json_t *landlock_json(const struct cordon_doctor_landlock *l, bool *oom)
         put(o, "available", json_boolean(l->abi > 0), oom);
         put(o, "abi", l->abi > 0 ? json_integer(l->abi) : json_null(), oom);
         json_t *features = json_array();
-        for (size_t i = 0; features && i < ELEMENTSOF(landlock_features); i++)
-                if (l->abi >= landlock_features[i].abi &&
-                    json_array_append_new(features, json_string(landlock_features[i].name)) < 0)
+        for (size_t i = 0; features && i < cordon_landlock_n_features; i++)
+                if (l->abi >= cordon_landlock_features[i].abi &&
+                    json_array_append_new(features, json_string(cordon_landlock_features[i].name)) <
+                        0)
                         *oom = true;
         put(o, "features", features, oom);
         put(o, "error", error_json(l->error), oom);

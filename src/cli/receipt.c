@@ -6,16 +6,10 @@
 
 #include "cli/receipt.h"
 #include "shared/fd-util.h"
+#include "lib/landlock.h"
 #include "shared/macro.h"
 
 #define _cleanup_json_ _cleanup_(json_decrefp)
-
-static const struct {
-        int abi;
-        const char *name;
-} landlock_features[] = {
-    {1, "filesystem"}, {2, "refer"}, {3, "truncate"}, {4, "tcp"}, {5, "ioctl_dev"}, {6, "scope"},
-};
 
 static json_t *str_or_null(const char *s)
 {
@@ -39,9 +33,10 @@ static json_t *namespaces_json(const struct cordon_policy *p, const struct cordo
 static json_t *landlock_json(const struct cordon_launch *l, bool ran)
 {
         json_t *features = json_array();
-        for (size_t i = 0; features && l->landlock && i < ELEMENTSOF(landlock_features); i++)
-                if (l->landlock_abi >= landlock_features[i].abi)
-                        json_array_append_new(features, json_string(landlock_features[i].name));
+        for (size_t i = 0; features && l->landlock && i < cordon_landlock_n_features; i++)
+                if (l->landlock_abi >= cordon_landlock_features[i].abi)
+                        json_array_append_new(features,
+                                              json_string(cordon_landlock_features[i].name));
         return json_pack("{s:b, s:o, s:o, s:I, s:b, s:b}", "applied", ran && l->landlock, "abi",
                          l->landlock_abi > 0 ? json_integer(l->landlock_abi) : json_null(),
                          "features", features ?: json_null(), "rules",

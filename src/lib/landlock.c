@@ -764,3 +764,8 @@ int cordon_landlock_apply(const struct cordon_landlock_plan *plan, int *ret_rule
                 return -errno;
         return 0;
 }
+
+const struct cordon_landlock_feature cordon_landlock_features[] = {
+    {1, "filesystem"}, {2, "refer"}, {3, "truncate"}, {4, "tcp"}, {5, "ioctl_dev"}, {6, "scope"},
+};
+const size_t cordon_landlock_n_features = ELEMENTSOF(cordon_landlock_features);

@@ -72,3 +72,11 @@ int cordon_landlock_apply(const struct cordon_landlock_plan *plan, int *ret_rule
 /* Parent side: adds one more grant to @plan (a copy of @path). Returns 0, -EINVAL, -ENOMEM. */
 int cordon_landlock_plan_add(struct cordon_landlock_plan *plan, const char *path, uint64_t access,
                              bool optional);
+
+/* What each Landlock ABI brings that cordon uses, for `cordon doctor` and receipts. */
+struct cordon_landlock_feature {
+        int abi;
+        const char *name;
+};
+extern const struct cordon_landlock_feature cordon_landlock_features[];
+extern const size_t cordon_landlock_n_features;
