@@ -1,15 +1,14 @@
 /* `cordon policy`: validates a capability policy file and prints its canonical form, or prints
  * the strictest-wins intersection of two policies (see cordon-policy(5)). */
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
 #include "lib/cap-policy.h"
+#include "shared/fd-util.h"
 #include "shared/log.h"
 #include "shared/macro.h"
 
@@ -94,62 +93,19 @@ static int policy_parse(int argc, char **argv, char ***ret_args, int *ret_n, boo
         return 0;
 }
 
-/* Reads at most CORDON_CAP_POLICY_MAX_BYTES from @fd into a NUL-terminated buffer. A regular
- * file is checked by its size first; the read is capped as well, for pipes and for files that
- * grow meanwhile. */
-static int read_policy_fd(int fd, char **ret, size_t *ret_len)
-{
-        struct stat st;
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        if (S_ISDIR(st.st_mode))
-                return -EISDIR;
-        if (S_ISREG(st.st_mode) && st.st_size > CORDON_CAP_POLICY_MAX_BYTES)
-                return -EFBIG;
-
-        size_t cap = CORDON_CAP_POLICY_MAX_BYTES + 1, n = 0;
-        _cleanup_free_ char *buf = malloc(cap + 1);
-        if (!buf)
-                return -ENOMEM;
-        while (n < cap) {
-                ssize_t k = read(fd, buf + n, cap - n);
-                if (k < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return -errno;
-                }
-                if (k == 0)
-                        break;
-                n += (size_t)k;
-        }
-        if (n > CORDON_CAP_POLICY_MAX_BYTES)
-                return -EFBIG;
-        buf[n] = 0;
-        *ret = TAKE_PTR(buf);
-        *ret_len = n;
-        return 0;
-}
-
 static const char *display_name(const char *path)
 {
         return streq(path, "-") ? "<stdin>" : path;
 }
 
-/* Loads and parses @path ("-": standard input). Logs "cordon: NAME: ..." on failure. */
-static int load_policy(const char *path, struct cordon_cap_policy *ret)
+int policy_file_load(const char *path, struct cordon_cap_policy *ret)
 {
-        bool is_stdin = streq(path, "-");
         const char *name = display_name(path);
-        _cleanup_close_ int fd = -EBADF;
-        if (!is_stdin) {
-                fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-                if (fd < 0)
-                        return log_error_errno(-errno, "%s: %m", name);
-        }
-
         _cleanup_free_ char *buf = NULL;
         size_t len = 0;
-        int r = read_policy_fd(is_stdin ? STDIN_FILENO : fd, &buf, &len);
+        int r = streq(path, "-")
+                    ? read_full_fd(STDIN_FILENO, CORDON_CAP_POLICY_MAX_BYTES, &buf, &len)
+                    : read_full_file(path, CORDON_CAP_POLICY_MAX_BYTES, &buf, &len);
         if (r == -EFBIG)
                 return log_error_errno(r, "%s: larger than %d bytes (1 MiB)", name,
                                        CORDON_CAP_POLICY_MAX_BYTES);
@@ -178,7 +134,7 @@ static int policy_show(const char *path)
 {
         _cleanup_(cordon_cap_policy_clear) struct cordon_cap_policy p;
         cordon_cap_policy_init(&p);
-        if (load_policy(path, &p) < 0)
+        if (policy_file_load(path, &p) < 0)
                 return EXIT_USAGE;
         return print_policy(&p) < 0 ? 1 : 0;
 }
@@ -189,7 +145,7 @@ static int policy_intersect(const char *path_a, const char *path_b)
         cordon_cap_policy_init(&a);
         cordon_cap_policy_init(&b);
         cordon_cap_policy_init(&result);
-        if (load_policy(path_a, &a) < 0 || load_policy(path_b, &b) < 0)
+        if (policy_file_load(path_a, &a) < 0 || policy_file_load(path_b, &b) < 0)
                 return EXIT_USAGE;
 
         struct cordon_diag diag = {0};

@@ -50,32 +50,18 @@ static int settings_from_environment(struct cordon_settings *s)
 
 static int load_policy_file(struct cordon_settings *s, const char *path)
 {
-        _cleanup_free_ char *text = NULL;
-        size_t len = 0;
-        int r = read_full_file(path, CORDON_CAP_POLICY_MAX_BYTES, &text, &len);
-        if (r == -EFBIG) {
-                log_error("%s: larger than %d bytes; refusing to read it", path,
-                          CORDON_CAP_POLICY_MAX_BYTES);
-                return r;
-        }
-        if (r < 0) {
-                log_error("%s: %s", path, strerror(-r));
-                return r;
-        }
         struct cordon_cap_policy *c = calloc(1, sizeof(*c));
         if (!c) {
                 log_error("out of memory");
                 return -ENOMEM;
         }
-        struct cordon_diag diag = {0};
-        r = cordon_cap_policy_parse(text, len, path, c, &diag);
+        int r = policy_file_load(path, c);
         if (r < 0) {
                 free(c);
-                log_error("%s", *diag.message ? diag.message : strerror(-r));
                 return r;
         }
         s->cap_policy = c;
-        s->cap_policy_origin = strdup(path);
+        s->cap_policy_origin = strdup(streq(path, "-") ? "<stdin>" : path);
         if (!s->cap_policy_origin) {
                 log_error("out of memory");
                 return -ENOMEM;

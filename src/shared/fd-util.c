@@ -32,6 +32,11 @@ int read_full_file(const char *path, size_t max, char **ret, size_t *ret_len)
         _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
         if (fd < 0)
                 return -errno;
+        return read_full_fd(fd, max, ret, ret_len);
+}
+
+int read_full_fd(int fd, size_t max, char **ret, size_t *ret_len)
+{
         size_t cap = 4096, n = 0;
         _cleanup_free_ char *buf = malloc(cap + 1);
         if (!buf)

@@ -10,7 +10,7 @@ banner() {
 }
 layers() { printf '%s\n' "$1" | sed -n 's/.* layers=\([^ ]*\) .*/\1/p'; }
 
-plan 16
+plan 19
 out=$(banner); check "default: worktree with both layers" "landlock,seccomp" "$(layers "$out")"
 out=$(banner --profile os_hardened)
 check "os_hardened: both layers" "profile=os_hardened:landlock,seccomp" \
@@ -78,3 +78,18 @@ backend=${SANDBOX_BACKEND:-ns}
 userns=True; [ "$backend" = landlock ] && userns=False
 check "--receipt: backend, profile, layers applied, exit status" \
         "$backend worktree True True True True 3 $userns" "$got"
+
+# --policy: a read-only workspace root instead of the writable project (also from stdin).
+printf '{"capabilities": {"workspace": ["read_text"], "process": ["exec"]}, "workspace_roots": ["%s"]}' \
+        "$T_PROJECT" > "$T_TMP/ro.json"
+out=$(cd "$T_PROJECT" && "$CORDON" run -q --policy "$T_TMP/ro.json" -- python3 -c "$TRY" 'open(p, "w")' "$T_PROJECT/x" 2>&1)
+check "--policy: a workspace root without write_text is read-only" "$(on_backend EROFS EACCES)" "$out"
+out=$(cd "$T_PROJECT" && "$CORDON" run -q --policy - -- python3 -c "$TRY" 'open(p, "w")' "$T_PROJECT/x" 2>&1 <"$T_TMP/ro.json")
+check "--policy -: read from standard input" "$(on_backend EROFS EACCES)" "$out"
+printf '{"workspace_roots": ["relative/dir"]}' > "$T_TMP/bad.json"
+out=$(cd "$T_PROJECT" && "$CORDON" run -q --policy "$T_TMP/bad.json" -- true 2>&1); rc=$?
+if [ $rc = 2 ] && [[ $out == *"bad.json: /workspace_roots/0: "*"absolute"* ]]; then
+        ok "--policy: a bad file is a usage error naming the key's pointer"
+else
+        not_ok "--policy: a bad file is a usage error naming the key's pointer" "rc=$rc" "$out"
+fi
