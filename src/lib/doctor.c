@@ -1,7 +1,6 @@
 /* `cordon doctor` checks: each asks the kernel directly (a probe or a harmless syscall) rather
  * than guessing from version numbers, and records the errno when the answer is "no". */
 #include <fcntl.h>
-#include <linux/landlock.h>
 #include <linux/magic.h>
 #include <linux/seccomp.h>
 #include <stdint.h>
@@ -13,18 +12,13 @@
 #include <unistd.h>
 
 #include "lib/doctor.h"
+#include "lib/landlock.h"
 #include "lib/ns-user.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
 #include "shared/strv.h"
 
-#ifndef __NR_landlock_create_ruleset
-#define __NR_landlock_create_ruleset 444 /* the same on every architecture */
-#endif
-#ifndef LANDLOCK_CREATE_RULESET_VERSION
-#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
-#endif
 #ifndef SECCOMP_GET_ACTION_AVAIL
 #define SECCOMP_GET_ACTION_AVAIL 2
 #endif
@@ -35,7 +29,7 @@
 #define DEFAULT_SEARCH_PATH "/usr/local/bin:/usr/bin:/bin"
 
 /* A sysctl holding one non-negative integer, or -1 when it is absent or unreadable. */
-static long read_sysctl(const char *path)
+long cordon_read_sysctl(const char *path)
 {
         _cleanup_free_ char *s = NULL;
         if (read_full_file(path, 64, &s, NULL) < 0)
@@ -68,10 +62,11 @@ static enum cordon_userns_blocker userns_blocker(const struct cordon_doctor_user
 void cordon_doctor_check_userns(struct cordon_doctor_userns *ret)
 {
         struct cordon_doctor_userns u = {
-            .unprivileged_userns_clone = read_sysctl("/proc/sys/kernel/unprivileged_userns_clone"),
-            .max_user_namespaces = read_sysctl("/proc/sys/user/max_user_namespaces"),
+            .unprivileged_userns_clone =
+                cordon_read_sysctl("/proc/sys/kernel/unprivileged_userns_clone"),
+            .max_user_namespaces = cordon_read_sysctl("/proc/sys/user/max_user_namespaces"),
             .apparmor_restrict_unprivileged_userns =
-                read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"),
+                cordon_read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"),
         };
         /* The real thing rather than the sysctls alone: seccomp policies of container runtimes,
          * a chroot, or an exhausted namespace count also refuse, and no sysctl shows those. */
@@ -85,12 +80,9 @@ void cordon_doctor_check_userns(struct cordon_doctor_userns *ret)
 
 void cordon_doctor_check_landlock(struct cordon_doctor_landlock *ret)
 {
-        long abi = syscall(__NR_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
-        if (abi > 0)
-                *ret = (struct cordon_doctor_landlock){.abi = (int)abi};
-        else
-                *ret = (struct cordon_doctor_landlock){.error = abi < 0 ? negative_errno()
-                                                                        : -EOPNOTSUPP};
+        int abi = cordon_landlock_abi();
+        *ret = abi > 0 ? (struct cordon_doctor_landlock){.abi = abi}
+                       : (struct cordon_doctor_landlock){.error = abi};
 }
 
 static const uint32_t seccomp_actions[_CORDON_SECCOMP_ACTION_COUNT] = {

@@ -93,5 +93,8 @@ void cordon_doctor_check_seccomp(struct cordon_doctor_seccomp *ret);
 int cordon_doctor_check_cgroup(struct cordon_doctor_cgroup *ret);
 int cordon_doctor_find_pasta(const char *search_path, struct cordon_doctor_pasta *ret);
 
+/* A numeric sysctl such as /proc/sys/user/max_user_namespaces; -1 when absent or unreadable. */
+long cordon_read_sysctl(const char *path);
+
 /* True when the default `ns` backend can start a sandbox here (it needs a user namespace). */
 bool cordon_doctor_ns_backend_usable(const struct cordon_doctor_report *r);

@@ -5,16 +5,15 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <linux/landlock.h>
-#include <linux/seccomp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/diag.h"
+#include "lib/doctor.h"
 #include "lib/launch.h"
 #include "lib/policy.h"
 #include "shared/macro.h"
@@ -49,15 +48,6 @@ _printf_(2, 3) static void warn(const struct cordon_launch *l, const char *fmt, 
         l->warn(l->userdata, buf);
 }
 
-bool cordon_seccomp_available(void)
-{
-        /* EINVAL: a kernel without CONFIG_SECCOMP. A NULL filter is refused with EFAULT only once
-         * the kernel has accepted the request as a filter (CONFIG_SECCOMP_FILTER). */
-        if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0)
-                return false;
-        return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL, 0, 0) < 0 && errno == EFAULT;
-}
-
 static const char *landlock_missing_reason(int abi)
 {
         if (abi == -ENOSYS)
@@ -71,15 +61,8 @@ static const char *landlock_missing_reason(int abi)
  * a cheap look at the sysctl spares the doomed attempt. */
 static bool apparmor_restricts_userns(void)
 {
-        char buf[8] = "";
-        if (geteuid() == 0)
-                return false;
-        FILE *f = fopen("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "re");
-        if (!f)
-                return false;
-        bool on = fgets(buf, sizeof(buf), f) && buf[0] == '1';
-        fclose(f);
-        return on;
+        return geteuid() != 0 &&
+               cordon_read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1;
 }
 
 /* A layer that is wanted and cannot be had: an error unless the worktree fallback says warn. */

@@ -51,6 +51,3 @@ int cordon_launch_run(struct cordon_launch *l, char *const *argv, int *ret_statu
 /* Switches a prepared `auto` launch to the landlock backend (user namespaces turned out to be
  * unavailable). Returns 0 or -errno with the reason in @diag. */
 int cordon_launch_fall_back(struct cordon_launch *l, const char *why, struct cordon_diag *diag);
-
-/* The mechanisms behind the layers, for `cordon doctor` and the banner. */
-bool cordon_seccomp_available(void);

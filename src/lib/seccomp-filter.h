@@ -44,3 +44,6 @@ void cordon_bpf_clear(struct cordon_bpf *b);
 /* Child side. Installs @b for the calling thread. No-new-privs must already be set (otherwise
  * -EACCES from the kernel). Async-signal-safe: no allocation. Returns 0 or -errno. */
 int cordon_seccomp_install(const struct cordon_bpf *b);
+
+/* Whether this kernel can install seccomp filters at all. */
+bool cordon_seccomp_available(void);

@@ -45,3 +45,12 @@ int cordon_seccomp_install(const struct cordon_bpf *b)
                 return negative_errno();
         return 0;
 }
+
+bool cordon_seccomp_available(void)
+{
+        /* EINVAL: a kernel without CONFIG_SECCOMP. A NULL filter is refused with EFAULT only once
+         * the kernel has accepted the request as a filter (CONFIG_SECCOMP_FILTER). */
+        if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0)
+                return false;
+        return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL, 0, 0) < 0 && errno == EFAULT;
+}
