@@ -9,6 +9,7 @@
 #include "lib/doctor.h"
 #include "shared/log.h"
 #include "lib/landlock.h"
+#include "shared/json-util.h"
 #include "shared/macro.h"
 
 enum doctor_option_id {
@@ -274,22 +275,12 @@ static void print_text(const struct cordon_doctor_report *r)
                 printf("landlock backend gap: %s\n", landlock_backend_gaps[i]);
 }
 
-/* json_decrefp() comes with jansson >= 2.9 (the build requires 2.13). */
-#define _cleanup_json_ _cleanup_(json_decrefp)
-
 /* Adds @v to @o under @key; any failure (including @o or @v being NULL after a failed
  * allocation) sets *@oom. json_object_set_new() consumes @v either way. */
 static void put(json_t *o, const char *key, json_t *v, bool *oom)
 {
         if (json_object_set_new(o, key, v) < 0)
                 *oom = true;
-}
-
-/* Strings that jansson refuses (not UTF-8: a path can be any bytes) become null. */
-static json_t *str_or_null(const char *s)
-{
-        json_t *j = s ? json_string(s) : NULL;
-        return j ?: json_null();
 }
 
 static json_t *error_json(int r)
@@ -306,7 +297,7 @@ static json_t *words_json(char *const *l, bool *oom)
 {
         json_t *a = json_array();
         for (size_t i = 0; a && l && l[i]; i++)
-                if (json_array_append_new(a, str_or_null(l[i])) < 0)
+                if (json_array_append_new(a, json_string_or_null(l[i])) < 0)
                         *oom = true;
         return a;
 }
@@ -321,7 +312,7 @@ static json_t *userns_json(const struct cordon_doctor_userns *u, bool *oom)
         userns_reason(u, reason, sizeof(reason));
         put(o, "usable", json_boolean(u->usable), oom);
         put(o, "error", error_json(u->error), oom);
-        put(o, "reason", str_or_null(*reason ? reason : NULL), oom);
+        put(o, "reason", json_string_or_null(*reason ? reason : NULL), oom);
         put(sysctl, "kernel.unprivileged_userns_clone", sysctl_json(u->unprivileged_userns_clone),
             oom);
         put(sysctl, "user.max_user_namespaces", sysctl_json(u->max_user_namespaces), oom);
@@ -347,7 +338,7 @@ static json_t *landlock_json(const struct cordon_doctor_landlock *l, bool *oom)
                         *oom = true;
         put(o, "features", features, oom);
         put(o, "error", error_json(l->error), oom);
-        put(o, "reason", str_or_null(*reason ? reason : NULL), oom);
+        put(o, "reason", json_string_or_null(*reason ? reason : NULL), oom);
         return o;
 }
 
@@ -365,7 +356,7 @@ static json_t *seccomp_json(const struct cordon_doctor_seccomp *s, bool *oom)
                         *oom = true;
         put(o, "actions", actions, oom);
         put(o, "error", error_json(s->error), oom);
-        put(o, "reason", str_or_null(*reason ? reason : NULL), oom);
+        put(o, "reason", json_string_or_null(*reason ? reason : NULL), oom);
         return o;
 }
 
@@ -375,13 +366,13 @@ static json_t *cgroup_json(const struct cordon_doctor_cgroup *c, bool *oom)
         json_t *o = json_object(), *v1 = json_object();
 
         put(o, "layout", json_string(cgroup_layout_name(c->layout)), oom);
-        put(o, "v2_mount", str_or_null(c->v2_mount), oom);
-        put(o, "path", str_or_null(c->path), oom);
+        put(o, "v2_mount", json_string_or_null(c->v2_mount), oom);
+        put(o, "path", json_string_or_null(c->path), oom);
         put(o, "controllers", v2 ? words_json(c->controllers, oom) : json_null(), oom);
         put(o, "delegated", json_boolean(v2 && c->delegated), oom);
         put(o, "error", error_json(c->error), oom);
-        put(v1, "memory", str_or_null(c->v1_memory), oom);
-        put(v1, "pids", str_or_null(c->v1_pids), oom);
+        put(v1, "memory", json_string_or_null(c->v1_memory), oom);
+        put(v1, "pids", json_string_or_null(c->v1_pids), oom);
         put(o, "v1", v1, oom);
         return o;
 }
@@ -392,7 +383,7 @@ static json_t *build_json(const struct cordon_doctor_report *r)
         _cleanup_json_ json_t *root = json_object();
         json_t *pasta = json_object();
 
-        put(pasta, "path", str_or_null(r->pasta.path), &oom);
+        put(pasta, "path", json_string_or_null(r->pasta.path), &oom);
 
         put(root, "user_namespaces", userns_json(&r->userns, &oom), &oom);
         put(root, "landlock", landlock_json(&r->landlock, &oom), &oom);
@@ -400,7 +391,7 @@ static json_t *build_json(const struct cordon_doctor_report *r)
         put(root, "cgroup", cgroup_json(&r->cgroup, &oom), &oom);
         put(root, "pasta", pasta, &oom);
         put(root, "ns_backend_usable", json_boolean(cordon_doctor_ns_backend_usable(r)), &oom);
-        put(root, "backend", str_or_null(auto_backend(r)), &oom);
+        put(root, "backend", json_string_or_null(auto_backend(r)), &oom);
         json_t *lb = json_object(), *gaps = json_array();
         for (size_t i = 0; gaps && i < ELEMENTSOF(landlock_backend_gaps); i++)
                 if (json_array_append_new(gaps, json_string(landlock_backend_gaps[i])) < 0)

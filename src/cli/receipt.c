@@ -7,15 +7,8 @@
 #include "cli/receipt.h"
 #include "shared/fd-util.h"
 #include "lib/landlock.h"
+#include "shared/json-util.h"
 #include "shared/macro.h"
-
-#define _cleanup_json_ _cleanup_(json_decrefp)
-
-static json_t *str_or_null(const char *s)
-{
-        json_t *j = s ? json_string(s) : NULL;
-        return j ?: json_null();
-}
 
 static json_t *namespaces_json(const struct cordon_policy *p, const struct cordon_launch *l)
 {
@@ -63,7 +56,7 @@ int receipt_write(int fd, const struct cordon_policy *p, const struct cordon_lau
             "{s:s, s:s, s:s, s:o, s:s, s:s, s:I, s:o, s:{s:o, s:o}, s:o}", "backend",
             cordon_backend_to_string(l->backend), "profile", cordon_profile_to_string(p->profile),
             "fallback", cordon_fallback_to_string(p->fallback), "project",
-            str_or_null(p->project_dir), "home_access",
+            json_string_or_null(p->project_dir), "home_access",
             cordon_home_access_to_string(p->home_access), "network",
             cordon_net_mode_to_string(p->net_mode), "env_blocked", (json_int_t)p->n_env_blocked,
             "namespaces", namespaces_json(p, l) ?: json_null(), "layers", "landlock",

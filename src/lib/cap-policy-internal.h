@@ -7,9 +7,8 @@
 #include <stddef.h>
 
 #include "lib/cap-policy.h"
+#include "shared/json-util.h"
 #include "shared/macro.h"
-
-#define _cleanup_json_ _cleanup_(json_decrefp)
 
 /* The JSON names of the CORDON_CAP_* and CORDON_PRESET_* bits, in bit order. The process
  * operations follow the workspace ones: CORDON_CAP_EXEC is bit PROCESS_OP_SHIFT. */

@@ -1,0 +1,18 @@
+/* Small jansson helpers shared by the JSON writers (doctor --json, receipts, policies).
+ * Header-only: only code that links jansson includes it. */
+#pragma once
+
+#include <jansson.h>
+
+#include "shared/macro.h"
+
+/* json_decrefp() comes with jansson >= 2.9 (the build requires 2.13). */
+#define _cleanup_json_ _cleanup_(json_decrefp)
+
+/* A JSON string, or null for NULL and for strings jansson refuses (not UTF-8: a path can be
+ * any bytes). Never NULL unless even json_null() fails. */
+static inline json_t *json_string_or_null(const char *s)
+{
+        json_t *j = s ? json_string(s) : NULL;
+        return j ? j : json_null();
+}
