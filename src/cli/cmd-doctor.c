@@ -1,10 +1,10 @@
 /* `cordon doctor`: reports which kernel features this host offers the sandbox, one line per
  * check or as one JSON object. Exit status 0 when the default `ns` backend can run here. */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli-options.h"
 #include "cli/commands.h"
 #include "lib/doctor.h"
 #include "shared/log.h"
@@ -13,18 +13,13 @@
 #include "shared/macro.h"
 
 enum doctor_option_id {
-        DOCTOR_OPT_JSON = 0x100,
+        DOCTOR_OPT_JSON = CLI_OPTION_FIRST_ID,
         DOCTOR_OPT_HELP,
 };
 
-static const struct doctor_option {
-        const char *long_name;
-        char short_name;
-        enum doctor_option_id id;
-        const char *help;
-} doctor_options[] = {
-    {"json", 0, DOCTOR_OPT_JSON, "print one JSON object instead of one line per check"},
-    {"help", 'h', DOCTOR_OPT_HELP, "show this help and exit"},
+static const struct cli_option doctor_options[] = {
+    {"json", 0, NULL, DOCTOR_OPT_JSON, "print one JSON object instead of one line per check"},
+    {"help", 'h', NULL, DOCTOR_OPT_HELP, "show this help and exit"},
 };
 
 static void doctor_help(FILE *f)
@@ -33,15 +28,7 @@ static void doctor_help(FILE *f)
                    "Report which kernel features this host offers the sandbox: user namespaces,\n"
                    "the Landlock ABI, seccomp filters, cgroup v2 delegation and pasta.\n\n"
                    "Options:\n");
-        for (size_t i = 0; i < ELEMENTSOF(doctor_options); i++) {
-                const struct doctor_option *o = &doctor_options[i];
-                char left[64];
-                if (o->short_name)
-                        snprintf(left, sizeof(left), "-%c, --%s", o->short_name, o->long_name);
-                else
-                        snprintf(left, sizeof(left), "    --%s", o->long_name);
-                fprintf(f, "  %-20s %s\n", left, o->help);
-        }
+        cli_options_print(f, doctor_options, ELEMENTSOF(doctor_options), 20);
         fprintf(f,
                 "\nExit status: 0 when the default backend (ns) can run here, 1 when it cannot,\n"
                 "2 for a usage error.\n");
@@ -50,28 +37,14 @@ static void doctor_help(FILE *f)
 /* Returns 0, or -EINVAL after logging why. */
 static int doctor_parse(int argc, char **argv, bool *ret_json, bool *ret_help)
 {
-        struct option longopts[ELEMENTSOF(doctor_options) + 1];
-        char shortopts[16] = "+:";
-        size_t ns = 2;
-        for (size_t i = 0; i < ELEMENTSOF(doctor_options); i++) {
-                const struct doctor_option *o = &doctor_options[i];
-                longopts[i] = (struct option){o->long_name, no_argument, NULL, (int)o->id};
-                if (o->short_name)
-                        shortopts[ns++] = o->short_name;
-        }
-        longopts[ELEMENTSOF(doctor_options)] = (struct option){0};
-        shortopts[ns] = 0;
-
+        struct cli_getopt g;
+        cli_options_prepare(doctor_options, ELEMENTSOF(doctor_options), "+:", &g);
         bool json = false;
-        optind = 0;
-        opterr = 0;
         for (;;) {
-                int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+                int c =
+                    cli_options_next(doctor_options, ELEMENTSOF(doctor_options), &g, argc, argv);
                 if (c == -1)
                         break;
-                for (size_t i = 0; i < ELEMENTSOF(doctor_options); i++)
-                        if (doctor_options[i].short_name && doctor_options[i].short_name == c)
-                                c = (int)doctor_options[i].id;
                 switch (c) {
                 case DOCTOR_OPT_JSON:
                         json = true;
@@ -79,15 +52,12 @@ static int doctor_parse(int argc, char **argv, bool *ret_json, bool *ret_help)
                 case DOCTOR_OPT_HELP:
                         *ret_help = true;
                         return 0;
-                default:
-                        /* getopt reports a long option given "=VALUE" with its id in optopt. */
-                        if (optopt >= DOCTOR_OPT_JSON)
-                                log_error("option '%s' takes no argument", argv[optind - 1]);
-                        else if (optopt)
-                                log_error("unknown option '-%c'", optopt);
-                        else
-                                log_error("unknown option '%s'", argv[optind - 1]);
+                default: {
+                        char err[256];
+                        cli_options_error(c, argv, err, sizeof(err));
+                        log_error("%s", err);
                         return -EINVAL;
+                }
                 }
         }
         if (optind < argc) {

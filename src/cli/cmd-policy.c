@@ -1,11 +1,11 @@
 /* `cordon policy`: validates a capability policy file and prints its canonical form, or prints
  * the strictest-wins intersection of two policies (see cordon-policy(5)). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cli-options.h"
 #include "cli/commands.h"
 #include "lib/cap-policy.h"
 #include "shared/fd-util.h"
@@ -13,16 +13,11 @@
 #include "shared/macro.h"
 
 enum policy_option_id {
-        POLICY_OPT_HELP = 0x100,
+        POLICY_OPT_HELP = CLI_OPTION_FIRST_ID,
 };
 
-static const struct policy_option {
-        const char *long_name;
-        char short_name;
-        enum policy_option_id id;
-        const char *help;
-} policy_options[] = {
-    {"help", 'h', POLICY_OPT_HELP, "show this help and exit"},
+static const struct cli_option policy_options[] = {
+    {"help", 'h', NULL, POLICY_OPT_HELP, "show this help and exit"},
 };
 
 static void policy_help(FILE *f)
@@ -34,15 +29,7 @@ static void policy_help(FILE *f)
                    "  intersect  print the strictest-wins intersection of two policies\n"
                    "FILE '-' is standard input.\n\n"
                    "Options:\n");
-        for (size_t i = 0; i < ELEMENTSOF(policy_options); i++) {
-                const struct policy_option *o = &policy_options[i];
-                char left[64];
-                if (o->short_name)
-                        snprintf(left, sizeof(left), "-%c, --%s", o->short_name, o->long_name);
-                else
-                        snprintf(left, sizeof(left), "    --%s", o->long_name);
-                fprintf(f, "  %-20s %s\n", left, o->help);
-        }
+        cli_options_print(f, policy_options, ELEMENTSOF(policy_options), 20);
         fprintf(f, "\nExit status: 0 on success, 1 when the two policies cannot be intersected\n"
                    "(no root in common), 2 for a usage error or a file that cannot be read or\n"
                    "parsed.\n");
@@ -52,40 +39,21 @@ static void policy_help(FILE *f)
  * logging why. */
 static int policy_parse(int argc, char **argv, char ***ret_args, int *ret_n, bool *ret_help)
 {
-        struct option longopts[ELEMENTSOF(policy_options) + 1];
-        char shortopts[16] = ":";
-        size_t ns = 1;
-        for (size_t i = 0; i < ELEMENTSOF(policy_options); i++) {
-                const struct policy_option *o = &policy_options[i];
-                longopts[i] = (struct option){o->long_name, no_argument, NULL, (int)o->id};
-                if (o->short_name)
-                        shortopts[ns++] = o->short_name;
-        }
-        longopts[ELEMENTSOF(policy_options)] = (struct option){0};
-        shortopts[ns] = 0;
-
-        optind = 0;
-        opterr = 0;
+        struct cli_getopt g;
+        cli_options_prepare(policy_options, ELEMENTSOF(policy_options), ":", &g);
         for (;;) {
-                int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+                int c =
+                    cli_options_next(policy_options, ELEMENTSOF(policy_options), &g, argc, argv);
                 if (c == -1)
                         break;
-                for (size_t i = 0; i < ELEMENTSOF(policy_options); i++)
-                        if (policy_options[i].short_name && policy_options[i].short_name == c)
-                                c = (int)policy_options[i].id;
-                switch (c) {
-                case POLICY_OPT_HELP:
+                if (c == POLICY_OPT_HELP) {
                         *ret_help = true;
                         return 0;
-                default:
-                        if (optopt >= POLICY_OPT_HELP)
-                                log_error("option '%s' takes no argument", argv[optind - 1]);
-                        else if (optopt)
-                                log_error("unknown option '-%c'", optopt);
-                        else
-                                log_error("unknown option '%s'", argv[optind - 1]);
-                        return -EINVAL;
                 }
+                char err[256];
+                cli_options_error(c, argv, err, sizeof(err));
+                log_error("%s", err);
+                return -EINVAL;
         }
         *ret_args = argv + optind;
         *ret_n = argc - optind;

@@ -1,5 +1,4 @@
 /* `cordon run` options: one table for parsing and help. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -7,7 +6,7 @@
 #include "lib/env-filter.h"
 #include "shared/macro.h"
 
-const struct run_option run_options_table[] = {
+const struct cli_option run_options_table[] = {
     {"project-dir", 'p', "DIR", OPT_PROJECT_DIR,
      "the writable project directory (default: the working directory)"},
     {"allow-parent", 0, "DIR", OPT_ALLOW_PARENT,
@@ -41,15 +40,7 @@ void run_args_help(FILE *f)
         fprintf(f, "Usage: cordon run [OPTIONS] [--] COMMAND [ARGS...]\n\n"
                    "Run COMMAND confined: only the project directory is writable, credentials and\n"
                    "other projects are invisible, and there is no network.\n\nOptions:\n");
-        for (size_t i = 0; i < run_options_count; i++) {
-                const struct run_option *o = &run_options_table[i];
-                char left[64], shortpart[8] = "    ";
-                if (o->short_name)
-                        snprintf(shortpart, sizeof(shortpart), "-%c, ", o->short_name);
-                snprintf(left, sizeof(left), "%s--%s%s%s", shortpart, o->long_name,
-                         o->arg ? " " : "", o->arg ? o->arg : "");
-                fprintf(f, "  %-28s %s\n", left, o->help);
-        }
+        cli_options_print(f, run_options_table, run_options_count, 28);
         fprintf(f, "\nExit status: the command's, 128+N if it was killed by signal N, 125 if the\n"
                    "sandbox could not be set up, 126/127 if COMMAND could not be executed/found,\n"
                    "2 for a usage error.\n");
@@ -72,32 +63,14 @@ static int replace(char **dst, char **origin, const char *v, const char *o)
 
 int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t errlen)
 {
-        struct option longopts[ELEMENTSOF(run_options_table) + 1];
-        char shortopts[64] = "+:";
-        size_t ns = 2;
-        for (size_t i = 0; i < run_options_count; i++) {
-                const struct run_option *o = &run_options_table[i];
-                longopts[i] = (struct option){
-                    o->long_name, o->arg ? required_argument : no_argument, NULL, (int)o->id};
-                if (o->short_name) {
-                        shortopts[ns++] = o->short_name;
-                        if (o->arg)
-                                shortopts[ns++] = ':';
-                }
-        }
-        longopts[run_options_count] = (struct option){0};
-        shortopts[ns] = 0;
+        struct cli_getopt g;
+        cli_options_prepare(run_options_table, run_options_count, "+:", &g);
 
         struct cordon_settings *s = &a->settings;
-        optind = 0; /* full reset, so the parser can run more than once per process */
-        opterr = 0;
         for (;;) {
-                int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+                int c = cli_options_next(run_options_table, run_options_count, &g, argc, argv);
                 if (c == -1)
                         break;
-                for (size_t i = 0; i < run_options_count; i++)
-                        if (run_options_table[i].short_name == c)
-                                c = (int)run_options_table[i].id;
                 int r = 0;
                 char origin[64];
                 snprintf(origin, sizeof(origin), "--%s",
@@ -190,17 +163,8 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
                 case OPT_HELP:
                         a->help = true;
                         return 0;
-                case ':':
-                        snprintf(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
-                        return -EINVAL;
                 default:
-                        if (optopt >= OPT_PROJECT_DIR)
-                                snprintf(err, errlen, "option '%s' takes no argument",
-                                         argv[optind - 1]);
-                        else if (optopt)
-                                snprintf(err, errlen, "unknown option '-%c'", optopt);
-                        else
-                                snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+                        cli_options_error(c, argv, err, errlen);
                         return -EINVAL;
                 }
                 if (r < 0) {

@@ -5,10 +5,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli/cli-options.h"
 #include "lib/settings.h"
 
 enum run_option_id {
-        OPT_PROJECT_DIR = 0x100,
+        OPT_PROJECT_DIR = CLI_OPTION_FIRST_ID,
         OPT_ALLOW_PARENT,
         OPT_HOME_ACCESS,
         OPT_RO,
@@ -25,15 +26,7 @@ enum run_option_id {
         OPT_HELP,
 };
 
-struct run_option {
-        const char *long_name;
-        char short_name;
-        const char *arg; /* NULL: takes no argument */
-        enum run_option_id id;
-        const char *help;
-};
-
-extern const struct run_option run_options_table[];
+extern const struct cli_option run_options_table[];
 extern const size_t run_options_count;
 
 struct run_args {

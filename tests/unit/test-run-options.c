@@ -84,7 +84,7 @@ static const struct cordon_list *list_of(enum run_option_id id)
         }
 }
 
-static void check_effect(const struct run_option *o, const char *arg)
+static void check_effect(const struct cli_option *o, const char *arg)
 {
         char origin[64];
         snprintf(origin, sizeof(origin), "--%s", o->long_name);
@@ -148,7 +148,7 @@ Test(run_options, table_ids_match_positions)
 Test(run_options, every_long_option_parses)
 {
         for (size_t i = 0; i < run_options_count; i++) {
-                const struct run_option *o = &run_options_table[i];
+                const struct cli_option *o = &run_options_table[i];
                 const char *arg = o->arg ? sample_arg(o->id) : NULL;
                 char opt[64];
                 snprintf(opt, sizeof(opt), "--%s", o->long_name);
@@ -168,7 +168,7 @@ Test(run_options, every_long_option_parses)
 Test(run_options, every_long_option_parses_with_equals)
 {
         for (size_t i = 0; i < run_options_count; i++) {
-                const struct run_option *o = &run_options_table[i];
+                const struct cli_option *o = &run_options_table[i];
                 if (!o->arg)
                         continue;
                 const char *arg = sample_arg(o->id);
@@ -186,7 +186,7 @@ Test(run_options, every_short_option_parses)
 {
         size_t n_short = 0;
         for (size_t i = 0; i < run_options_count; i++) {
-                const struct run_option *o = &run_options_table[i];
+                const struct cli_option *o = &run_options_table[i];
                 if (!o->short_name)
                         continue;
                 n_short++;
@@ -303,7 +303,7 @@ Test(run_options, argument_to_flag_is_refused_naming_it)
 Test(run_options, missing_argument_long)
 {
         for (size_t i = 0; i < run_options_count; i++) {
-                const struct run_option *o = &run_options_table[i];
+                const struct cli_option *o = &run_options_table[i];
                 if (!o->arg)
                         continue;
                 char opt[64];
@@ -430,7 +430,7 @@ Test(run_options, help_lists_every_option)
         cr_assert_eq(fclose(f), 0);
         cr_assert(strstr(buf, "Usage: cordon run"), "%s", buf);
         for (size_t i = 0; i < run_options_count; i++) {
-                const struct run_option *o = &run_options_table[i];
+                const struct cli_option *o = &run_options_table[i];
                 char opt[96];
                 if (o->short_name)
                         snprintf(opt, sizeof(opt), "-%c, --%s%s%s", o->short_name, o->long_name,

@@ -1,0 +1,38 @@
+/* Option tables for the cordon subcommands: one table per command drives getopt_long(), the
+ * --help listing and the usage-error messages, so flags, help and errors cannot drift apart. */
+#pragma once
+
+#include <getopt.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct cli_option {
+        const char *long_name;
+        char short_name; /* 0: none */
+        const char *arg; /* the argument's name in help; NULL: takes no argument */
+        int id;          /* returned for the option; >= CLI_OPTION_FIRST_ID */
+        const char *help;
+};
+
+/* Ids start here, above every character getopt_long() can return. */
+#define CLI_OPTION_FIRST_ID 0x100
+#define CLI_OPTIONS_MAX     32
+
+/* getopt_long() state built from a table of at most CLI_OPTIONS_MAX options. */
+struct cli_getopt {
+        struct option longopts[CLI_OPTIONS_MAX + 1];
+        char shortopts[2 * CLI_OPTIONS_MAX + 4];
+};
+
+/* Fills @g for @t; @prefix starts the short options string ("+:" stops at the first operand,
+ * ":" permutes). Also resets getopt for a fresh parse. */
+void cli_options_prepare(const struct cli_option *t, size_t n, const char *prefix,
+                         struct cli_getopt *g);
+/* The next option's id (short options mapped to their table id), ':' for a missing argument,
+ * '?' for anything else getopt refused, -1 at the end. */
+int cli_options_next(const struct cli_option *t, size_t n, const struct cli_getopt *g, int argc,
+                     char **argv);
+/* A one-line reason for ':' or '?' from cli_options_next(). */
+void cli_options_error(int c, char **argv, char *err, size_t errlen);
+/* The options as "  -x, --long ARG   help" lines, the left column @width wide. */
+void cli_options_print(FILE *f, const struct cli_option *t, size_t n, int width);
