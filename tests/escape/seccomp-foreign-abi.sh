@@ -3,7 +3,8 @@
 # i386 through int 0x80 (audit arch I386) and x32 (arch x86_64, numbers with bit 30 set). The
 # filter's bad-architecture action and libseccomp's x32 check answer EPERM for every call,
 # getpid included. Control: with the layers off the answer is the host's.
-. "$(dirname "$0")/seccomp-allowed.sh"
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/sysprobe.sh"
 
 if [ "$(uname -m)" != x86_64 ]; then
         plan 1

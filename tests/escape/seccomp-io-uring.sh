@@ -3,7 +3,8 @@
 # the filter never sees them, and has been a steady source of kernel bugs. The seccomp filter
 # answers EPERM at entry. Control: with the layers off the kernel rejects the NULL parameters and
 # fd -1 itself.
-. "$(dirname "$0")/seccomp-allowed.sh"
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/sysprobe.sh"
 
 # kernel.io_uring_disabled=2 refuses io_uring_setup with EPERM for everyone, =1 for whoever is not
 # in kernel.io_uring_group: then the kernel's answer is all the control can show.

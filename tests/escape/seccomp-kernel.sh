@@ -8,7 +8,8 @@
 # check that answer; the root run of tests/unit/test-seccomp-filter.c carries the proof that the
 # filter, not the capability check, refuses them. reboot gets past its check with --userns:
 # sysprobe calls it from PID 1 of a new PID namespace owned by the new user namespace.
-. "$(dirname "$0")/seccomp-allowed.sh"
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/sysprobe.sh"
 
 if [ -e /proc/modules ]; then modules=EPERM; else modules=ENOSYS; fi
 if [ -e /sys/kernel/kexec_loaded ]; then kexec="EPERM|ENOSYS"; else kexec=ENOSYS; fi

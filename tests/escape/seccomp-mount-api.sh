@@ -5,7 +5,8 @@
 # (EINVAL/EFAULT); where it checks CAP_SYS_ADMIN over the mount namespace first (pivot_root,
 # fsopen, fsmount, fspick, move_mount) sysprobe --userns gets that capability in a new user and
 # mount namespace, which the filter refuses inside (unshare: EPERM, ignored by sysprobe).
-. "$(dirname "$0")/seccomp-allowed.sh"
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/sysprobe.sh"
 
 checks() {
         denied mount EPERM EINVAL             # MS_NOUSER: always EINVAL

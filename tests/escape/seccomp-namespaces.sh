@@ -4,7 +4,8 @@
 # read: it answers ENOSYS so that libc falls back to clone). Control: with the layers off a new
 # user namespace is created for the probe alone, setns gets EBADF for fd -1, clone3 with size 0
 # gets EINVAL from the kernel.
-. "$(dirname "$0")/seccomp-allowed.sh"
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/sysprobe.sh"
 
 checks() {
         denied setns EPERM EBADF

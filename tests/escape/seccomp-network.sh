@@ -6,7 +6,8 @@
 # sockets work, fd -1 gives EBADF).
 # The landlock backend has no network namespace: with the network isolated it refuses socket()
 # for every family (deny_socket_create) at any level, while socketpair() keeps working.
-. "$(dirname "$0")/seccomp-allowed.sh"
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/sysprobe.sh"
 
 policy() { # policy LEVEL: a capability policy file rooted at the project
         printf '{"workspace_roots": ["%s"], "side_effect_level": "%s"}\n' "$T_PROJECT" "$1" \

@@ -2,7 +2,8 @@
 # Attack: switch the persona to turn off address space randomisation (ADDR_NO_RANDOMIZE) for
 # what runs next. The seccomp filter allows only PER_LINUX and the query 0xffffffff.
 # Control: with the layers off the persona changes (for the probe alone).
-. "$(dirname "$0")/seccomp-allowed.sh"
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/sysprobe.sh"
 
 checks() {
         denied personality-set EPERM OK

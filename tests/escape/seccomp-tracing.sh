@@ -3,7 +3,8 @@
 # surfaces behind eBPF, perf events, userfaultfd (an exploitation aid) and fanotify. The seccomp
 # filter answers EPERM at entry. Control: with the layers off the kernel answers for the
 # harmless arguments itself (no such pid, undefined flags, no such bpf command).
-. "$(dirname "$0")/seccomp-allowed.sh"
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/sysprobe.sh"
 
 checks() {
         denied ptrace EPERM ESRCH             # PTRACE_ATTACH to a pid that cannot exist

@@ -4,7 +4,8 @@
 # The seccomp filter compares the low 32 bits and answers EPERM. tiocsti.sh covers the session
 # side against the caller's terminal; here sysprobe opens a private pty and makes it its own
 # controlling terminal, so the control's TIOCSTI succeeds on a terminal nobody reads.
-. "$(dirname "$0")/seccomp-allowed.sh"
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/sysprobe.sh"
 
 # With dev.tty.legacy_tiocsti=0 TIOCSTI needs CAP_SYS_ADMIN, which nobody has inside: EIO.
 if [ "$(cat /proc/sys/dev/tty/legacy_tiocsti 2>/dev/null || echo 1)" = 0 ]; then
