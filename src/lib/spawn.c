@@ -210,8 +210,11 @@ static int child_landlock_entry(void *arg)
 
 /* The landlock backend's child borrows the supervisor's memory until it execs (like vfork, but
  * on a stack of its own): no page tables to copy, no copy-on-write faults, which is most of the
- * cost of a fork for a process that execs at once. It allocates nothing and writes no shared
- * data; the supervisor sleeps until the exec or the exit. */
+ * cost of a fork for a process that execs at once. The supervisor sleeps until the exec or the
+ * exit. What the child may touch of the shared memory is harmless to it: errno (the same TLS;
+ * the supervisor reads it only when clone fails), and the capability count cache in caps.c,
+ * which it fills with the value the supervisor would. It allocates nothing (close_range, the
+ * fixed-size Landlock and PATH buffers) and never returns into the supervisor's frames. */
 static pid_t clone_landlock_child(struct child_ctx *c)
 {
 #ifdef CORDON_ASAN
