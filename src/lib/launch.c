@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <linux/landlock.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,18 +21,6 @@
 /* Scoping of abstract unix sockets and signals: the landlock backend has no namespace to stand
  * in for it. */
 #define LANDLOCK_BACKEND_MIN_ABI 6
-
-#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
-#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14) /* ABI 3; masked off on older kernels */
-#endif
-
-#define TMPDIR_ACCESS                                                                              \
-        (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_EXECUTE | \
-         LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR |                           \
-         LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_DIR |                            \
-         LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK |                              \
-         LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_SYM | LANDLOCK_ACCESS_FS_REFER |   \
-         LANDLOCK_ACCESS_FS_TRUNCATE)
 
 _printf_(2, 3) static void warn(const struct cordon_launch *l, const char *fmt, ...)
 {
@@ -153,7 +140,9 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                         return cordon_diag_set(diag, r, "failed to plan the Landlock rules: %s",
                                                strerror(-r));
                 if (l->backend == CORDON_BACKEND_LANDLOCK) {
-                        r = cordon_landlock_plan_add(&l->ll, l->tmpdir, TMPDIR_ACCESS, false);
+                        r = cordon_landlock_plan_add(
+                            &l->ll, l->tmpdir, CORDON_LANDLOCK_FS_READ | CORDON_LANDLOCK_FS_WRITE,
+                            false);
                         if (r < 0)
                                 return cordon_diag_set(diag, r,
                                                        "failed to plan the Landlock "
