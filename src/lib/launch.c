@@ -261,13 +261,17 @@ void cordon_launch_clear(struct cordon_launch *l)
         cordon_bpf_clear(&l->bpf);
         cordon_landlock_plan_clear(&l->ll);
         if (l->tmpdir) {
-                /* Physical walk on one filesystem: a symlink or mount point the command left
-                 * behind is removed, never followed. */
-                (void)nftw(l->tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-                if (access(l->tmpdir, F_OK) == 0) {
-                        /* Something stayed: a directory the command made unwritable. */
-                        (void)nftw(l->tmpdir, unlock_dir, 16, FTW_PHYS | FTW_MOUNT);
+                /* Most commands leave it empty: one rmdir, no walk. Otherwise a physical walk
+                 * on one filesystem: a symlink or mount point the command left behind is
+                 * removed, never followed. */
+                if (rmdir(l->tmpdir) < 0 && errno != ENOENT) {
                         (void)nftw(l->tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+                        if (access(l->tmpdir, F_OK) == 0) {
+                                /* Something stayed: a directory the command made unwritable. */
+                                (void)nftw(l->tmpdir, unlock_dir, 16, FTW_PHYS | FTW_MOUNT);
+                                (void)nftw(l->tmpdir, remove_entry, 16,
+                                           FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+                        }
                 }
                 free(l->tmpdir);
                 l->tmpdir = NULL;
