@@ -20,18 +20,53 @@ bool cordon_env_name_is_valid(const char *s, size_t len)
         return true;
 }
 
+static char fold(char c, bool casefold)
+{
+        return casefold && c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Patterns of literal characters and '*' only (all the built-in ones) are matched here instead
+ * of by fnmatch(), which was most of the cost of filtering an environment. The classic
+ * backtracking match: on a mismatch, the last '*' swallows one more character. It answers as
+ * fnmatch() without flags (or with FNM_CASEFOLD, folding ASCII letters) does for such patterns. */
+static bool star_match(const char *p, size_t plen, const char *s, bool casefold)
+{
+        size_t pi = 0, star_pi = 0;
+        const char *star_s = NULL;
+        while (*s) {
+                if (pi < plen && p[pi] == '*') {
+                        star_pi = ++pi;
+                        star_s = s;
+                } else if (pi < plen && fold(p[pi], casefold) == fold(*s, casefold)) {
+                        pi++;
+                        s++;
+                } else if (star_s) {
+                        pi = star_pi;
+                        s = ++star_s;
+                } else
+                        return false;
+        }
+        while (pi < plen && p[pi] == '*')
+                pi++;
+        return pi == plen;
+}
+
 bool cordon_env_pattern_matches(const char *pattern, const char *name)
 {
         size_t l = strlen(pattern);
-        if (l >= 2 && streq(pattern + l - 2, "/i")) {
-                char buf[256];
-                if (l - 2 >= sizeof(buf))
-                        return false;
-                memcpy(buf, pattern, l - 2);
-                buf[l - 2] = 0;
-                return fnmatch(buf, name, FNM_CASEFOLD) == 0;
-        }
-        return fnmatch(pattern, name, 0) == 0;
+        bool casefold = l >= 2 && streq(pattern + l - 2, "/i");
+        if (casefold)
+                l -= 2;
+        if (!memchr(pattern, '?', l) && !memchr(pattern, '[', l) && !memchr(pattern, '\\', l))
+                return star_match(pattern, l, name, casefold);
+        if (!casefold)
+                return fnmatch(pattern, name, 0) == 0;
+        char buf[256];
+        if (l >= sizeof(buf))
+                return false;
+        memcpy(buf, pattern, l);
+        buf[l] = 0;
+        return fnmatch(buf, name, FNM_CASEFOLD) == 0;
 }
 
 bool cordon_env_is_blocked(const struct cordon_env_rules *rules, const char *name)

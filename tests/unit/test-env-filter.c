@@ -1,5 +1,7 @@
 /* Unit tests for src/lib/env-filter.c: blocked names, glob patterns, the allow list and "set". */
 #include <criterion/criterion.h>
+#include <fnmatch.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lib/env-filter.h"
@@ -85,6 +87,49 @@ Test(env, pattern_case_insensitive_suffix)
         /* "/i" is a suffix marker only at the very end. */
         cr_assert_not(cordon_env_pattern_matches("*_token/i ", "GH_TOKEN"));
         cr_assert_not(cordon_env_pattern_matches("*_token/I", "GH_TOKEN"));
+}
+
+/* Patterns of letters and '*' take a fast path; it must say what fnmatch() says. Every pattern
+ * of up to 5 characters over {A, a, _, *} against every name of up to 5 over {A, a, _}. */
+static void each_string(const char *alphabet, size_t max, void (*fn)(const char *, const void *),
+                        const void *userdata)
+{
+        size_t k = strlen(alphabet);
+        char s[8];
+        for (size_t len = 0; len <= max; len++) {
+                size_t total = 1;
+                for (size_t i = 0; i < len; i++)
+                        total *= k;
+                for (size_t n = 0; n < total; n++) {
+                        size_t v = n;
+                        for (size_t i = 0; i < len; i++, v /= k)
+                                s[i] = alphabet[v % k];
+                        s[len] = 0;
+                        fn(s, userdata);
+                }
+        }
+}
+
+static void check_name(const char *name, const void *userdata)
+{
+        const char *pattern = userdata;
+        char folded[16];
+        snprintf(folded, sizeof(folded), "%s/i", pattern);
+        cr_assert_eq(cordon_env_pattern_matches(pattern, name), fnmatch(pattern, name, 0) == 0,
+                     "'%s' against '%s'", pattern, name);
+        cr_assert_eq(cordon_env_pattern_matches(folded, name),
+                     fnmatch(pattern, name, FNM_CASEFOLD) == 0, "'%s' against '%s'", folded, name);
+}
+
+static void check_pattern(const char *pattern, const void *userdata)
+{
+        (void)userdata;
+        each_string("Aa_", 5, check_name, pattern);
+}
+
+Test(env, star_patterns_agree_with_fnmatch)
+{
+        each_string("Aa_*", 5, check_pattern, NULL);
 }
 
 Test(env, long_case_insensitive_pattern)
