@@ -2,6 +2,7 @@
  * maps every blocked path to each place it is visible inside, and builds the environment. */
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <dirent.h>
 #include <ftw.h>
 #include <glob.h>
 #include <grp.h>
@@ -227,25 +228,68 @@ static int walk_cb(const char *fpath, const struct stat *sb, int type, struct FT
         return blacklisted(walk_settings, fpath) || S_ISBLK(sb->st_mode);
 }
 
+/* The paths matching device pattern @pattern, as glob() finds them (no sorting, names starting
+ * with '.' only for a pattern starting with '.'). Patterns whose wildcards are all in the last
+ * component, as device patterns are, take one scan of the directory that compares the literal
+ * start of the name before calling fnmatch(): glob() ran fnmatch() on every entry of /dev. */
+static int match_devices(const char *pattern, char ***ret)
+{
+        _cleanup_strv_free_ char **out = NULL;
+        const char *slash = strrchr(pattern, '/');
+        const char *base = slash ? slash + 1 : pattern;
+        size_t literal = strcspn(base, "*?[");
+        if (!slash || strpbrk(pattern, "\\") ||
+            strcspn(pattern, "*?[") < (size_t)(base - pattern)) {
+                glob_t g = {0};
+                int k = glob(pattern, GLOB_NOSORT, NULL, &g);
+                for (size_t i = 0; k == 0 && i < g.gl_pathc; i++)
+                        if (strv_extend(&out, g.gl_pathv[i]) < 0)
+                                k = GLOB_NOSPACE;
+                globfree(&g);
+                if (k != 0 && k != GLOB_NOMATCH)
+                        return -ENOMEM;
+        } else if (!base[literal]) {
+                struct stat st;
+                if (lstat(pattern, &st) == 0 && strv_extend(&out, pattern) < 0)
+                        return -ENOMEM;
+        } else {
+                _cleanup_free_ char *dir = strndup(pattern, (size_t)(slash - pattern));
+                if (!dir)
+                        return -ENOMEM;
+                DIR *d = opendir(*dir ? dir : "/");
+                int r = 0;
+                for (struct dirent *de; r >= 0 && d && (de = readdir(d));) {
+                        if (strncmp(de->d_name, base, literal) != 0 ||
+                            fnmatch(base, de->d_name, FNM_PERIOD) != 0)
+                                continue;
+                        _cleanup_free_ char *path = path_join(*dir ? dir : "/", de->d_name);
+                        r = path ? strv_extend(&out, path) : -ENOMEM;
+                }
+                if (d)
+                        closedir(d);
+                if (r < 0)
+                        return r;
+        }
+        *ret = TAKE_PTR(out);
+        return 0;
+}
+
 static int lower_devices(struct lower *l)
 {
         CORDON_LIST_FOREACH (it, &l->s->devices) {
-                glob_t g = {0};
-                int k = glob(it->value, GLOB_NOSORT, NULL, &g);
-                if (k == GLOB_NOMATCH || (k == 0 && g.gl_pathc == 0)) {
-                        globfree(&g);
+                _cleanup_strv_free_ char **matches = NULL;
+                int k = match_devices(it->value, &matches);
+                if (k < 0)
+                        return k;
+                if (!matches) {
                         if (!cordon_lower_is_builtin(it->origin) &&
                             cordon_lower_warn(l, "device '%s' (from %s) matches nothing", it->value,
                                               it->origin) < 0)
                                 return -ENOMEM;
                         continue;
                 }
-                if (k != 0) {
-                        globfree(&g);
-                        return -ENOMEM;
-                }
-                for (size_t i = 0; i < g.gl_pathc; i++) {
-                        const char *m = g.gl_pathv[i];
+                STRV_FOREACH (mp, matches) {
+                        const char *m = *mp;
                         _cleanup_free_ char *real = realpath(m, NULL);
                         struct stat st;
                         bool refuse = !real || !path_is_below(real, "/dev") ||
@@ -263,19 +307,14 @@ static int lower_devices(struct lower *l)
                                         l,
                                         "device '%s' (from %s) is blacklisted or not a device "
                                         "under /dev; not exposed",
-                                        m, it->origin) < 0) {
-                                        globfree(&g);
+                                        m, it->origin) < 0)
                                         return -ENOMEM;
-                                }
                                 continue;
                         }
                         k = cordon_lower_put(l, real, real, CORDON_ACCESS_DEVICE, 0, it->origin);
-                        if (k < 0) {
-                                globfree(&g);
+                        if (k < 0)
                                 return k;
-                        }
                 }
-                globfree(&g);
         }
         return 0;
 }

@@ -270,6 +270,24 @@ Test(lower, device_exposed_and_blacklisted)
         cr_assert(warned("/dev/null"));
 }
 
+/* Device patterns match as glob() does: wildcards in the last component, brackets, no hidden
+ * names for a pattern that does not start with '.', and wildcards in a directory component. */
+Test(lower, device_patterns_match_like_glob)
+{
+        static const char *const patterns[] = {"/dev/n*ll", "/dev/[z]ero", "/dev/ful?",
+                                               "/dev/*andom", "/d?v/tty"};
+        for (size_t i = 0; i < ELEMENTSOF(patterns); i++)
+                cr_assert_eq(cordon_list_add(&s.devices, patterns[i], "--device"), 0);
+        cr_assert_eq(cordon_list_add(&s.devices, "/dev/*cordon-none", "--device"), 0);
+        lower_ok();
+        static const char *const want[] = {"/dev/null",   "/dev/zero",    "/dev/full",
+                                           "/dev/random", "/dev/urandom", "/dev/tty"};
+        for (size_t i = 0; i < ELEMENTSOF(want); i++)
+                cr_assert_not_null(rule(want[i], CORDON_ACCESS_DEVICE), "%s", want[i]);
+        cr_assert(warned("/dev/*cordon-none"), "a pattern matching nothing is reported");
+        cr_assert_not(warned("/dev/n*ll"));
+}
+
 Test(lower, device_outside_dev_or_missing)
 {
         write_file(in_root("fake"), "");
