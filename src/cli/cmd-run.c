@@ -1,5 +1,6 @@
 /* `cordon run`: defaults + flags -> settings -> policy -> spawn. */
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,6 +175,8 @@ int cmd_run(int argc, char **argv)
                 if (k < 0)
                         log_error("--receipt '%s': %s", a.receipt_file, strerror(-k));
         }
+        enum cordon_end end = launch.end;
+        uint64_t timeout_usec = p->limits.timeout_usec;
         cordon_launch_clear(&launch);
         cordon_policy_free(p);
         if (r < 0) {
@@ -181,6 +184,19 @@ int cmd_run(int argc, char **argv)
                 if (diag.step == CORDON_STEP_EXEC)
                         return r == -ENOENT ? 127 : 126;
                 return EXIT_SETUP;
+        }
+        switch (end) {
+        case CORDON_END_TIMEOUT:
+                log_error("timed out after %g s; the whole sandbox was killed",
+                          (double)timeout_usec / 1e6);
+                return EXIT_TIMEOUT;
+        case CORDON_END_KILLED:
+                log_error("the command did not exit within %llu s of the signal; the whole "
+                          "sandbox was killed",
+                          (unsigned long long)(CORDON_GRACE_USEC / 1000000));
+                break;
+        case CORDON_END_EXITED:
+                break;
         }
         return status;
 }

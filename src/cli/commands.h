@@ -3,6 +3,7 @@
 
 #define EXIT_USAGE 2
 #define EXIT_SETUP 125
+#define EXIT_TIMEOUT 124
 
 int cmd_run(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);

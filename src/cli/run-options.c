@@ -1,4 +1,5 @@
 /* `cordon run` options: one table for parsing and help. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,6 +31,8 @@ const struct cli_option run_options_table[] = {
      "confine by a capability policy (JSON, see cordon-policy(5)) instead of a project"},
     {"receipt", 0, "FILE", OPT_RECEIPT,
      "write a JSON receipt of the confinement applied and the outcome to FILE"},
+    {"timeout", 0, "SECONDS", OPT_TIMEOUT,
+     "kill the whole sandbox after SECONDS (decimals allowed) and exit 124"},
     {"quiet", 'q', NULL, OPT_QUIET, "do not print the startup banner"},
     {"help", 'h', NULL, OPT_HELP, "show this help and exit"},
 };
@@ -58,6 +61,37 @@ static int replace(char **dst, char **origin, const char *v, const char *o)
         free(*origin);
         *dst = a;
         *origin = b;
+        return 0;
+}
+
+/* "30", "0.5", "1.25": seconds with up to 6 decimals, above 0 and at most a year. */
+static int parse_seconds(const char *s, uint64_t *ret_usec)
+{
+        uint64_t whole = 0, frac = 0, scale = 1000000;
+        const char *p = s;
+        if (*p < '0' || *p > '9')
+                return -EINVAL;
+        for (; *p >= '0' && *p <= '9'; p++) {
+                whole = whole * 10 + (uint64_t)(*p - '0');
+                if (whole > 366ULL * 24 * 3600)
+                        return -ERANGE;
+        }
+        if (*p == '.') {
+                p++;
+                if (*p < '0' || *p > '9')
+                        return -EINVAL;
+                for (; *p >= '0' && *p <= '9'; p++)
+                        if (scale > 1) {
+                                scale /= 10;
+                                frac += (uint64_t)(*p - '0') * scale;
+                        }
+        }
+        if (*p)
+                return -EINVAL;
+        uint64_t usec = whole * 1000000 + frac;
+        if (usec == 0)
+                return -EINVAL;
+        *ret_usec = usec;
         return 0;
 }
 
@@ -156,6 +190,15 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
                         break;
                 case OPT_RECEIPT:
                         a->receipt_file = optarg;
+                        break;
+                case OPT_TIMEOUT:
+                        if (parse_seconds(optarg, &s->limits.timeout_usec) < 0) {
+                                snprintf(err, errlen,
+                                         "--timeout '%s': expected a number of seconds above 0 "
+                                         "(such as 30 or 0.5)",
+                                         optarg);
+                                return -EINVAL;
+                        }
                         break;
                 case OPT_QUIET:
                         s->quiet = true;

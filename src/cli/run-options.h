@@ -22,6 +22,7 @@ enum run_option_id {
         OPT_PROFILE,
         OPT_POLICY,
         OPT_RECEIPT,
+        OPT_TIMEOUT,
         OPT_QUIET,
         OPT_HELP,
 };

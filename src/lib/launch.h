@@ -8,6 +8,7 @@
 #include "cordon/cordon.h"
 #include "lib/landlock.h"
 #include "lib/seccomp-filter.h"
+#include "lib/supervise.h"
 
 struct cordon_policy;
 
@@ -23,6 +24,8 @@ struct cordon_launch {
         bool landlock;
         int landlock_abi; /* > 0 when the kernel has Landlock, else -errno */
         struct cordon_landlock_plan ll;
+
+        enum cordon_end end; /* set by cordon_launch_run(): how the sandbox ended */
 
         char *tmpdir; /* landlock backend: the private TMPDIR on the host, removed at clear */
         char **envp;  /* landlock backend: the policy's environment with TMPDIR set */

@@ -494,6 +494,7 @@ int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_h
         if ((r = cordon_policy_set_hostname(l.p, "cordon")) < 0 ||
             (r = cordon_policy_set_net_mode(l.p, s->net_mode, BUILTIN)) < 0)
                 goto fail;
+        l.p->limits = s->limits;
         l.p->backend = s->backend;
         l.p->fallback = s->fallback;
         /* Strictest wins between --profile and the capability policy's sandbox_profile. */

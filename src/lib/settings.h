@@ -8,6 +8,7 @@
 #include "cordon/cordon.h"
 #include "lib/cap-policy.h"
 #include "lib/list.h"
+#include "lib/policy.h"
 
 struct cordon_settings {
         struct cordon_list allowed_project_parents;
@@ -33,6 +34,7 @@ struct cordon_settings {
         bool private_ipc;
         bool filter_passwd;
         bool quiet;
+        struct cordon_limits limits; /* --timeout, ... */
 
         char *project_dir; /* NULL: the working directory */
         char *project_dir_origin;

@@ -24,6 +24,7 @@
 #include "lib/ns-user.h"
 #include "lib/pid1.h"
 #include "lib/policy.h"
+#include "lib/supervise.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 
@@ -410,6 +411,17 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
         sigaddset(&block, SIGCHLD);
         sigprocmask(SIG_BLOCK, &block, &saved);
 
+        /* Without a pid namespace, what the command leaves running (double-forked daemons) is
+         * reparented to us, so that the sandbox can be torn down as a whole. */
+        int was_subreaper = 0;
+        bool subreaper = l->backend == CORDON_BACKEND_LANDLOCK;
+        if (subreaper && (prctl(PR_GET_CHILD_SUBREAPER, &was_subreaper, 0, 0, 0) < 0 ||
+                          prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)) {
+                r = cordon_diag_set(diag, -errno, "failed to become a child subreaper: %m");
+                sigprocmask(SIG_SETMASK, &saved, NULL);
+                goto out;
+        }
+
         if (diag)
                 diag->step = CORDON_STEP_CLONE;
         pid_t pid = l->backend == CORDON_BACKEND_NS
@@ -459,13 +471,21 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
         } else {
                 if (diag)
                         diag->step = CORDON_STEP_NONE;
-                r = cordon_wait_forwarding(pid, &ctx.forward, false, &status);
+                struct cordon_supervise sup = {
+                    .pid = pid,
+                    .forward = ctx.forward,
+                    .timeout_usec = p->limits.timeout_usec,
+                    .reap_orphans = subreaper,
+                };
+                r = cordon_supervise_run(&sup, &status, &l->end);
                 if (r < 0)
                         cordon_diag_set(diag, r, "failed to wait for the sandbox: %s",
                                         strerror(-r));
                 else
                         *ret_status = status;
         }
+        if (subreaper && !was_subreaper)
+                (void)prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
         sigprocmask(SIG_SETMASK, &saved, NULL);
 out:
         safe_close(report[0]);

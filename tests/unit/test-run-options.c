@@ -56,6 +56,8 @@ static const char *sample_arg(enum run_option_id id)
                 return "landlock";
         case OPT_PROFILE:
                 return "os_hardened";
+        case OPT_TIMEOUT:
+                return "2.5";
         default:
                 return "/some/dir";
         }
@@ -115,6 +117,9 @@ static void check_effect(const struct cli_option *o, const char *arg)
                 break;
         case OPT_RECEIPT:
                 cr_assert_str_eq(a.receipt_file, arg);
+                break;
+        case OPT_TIMEOUT:
+                cr_assert_eq(a.settings.limits.timeout_usec, 2500000);
                 break;
         case OPT_QUIET:
                 cr_assert(a.settings.quiet);
@@ -266,6 +271,29 @@ Test(run_options, setenv_validation)
         for (size_t i = 0; i < ELEMENTSOF(good); i++) {
                 cr_assert_eq(PARSE("--setenv", good[i], "cmd"), 0, "'%s': %s", good[i], err);
                 cr_assert_not_null(cordon_list_find(&a.settings.sandbox_env, good[i]));
+        }
+}
+
+Test(run_options, timeout_values)
+{
+        const char *bad[] = {"0", "0.0", "-1", "1e3", "1.", ".5", "abc", "", "5s", "99999999999"};
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+                strcpy(err, "");
+                cr_assert_eq(PARSE("--timeout", bad[i], "cmd"), -EINVAL, "'%s'", bad[i]);
+                cr_assert(strstr(err, "--timeout"), "'%s': %s", bad[i], err);
+        }
+        cr_assert_eq(a.settings.limits.timeout_usec, 0);
+        const struct {
+                const char *in;
+                uint64_t usec;
+        } good[] = {{"30", 30000000},
+                    {"0.5", 500000},
+                    {"1.25", 1250000},
+                    {"0.000001", 1},
+                    {"2.1234567", 2123456}};
+        for (size_t i = 0; i < ELEMENTSOF(good); i++) {
+                cr_assert_eq(PARSE("--timeout", good[i].in, "cmd"), 0, "'%s': %s", good[i].in, err);
+                cr_assert_eq(a.settings.limits.timeout_usec, good[i].usec, "'%s'", good[i].in);
         }
 }
 

@@ -1,0 +1,173 @@
+/* The supervisor's wait loop: one signalfd for the forwarded signals and SIGCHLD, poll()
+ * timeouts for the wall time limit and the grace period after a forwarded signal. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/pid1.h"
+#include "lib/supervise.h"
+#include "shared/macro.h"
+
+static uint64_t now_usec(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* SIGKILL to each child listed in /proc/self/task/TID/children; returns how many. */
+static unsigned kill_listed_children(void)
+{
+        unsigned n = 0;
+        DIR *d = opendir("/proc/self/task");
+        if (!d)
+                return 0;
+        for (struct dirent *de; (de = readdir(d));) {
+                if (de->d_name[0] == '.')
+                        continue;
+                char path[sizeof("/proc/self/task//children") + 256];
+                snprintf(path, sizeof(path), "/proc/self/task/%s/children", de->d_name);
+                FILE *f = fopen(path, "re");
+                if (!f)
+                        continue;
+                long pid;
+                while (fscanf(f, "%ld", &pid) == 1)
+                        if (pid > 0 && kill((pid_t)pid, SIGKILL) == 0)
+                                n++;
+                fclose(f);
+        }
+        closedir(d);
+        return n;
+}
+
+void cordon_kill_children(void)
+{
+        /* A killed process's children are reparented to us only once it is gone: scan, kill,
+         * reap, and scan again until waitpid() says there is nobody left. */
+        for (unsigned round = 0;; round++) {
+                (void)kill_listed_children();
+                bool reaped = false;
+                for (;;) {
+                        pid_t w = waitpid(-1, NULL, WNOHANG);
+                        if (w < 0 && errno == EINTR)
+                                continue;
+                        if (w < 0)
+                                return; /* ECHILD: no child left */
+                        if (w == 0)
+                                break;
+                        reaped = true;
+                }
+                if (!reaped)
+                        (void)poll(NULL, 0, round < 10 ? 1 : 10);
+        }
+}
+
+static void kill_sandbox(const struct cordon_supervise *s)
+{
+        if (s->kill_all && s->kill_all(s->userdata) >= 0)
+                return;
+        (void)kill(s->pid, SIGKILL);
+}
+
+/* Reaps what has exited. Returns true once @s->pid has, storing its wait status. */
+static bool reap(const struct cordon_supervise *s, int *status)
+{
+        bool done = false;
+        for (;;) {
+                int st;
+                pid_t w = waitpid(s->reap_orphans ? -1 : s->pid, &st, WNOHANG);
+                if (w < 0 && errno == EINTR)
+                        continue;
+                if (w <= 0)
+                        return done;
+                if (w == s->pid) {
+                        *status = st;
+                        done = true;
+                        if (!s->reap_orphans)
+                                return true;
+                }
+        }
+}
+
+int cordon_supervise_run(const struct cordon_supervise *s, int *ret_status,
+                         enum cordon_end *ret_end)
+{
+        sigset_t mask = s->forward;
+        sigaddset(&mask, SIGCHLD);
+        _cleanup_close_ int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+        if (sfd < 0)
+                return -errno;
+
+        uint64_t start = now_usec();
+        uint64_t deadline = s->timeout_usec ? start + s->timeout_usec : 0;
+        uint64_t grace_end = 0;
+        enum cordon_end end = CORDON_END_EXITED;
+        int status = 0;
+        bool exited = reap(s, &status); /* it may be gone before the signalfd existed */
+
+        while (!exited) {
+                uint64_t next = deadline;
+                if (grace_end && (!next || grace_end < next))
+                        next = grace_end;
+                int ms = -1;
+                if (next) {
+                        uint64_t t = now_usec();
+                        uint64_t left = next <= t ? 0 : (next - t + 999) / 1000;
+                        ms = left > INT_MAX ? INT_MAX : (int)left;
+                }
+                struct pollfd pfd = {.fd = sfd, .events = POLLIN};
+                int k = poll(&pfd, 1, ms);
+                if (k < 0 && errno != EINTR)
+                        return -errno;
+
+                if (k > 0) {
+                        struct signalfd_siginfo si;
+                        while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+                                if (si.ssi_signo == SIGCHLD)
+                                        continue;
+                                (void)kill(s->pid, (int)si.ssi_signo);
+                                if (end == CORDON_END_EXITED &&
+                                    (si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM ||
+                                     si.ssi_signo == SIGHUP) &&
+                                    !grace_end)
+                                        grace_end =
+                                            now_usec() + (s->grace_usec ?: CORDON_GRACE_USEC);
+                        }
+                }
+                exited = reap(s, &status);
+                if (exited)
+                        break;
+
+                uint64_t t = now_usec();
+                if (end == CORDON_END_EXITED && deadline && t >= deadline)
+                        end = CORDON_END_TIMEOUT;
+                else if (end == CORDON_END_EXITED && grace_end && t >= grace_end)
+                        end = CORDON_END_KILLED;
+                else
+                        continue;
+                kill_sandbox(s);
+                deadline = grace_end = 0;
+                int st;
+                pid_t w;
+                while ((w = waitpid(s->pid, &st, 0)) < 0 && errno == EINTR)
+                        ;
+                if (w < 0)
+                        return -errno;
+                status = st;
+                exited = true;
+        }
+
+        if (s->reap_orphans)
+                cordon_kill_children();
+        *ret_status = cordon_exit_status_from_wait(status);
+        *ret_end = end;
+        return 0;
+}
