@@ -1,8 +1,8 @@
 /* Subcommands of the cordon program. Each returns the process exit status. */
 #pragma once
 
-#define EXIT_USAGE 2
-#define EXIT_SETUP 125
+#define EXIT_USAGE   2
+#define EXIT_SETUP   125
 #define EXIT_TIMEOUT 124
 
 int cmd_run(int argc, char **argv);
