@@ -41,6 +41,7 @@ enum cordon_step {
         CORDON_STEP_CHDIR,
         CORDON_STEP_FORK,
         CORDON_STEP_EXEC,
+        CORDON_STEP_LIMITS, /* joining the cgroup, rlimits, CPU affinity */
 };
 
 struct cordon_diag {

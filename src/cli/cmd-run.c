@@ -12,6 +12,7 @@
 #include "lib/launch.h"
 #include "lib/lower.h"
 #include "lib/policy.h"
+#include "lib/res-limits.h"
 #include "shared/fd-util.h"
 #include "shared/log.h"
 #include "shared/strv.h"
@@ -166,6 +167,11 @@ int cmd_run(int argc, char **argv)
                         launch.seccomp ? "seccomp" : (launch.landlock ? "" : "none"),
                         p->project_dir, cordon_home_access_to_string(p->home_access),
                         cordon_net_mode_to_string(p->net_mode), p->n_env_blocked);
+        if (!quiet && launch.limits) {
+                char what[256];
+                if (cordon_limits_describe(launch.limits, what, sizeof(what)) >= 0)
+                        fprintf(stderr, "cordon: limits %s\n", what);
+        }
         fflush(stderr);
 
         int status = 0;
@@ -176,6 +182,8 @@ int cmd_run(int argc, char **argv)
                         log_error("--receipt '%s': %s", a.receipt_file, strerror(-k));
         }
         enum cordon_end end = launch.end;
+        bool oom = launch.oom_killed;
+        uint64_t memory = p->limits.memory_bytes;
         uint64_t timeout_usec = p->limits.timeout_usec;
         cordon_launch_clear(&launch);
         cordon_policy_free(p);
@@ -184,6 +192,13 @@ int cmd_run(int argc, char **argv)
                 if (diag.step == CORDON_STEP_EXEC)
                         return r == -ENOENT ? 127 : 126;
                 return EXIT_SETUP;
+        }
+        if (oom) {
+                log_error("out of memory: the sandbox reached its memory limit (%llu MiB) and the "
+                          "kernel killed a process in it",
+                          (unsigned long long)(memory >> 20));
+                if (end == CORDON_END_EXITED)
+                        return 137;
         }
         switch (end) {
         case CORDON_END_TIMEOUT:

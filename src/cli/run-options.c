@@ -1,10 +1,13 @@
 /* `cordon run` options: one table for parsing and help. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/run-options.h"
 #include "lib/env-filter.h"
+#include "lib/res-limits.h"
 #include "shared/macro.h"
 
 const struct cli_option run_options_table[] = {
@@ -33,6 +36,12 @@ const struct cli_option run_options_table[] = {
      "write a JSON receipt of the confinement applied and the outcome to FILE"},
     {"timeout", 0, "SECONDS", OPT_TIMEOUT,
      "kill the whole sandbox after SECONDS (decimals allowed) and exit 124"},
+    {"memory", 0, "SIZE", OPT_MEMORY,
+     "a hard memory ceiling such as 512M or 4G (cgroup, or per-process rlimits without one)"},
+    {"pids", 0, "N", OPT_PIDS, "at most N processes and threads"},
+    {"cpus", 0, "N", OPT_CPUS, "at most N CPUs (cpu quota, or CPU affinity without a cgroup)"},
+    {"cgroup", 0, "PATH", OPT_CGROUP,
+     "a writable cgroup v2 directory to put the sandbox's cgroup in"},
     {"quiet", 'q', NULL, OPT_QUIET, "do not print the startup banner"},
     {"help", 'h', NULL, OPT_HELP, "show this help and exit"},
 };
@@ -199,6 +208,42 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
                                          optarg);
                                 return -EINVAL;
                         }
+                        break;
+                case OPT_MEMORY:
+                        if (cordon_parse_size(optarg, &s->limits.memory_bytes) < 0) {
+                                snprintf(err, errlen,
+                                         "--memory '%s': expected a size such as 512M or 4G",
+                                         optarg);
+                                return -EINVAL;
+                        }
+                        break;
+                case OPT_PIDS:
+                case OPT_CPUS: {
+                        char *end;
+                        errno = 0;
+                        unsigned long long v = strtoull(optarg, &end, 10);
+                        if (errno || end == optarg || *end || v == 0 || optarg[0] == '-' ||
+                            v > (c == OPT_CPUS ? 4096 : 4194304)) {
+                                snprintf(err, errlen, "%s '%s': expected a whole number above 0",
+                                         origin, optarg);
+                                return -EINVAL;
+                        }
+                        if (c == OPT_PIDS)
+                                s->limits.pids = v;
+                        else
+                                s->limits.cpus = (unsigned)v;
+                        break;
+                }
+                case OPT_CGROUP:
+                        if (optarg[0] != '/') {
+                                snprintf(err, errlen, "--cgroup '%s': must be an absolute path",
+                                         optarg);
+                                return -EINVAL;
+                        }
+                        free(s->cgroup_path);
+                        s->cgroup_path = strdup(optarg);
+                        if (!s->cgroup_path)
+                                r = -ENOMEM;
                         break;
                 case OPT_QUIET:
                         s->quiet = true;

@@ -23,6 +23,10 @@ enum run_option_id {
         OPT_POLICY,
         OPT_RECEIPT,
         OPT_TIMEOUT,
+        OPT_MEMORY,
+        OPT_PIDS,
+        OPT_CPUS,
+        OPT_CGROUP,
         OPT_QUIET,
         OPT_HELP,
 };

@@ -68,6 +68,44 @@ static int layer_missing(struct cordon_launch *l, bool *layer, const char *what,
         return 0;
 }
 
+/* The resource limits: a mechanism for each, and the cgroup.procs files the child writes itself
+ * into before anything else (so nothing it starts is ever outside), opened here. */
+static int prepare_limits(struct cordon_launch *l, struct cordon_diag *diag)
+{
+        const struct cordon_limits *lim = &l->p->limits;
+        if (!lim->memory_bytes && !lim->pids && !lim->cpus && !l->p->cgroup_path)
+                return 0;
+        l->limits = calloc(1, sizeof(*l->limits));
+        if (!l->limits)
+                return -ENOMEM;
+        int r = cordon_limits_prepare(lim, l->p->cgroup_path, l->limits, diag);
+        if (r < 0) {
+                free(l->limits);
+                l->limits = NULL;
+                return r;
+        }
+        size_t n = 0;
+        const char *dirs[1 + _CORDON_LIMIT_KIND_MAX] = {l->limits->v2_dir};
+        for (size_t k = 0; k < _CORDON_LIMIT_KIND_MAX; k++)
+                dirs[1 + k] = l->limits->v1_dir[k];
+        for (size_t i = 0; i < ELEMENTSOF(dirs) && n < ELEMENTSOF(l->cgroup_fds); i++) {
+                if (!*dirs[i])
+                        continue;
+                bool seen = false;
+                for (size_t j = 0; j < i; j++)
+                        seen |= streq(dirs[j], dirs[i]);
+                if (seen)
+                        continue;
+                char path[CORDON_LIMITS_PATH_MAX + 16];
+                snprintf(path, sizeof(path), "%s/cgroup.procs", dirs[i]);
+                l->cgroup_fds[n] = open(path, O_WRONLY | O_CLOEXEC);
+                if (l->cgroup_fds[n] < 0)
+                        return cordon_diag_set(diag, -errno, "cannot open '%s': %m", path);
+                n++;
+        }
+        return 0;
+}
+
 static int make_tmpdir(struct cordon_launch *l, struct cordon_diag *diag)
 {
         _cleanup_free_ char *dir = strdup("/tmp/cordon-XXXXXX");
@@ -169,6 +207,7 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
 
         *l = (struct cordon_launch){
             .p = p,
+            .cgroup_fds = {-EBADF, -EBADF, -EBADF, -EBADF},
             .warn = keep.warn,
             .userdata = keep.userdata,
             .probe_landlock = keep.probe_landlock ?: cordon_landlock_abi,
@@ -220,6 +259,8 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
         l->seccomp_opts.deny_network =
             l->seccomp && p->side_effect_level < CORDON_SIDE_EFFECT_NETWORK;
 
+        if ((r = prepare_limits(l, diag)) < 0)
+                return r;
         return prepare_backend(l, diag);
 }
 
@@ -258,6 +299,14 @@ static int remove_entry(const char *path, const struct stat *st, int type, struc
 
 void cordon_launch_clear(struct cordon_launch *l)
 {
+        if (l->limits) {
+                /* Opened only together with the state (before that they may be 0s). */
+                for (size_t i = 0; i < ELEMENTSOF(l->cgroup_fds); i++)
+                        l->cgroup_fds[i] = safe_close(l->cgroup_fds[i]);
+                (void)cordon_limits_cleanup(l->limits);
+                free(l->limits);
+                l->limits = NULL;
+        }
         cordon_bpf_clear(&l->bpf);
         cordon_landlock_plan_clear(&l->ll);
         if (l->tmpdir) {

@@ -7,6 +7,7 @@
 
 #include "cordon/cordon.h"
 #include "lib/landlock.h"
+#include "lib/res-limits.h"
 #include "lib/seccomp-filter.h"
 #include "lib/supervise.h"
 
@@ -26,6 +27,11 @@ struct cordon_launch {
         struct cordon_landlock_plan ll;
 
         enum cordon_end end; /* set by cordon_launch_run(): how the sandbox ended */
+        bool oom_killed;     /* set by cordon_launch_run(): the OOM killer hit the sandbox */
+
+        /* --memory, --pids, --cpus, --cgroup: NULL when none is asked for. */
+        struct cordon_limits_state *limits;
+        int cgroup_fds[4]; /* cgroup.procs of each cgroup the child joins; -1 when unused */
 
         char *tmpdir; /* landlock backend: the private TMPDIR on the host, removed at clear */
         char **envp;  /* landlock backend: the policy's environment with TMPDIR set */

@@ -222,6 +222,7 @@ _public_ struct cordon_policy *cordon_policy_free(struct cordon_policy *p)
         free(p->net_mode_origin);
         free(p->identity.hostname);
         free(p->cwd);
+        free(p->cgroup_path);
         free(p->project_dir);
         free(p->home_dir);
         free(p);

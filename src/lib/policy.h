@@ -57,6 +57,7 @@ struct cordon_policy {
         enum cordon_net_mode net_mode;
         char *net_mode_origin;
         struct cordon_limits limits;
+        char *cgroup_path; /* --cgroup: a delegated cgroup v2 directory to make the leaf in */
         struct cordon_identity identity;
 
         enum cordon_backend backend;

@@ -155,6 +155,7 @@ void cordon_settings_clear(struct cordon_settings *s)
         cordon_list_clear(&s->sandbox_env);
         free(s->home_access_origin);
         free(s->project_dir);
+        free(s->cgroup_path);
         free(s->project_dir_origin);
         if (s->cap_policy) {
                 cordon_cap_policy_clear(s->cap_policy);

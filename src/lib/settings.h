@@ -34,7 +34,8 @@ struct cordon_settings {
         bool private_ipc;
         bool filter_passwd;
         bool quiet;
-        struct cordon_limits limits; /* --timeout, ... */
+        struct cordon_limits limits; /* --timeout, --memory, --pids, --cpus */
+        char *cgroup_path;           /* --cgroup */
 
         char *project_dir; /* NULL: the working directory */
         char *project_dir_origin;

@@ -165,6 +165,16 @@ static void child_begin(const struct child_ctx *c)
         const struct cordon_policy *p = c->p;
         int r;
 
+        /* Into the sandbox's cgroup(s) first, so that nothing it runs is ever outside; then the
+         * rlimits and CPU affinity of the fallback mechanisms, inherited by everything. */
+        if (c->l->limits) {
+                for (size_t i = 0; i < ELEMENTSOF(c->l->cgroup_fds); i++)
+                        if (c->l->cgroup_fds[i] >= 0 && write(c->l->cgroup_fds[i], "0", 1) != 1)
+                                child_fail(c, CORDON_STEP_LIMITS, errno, -1, 125);
+                if ((r = cordon_limits_apply_child(c->l->limits)) < 0)
+                        child_fail(c, CORDON_STEP_LIMITS, r, -1, 125);
+        }
+
         /* Die with the supervisor; the lifeline pipe catches a supervisor that died before the
          * death signal was armed (its write end is only held there). */
         if (p->process.die_with_parent) {
@@ -216,6 +226,11 @@ static int child_landlock_entry(void *arg)
  * the supervisor reads it only when clone fails), and the capability count cache in caps.c,
  * which it fills with the value the supervisor would. It allocates nothing (close_range, the
  * fixed-size Landlock and PATH buffers) and never returns into the supervisor's frames. */
+static int kill_cgroup(void *userdata)
+{
+        return cordon_limits_kill_all(userdata);
+}
+
 static pid_t clone_landlock_child(struct child_ctx *c)
 {
 #ifdef CORDON_ASAN
@@ -358,6 +373,9 @@ static void describe_failure(const struct cordon_launch *l, const struct child_r
         case CORDON_STEP_EXEC:
                 cordon_diag_set(diag, 0, "failed to execute '%s': %s", argv[0], err);
                 break;
+        case CORDON_STEP_LIMITS:
+                cordon_diag_set(diag, 0, "failed to apply the resource limits: %s", err);
+                break;
         default:
                 cordon_diag_set(diag, 0, "failed to set up the sandbox: %s", err);
         }
@@ -476,8 +494,11 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
                     .forward = ctx.forward,
                     .timeout_usec = p->limits.timeout_usec,
                     .reap_orphans = subreaper,
+                    .kill_all = l->limits ? kill_cgroup : NULL,
+                    .userdata = l->limits,
                 };
                 r = cordon_supervise_run(&sup, &status, &l->end);
+                l->oom_killed = l->limits && cordon_limits_oom_killed(l->limits);
                 if (r < 0)
                         cordon_diag_set(diag, r, "failed to wait for the sandbox: %s",
                                         strerror(-r));

@@ -58,6 +58,11 @@ static const char *sample_arg(enum run_option_id id)
                 return "os_hardened";
         case OPT_TIMEOUT:
                 return "2.5";
+        case OPT_MEMORY:
+                return "512M";
+        case OPT_PIDS:
+        case OPT_CPUS:
+                return "3";
         default:
                 return "/some/dir";
         }
@@ -120,6 +125,18 @@ static void check_effect(const struct cli_option *o, const char *arg)
                 break;
         case OPT_TIMEOUT:
                 cr_assert_eq(a.settings.limits.timeout_usec, 2500000);
+                break;
+        case OPT_MEMORY:
+                cr_assert_eq(a.settings.limits.memory_bytes, 512ULL << 20);
+                break;
+        case OPT_PIDS:
+                cr_assert_eq(a.settings.limits.pids, 3);
+                break;
+        case OPT_CPUS:
+                cr_assert_eq(a.settings.limits.cpus, 3);
+                break;
+        case OPT_CGROUP:
+                cr_assert_str_eq(a.settings.cgroup_path, arg);
                 break;
         case OPT_QUIET:
                 cr_assert(a.settings.quiet);
