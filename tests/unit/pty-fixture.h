@@ -96,6 +96,10 @@ static void start(int out_fd, void (*fn)(const void *), const void *arg)
         if (child == 0) {
                 /* The test's own end of the user's terminal, not cordon's to hand on. */
                 close(outer_master);
+                /* A runner started in the background (nohup, make from a script with &) hands
+                 * SIGINT and SIGQUIT down ignored, and exec keeps that: ^C would do nothing. */
+                signal(SIGINT, SIG_DFL);
+                signal(SIGQUIT, SIG_DFL);
                 alarm(10);
                 int r = cordon_pty_child_setup(pty);
                 if (r < 0)
