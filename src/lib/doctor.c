@@ -1,6 +1,7 @@
 /* `cordon doctor` checks: each asks the kernel directly (a probe or a harmless syscall) rather
  * than guessing from version numbers, and records the errno when the answer is "no". */
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/magic.h>
 #include <linux/seccomp.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "lib/cgroup.h"
 #include "lib/doctor.h"
 #include "lib/landlock.h"
 #include "lib/ns-user.h"
@@ -143,48 +145,22 @@ static enum cordon_cgroup_layout cgroup_layout(const char **ret_v2_mount)
         return CORDON_CGROUP_LEGACY;
 }
 
-static int set_dup(char **dst, const char *s)
-{
-        if (*dst)
-                return 0; /* the first entry wins */
-        *dst = strdup(s);
-        return *dst ? 0 : -ENOMEM;
-}
-
-static bool list_contains(const char *comma_list, const char *word)
-{
-        size_t l = strlen(word);
-        for (const char *p = comma_list; *p;) {
-                const char *e = strchrnul(p, ',');
-                if ((size_t)(e - p) == l && strncmp(p, word, l) == 0)
-                        return true;
-                p = *e ? e + 1 : e;
-        }
-        return false;
-}
-
-/* Parses /proc/self/cgroup ("ID:CONTROLLERS:PATH" per line; "0::PATH" is the v2 hierarchy). */
+/* The caller's v2 cgroup and its v1 memory and pids cgroups, from /proc/self/cgroup. */
 static int parse_proc_cgroup(const char *text, struct cordon_doctor_cgroup *c)
 {
-        _cleanup_free_ char *copy = strdup(text);
-        if (!copy)
-                return -ENOMEM;
-        char *rest = copy, *line;
-        while ((line = strsep(&rest, "\n"))) {
-                char *id = strsep(&line, ":");
-                char *controllers = strsep(&line, ":");
-                const char *path = line; /* the rest: a path may itself contain ':' */
-                if (!controllers || !path || !*path)
+        const struct {
+                const char *controller; /* NULL: the v2 hierarchy */
+                char **dst;
+        } want[] = {{NULL, &c->path}, {"memory", &c->v1_memory}, {"pids", &c->v1_pids}};
+        for (size_t i = 0; i < ELEMENTSOF(want); i++) {
+                char path[PATH_MAX];
+                int r = cordon_cgroup_parse_self(text, want[i].controller, path, sizeof(path));
+                if (r == -ENOENT)
                         continue;
-                if (streq(id, "0") && !*controllers) {
-                        if (set_dup(&c->path, path) < 0)
-                                return -ENOMEM;
-                        continue;
-                }
-                /* v1 controllers may share a hierarchy ("memory,pids"). */
-                if (list_contains(controllers, "memory") && set_dup(&c->v1_memory, path) < 0)
-                        return -ENOMEM;
-                if (list_contains(controllers, "pids") && set_dup(&c->v1_pids, path) < 0)
+                if (r < 0)
+                        return r;
+                *want[i].dst = strdup(path);
+                if (!*want[i].dst)
                         return -ENOMEM;
         }
         return 0;
