@@ -10,18 +10,9 @@ try:
     print("OK:" + s.recv(16).decode())
 except OSError as e:
     print(errno.errorcode[e.errno])'
-LISTEN='import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.bind("\0" + sys.argv[1])
-s.listen(8)
-open(sys.argv[2], "w").close()
-while True:
-    c, _ = s.accept()
-    c.sendall(b"HOST-SERVICE")
-    c.close()'
 
 name="cordon-escape-$$-$RANDOM"
-python3 -c "$LISTEN" "$name" "$T_TMP/ready" &
+python3 -c "$ABSTRACT_LISTEN" "$name" "$T_TMP/ready" &
 listener=$!
 trap 'kill "$listener" 2>/dev/null' EXIT
 for _ in $(seq 100); do [ -e "$T_TMP/ready" ] && break; sleep 0.05; done

@@ -7,15 +7,6 @@
 # Control: the same with --profile unrestricted.
 . "$(dirname "$0")/../lib/tap.sh"
 
-LISTEN='import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.bind("\0" + sys.argv[1])
-s.listen(8)
-open(sys.argv[2], "w").close()
-while True:
-    c, _ = s.accept()
-    c.sendall(b"HOST-SERVICE")
-    c.close()'
 # Runs argv[1:] with an unconnected AF_UNIX stream socket as stdin.
 WITH_SOCKET='import os, socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -37,7 +28,7 @@ $TRY"
 sleep 273 &
 pid=$!
 name="cordon-escape-ll-$$-$RANDOM"
-python3 -c "$LISTEN" "$name" "$T_TMP/ready" &
+python3 -c "$ABSTRACT_LISTEN" "$name" "$T_TMP/ready" &
 listener=$!
 trap 'kill "$pid" "$listener" 2>/dev/null' EXIT
 for _ in $(seq 100); do [ -e "$T_TMP/ready" ] && break; sleep 0.05; done

@@ -60,6 +60,18 @@ try:
 except OSError as e:
     print(errno.errorcode[e.errno])'
 
+# ABSTRACT_LISTEN: a python3 program serving "HOST-SERVICE" on the abstract unix socket named
+# argv[1]; it creates the file argv[2] once it listens. Start it in the background.
+ABSTRACT_LISTEN='import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind("\0" + sys.argv[1])
+s.listen(8)
+open(sys.argv[2], "w").close()
+while True:
+    c, _ = s.accept()
+    c.sendall(b"HOST-SERVICE")
+    c.close()'
+
 # run_view_only CMD...: like run_sandboxed, with Landlock and seccomp off (--profile
 # unrestricted), for tests of the namespace view on its own: with the layers on, they refuse
 # many attacks before the view is ever reached, which would hide a gap in the view.
