@@ -41,7 +41,8 @@ enum cordon_step {
         CORDON_STEP_CHDIR,
         CORDON_STEP_FORK,
         CORDON_STEP_EXEC,
-        CORDON_STEP_LIMITS, /* joining the cgroup, rlimits, CPU affinity */
+        CORDON_STEP_LIMITS,   /* joining the cgroup, rlimits, CPU affinity */
+        CORDON_STEP_TERMINAL, /* the pseudo-terminal: creating it, or taking it in the child */
 };
 
 struct cordon_diag {

@@ -42,6 +42,8 @@ const struct cli_option run_options_table[] = {
     {"cpus", 0, "N", OPT_CPUS, "at most N CPUs (cpu quota, or CPU affinity without a cgroup)"},
     {"cgroup", 0, "PATH", OPT_CGROUP,
      "a writable cgroup v2 directory to put the sandbox's cgroup in"},
+    {"no-pty", 0, NULL, OPT_NO_PTY,
+     "hand the command the caller's terminal instead of a pseudo-terminal of its own"},
     {"quiet", 'q', NULL, OPT_QUIET, "do not print the startup banner"},
     {"help", 'h', NULL, OPT_HELP, "show this help and exit"},
 };
@@ -244,6 +246,9 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
                         s->cgroup_path = strdup(optarg);
                         if (!s->cgroup_path)
                                 r = -ENOMEM;
+                        break;
+                case OPT_NO_PTY:
+                        s->no_pty = true;
                         break;
                 case OPT_QUIET:
                         s->quiet = true;

@@ -495,6 +495,7 @@ int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_h
             (r = cordon_policy_set_net_mode(l.p, s->net_mode, BUILTIN)) < 0)
                 goto fail;
         l.p->limits = s->limits;
+        l.p->process.pty = !s->no_pty;
         if (s->cgroup_path && !(l.p->cgroup_path = strdup(s->cgroup_path))) {
                 r = -ENOMEM;
                 goto fail;

@@ -188,6 +188,7 @@ _public_ struct cordon_policy *cordon_policy_new(void)
             .drop_capabilities = true,
             .die_with_parent = true,
             .close_fds = true,
+            .pty = true,
         };
         p->net_mode = CORDON_NET_ISOLATED;
         p->backend = CORDON_BACKEND_AUTO;

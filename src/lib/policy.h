@@ -30,6 +30,9 @@ struct cordon_process_rules {
         bool drop_capabilities;
         bool die_with_parent;
         bool close_fds;
+        /* When the caller's stdin is a terminal, the command gets a pseudo-terminal of its own
+         * and the supervisor relays between the two (see pty.h). */
+        bool pty;
 };
 
 struct cordon_limits {

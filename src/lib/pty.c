@@ -125,6 +125,7 @@ int cordon_pty_open(struct cordon_pty *pty, int tty_fd, int out_fd)
         pty->tty = pty->user_in = pty->user_out = -EBADF;
         pty->out_fd = out_fd;
         pty->raw = pty->in_eof = pty->master_eof = pty->master_dead = pty->out_dead = false;
+        pty->keep_std[0] = pty->keep_std[1] = pty->keep_std[2] = false;
         buf_reset(&pty->in);
         buf_reset(&pty->out);
 
@@ -165,6 +166,13 @@ int cordon_pty_open(struct cordon_pty *pty, int tty_fd, int out_fd)
         pty->master = TAKE_FD(master);
         pty->slave = TAKE_FD(slave);
         return 1;
+}
+
+void cordon_pty_keep_other_std_fds(struct cordon_pty *pty)
+{
+        for (int fd = 1; fd <= 2; fd++)
+                pty->keep_std[fd] = pty->tty >= 0 && fd != pty->tty && fcntl(fd, F_GETFD) >= 0 &&
+                                    !same_terminal(pty->tty, fd);
 }
 
 static int tcsetattr_retry(int fd, const struct termios *t)
@@ -224,10 +232,13 @@ int cordon_pty_child_setup(const struct cordon_pty *pty)
          * terminal in particular must not be reachable from inside. Those among 0..2 are
          * replaced right below. */
         for (size_t i = 0; i < ELEMENTSOF(others); i++)
-                if (others[i] >= 0 && others[i] != slave)
+                if (others[i] >= 0 && others[i] != slave &&
+                    !(others[i] <= 2 && pty->keep_std[others[i]]))
                         close(others[i]);
         for (int fd = 0; fd <= 2; fd++) {
                 /* dup2() onto itself keeps FD_CLOEXEC, which exec would then close. */
+                if (pty->keep_std[fd] && fd != slave)
+                        continue;
                 if (fd == slave) {
                         if (fcntl(fd, F_SETFD, 0) < 0)
                                 return -errno;

@@ -42,6 +42,9 @@ struct cordon_pty {
         bool master_eof;  /* every holder of the slave closed it (EIO) and its output is read */
         bool master_dead; /* writing to the master failed with EIO: input is discarded */
         bool out_dead;    /* the output fd is gone (EPIPE, EIO, POLLERR): output is discarded */
+        /* Which of fds 0..2 cordon_pty_child_setup() leaves as they are: all false after
+         * cordon_pty_open(); see cordon_pty_keep_other_std_fds(). */
+        bool keep_std[3];
         struct termios saved;
         struct cordon_pty_buf in;  /* user -> master */
         struct cordon_pty_buf out; /* master -> user */
@@ -65,6 +68,12 @@ struct cordon_pty {
  * slave, tcsetattr(), TIOCGWINSZ/TIOCSWINSZ). */
 int cordon_pty_open(struct cordon_pty *pty, int tty_fd, int out_fd);
 
+/* Parent side, after cordon_pty_open(): marks those of the caller's fds 1 and 2 that are not the
+ * user's terminal (a pipe, a file) to be kept by cordon_pty_child_setup(), so that
+ * `cordon run cmd | tee log` still hands the command the pipe, byte for byte, rather than the
+ * pty with its \n -> \r\n. Fd 0 and the terminal itself are always replaced by the slave. */
+void cordon_pty_keep_other_std_fds(struct cordon_pty *pty);
+
 /* Parent side: puts the user's terminal in raw mode (cfmakeraw() in full: the inner pty does the
  * output processing, so the outer must not add a second CR, and ^C, ^Z, ^\ must reach the inner
  * line discipline as bytes). Idempotent. Returns 0, or -errno of tcsetattr(). Like any tcsetattr()
@@ -82,12 +91,12 @@ void cordon_pty_restore(struct cordon_pty *pty);
 
 /* Child side, between clone and exec: async-signal-safe, no allocation, @pty only read (the
  * child may share the supervisor's memory). Starts a new session unless the caller already leads
- * one, makes the slave the controlling terminal, puts it on fds 0, 1 and 2, and closes every other
- * fd @pty names (the master, the slave's original fd, the user's terminal and our reopened
- * description of it), so nothing inside holds the user's terminal. Call it before anything that
- * closes unknown fds, and in the process whose process group should be the terminal's foreground
- * group (the one ^C signals). Returns 0 or -errno (-EBADF without a slave; setsid(), TIOCSCTTY,
- * dup2(), fcntl() errors). */
+ * one, makes the slave the controlling terminal, puts it on fds 0, 1 and 2 (except those marked in
+ * keep_std), and closes every other fd @pty names (the master, the slave's original fd, the user's
+ * terminal and our reopened description of it), so nothing inside holds the user's terminal. Call
+ * it before anything that closes unknown fds, and in the process whose process group should be the
+ * terminal's foreground group (the one ^C signals). Returns 0 or -errno (-EBADF without a slave;
+ * setsid(), TIOCSCTTY, dup2(), fcntl() errors). */
 int cordon_pty_child_setup(const struct cordon_pty *pty);
 
 /* Parent side after clone: closes the slave, so the master reports EIO once the last holder

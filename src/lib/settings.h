@@ -34,6 +34,7 @@ struct cordon_settings {
         bool private_ipc;
         bool filter_passwd;
         bool quiet;
+        bool no_pty;                 /* --no-pty */
         struct cordon_limits limits; /* --timeout, --memory, --pids, --cpus */
         char *cgroup_path;           /* --cgroup */
 

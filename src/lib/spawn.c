@@ -24,6 +24,7 @@
 #include "lib/ns-user.h"
 #include "lib/pid1.h"
 #include "lib/policy.h"
+#include "lib/pty.h"
 #include "lib/supervise.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
@@ -51,6 +52,7 @@ struct child_ctx {
         int lifeline_fd;
         int parent_fds[2]; /* the supervisor's ends, closed in the child */
         sigset_t forward;
+        const struct cordon_pty *pty; /* NULL: the command keeps the caller's fds 0..2 */
 };
 
 _Noreturn static void child_fail(const struct child_ctx *c, int step, int err, int rule, int code)
@@ -139,7 +141,12 @@ _Noreturn static void exec_command(const struct child_ctx *c)
         sigset_t empty;
         sigemptyset(&empty);
         sigprocmask(SIG_SETMASK, &empty, NULL);
-        if (c->p->process.new_session && setsid() < 0)
+        int r;
+        /* A session of its own with the pty as controlling terminal and its process group in
+         * the foreground: job control, ^C and ^Z work inside as in any terminal. */
+        if (c->pty && (r = cordon_pty_child_setup(c->pty)) < 0)
+                child_fail(c, CORDON_STEP_TERMINAL, r, -1, 125);
+        if (!c->pty && c->p->process.new_session && setsid() < 0)
                 child_fail(c, CORDON_STEP_PROCESS, errno, -1, 125);
         if (c->p->cwd && chdir(c->p->cwd) < 0)
                 child_fail(c, CORDON_STEP_CHDIR, errno, -1, 125);
@@ -185,7 +192,10 @@ static void child_begin(const struct child_ctx *c)
                         _exit(125);
         }
         if (p->process.close_fds) {
-                int keep[] = {c->report_fd, c->lifeline_fd};
+                /* The pty's fds stay for cordon_pty_child_setup(), which closes them itself. */
+                int keep[] = {c->report_fd, c->lifeline_fd, c->pty ? c->pty->slave : -EBADF,
+                              c->pty ? c->pty->master : -EBADF,
+                              c->pty ? c->pty->private_tty : -EBADF};
                 if ((r = close_all_fds_except(keep, ELEMENTSOF(keep))) < 0)
                         child_fail(c, CORDON_STEP_PROCESS, r, -1, 125);
         }
@@ -284,7 +294,51 @@ _Noreturn static void child_main(const struct child_ctx *c)
                 exec_command(c);
         safe_close(c->report_fd);
         safe_close(c->lifeline_fd);
+        if (c->pty) {
+                /* PID 1 keeps no way to the user's terminal either: it leaves the caller's
+                 * session and holds the slave where the command got it. */
+                (void)setsid();
+                for (int fd = 0; fd <= 2; fd++)
+                        if (!c->pty->keep_std[fd])
+                                (void)dup2(c->pty->slave, fd);
+                const int fds[] = {c->pty->slave, c->pty->master, c->pty->private_tty};
+                for (size_t i = 0; i < ELEMENTSOF(fds); i++)
+                        if (fds[i] > 2)
+                                (void)close(fds[i]);
+        }
         cordon_pid1_run(cmd, &c->forward);
+}
+
+static void pty_freep(struct cordon_pty **pty)
+{
+        if (*pty) {
+                cordon_pty_close(*pty);
+                free(*pty);
+        }
+}
+
+/* The sandbox's own terminal when stdin is one, with the user's terminal in raw mode from here
+ * on (pty_freep() restores it). Returns 0 with *@ret NULL when stdin is no terminal. */
+static int open_pty(struct cordon_pty **ret, struct cordon_diag *diag)
+{
+        _cleanup_(pty_freep) struct cordon_pty *pty = malloc(sizeof(*pty));
+        if (!pty)
+                return -ENOMEM;
+        if (diag)
+                diag->step = CORDON_STEP_TERMINAL;
+        int r = cordon_pty_open(pty, STDIN_FILENO, STDIN_FILENO);
+        if (r < 0)
+                return cordon_diag_set(diag, r, "failed to create a pseudo-terminal: %s",
+                                       strerror(-r));
+        if (r == 0)
+                return 0;
+        cordon_pty_keep_other_std_fds(pty);
+        r = cordon_pty_enter_raw(pty);
+        if (r < 0)
+                return cordon_diag_set(diag, r, "failed to put the terminal in raw mode: %s",
+                                       strerror(-r));
+        *ret = TAKE_PTR(pty);
+        return 0;
 }
 
 static unsigned long clone_flags(const struct cordon_policy *p)
@@ -376,6 +430,10 @@ static void describe_failure(const struct cordon_launch *l, const struct child_r
         case CORDON_STEP_LIMITS:
                 cordon_diag_set(diag, 0, "failed to apply the resource limits: %s", err);
                 break;
+        case CORDON_STEP_TERMINAL:
+                cordon_diag_set(diag, 0, "failed to make the pseudo-terminal the command's: %s",
+                                err);
+                break;
         default:
                 cordon_diag_set(diag, 0, "failed to set up the sandbox: %s", err);
         }
@@ -406,10 +464,13 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
         }
 
         int report[2] = {-EBADF, -EBADF}, lifeline[2] = {-EBADF, -EBADF};
+        _cleanup_(pty_freep) struct cordon_pty *pty = NULL;
         if (pipe2(report, O_CLOEXEC) < 0 || pipe2(lifeline, O_CLOEXEC) < 0) {
                 r = cordon_diag_set(diag, -errno, "failed to create a pipe: %m");
                 goto out;
         }
+        if (p->process.pty && (r = open_pty(&pty, diag)) < 0)
+                goto out;
 
         struct child_ctx ctx = {
             .p = p,
@@ -419,6 +480,7 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
             .report_fd = report[1],
             .lifeline_fd = lifeline[0],
             .parent_fds = {report[0], lifeline[1]},
+            .pty = pty,
         };
         sigemptyset(&ctx.forward);
         sigaddset(&ctx.forward, SIGINT);
@@ -427,6 +489,8 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
         sigaddset(&ctx.forward, SIGQUIT);
         sigset_t block = ctx.forward, saved;
         sigaddset(&block, SIGCHLD);
+        if (pty)
+                sigaddset(&block, SIGWINCH);
         sigprocmask(SIG_BLOCK, &block, &saved);
 
         /* Without a pid namespace, what the command leaves running (double-forked daemons) is
@@ -463,6 +527,8 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
         }
         report[1] = safe_close(report[1]);
         lifeline[0] = safe_close(lifeline[0]);
+        if (pty)
+                cordon_pty_parent_after_clone(pty);
 
         struct child_report rep;
         ssize_t n;
@@ -496,6 +562,7 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
                     .reap_orphans = subreaper,
                     .kill_all = l->limits ? kill_cgroup : NULL,
                     .userdata = l->limits,
+                    .pty = pty,
                 };
                 r = cordon_supervise_run(&sup, &status, &l->end);
                 l->oom_killed = l->limits && cordon_limits_oom_killed(l->limits);

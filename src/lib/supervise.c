@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "lib/pid1.h"
+#include "lib/pty.h"
 #include "lib/supervise.h"
 #include "shared/macro.h"
 
@@ -102,6 +103,8 @@ int cordon_supervise_run(const struct cordon_supervise *s, int *ret_status,
 {
         sigset_t mask = s->forward;
         sigaddset(&mask, SIGCHLD);
+        if (s->pty)
+                sigaddset(&mask, SIGWINCH);
         _cleanup_close_ int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
         if (sfd < 0)
                 return -errno;
@@ -123,16 +126,29 @@ int cordon_supervise_run(const struct cordon_supervise *s, int *ret_status,
                         uint64_t left = next <= t ? 0 : (next - t + 999) / 1000;
                         ms = left > INT_MAX ? INT_MAX : (int)left;
                 }
-                struct pollfd pfd = {.fd = sfd, .events = POLLIN};
-                int k = poll(&pfd, 1, ms);
+                struct pollfd pfd[1 + CORDON_PTY_POLL_MAX] = {{.fd = sfd, .events = POLLIN}};
+                nfds_t n = 1;
+                if (s->pty) {
+                        cordon_pty_poll_fds(s->pty, pfd + 1);
+                        n += CORDON_PTY_POLL_MAX;
+                }
+                int k = poll(pfd, n, ms);
                 if (k < 0 && errno != EINTR)
                         return -errno;
+                /* An unexpected error of the relay hangs the terminal up, as a closed
+                 * terminal window would: the inside gets SIGHUP and EIO, not a stuck write. */
+                if (k > 0 && s->pty && cordon_pty_relay(s->pty, pfd + 1) < 0)
+                        cordon_pty_close(s->pty);
 
-                if (k > 0) {
+                if (k > 0 && pfd[0].revents) {
                         struct signalfd_siginfo si;
                         while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
                                 if (si.ssi_signo == SIGCHLD)
                                         continue;
+                                if (si.ssi_signo == SIGWINCH) {
+                                        (void)cordon_pty_resize(s->pty);
+                                        continue;
+                                }
                                 (void)kill(s->pid, (int)si.ssi_signo);
                                 if (end == CORDON_END_EXITED &&
                                     (si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM ||
@@ -167,6 +183,8 @@ int cordon_supervise_run(const struct cordon_supervise *s, int *ret_status,
 
         if (s->reap_orphans)
                 cordon_kill_children();
+        if (s->pty)
+                (void)cordon_pty_drain(s->pty, CORDON_PTY_DRAIN_MSEC);
         *ret_status = cordon_exit_status_from_wait(status);
         *ret_end = end;
         return 0;

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct cordon_pty;
+
 /* How the sandbox ended. */
 enum cordon_end {
         CORDON_END_EXITED,  /* the command exited or died of a signal on its own */
@@ -31,11 +33,18 @@ struct cordon_supervise {
          * to @pid (a PID 1 takes its namespace along) and, with @reap_orphans, to each child. */
         int (*kill_all)(void *userdata);
         void *userdata;
+        /* The sandbox's pseudo-terminal: relayed while it runs, drained when it has ended, and
+         * resized on SIGWINCH (which the caller has blocked too). NULL: none. */
+        struct cordon_pty *pty;
 };
 
+/* After the sandbox ended, how long what it wrote to its terminal may take to reach the user's. */
+#define CORDON_PTY_DRAIN_MSEC 2000
+
 /* Supervises until the sandbox has ended: @pid has exited and, with @reap_orphans, every other
- * child of ours is gone. Stores @pid's shell-style exit status (the code, or 128+N for signal N)
- * in @ret_status and how it ended in @ret_end. Returns 0 or -errno. */
+ * child of ours is gone, and its terminal output is relayed. Stores @pid's shell-style exit status
+ * (the code, or 128+N for signal N) in @ret_status and how it ended in @ret_end. Returns 0 or
+ * -errno. */
 int cordon_supervise_run(const struct cordon_supervise *s, int *ret_status,
                          enum cordon_end *ret_end);
 

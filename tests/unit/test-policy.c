@@ -37,6 +37,7 @@ Test(policy, new_has_safe_defaults)
         cr_assert(p->process.drop_capabilities);
         cr_assert(p->process.die_with_parent);
         cr_assert(p->process.close_fds);
+        cr_assert(p->process.pty);
         cr_assert_eq(p->net_mode, CORDON_NET_ISOLATED);
         cr_assert_eq(p->identity.uid, getuid());
         cr_assert_eq(p->identity.gid, getgid());

@@ -624,3 +624,46 @@ Test(pty, blocking_fallback)
         int status = reap(5000);
         cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
 }
+
+/* A command whose stdout is a pipe keeps the pipe: only fds that are the user's terminal (and
+ * fd 0) get the slave, so `cordon run cmd | tee log` passes the bytes as written (no \r\n). */
+Test(pty, keeps_std_fds_that_are_not_the_terminal)
+{
+        int p[2];
+        cr_assert_eq(pipe2(p, O_CLOEXEC), 0);
+        cr_assert_eq(cordon_pty_open(pty, outer_slave, outer_slave), 1);
+        opened = true;
+        cr_assert_eq(cordon_pty_enter_raw(pty), 0);
+        child = fork();
+        cr_assert_geq(child, 0);
+        if (child == 0) {
+                close(outer_master);
+                alarm(10);
+                /* The supervisor's own std fds: 0 and 2 the terminal, 1 a pipe. */
+                if (dup2(outer_slave, 0) < 0 || dup2(p[1], 1) < 0 || dup2(outer_slave, 2) < 0)
+                        _exit(99);
+                cordon_pty_keep_other_std_fds(pty);
+                if (pty->keep_std[0] || !pty->keep_std[1] || pty->keep_std[2])
+                        _exit(98);
+                int r = cordon_pty_child_setup(pty);
+                if (r < 0)
+                        _exit(100 + (-r & 0x1f));
+                run_sh("printf 'a\\nb\\n'; test -t 0 && echo in-tty >&2; test -t 1 || echo "
+                       "out-pipe >&2");
+        }
+        close(p[1]);
+        cordon_pty_parent_after_clone(pty);
+        PUMP_TEXT("in-tty\r\nout-pipe\r\n", 5000);
+        PUMP_DONE(5000);
+        int status = reap(5000);
+        cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+        char buf[16] = {0};
+        cr_assert_eq(read(p[0], buf, sizeof(buf) - 1), 4);
+        cr_assert_str_eq(buf, "a\nb\n");
+        close(p[0]);
+
+        /* The control: without the marks, fd 1 is the pty and the bytes come back as \r\n. */
+        cordon_pty_close(pty);
+        cr_assert_eq(cordon_pty_open(pty, outer_slave, outer_slave), 1);
+        cr_assert_not(pty->keep_std[1]);
+}

@@ -138,6 +138,9 @@ static void check_effect(const struct cli_option *o, const char *arg)
         case OPT_CGROUP:
                 cr_assert_str_eq(a.settings.cgroup_path, arg);
                 break;
+        case OPT_NO_PTY:
+                cr_assert(a.settings.no_pty);
+                break;
         case OPT_QUIET:
                 cr_assert(a.settings.quiet);
                 break;
