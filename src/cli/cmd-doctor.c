@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli-options.h"
 #include "cli/commands.h"
@@ -26,7 +27,8 @@ static void doctor_help(FILE *f)
 {
         fprintf(f, "Usage: cordon doctor [OPTIONS]\n\n"
                    "Report which kernel features this host offers the sandbox: user namespaces,\n"
-                   "the Landlock ABI, seccomp filters, cgroup v2 delegation and pasta.\n\n"
+                   "the Landlock ABI, seccomp filters, cgroup v2 delegation, what would enforce\n"
+                   "--memory, --pids and --cpus, and pasta.\n\n"
                    "Options:\n");
         cli_options_print(f, doctor_options, ELEMENTSOF(doctor_options), 20);
         fprintf(f,
@@ -138,6 +140,70 @@ static const char *cgroup_layout_name(enum cordon_cgroup_layout l)
         return "none";
 }
 
+/* What a limit's mechanism means for the user beyond its name, "" when nothing: the
+ * fallbacks are weaker than a cgroup, and an unenforceable limit says why. */
+static void limit_note(const struct cordon_doctor_limits *l, enum cordon_limit_kind k, char *buf,
+                       size_t n)
+{
+        switch (l->mechanism[k]) {
+        case CORDON_LIMIT_NONE:
+                snprintf(buf, n, "%s", l->reason);
+                return;
+        case CORDON_LIMIT_RLIMIT:
+                if (k == CORDON_LIMIT_MEMORY)
+                        snprintf(buf, n,
+                                 "memory: RLIMIT_AS/RLIMIT_DATA per process, address "
+                                 "space rather than resident memory");
+                else
+                        snprintf(buf, n,
+                                 "pids: RLIMIT_NPROC counts every process of uid %u, also "
+                                 "those outside the sandbox",
+                                 (unsigned)getuid());
+                return;
+        case CORDON_LIMIT_AFFINITY:
+                snprintf(buf, n, "cpus: CPU affinity to the first N CPUs, not a time quota");
+                return;
+        case CORDON_LIMIT_CGROUP1:
+        case CORDON_LIMIT_CGROUP2:
+                break;
+        }
+        snprintf(buf, n, "%s", "");
+}
+
+/* "memory=cgroup1 pids=unavailable cpus=affinity", the names of the `cordon: limits` banner. */
+static void limits_value(const struct cordon_doctor_limits *l, char *buf, size_t n)
+{
+        size_t len = 0;
+        buf[0] = 0;
+        for (int k = 0; k < _CORDON_LIMIT_KIND_MAX && len < n; k++) {
+                enum cordon_limit_mechanism m = l->mechanism[k];
+                int w = snprintf(buf + len, n - len, "%s%s=%s", k ? " " : "",
+                                 cordon_limit_kind_to_string((enum cordon_limit_kind)k),
+                                 m == CORDON_LIMIT_NONE ? "unavailable"
+                                                        : cordon_limit_mechanism_to_string(m));
+                len += w > 0 ? (size_t)w : 0;
+        }
+}
+
+static void limits_reason(const struct cordon_doctor_limits *l, char *buf, size_t n)
+{
+        size_t len = 0;
+        buf[0] = 0;
+        if (l->error < 0) {
+                snprintf(buf, n, "probe failed with %s: %s", errno_name(l->error),
+                         *l->reason ? l->reason : strerror(-l->error));
+                return;
+        }
+        for (int k = 0; k < _CORDON_LIMIT_KIND_MAX && len < n; k++) {
+                char note[sizeof(l->reason)];
+                limit_note(l, (enum cordon_limit_kind)k, note, sizeof(note));
+                if (!*note)
+                        continue;
+                int w = snprintf(buf + len, n - len, "%s%s", len ? "; " : "", note);
+                len += w > 0 ? (size_t)w : 0;
+        }
+}
+
 static const char *const seccomp_action_names[_CORDON_SECCOMP_ACTION_COUNT] = {
     "kill_process", "kill_thread", "trap", "errno", "user_notif", "trace", "log", "allow",
 };
@@ -229,6 +295,14 @@ static void print_text(const struct cordon_doctor_report *r)
         print_line("seccomp", r->seccomp.filter ? "yes" : "no", reason);
 
         print_cgroup(&r->cgroup);
+
+        char limits[128], limits_why[2048];
+        if (r->limits.error < 0)
+                snprintf(limits, sizeof(limits), "unknown");
+        else
+                limits_value(&r->limits, limits, sizeof(limits));
+        limits_reason(&r->limits, limits_why, sizeof(limits_why));
+        print_line("limits", limits, limits_why);
 
         print_line("pasta", r->pasta.path ?: "not found in PATH", "");
 
@@ -347,6 +421,27 @@ static json_t *cgroup_json(const struct cordon_doctor_cgroup *c, bool *oom)
         return o;
 }
 
+/* {"memory": {"mechanism": "rlimit", "note": "..."}, "pids": ..., "cpus": ..., "error": null};
+ * a mechanism of null: that limit cannot be enforced (the note says why). */
+static json_t *limits_json(const struct cordon_doctor_limits *l, bool *oom)
+{
+        json_t *o = json_object();
+        for (int k = 0; k < _CORDON_LIMIT_KIND_MAX; k++) {
+                enum cordon_limit_mechanism m = l->mechanism[k];
+                char note[sizeof(l->reason)];
+                json_t *one = json_object();
+                limit_note(l, (enum cordon_limit_kind)k, note, sizeof(note));
+                put(one, "mechanism",
+                    json_string_or_null(
+                        m == CORDON_LIMIT_NONE ? NULL : cordon_limit_mechanism_to_string(m)),
+                    oom);
+                put(one, "note", json_string_or_null(*note ? note : NULL), oom);
+                put(o, cordon_limit_kind_to_string((enum cordon_limit_kind)k), one, oom);
+        }
+        put(o, "error", error_json(l->error), oom);
+        return o;
+}
+
 static json_t *build_json(const struct cordon_doctor_report *r)
 {
         bool oom = false;
@@ -359,6 +454,7 @@ static json_t *build_json(const struct cordon_doctor_report *r)
         put(root, "landlock", landlock_json(&r->landlock, &oom), &oom);
         put(root, "seccomp", seccomp_json(&r->seccomp, &oom), &oom);
         put(root, "cgroup", cgroup_json(&r->cgroup, &oom), &oom);
+        put(root, "limits", limits_json(&r->limits, &oom), &oom);
         put(root, "pasta", pasta, &oom);
         put(root, "ns_backend_usable", json_boolean(cordon_doctor_ns_backend_usable(r)), &oom);
         put(root, "backend", json_string_or_null(auto_backend(r)), &oom);

@@ -259,6 +259,31 @@ int cordon_doctor_check_cgroup(struct cordon_doctor_cgroup *ret)
         return 0;
 }
 
+int cordon_doctor_check_limits_at(const struct cordon_limits_host *host,
+                                  struct cordon_doctor_limits *ret)
+{
+        struct cordon_doctor_limits l = {0};
+        struct cordon_diag diag = {0};
+
+        /* No --cgroup: what a plain `cordon run --memory/--pids/--cpus` gets. */
+        int r = cordon_limits_probe_at(host, NULL, l.mechanism, &diag);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                l = (struct cordon_doctor_limits){.error = r};
+                snprintf(l.reason, sizeof(l.reason), "%s", diag.message);
+        } else {
+                bool none = false;
+                for (int k = 0; k < _CORDON_LIMIT_KIND_MAX; k++)
+                        none |= l.mechanism[k] == CORDON_LIMIT_NONE;
+                /* The diag is only meaningful when the probe refused a limit. */
+                if (none)
+                        snprintf(l.reason, sizeof(l.reason), "%s", diag.message);
+        }
+        *ret = l;
+        return 0;
+}
+
 int cordon_doctor_find_pasta(const char *search_path, struct cordon_doctor_pasta *ret)
 {
         _cleanup_free_ char *copy = strdup(search_path ?: DEFAULT_SEARCH_PATH);
@@ -302,6 +327,9 @@ int cordon_doctor_collect(const char *search_path, struct cordon_doctor_report *
         cordon_doctor_check_landlock(&rep.landlock);
         cordon_doctor_check_seccomp(&rep.seccomp);
         int r = cordon_doctor_check_cgroup(&rep.cgroup);
+        if (r < 0)
+                return r;
+        r = cordon_doctor_check_limits_at(NULL, &rep.limits);
         if (r < 0)
                 return r;
         r = cordon_doctor_find_pasta(search_path, &rep.pasta);

@@ -1,8 +1,11 @@
 /* `cordon doctor`: collects what this host's kernel offers a sandbox (user namespaces, Landlock,
- * seccomp, cgroups, pasta). Never prints; formatting is the caller's job. */
+ * seccomp, cgroups, resource limits, pasta). Never prints; formatting is the caller's job. */
 #pragma once
 
 #include <stdbool.h>
+
+#include "cordon/cordon.h"
+#include "lib/res-limits.h"
 
 /* A host setting that explains why user namespaces cannot be created. */
 enum cordon_userns_blocker {
@@ -66,6 +69,15 @@ struct cordon_doctor_cgroup {
         int error;       /* -errno when the caller's v2 cgroup could not be inspected */
 };
 
+/* The mechanism `cordon run` (without --cgroup) would use for --memory, --pids and --cpus, as
+ * cordon_limits_probe_at() decides it: the same plan the launch follows, so the two cannot
+ * disagree. */
+struct cordon_doctor_limits {
+        enum cordon_limit_mechanism mechanism[_CORDON_LIMIT_KIND_MAX]; /* NONE: not enforceable */
+        char reason[sizeof(((struct cordon_diag *)0)->message)];       /* why one is NONE; or "" */
+        int error; /* -errno when the probe failed (every mechanism is then NONE); 0 */
+};
+
 struct cordon_doctor_pasta {
         char *path; /* absolute path of the first executable `pasta` in the search path, or NULL */
 };
@@ -75,6 +87,7 @@ struct cordon_doctor_report {
         struct cordon_doctor_landlock landlock;
         struct cordon_doctor_seccomp seccomp;
         struct cordon_doctor_cgroup cgroup;
+        struct cordon_doctor_limits limits;
         struct cordon_doctor_pasta pasta;
 };
 
@@ -91,6 +104,10 @@ void cordon_doctor_check_userns(struct cordon_doctor_userns *ret);
 void cordon_doctor_check_landlock(struct cordon_doctor_landlock *ret);
 void cordon_doctor_check_seccomp(struct cordon_doctor_seccomp *ret);
 int cordon_doctor_check_cgroup(struct cordon_doctor_cgroup *ret);
+/* @host: where the cgroup facts are read from (tests); NULL for the real host. Fails only with
+ * -ENOMEM; any other failure of the probe is recorded in ret->error. */
+int cordon_doctor_check_limits_at(const struct cordon_limits_host *host,
+                                  struct cordon_doctor_limits *ret);
 int cordon_doctor_find_pasta(const char *search_path, struct cordon_doctor_pasta *ret);
 
 /* A numeric sysctl such as /proc/sys/user/max_user_namespaces; -1 when absent or unreadable. */

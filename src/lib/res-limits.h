@@ -139,8 +139,9 @@ int cordon_limits_kill_all(struct cordon_limits_state *st);
 int cordon_limits_cleanup(struct cordon_limits_state *st);
 
 /* For `cordon doctor`: the mechanism each limit would get for this caller right now, creating
- * nothing; NONE for a limit that could not be enforced. Returns 0 or, for @cgroup_path, the
- * errors of cordon_limits_prepare() with the diag set. */
+ * nothing; NONE for a limit that could not be enforced, with the reason in the diag (as
+ * cordon_limits_prepare() would have said it). Returns 0 or, for @cgroup_path, the errors of
+ * cordon_limits_prepare() with the diag set. */
 int cordon_limits_probe_at(const struct cordon_limits_host *host, const char *cgroup_path,
                            enum cordon_limit_mechanism ret[_CORDON_LIMIT_KIND_MAX],
                            struct cordon_diag *diag);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `cordon doctor`: one line per check, each cross-checked against an independent control (unshare,
-# the Landlock syscall from Python, /proc/self/status, stat -f, command -v); --json carries the same
-# facts; the exit status follows user namespaces; misuse exits 2.
+# the Landlock syscall from Python, /proc/self/status, stat -f, command -v, mountinfo and test -w
+# for the limits, and the `cordon: limits` banner of `cordon run` for the same user); --json
+# carries the same facts; the exit status follows user namespaces; misuse exits 2.
 . "$(dirname "$0")/../lib/tap.sh"
 
 out=$("$CORDON" doctor 2>"$T_TMP/err"); rc=$?
@@ -35,7 +36,63 @@ cgroup_expect() {
         fi
 }
 
-plan 16
+# own_cgroup CONTROLLER: "MOUNT DIR", the mount point of that hierarchy (empty CONTROLLER: the
+# v2 one) and the caller's cgroup directory in it, from mountinfo and /proc/self/cgroup; nothing
+# when either lacks it.
+own_cgroup() {
+        local ctl=$1 mnt root path
+        read -r mnt root < <(awk -v c="$ctl" '{
+                for (i = 7; $i != "-"; i++) ;
+                if (c == "" ? $(i + 1) == "cgroup2" : $(i + 1) == "cgroup" && ("," $(i + 3) ",") ~ ("," c ",")) {
+                        print $5, $4; exit
+                }
+        }' /proc/self/mountinfo)
+        [ -n "$mnt" ] || return 0
+        if [ -z "$ctl" ]; then
+                path=$(sed -n 's/^0:://p' /proc/self/cgroup)
+        else
+                path=$(awk -F: -v c="$ctl" '$1 != "0" && ("," $2 ",") ~ ("," c ",") { print $3; exit }' /proc/self/cgroup)
+        fi
+        [ -n "$path" ] || return 0
+        [ "$root" = / ] || path=${path#"$root"}
+        echo "$mnt $mnt${path%/}"
+}
+# limit_expect KIND CONTROLLER: the mechanism the host facts call for. A writable own v2 cgroup
+# offering the controller, already enabled for children or enableable (no process inside, or the
+# root cgroup); else a writable own v1 cgroup; else the per-process fallback, and nothing for
+# pids as uid 0 (the kernel does not apply RLIMIT_NPROC to root).
+limit_expect() {
+        local kind=$1 ctl=$2 mnt dir
+        read -r mnt dir < <(own_cgroup "")
+        if [ -n "$dir" ] && [ -w "$dir" ] && grep -qw "$ctl" "$dir/cgroup.controllers" 2>/dev/null &&
+                { grep -qw "$ctl" "$dir/cgroup.subtree_control" || [ "$dir" = "$mnt" ] ||
+                        [ ! -s "$dir/cgroup.procs" ]; }; then
+                echo cgroup2; return
+        fi
+        read -r mnt dir < <(own_cgroup "$ctl")
+        if [ -n "$dir" ] && [ -w "$dir" ]; then echo cgroup1; return; fi
+        case $kind in
+        memory) echo rlimit ;;
+        cpus) echo affinity ;;
+        pids) if [ "$(id -ru)" = 0 ]; then echo unavailable; else echo rlimit; fi ;;
+        esac
+}
+# banner_mech KIND VALUE: what `cordon run --KIND VALUE -- true` says it uses in its banner;
+# "unavailable" when it refuses because no mechanism can enforce the limit.
+banner_mech() {
+        local o rc m
+        o=$(cd "$T_PROJECT" && "$CORDON" run "--$1" "$2" -- true 2>&1); rc=$?
+        m=$(printf '%s\n' "$o" | sed -n "s/^cordon: limits $1=\([a-z0-9]*\)\$/\1/p")
+        if [ "$rc" = 0 ] && [ -n "$m" ]; then
+                echo "$m"
+        elif [ "$rc" = 125 ] && printf '%s\n' "$o" | grep -q "the $1 limit cannot be enforced"; then
+                echo unavailable
+        else
+                echo "status $rc: $(printf '%s' "$o" | paste -sd' ')"
+        fi
+}
+
+plan 20
 
 if [ "$userns" = yes ]; then
         check "exit status 0: user namespaces work here" "0" "$rc"
@@ -46,7 +103,7 @@ fi
 
 labels=$(printf '%s\n' "$out" | sed 's/:.*//' | paste -sd,)
 check "text: one line per check, in order" \
-        "user namespaces,landlock,seccomp,cgroup,pasta,landlock features,backend,landlock backend" \
+        "user namespaces,landlock,seccomp,cgroup,limits,pasta,landlock features,backend,landlock backend" \
         "$(printf '%s\n' "$labels" | tr , '\n' | grep -v '^landlock backend gap$' | paste -sd,)"
 
 ul=$(line "user namespaces")
@@ -67,6 +124,26 @@ check "seccomp: agrees with /proc/self/status" "$seccomp" "$(printf '%s' "${sl#s
 cl=$(line cgroup)
 check "cgroup: layout and delegation agree with stat -f and test -w" "$(cgroup_expect)" \
         "$(printf '%s' "${cl#cgroup: }" | sed 's/ (.*//; s/;.*//')"
+
+lim=$(line limits)
+lim_value=$(printf '%s' "${lim#limits: }" | sed 's/ (.*//')
+want="memory=$(limit_expect memory memory) pids=$(limit_expect pids pids) cpus=$(limit_expect cpus cpu)"
+check "limits: as uid $(id -ru), $want as mountinfo, /proc/self/cgroup and test -w call for" \
+        "$want" "$lim_value"
+banner="memory=$(banner_mech memory 64M) pids=$(banner_mech pids 4096) cpus=$(banner_mech cpus 1)"
+check "limits: the same as the banner of cordon run --memory/--pids/--cpus" "$banner" "$lim_value"
+# Each fallback names its weakness; an unenforceable limit says why.
+missing=""
+case $lim_value in *memory=rlimit*)
+        case $lim in *"RLIMIT_AS/RLIMIT_DATA per process"*) ;; *) missing="$missing memory" ;; esac ;;
+esac
+case $lim_value in *pids=rlimit*)
+        case $lim in *"RLIMIT_NPROC counts every process of uid $(id -ru),"*) ;; *) missing="$missing pids" ;; esac ;;
+esac
+case $lim_value in *=unavailable*)
+        case $lim in *"limit cannot be enforced: "*) ;; *) missing="$missing unavailable" ;; esac ;;
+esac
+check "limits: a caveat for each fallback, a reason for each unavailable limit" "" "$missing${missing:+: $lim}"
 
 check "pasta: agrees with command -v" "pasta: $pasta" "$(line pasta)"
 
@@ -93,10 +170,10 @@ fi
 
 keys=$(printf '%s' "$json" | python3 -c 'import json, sys
 d = json.load(sys.stdin)
-print(",".join(k for k in ("user_namespaces", "landlock", "seccomp", "cgroup", "pasta",
+print(",".join(k for k in ("user_namespaces", "landlock", "seccomp", "cgroup", "limits", "pasta",
                            "ns_backend_usable") if k in d))' 2>&1 | tail -1)
 check "--json: parses, with every key" \
-        "user_namespaces,landlock,seccomp,cgroup,pasta,ns_backend_usable" "$keys"
+        "user_namespaces,landlock,seccomp,cgroup,limits,pasta,ns_backend_usable" "$keys"
 
 from_json=$(printf '%s' "$json" | python3 -c 'import json, sys
 d = json.load(sys.stdin)
@@ -110,6 +187,11 @@ case "$cl" in *", delegated"*) delegated=yes ;; esac
 from_text="$(printf '%s' "${ul#*: }" | sed 's/ (.*//')|$(printf '%s' "${ll#landlock: }" | sed 's/ (.*//')"
 from_text="$from_text|$(printf '%s' "${sl#seccomp: }" | sed 's/ (.*//')|$delegated|$(line pasta | sed 's/^pasta: //')"
 check "--json: the same facts as the text" "$from_text" "$from_json"
+
+json_limits=$(printf '%s' "$json" | python3 -c 'import json, sys
+l = json.load(sys.stdin)["limits"]
+print(" ".join("%s=%s" % (k, l[k]["mechanism"] or "unavailable") for k in ("memory", "pids", "cpus")))' 2>&1 | tail -1)
+check "--json: the same limits as the text" "$lim_value" "$json_limits"
 
 check "--json: the same exit status as the text" "$rc" "$json_rc"
 
