@@ -155,8 +155,8 @@ int cordon_policy_set_side_effect_level(struct cordon_policy *p, enum cordon_sid
 int cordon_policy_set_fallback(struct cordon_policy *p, enum cordon_fallback f);
 
 /* Checks the policy for internal consistency (absolute normalised paths, no two rules for one
- * guest path with different meanings, a root for the working directory). Returns 0 or -EINVAL
- * with the reason in @diag. */
+ * guest path with different meanings, a root for the working directory, a tmpfs rule for a tmpfs
+ * size to apply to). Returns 0 or -EINVAL with the reason in @diag. */
 int cordon_policy_validate(const struct cordon_policy *p, struct cordon_diag *diag);
 
 /* Runs @argv (argv[0] is looked up in the sandbox's PATH) confined by @p and waits for it.

@@ -42,6 +42,8 @@ const struct cli_option run_options_table[] = {
     {"cpus", 0, "N", OPT_CPUS, "at most N CPUs (cpu quota, or CPU affinity without a cgroup)"},
     {"cgroup", 0, "PATH", OPT_CGROUP,
      "a writable cgroup v2 directory to put the sandbox's cgroup in"},
+    {"tmp-size", 0, "SIZE", OPT_TMP_SIZE,
+     "size of the private /tmp and of the tmpfs home (default: half of RAM; ns backend only)"},
     {"no-pty", 0, NULL, OPT_NO_PTY,
      "hand the command the caller's terminal instead of a pseudo-terminal of its own"},
     {"quiet", 'q', NULL, OPT_QUIET, "do not print the startup banner"},
@@ -247,6 +249,18 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
                         if (!s->cgroup_path)
                                 r = -ENOMEM;
                         break;
+                case OPT_TMP_SIZE: {
+                        uint64_t v;
+                        if (cordon_parse_size(optarg, &v) < 0 || v > CORDON_TMP_SIZE_MAX) {
+                                snprintf(err, errlen,
+                                         "--tmp-size '%s': expected a size such as 64M or 1G, "
+                                         "at most 1E",
+                                         optarg);
+                                return -EINVAL;
+                        }
+                        s->limits.tmp_size_bytes = v;
+                        break;
+                }
                 case OPT_NO_PTY:
                         s->no_pty = true;
                         break;

@@ -27,6 +27,7 @@ enum run_option_id {
         OPT_PIDS,
         OPT_CPUS,
         OPT_CGROUP,
+        OPT_TMP_SIZE,
         OPT_NO_PTY,
         OPT_QUIET,
         OPT_HELP,

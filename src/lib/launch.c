@@ -143,6 +143,13 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
         cordon_landlock_plan_clear(&l->ll);
 
         if (l->backend == CORDON_BACKEND_LANDLOCK) {
+                /* Checked first, so the refusal names the flag whatever else is missing. */
+                if (p->limits.tmp_size_bytes > 0)
+                        return cordon_diag_set(
+                            diag, -EOPNOTSUPP,
+                            "--tmp-size cannot be enforced by the landlock backend: it has no "
+                            "mount namespace, so its TMPDIR is a directory on the host's /tmp and "
+                            "its home is not a tmpfs (use --backend ns)");
                 if (l->landlock_abi <= 0)
                         return cordon_diag_set(diag, -EOPNOTSUPP,
                                                "the landlock backend cannot run: %s",

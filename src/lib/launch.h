@@ -47,7 +47,9 @@ struct cordon_launch {
 
 /* Decides and prepares everything that can be done before the clone. @l->warn, @l->userdata
  * and the probes may be set beforehand; everything else is initialised here. Returns 0, or
- * -errno with the reason in @diag (a profile that cannot run, a required layer missing).
+ * -errno with the reason in @diag (a profile that cannot run, a required layer missing;
+ * -EOPNOTSUPP for a limit the chosen backend cannot enforce, such as a tmpfs size under the
+ * landlock backend).
  * On success and failure alike, release @l with cordon_launch_clear(). */
 int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l,
                           struct cordon_diag *diag);
@@ -58,5 +60,6 @@ int cordon_launch_run(struct cordon_launch *l, char *const *argv, int *ret_statu
                       struct cordon_diag *diag);
 
 /* Switches a prepared `auto` launch to the landlock backend (user namespaces turned out to be
- * unavailable). Returns 0 or -errno with the reason in @diag. */
+ * unavailable). Returns 0 or -errno with the reason in @diag (-EOPNOTSUPP as for
+ * cordon_launch_prepare(), e.g. a tmpfs size the landlock backend cannot enforce). */
 int cordon_launch_fall_back(struct cordon_launch *l, const char *why, struct cordon_diag *diag);

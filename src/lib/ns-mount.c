@@ -1,5 +1,6 @@
 /* Mount namespace: executes the filesystem rules of a policy on a fresh tmpfs root. */
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,9 +325,17 @@ static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct c
                         return t;
                 *ret_step = CORDON_STEP_MOUNT;
                 /* 1777 for shared scratch like /tmp, 0700 for a private home. */
-                const char *opts = streq(r->guest, "/tmp") || streq(r->guest, "/var/tmp")
+                const char *mode = streq(r->guest, "/tmp") || streq(r->guest, "/var/tmp")
                                        ? "mode=1777"
                                        : "mode=0700";
+                /* --tmp-size sizes every one of them; without it the kernel's default (half of
+                 * RAM) applies. A stack buffer: this runs in the child after clone. */
+                char opts[64];
+                if (p->limits.tmp_size_bytes > 0)
+                        snprintf(opts, sizeof(opts), "%s,size=%" PRIu64, mode,
+                                 p->limits.tmp_size_bytes);
+                else
+                        snprintf(opts, sizeof(opts), "%s", mode);
                 return cordon_mount_on_fd("tmpfs", t, "tmpfs", MS_NOSUID | MS_NODEV, opts);
         }
         case CORDON_ACCESS_SYMLINK: {

@@ -1,4 +1,5 @@
 /* struct cordon_policy: construction, validation and teardown. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -355,5 +356,20 @@ _public_ int cordon_policy_validate(const struct cordon_policy *p, struct cordon
                                        p->cwd);
         if (!p->envp)
                 return cordon_diag_set(diag, -EINVAL, "no environment was set for the command");
+        if (p->limits.tmp_size_bytes > 0) {
+                if (p->limits.tmp_size_bytes > CORDON_TMP_SIZE_MAX)
+                        return cordon_diag_set(diag, -EINVAL,
+                                               "--tmp-size: %" PRIu64 " bytes is above the "
+                                               "largest tmpfs size accepted (1 EiB)",
+                                               p->limits.tmp_size_bytes);
+                /* A size that sizes nothing would be a requested limit silently not applied. */
+                bool any = false;
+                for (size_t i = 0; i < p->n_fs && !any; i++)
+                        any = p->fs[i].access == CORDON_ACCESS_TMPFS;
+                if (!any)
+                        return cordon_diag_set(diag, -EINVAL,
+                                               "--tmp-size was given, but the sandbox has no "
+                                               "private /tmp or tmpfs home for it to size");
+        }
         return 0;
 }

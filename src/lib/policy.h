@@ -40,7 +40,18 @@ struct cordon_limits {
         uint64_t memory_bytes; /* 0: none */
         uint64_t pids;         /* 0: none */
         unsigned cpus;         /* 0: none */
+        /* size= of every CORDON_ACCESS_TMPFS rule (the private /tmp, the tmpfs home, and a
+         * private /var/tmp should a policy have one); 0: none given, the kernel's default of
+         * half of RAM. Each gets the size on its own, not a share of it. Only the ns backend
+         * can enforce it (cordon_launch_prepare() refuses it for the landlock backend), and a
+         * policy with no such rule fails cordon_policy_validate(). At most CORDON_TMP_SIZE_MAX. */
+        uint64_t tmp_size_bytes;
 };
+
+/* The largest tmpfs size accepted: the kernel rounds size= up to whole pages with no overflow
+ * check, so a value within a page of 2^64 can wrap around to 0 blocks, which tmpfs reads as "no
+ * limit". 1 EiB is far beyond any real tmpfs. */
+#define CORDON_TMP_SIZE_MAX (UINT64_C(1) << 60)
 
 struct cordon_identity {
         uid_t uid;

@@ -35,7 +35,7 @@ struct cordon_settings {
         bool filter_passwd;
         bool quiet;
         bool no_pty;                 /* --no-pty */
-        struct cordon_limits limits; /* --timeout, --memory, --pids, --cpus */
+        struct cordon_limits limits; /* --timeout, --memory, --pids, --cpus, --tmp-size */
         char *cgroup_path;           /* --cgroup */
 
         char *project_dir; /* NULL: the working directory */

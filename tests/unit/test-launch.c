@@ -177,6 +177,42 @@ Test(launch, landlock_backend_without_scoping_is_a_missing_mechanism)
         cr_assert(warned("ABI 4"));
 }
 
+/* The landlock backend has no mount namespace: no tmpfs whose size it could set. The refusal
+ * names the flag even on a kernel where that backend could not run anyway. */
+Test(launch, landlock_backend_refuses_tmp_size)
+{
+        p->limits.tmp_size_bytes = 1 << 20;
+        p->backend = CORDON_BACKEND_LANDLOCK;
+        p->fallback = CORDON_FALLBACK_WARN;
+        l.probe_landlock = landlock_abi4;
+        cr_assert_eq(prepare(), -EOPNOTSUPP);
+        cr_assert(strstr(diag.message, "--tmp-size") && strstr(diag.message, "landlock backend"),
+                  "%s", diag.message);
+        cr_assert_null(l.tmpdir, "nothing left behind");
+        l.probe_landlock = no_landlock;
+        cr_assert_eq(prepare(), -EOPNOTSUPP);
+        cr_assert(strstr(diag.message, "--tmp-size"), "%s", diag.message);
+
+        /* The ns backend mounts the tmpfs itself and takes it. */
+        p->backend = CORDON_BACKEND_NS;
+        l.probe_landlock = landlock_abi4;
+        cr_assert_eq(prepare(), 0, "%s", diag.message);
+}
+
+Test(launch, fall_back_refuses_tmp_size)
+{
+        p->limits.tmp_size_bytes = 1 << 20;
+        /* ns chosen outright, whatever AppArmor says; the fallback is what is tested. */
+        p->backend = CORDON_BACKEND_NS;
+        p->fallback = CORDON_FALLBACK_WARN;
+        l.probe_landlock = landlock_abi4;
+        cr_assert_eq(prepare(), 0, "%s", diag.message);
+        cr_assert_eq(cordon_launch_fall_back(&l, "clone: Operation not permitted", &diag),
+                     -EOPNOTSUPP);
+        cr_assert(strstr(diag.message, "--tmp-size"), "%s", diag.message);
+        cr_assert_null(l.tmpdir, "nothing left behind");
+}
+
 Test(launch, landlock_backend_isolated_refuses_socket_even_unrestricted)
 {
         p->backend = CORDON_BACKEND_LANDLOCK;

@@ -54,6 +54,27 @@ Test(lower, no_private_tmp_or_ipc)
         cr_assert_not_null(rule("/dev/shm", CORDON_ACCESS_RW));
 }
 
+Test(lower, tmp_size_is_carried)
+{
+        s.limits.tmp_size_bytes = 1 << 20;
+        lower_ok();
+        cr_assert_eq(p->limits.tmp_size_bytes, 1 << 20);
+        cr_assert_not_null(rule("/tmp", CORDON_ACCESS_TMPFS));
+}
+
+Test(lower, tmp_size_with_no_tmpfs_refused)
+{
+        s.limits.tmp_size_bytes = 1 << 20;
+        s.private_tmp = false;
+        s.home_access = CORDON_HOME_WRITE;
+        cr_assert_eq(lower(), -EINVAL);
+        cr_assert(strstr(diag.message, "--tmp-size"), "%s", diag.message);
+        cr_assert_null(p);
+        /* Either tmpfs is enough to apply it to. */
+        s.home_access = CORDON_HOME_TMPWRITE;
+        lower_ok();
+}
+
 Test(lower, network_modes_other_than_isolated_refused)
 {
         s.net_mode = CORDON_NET_OPEN;

@@ -196,6 +196,31 @@ Test(policy, validate_allows_identical_duplicates)
         cr_assert_eq(cordon_policy_validate(p, NULL), 0);
 }
 
+Test(policy, validate_tmp_size_needs_a_tmpfs)
+{
+        struct cordon_diag d = {0};
+        set_some_env();
+        cr_assert_eq(cordon_policy_add_fs(p, "/tmp", "/tmp", CORDON_ACCESS_RW, 0, "--rw"), 0);
+        cr_assert_eq(cordon_policy_validate(p, &d), 0, "no size, nothing to check");
+        p->limits.tmp_size_bytes = 1 << 20;
+        cr_assert_eq(cordon_policy_validate(p, &d), -EINVAL, "a size that sizes nothing");
+        cr_assert(strstr(d.message, "--tmp-size"), "message: %s", d.message);
+        cr_assert_eq(cordon_policy_add_fs(p, "/home/u", NULL, CORDON_ACCESS_TMPFS, 0, "home"), 0);
+        cr_assert_eq(cordon_policy_validate(p, &d), 0, "%s", d.message);
+}
+
+Test(policy, validate_tmp_size_limit)
+{
+        struct cordon_diag d = {0};
+        set_some_env();
+        cr_assert_eq(cordon_policy_add_fs(p, "/tmp", NULL, CORDON_ACCESS_TMPFS, 0, "x"), 0);
+        p->limits.tmp_size_bytes = CORDON_TMP_SIZE_MAX;
+        cr_assert_eq(cordon_policy_validate(p, &d), 0, "%s", d.message);
+        p->limits.tmp_size_bytes = UINT64_MAX;
+        cr_assert_eq(cordon_policy_validate(p, &d), -EINVAL);
+        cr_assert(strstr(d.message, "--tmp-size"), "message: %s", d.message);
+}
+
 Test(policy, validate_mask_overrides_anything)
 {
         set_some_env();

@@ -60,6 +60,8 @@ static const char *sample_arg(enum run_option_id id)
                 return "2.5";
         case OPT_MEMORY:
                 return "512M";
+        case OPT_TMP_SIZE:
+                return "64M";
         case OPT_PIDS:
         case OPT_CPUS:
                 return "3";
@@ -137,6 +139,9 @@ static void check_effect(const struct cli_option *o, const char *arg)
                 break;
         case OPT_CGROUP:
                 cr_assert_str_eq(a.settings.cgroup_path, arg);
+                break;
+        case OPT_TMP_SIZE:
+                cr_assert_eq(a.settings.limits.tmp_size_bytes, 64ULL << 20);
                 break;
         case OPT_NO_PTY:
                 cr_assert(a.settings.no_pty);
@@ -315,6 +320,36 @@ Test(run_options, timeout_values)
                 cr_assert_eq(PARSE("--timeout", good[i].in, "cmd"), 0, "'%s': %s", good[i].in, err);
                 cr_assert_eq(a.settings.limits.timeout_usec, good[i].usec, "'%s'", good[i].in);
         }
+}
+
+Test(run_options, tmp_size_values)
+{
+        /* 0 would mean "no size" downstream; above 1E the kernel's page rounding can wrap. */
+        const char *bad[] = {"0",   "0M",  "-1M", "lots", "",    "1M ",
+                             " 1M", "1.5", "1Q",  "2E",   "16E", "99999999999999999999"};
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+                strcpy(err, "");
+                cr_assert_eq(PARSE("--tmp-size", bad[i], "cmd"), -EINVAL, "'%s'", bad[i]);
+                cr_assert(strstr(err, "--tmp-size"), "'%s': %s", bad[i], err);
+        }
+        cr_assert_eq(a.settings.limits.tmp_size_bytes, 0, "the default is no size");
+        const struct {
+                const char *in;
+                uint64_t bytes;
+        } good[] = {{"1", 1},
+                    {"4096", 4096},
+                    {"1M", 1ULL << 20},
+                    {"64m", 64ULL << 20},
+                    {"1.5G", 3ULL << 29},
+                    {"2GiB", 2ULL << 30},
+                    {"1E", 1ULL << 60}};
+        for (size_t i = 0; i < ELEMENTSOF(good); i++) {
+                cr_assert_eq(PARSE("--tmp-size", good[i].in, "cmd"), 0, "'%s': %s", good[i].in,
+                             err);
+                cr_assert_eq(a.settings.limits.tmp_size_bytes, good[i].bytes, "'%s'", good[i].in);
+        }
+        /* It is a size of its own, not the memory limit. */
+        cr_assert_eq(a.settings.limits.memory_bytes, 0);
 }
 
 Test(run_options, unknown_long_option)

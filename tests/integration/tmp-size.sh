@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# --tmp-size sizes the private /tmp and the tmpfs home of the ns backend: a write beyond the
+# size fails with ENOSPC, each of the two has the size on its own, and the same writes without
+# the flag succeed (the controls). The landlock backend has no tmpfs to size and refuses the
+# flag rather than ignore it; so does a sandbox with neither tmpfs.
+. "$(dirname "$0")/../lib/tap.sh"
+
+run() { (cd "$T_PROJECT" && "$CORDON" run --quiet "$@"); }
+# FILL: writes argv[2] KiB to the file argv[1], each short write continued, and prints OK or the
+# errno name of the write that failed.
+FILL='import errno, os, sys
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+left = int(sys.argv[2]) << 10
+try:
+    while left:
+        left -= os.write(fd, b"x" * min(left, 65536))
+    print("OK")
+except OSError as e:
+    print(errno.errorcode[e.errno])'
+SIZE='import os, sys; s = os.statvfs(sys.argv[1]); print(s.f_blocks * s.f_frsize)'
+refusal="cordon: --tmp-size cannot be enforced by the landlock backend: it has no mount namespace, so its TMPDIR is a directory on the host's /tmp and its home is not a tmpfs (use --backend ns)"
+
+# usage_errors: the same under either backend, before any backend is chosen.
+usage_errors() {
+        run --tmp-size lots -- true 2>"$T_TMP/err"
+        check "--tmp-size lots: a usage error naming the option" \
+                "2:cordon: --tmp-size 'lots': expected a size such as 64M or 1G, at most 1E" \
+                "$?:$(head -1 "$T_TMP/err")"
+        run --tmp-size 0 -- true 2>"$T_TMP/err"
+        check "--tmp-size 0: a usage error, not the kernel's default" \
+                "2:cordon: --tmp-size '0': expected a size such as 64M or 1G, at most 1E" \
+                "$?:$(head -1 "$T_TMP/err")"
+}
+
+if [ "${SANDBOX_BACKEND:-}" = landlock ]; then
+        plan 4
+        out=$(run -- sh -c 'echo ran' 2>&1)
+        check "control: the landlock backend runs here without --tmp-size" "0:ran" "$?:$out"
+        out=$(run --tmp-size 1M -- sh -c 'echo ran' 2>&1)
+        check "--tmp-size under the landlock backend: refused (125), the command never runs" \
+                "125:$refusal" "$?:$out"
+        usage_errors
+        exit 0
+fi
+
+plan 12
+out=$(run -- python3 -c "$FILL" /tmp/fill 2048 2>&1)
+check "control: 2 MiB into /tmp without --tmp-size" "0:OK" "$?:$out"
+out=$(run --tmp-size 1M -- python3 -c "$FILL" /tmp/fill 2048 2>&1)
+check "--tmp-size 1M: 2 MiB into /tmp fails with ENOSPC" "0:ENOSPC" "$?:$out"
+out=$(run --tmp-size 1M -- python3 -c "$FILL" /tmp/fill 512 2>&1)
+check "--tmp-size 1M: 512 KiB into /tmp fits" "0:OK" "$?:$out"
+out=$(run --tmp-size 1M -- python3 -c "$SIZE" /tmp 2>&1)
+check "--tmp-size 1M: /tmp is a 1 MiB file system" "0:1048576" "$?:$out"
+
+out=$(run -- python3 -c "$FILL" "$HOME/fill" 2048 2>&1)
+check "control: 2 MiB into the tmpfs home without --tmp-size" "0:OK" "$?:$out"
+out=$(run --tmp-size 1M -- python3 -c "$FILL" "$HOME/fill" 2048 2>&1)
+check "--tmp-size 1M: 2 MiB into the tmpfs home fails with ENOSPC" "0:ENOSPC" "$?:$out"
+# shellcheck disable=SC2016 # $1 and $HOME are the sandbox shell's
+out=$(run --tmp-size 1M -- sh -c 'python3 -c "$1" /tmp/fill 768 &&
+        python3 -c "$1" "$HOME/fill" 768' sh "$FILL" 2>&1)
+check "--tmp-size 1M: /tmp and the home have 1 MiB each, not 1 MiB together" "0:OK OK" \
+        "$?:$(printf '%s\n' "$out" | tr '\n' ' ' | sed 's/ $//')"
+check "... and nothing of it reached the host's home" "absent" \
+        "$([ -e "$HOME/fill" ] && echo present || echo absent)"
+
+out=$(run --backend landlock --tmp-size 1M -- sh -c 'echo ran' 2>&1)
+check "--backend landlock --tmp-size: refused (125), the command never runs" \
+        "125:$refusal" "$?:$out"
+run --tmp-size 1M --home-access write --rw /tmp -- true 2>"$T_TMP/err"
+check "--tmp-size with neither a private /tmp nor a tmpfs home: refused (125)" \
+        "125:cordon: --tmp-size was given, but the sandbox has no private /tmp or tmpfs home for it to size" \
+        "$?:$(head -1 "$T_TMP/err")"
+usage_errors
