@@ -163,11 +163,12 @@ int cordon_policy_validate(const struct cordon_policy *p, struct cordon_diag *di
  * On success returns 0 and stores the exit status in @ret_status: the command's exit code, or
  * 128+N when it was killed by signal N. Returns a negative errno when the sandbox could not be
  * set up; nothing has run then, and @diag names the step and path that failed.
- * Must be called from a single-threaded process (user namespaces require it). With the landlock
- * backend (no pid namespace) the caller is made a child subreaper while it runs, so that what the
- * command detaches can be killed with the sandbox; any other child of the caller that exits
- * meanwhile is reaped too. Call it from a process without other children, or use the ns
- * backend. */
+ * Must be called from a single-threaded process (user namespaces require it). The sandbox's
+ * first process is a child of the caller: the pid namespace's PID 1 (ns backend) or, with the
+ * landlock backend (no pid namespace), a reaper forked from the caller that kills whatever the
+ * command detaches when it ends. Either way the whole sandbox dies with the caller, even when
+ * the caller is SIGKILLed. While it runs, SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the
+ * caller are passed on to the command. */
 int cordon_spawn(const struct cordon_policy *p, char *const *argv, int *ret_status,
                  struct cordon_diag *diag);
 

@@ -45,7 +45,7 @@ struct child_report {
 
 struct child_ctx {
         const struct cordon_policy *p;
-        const struct cordon_launch *l;
+        struct cordon_launch *l; /* read-only but for the orphaned reaper's cleanup */
         struct cordon_mount_plan *plan;
         char *const *argv;
         int report_fd;
@@ -223,19 +223,16 @@ _Noreturn static void child_landlock_main(const struct child_ctx *c)
 
 static int child_landlock_entry(void *arg)
 {
-        const struct child_ctx *c = arg;
-        close(c->parent_fds[0]);
-        close(c->parent_fds[1]);
-        child_landlock_main(c);
+        child_landlock_main(arg);
 }
 
-/* The landlock backend's child borrows the supervisor's memory until it execs (like vfork, but
+/* The landlock backend's command borrows the reaper's memory until it execs (like vfork, but
  * on a stack of its own): no page tables to copy, no copy-on-write faults, which is most of the
- * cost of a fork for a process that execs at once. The supervisor sleeps until the exec or the
+ * cost of a fork for a process that execs at once. The reaper sleeps until the exec or the
  * exit. What the child may touch of the shared memory is harmless to it: errno (the same TLS;
- * the supervisor reads it only when clone fails), and the capability count cache in caps.c,
- * which it fills with the value the supervisor would. It allocates nothing (close_range, the
- * fixed-size Landlock and PATH buffers) and never returns into the supervisor's frames. */
+ * the reaper reads it only when clone fails), and the capability count cache in caps.c,
+ * which it fills with the value the reaper would. It allocates nothing (close_range, the
+ * fixed-size Landlock and PATH buffers) and never returns into the reaper's frames. */
 static int kill_cgroup(void *userdata)
 {
         return cordon_limits_kill_all(userdata);
@@ -257,6 +254,46 @@ static pid_t clone_landlock_child(struct child_ctx *c)
         return clone(child_landlock_entry, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD,
                      c);
 #endif
+}
+
+/* The supervisor was SIGKILLed: its leftovers on the host (the private TMPDIR, cgroups) are
+ * the reaper's to remove, once the sandbox is gone. */
+static void clear_launch(void *userdata)
+{
+        cordon_launch_clear(userdata);
+}
+
+/* The landlock backend's reaper (see supervise.h): forked from the supervisor, it starts the
+ * command and stays its parent, so that nothing the command leaves behind outlives the sandbox,
+ * not even when the supervisor is SIGKILLed. */
+static pid_t start_reaper(struct child_ctx *c)
+{
+        pid_t supervisor = getpid();
+        pid_t pid = fork();
+        if (pid != 0)
+                return pid;
+
+        close(c->parent_fds[0]);
+        close(c->parent_fds[1]);
+        int r = cordon_reaper_prepare(supervisor);
+        if (r == -ESRCH)
+                _exit(125);
+        if (r < 0)
+                child_fail(c, CORDON_STEP_PROCESS, r, -1, 125);
+        pid_t cmd = clone_landlock_child(c);
+        if (cmd < 0)
+                child_fail(c, CORDON_STEP_FORK, errno, -1, 125);
+        /* The supervisor reads end-of-file once the command has exec'd; the reaper keeps no
+         * way into the sandbox's terminal. */
+        safe_close(c->report_fd);
+        safe_close(c->lifeline_fd);
+        if (c->pty) {
+                const int fds[] = {c->pty->slave, c->pty->master, c->pty->private_tty};
+                for (size_t i = 0; i < ELEMENTSOF(fds); i++)
+                        if (fds[i] > 2)
+                                (void)close(fds[i]);
+        }
+        cordon_reaper_run(cmd, &c->forward, supervisor, clear_launch, c->l);
 }
 
 _Noreturn static void child_main(const struct child_ctx *c)
@@ -493,22 +530,11 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
                 sigaddset(&block, SIGWINCH);
         sigprocmask(SIG_BLOCK, &block, &saved);
 
-        /* Without a pid namespace, what the command leaves running (double-forked daemons) is
-         * reparented to us, so that the sandbox can be torn down as a whole. */
-        int was_subreaper = 0;
-        bool subreaper = l->backend == CORDON_BACKEND_LANDLOCK;
-        if (subreaper && (prctl(PR_GET_CHILD_SUBREAPER, &was_subreaper, 0, 0, 0) < 0 ||
-                          prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)) {
-                r = cordon_diag_set(diag, -errno, "failed to become a child subreaper: %m");
-                sigprocmask(SIG_SETMASK, &saved, NULL);
-                goto out;
-        }
-
         if (diag)
                 diag->step = CORDON_STEP_CLONE;
         pid_t pid = l->backend == CORDON_BACKEND_NS
                         ? (pid_t)syscall(SYS_clone, clone_flags(p) | SIGCHLD, NULL, NULL, NULL, 0)
-                        : clone_landlock_child(&ctx);
+                        : start_reaper(&ctx);
         if (pid < 0) {
                 if (l->auto_backend && userns_refused(errno)) {
                         snprintf(why, whylen, "clone: %s", strerror(errno));
@@ -559,7 +585,7 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
                     .pid = pid,
                     .forward = ctx.forward,
                     .timeout_usec = p->limits.timeout_usec,
-                    .reap_orphans = subreaper,
+                    .kill_signal = l->backend == CORDON_BACKEND_LANDLOCK ? CORDON_REAPER_SIGNAL : 0,
                     .kill_all = l->limits ? kill_cgroup : NULL,
                     .userdata = l->limits,
                     .pty = pty,
@@ -572,8 +598,6 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
                 else
                         *ret_status = status;
         }
-        if (subreaper && !was_subreaper)
-                (void)prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
         sigprocmask(SIG_SETMASK, &saved, NULL);
 out:
         safe_close(report[0]);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -71,30 +72,85 @@ void cordon_kill_children(void)
         }
 }
 
+int cordon_reaper_prepare(pid_t supervisor)
+{
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, CORDON_REAPER_SIGNAL);
+        if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 || setsid() < 0 ||
+            prctl(PR_SET_PDEATHSIG, CORDON_REAPER_SIGNAL, 0, 0, 0) < 0 ||
+            prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0 || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+                return -errno;
+        /* The supervisor died before the death signal was armed. */
+        if (getppid() != supervisor)
+                return -ESRCH;
+        return 0;
+}
+
+_Noreturn void cordon_reaper_run(pid_t cmd, const sigset_t *forward, pid_t supervisor,
+                                 void (*orphaned)(void *userdata), void *userdata)
+{
+        sigset_t set = *forward;
+        sigaddset(&set, SIGCHLD);
+        sigaddset(&set, CORDON_REAPER_SIGNAL);
+        int status = 128 + SIGKILL;
+        for (;;) {
+                siginfo_t si;
+                int sig = sigwaitinfo(&set, &si);
+                if (sig < 0)
+                        continue; /* EINTR */
+                /* From the supervisor: end the sandbox; or the supervisor died. Anyone else
+                 * sending it gets nothing (a sandbox with signal scoping cannot reach us). */
+                if (getppid() != supervisor ||
+                    (sig == CORDON_REAPER_SIGNAL && si.si_pid == supervisor))
+                        break;
+                if (sig == CORDON_REAPER_SIGNAL)
+                        continue;
+                if (sig != SIGCHLD) {
+                        (void)kill(cmd, sig);
+                        continue;
+                }
+                bool done = false;
+                for (;;) {
+                        int st;
+                        pid_t w = waitpid(-1, &st, WNOHANG);
+                        if (w < 0 && errno == EINTR)
+                                continue;
+                        if (w <= 0)
+                                break;
+                        if (w == cmd) {
+                                status = cordon_exit_status_from_wait(st);
+                                done = true;
+                        }
+                }
+                if (done)
+                        break;
+        }
+        cordon_kill_children();
+        if (orphaned && getppid() != supervisor)
+                orphaned(userdata);
+        _exit(status);
+}
+
 static void kill_sandbox(const struct cordon_supervise *s)
 {
         if (s->kill_all && s->kill_all(s->userdata) >= 0)
                 return;
-        (void)kill(s->pid, SIGKILL);
+        (void)kill(s->pid, s->kill_signal ?: SIGKILL);
 }
 
-/* Reaps what has exited. Returns true once @s->pid has, storing its wait status. */
+/* Reaps @s->pid once it has exited. Returns true then, storing its wait status. */
 static bool reap(const struct cordon_supervise *s, int *status)
 {
-        bool done = false;
         for (;;) {
                 int st;
-                pid_t w = waitpid(s->reap_orphans ? -1 : s->pid, &st, WNOHANG);
+                pid_t w = waitpid(s->pid, &st, WNOHANG);
                 if (w < 0 && errno == EINTR)
                         continue;
                 if (w <= 0)
-                        return done;
-                if (w == s->pid) {
-                        *status = st;
-                        done = true;
-                        if (!s->reap_orphans)
-                                return true;
-                }
+                        return false;
+                *status = st;
+                return true;
         }
 }
 
@@ -181,8 +237,6 @@ int cordon_supervise_run(const struct cordon_supervise *s, int *ret_status,
                 exited = true;
         }
 
-        if (s->reap_orphans)
-                cordon_kill_children();
         if (s->pty)
                 (void)cordon_pty_drain(s->pty, CORDON_PTY_DRAIN_MSEC);
         *ret_status = cordon_exit_status_from_wait(status);

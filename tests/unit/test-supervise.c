@@ -1,7 +1,7 @@
 /* Unit tests for src/lib/supervise.c: exit statuses, the wall time limit, the grace period after
- * a forwarded signal, and the teardown of orphans (double-forked daemons) for a subreaper. Each
- * test supervises from a forked child of its own, so the subreaper flag and the blocked signals
- * never leak into the test runner. */
+ * a forwarded signal, and the teardown of orphans (double-forked daemons) by the landlock
+ * backend's reaper, also after SIGKILL of the supervisor. Each test supervises from a forked
+ * child of its own, so the blocked signals never leak into the test runner. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <signal.h>
@@ -180,48 +180,91 @@ Test(supervise, ignored_signal_is_followed_by_a_kill_after_the_grace_period)
         cr_assert_eq(in_child(forward_ignored), 0);
 }
 
-/* A double-forked daemon outlives the command. As our orphan (subreaper) it is killed and
- * reaped when the command ends; the control shows it does outlive the command otherwise. */
-static int daemon_alive_after(bool reap_orphans)
+/* A command that leaves a double-forked daemon behind and exits once the daemon has written
+ * its pid to @fds[1] (before that, a reaper would end the daemon with the command). */
+static pid_t start_daemonizer(int fds[2])
 {
-        block_all();
-        if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
-                return 100;
-        int fds[2];
-        if (pipe(fds) < 0)
-                return 101;
         pid_t pid = fork();
         if (pid == 0) {
                 sigset_t none;
                 sigemptyset(&none);
                 sigprocmask(SIG_SETMASK, &none, NULL);
+                int sync[2];
+                if (pipe(sync) < 0)
+                        _exit(122);
                 if (fork() == 0) {
                         setsid();
                         if (fork() == 0) {
                                 pid_t self = getpid();
                                 close(fds[0]);
                                 (void)!write(fds[1], &self, sizeof(self));
+                                (void)!write(sync[1], "", 1);
                                 for (;;)
                                         pause();
                         }
                         _exit(0);
                 }
+                close(sync[1]);
+                char c;
+                (void)!read(sync[0], &c, 1);
                 _exit(0);
         }
+        return pid;
+}
+
+/* The sandbox's first process as the launcher starts it for the landlock backend: a reaper
+ * (cordon_reaper_run) above the command; without @reaper, the command itself. */
+static pid_t start_sandbox(bool reaper, int fds[2])
+{
+        if (!reaper)
+                return start_daemonizer(fds);
+        pid_t supervisor = getpid();
+        pid_t pid = fork();
+        if (pid == 0) {
+                if (cordon_reaper_prepare(supervisor) < 0)
+                        _exit(120);
+                pid_t cmd = start_daemonizer(fds);
+                if (cmd < 0)
+                        _exit(121);
+                sigset_t fwd = forward_set();
+                cordon_reaper_run(cmd, &fwd, supervisor, NULL, NULL);
+        }
+        return pid;
+}
+
+static bool gone_within(pid_t pid, int ms)
+{
+        for (int i = 0; i < ms / 10; i++) {
+                if (kill(pid, 0) < 0 && errno == ESRCH)
+                        return true;
+                struct timespec ts = {0, 10 * 1000 * 1000};
+                nanosleep(&ts, NULL);
+        }
+        return false;
+}
+
+/* A double-forked daemon outlives the command. Below a reaper it is killed and reaped when the
+ * command ends; the control shows it does outlive the command otherwise. */
+static int daemon_alive_after(bool reaper)
+{
+        block_all();
+        int fds[2];
+        if (pipe(fds) < 0)
+                return 101;
+        pid_t pid = start_sandbox(reaper, fds);
         close(fds[1]);
         pid_t daemon;
         if (read(fds[0], &daemon, sizeof(daemon)) != (ssize_t)sizeof(daemon))
                 return 102;
         struct cordon_supervise s = {
-            .pid = pid, .forward = forward_set(), .reap_orphans = reap_orphans};
+            .pid = pid, .forward = forward_set(), .kill_signal = reaper ? CORDON_REAPER_SIGNAL : 0};
         int status = -1;
         enum cordon_end end;
         if (cordon_supervise_run(&s, &status, &end) < 0)
                 return 103;
-        /* Reap whatever zombies are left, then ask whether the daemon still exists. */
-        while (waitpid(-1, NULL, WNOHANG) > 0)
-                ;
-        bool alive = kill(daemon, 0) == 0;
+        if (status != 0)
+                return 104;
+        bool alive = !gone_within(daemon, reaper ? 2000 : 300);
         if (alive) { /* the control's daemon: ours to end */
                 kill(daemon, SIGKILL);
                 waitpid(daemon, NULL, 0);
@@ -241,6 +284,107 @@ static int daemon_survives(void)
 
 Test(supervise, orphans_are_killed_with_the_sandbox)
 {
-        cr_assert_eq(in_child(daemon_reaped), 0, "the daemon was killed and reaped");
+        int k = in_child(daemon_reaped);
+        cr_assert_eq(k, 0, "the daemon was killed and reaped (%d)", k);
         cr_assert_eq(in_child(daemon_survives), 1, "control: without it the daemon lives on");
+}
+
+/* SIGKILL of the supervisor, which can do nothing about it: the reaper, orphaned, kills the
+ * daemon; the control (no reaper) shows the daemon would live on. */
+static int daemon_alive_after_supervisor_killed(bool reaper)
+{
+        int fds[2];
+        if (pipe(fds) < 0)
+                return 101;
+        pid_t sup = fork();
+        if (sup == 0) {
+                block_all();
+                pid_t pid = start_sandbox(reaper, fds);
+                struct cordon_supervise s = {.pid = pid, .forward = forward_set()};
+                int status;
+                enum cordon_end end;
+                (void)cordon_supervise_run(&s, &status, &end);
+                _exit(0);
+        }
+        close(fds[1]);
+        pid_t daemon;
+        if (read(fds[0], &daemon, sizeof(daemon)) != (ssize_t)sizeof(daemon))
+                return 102;
+        kill(sup, SIGKILL);
+        waitpid(sup, NULL, 0);
+        bool alive = !gone_within(daemon, reaper ? 3000 : 500);
+        if (alive) {
+                kill(daemon, SIGKILL);
+                (void)gone_within(daemon, 1000);
+        }
+        return alive ? 1 : 0;
+}
+
+static int reaper_outlives_supervisor(void)
+{
+        return daemon_alive_after_supervisor_killed(true);
+}
+
+static int no_reaper_control(void)
+{
+        return daemon_alive_after_supervisor_killed(false);
+}
+
+Test(supervise, sigkill_of_the_supervisor_takes_the_sandbox_along)
+{
+        int k = in_child(reaper_outlives_supervisor);
+        cr_assert_eq(k, 0, "the daemon was killed (%d)", k);
+        cr_assert_eq(in_child(no_reaper_control), 1, "control: without a reaper it lives on");
+}
+
+/* The supervisor's kill (timeout, grace period) through the reaper ends the daemon too. */
+static int timeout_through_reaper(void)
+{
+        block_all();
+        int fds[2];
+        if (pipe(fds) < 0)
+                return 101;
+        pid_t supervisor = getpid();
+        pid_t pid = fork();
+        if (pid == 0) {
+                if (cordon_reaper_prepare(supervisor) < 0)
+                        _exit(120);
+                pid_t cmd = fork();
+                if (cmd == 0) {
+                        sigset_t none;
+                        sigemptyset(&none);
+                        sigprocmask(SIG_SETMASK, &none, NULL);
+                        if (fork() == 0) {
+                                setsid();
+                                pid_t self = getpid();
+                                (void)!write(fds[1], &self, sizeof(self));
+                                for (;;)
+                                        pause();
+                        }
+                        for (;;)
+                                pause();
+                }
+                sigset_t fwd = forward_set();
+                cordon_reaper_run(cmd, &fwd, supervisor, NULL, NULL);
+        }
+        close(fds[1]);
+        pid_t daemon;
+        if (read(fds[0], &daemon, sizeof(daemon)) != (ssize_t)sizeof(daemon))
+                return 102;
+        struct cordon_supervise s = {.pid = pid,
+                                     .forward = forward_set(),
+                                     .timeout_usec = 200000,
+                                     .kill_signal = CORDON_REAPER_SIGNAL};
+        int status = -1;
+        enum cordon_end end;
+        if (cordon_supervise_run(&s, &status, &end) < 0)
+                return 103;
+        if (end != CORDON_END_TIMEOUT)
+                return 104;
+        return gone_within(daemon, 2000) ? 0 : 1;
+}
+
+Test(supervise, timeout_kills_through_the_reaper)
+{
+        cr_assert_eq(in_child(timeout_through_reaper), 0);
 }
