@@ -250,6 +250,49 @@ int cordon_pty_child_setup(const struct cordon_pty *pty)
         return 0;
 }
 
+int cordon_pty_move_inside(struct cordon_pty *pty, const char *ptmx)
+{
+        struct termios t;
+        struct winsize ws;
+
+        if (pty->slave < 0)
+                return -EBADF;
+        if (tcgetattr(pty->slave, &t) < 0 || ioctl(pty->slave, TIOCGWINSZ, &ws) < 0)
+                return -errno;
+        _cleanup_close_ int master = open(ptmx, O_RDWR | O_NOCTTY | O_CLOEXEC);
+        if (master < 0)
+                return -errno;
+        if (unlockpt(master) < 0)
+                return -errno;
+        _cleanup_close_ int slave = open_slave(master);
+        if (slave < 0)
+                return slave;
+        if (tcsetattr(slave, TCSANOW, &t) < 0 || ioctl(master, TIOCSWINSZ, &ws) < 0)
+                return -errno;
+        safe_close(pty->slave);
+        safe_close(pty->master);
+        pty->slave = TAKE_FD(slave);
+        pty->master = -EBADF;
+        return TAKE_FD(master);
+}
+
+int cordon_pty_adopt_master(struct cordon_pty *pty, int master)
+{
+        int r = 0;
+        int fl = fcntl(master, F_GETFL);
+        if (fl < 0 || fcntl(master, F_SETFL, fl | O_NONBLOCK) < 0)
+                r = -errno;
+        else if (!isatty(master))
+                r = -ENOTTY;
+        if (r < 0) {
+                safe_close(master);
+                return r;
+        }
+        safe_close(pty->master);
+        pty->master = master;
+        return 0;
+}
+
 void cordon_pty_parent_after_clone(struct cordon_pty *pty)
 {
         pty->slave = safe_close(pty->slave);

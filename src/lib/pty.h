@@ -99,6 +99,19 @@ void cordon_pty_restore(struct cordon_pty *pty);
  * setsid(), TIOCSCTTY, dup2(), fcntl() errors). */
 int cordon_pty_child_setup(const struct cordon_pty *pty);
 
+/* Child side, in the process that set up the sandbox's own devpts (the ns backend's PID 1,
+ * after its mounts): makes a pty pair there from @ptmx (e.g. "/dev/pts/ptmx") with the modes and
+ * size of @pty's slave, and puts its slave in place of @pty's (whose slave and master fds are
+ * closed), so that the command's terminal has a name inside the sandbox that tty(1) and
+ * ttyname(3) find. Returns the new master (close-on-exec) for the supervisor, who adopts it with
+ * cordon_pty_adopt_master(); -errno with @pty unchanged. */
+int cordon_pty_move_inside(struct cordon_pty *pty, const char *ptmx);
+
+/* Parent side: relays through @master (taken over, made non-blocking) instead of the master
+ * cordon_pty_open() made, which is closed. Returns 0 or -errno (then @master is closed and the
+ * old one kept). */
+int cordon_pty_adopt_master(struct cordon_pty *pty, int master);
+
 /* Parent side after clone: closes the slave, so the master reports EIO once the last holder
  * inside has closed it. */
 void cordon_pty_parent_after_clone(struct cordon_pty *pty);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -50,9 +51,12 @@ struct child_ctx {
         char *const *argv;
         int report_fd;
         int lifeline_fd;
-        int parent_fds[2]; /* the supervisor's ends, closed in the child */
+        int parent_fds[3]; /* the supervisor's ends, closed in the child; -EBADF: none */
         sigset_t forward;
-        const struct cordon_pty *pty; /* NULL: the command keeps the caller's fds 0..2 */
+        /* NULL: the command keeps the caller's fds 0..2. Changed only in the ns backend's PID 1
+         * (its own copy), by cordon_pty_move_inside(). */
+        struct cordon_pty *pty;
+        int pty_sock; /* ns backend: where PID 1 sends the master of the pty it made inside */
 };
 
 _Noreturn static void child_fail(const struct child_ctx *c, int step, int err, int rule, int code)
@@ -193,7 +197,10 @@ static void child_begin(const struct child_ctx *c)
         }
         if (p->process.close_fds) {
                 /* The pty's fds stay for cordon_pty_child_setup(), which closes them itself. */
-                int keep[] = {c->report_fd, c->lifeline_fd, c->pty ? c->pty->slave : -EBADF,
+                int keep[] = {c->report_fd,
+                              c->lifeline_fd,
+                              c->pty_sock,
+                              c->pty ? c->pty->slave : -EBADF,
                               c->pty ? c->pty->master : -EBADF,
                               c->pty ? c->pty->private_tty : -EBADF};
                 if ((r = close_all_fds_except(keep, ELEMENTSOF(keep))) < 0)
@@ -273,8 +280,9 @@ static pid_t start_reaper(struct child_ctx *c)
         if (pid != 0)
                 return pid;
 
-        close(c->parent_fds[0]);
-        close(c->parent_fds[1]);
+        for (size_t i = 0; i < ELEMENTSOF(c->parent_fds); i++)
+                safe_close(c->parent_fds[i]);
+        safe_close(c->pty_sock);
         int r = cordon_reaper_prepare(supervisor);
         if (r == -ESRCH)
                 _exit(125);
@@ -296,6 +304,21 @@ static pid_t start_reaper(struct child_ctx *c)
         cordon_reaper_run(cmd, &c->forward, supervisor, clear_launch, c->l);
 }
 
+/* The ns backend's PID 1, once the sandbox's devpts is mounted: the command's terminal moves
+ * there, where it has a name (/dev/pts/0) that tty(1), ttyname(3), GPG_TTY=$(tty) find. When
+ * that fails the pty made outside serves, nameless inside; once the command's end has moved,
+ * the supervisor must get the new master or the terminal would be dead. */
+static void pty_move_inside(const struct child_ctx *c)
+{
+        int m = cordon_pty_move_inside(c->pty, "/dev/pts/ptmx");
+        if (m >= 0) {
+                int r = send_fd(c->pty_sock, m);
+                safe_close(m);
+                if (r < 0)
+                        child_fail(c, CORDON_STEP_TERMINAL, r, -1, 125);
+        }
+}
+
 _Noreturn static void child_main(const struct child_ctx *c)
 {
         const struct cordon_policy *p = c->p;
@@ -309,6 +332,8 @@ _Noreturn static void child_main(const struct child_ctx *c)
                 child_fail(c, CORDON_STEP_PROCESS, r, -1, 125);
         if ((r = cordon_mount_plan_execute(c->plan, p, &step, &rule)) < 0)
                 child_fail(c, step, r, rule, 125);
+        if (c->pty_sock >= 0)
+                pty_move_inside(c);
         if (p->identity.hostname && (r = cordon_ns_uts_set_hostname(p->identity.hostname)) < 0)
                 child_fail(c, CORDON_STEP_HOSTNAME, r, -1, 125);
         if (p->net_mode != CORDON_NET_OPEN && (r = cordon_ns_net_loopback_up()) < 0)
@@ -331,6 +356,7 @@ _Noreturn static void child_main(const struct child_ctx *c)
                 exec_command(c);
         safe_close(c->report_fd);
         safe_close(c->lifeline_fd);
+        safe_close(c->pty_sock);
         if (c->pty) {
                 /* PID 1 keeps no way to the user's terminal either: it leaves the caller's
                  * session and holds the slave where the command got it. */
@@ -501,6 +527,7 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
         }
 
         int report[2] = {-EBADF, -EBADF}, lifeline[2] = {-EBADF, -EBADF};
+        int pty_sock[2] = {-EBADF, -EBADF};
         _cleanup_(pty_freep) struct cordon_pty *pty = NULL;
         if (pipe2(report, O_CLOEXEC) < 0 || pipe2(lifeline, O_CLOEXEC) < 0) {
                 r = cordon_diag_set(diag, -errno, "failed to create a pipe: %m");
@@ -508,6 +535,11 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
         }
         if (p->process.pty && (r = open_pty(&pty, diag)) < 0)
                 goto out;
+        if (pty && l->backend == CORDON_BACKEND_NS &&
+            socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, pty_sock) < 0) {
+                r = cordon_diag_set(diag, -errno, "failed to create a socket pair: %m");
+                goto out;
+        }
 
         struct child_ctx ctx = {
             .p = p,
@@ -516,7 +548,8 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
             .argv = argv,
             .report_fd = report[1],
             .lifeline_fd = lifeline[0],
-            .parent_fds = {report[0], lifeline[1]},
+            .parent_fds = {report[0], lifeline[1], pty_sock[0]},
+            .pty_sock = pty_sock[1],
             .pty = pty,
         };
         sigemptyset(&ctx.forward);
@@ -549,10 +582,12 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
         if (pid == 0) {
                 report[0] = safe_close(report[0]);
                 lifeline[1] = safe_close(lifeline[1]);
+                pty_sock[0] = safe_close(pty_sock[0]);
                 child_main(&ctx);
         }
         report[1] = safe_close(report[1]);
         lifeline[0] = safe_close(lifeline[0]);
+        pty_sock[1] = safe_close(pty_sock[1]);
         if (pty)
                 cordon_pty_parent_after_clone(pty);
 
@@ -581,6 +616,10 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
         } else {
                 if (diag)
                         diag->step = CORDON_STEP_NONE;
+                /* PID 1 sent it before starting the command, whose exec we just saw. */
+                int m = pty_sock[0] >= 0 ? recv_fd(pty_sock[0], MSG_DONTWAIT) : -EAGAIN;
+                if (m >= 0)
+                        (void)cordon_pty_adopt_master(pty, m);
                 struct cordon_supervise sup = {
                     .pid = pid,
                     .forward = ctx.forward,
@@ -604,6 +643,8 @@ out:
         safe_close(report[1]);
         safe_close(lifeline[0]);
         safe_close(lifeline[1]);
+        safe_close(pty_sock[0]);
+        safe_close(pty_sock[1]);
         cordon_mount_plan_clear(&plan);
         return r;
 }

@@ -2,6 +2,8 @@
 #include <fcntl.h>
 #include <linux/close_range.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -108,4 +110,56 @@ int close_all_fds_except(const int *keep, size_t n)
         if (sys_close_range(next, ~0U) < 0)
                 return -errno;
         return 0;
+}
+
+int send_fd(int sock, int fd)
+{
+        char byte = 0;
+        struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+        union {
+                struct cmsghdr h;
+                char buf[CMSG_SPACE(sizeof(int))];
+        } u;
+        memset(&u, 0, sizeof(u));
+        struct msghdr mh = {.msg_iov = &iov,
+                            .msg_iovlen = 1,
+                            .msg_control = u.buf,
+                            .msg_controllen = sizeof(u.buf)};
+        struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &fd, sizeof(int));
+        ssize_t n;
+        do
+                n = sendmsg(sock, &mh, MSG_NOSIGNAL);
+        while (n < 0 && errno == EINTR);
+        return n < 0 ? -errno : 0;
+}
+
+int recv_fd(int sock, int flags)
+{
+        char byte;
+        struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+        union {
+                struct cmsghdr h;
+                char buf[CMSG_SPACE(sizeof(int))];
+        } u;
+        struct msghdr mh = {.msg_iov = &iov,
+                            .msg_iovlen = 1,
+                            .msg_control = u.buf,
+                            .msg_controllen = sizeof(u.buf)};
+        ssize_t n;
+        do
+                n = recvmsg(sock, &mh, flags | MSG_CMSG_CLOEXEC);
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+                return -errno;
+        struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+        if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+            c->cmsg_len != CMSG_LEN(sizeof(int)))
+                return -EBADMSG;
+        int fd;
+        memcpy(&fd, CMSG_DATA(c), sizeof(int));
+        return fd;
 }

@@ -51,10 +51,10 @@ type_line "\"\$CORDON\" run -q --setenv PS1='INNER> ' -- bash --norc --noprofile
 if wait_for '^INNER> ' 20; then ok "bash's prompt appears inside"; else
         not_ok "bash's prompt appears inside" "$(screen | tail -5)"; fi
 mark
-type_line "test -t 0 && test -t 1 && test -t 2 && echo ${m}-tty; case \$(ps -o stat= -p \$\$) in *+*) echo ${m}-fg;; esac"
+type_line "test -t 0 && test -t 1 && test -t 2 && echo ${m}-tty; t=\$(tty) && test -c \"\$t\" && echo ${m}-name; case \$(ps -o stat= -p \$\$) in *+*) echo ${m}-fg;; esac"
 wait_for "^${m}-fg" 5
-check "fds 0..2 are a terminal, and the shell is in its foreground process group" \
-        "${m}-tty ${m}-fg" "$(screen | tr -d '\r' | grep -E "^${m}-(tty|fg)\$" | tr '\n' ' ' | sed 's/ $//')"
+check "fds 0..2 are a terminal that tty names inside, and the shell is in the foreground" \
+        "${m}-tty ${m}-name ${m}-fg" "$(screen | tr -d '\r' | grep -E "^${m}-(tty|name|fg)\$" | tr '\n' ' ' | sed 's/ $//')"
 
 # 2. Job control: ^Z stops a job, fg brings it back, ^C ends it with SIGINT (130).
 mark

@@ -6,8 +6,10 @@
  * fixture is in pty-fixture.h. */
 #include <dirent.h>
 #include <grp.h>
+#include <sys/socket.h>
 
 #include "pty-fixture.h"
+#include "shared/fd-util.h"
 
 TestSuite(pty, .init = setup, .fini = teardown, .timeout = 30);
 
@@ -666,4 +668,51 @@ Test(pty, keeps_std_fds_that_are_not_the_terminal)
         cordon_pty_close(pty);
         cr_assert_eq(cordon_pty_open(pty, outer_slave, outer_slave), 1);
         cr_assert_not(pty->keep_std[1]);
+}
+
+/* The ns backend's move: the child makes a new pair from a ptmx (here the host's), takes its
+ * slave and sends the master over a socket; the parent adopts it, and the relay carries on
+ * through the new pair. The control: the old slave, still open in the parent's copy of the
+ * fds until adopt, is no longer the command's terminal. */
+Test(pty, move_inside_and_adopt)
+{
+        int sv[2];
+        cr_assert_eq(socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv), 0);
+        cr_assert_eq(cordon_pty_open(pty, outer_slave, outer_slave), 1);
+        opened = true;
+        cr_assert_eq(cordon_pty_enter_raw(pty), 0);
+        struct stat old_slave;
+        cr_assert_eq(fstat(pty->slave, &old_slave), 0);
+        child = fork();
+        cr_assert_geq(child, 0);
+        if (child == 0) {
+                close(outer_master);
+                close(sv[0]);
+                alarm(10);
+                int m = cordon_pty_move_inside(pty, "/dev/ptmx");
+                if (m < 0)
+                        _exit(90);
+                if (send_fd(sv[1], m) < 0)
+                        _exit(91);
+                close(m);
+                close(sv[1]);
+                struct stat st;
+                if (fstat(pty->slave, &st) < 0 || st.st_rdev == old_slave.st_rdev)
+                        _exit(92);
+                int r = cordon_pty_child_setup(pty);
+                if (r < 0)
+                        _exit(100 + (-r & 0x1f));
+                run_sh("stty size; echo moved-ok");
+        }
+        close(sv[1]);
+        cordon_pty_parent_after_clone(pty);
+        int m = recv_fd(sv[0], 0);
+        cr_assert_geq(m, 0, "recv_fd: %s", strerror(-m));
+        cr_assert_eq(cordon_pty_adopt_master(pty, m), 0);
+        cr_assert_eq(pty->master, m);
+        PUMP_TEXT("33 101\r\nmoved-ok\r\n", 5000);
+        PUMP_DONE(5000);
+        int status = reap(5000);
+        cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+        close(sv[0]);
 }
