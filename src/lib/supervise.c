@@ -1,10 +1,10 @@
 /* The supervisor's wait loop: one signalfd for the forwarded signals and SIGCHLD, poll()
  * timeouts for the wall time limit and the grace period after a forwarded signal. */
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
-#include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -15,6 +15,7 @@
 
 #include "lib/pid1.h"
 #include "lib/pty.h"
+#include "lib/raw-syscall.h"
 #include "lib/supervise.h"
 #include "shared/macro.h"
 
@@ -25,41 +26,62 @@ static uint64_t now_usec(void)
         return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
-/* SIGKILL to each child listed in /proc/self/task/TID/children; returns how many. */
+/* The reaper's side runs on raw system calls only: in the landlock backend it may share the
+ * supervisor's memory (see spawn.c), so it must not write errno or touch libc state. */
+
+/* SIGKILL to each child listed in /proc/thread-self/children (the reaper is single-threaded, so
+ * that is all of them, orphans included); returns how many. */
 static unsigned kill_listed_children(void)
 {
+        char buf[4096];
         unsigned n = 0;
-        DIR *d = opendir("/proc/self/task");
-        if (!d)
+        long fd = cordon_raw_syscall4(SYS_openat, AT_FDCWD, "/proc/thread-self/children",
+                                      O_RDONLY | O_CLOEXEC, 0);
+        if (fd < 0)
                 return 0;
-        for (struct dirent *de; (de = readdir(d));) {
-                if (de->d_name[0] == '.')
+        long pid = 0;
+        bool in_number = false;
+        for (;;) {
+                long k = cordon_raw_syscall3(SYS_read, fd, buf, sizeof(buf));
+                if (k == -EINTR)
                         continue;
-                char path[sizeof("/proc/self/task//children") + 256];
-                snprintf(path, sizeof(path), "/proc/self/task/%s/children", de->d_name);
-                FILE *f = fopen(path, "re");
-                if (!f)
-                        continue;
-                long pid;
-                while (fscanf(f, "%ld", &pid) == 1)
-                        if (pid > 0 && kill((pid_t)pid, SIGKILL) == 0)
+                if (k <= 0)
+                        break;
+                for (long i = 0; i < k; i++) {
+                        if (buf[i] >= '0' && buf[i] <= '9') {
+                                pid = pid * 10 + (buf[i] - '0');
+                                in_number = true;
+                                continue;
+                        }
+                        if (in_number && pid > 0 &&
+                            cordon_raw_syscall2(SYS_kill, pid, SIGKILL) == 0)
                                 n++;
-                fclose(f);
+                        pid = 0;
+                        in_number = false;
+                }
         }
-        closedir(d);
+        if (in_number && pid > 0 && cordon_raw_syscall2(SYS_kill, pid, SIGKILL) == 0)
+                n++;
+        (void)cordon_raw_syscall1(SYS_close, fd);
         return n;
+}
+
+static void sleep_msec(long ms)
+{
+        struct timespec ts = {.tv_sec = 0, .tv_nsec = ms * 1000 * 1000};
+        (void)cordon_raw_syscall2(SYS_nanosleep, &ts, NULL);
 }
 
 void cordon_kill_children(void)
 {
         /* A killed process's children are reparented to us only once it is gone: scan, kill,
-         * reap, and scan again until waitpid() says there is nobody left. */
+         * reap, and scan again until wait4() says there is nobody left. */
         for (unsigned round = 0;; round++) {
                 (void)kill_listed_children();
                 bool reaped = false;
                 for (;;) {
-                        pid_t w = waitpid(-1, NULL, WNOHANG);
-                        if (w < 0 && errno == EINTR)
+                        long w = cordon_raw_syscall4(SYS_wait4, -1, NULL, WNOHANG, NULL);
+                        if (w == -EINTR)
                                 continue;
                         if (w < 0)
                                 return; /* ECHILD: no child left */
@@ -68,7 +90,7 @@ void cordon_kill_children(void)
                         reaped = true;
                 }
                 if (!reaped)
-                        (void)poll(NULL, 0, round < 10 ? 1 : 10);
+                        sleep_msec(round < 10 ? 1 : 10);
         }
 }
 
@@ -77,12 +99,15 @@ int cordon_reaper_prepare(pid_t supervisor)
         sigset_t set;
         sigemptyset(&set);
         sigaddset(&set, CORDON_REAPER_SIGNAL);
-        if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 || setsid() < 0 ||
-            prctl(PR_SET_PDEATHSIG, CORDON_REAPER_SIGNAL, 0, 0, 0) < 0 ||
-            prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0 || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
-                return -errno;
+        long r;
+        if ((r = cordon_raw_syscall4(SYS_rt_sigprocmask, SIG_BLOCK, &set, NULL, _NSIG / 8)) < 0 ||
+            (r = cordon_raw_syscall0(SYS_setsid)) < 0 ||
+            (r = cordon_raw_syscall2(SYS_prctl, PR_SET_PDEATHSIG, CORDON_REAPER_SIGNAL)) < 0 ||
+            (r = cordon_raw_syscall2(SYS_prctl, PR_SET_CHILD_SUBREAPER, 1)) < 0 ||
+            (r = cordon_raw_syscall2(SYS_prctl, PR_SET_DUMPABLE, 0)) < 0)
+                return (int)r;
         /* The supervisor died before the death signal was armed. */
-        if (getppid() != supervisor)
+        if (cordon_raw_syscall0(SYS_getppid) != supervisor)
                 return -ESRCH;
         return 0;
 }
@@ -96,25 +121,25 @@ _Noreturn void cordon_reaper_run(pid_t cmd, const sigset_t *forward, pid_t super
         int status = 128 + SIGKILL;
         for (;;) {
                 siginfo_t si;
-                int sig = sigwaitinfo(&set, &si);
+                long sig = cordon_raw_syscall4(SYS_rt_sigtimedwait, &set, &si, NULL, _NSIG / 8);
                 if (sig < 0)
                         continue; /* EINTR */
                 /* From the supervisor: end the sandbox; or the supervisor died. Anyone else
                  * sending it gets nothing (a sandbox with signal scoping cannot reach us). */
-                if (getppid() != supervisor ||
+                if (cordon_raw_syscall0(SYS_getppid) != supervisor ||
                     (sig == CORDON_REAPER_SIGNAL && si.si_pid == supervisor))
                         break;
                 if (sig == CORDON_REAPER_SIGNAL)
                         continue;
                 if (sig != SIGCHLD) {
-                        (void)kill(cmd, sig);
+                        (void)cordon_raw_syscall2(SYS_kill, cmd, sig);
                         continue;
                 }
                 bool done = false;
                 for (;;) {
                         int st;
-                        pid_t w = waitpid(-1, &st, WNOHANG);
-                        if (w < 0 && errno == EINTR)
+                        long w = cordon_raw_syscall4(SYS_wait4, -1, &st, WNOHANG, NULL);
+                        if (w == -EINTR)
                                 continue;
                         if (w <= 0)
                                 break;
@@ -127,9 +152,11 @@ _Noreturn void cordon_reaper_run(pid_t cmd, const sigset_t *forward, pid_t super
                         break;
         }
         cordon_kill_children();
-        if (orphaned && getppid() != supervisor)
+        /* Only once the supervisor is gone may libc run here again (see spawn.c). */
+        if (orphaned && cordon_raw_syscall0(SYS_getppid) != supervisor)
                 orphaned(userdata);
-        _exit(status);
+        for (;;)
+                (void)cordon_raw_syscall1(SYS_exit_group, status);
 }
 
 static void kill_sandbox(const struct cordon_supervise *s)

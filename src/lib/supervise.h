@@ -64,7 +64,9 @@ void cordon_kill_children(void);
  * gone, or -errno. */
 int cordon_reaper_prepare(pid_t supervisor);
 /* In the reaper: waits for @cmd, forwarding the signals of @forward (blocked, together with
- * SIGCHLD) to it, then kills and reaps everything below. When the supervisor died, @orphaned
+ * SIGCHLD) to it, then kills and reaps everything below. Like cordon_reaper_prepare() and
+ * cordon_kill_children() it runs on raw system calls only (raw-syscall.h), so it may share the
+ * supervisor's memory. When the supervisor died, @orphaned
  * (if any) is called after that with @userdata, to clean up on the host what the supervisor no
  * longer can. Exits with @cmd's shell-style status, or 137 when told to kill or orphaned. */
 _Noreturn void cordon_reaper_run(pid_t cmd, const sigset_t *forward, pid_t supervisor,

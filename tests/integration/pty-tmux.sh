@@ -115,12 +115,13 @@ check "the terminal mode is restored after a normal exit" "$(cat "$T_TMP/stty.be
         "$(cat "$T_TMP/stty.after" 2>/dev/null)"
 
 # 7. ^C at a plain command run by cordon: it reaches the command (130), not only cordon.
-type_line "\"\$CORDON\" run -q -- sh -c 'trap \"echo got-SIGINT; exit 130\" INT; echo ready; while :; do sleep 0.1; done'; echo \"outer-rc=\$?\""
-wait_for '^ready' 15
+mark
+type_line "\"\$CORDON\" run -q -- sh -c 'trap \"echo got-SIGINT; exit 130\" INT; echo ${m}-ready; while :; do sleep 0.1; done'; echo \"${m}-rc=\$?\""
+wait_for "^${m}-ready" 15
 T send-keys C-c
-wait_for '^outer-rc=' 10
-check "^C reaches the command inside, whose status cordon returns" "got-SIGINT outer-rc=130" \
-        "$(screen | tr -d '\r' | grep -oE '(got-SIGINT|outer-rc=[0-9]+)$' | tail -2 | tr '\n' ' ' | sed 's/ $//')"
+wait_for "^${m}-rc=" 10
+check "^C reaches the command inside, whose status cordon returns" "got-SIGINT ${m}-rc=130" \
+        "$(screen | tr -d '\r' | grep -oE "(got-SIGINT|${m}-rc=[0-9]+)\$" | tail -2 | tr '\n' ' ' | sed 's/ $//')"
 
 # 8. Killed by --timeout while in raw mode: the terminal mode is still restored.
 outer '"$CORDON" run -q --timeout 1 -- bash --norc --noprofile -i >/dev/null 2>&1; echo "rc=$?"; stty -g > "$T_TMP/stty.timeout"' 20
