@@ -223,11 +223,15 @@ int cordon_supervise_run(const struct cordon_supervise *s, int *ret_status,
                 if (k > 0 && s->pty && cordon_pty_relay(s->pty, pfd + 1) < 0)
                         cordon_pty_close(s->pty);
 
+                /* Only a SIGCHLD can mean the sandbox ended: no wait4() per relayed chunk. */
+                bool chld = false;
                 if (k > 0 && pfd[0].revents) {
                         struct signalfd_siginfo si;
                         while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-                                if (si.ssi_signo == SIGCHLD)
+                                if (si.ssi_signo == SIGCHLD) {
+                                        chld = true;
                                         continue;
+                                }
                                 if (si.ssi_signo == SIGWINCH) {
                                         (void)cordon_pty_resize(s->pty);
                                         continue;
@@ -241,8 +245,7 @@ int cordon_supervise_run(const struct cordon_supervise *s, int *ret_status,
                                             now_usec() + (s->grace_usec ?: CORDON_GRACE_USEC);
                         }
                 }
-                exited = reap(s, &status);
-                if (exited)
+                if (chld && (exited = reap(s, &status)))
                         break;
 
                 uint64_t t = now_usec();
