@@ -666,10 +666,12 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
         } else {
                 if (diag)
                         diag->step = CORDON_STEP_NONE;
-                /* PID 1 sent it before starting the command, whose exec we just saw. */
+                /* PID 1 sent it before starting the command, whose exec we just saw; nothing
+                 * (-EAGAIN) means the pty made outside serves. A master that came and cannot
+                 * be used leaves the command's terminal unrelayed: hang it up rather. */
                 int m = pty_sock[0] >= 0 ? recv_fd(pty_sock[0], MSG_DONTWAIT) : -EAGAIN;
-                if (m >= 0)
-                        (void)cordon_pty_adopt_master(pty, m);
+                if ((m < 0 && m != -EAGAIN) || (m >= 0 && cordon_pty_adopt_master(pty, m) < 0))
+                        cordon_pty_close(pty);
                 struct cordon_supervise sup = {
                     .pid = pid,
                     .forward = ctx.forward,
