@@ -338,19 +338,28 @@ static int lower_passwd(struct lower *l)
                 return cordon_diag_set(l->diag, r, "cannot read the group database: %s",
                                        strerror(-r));
 
-        struct passwd *pwd = getpwuid(h->uid);
-        if (pwd)
-                r = asprintf(&self_pw, "%s:x:%u:%u:%s:%s:%s", pwd->pw_name, (unsigned)pwd->pw_uid,
-                             (unsigned)pwd->pw_gid, strempty(pwd->pw_gecos), strempty(pwd->pw_dir),
-                             strempty(pwd->pw_shell));
-        else
-                r = asprintf(&self_pw, "user:x:%u:%u::%s:/bin/sh", (unsigned)h->uid,
-                             (unsigned)h->gid, l->home_guest ?: "/");
-        if (r < 0)
-                return -ENOMEM;
-        struct group *grp = getgrgid(h->gid);
-        if (asprintf(&self_gr, "%s:x:%u:", grp ? grp->gr_name : "user", (unsigned)h->gid) < 0)
-                return -ENOMEM;
+        /* The caller's own entries: the files' lines when they have them (kept by the filter
+         * as they are), else from NSS, for directory users. NSS only when needed: its lookup
+         * code is a good part of libc, which the supervisor would otherwise keep mapped. */
+        if (!cordon_passwd_db_has_id(pw, h->uid)) {
+                struct passwd *pwd = getpwuid(h->uid);
+                if (pwd)
+                        r = asprintf(&self_pw, "%s:x:%u:%u:%s:%s:%s", pwd->pw_name,
+                                     (unsigned)pwd->pw_uid, (unsigned)pwd->pw_gid,
+                                     strempty(pwd->pw_gecos), strempty(pwd->pw_dir),
+                                     strempty(pwd->pw_shell));
+                else
+                        r = asprintf(&self_pw, "user:x:%u:%u::%s:/bin/sh", (unsigned)h->uid,
+                                     (unsigned)h->gid, l->home_guest ?: "/");
+                if (r < 0)
+                        return -ENOMEM;
+        }
+        if (!cordon_passwd_db_has_id(gr, h->gid)) {
+                struct group *grp = getgrgid(h->gid);
+                if (asprintf(&self_gr, "%s:x:%u:", grp ? grp->gr_name : "user", (unsigned)h->gid) <
+                    0)
+                        return -ENOMEM;
+        }
         if ((r = cordon_passwd_filter(pw, h->uid, self_pw, &pw_out)) < 0 ||
             (r = cordon_group_filter(gr, h->gid, self_gr, &gr_out)) < 0)
                 return r;

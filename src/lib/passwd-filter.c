@@ -57,6 +57,18 @@ static int filter(const char *text, unsigned long self, const char *self_line, c
         return 0;
 }
 
+bool cordon_passwd_db_has_id(const char *text, unsigned long id)
+{
+        for (const char *p = text; *p;) {
+                const char *nl = strchrnul(p, '\n');
+                unsigned long v;
+                if (line_id(p, (size_t)(nl - p), 2, &v) >= 0 && v == id)
+                        return true;
+                p = *nl ? nl + 1 : nl;
+        }
+        return false;
+}
+
 int cordon_passwd_filter(const char *text, uid_t uid, const char *self_line, char **ret)
 {
         return filter(text, uid, self_line, ret);

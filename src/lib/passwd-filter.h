@@ -2,6 +2,7 @@
  * ids, and the caller) so directory users cannot be enumerated from inside. Pure functions. */
 #pragma once
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 /* Filters passwd-format @text: keeps lines whose uid is below 1000 or 65534, and drops any line
@@ -11,5 +12,7 @@ int cordon_passwd_filter(const char *text, uid_t uid, const char *self_line, cha
 /* Same for group-format @text, keeping gids below 1000 and 65534 plus @gid (from @self_line
  * when given). */
 int cordon_group_filter(const char *text, gid_t gid, const char *self_line, char **ret);
+/* Whether passwd- or group-format @text has a well-formed line for @id (its third field). */
+bool cordon_passwd_db_has_id(const char *text, unsigned long id);
 /* nsswitch.conf resolving users and groups from files only. */
 const char *cordon_nsswitch_files_only(void);

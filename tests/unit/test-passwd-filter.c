@@ -174,3 +174,19 @@ Test(nsswitch, files_only)
         cr_assert_null(strstr(n, "ldap"));
         cr_assert_null(strstr(n, "systemd"));
 }
+
+Test(passwd, db_has_id)
+{
+        const char *db = "root:x:0:0:root:/root:/bin/bash\n"
+                         "broken:x:12a:0::/:/bin/sh\n"
+                         "alice:x:1000:1000:Alice:/home/alice:/bin/bash\n"
+                         "nofield\n"
+                         "bob:x:10001:100::/home/bob:/bin/sh";
+        cr_assert(cordon_passwd_db_has_id(db, 0));
+        cr_assert(cordon_passwd_db_has_id(db, 1000));
+        cr_assert(cordon_passwd_db_has_id(db, 10001));   /* last line, no newline */
+        cr_assert_not(cordon_passwd_db_has_id(db, 12));  /* malformed id */
+        cr_assert_not(cordon_passwd_db_has_id(db, 100)); /* a gid field, not the id */
+        cr_assert_not(cordon_passwd_db_has_id(db, 1001));
+        cr_assert_not(cordon_passwd_db_has_id("", 0));
+}
