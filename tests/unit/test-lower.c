@@ -339,15 +339,36 @@ Test(lower, passwd_filtered)
         cr_assert_not_null(strstr(gr->host, fmt(":x:%u:", (unsigned)h.gid)), "%s", gr->host);
 }
 
+/* A caller the files do not list (a directory user): the line comes from NSS or, unknown there
+ * too, is made up so that the id still resolves. */
 Test(lower, passwd_for_unknown_user)
+{
+        h.uid = 4243;
+        h.gid = 4243;
+        lower_ok();
+        const struct cordon_fs_rule *pw = rule("/etc/passwd", CORDON_ACCESS_DATA);
+        const struct cordon_fs_rule *gr = rule("/etc/group", CORDON_ACCESS_DATA);
+        cr_assert_not_null(pw);
+        cr_assert_not_null(gr);
+        cr_assert_not_null(strstr(pw->host, "user:x:4243:4243::"), "%s", pw->host);
+        cr_assert_not_null(strstr(gr->host, "user:x:4243:"), "%s", gr->host);
+        cr_assert_eq(p->identity.uid, 4243);
+}
+
+/* A caller the files list keeps that line as it is (no NSS lookup). */
+Test(lower, passwd_callers_line_from_the_files)
 {
         h.uid = 4242;
         h.gid = 4242;
         lower_ok();
         const struct cordon_fs_rule *pw = rule("/etc/passwd", CORDON_ACCESS_DATA);
+        const struct cordon_fs_rule *gr = rule("/etc/group", CORDON_ACCESS_DATA);
         cr_assert_not_null(pw);
-        cr_assert_not_null(strstr(pw->host, ":x:4242:4242:"), "%s", pw->host);
-        cr_assert_eq(p->identity.uid, 4242);
+        cr_assert_not_null(gr);
+        cr_assert_not_null(strstr(pw->host, "someoneelse:x:4242:4242::/home/x:/bin/sh\n"), "%s",
+                           pw->host);
+        cr_assert_not_null(strstr(gr->host, "someoneelse:x:4242:\n"), "%s", gr->host);
+        cr_assert_null(strstr(pw->host, "user:x:"), "%s", pw->host);
 }
 
 Test(lower, passwd_not_filtered_when_disabled)
