@@ -103,8 +103,7 @@ int cordon_reaper_prepare(pid_t supervisor)
         if ((r = cordon_raw_syscall4(SYS_rt_sigprocmask, SIG_BLOCK, &set, NULL, _NSIG / 8)) < 0 ||
             (r = cordon_raw_syscall0(SYS_setsid)) < 0 ||
             (r = cordon_raw_syscall2(SYS_prctl, PR_SET_PDEATHSIG, CORDON_REAPER_SIGNAL)) < 0 ||
-            (r = cordon_raw_syscall2(SYS_prctl, PR_SET_CHILD_SUBREAPER, 1)) < 0 ||
-            (r = cordon_raw_syscall2(SYS_prctl, PR_SET_DUMPABLE, 0)) < 0)
+            (r = cordon_raw_syscall2(SYS_prctl, PR_SET_CHILD_SUBREAPER, 1)) < 0)
                 return (int)r;
         /* The supervisor died before the death signal was armed. */
         if (cordon_raw_syscall0(SYS_getppid) != supervisor)

@@ -60,8 +60,10 @@ void cordon_kill_children(void);
 
 /* In the reaper, first thing after fork: its own session (a kill of the caller's process group
  * must not take the reaper without the sandbox), CORDON_REAPER_SIGNAL blocked and armed as the
- * parent-death signal, subreaper, not dumpable. Returns 0, -ESRCH when @supervisor is already
- * gone, or -errno. */
+ * parent-death signal, subreaper. It stays as dumpable as the supervisor: it may share the
+ * supervisor's memory, where the flag is per memory, and a sandbox that could ptrace it could
+ * ptrace the supervisor just as well (Landlock forbids both). Returns 0, -ESRCH when @supervisor is
+ * already gone, or -errno. */
 int cordon_reaper_prepare(pid_t supervisor);
 /* In the reaper: waits for @cmd, forwarding the signals of @forward (blocked, together with
  * SIGCHLD) to it, then kills and reaps everything below. Like cordon_reaper_prepare() and
