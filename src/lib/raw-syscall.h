@@ -12,20 +12,23 @@
 #if defined(__x86_64__)
 #define CORDON_RAW_SYSCALL_INLINE 1
 
+/* Arguments 5 and 6 are passed as 0: some calls (prctl) check that unused ones are. */
 static inline long cordon_raw_syscall(long n, long a, long b, long c, long d)
 {
         long ret;
         register long r10 __asm__("r10") = d;
+        register long r8 __asm__("r8") = 0;
+        register long r9 __asm__("r9") = 0;
         __asm__ volatile("syscall"
                          : "=a"(ret)
-                         : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10)
+                         : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
                          : "rcx", "r11", "memory");
         return ret;
 }
 #else
 static inline long cordon_raw_syscall(long n, long a, long b, long c, long d)
 {
-        long r = syscall(n, a, b, c, d);
+        long r = syscall(n, a, b, c, d, 0L, 0L);
         return r < 0 ? -errno : r;
 }
 #endif

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/raw-syscall.h"
 #include "lib/supervise.h"
 
 static sigset_t forward_set(void)
@@ -387,4 +388,20 @@ static int timeout_through_reaper(void)
 Test(supervise, timeout_kills_through_the_reaper)
 {
         cr_assert_eq(in_child(timeout_through_reaper), 0);
+}
+
+/* What lets the reaper share the supervisor's memory: its system calls report errors as -errno
+ * and leave errno (the supervisor's, in shared thread-local storage) alone. */
+Test(supervise, raw_syscalls_leave_errno_alone)
+{
+        errno = 1234;
+        cr_assert_eq(cordon_raw_syscall1(SYS_close, -1), -EBADF);
+        cr_assert_eq(cordon_raw_syscall0(SYS_getppid), getppid());
+        cr_assert_eq(cordon_raw_syscall2(SYS_kill, getpid(), 0), 0);
+#if CORDON_RAW_SYSCALL_INLINE
+        cr_assert_eq(errno, 1234);
+#endif
+        /* The control: the libc wrapper does write it. */
+        cr_assert_eq(close(-1), -1);
+        cr_assert_eq(errno, EBADF);
 }
