@@ -181,9 +181,10 @@ Test(supervise, ignored_signal_is_followed_by_a_kill_after_the_grace_period)
         cr_assert_eq(in_child(forward_ignored), 0);
 }
 
-/* A command that leaves a double-forked daemon behind and exits once the daemon has written
- * its pid to @fds[1] (before that, a reaper would end the daemon with the command). */
-static pid_t start_daemonizer(int fds[2])
+/* A command that leaves a double-forked daemon behind, which writes its pid to @fds[1]. Unless
+ * it is told to @stay, the command exits once that is done (before it, a reaper would end the
+ * daemon with the command). */
+static pid_t start_daemonizer(int fds[2], bool stay)
 {
         pid_t pid = fork();
         if (pid == 0) {
@@ -208,6 +209,8 @@ static pid_t start_daemonizer(int fds[2])
                 close(sync[1]);
                 char c;
                 (void)!read(sync[0], &c, 1);
+                while (stay)
+                        pause();
                 _exit(0);
         }
         return pid;
@@ -215,22 +218,30 @@ static pid_t start_daemonizer(int fds[2])
 
 /* The sandbox's first process as the launcher starts it for the landlock backend: a reaper
  * (cordon_reaper_run) above the command; without @reaper, the command itself. */
-static pid_t start_sandbox(bool reaper, int fds[2])
+static pid_t start_sandbox(bool reaper, int fds[2], bool stay)
 {
         if (!reaper)
-                return start_daemonizer(fds);
+                return start_daemonizer(fds, stay);
         pid_t supervisor = getpid();
         pid_t pid = fork();
         if (pid == 0) {
                 if (cordon_reaper_prepare(supervisor) < 0)
                         _exit(120);
-                pid_t cmd = start_daemonizer(fds);
+                pid_t cmd = start_daemonizer(fds, stay);
                 if (cmd < 0)
                         _exit(121);
                 sigset_t fwd = forward_set();
                 cordon_reaper_run(cmd, &fwd, supervisor, NULL, NULL);
         }
         return pid;
+}
+
+/* Closes our write end of @fds and reads the daemon's pid from it; -1 when none came. */
+static pid_t read_daemon(int fds[2])
+{
+        close(fds[1]);
+        pid_t daemon;
+        return read(fds[0], &daemon, sizeof(daemon)) == (ssize_t)sizeof(daemon) ? daemon : -1;
 }
 
 static bool gone_within(pid_t pid, int ms)
@@ -252,10 +263,9 @@ static int daemon_alive_after(bool reaper)
         int fds[2];
         if (pipe(fds) < 0)
                 return 101;
-        pid_t pid = start_sandbox(reaper, fds);
-        close(fds[1]);
-        pid_t daemon;
-        if (read(fds[0], &daemon, sizeof(daemon)) != (ssize_t)sizeof(daemon))
+        pid_t pid = start_sandbox(reaper, fds, false);
+        pid_t daemon = read_daemon(fds);
+        if (daemon < 0)
                 return 102;
         struct cordon_supervise s = {
             .pid = pid, .forward = forward_set(), .kill_signal = reaper ? CORDON_REAPER_SIGNAL : 0};
@@ -300,16 +310,15 @@ static int daemon_alive_after_supervisor_killed(bool reaper)
         pid_t sup = fork();
         if (sup == 0) {
                 block_all();
-                pid_t pid = start_sandbox(reaper, fds);
+                pid_t pid = start_sandbox(reaper, fds, false);
                 struct cordon_supervise s = {.pid = pid, .forward = forward_set()};
                 int status;
                 enum cordon_end end;
                 (void)cordon_supervise_run(&s, &status, &end);
                 _exit(0);
         }
-        close(fds[1]);
-        pid_t daemon;
-        if (read(fds[0], &daemon, sizeof(daemon)) != (ssize_t)sizeof(daemon))
+        pid_t daemon = read_daemon(fds);
+        if (daemon < 0)
                 return 102;
         kill(sup, SIGKILL);
         waitpid(sup, NULL, 0);
@@ -345,32 +354,9 @@ static int timeout_through_reaper(void)
         int fds[2];
         if (pipe(fds) < 0)
                 return 101;
-        pid_t supervisor = getpid();
-        pid_t pid = fork();
-        if (pid == 0) {
-                if (cordon_reaper_prepare(supervisor) < 0)
-                        _exit(120);
-                pid_t cmd = fork();
-                if (cmd == 0) {
-                        sigset_t none;
-                        sigemptyset(&none);
-                        sigprocmask(SIG_SETMASK, &none, NULL);
-                        if (fork() == 0) {
-                                setsid();
-                                pid_t self = getpid();
-                                (void)!write(fds[1], &self, sizeof(self));
-                                for (;;)
-                                        pause();
-                        }
-                        for (;;)
-                                pause();
-                }
-                sigset_t fwd = forward_set();
-                cordon_reaper_run(cmd, &fwd, supervisor, NULL, NULL);
-        }
-        close(fds[1]);
-        pid_t daemon;
-        if (read(fds[0], &daemon, sizeof(daemon)) != (ssize_t)sizeof(daemon))
+        pid_t pid = start_sandbox(true, fds, true);
+        pid_t daemon = read_daemon(fds);
+        if (daemon < 0)
                 return 102;
         struct cordon_supervise s = {.pid = pid,
                                      .forward = forward_set(),
