@@ -85,8 +85,9 @@ static void teardown(void)
 }
 
 /* Opens the inner pty on the outer slave (output to @out_fd), puts the outer slave in raw mode and
- * forks a child that takes the inner pty and runs @fn. */
-static void start(int out_fd, void (*fn)(const void *), const void *arg)
+ * forks. Returns 0 in the child, which is ready for child_run() (after any steps of a test's
+ * own), and the child's pid in the parent. */
+static pid_t open_and_fork(int out_fd)
 {
         cr_assert_eq(cordon_pty_open(pty, outer_slave, out_fd), 1);
         opened = true;
@@ -101,12 +102,25 @@ static void start(int out_fd, void (*fn)(const void *), const void *arg)
                 signal(SIGINT, SIG_DFL);
                 signal(SIGQUIT, SIG_DFL);
                 alarm(10);
-                int r = cordon_pty_child_setup(pty);
-                if (r < 0)
-                        _exit(100 + (-r & 0x1f));
-                fn(arg);
-                _exit(0);
         }
+        return child;
+}
+
+/* In the child: takes the inner pty and runs @fn. */
+_Noreturn static void child_run(void (*fn)(const void *), const void *arg)
+{
+        int r = cordon_pty_child_setup(pty);
+        if (r < 0)
+                _exit(100 + (-r & 0x1f));
+        fn(arg);
+        _exit(0);
+}
+
+/* open_and_fork() with a child that takes the inner pty and runs @fn at once. */
+static void start(int out_fd, void (*fn)(const void *), const void *arg)
+{
+        if (open_and_fork(out_fd) == 0)
+                child_run(fn, arg);
         cordon_pty_parent_after_clone(pty);
         cr_assert_lt(pty->slave, 0);
 }

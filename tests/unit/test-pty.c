@@ -445,22 +445,12 @@ Test(pty, tiocsti_stays_inside)
  * FD_CLOEXEC, so child_setup has to clear it or exec closes the command's stdout. */
 Test(pty, slave_on_a_standard_fd)
 {
-        cr_assert_eq(cordon_pty_open(pty, outer_slave, outer_slave), 1);
-        opened = true;
-        cr_assert_eq(cordon_pty_enter_raw(pty), 0);
-        child = fork();
-        cr_assert_geq(child, 0);
-        if (child == 0) {
-                close(outer_master);
-                alarm(10);
+        if (open_and_fork(outer_slave) == 0) {
                 if (dup3(pty->slave, 1, O_CLOEXEC) < 0)
                         _exit(99);
                 close(pty->slave);
                 pty->slave = 1;
-                int r = cordon_pty_child_setup(pty);
-                if (r < 0)
-                        _exit(100 + (-r & 0x1f));
-                run_sh("echo out-ok; tty");
+                child_run(run_sh, "echo out-ok; tty");
         }
         cordon_pty_parent_after_clone(pty);
         PUMP_TEXT("out-ok\r\n/dev/pts/", 5000);
@@ -633,25 +623,15 @@ Test(pty, keeps_std_fds_that_are_not_the_terminal)
 {
         int p[2];
         cr_assert_eq(pipe2(p, O_CLOEXEC), 0);
-        cr_assert_eq(cordon_pty_open(pty, outer_slave, outer_slave), 1);
-        opened = true;
-        cr_assert_eq(cordon_pty_enter_raw(pty), 0);
-        child = fork();
-        cr_assert_geq(child, 0);
-        if (child == 0) {
-                close(outer_master);
-                alarm(10);
+        if (open_and_fork(outer_slave) == 0) {
                 /* The supervisor's own std fds: 0 and 2 the terminal, 1 a pipe. */
                 if (dup2(outer_slave, 0) < 0 || dup2(p[1], 1) < 0 || dup2(outer_slave, 2) < 0)
                         _exit(99);
                 cordon_pty_keep_other_std_fds(pty);
                 if (pty->keep_std[0] || !pty->keep_std[1] || pty->keep_std[2])
                         _exit(98);
-                int r = cordon_pty_child_setup(pty);
-                if (r < 0)
-                        _exit(100 + (-r & 0x1f));
-                run_sh("printf 'a\\nb\\n'; test -t 0 && echo in-tty >&2; test -t 1 || echo "
-                       "out-pipe >&2");
+                child_run(run_sh, "printf 'a\\nb\\n'; test -t 0 && echo in-tty >&2; test -t 1 || "
+                                  "echo out-pipe >&2");
         }
         close(p[1]);
         cordon_pty_parent_after_clone(pty);
@@ -678,17 +658,11 @@ Test(pty, move_inside_and_adopt)
 {
         int sv[2];
         cr_assert_eq(socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv), 0);
-        cr_assert_eq(cordon_pty_open(pty, outer_slave, outer_slave), 1);
-        opened = true;
-        cr_assert_eq(cordon_pty_enter_raw(pty), 0);
-        struct stat old_slave;
-        cr_assert_eq(fstat(pty->slave, &old_slave), 0);
-        child = fork();
-        cr_assert_geq(child, 0);
-        if (child == 0) {
-                close(outer_master);
+        if (open_and_fork(outer_slave) == 0) {
                 close(sv[0]);
-                alarm(10);
+                struct stat old_slave;
+                if (fstat(pty->slave, &old_slave) < 0)
+                        _exit(89);
                 int m = cordon_pty_move_inside(pty, "/dev/ptmx");
                 if (m < 0)
                         _exit(90);
@@ -699,10 +673,7 @@ Test(pty, move_inside_and_adopt)
                 struct stat st;
                 if (fstat(pty->slave, &st) < 0 || st.st_rdev == old_slave.st_rdev)
                         _exit(92);
-                int r = cordon_pty_child_setup(pty);
-                if (r < 0)
-                        _exit(100 + (-r & 0x1f));
-                run_sh("stty size; echo moved-ok");
+                child_run(run_sh, "stty size; echo moved-ok");
         }
         close(sv[1]);
         cordon_pty_parent_after_clone(pty);
