@@ -625,9 +625,8 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
                 goto out;
         }
         if (pid == 0) {
-                report[0] = safe_close(report[0]);
-                lifeline[1] = safe_close(lifeline[1]);
-                pty_sock[0] = safe_close(pty_sock[0]);
+                for (size_t i = 0; i < ELEMENTSOF(ctx.parent_fds); i++)
+                        safe_close(ctx.parent_fds[i]);
                 child_main(&ctx);
         }
         /* Nothing but close() and read() until the report pipe's end of file: the landlock
