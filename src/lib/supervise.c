@@ -72,7 +72,9 @@ static void sleep_msec(long ms)
         (void)cordon_raw_syscall2(SYS_nanosleep, &ts, NULL);
 }
 
-void cordon_kill_children(void)
+/* SIGKILL to every child until none is left (reaping them); for a subreaper, that is every
+ * process below it. */
+static void kill_children(void)
 {
         /* A killed process's children are reparented to us only once it is gone: scan, kill,
          * reap, and scan again until wait4() says there is nobody left. */
@@ -150,7 +152,7 @@ _Noreturn void cordon_reaper_run(pid_t cmd, const sigset_t *forward, pid_t super
                 if (done)
                         break;
         }
-        cordon_kill_children();
+        kill_children();
         /* Only once the supervisor is gone may libc run here again (see spawn.c). */
         if (orphaned && cordon_raw_syscall0(SYS_getppid) != supervisor)
                 orphaned(userdata);

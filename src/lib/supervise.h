@@ -46,10 +46,6 @@ struct cordon_supervise {
 int cordon_supervise_run(const struct cordon_supervise *s, int *ret_status,
                          enum cordon_end *ret_end);
 
-/* SIGKILL to every child of the calling process until it has none left (reaping them); for a
- * subreaper, that is every process below it. */
-void cordon_kill_children(void);
-
 /* The landlock backend has no pid namespace whose PID 1 takes every process along when it
  * dies. Its stand-in is a reaper: a process between the supervisor and the command, outside the
  * sandbox, that is a child subreaper (whatever the command detaches is reparented to it, never
@@ -66,8 +62,8 @@ void cordon_kill_children(void);
  * already gone, or -errno. */
 int cordon_reaper_prepare(pid_t supervisor);
 /* In the reaper: waits for @cmd, forwarding the signals of @forward (blocked, together with
- * SIGCHLD) to it, then kills and reaps everything below. Like cordon_reaper_prepare() and
- * cordon_kill_children() it runs on raw system calls only (raw-syscall.h), so it may share the
+ * SIGCHLD) to it, then kills and reaps everything below. Like cordon_reaper_prepare() it runs on
+ * raw system calls only (raw-syscall.h), so it may share the
  * supervisor's memory. When the supervisor died, @orphaned
  * (if any) is called after that with @userdata, to clean up on the host what the supervisor no
  * longer can. Exits with @cmd's shell-style status, or 137 when told to kill or orphaned. */
