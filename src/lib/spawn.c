@@ -429,6 +429,11 @@ static void pty_freep(struct cordon_pty **pty)
  * on (pty_freep() restores it). Returns 0 with *@ret NULL when stdin is no terminal. */
 static int open_pty(struct cordon_pty **ret, struct cordon_diag *diag)
 {
+        /* The usual non-interactive run: no 128 KiB of buffers to map and unmap. Any other
+         * answer is left to cordon_pty_open(). */
+        struct termios t;
+        if (tcgetattr(STDIN_FILENO, &t) < 0 && (errno == ENOTTY || errno == EINVAL))
+                return 0;
         _cleanup_(pty_freep) struct cordon_pty *pty = malloc(sizeof(*pty));
         if (!pty)
                 return -ENOMEM;
