@@ -9,16 +9,29 @@
  * and every right on PROJECT, sets no-new-privs, restricts itself and execvp()s CMD. Nothing
  * else: no seccomp, no environment filtering, no /proc, no TMPDIR, no checks it can skip.
  * Exit status 125 when the sandbox cannot be set up, 126/127 when CMD cannot be executed/found.
+ *
+ *   ll-launch --supervised PROJECT -- CMD [ARGS...]
+ *
+ * The same rules, applied under the process structure `cordon run --backend landlock` has: the
+ * launcher stays as a supervisor; a reaper shares its memory (CLONE_VM) in a session of its own,
+ * subreaper with a parent-death signal, and starts a vfork-like child (CLONE_VM|CLONE_VFORK, own
+ * stack) that takes a session of its own, no-new-privs and the ruleset, and execs CMD; the
+ * supervisor reads a close-on-exec pipe to end of file, the reaper waits for CMD and reaps
+ * what is left, the supervisor waits for the reaper. Still no seccomp, no policy, no TMPDIR:
+ * the floor for the structure alone, so that startup.sh can tell it from cordon's own work.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Debian 12's linux-libc-dev (6.1) stops at ABI 2. */
@@ -71,10 +84,98 @@ static int grant(int ruleset, const char *path, uint64_t access, int required)
         return r;
 }
 
+/* Restricts the calling process with @ruleset and execs @argv. Returns only on failure, with
+ * the exit status to use. */
+static int restrict_and_exec(int ruleset, char **argv)
+{
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+                perror("ll-launch: PR_SET_NO_NEW_PRIVS");
+                return 125;
+        }
+        if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0) {
+                perror("ll-launch: landlock_restrict_self");
+                return 125;
+        }
+        close(ruleset);
+        execvp(argv[0], argv);
+        int e = errno;
+        fprintf(stderr, "ll-launch: %s: %s\n", argv[0], strerror(e));
+        return e == ENOENT ? 127 : 126;
+}
+
+/* --supervised: what the processes share (one memory, as in cordon). */
+static struct {
+        int ruleset;
+        char **argv;
+        int report[2]; /* close-on-exec: end of file once CMD has exec'd */
+} sup;
+static _Alignas(64) char reaper_stack[64 * 1024], child_stack[256 * 1024];
+
+static int child_main(void *arg)
+{
+        (void)arg;
+        if (setsid() < 0)
+                _exit(125);
+        _exit(restrict_and_exec(sup.ruleset, sup.argv));
+}
+
+static int reaper_main(void *arg)
+{
+        (void)arg;
+        sigset_t usr1;
+        sigemptyset(&usr1);
+        sigaddset(&usr1, SIGUSR1);
+        if (sigprocmask(SIG_BLOCK, &usr1, NULL) < 0 || setsid() < 0 ||
+            prctl(PR_SET_PDEATHSIG, SIGUSR1) < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+                _exit(125);
+        pid_t cmd = clone(child_main, child_stack + sizeof(child_stack),
+                          CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
+        close(sup.report[1]);
+        if (cmd < 0)
+                _exit(125);
+        /* cordon's reaper also kills what CMD leaves behind; /bin/true leaves nothing. */
+        int st;
+        pid_t w;
+        while ((w = waitpid(-1, &st, 0)) != cmd)
+                if (w < 0 && errno != EINTR)
+                        _exit(125);
+        while (waitpid(-1, NULL, WNOHANG) > 0)
+                ;
+        _exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
+static int run_supervised(int ruleset, char **argv)
+{
+        sup.ruleset = ruleset;
+        sup.argv = argv;
+        if (pipe2(sup.report, O_CLOEXEC) < 0) {
+                perror("ll-launch: pipe2");
+                return 125;
+        }
+        pid_t reaper =
+            clone(reaper_main, reaper_stack + sizeof(reaper_stack), CLONE_VM | SIGCHLD, NULL);
+        if (reaper < 0) {
+                perror("ll-launch: clone");
+                return 125;
+        }
+        close(sup.report[1]);
+        char c;
+        while (read(sup.report[0], &c, 1) > 0 || errno == EINTR)
+                ;
+        int st;
+        while (waitpid(reaper, &st, 0) < 0)
+                if (errno != EINTR)
+                        return 125;
+        return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
 int main(int argc, char **argv)
 {
+        int supervised = argc > 1 && strcmp(argv[1], "--supervised") == 0;
+        argc -= supervised;
+        argv += supervised;
         if (argc < 4 || strcmp(argv[2], "--") != 0) {
-                fprintf(stderr, "usage: ll-launch PROJECT -- CMD [ARGS...]\n");
+                fprintf(stderr, "usage: ll-launch [--supervised] PROJECT -- CMD [ARGS...]\n");
                 return 2;
         }
         int abi =
@@ -98,17 +199,6 @@ int main(int argc, char **argv)
                         return 125;
         if (grant(ruleset, argv[1], all, 1) < 0)
                 return 125;
-        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
-                perror("ll-launch: PR_SET_NO_NEW_PRIVS");
-                return 125;
-        }
-        if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0) {
-                perror("ll-launch: landlock_restrict_self");
-                return 125;
-        }
-        close(ruleset);
-        execvp(argv[3], argv + 3);
-        int e = errno;
-        fprintf(stderr, "ll-launch: %s: %s\n", argv[3], strerror(e));
-        return e == ENOENT ? 127 : 126;
+        return supervised ? run_supervised(ruleset, argv + 3)
+                          : restrict_and_exec(ruleset, argv + 3);
 }

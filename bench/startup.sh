@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Startup cost of cordon against bare /bin/true, bwrap and a minimal Landlock launcher, measured
-# in one run with all of them interleaved so machine noise hits them alike. Five rows:
+# in one run with all of them interleaved so machine noise hits them alike. Six rows:
 #   bare       /bin/true
 #   cordon     cordon run --quiet -- /bin/true               (ns backend, all layers)
 #   bwrap      bwrap with the mounts cordon builds, then /bin/true
 #   cordon-ll  cordon run --backend landlock --quiet -- /bin/true
 #   ll-launch  bench/ll-launch.c: no-new-privs + Landlock + execvp, nothing else
+#   ll-sup     ll-launch --supervised: the same under cordon-ll's processes (supervisor, reaper,
+#              vfork-like child), still without seccomp or policy: how much is the structure
 # Prints median and p90 per command, the ratios, and a verdict against each target:
 #   ns backend        cordon    <= 0.9 x bwrap
 #   landlock backend  cordon-ll <= 1.3 x ll-launch
@@ -216,7 +218,8 @@ LAYERS_SH = ('for k in NoNewPrivs Seccomp Seccomp_filters; do '
              'if ls /var >/dev/null 2>&1; then echo "/var listable"; else echo "/var denied"; fi')
 layers = [(name, probe(launcher + ["/bin/sh", "-c", LAYERS_SH]).strip())
           for name, launcher in (("cordon", base), ("cordon-ll", base_ll),
-                                 ("ll-launch", [ll_launch, project, "--"]))]
+                                 ("ll-launch", [ll_launch, project, "--"]),
+                                 ("ll-sup", [ll_launch, "--supervised", project, "--"]))]
 
 commands = [("bare", ["/bin/true"], base_actions, None),
             ("cordon", base + ["/bin/true"], base_actions, None)]
@@ -235,7 +238,8 @@ if bwrap and os.access(bwrap, os.X_OK):
 else:
     notes.append("bwrap not found: no ns-backend verdict")
 commands += [("cordon-ll", base_ll + ["/bin/true"], base_actions, None),
-             ("ll-launch", [ll_launch, project, "--", "/bin/true"], base_actions, None)]
+             ("ll-launch", [ll_launch, project, "--", "/bin/true"], base_actions, None),
+             ("ll-sup", [ll_launch, "--supervised", project, "--", "/bin/true"], base_actions, None)]
 
 def run(argv, actions, prepare, env=os.environ):
     if prepare:
@@ -319,6 +323,8 @@ if "bwrap" in med:
 ratio("cordon-ll", "bare")
 ratio("ll-launch", "bare")
 ratio("cordon-ll", "ll-launch")
+ratio("ll-sup", "ll-launch")
+ratio("cordon-ll", "ll-sup")
 met = True
 if "bwrap" in med:
     met &= verdict("cordon", "bwrap", TARGET)
