@@ -444,17 +444,32 @@ static int lower_system(struct lower *l)
  * symlinks, so that a usr-merge link finds its target already bound. */
 static int lower_readonly_mounts(struct lower *l, bool builtin)
 {
-        for (int pass = 0; pass < 2; pass++)
-                CORDON_LIST_FOREACH (it, &l->s->readonly_mounts) {
-                        struct stat st;
-                        bool link = lstat(it->value, &st) == 0 && S_ISLNK(st.st_mode);
-                        if (link != (pass == 1) || cordon_lower_is_builtin(it->origin) != builtin)
-                                continue;
-                        int r = cordon_lower_bind_same_path(l, it->value, CORDON_ACCESS_RO,
-                                                            it->origin, "READONLY_MOUNTS");
-                        if (r < 0)
-                                return r;
+        /* Symlinks after everything else, each looked at once: /bin -> usr/bin then finds /usr
+         * bound already and becomes a symlink only. */
+        const struct cordon_list *list = &l->s->readonly_mounts;
+        _cleanup_free_ const struct cordon_item **links = calloc(list->n ?: 1, sizeof(*links));
+        if (!links)
+                return -ENOMEM;
+        size_t n_links = 0;
+        CORDON_LIST_FOREACH (it, list) {
+                if (cordon_lower_is_builtin(it->origin) != builtin)
+                        continue;
+                struct stat st;
+                if (lstat(it->value, &st) == 0 && S_ISLNK(st.st_mode)) {
+                        links[n_links++] = it;
+                        continue;
                 }
+                int r = cordon_lower_bind_same_path(l, it->value, CORDON_ACCESS_RO, it->origin,
+                                                    "READONLY_MOUNTS");
+                if (r < 0)
+                        return r;
+        }
+        for (size_t i = 0; i < n_links; i++) {
+                int r = cordon_lower_bind_same_path(l, links[i]->value, CORDON_ACCESS_RO,
+                                                    links[i]->origin, "READONLY_MOUNTS");
+                if (r < 0)
+                        return r;
+        }
         return 0;
 }
 
