@@ -80,6 +80,11 @@ static const char *type_name(const json_t *v)
 /* A string value without NUL bytes (the parser allows \u0000 so that it can say where). */
 static int get_string(struct parse_ctx *c, json_t *v, const char **ret, size_t *ret_len)
 {
+        /* Set on every path: fail() returns whatever cordon_diag_set() does, which the compiler
+         * cannot see is negative. */
+        *ret = NULL;
+        if (ret_len)
+                *ret_len = 0;
         if (!json_is_string(v))
                 return fail(c, "expected a string, got %s", type_name(v));
         const char *s = json_string_value(v);
