@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test suite against each BUILD_DIR and ends with one line "N passed, N failed, N
 # skipped": the Criterion unit tests (as TAP), the fuzz corpus replays, and the TAP shell suites
-# (as root and as an unprivileged user when started as root); then the formatting check, once.
+# (as root and as an unprivileged user when started as root); then the formatting check and a
+# warning-free build with gcc and clang, once.
 # Sanitizer findings are failures: UBSan halts, and LeakSanitizer runs for the unit tests and
 # the replays (not inside sandboxes, whose processes are killed rather than exiting).
 set -u
@@ -83,6 +84,34 @@ if command -v clang-format >/dev/null && files=$(cd "$src" && git ls-files '*.c'
 else
         echo "# clang-format or git not available; formatting not checked"
 fi
+
+# The normal builds above hide compiler output; warnings are checked here, once, in build
+# directories of their own, with both compilers at the default and the release optimisation
+# (gcc's -O3 finds maybe-uninitialized paths that -O2 does not).
+echo "## warnings"
+lint="" n=0
+for cc in gcc clang; do
+        for type in debugoptimized release; do
+                n=$((n + 1))
+                name="$cc $type build with -Werror"
+                if ! command -v "$cc" >/dev/null; then
+                        lint+=$'\n'"not ok - $name: $cc is not installed (make test-deps)"
+                        echo "not ok - $name: $cc is not installed (make test-deps)"
+                        continue
+                fi
+                dir=$(mktemp -d /tmp/cordon-warnings.XXXXXX)
+                if log=$(CC=$cc meson setup "$dir" "$src" --buildtype="$type" -Dwerror=true \
+                        -Dtests=enabled 2>&1 && ninja -C "$dir" 2>&1); then
+                        lint+=$'\n'"ok - $name"
+                else
+                        lint+=$'\n'"not ok - $name"
+                        echo "not ok - $name:"
+                        printf '%s\n' "$log" | grep -E ': (warning|error)|^cc1' | head -20 | sed 's/^/    /'
+                fi
+                rm -rf "$dir"
+        done
+done
+count warnings 0 "1..$n$lint"
 
 echo "$pass passed, $fail failed, $skipped skipped"
 [ "$fail" -eq 0 ]
