@@ -160,7 +160,8 @@ static int run_supervised(int ruleset, char **argv)
         }
         close(sup.report[1]);
         char c;
-        while (read(sup.report[0], &c, 1) > 0 || errno == EINTR)
+        ssize_t n;
+        while ((n = read(sup.report[0], &c, 1)) > 0 || (n < 0 && errno == EINTR))
                 ;
         int st;
         while (waitpid(reaper, &st, 0) < 0)
