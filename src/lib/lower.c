@@ -444,8 +444,7 @@ static int lower_system(struct lower *l)
  * symlinks, so that a usr-merge link finds its target already bound. */
 static int lower_readonly_mounts(struct lower *l, bool builtin)
 {
-        /* Symlinks after everything else, each looked at once: /bin -> usr/bin then finds /usr
-         * bound already and becomes a symlink only. */
+        /* Each entry is lstat()ed once; the symlinks wait in @links. */
         const struct cordon_list *list = &l->s->readonly_mounts;
         _cleanup_free_ const struct cordon_item **links = calloc(list->n ?: 1, sizeof(*links));
         if (!links)
