@@ -2,8 +2,10 @@
  * application (in the child, without allocating). Raw system calls: libc has no wrappers, and the
  * system headers predate ABI 4, so the newer constants are defined here from the kernel UAPI. */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
+#include <linux/openat2.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,10 +109,11 @@ int cordon_landlock_abi(void)
         return abi > 0 ? (int)abi : -EOPNOTSUPP;
 }
 
-/* Appends a rule, taking @path. Capacity is implicit: the array grows to the next power of two
- * (at least 8) whenever n_rules reaches one, so the plan needs no extra field. */
+/* Appends a rule, taking @path; @st is what planning saw there, or NULL. Capacity is implicit:
+ * the array grows to the next power of two (at least 8) whenever n_rules reaches one, so the
+ * plan needs no extra field. */
 static int push(struct cordon_landlock_plan *plan, char *path, uint64_t access, bool optional,
-                int fs_rule)
+                int fs_rule, const struct stat *st)
 {
         _cleanup_free_ char *owned = path;
         size_t n = plan->n_rules;
@@ -123,17 +126,32 @@ static int push(struct cordon_landlock_plan *plan, char *path, uint64_t access, 
                         return -ENOMEM;
                 plan->rules = r;
         }
-        plan->rules[plan->n_rules++] = (struct cordon_landlock_rule){
+        struct cordon_landlock_rule *rule = &plan->rules[plan->n_rules++];
+        *rule = (struct cordon_landlock_rule){
             .path = TAKE_PTR(owned), .access = access, .optional = optional, .fs_rule = fs_rule};
+        if (st) {
+                rule->dev = st->st_dev;
+                rule->ino = st->st_ino;
+        }
         return 0;
 }
 
 int cordon_landlock_plan_add(struct cordon_landlock_plan *plan, const char *path, uint64_t access,
                              bool optional)
 {
-        if (!plan || !path_is_absolute(path) || access == 0)
+        if (!plan || !path_is_absolute(path) || access == 0 || plan->prepared)
                 return -EINVAL;
-        return push(plan, strdup(path), access, optional, -1);
+        /* As the plan's own grants: a realpath, and the object found there, which prepare()
+         * then requires. */
+        char *real = plan->host ? realpath(path, NULL) : NULL;
+        struct stat st;
+        if (!real && errno == ENOMEM)
+                return -ENOMEM;
+        if (real && stat(real, &st) < 0) {
+                free(real);
+                return -errno;
+        }
+        return push(plan, real ?: strdup(path), access, optional, -1, real ? &st : NULL);
 }
 
 void cordon_landlock_plan_clear(struct cordon_landlock_plan *plan)
@@ -141,6 +159,8 @@ void cordon_landlock_plan_clear(struct cordon_landlock_plan *plan)
         for (size_t i = 0; i < plan->n_rules; i++)
                 free(plan->rules[i].path);
         free(plan->rules);
+        if (plan->prepared)
+                safe_close(plan->ruleset_fd);
         *plan = (struct cordon_landlock_plan){0};
 }
 
@@ -167,13 +187,13 @@ static const struct dev_entry dev_entries[] = {
 
 static int push_dev(struct cordon_landlock_plan *plan, const char *dir, bool optional, int fs_rule)
 {
-        int r = push(plan, strdup(dir), ACC(READ_DIR), optional, fs_rule);
+        int r = push(plan, strdup(dir), ACC(READ_DIR), optional, fs_rule, NULL);
         for (size_t i = 0; r >= 0 && i < ELEMENTSOF(dev_entries); i++) {
                 const struct dev_entry *e = &dev_entries[i];
                 /* Our /dev/ptmx is a symlink to pts/ptmx, which the pts rule covers; apply()
                  * skips an optional symlink, and grants a real node. */
                 bool opt = optional || streq(e->name, "ptmx");
-                r = push(plan, path_join(dir, e->name), e->access, opt, fs_rule);
+                r = push(plan, path_join(dir, e->name), e->access, opt, fs_rule, NULL);
         }
         return r;
 }
@@ -193,7 +213,7 @@ static bool guest_masked(const struct cordon_policy *p, const char *path)
 static int build_ns(const struct cordon_policy *p, struct cordon_landlock_plan *plan)
 {
         /* READ_DIR reaches every directory below, so `ls` works anywhere in the view. */
-        int r = push(plan, strdup("/"), ACC(READ_DIR), false, -1);
+        int r = push(plan, strdup("/"), ACC(READ_DIR), false, -1, NULL);
         if (r < 0)
                 return r;
         for (size_t i = 0; i < p->n_fs; i++) {
@@ -243,7 +263,7 @@ static int build_ns(const struct cordon_policy *p, struct cordon_landlock_plan *
                 }
                 if (guest_masked(p, f->guest))
                         continue;
-                if ((r = push(plan, strdup(f->guest), access, optional, (int)i)) < 0)
+                if ((r = push(plan, strdup(f->guest), access, optional, (int)i, NULL)) < 0)
                         return r;
         }
         return 0;
@@ -257,6 +277,8 @@ struct grant {
         bool optional;
         int fs_rule;
         bool dropped;
+        struct stat st; /* what is at @path now, once resolved (seen) */
+        bool seen;
 };
 
 struct host_view {
@@ -380,7 +402,15 @@ static int add_in_place(void *userdata, const char *path)
         const struct grant *g = enclosing(ip->v, real);
         if (!g || !(g->access & ~FS_READ) || in_mask(ip->v, real))
                 return 0;
-        return add_grant(ip->v, real, g->access & FS_READ, true, ip->fs_rule);
+        struct stat st;
+        if (stat(real, &st) < 0)
+                return errno == ENOENT ? 0 : -errno;
+        int r = add_grant(ip->v, real, g->access & FS_READ, true, ip->fs_rule);
+        if (r >= 0) {
+                ip->v->grants[ip->v->n_grants - 1].st = st;
+                ip->v->grants[ip->v->n_grants - 1].seen = true;
+        }
+        return r;
 }
 
 static bool below_strictly(const char *path, const char *parent)
@@ -395,6 +425,7 @@ struct carve {
         size_t n_points;
         uint64_t access;
         int fs_rule;
+        const struct stat *top; /* what collect_host() saw at the grant, or NULL */
 };
 
 static bool is_point(const struct carve *c, const char *path)
@@ -489,6 +520,31 @@ static int take_budget(struct carve *c)
         return 0;
 }
 
+static bool same_inode(const struct stat *a, const struct stat *b)
+{
+        return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Opens the grant at @path (depth 0) or entry @name of @parent_fd to read it. The grant's path is
+ * its realpath: a symlink on it now was swapped in since, and would take the carving (and the
+ * grants below, which prepare() checks against what the carving saw) somewhere else. */
+static int carve_open(const struct carve *c, int parent_fd, const char *name, unsigned depth)
+{
+        if (depth > 0) {
+                int fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                return fd < 0 ? -errno : fd;
+        }
+        struct open_how how = {.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+                               .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
+        _cleanup_close_ int fd = (int)syscall(SYS_openat2, AT_FDCWD, name, &how, sizeof(how));
+        struct stat st;
+        if (fd < 0)
+                return -errno;
+        if (c->top && (fstat(fd, &st) < 0 || !same_inode(&st, c->top)))
+                return -ESTALE;
+        return TAKE_FD(fd);
+}
+
 /* Carving. Landlock rules only add rights, so a grant on a directory that holds a masked path
  * cannot be narrowed; instead the grant is replaced by one on each entry of the directory except
  * the one leading to the masked path, recursing into that one. Symlinks are skipped: looking one
@@ -499,9 +555,9 @@ static int take_budget(struct carve *c)
 static int carve_dir(struct carve *c, int parent_fd, const char *name, const char *path,
                      unsigned depth)
 {
-        int fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int fd = carve_open(c, parent_fd, name, depth);
         if (fd < 0)
-                return -errno;
+                return fd;
         DIR *d = fdopendir(fd);
         if (!d) {
                 int k = -errno;
@@ -510,10 +566,13 @@ static int carve_dir(struct carve *c, int parent_fd, const char *name, const cha
         }
         char **names = NULL;
         size_t n = 0;
-        int r = read_names(d, c->v->budget + c->n_points, &names, &n);
+        struct stat dst;
+        int r = fstat(dirfd(d), &dst) < 0 ? -errno : 0;
+        if (r >= 0)
+                r = read_names(d, c->v->budget + c->n_points, &names, &n);
         if (r >= 0 && (c->access & ACC(READ_DIR)) && !masked_dir_below(c->v, path) &&
             (r = take_budget(c)) >= 0)
-                r = push(c->plan, strdup(path), ACC(READ_DIR), true, c->fs_rule);
+                r = push(c->plan, strdup(path), ACC(READ_DIR), true, c->fs_rule, &dst);
         for (size_t i = 0; r >= 0 && i < n; i++) {
                 _cleanup_free_ char *child = path_join(path, names[i]);
                 if (!child) {
@@ -538,9 +597,9 @@ static int carve_dir(struct carve *c, int parent_fd, const char *name, const cha
                         continue;
                 }
                 uint64_t a = S_ISDIR(st.st_mode) ? c->access : c->access & FS_FILE_ONLY;
-                /* Optional: an entry may vanish before the child applies the plan. */
+                /* Optional: an entry may vanish before prepare() opens it. */
                 if (a && (r = take_budget(c)) >= 0)
-                        r = push(c->plan, TAKE_PTR(child), a, true, c->fs_rule);
+                        r = push(c->plan, TAKE_PTR(child), a, true, c->fs_rule, &st);
         }
         free_names(names, n);
         closedir(d);
@@ -572,6 +631,31 @@ static int carve_points(const struct host_view *v, const struct grant *g, const 
         }
         *ret = pts;
         *ret_n = n;
+        return 0;
+}
+
+/* The host's password hashes. Masked only for a caller who could read them (root, the shadow
+ * group): for anyone else their file modes already deny it, and carving /etc costs a rule per
+ * entry (a hundred or more) at every start. Not where a grant of their own asks for them. */
+static int mask_shadow(struct host_view *v)
+{
+        static const char *const files[] = {"/etc/shadow", "/etc/gshadow"};
+        for (size_t i = 0; i < ELEMENTSOF(files); i++) {
+                if (faccessat(AT_FDCWD, files[i], R_OK, AT_EACCESS) < 0)
+                        continue;
+                _cleanup_free_ char *real = realpath(files[i], NULL);
+                if (!real) {
+                        if (errno == ENOMEM)
+                                return -ENOMEM;
+                        continue;
+                }
+                const struct grant *g = enclosing(v, real);
+                if (!g || streq(g->path, real))
+                        continue;
+                int r = add_mask(v, real);
+                if (r < 0)
+                        return r;
+        }
         return 0;
 }
 
@@ -630,16 +714,24 @@ static int collect_host(const struct cordon_policy *p, struct host_view *v)
                 if (r < 0)
                         return r;
         }
-        /* Resolve grants the way the masks are resolved, so that paths compare as strings. A
-         * path that cannot be resolved stays as it is, and apply() decides (optional or not). */
+        /* Resolve grants the way the masks are resolved, so that paths compare as strings, and
+         * note what is there, which prepare() then requires. A path that cannot be resolved
+         * stays as it is, and prepare() decides (optional or not). */
         for (size_t i = 0; i < v->n_grants; i++) {
-                char *real = realpath(v->grants[i].path, NULL);
+                struct grant *g = &v->grants[i];
+                char *real = realpath(g->path, NULL);
                 if (real) {
-                        free(v->grants[i].path);
-                        v->grants[i].path = real;
+                        free(g->path);
+                        g->path = real;
+                        if (stat(real, &g->st) == 0)
+                                g->seen = true;
+                        else if (errno != ENOENT && errno != ENOTDIR)
+                                return -errno;
                 } else if (errno == ENOMEM)
                         return -ENOMEM;
         }
+        if ((r = mask_shadow(v)) < 0)
+                return r;
         for (size_t i = 0; i < v->n_grants; i++)
                 v->grants[i].dropped = in_mask(v, v->grants[i].path); /* at or inside a mask */
         /* In-place read-only rules last, once the grants they narrow are known. */
@@ -666,14 +758,16 @@ static int build_host(const struct cordon_policy *p, struct cordon_landlock_plan
                 if ((r = carve_points(&v, g, &pts, &n)) < 0)
                         break;
                 if (n == 0)
-                        r = push(plan, strdup(g->path), g->access, g->optional, g->fs_rule);
+                        r = push(plan, strdup(g->path), g->access, g->optional, g->fs_rule,
+                                 g->seen ? &g->st : NULL);
                 else {
                         struct carve c = {.v = &v,
                                           .plan = plan,
                                           .points = pts,
                                           .n_points = n,
                                           .access = g->access,
-                                          .fs_rule = g->fs_rule};
+                                          .fs_rule = g->fs_rule,
+                                          .top = g->seen ? &g->st : NULL};
                         r = carve_dir(&c, AT_FDCWD, g->path, g->path, 0);
                         if (r == -ENOENT && g->optional)
                                 r = 0;
@@ -698,9 +792,10 @@ int cordon_landlock_plan_build(const struct cordon_policy *p, enum cordon_backen
         int r;
         if (backend == CORDON_BACKEND_NS)
                 r = build_ns(p, &plan);
-        else if (backend == CORDON_BACKEND_LANDLOCK)
+        else if (backend == CORDON_BACKEND_LANDLOCK) {
+                plan.host = true;
                 r = build_host(p, &plan);
-        else
+        } else
                 r = -EINVAL;
         if (r < 0) {
                 cordon_landlock_plan_clear(&plan);
@@ -710,56 +805,103 @@ int cordon_landlock_plan_build(const struct cordon_policy *p, enum cordon_backen
         return 0;
 }
 
-int cordon_landlock_apply(const struct cordon_landlock_plan *plan, int *ret_rule)
+/* Fail closed: a restriction the ABI cannot express is an error, not a no-op. */
+static int create_ruleset(const struct cordon_landlock_plan *plan)
 {
-        if (ret_rule)
-                *ret_rule = -1;
-        if (!plan || plan->abi <= 0)
-                return -EINVAL;
-        /* Fail closed: a restriction the ABI cannot express is an error, not a no-op. */
         if ((plan->deny_tcp && plan->abi < 4) || (plan->scope && plan->abi < 6))
                 return -EOPNOTSUPP;
-        uint64_t handled = plan->handled & handled_fs(plan->abi);
         struct ruleset_attr attr = {
-            .handled_access_fs = handled,
+            .handled_access_fs = plan->handled & handled_fs(plan->abi),
             .handled_access_net =
                 plan->deny_tcp ? LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP : 0,
             .scoped = plan->scope ? LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL : 0,
         };
-        _cleanup_close_ int rs =
-            (int)syscall(__NR_landlock_create_ruleset, &attr, attr_size(plan->abi), 0);
-        if (rs < 0)
-                return -errno;
+        int rs = (int)syscall(__NR_landlock_create_ruleset, &attr, attr_size(plan->abi), 0);
+        return rs < 0 ? -errno : rs;
+}
 
+/* Opens @rule's path once and adds it to ruleset @rs. No symlink is followed in any component
+ * (O_NOFOLLOW alone guards only the last one): a directory on the way that a concurrent writer
+ * swaps for a symlink to $HOME would otherwise move the grant onto ~/.ssh. For a path planning
+ * saw, a symlink there or another object means it changed since: refused even when optional,
+ * since that is what an attack looks like; it merely vanishing is not. Returns 0, 1 when
+ * skipped, or -errno. No allocation: the ns backend's child runs it. */
+static int add_path_rule(int rs, uint64_t handled, const struct cordon_landlock_rule *rule)
+{
+        uint64_t access = rule->access & handled;
+        if (access == 0)
+                return 1; /* nothing this ABI can grant */
+        bool seen = rule->ino != 0;
+        struct open_how how = {.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+                               .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
+        _cleanup_close_ int fd = (int)syscall(SYS_openat2, AT_FDCWD, rule->path, &how, sizeof(how));
+        struct stat st;
+        if (fd < 0) {
+                if ((errno == ENOENT || errno == ENOTDIR) && rule->optional)
+                        return 1;
+                if (errno == ELOOP && rule->optional && !seen)
+                        return 1; /* it was not there when planned: no rights reach it */
+                return -errno;
+        }
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (S_ISLNK(st.st_mode))
+                return rule->optional && !seen ? 1 : -ELOOP;
+        if (seen && (st.st_dev != rule->dev || st.st_ino != rule->ino))
+                return -ESTALE;
+        if (!S_ISDIR(st.st_mode))
+                access &= FS_FILE_ONLY;
+        if (access == 0)
+                return 1;
+        struct landlock_path_beneath_attr pb = {.allowed_access = access, .parent_fd = fd};
+        if (syscall(__NR_landlock_add_rule, rs, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
+                return -errno;
+        return 0;
+}
+
+/* Creates the ruleset of @plan with every rule added. */
+static int build_ruleset(const struct cordon_landlock_plan *plan, int *ret_rule)
+{
+        _cleanup_close_ int rs = create_ruleset(plan);
+        if (rs < 0)
+                return rs;
+        uint64_t handled = plan->handled & handled_fs(plan->abi);
         for (size_t i = 0; i < plan->n_rules; i++) {
-                const struct cordon_landlock_rule *rule = &plan->rules[i];
-                uint64_t access = rule->access & handled;
-                if (access == 0)
-                        continue; /* nothing this ABI can grant */
-                _cleanup_close_ int fd = open(rule->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-                int k = 0;
-                struct stat st;
-                if (fd < 0)
-                        k = (errno == ENOENT || errno == ENOTDIR) && rule->optional ? 1 : -errno;
-                else if (fstat(fd, &st) < 0)
-                        k = -errno;
-                else if (S_ISLNK(st.st_mode))
-                        k = rule->optional ? 1 : -ELOOP;
-                else if (!S_ISDIR(st.st_mode))
-                        access &= FS_FILE_ONLY;
-                if (k == 0 && access) {
-                        struct landlock_path_beneath_attr pb = {.allowed_access = access,
-                                                                .parent_fd = fd};
-                        if (syscall(__NR_landlock_add_rule, rs, LANDLOCK_RULE_PATH_BENEATH, &pb,
-                                    0) < 0)
-                                k = -errno;
-                }
+                int k = add_path_rule(rs, handled, &plan->rules[i]);
                 if (k < 0) {
                         if (ret_rule)
                                 *ret_rule = (int)i;
                         return k;
                 }
         }
+        return TAKE_FD(rs);
+}
+
+int cordon_landlock_plan_prepare(struct cordon_landlock_plan *plan, int *ret_rule)
+{
+        if (ret_rule)
+                *ret_rule = -1;
+        if (!plan || plan->abi <= 0 || plan->prepared)
+                return -EINVAL;
+        int rs = build_ruleset(plan, ret_rule);
+        if (rs < 0)
+                return rs;
+        plan->ruleset_fd = rs;
+        plan->prepared = true;
+        return 0;
+}
+
+int cordon_landlock_apply(const struct cordon_landlock_plan *plan, int *ret_rule)
+{
+        if (ret_rule)
+                *ret_rule = -1;
+        if (!plan || plan->abi <= 0)
+                return -EINVAL;
+        if (plan->prepared)
+                return syscall(__NR_landlock_restrict_self, plan->ruleset_fd, 0) < 0 ? -errno : 0;
+        _cleanup_close_ int rs = build_ruleset(plan, ret_rule);
+        if (rs < 0)
+                return rs;
         if (syscall(__NR_landlock_restrict_self, rs, 0) < 0)
                 return -errno;
         return 0;
