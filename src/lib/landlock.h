@@ -63,7 +63,9 @@ struct cordon_landlock_plan {
  * -EINVAL (@abi <= 0, @backend not NS or LANDLOCK, an unknown access), -ENOMEM, -E2BIG (the
  * carving around masked paths would exceed CORDON_LANDLOCK_CARVE_MAX_RULES rules or
  * CORDON_LANDLOCK_CARVE_MAX_DEPTH levels), or -errno from inspecting the host (landlock
- * backend only: resolving paths, reading the directories it carves). */
+ * backend only: resolving paths, reading the directories it carves; -ELOOP or -ESTALE when a
+ * grant it carves changed since it was resolved). Each host rule notes what planning saw at its
+ * path, for cordon_landlock_plan_prepare() to require. */
 int cordon_landlock_plan_build(const struct cordon_policy *p, enum cordon_backend backend, int abi,
                                struct cordon_landlock_plan *ret);
 /* Frees the rules and closes the prepared ruleset; accepts a zeroed plan; leaves @plan zeroed. */

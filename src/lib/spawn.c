@@ -198,7 +198,8 @@ static void child_begin(const struct child_ctx *c)
                         _exit(125);
         }
         if (p->process.close_fds) {
-                /* The pty's fds stay for cordon_pty_child_setup(), which closes them itself. */
+                /* The pty's fds stay for cordon_pty_child_setup(), which closes them itself;
+                 * the prepared Landlock ruleset for apply_layers() (close-on-exec). */
                 int keep[] = {c->report_fd,
                               c->lifeline_fd,
                               c->pty_sock,
