@@ -32,7 +32,7 @@ a, b = sys.argv[1].encode(), sys.argv[2].encode()
 while True:
     libc.syscall(nr, -100, a, -100, b, 2)'
 
-plan 5
+plan 6
 check "control: with --profile unrestricted the key is readable" "RACE-PRIVATE-KEY" \
         "$(start --profile unrestricted | grep -o RACE-PRIVATE-KEY)"
 rm -f "$HOME/.ssh/pwned"
@@ -48,7 +48,8 @@ for ((i = 0; i < starts && SECONDS < end; i++)); do
         case $out in *WROTE*) wrote=$((wrote + 1)) ;; esac
         [ $rc -eq 125 ] && refused=$((refused + 1))
 done
-kill "$racer"
+racing=no
+kill "$racer" 2>/dev/null && racing=yes
 wait "$racer" 2>/dev/null
 echo "# $ran starts: $refused refused, $read_key read the key, $wrote wrote into ~/.ssh"
 
@@ -56,3 +57,4 @@ check "no start read \$HOME/.ssh/id" "0" "$read_key"
 check "no start wrote into \$HOME/.ssh" "0 absent" \
         "$wrote $([ -e "$HOME/.ssh/pwned" ] && echo present || echo absent)"
 check "the starts ran" "yes" "$([ "$ran" -gt 0 ] && echo yes || echo no)"
+check "the racer ran until the end" "yes" "$racing"
