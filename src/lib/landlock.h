@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "cordon/cordon.h"
 
@@ -33,6 +34,10 @@ struct cordon_landlock_rule {
         uint64_t access;
         bool optional; /* a missing path is skipped instead of failing the launch */
         int fs_rule;   /* index into policy->fs this came from, or -1 */
+        /* The object planning saw at @path (landlock backend), which the rule must still find
+         * there; ino 0: none seen (a guest path, or one that did not exist). */
+        dev_t dev;
+        ino_t ino;
 };
 
 struct cordon_landlock_plan {
@@ -42,6 +47,11 @@ struct cordon_landlock_plan {
         bool scope;       /* LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL */
         int abi;          /* ABI the plan was built for (cordon_landlock_abi()) */
         uint64_t handled; /* LANDLOCK_ACCESS_FS_* handled, already masked by @abi */
+        bool host;        /* host paths (landlock backend): plan_add() resolves them too */
+        /* Set by cordon_landlock_plan_prepare(): the ruleset with every rule added, owned by the
+         * plan; the child only restricts itself with it. */
+        bool prepared;
+        int ruleset_fd;
 };
 
 /* Parent side. Builds the ruleset for @p as seen by @backend:
@@ -53,23 +63,34 @@ struct cordon_landlock_plan {
  * -EINVAL (@abi <= 0, @backend not NS or LANDLOCK, an unknown access), -ENOMEM, -E2BIG (the
  * carving around masked paths would exceed CORDON_LANDLOCK_CARVE_MAX_RULES rules or
  * CORDON_LANDLOCK_CARVE_MAX_DEPTH levels), or -errno from inspecting the host (landlock
- * backend only: resolving paths, reading the directories it carves). */
+ * backend only: resolving paths, reading the directories it carves; -ELOOP or -ESTALE when a
+ * grant it carves changed since it was resolved). Each host rule notes what planning saw at its
+ * path, for cordon_landlock_plan_prepare() to require. */
 int cordon_landlock_plan_build(const struct cordon_policy *p, enum cordon_backend backend, int abi,
                                struct cordon_landlock_plan *ret);
-/* Frees the rules; accepts a zeroed plan; leaves @plan zeroed. */
+/* Frees the rules and closes the prepared ruleset; accepts a zeroed plan; leaves @plan zeroed. */
 void cordon_landlock_plan_clear(struct cordon_landlock_plan *plan);
 
-/* Child side. Creates the ruleset, adds every rule, and restricts the calling thread.
+/* Parent side (landlock backend), once the plan is complete: creates the ruleset and adds every
+ * rule now, so that the child only restricts itself with it. Each path is opened once, without
+ * following a symlink in any component (openat2 RESOLVE_NO_SYMLINKS), and must still be the
+ * object planning saw there: a directory on the way swapped for a symlink cannot redirect a
+ * grant. A rule whose path is gone (ENOENT, ENOTDIR) is skipped when optional. Returns 0, -EINVAL
+ * (no plan, already prepared), -EOPNOTSUPP (more than its ABI offers), -ELOOP (a symlink on the
+ * way or, for a path planning did not see, at the end), -ESTALE (another object than planning
+ * saw), or -errno of the system calls; on a rule's failure stores its index in @ret_rule (-1
+ * when no rule was involved); @ret_rule may be NULL. */
+int cordon_landlock_plan_prepare(struct cordon_landlock_plan *plan, int *ret_rule);
+
+/* Child side. Restricts the calling thread with the prepared ruleset, or else creates the
+ * ruleset and adds every rule (opening each path as cordon_landlock_plan_prepare() does) first.
  * No-new-privs must be set (or CAP_SYS_ADMIN held). Allocates nothing and calls only system
- * calls, so it may run between clone and exec. A rule whose path is missing (ENOENT, ENOTDIR)
- * or is a symlink is skipped when optional; otherwise the launch fails (-ELOOP for a symlink:
- * every rule path is opened O_NOFOLLOW, so a symlink swapped in after planning cannot redirect
- * a grant). On failure returns -errno (-EOPNOTSUPP when the plan asks for more than its ABI
- * offers) and stores the index of the failing rule in @ret_rule (-1 when no rule was involved);
- * @ret_rule may be NULL. */
+ * calls, so it may run between clone and exec. Returns 0 or the errors of
+ * cordon_landlock_plan_prepare() (-ENOMSG: nothing handled at all), with @ret_rule the same. */
 int cordon_landlock_apply(const struct cordon_landlock_plan *plan, int *ret_rule);
 
-/* Parent side: adds one more grant to @plan (a copy of @path). Returns 0, -EINVAL, -ENOMEM. */
+/* Parent side: adds one more grant to @plan (a copy of @path, resolved to its realpath in a host
+ * plan when it exists). Returns 0, -EINVAL (also once prepared), -ENOMEM. */
 int cordon_landlock_plan_add(struct cordon_landlock_plan *plan, const char *path, uint64_t access,
                              bool optional);
 

@@ -132,6 +132,23 @@ static int make_tmpdir(struct cordon_launch *l, struct cordon_diag *diag)
         return 0;
 }
 
+static int prepare_failed(const struct cordon_launch *l, int r, int rule, struct cordon_diag *diag)
+{
+        if (rule < 0 || (size_t)rule >= l->ll.n_rules)
+                return cordon_diag_set(diag, r, "failed to create the Landlock ruleset: %s",
+                                       strerror(-r));
+        const char *path = l->ll.rules[rule].path;
+        if (r == -ELOOP || r == -ESTALE)
+                return cordon_diag_set(diag, r,
+                                       "refusing to start: '%s' changed while the Landlock rules "
+                                       "were planned (%s); is something renaming it?",
+                                       path,
+                                       r == -ELOOP ? "a symlink is on its path now"
+                                                   : "another file or directory is there now");
+        return cordon_diag_set(diag, r, "failed to add the Landlock rule for '%s': %s", path,
+                               strerror(-r));
+}
+
 /* Everything that depends on the backend: the Landlock plan, the socket rule of the seccomp
  * filter, the landlock backend's TMPDIR. */
 static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
@@ -193,6 +210,12 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                                                        "failed to plan the Landlock "
                                                        "rules: %s",
                                                        strerror(-r));
+                        /* Host paths are opened here, once, and the child gets the ruleset:
+                         * between planning and the child, a path could have changed. */
+                        int rule = -1;
+                        r = cordon_landlock_plan_prepare(&l->ll, &rule);
+                        if (r < 0)
+                                return prepare_failed(l, r, rule, diag);
                 }
         }
 

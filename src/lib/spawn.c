@@ -198,13 +198,15 @@ static void child_begin(const struct child_ctx *c)
                         _exit(125);
         }
         if (p->process.close_fds) {
-                /* The pty's fds stay for cordon_pty_child_setup(), which closes them itself. */
+                /* The pty's fds stay for cordon_pty_child_setup(), which closes them itself;
+                 * the prepared Landlock ruleset for apply_layers() (close-on-exec). */
                 int keep[] = {c->report_fd,
                               c->lifeline_fd,
                               c->pty_sock,
                               c->pty ? c->pty->slave : -EBADF,
                               c->pty ? c->pty->master : -EBADF,
-                              c->pty ? c->pty->private_tty : -EBADF};
+                              c->pty ? c->pty->private_tty : -EBADF,
+                              c->l->ll.prepared ? c->l->ll.ruleset_fd : -EBADF};
                 if ((r = close_all_fds_except(keep, ELEMENTSOF(keep))) < 0)
                         child_fail(c, CORDON_STEP_PROCESS, r, -1, 125);
         }
@@ -299,6 +301,8 @@ _Noreturn static void reaper_main(struct child_ctx *c)
          * write end is closed too; the reaper keeps no way into the sandbox's terminal. */
         raw_close(c->report_fd);
         raw_close(c->lifeline_fd);
+        if (c->l->ll.prepared)
+                raw_close(c->l->ll.ruleset_fd);
         if (c->pty) {
                 const int fds[] = {c->pty->slave, c->pty->master, c->pty->private_tty};
                 for (size_t i = 0; i < ELEMENTSOF(fds); i++)
