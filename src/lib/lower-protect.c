@@ -59,11 +59,8 @@ static int bind_ro(struct lower *l, const char *guest, const char *real, const c
 /* PROTECT_GIT_CONFIG: .git/config (core.fsmonitor, core.hooksPath, filters, aliases) and
  * .git/hooks run code on the host at the user's next git command. Objects, refs and the index
  * stay writable, so commits, branches and fetches work. */
-static int protect_git(struct lower *l)
+static int protect_git_in(struct lower *l, const char *project)
 {
-        const char *project = l->p->project_dir;
-        if (!l->s->protect_git || !project || !path_is_absolute(project))
-                return 0;
         _cleanup_free_ char *git = path_join(project, ".git");
         _cleanup_free_ char *config = path_join(git, "config");
         _cleanup_free_ char *hooks = path_join(git, "hooks");
@@ -91,6 +88,22 @@ static int protect_git(struct lower *l)
         if ((r = bind_ro(l, config, config, "PROTECT_GIT_CONFIG")) < 0)
                 return r;
         return bind_ro(l, hooks, hooks, "PROTECT_GIT_CONFIG");
+}
+
+/* The project, or every workspace root of a capability policy (each is a project). */
+static int protect_git(struct lower *l)
+{
+        if (!l->s->protect_git)
+                return 0;
+        if (!l->s->cap_policy)
+                return l->p->project_dir ? protect_git_in(l, l->p->project_dir) : 0;
+        STRV_FOREACH (it, l->s->cap_policy->workspace_roots) {
+                _cleanup_free_ char *real = realpath(*it, NULL);
+                int r = real ? protect_git_in(l, real) : 0;
+                if (r < 0)
+                        return r;
+        }
+        return 0;
 }
 
 /* Agent configuration whose contents the agent later runs on the host: hooks and env of claude,
@@ -142,10 +155,25 @@ static int protect_agents(struct lower *l)
         return 0;
 }
 
-/* True when @real lies below a path the user named: an --rw or --ro entry, or the project. */
+static bool below_any(char **roots, const char *real)
+{
+        STRV_FOREACH (it, roots) {
+                _cleanup_free_ char *named = realpath(*it, NULL);
+                if (named && path_is_below(real, named))
+                        return true;
+        }
+        return false;
+}
+
+/* True when @real lies below a path the user named: an --rw or --ro entry, the project, or a
+ * root of a capability policy. */
 static bool named_by_user(const struct lower *l, const char *real)
 {
         if (l->p->project_dir && path_is_below(real, l->p->project_dir))
+                return true;
+        const struct cordon_cap_policy *c = l->s->cap_policy;
+        if (c && (below_any(c->workspace_roots, real) || below_any(c->read_only_roots, real) ||
+                  below_any(c->read_roots, real) || below_any(c->write_roots, real)))
                 return true;
         const struct cordon_list *lists[] = {&l->s->extra_writable_paths, &l->s->readonly_mounts};
         for (size_t i = 0; i < ELEMENTSOF(lists); i++)

@@ -3,6 +3,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include "lib/cap-policy.h"
 #include "lib/landlock.h"
 #include "lib/proc-net-unix.h"
 #include "shared/fd-util.h"
@@ -276,4 +277,24 @@ Test(lower_protect, parser_limits)
         cr_assert_eq(cordon_proc_net_unix_parse(big, len, &out), -E2BIG);
         cr_assert_null(out);
         free(big);
+}
+
+/* ---- capability policies ---- */
+
+Test(lower_protect, git_protected_in_every_workspace_root)
+{
+        struct cordon_cap_policy *c = calloc(1, sizeof(*c));
+        cr_assert_not_null(c);
+        cordon_cap_policy_init(c);
+        s.cap_policy = c;
+        s.cap_policy_origin = strdup("policy.json");
+        const char *a = in_root("a"), *b = in_root("b");
+        write_file(fmt("%s/.git/config", a), "");
+        write_file(fmt("%s/.git/config", b), "");
+        cr_assert_eq(strv_extend(&c->workspace_roots, a), 0);
+        cr_assert_eq(strv_extend(&c->workspace_roots, b), 0);
+        lower_ok();
+        assert_ro_ns_only(fmt("%s/.git/config", a));
+        assert_ro_ns_only(fmt("%s/.git/config", b));
+        assert_ro_ns_only(fmt("%s/.git/hooks", b));
 }
