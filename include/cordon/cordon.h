@@ -125,6 +125,10 @@ enum cordon_fallback {
 enum {
         CORDON_FS_OPTIONAL = 1u << 0, /* skip silently when the host path is missing */
         CORDON_FS_SEAL = 1u << 1,     /* tmpfs: made read-only once its contents are in place */
+        /* Only a mount namespace gives it: the landlock backend, which sees the host's files,
+         * leaves it out (a read-only file inside a writable grant would take the rights to
+         * create anything in the directories around it). */
+        CORDON_FS_NS_ONLY = 1u << 2,
 };
 
 struct cordon_policy;

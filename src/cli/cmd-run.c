@@ -47,6 +47,14 @@ static int settings_from_environment(struct cordon_settings *s)
                 }
                 s->fallback = (enum cordon_fallback)f;
         }
+        v = getenv("PROTECT_GIT_CONFIG");
+        if (v) {
+                if (!streq(v, "true") && !streq(v, "false")) {
+                        log_error("PROTECT_GIT_CONFIG='%s': expected true or false", v);
+                        return -EINVAL;
+                }
+                s->protect_git = streq(v, "true");
+        }
         return 0;
 }
 

@@ -47,6 +47,8 @@ const struct cli_option run_options_table[] = {
     {"no-pty", 0, NULL, OPT_NO_PTY,
      "hand the command the caller's terminal instead of a pseudo-terminal of its own"},
     {"quiet", 'q', NULL, OPT_QUIET, "do not print the startup banner"},
+    {"git-writable", 0, NULL, OPT_GIT_WRITABLE,
+     "leave the project's .git/config and .git/hooks writable (read-only by default)"},
     {"help", 'h', NULL, OPT_HELP, "show this help and exit"},
 };
 const size_t run_options_count = ELEMENTSOF(run_options_table);
@@ -266,6 +268,9 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
                         break;
                 case OPT_QUIET:
                         s->quiet = true;
+                        break;
+                case OPT_GIT_WRITABLE:
+                        s->protect_git = false;
                         break;
                 case OPT_HELP:
                         a->help = true;

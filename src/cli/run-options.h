@@ -30,6 +30,7 @@ enum run_option_id {
         OPT_TMP_SIZE,
         OPT_NO_PTY,
         OPT_QUIET,
+        OPT_GIT_WRITABLE,
         OPT_HELP,
 };
 

@@ -412,6 +412,8 @@ static int collect_host(const struct cordon_policy *p, struct host_view *v)
         for (size_t i = 0; i < p->n_fs; i++) {
                 const struct cordon_fs_rule *f = &p->fs[i];
                 bool optional = f->flags & CORDON_FS_OPTIONAL;
+                if (f->flags & CORDON_FS_NS_ONLY)
+                        continue; /* pins, protected files, socket masks: mounts only */
                 switch (f->access) {
                 case CORDON_ACCESS_RO:
                 case CORDON_ACCESS_RW:

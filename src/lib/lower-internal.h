@@ -52,5 +52,11 @@ int cordon_lower_blocked_files(struct lower *l);
 int cordon_lower_check_project(struct lower *l);
 int cordon_lower_masks(struct lower *l);
 
+/* lower-protect.c: read-only git metadata and agent settings, masks over the host's unix
+ * sockets (before cordon_lower_masks()), then pins for every rule inside a read-write bind
+ * (once every rule is known). */
+int cordon_lower_protect(struct lower *l);
+int cordon_lower_pins(struct lower *l);
+
 /* lower-cap.c: the roots and presets of a capability policy (--policy) instead of a project. */
 int cordon_lower_cap_policy(struct lower *l);

@@ -511,7 +511,8 @@ int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_h
         if (r < 0 || (r = cordon_lower_home_blocked(&l)) < 0 ||
             (r = cordon_lower_extra_blocked(&l)) < 0 || (r = cordon_lower_blocked_files(&l)) < 0 ||
             (r = cordon_lower_check_project(&l)) < 0 || (r = lower_devices(&l)) < 0 ||
-            (r = lower_passwd(&l)) < 0 || (r = cordon_lower_masks(&l)) < 0 ||
+            (r = lower_passwd(&l)) < 0 || (r = cordon_lower_protect(&l)) < 0 ||
+            (r = cordon_lower_masks(&l)) < 0 || (r = cordon_lower_pins(&l)) < 0 ||
             (r = lower_env(&l)) < 0)
                 goto fail;
         if ((r = cordon_policy_set_hostname(l.p, "cordon")) < 0 ||

@@ -12,8 +12,9 @@ struct cordon_host {
         char *const *envp;
         uid_t uid;
         gid_t gid;
-        const char *passwd_path; /* NULL: /etc/passwd */
-        const char *group_path;  /* NULL: /etc/group */
+        const char *passwd_path;   /* NULL: /etc/passwd */
+        const char *group_path;    /* NULL: /etc/group */
+        const char *proc_net_unix; /* NULL: /proc/net/unix */
 };
 
 /* Builds the policy for @s on @h. Creates on the host what the configuration asks to exist:

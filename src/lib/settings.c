@@ -110,6 +110,7 @@ int cordon_settings_init_defaults(struct cordon_settings *s, const char *home)
             .private_tmp = true,
             .private_ipc = true,
             .filter_passwd = true,
+            .protect_git = true,
             .backend = CORDON_BACKEND_AUTO,
             .profile = CORDON_PROFILE_WORKTREE,
             .fallback = CORDON_FALLBACK_ENFORCE,

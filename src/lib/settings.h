@@ -33,6 +33,7 @@ struct cordon_settings {
         bool private_tmp;
         bool private_ipc;
         bool filter_passwd;
+        bool protect_git; /* PROTECT_GIT_CONFIG: .git/config and .git/hooks read-only */
         bool quiet;
         bool no_pty;                 /* --no-pty */
         struct cordon_limits limits; /* --timeout, --memory, --pids, --cpus, --tmp-size */

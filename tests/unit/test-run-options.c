@@ -149,6 +149,9 @@ static void check_effect(const struct cli_option *o, const char *arg)
         case OPT_QUIET:
                 cr_assert(a.settings.quiet);
                 break;
+        case OPT_GIT_WRITABLE:
+                cr_assert_not(a.settings.protect_git);
+                break;
         case OPT_HELP:
                 cr_assert(a.help);
                 break;

@@ -1,0 +1,300 @@
+/* cordon_settings_lower(): pins, read-only git metadata and agent settings, and masks over unix
+ * sockets (lower-protect.c), and the /proc/net/unix parser. Fixture in lower-fixture.h. */
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "lib/cap-policy.h"
+#include "lib/landlock.h"
+#include "lib/proc-net-unix.h"
+#include "shared/fd-util.h"
+#include "lower-fixture.h"
+
+TestSuite(lower_protect, .init = setup, .fini = teardown);
+
+static const struct cordon_fs_rule *pin_at(const char *guest)
+{
+        const struct cordon_fs_rule *r = rule(guest, CORDON_ACCESS_RW);
+        return r && (r->flags & CORDON_FS_NS_ONLY) ? r : NULL;
+}
+
+static void assert_ro_ns_only(const char *guest)
+{
+        const struct cordon_fs_rule *r = rule(guest, CORDON_ACCESS_RO);
+        if (!r)
+                dump();
+        cr_assert_not_null(r, "no read-only rule at '%s'", guest);
+        cr_assert_str_eq(r->host, guest);
+        cr_assert(r->flags & CORDON_FS_NS_ONLY, "'%s' is left to the namespace backend", guest);
+}
+
+/* ---- pins ---- */
+
+Test(lower_protect, every_directory_above_a_nested_mask_is_pinned)
+{
+        write_file(fmt("%s/a/b/secret.yml", project), "x");
+        mkdir_p(fmt("%s/sib", project));
+        cr_assert_eq(cordon_list_add(&s.blocked_files, fmt("%s/a/b/secret.yml", project), "--mask"),
+                     0);
+        lower_ok();
+        assert_masked(fmt("%s/a/b/secret.yml", project));
+        cr_assert_not_null(pin_at(fmt("%s/a", project)));
+        cr_assert_not_null(pin_at(fmt("%s/a/b", project)));
+        cr_assert_str_eq(pin_at(fmt("%s/a/b", project))->host, fmt("%s/a/b", project));
+        cr_assert_null(rule(fmt("%s/sib", project), CORDON_ACCESS_RW), "nothing to keep there");
+        cr_assert_null(rule(fmt("%s/a/b/secret.yml", project), CORDON_ACCESS_RW));
+}
+
+Test(lower_protect, a_symlink_on_the_way_is_not_pinned)
+{
+        write_file(fmt("%s/real/secret", project), "x");
+        cr_assert_eq(symlink("real", fmt("%s/link", project)), 0);
+        /* The mask is put at the realpath; the link itself leads nowhere a pin could hold. */
+        cr_assert_eq(cordon_list_add(&s.blocked_files, fmt("%s/link/secret", project), "--mask"),
+                     0);
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/link", project), CORDON_ACCESS_RW));
+        cr_assert_not_null(pin_at(fmt("%s/real", project)));
+}
+
+Test(lower_protect, pins_follow_the_guest_path_of_their_bind)
+{
+        /* --home-access write: a credential directory below $HOME is a mount of its own, and a
+         * --hide'd path deeper down gets its parents pinned relative to the home bind. */
+        s.home_access = CORDON_HOME_WRITE;
+        write_file(fmt("%s/.config/tool/token", home), "x");
+        cr_assert_eq(
+            cordon_list_add(&s.extra_blocked_paths, fmt("%s/.config/tool", home), "--hide"), 0);
+        lower_ok();
+        assert_masked(fmt("%s/.config/tool", home));
+        cr_assert_not_null(pin_at(fmt("%s/.config", home)));
+}
+
+/* ---- git ---- */
+
+Test(lower_protect, git_config_and_hooks_read_only)
+{
+        write_file(fmt("%s/.git/config", project), "[core]\n");
+        mkdir_p(fmt("%s/.git/hooks", project));
+        lower_ok();
+        assert_ro_ns_only(fmt("%s/.git/config", project));
+        assert_ro_ns_only(fmt("%s/.git/hooks", project));
+        cr_assert_not_null(pin_at(fmt("%s/.git", project)), ".git cannot be swapped for another");
+}
+
+Test(lower_protect, missing_git_hooks_created_first)
+{
+        write_file(fmt("%s/.git/config", project), "[core]\n");
+        lower_ok();
+        struct stat st;
+        cr_assert_eq(lstat(fmt("%s/.git/hooks", project), &st), 0);
+        cr_assert(S_ISDIR(st.st_mode));
+        cr_assert(warned(".git/hooks"));
+        assert_ro_ns_only(fmt("%s/.git/hooks", project));
+}
+
+Test(lower_protect, git_left_alone_when_turned_off_or_absent)
+{
+        write_file(fmt("%s/.git/config", project), "[core]\n");
+        s.protect_git = false;
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.git/config", project), CORDON_ACCESS_RO));
+        cr_assert_not(exists(fmt("%s/.git/hooks", project)), "nothing created when turned off");
+
+        /* A .git file (a worktree's) is not a repository directory. */
+        s.protect_git = true;
+        write_file(fmt("%s/wt/.git", home), "gitdir: /elsewhere\n");
+        free(s.project_dir);
+        s.project_dir = strdup(fmt("%s/wt", home));
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/wt/.git", home), CORDON_ACCESS_RO));
+}
+
+Test(lower_protect, git_symlinked_config_warned)
+{
+        write_file(fmt("%s/cfg", root), "[core]\n");
+        mkdir_p(fmt("%s/.git/hooks", project));
+        cr_assert_eq(symlink(fmt("%s/cfg", root), fmt("%s/.git/config", project)), 0);
+        lower_ok();
+        cr_assert(warned("cannot be kept read-only"));
+        cr_assert_null(rule(fmt("%s/.git/config", project), CORDON_ACCESS_RO));
+}
+
+/* ---- agent settings ---- */
+
+Test(lower_protect, agent_settings_read_only_and_created_empty)
+{
+        lower_ok();
+        assert_ro_ns_only(fmt("%s/.claude/settings.json", home));
+        assert_ro_ns_only(fmt("%s/.claude/settings.local.json", home));
+        assert_ro_ns_only(fmt("%s/.codex/config.toml", home));
+        assert_ro_ns_only(fmt("%s/.gemini/settings.json", home));
+        _cleanup_free_ char *c = NULL;
+        cr_assert_eq(read_full_file(fmt("%s/.claude/settings.json", home), 64, &c, NULL), 0);
+        cr_assert_str_eq(c, "{}\n");
+        cr_assert_not(warned("settings.json"), "created as silently as the directory");
+        cr_assert_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RO));
+}
+
+Test(lower_protect, agent_settings_only_for_agents_in_home_writable)
+{
+        cordon_list_clear(&s.home_writable);
+        cr_assert_eq(cordon_list_add(&s.home_writable, ".codex", "test"), 0);
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_RO));
+        cr_assert_not(exists(fmt("%s/.claude", home)));
+        assert_ro_ns_only(fmt("%s/.codex/config.toml", home));
+}
+
+Test(lower_protect, landlock_backend_plan_leaves_them_out)
+{
+        write_file(fmt("%s/.git/config", project), "[core]\n");
+        lower_ok();
+        struct cordon_landlock_plan plan = {0};
+        cr_assert_eq(cordon_landlock_plan_build(p, CORDON_BACKEND_LANDLOCK, 6, &plan), 0);
+        for (size_t i = 0; i < plan.n_rules; i++) {
+                cr_assert_str_neq(plan.rules[i].path, fmt("%s/.git/config", project));
+                cr_assert(!path_is_below(plan.rules[i].path, fmt("%s/.claude", home)) ||
+                              streq(plan.rules[i].path, fmt("%s/.claude", home)),
+                          "no carving of ~/.claude: %s", plan.rules[i].path);
+                cr_assert(!path_is_below(plan.rules[i].path, project) ||
+                              streq(plan.rules[i].path, project),
+                          "no carving of the project: %s", plan.rules[i].path);
+        }
+        cordon_landlock_plan_clear(&plan);
+}
+
+/* ---- unix sockets ---- */
+
+static int listen_at(const char *path)
+{
+        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        cr_assert_geq(fd, 0);
+        struct sockaddr_un sa = {.sun_family = AF_UNIX};
+        cr_assert_lt(strlen(path), sizeof(sa.sun_path));
+        strcpy(sa.sun_path, path);
+        cr_assert_eq(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0, "bind %s: %m", path);
+        return fd;
+}
+
+/* A table naming @sock, plus an abstract name and an unnamed socket. */
+static void fake_table(const char *sock)
+{
+        write_file(in_root("unix"),
+                   fmt("Num       RefCount Protocol Flags    Type St Inode Path\n"
+                       "0000000000000000: 00000002 00000000 00010000 0001 01 11 %s\n"
+                       "0000000000000000: 00000002 00000000 00010000 0001 01 12 @abstract\n"
+                       "0000000000000000: 00000003 00000000 00000000 0001 03 13\n",
+                       sock));
+        h.proc_net_unix = in_root("unix");
+}
+
+Test(lower_protect, socket_below_home_bind_masked)
+{
+        mkdir_p(fmt("%s/.local/run", home));
+        const char *sock = fmt("%s/.local/run/svc.sock", home);
+        _cleanup_close_ int fd = listen_at(sock);
+        fake_table(sock);
+        s.home_access = CORDON_HOME_READ;
+        lower_ok();
+        assert_masked(sock);
+        const struct cordon_fs_rule *m = rule(sock, CORDON_ACCESS_MASKED);
+        cr_assert(m && (m->flags & CORDON_FS_NS_ONLY));
+        cr_assert_not(warned("svc.sock"));
+}
+
+Test(lower_protect, socket_not_visible_left_alone)
+{
+        mkdir_p(fmt("%s/.local/run", home));
+        const char *sock = fmt("%s/.local/run/svc.sock", home);
+        _cleanup_close_ int fd = listen_at(sock);
+        fake_table(sock);
+        lower_ok(); /* tmpwrite: the home is a fresh tmpfs */
+        cr_assert_null(rule(sock, CORDON_ACCESS_MASKED));
+}
+
+Test(lower_protect, socket_below_named_path_warned)
+{
+        mkdir_p(fmt("%s/.local/run", home));
+        const char *sock = fmt("%s/.local/run/svc.sock", home);
+        _cleanup_close_ int fd = listen_at(sock);
+        fake_table(sock);
+        s.home_access = CORDON_HOME_READ;
+        cr_assert_eq(cordon_list_add(&s.readonly_mounts, fmt("%s/.local", home), "--ro"), 0);
+        lower_ok();
+        cr_assert_null(rule(sock, CORDON_ACCESS_MASKED));
+        cr_assert(warned(fmt("unix socket '%s' is reachable inside", sock)));
+
+        const char *psock = fmt("%s/p.sock", project);
+        _cleanup_close_ int pfd = listen_at(psock);
+        fake_table(psock);
+        lower_ok();
+        cr_assert_null(rule(psock, CORDON_ACCESS_MASKED), "the project was named by the user");
+        cr_assert(warned(psock));
+}
+
+Test(lower_protect, unreadable_table_refused)
+{
+        write_file(in_root("unix"), "not the kernel's table\n");
+        h.proc_net_unix = in_root("unix");
+        cr_assert_eq(lower(), -EBADMSG);
+        cr_assert(strstr(diag.message, "unix sockets"), "%s", diag.message);
+}
+
+/* ---- the parser ---- */
+
+Test(lower_protect, parser_paths)
+{
+        static const char t[] = "Num       RefCount Protocol Flags    Type St Inode Path\n"
+                                "0000: 00000002 00000000 00010000 0001 01 1 /run/a.sock\n"
+                                "0000: 00000002 00000000 00010000 0001 01 2 @abs\n"
+                                "0000: 00000003 00000000 00000000 0001 03 3\n"
+                                "0000: 00000003 00000000 00000000 0001 03 4 /run/a.sock\n"
+                                "0000: 00000002 00000000 00000000 0002 01 5 /x/with space.sock\n"
+                                "0000: 00000002 00000000 00000000 0002 01 6 rel.sock\n"
+                                "0000: 00000002 00000000 00000000 0002 01 7 /last";
+        _cleanup_strv_free_ char **out = NULL;
+        cr_assert_eq(cordon_proc_net_unix_parse(t, sizeof(t) - 1, &out), 0);
+        cr_assert_eq(strv_length(out), 3);
+        cr_assert_str_eq(out[0], "/run/a.sock");
+        cr_assert_str_eq(out[1], "/x/with space.sock");
+        cr_assert_str_eq(out[2], "/last");
+}
+
+Test(lower_protect, parser_limits)
+{
+        char **out = NULL;
+        cr_assert_eq(cordon_proc_net_unix_parse("", 0, &out), -EBADMSG);
+        cr_assert_eq(cordon_proc_net_unix_parse("x\n", 2, &out), -EBADMSG);
+        cr_assert_null(out);
+        char *big = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&big, &len);
+        cr_assert_not_null(f);
+        fputs("Num       RefCount Protocol Flags    Type St Inode Path\n", f);
+        for (int i = 0; i <= CORDON_UNIX_SOCKETS_MAX; i++)
+                fprintf(f, "0000: 00000002 00000000 00010000 0001 01 %d /s/%d\n", i, i);
+        cr_assert_eq(fclose(f), 0);
+        cr_assert_eq(cordon_proc_net_unix_parse(big, len, &out), -E2BIG);
+        cr_assert_null(out);
+        free(big);
+}
+
+/* ---- capability policies ---- */
+
+Test(lower_protect, git_protected_in_every_workspace_root)
+{
+        struct cordon_cap_policy *c = calloc(1, sizeof(*c));
+        cr_assert_not_null(c);
+        cordon_cap_policy_init(c);
+        s.cap_policy = c;
+        s.cap_policy_origin = strdup("policy.json");
+        const char *a = in_root("a"), *b = in_root("b");
+        write_file(fmt("%s/.git/config", a), "");
+        write_file(fmt("%s/.git/config", b), "");
+        cr_assert_eq(strv_extend(&c->workspace_roots, a), 0);
+        cr_assert_eq(strv_extend(&c->workspace_roots, b), 0);
+        lower_ok();
+        assert_ro_ns_only(fmt("%s/.git/config", a));
+        assert_ro_ns_only(fmt("%s/.git/config", b));
+        assert_ro_ns_only(fmt("%s/.git/hooks", b));
+}
