@@ -262,14 +262,10 @@ static int setup_dev(int rootfd, int dev_fd)
         return cordon_mount_on_fd("tmpfs", shm, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
 }
 
-static int apply_mask(int rootfd, const struct cordon_fs_rule *r)
+/* Covers @t: a directory with an empty read-only tmpfs, a file with @empty_fd (an empty file,
+ * or -EBADF to make one). */
+static int mask_fd(int rootfd, int t, int empty_fd)
 {
-        _cleanup_close_ int t = cordon_open_beneath(rootfd, rel(r->guest), O_NOFOLLOW);
-        /* Not visible at this guest path: there is nothing to hide here. */
-        if (t == -ENOENT || t == -ENOTDIR)
-                return 0;
-        if (t < 0)
-                return t;
         struct stat st;
         if (fstat(t, &st) < 0)
                 return -errno;
@@ -281,7 +277,89 @@ static int apply_mask(int rootfd, const struct cordon_fs_rule *r)
                                           "mode=0755,size=4k,nr_inodes=1");
         /* An empty read-only regular file: reads give nothing, writes fail with EROFS. /dev/null
          * would need a mount without nodev, and writes to it would then succeed silently. */
-        return bind_new_file(rootfd, NULL, t, "", -EBADF, 0644, ATTR_RO | MOUNT_ATTR_NOEXEC);
+        if (empty_fd < 0)
+                return bind_new_file(rootfd, NULL, t, "", -EBADF, 0644,
+                                     ATTR_RO | MOUNT_ATTR_NOEXEC);
+        _cleanup_close_ int c = cordon_clone_tree(empty_fd, ATTR_RO | MOUNT_ATTR_NOEXEC, false);
+        return c < 0 ? c : cordon_move_mount_fd(c, t);
+}
+
+static int apply_mask(int rootfd, const struct cordon_fs_rule *r)
+{
+        _cleanup_close_ int t = cordon_open_beneath(rootfd, rel(r->guest), O_NOFOLLOW);
+        /* Not visible at this guest path: there is nothing to hide here. */
+        if (t == -ENOENT || t == -ENOTDIR)
+                return 0;
+        if (t < 0)
+                return t;
+        return mask_fd(rootfd, t, -EBADF);
+}
+
+/* Entries of the sandbox's procfs that describe the whole host rather than the sandbox's own
+ * pid namespace, hidden the way container runtimes hide them (runc's masked paths), plus the
+ * files the kernel keeps to root alone. Those last ones matter because cordon run by root maps
+ * the sandbox's uid 0 to the host's: the mode check that hides them from everyone else passes.
+ * Absent entries (kernel configuration) cost one failed lookup. Left visible on purpose:
+ * kmsg (opening it needs CAP_SYSLOG in the initial namespace), kallsyms (the kernel prints
+ * zero addresses without that same capability; the names match the distribution's System.map),
+ * /proc/sys, sysrq-trigger, irq and bus (read-only by policy rules, see lower_system()). */
+static const char *const proc_masked[] = {
+    /* Descriptions of the caller's keys: keyrings belong to the user, not the namespace, so
+     * the sandbox would list the host session's keys (fscrypt, kerberos, ...). */
+    "keys",
+    /* Host-wide timers with the functions and pids behind them; the host's run queues. */
+    "timer_list",
+    "timer_stats",
+    "sched_debug",
+    "latency_stats",
+    /* Kernel memory and its layout: kernel image, slab caches used to groom heap exploits,
+     * vmalloc areas, and the flags and map counts of every physical page. */
+    "kcore",
+    "slabinfo",
+    "vmallocinfo",
+    "pagetypeinfo",
+    "kpageflags",
+    "kpagecount",
+    "kpagecgroup",
+    /* Hardware control directories runc hides. */
+    "acpi",
+    "asound",
+    "scsi",
+};
+
+/* Hides proc_masked[] in the procfs just mounted at @relpath. One empty file serves every file
+ * mask, so each costs a clone and a move. Its staging name goes once the masks are in place (a
+ * clone of an unlinked file cannot be attached), so nothing of it stays visible on the root. */
+static int mask_proc(int rootfd, const char *relpath)
+{
+        _cleanup_close_ int proc = cordon_open_beneath(rootfd, relpath, O_DIRECTORY);
+        if (proc < 0)
+                return proc;
+        static const char name[] = ".cordon-proc-mask";
+        _cleanup_close_ int empty = -EBADF;
+        int r = 0;
+        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(proc_masked); i++) {
+                _cleanup_close_ int t =
+                    openat(proc, proc_masked[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
+                struct stat st;
+                if (t < 0 && errno == ENOENT)
+                        continue;
+                if (t < 0 || fstat(t, &st) < 0) {
+                        r = -errno;
+                        break;
+                }
+                if (!S_ISDIR(st.st_mode) && empty < 0) {
+                        empty = openat(rootfd, name, O_CREAT | O_EXCL | O_RDONLY | O_CLOEXEC, 0444);
+                        if (empty < 0) {
+                                r = -errno;
+                                break;
+                        }
+                }
+                r = mask_fd(rootfd, t, empty);
+        }
+        if (empty >= 0 && unlinkat(rootfd, name, 0) < 0 && r >= 0)
+                r = -errno;
+        return r;
 }
 
 static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct cordon_policy *p,
@@ -376,8 +454,11 @@ static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct c
                 if (t < 0)
                         return t;
                 *ret_step = CORDON_STEP_MOUNT;
-                return cordon_mount_on_fd("proc", t, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-                                          NULL);
+                k = cordon_mount_on_fd("proc", t, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+                if (k < 0)
+                        return k;
+                *ret_step = CORDON_STEP_MASK;
+                return mask_proc(rootfd, relpath);
         }
         case CORDON_ACCESS_DEV: {
                 _cleanup_close_ int t = cordon_make_mountpoint(rootfd, relpath, true);
