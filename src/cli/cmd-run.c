@@ -171,6 +171,17 @@ int cmd_run(int argc, char **argv)
                 char what[256];
                 if (cordon_limits_describe(launch.limits, what, sizeof(what)) >= 0)
                         fprintf(stderr, "cordon: limits %s\n", what);
+                /* RLIMIT_AS counts mappings, not the pages of files in tmpfs or of a memfd
+                 * written with write(): those stay outside the limit. A cgroup charges them. */
+                if (launch.limits->mechanism[CORDON_LIMIT_MEMORY] == CORDON_LIMIT_RLIMIT)
+                        fprintf(stderr,
+                                "cordon: the memory limit (rlimit, no cgroup) cannot bound files "
+                                "in tmpfs or memfd; %s\n",
+                                launch.backend == CORDON_BACKEND_NS
+                                    ? "the sandbox's tmpfs mounts have sizes of their own "
+                                      "(--tmp-size), a memfd has none"
+                                    : "the landlock backend's TMPDIR is on the host's /tmp and "
+                                      "a memfd has no size");
         }
         fflush(stderr);
 

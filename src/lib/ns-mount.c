@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include "lib/mount-util.h"
@@ -24,6 +25,9 @@
 
 #define ATTR_RO (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
 #define ATTR_RW (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
+
+/* Default tmpfs sizes are rounded down to this; the kernel rounds size= up to pages anyway. */
+#define TMPFS_PAGE 4096
 
 static const char *rel(const char *guest)
 {
@@ -48,9 +52,35 @@ static int order_cmp(const void *a, const void *b)
         return ia < ib ? -1 : ia > ib;
 }
 
+uint64_t cordon_mount_tmpfs_size(const struct cordon_policy *p, uint64_t ram)
+{
+        if (p->limits.tmp_size_bytes > 0)
+                return p->limits.tmp_size_bytes;
+        /* The kernel's default gives each tmpfs half of RAM: /tmp, the home and /dev/shm could
+         * take 150 % of it together, and a memory limit without a cgroup does not see tmpfs
+         * pages at all. By default they share a quarter of RAM instead, split evenly between
+         * the ones the sandbox can fill; a sealed tmpfs only holds what cordon copies in. */
+        unsigned n = 0;
+        bool dev = false;
+        for (size_t i = 0; i < p->n_fs; i++) {
+                const struct cordon_fs_rule *r = &p->fs[i];
+                n += r->access == CORDON_ACCESS_TMPFS && !(r->flags & CORDON_FS_SEAL);
+                dev |= r->access == CORDON_ACCESS_DEV;
+        }
+        /* setup_dev()'s /dev/shm, unless a rule puts something else there. */
+        n += dev && !cordon_policy_find_fs(p, "/dev/shm");
+        uint64_t size = ram / 4 / (n ?: 1) & ~(uint64_t)(TMPFS_PAGE - 1);
+        return size ?: TMPFS_PAGE;
+}
+
 int cordon_mount_plan_build(const struct cordon_policy *p, struct cordon_mount_plan *ret)
 {
         struct cordon_mount_plan plan = {0};
+        /* RAM is read here in the parent: the child only formats the number. */
+        struct sysinfo si;
+        if (sysinfo(&si) < 0)
+                return -errno;
+        plan.tmpfs_size = cordon_mount_tmpfs_size(p, (uint64_t)si.totalram * si.mem_unit);
         plan.order = calloc(p->n_fs ?: 1, sizeof(size_t));
         plan.src_fds = calloc(p->n_fs ?: 1, sizeof(int));
         if (!plan.order || !plan.src_fds) {
@@ -220,7 +250,7 @@ static int copy_into_tmpfs(int rootfd, const char *relpath, int src_fd, mode_t m
         }
 }
 
-static int setup_dev(int rootfd, int dev_fd)
+static int setup_dev(int rootfd, int dev_fd, uint64_t shm_size)
 {
         static const char *const nodes[] = {"null", "zero", "full", "random", "urandom", "tty"};
         static const char *const links[][2] = {
@@ -258,8 +288,12 @@ static int setup_dev(int rootfd, int dev_fd)
         _cleanup_close_ int shm = cordon_make_mountpoint(dev, "shm", true);
         if (shm < 0)
                 return shm;
+        /* Sized like the other tmpfs mounts: POSIX shared memory is files here, outside a
+         * memory limit that has no cgroup. A stack buffer: this runs in the child. */
+        char opts[64];
+        snprintf(opts, sizeof(opts), "mode=1777,size=%" PRIu64, shm_size);
         /* /dev itself is sealed read-only at the end, once --device nodes are bound into it. */
-        return cordon_mount_on_fd("tmpfs", shm, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+        return cordon_mount_on_fd("tmpfs", shm, "tmpfs", MS_NOSUID | MS_NODEV, opts);
 }
 
 /* Covers @t: a directory with an empty read-only tmpfs, a file with @empty_fd (an empty file,
@@ -406,14 +440,10 @@ static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct c
                 const char *mode = streq(r->guest, "/tmp") || streq(r->guest, "/var/tmp")
                                        ? "mode=1777"
                                        : "mode=0700";
-                /* --tmp-size sizes every one of them; without it the kernel's default (half of
-                 * RAM) applies. A stack buffer: this runs in the child after clone. */
+                /* The size the parent planned (cordon_mount_tmpfs_size()). A stack buffer: this
+                 * runs in the child after clone. */
                 char opts[64];
-                if (p->limits.tmp_size_bytes > 0)
-                        snprintf(opts, sizeof(opts), "%s,size=%" PRIu64, mode,
-                                 p->limits.tmp_size_bytes);
-                else
-                        snprintf(opts, sizeof(opts), "%s", mode);
+                snprintf(opts, sizeof(opts), "%s,size=%" PRIu64, mode, plan->tmpfs_size);
                 return cordon_mount_on_fd("tmpfs", t, "tmpfs", MS_NOSUID | MS_NODEV, opts);
         }
         case CORDON_ACCESS_SYMLINK: {
@@ -465,7 +495,7 @@ static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct c
                 if (t < 0)
                         return t;
                 *ret_step = CORDON_STEP_MOUNT;
-                return setup_dev(rootfd, t);
+                return setup_dev(rootfd, t, plan->tmpfs_size);
         }
         case CORDON_ACCESS_MASKED:
                 *ret_step = CORDON_STEP_MASK;
