@@ -361,9 +361,10 @@ static const char *const proc_masked[] = {
     "scsi",
 };
 
-/* Hides proc_masked[] in the procfs just mounted at @relpath. One empty file serves every file
- * mask, so each costs a clone and a move. Its staging name goes once the masks are in place (a
- * clone of an unlinked file cannot be attached), so nothing of it stays visible on the root. */
+/* Hides proc_masked[] in the procfs just mounted at @relpath, those the sandbox could open.
+ * One empty file serves every file mask, so each costs a clone and a move. Its staging name
+ * goes once the masks are in place (a clone of an unlinked file cannot be attached), so nothing
+ * of it stays visible on the root. */
 static int mask_proc(int rootfd, const char *relpath)
 {
         _cleanup_close_ int proc = cordon_open_beneath(rootfd, relpath, O_DIRECTORY);
@@ -382,6 +383,11 @@ static int mask_proc(int rootfd, const char *relpath)
                         r = -errno;
                         break;
                 }
+                /* Only its owner may open it, and that is not the sandbox's uid (root shows as
+                 * the overflow uid when the caller is not root): the kernel keeps it out
+                 * already, and a mount would only add to the start-up time. */
+                if (!(st.st_mode & 0066) && st.st_uid != getuid())
+                        continue;
                 if (!S_ISDIR(st.st_mode) && empty < 0) {
                         empty = openat(rootfd, name, O_CREAT | O_EXCL | O_RDONLY | O_CLOEXEC, 0444);
                         if (empty < 0) {
