@@ -26,7 +26,7 @@ check "an existing receipt is replaced by a new file (rename), not rewritten in 
 check "... a hard link to the old one still has the old contents" "old" "$(cat "$out_dir/old-link")"
 check "... the new one is the whole receipt" "0" "$(field "$out_dir/r.json" 'r["outcome"]["exit_status"]')"
 check "... and no temporary file is left next to it" "old-link r.json" \
-        "$(cd "$out_dir" && ls -A | sort | tr '\n' ' ' | sed 's/ $//')"
+        "$(find "$out_dir" -mindepth 1 -printf '%f\n' | sort | tr '\n' ' ' | sed 's/ $//')"
 
 echo keep >"$T_TMP/target"
 ln -s "$T_TMP/target" "$out_dir/link.json"
