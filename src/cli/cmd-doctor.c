@@ -261,8 +261,9 @@ static const char *const landlock_backend_gaps[] = {
     "denied paths answer EACCES instead of being hidden (ENOENT)",
     "no private /tmp (the command gets a private TMPDIR instead), /proc, /dev/shm or "
     "/etc/passwd",
-    "no pid, ipc, uts or network namespace: isolated mode refuses socket() instead, and "
-    "processes the command leaves behind outlive it",
+    "no pid, ipc, uts or network namespace: isolated mode refuses socket() instead, and the "
+    "host's processes show in /proc (what the command leaves behind is killed by a reaper "
+    "outside the sandbox, not by the end of a pid namespace)",
     "no private devpts: the command cannot open new pseudo-terminals",
     "HOME_SEEDED files are read-only instead of writable copies",
     "a blocked path inside a granted directory is carved out of the grant: entries created "

@@ -136,31 +136,39 @@ int cmd_run(int argc, char **argv)
         if (r < 0) {
                 log_error("%s", *diag.message ? diag.message : strerror(-r));
                 cordon_settings_clear(&a.settings);
+                /* Nothing runs, but the receipt still says why. */
+                struct receipt rc = RECEIPT_INIT;
+                struct cordon_diag rdiag = {0};
+                int k = a.receipt_file ? receipt_open(&rc, a.receipt_file, NULL, &rdiag) : 0;
+                if (a.receipt_file && k >= 0)
+                        k = receipt_commit(&rc, NULL, NULL, r, 0, &diag);
+                if (k < 0)
+                        log_error("--receipt %s", *rdiag.message ? rdiag.message : strerror(-k));
+                receipt_clear(&rc);
                 return EXIT_SETUP;
         }
 
         bool quiet = a.settings.quiet;
         cordon_settings_clear(&a.settings);
 
-        /* Opened before anything runs: a receipt that cannot be written stops the run. */
-        _cleanup_close_ int receipt_fd = -EBADF;
-        if (a.receipt_file) {
-                receipt_fd =
-                    open(a.receipt_file,
-                         O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0644);
-                if (receipt_fd < 0) {
-                        log_error("--receipt '%s': %m", a.receipt_file);
-                        cordon_policy_free(p);
-                        return EXIT_SETUP;
-                }
+        /* Prepared before anything runs: a receipt that cannot be written, or that the sandbox
+         * could tamper with, stops the run. */
+        _cleanup_(receipt_clear) struct receipt receipt = RECEIPT_INIT;
+        if (a.receipt_file && (r = receipt_open(&receipt, a.receipt_file, p, &diag)) < 0) {
+                log_error("--receipt %s", *diag.message ? diag.message : strerror(-r));
+                cordon_policy_free(p);
+                return EXIT_SETUP;
         }
 
         struct cordon_launch launch = {.warn = print_warning};
         r = cordon_launch_prepare(p, &launch, &diag);
         if (r < 0) {
                 log_error("%s", diag.message);
-                if (receipt_fd >= 0)
-                        (void)receipt_write(receipt_fd, p, &launch, r, 0, &diag);
+                if (a.receipt_file) {
+                        int k = receipt_commit(&receipt, p, &launch, r, 0, &diag);
+                        if (k < 0)
+                                log_error("--receipt '%s': %s", a.receipt_file, strerror(-k));
+                }
                 cordon_launch_clear(&launch);
                 cordon_policy_free(p);
                 return EXIT_SETUP;
@@ -179,13 +187,24 @@ int cmd_run(int argc, char **argv)
                 char what[256];
                 if (cordon_limits_describe(launch.limits, what, sizeof(what)) >= 0)
                         fprintf(stderr, "cordon: limits %s\n", what);
+                /* RLIMIT_AS counts mappings, not the pages of files in tmpfs or of a memfd
+                 * written with write(): those stay outside the limit. A cgroup charges them. */
+                if (launch.limits->mechanism[CORDON_LIMIT_MEMORY] == CORDON_LIMIT_RLIMIT)
+                        fprintf(stderr,
+                                "cordon: the memory limit (rlimit, no cgroup) cannot bound files "
+                                "in tmpfs or memfd; %s\n",
+                                launch.backend == CORDON_BACKEND_NS
+                                    ? "the sandbox's tmpfs mounts have sizes of their own "
+                                      "(--tmp-size), a memfd has none"
+                                    : "the landlock backend's TMPDIR is on the host's /tmp and "
+                                      "a memfd has no size");
         }
         fflush(stderr);
 
         int status = 0;
         r = cordon_launch_run(&launch, a.command, &status, &diag);
-        if (receipt_fd >= 0) {
-                int k = receipt_write(receipt_fd, p, &launch, r, status, &diag);
+        if (a.receipt_file) {
+                int k = receipt_commit(&receipt, p, &launch, r, status, &diag);
                 if (k < 0)
                         log_error("--receipt '%s': %s", a.receipt_file, strerror(-k));
         }

@@ -1,7 +1,13 @@
 /* The JSON receipt of one `cordon run`. */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/receipt.h"
@@ -9,6 +15,7 @@
 #include "lib/landlock.h"
 #include "shared/json-util.h"
 #include "shared/macro.h"
+#include "shared/path-util.h"
 
 static json_t *namespaces_json(const struct cordon_policy *p, const struct cordon_launch *l)
 {
@@ -45,14 +52,20 @@ static json_t *seccomp_json(const struct cordon_launch *l, bool ran)
                          (json_int_t)l->bpf.len);
 }
 
-int receipt_write(int fd, const struct cordon_policy *p, const struct cordon_launch *l, int r,
-                  int status, const struct cordon_diag *diag)
+static json_t *receipt_json(const struct cordon_policy *p, const struct cordon_launch *l, int r,
+                            int status, const struct cordon_diag *diag)
 {
         bool ran = r >= 0;
         json_t *outcome =
             ran ? json_pack("{s:i}", "exit_status", status)
                 : json_pack("{s:s, s:i}", "error", diag ? diag->message : "", "errno", -r);
-        _cleanup_json_ json_t *root = json_pack(
+        /* Lowering failed: nothing was decided yet, so every field but the outcome is null. */
+        if (!p || !l)
+                return json_pack("{s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:o}", "backend",
+                                 "profile", "fallback", "project", "home_access", "network",
+                                 "env_blocked", "namespaces", "layers", "outcome",
+                                 outcome ?: json_null());
+        return json_pack(
             "{s:s, s:s, s:s, s:o, s:s, s:s, s:I, s:o, s:{s:o, s:o}, s:o}", "backend",
             cordon_backend_to_string(l->backend), "profile", cordon_profile_to_string(p->profile),
             "fallback", cordon_fallback_to_string(p->fallback), "project",
@@ -62,13 +75,135 @@ int receipt_write(int fd, const struct cordon_policy *p, const struct cordon_lau
             "namespaces", namespaces_json(p, l) ?: json_null(), "layers", "landlock",
             landlock_json(l, ran) ?: json_null(), "seccomp", seccomp_json(l, ran) ?: json_null(),
             "outcome", outcome ?: json_null());
+}
+
+/* A name for the temporary next to @name that no one can have guessed. */
+static int tmp_name(const char *name, char **ret)
+{
+        uint64_t x;
+        if (getrandom(&x, sizeof(x), 0) != sizeof(x))
+                return -errno;
+        return asprintf(ret, ".%s.%016" PRIx64 ".tmp", name, x) < 0 ? -ENOMEM : 0;
+}
+
+/* The read-write bind of @p that @path lies in, or NULL: the sandbox could write there. */
+static const char *writable_bind(const struct cordon_policy *p, const char *path)
+{
+        for (size_t i = 0; i < p->n_fs; i++) {
+                const struct cordon_fs_rule *f = &p->fs[i];
+                if (f->access != CORDON_ACCESS_RW || !f->host)
+                        continue;
+                if (path_is_below(path, f->host))
+                        return f->host;
+                _cleanup_free_ char *real = realpath(f->host, NULL);
+                if (real && path_is_below(path, real))
+                        return f->host;
+        }
+        return NULL;
+}
+
+int receipt_open(struct receipt *rc, const char *path, const struct cordon_policy *p,
+                 struct cordon_diag *diag)
+{
+        const char *slash = strrchr(path, '/');
+        const char *name = slash ? slash + 1 : path;
+        if (!*name || streq(name, ".") || streq(name, ".."))
+                return cordon_diag_set(diag, -EINVAL, "'%s' names no file", path);
+        _cleanup_free_ char *dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+        if (!dir)
+                return -ENOMEM;
+        /* "/x": the directory is the root. */
+        _cleanup_free_ char *real = realpath(*dir ? dir : "/", NULL);
+        if (!real)
+                return cordon_diag_set(diag, -errno, "'%s': %m", path);
+        _cleanup_free_ char *full = path_join(real, name);
+        if (!full)
+                return -ENOMEM;
+        const char *bind = p ? writable_bind(p, full) : NULL;
+        if (bind)
+                return cordon_diag_set(diag, -EPERM,
+                                       "'%s' lies in '%s', which the sandbox can write: it could "
+                                       "replace the receipt, or plant a symlink there for cordon "
+                                       "to write through; choose a path outside the sandbox's "
+                                       "writable directories",
+                                       path, bind);
+
+        _cleanup_close_ int dir_fd = open(real, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (dir_fd < 0)
+                return cordon_diag_set(diag, -errno, "'%s': %m", path);
+        struct stat st;
+        if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
+                return cordon_diag_set(diag, -EISDIR, "'%s' is a directory", path);
+        _cleanup_free_ char *n = strdup(name), *t = NULL;
+        if (!n)
+                return -ENOMEM;
+        /* Unnamed until it is complete, so a run that is killed leaves nothing behind; a file
+         * system without O_TMPFILE gets a named temporary file instead. */
+        _cleanup_close_ int fd = openat(dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+        if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+                int k = tmp_name(name, &t);
+                if (k < 0)
+                        return k;
+                fd = openat(dir_fd, t, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
+        }
+        if (fd < 0)
+                return cordon_diag_set(diag, -errno, "'%s': %m", path);
+        rc->dir_fd = TAKE_FD(dir_fd);
+        rc->fd = TAKE_FD(fd);
+        rc->name = TAKE_PTR(n);
+        rc->tmp_name = TAKE_PTR(t);
+        return 0;
+}
+
+int receipt_commit(struct receipt *rc, const struct cordon_policy *p, const struct cordon_launch *l,
+                   int r, int status, const struct cordon_diag *diag)
+{
+        _cleanup_json_ json_t *root = receipt_json(p, l, r, status, diag);
         if (!root)
                 return -ENOMEM;
         _cleanup_free_ char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         if (!text)
                 return -ENOMEM;
-        int k = write_all(fd, text, strlen(text));
-        if (k < 0)
-                return k;
-        return write_all(fd, "\n", 1);
+        int k = write_all(rc->fd, text, strlen(text));
+        if (k >= 0)
+                k = write_all(rc->fd, "\n", 1);
+        if (k >= 0 && fsync(rc->fd) < 0)
+                k = -errno;
+        if (k >= 0 && !rc->tmp_name) {
+                /* linkat(AT_EMPTY_PATH) would need CAP_DAC_READ_SEARCH; the magic link does
+                 * not. The name is random and O_EXCL-like: linkat never replaces. */
+                char proc[64];
+                snprintf(proc, sizeof(proc), "/proc/self/fd/%d", rc->fd);
+                for (int tries = 0; k >= 0 && !rc->tmp_name && tries < 8; tries++) {
+                        _cleanup_free_ char *t = NULL;
+                        if ((k = tmp_name(rc->name, &t)) < 0)
+                                break;
+                        if (linkat(AT_FDCWD, proc, rc->dir_fd, t, AT_SYMLINK_FOLLOW) == 0)
+                                rc->tmp_name = TAKE_PTR(t);
+                        else if (errno != EEXIST)
+                                k = -errno;
+                }
+                if (k >= 0 && !rc->tmp_name)
+                        k = -EEXIST;
+        }
+        /* rename() replaces the name itself, also a symlink there, and never follows it. */
+        if (k >= 0 && renameat(rc->dir_fd, rc->tmp_name, rc->dir_fd, rc->name) < 0)
+                k = -errno;
+        if (k >= 0) {
+                free(rc->tmp_name);
+                rc->tmp_name = NULL;
+        }
+        receipt_clear(rc);
+        return k;
+}
+
+void receipt_clear(struct receipt *rc)
+{
+        if (rc->tmp_name && rc->dir_fd >= 0)
+                (void)unlinkat(rc->dir_fd, rc->tmp_name, 0);
+        free(rc->tmp_name);
+        free(rc->name);
+        rc->tmp_name = rc->name = NULL;
+        rc->fd = safe_close(rc->fd);
+        rc->dir_fd = safe_close(rc->dir_fd);
 }

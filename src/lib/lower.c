@@ -430,7 +430,11 @@ static int lower_system(struct lower *l)
         if (!l->s->private_ipc && (r = cordon_lower_put(l, "/dev/shm", "/dev/shm", CORDON_ACCESS_RW,
                                                         0, "PRIVATE_IPC")) < 0)
                 return r;
-        /* Kernel knobs stay read-only even for root inside the user namespace. */
+        /* Kernel knobs stay read-only even for root inside the user namespace. The host-wide
+         * entries (/proc/keys, timer_list, ...) are masked where the ns backend mounts its own
+         * procfs (proc_masked[] in ns-mount.c), not by rules here: the landlock backend shows
+         * the host's /proc, and a mask below it would carve /proc into one grant per entry,
+         * leaving every process started later unreachable. */
         static const char *const proc_ro[] = {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq",
                                               "/proc/bus"};
         for (size_t i = 0; i < ELEMENTSOF(proc_ro); i++)

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include "lib/mount-util.h"
@@ -24,6 +25,9 @@
 
 #define ATTR_RO (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
 #define ATTR_RW (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
+
+/* Default tmpfs sizes are rounded down to this; the kernel rounds size= up to pages anyway. */
+#define TMPFS_PAGE 4096
 
 static const char *rel(const char *guest)
 {
@@ -48,9 +52,35 @@ static int order_cmp(const void *a, const void *b)
         return ia < ib ? -1 : ia > ib;
 }
 
+uint64_t cordon_mount_tmpfs_size(const struct cordon_policy *p, uint64_t ram)
+{
+        if (p->limits.tmp_size_bytes > 0)
+                return p->limits.tmp_size_bytes;
+        /* The kernel's default gives each tmpfs half of RAM: /tmp, the home and /dev/shm could
+         * take 150 % of it together, and a memory limit without a cgroup does not see tmpfs
+         * pages at all. By default they share a quarter of RAM instead, split evenly between
+         * the ones the sandbox can fill; a sealed tmpfs only holds what cordon copies in. */
+        unsigned n = 0;
+        bool dev = false;
+        for (size_t i = 0; i < p->n_fs; i++) {
+                const struct cordon_fs_rule *r = &p->fs[i];
+                n += r->access == CORDON_ACCESS_TMPFS && !(r->flags & CORDON_FS_SEAL);
+                dev |= r->access == CORDON_ACCESS_DEV;
+        }
+        /* setup_dev()'s /dev/shm, unless a rule puts something else there. */
+        n += dev && !cordon_policy_find_fs(p, "/dev/shm");
+        uint64_t size = ram / 4 / (n ?: 1) & ~(uint64_t)(TMPFS_PAGE - 1);
+        return size ?: TMPFS_PAGE;
+}
+
 int cordon_mount_plan_build(const struct cordon_policy *p, struct cordon_mount_plan *ret)
 {
         struct cordon_mount_plan plan = {0};
+        /* RAM is read here in the parent: the child only formats the number. */
+        struct sysinfo si;
+        if (sysinfo(&si) < 0)
+                return -errno;
+        plan.tmpfs_size = cordon_mount_tmpfs_size(p, (uint64_t)si.totalram * si.mem_unit);
         plan.order = calloc(p->n_fs ?: 1, sizeof(size_t));
         plan.src_fds = calloc(p->n_fs ?: 1, sizeof(int));
         if (!plan.order || !plan.src_fds) {
@@ -220,7 +250,7 @@ static int copy_into_tmpfs(int rootfd, const char *relpath, int src_fd, mode_t m
         }
 }
 
-static int setup_dev(int rootfd, int dev_fd)
+static int setup_dev(int rootfd, int dev_fd, uint64_t shm_size)
 {
         static const char *const nodes[] = {"null", "zero", "full", "random", "urandom", "tty"};
         static const char *const links[][2] = {
@@ -258,18 +288,18 @@ static int setup_dev(int rootfd, int dev_fd)
         _cleanup_close_ int shm = cordon_make_mountpoint(dev, "shm", true);
         if (shm < 0)
                 return shm;
+        /* Sized like the other tmpfs mounts: POSIX shared memory is files here, outside a
+         * memory limit that has no cgroup. A stack buffer: this runs in the child. */
+        char opts[64];
+        snprintf(opts, sizeof(opts), "mode=1777,size=%" PRIu64, shm_size);
         /* /dev itself is sealed read-only at the end, once --device nodes are bound into it. */
-        return cordon_mount_on_fd("tmpfs", shm, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+        return cordon_mount_on_fd("tmpfs", shm, "tmpfs", MS_NOSUID | MS_NODEV, opts);
 }
 
-static int apply_mask(int rootfd, const struct cordon_fs_rule *r)
+/* Covers @t: a directory with an empty read-only tmpfs, a file with @empty_fd (an empty file,
+ * or -EBADF to make one). */
+static int mask_fd(int rootfd, int t, int empty_fd)
 {
-        _cleanup_close_ int t = cordon_open_beneath(rootfd, rel(r->guest), O_NOFOLLOW);
-        /* Not visible at this guest path: there is nothing to hide here. */
-        if (t == -ENOENT || t == -ENOTDIR)
-                return 0;
-        if (t < 0)
-                return t;
         struct stat st;
         if (fstat(t, &st) < 0)
                 return -errno;
@@ -281,7 +311,95 @@ static int apply_mask(int rootfd, const struct cordon_fs_rule *r)
                                           "mode=0755,size=4k,nr_inodes=1");
         /* An empty read-only regular file: reads give nothing, writes fail with EROFS. /dev/null
          * would need a mount without nodev, and writes to it would then succeed silently. */
-        return bind_new_file(rootfd, NULL, t, "", -EBADF, 0644, ATTR_RO | MOUNT_ATTR_NOEXEC);
+        if (empty_fd < 0)
+                return bind_new_file(rootfd, NULL, t, "", -EBADF, 0644,
+                                     ATTR_RO | MOUNT_ATTR_NOEXEC);
+        _cleanup_close_ int c = cordon_clone_tree(empty_fd, ATTR_RO | MOUNT_ATTR_NOEXEC, false);
+        return c < 0 ? c : cordon_move_mount_fd(c, t);
+}
+
+static int apply_mask(int rootfd, const struct cordon_fs_rule *r)
+{
+        _cleanup_close_ int t = cordon_open_beneath(rootfd, rel(r->guest), O_NOFOLLOW);
+        /* Not visible at this guest path: there is nothing to hide here. */
+        if (t == -ENOENT || t == -ENOTDIR)
+                return 0;
+        if (t < 0)
+                return t;
+        return mask_fd(rootfd, t, -EBADF);
+}
+
+/* Entries of the sandbox's procfs that describe the whole host rather than the sandbox's own
+ * pid namespace, hidden the way container runtimes hide them (runc's masked paths), plus the
+ * files the kernel keeps to root alone. Those last ones matter because cordon run by root maps
+ * the sandbox's uid 0 to the host's: the mode check that hides them from everyone else passes.
+ * Absent entries (kernel configuration) cost one failed lookup. Left visible on purpose:
+ * kmsg (opening it needs CAP_SYSLOG in the initial namespace), kallsyms (the kernel prints
+ * zero addresses without that same capability; the names match the distribution's System.map),
+ * /proc/sys, sysrq-trigger, irq and bus (read-only by policy rules, see lower_system()). */
+static const char *const proc_masked[] = {
+    /* Descriptions of the caller's keys: keyrings belong to the user, not the namespace, so
+     * the sandbox would list the host session's keys (fscrypt, kerberos, ...). */
+    "keys",
+    /* Host-wide timers with the functions and pids behind them; the host's run queues. */
+    "timer_list",
+    "timer_stats",
+    "sched_debug",
+    "latency_stats",
+    /* Kernel memory and its layout: kernel image, slab caches used to groom heap exploits,
+     * vmalloc areas, and the flags and map counts of every physical page. */
+    "kcore",
+    "slabinfo",
+    "vmallocinfo",
+    "pagetypeinfo",
+    "kpageflags",
+    "kpagecount",
+    "kpagecgroup",
+    /* Hardware control directories runc hides. */
+    "acpi",
+    "asound",
+    "scsi",
+};
+
+/* Hides proc_masked[] in the procfs just mounted at @relpath, those the sandbox could open.
+ * One empty file serves every file mask, so each costs a clone and a move. Its staging name
+ * goes once the masks are in place (a clone of an unlinked file cannot be attached), so nothing
+ * of it stays visible on the root. */
+static int mask_proc(int rootfd, const char *relpath)
+{
+        _cleanup_close_ int proc = cordon_open_beneath(rootfd, relpath, O_DIRECTORY);
+        if (proc < 0)
+                return proc;
+        static const char name[] = ".cordon-proc-mask";
+        _cleanup_close_ int empty = -EBADF;
+        int r = 0;
+        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(proc_masked); i++) {
+                _cleanup_close_ int t =
+                    openat(proc, proc_masked[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
+                struct stat st;
+                if (t < 0 && errno == ENOENT)
+                        continue;
+                if (t < 0 || fstat(t, &st) < 0) {
+                        r = -errno;
+                        break;
+                }
+                /* Only its owner may open it, and that is not the sandbox's uid (root shows as
+                 * the overflow uid when the caller is not root): the kernel keeps it out
+                 * already, and a mount would only add to the start-up time. */
+                if (!(st.st_mode & 0066) && st.st_uid != getuid())
+                        continue;
+                if (!S_ISDIR(st.st_mode) && empty < 0) {
+                        empty = openat(rootfd, name, O_CREAT | O_EXCL | O_RDONLY | O_CLOEXEC, 0444);
+                        if (empty < 0) {
+                                r = -errno;
+                                break;
+                        }
+                }
+                r = mask_fd(rootfd, t, empty);
+        }
+        if (empty >= 0 && unlinkat(rootfd, name, 0) < 0 && r >= 0)
+                r = -errno;
+        return r;
 }
 
 static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct cordon_policy *p,
@@ -328,14 +446,10 @@ static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct c
                 const char *mode = streq(r->guest, "/tmp") || streq(r->guest, "/var/tmp")
                                        ? "mode=1777"
                                        : "mode=0700";
-                /* --tmp-size sizes every one of them; without it the kernel's default (half of
-                 * RAM) applies. A stack buffer: this runs in the child after clone. */
+                /* The size the parent planned (cordon_mount_tmpfs_size()). A stack buffer: this
+                 * runs in the child after clone. */
                 char opts[64];
-                if (p->limits.tmp_size_bytes > 0)
-                        snprintf(opts, sizeof(opts), "%s,size=%" PRIu64, mode,
-                                 p->limits.tmp_size_bytes);
-                else
-                        snprintf(opts, sizeof(opts), "%s", mode);
+                snprintf(opts, sizeof(opts), "%s,size=%" PRIu64, mode, plan->tmpfs_size);
                 return cordon_mount_on_fd("tmpfs", t, "tmpfs", MS_NOSUID | MS_NODEV, opts);
         }
         case CORDON_ACCESS_SYMLINK: {
@@ -376,15 +490,18 @@ static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct c
                 if (t < 0)
                         return t;
                 *ret_step = CORDON_STEP_MOUNT;
-                return cordon_mount_on_fd("proc", t, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-                                          NULL);
+                k = cordon_mount_on_fd("proc", t, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+                if (k < 0)
+                        return k;
+                *ret_step = CORDON_STEP_MASK;
+                return mask_proc(rootfd, relpath);
         }
         case CORDON_ACCESS_DEV: {
                 _cleanup_close_ int t = cordon_make_mountpoint(rootfd, relpath, true);
                 if (t < 0)
                         return t;
                 *ret_step = CORDON_STEP_MOUNT;
-                return setup_dev(rootfd, t);
+                return setup_dev(rootfd, t, plan->tmpfs_size);
         }
         case CORDON_ACCESS_MASKED:
                 *ret_step = CORDON_STEP_MASK;

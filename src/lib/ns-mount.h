@@ -8,6 +8,7 @@
 #pragma once
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/policy.h"
 
@@ -15,7 +16,15 @@ struct cordon_mount_plan {
         size_t *order; /* indices into policy->fs, in mount order */
         size_t n;
         int *src_fds; /* per policy->fs index, child side */
+        /* size= of every tmpfs the sandbox can fill: the CORDON_ACCESS_TMPFS rules and the
+         * private /dev/shm (see cordon_mount_tmpfs_size()). */
+        uint64_t tmpfs_size;
 };
+
+/* The size of each tmpfs of policy @p on a machine with @ram bytes of RAM: the policy's
+ * tmp_size_bytes when set, otherwise an even share of a quarter of @ram between the tmpfs
+ * mounts the sandbox can fill, rounded down to a page (at least one). Pure. */
+uint64_t cordon_mount_tmpfs_size(const struct cordon_policy *p, uint64_t ram);
 
 int cordon_mount_plan_build(const struct cordon_policy *p, struct cordon_mount_plan *ret);
 void cordon_mount_plan_clear(struct cordon_mount_plan *plan);

@@ -41,10 +41,11 @@ struct cordon_limits {
         uint64_t pids;         /* 0: none */
         unsigned cpus;         /* 0: none */
         /* size= of every CORDON_ACCESS_TMPFS rule (the private /tmp, the tmpfs home, and a
-         * private /var/tmp should a policy have one); 0: none given, the kernel's default of
-         * half of RAM. Each gets the size on its own, not a share of it. Only the ns backend
-         * can enforce it (cordon_launch_prepare() refuses it for the landlock backend), and a
-         * policy with no such rule fails cordon_policy_validate(). At most CORDON_TMP_SIZE_MAX. */
+         * private /var/tmp should a policy have one) and of the private /dev/shm; 0: none
+         * given, then they share a quarter of RAM (cordon_mount_tmpfs_size()). Each gets the
+         * size on its own, not a share of it. Only the ns backend can enforce it
+         * (cordon_launch_prepare() refuses it for the landlock backend), and a policy with no
+         * TMPFS rule fails cordon_policy_validate(). At most CORDON_TMP_SIZE_MAX. */
         uint64_t tmp_size_bytes;
 };
 

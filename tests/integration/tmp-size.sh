@@ -2,7 +2,9 @@
 # --tmp-size sizes the private /tmp and the tmpfs home of the ns backend: a write beyond the
 # size fails with ENOSPC, each of the two has the size on its own, and the same writes without
 # the flag succeed (the controls). The landlock backend has no tmpfs to size and refuses the
-# flag rather than ignore it; so does a sandbox with neither tmpfs.
+# flag rather than ignore it; so does a sandbox with neither tmpfs. It sizes /dev/shm too, and
+# without it /tmp, the home and /dev/shm share a quarter of RAM instead of half of it each.
+# When --memory falls back to rlimits, which do not count tmpfs or memfd pages, the banner says.
 . "$(dirname "$0")/../lib/tap.sh"
 
 run() { (cd "$T_PROJECT" && "$CORDON" run --quiet "$@"); }
@@ -18,6 +20,10 @@ try:
 except OSError as e:
     print(errno.errorcode[e.errno])'
 SIZE='import os, sys; s = os.statvfs(sys.argv[1]); print(s.f_blocks * s.f_frsize)'
+# the size each of /tmp, the tmpfs home and /dev/shm gets by default: a third of a quarter of
+# RAM, in whole pages.
+ram=$(( $(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) * 1024 ))
+share=$(( ram / 4 / 3 / 4096 * 4096 ))
 refusal="cordon: --tmp-size cannot be enforced by the landlock backend: it has no mount namespace, so its TMPDIR is a directory on the host's /tmp and its home is not a tmpfs (use --backend ns)"
 
 # usage_errors: the same under either backend, before any backend is chosen.
@@ -32,18 +38,33 @@ usage_errors() {
                 "$?:$(head -1 "$T_TMP/err")"
 }
 
+# memory_note: the banner of --memory under either backend has a note about tmpfs and memfd
+# exactly when the memory limit is an rlimit (a cgroup charges tmpfs and memfd pages).
+memory_note() {
+        local o mech note
+        o=$(cd "$T_PROJECT" && "$CORDON" run --memory 512M -- true 2>&1)
+        mech=$(printf '%s\n' "$o" | sed -n 's/^cordon: limits memory=\([a-z0-9]*\).*/\1/p')
+        note=$(printf '%s\n' "$o" | grep -c '^cordon: the memory limit (rlimit, no cgroup) cannot bound files in tmpfs or memfd; ')
+        case $mech in
+        rlimit) check "--memory (rlimit): the banner says tmpfs and memfd are outside it" "1" "$note" ;;
+        cgroup*) check "--memory ($mech): no note about tmpfs (a cgroup charges it)" "0" "$note" ;;
+        *) not_ok "--memory: the banner names a mechanism" "$o" ;;
+        esac
+}
+
 if [ "${SANDBOX_BACKEND:-}" = landlock ]; then
-        plan 4
+        plan 5
         out=$(run -- sh -c 'echo ran' 2>&1)
         check "control: the landlock backend runs here without --tmp-size" "0:ran" "$?:$out"
         out=$(run --tmp-size 1M -- sh -c 'echo ran' 2>&1)
         check "--tmp-size under the landlock backend: refused (125), the command never runs" \
                 "125:$refusal" "$?:$out"
         usage_errors
+        memory_note
         exit 0
 fi
 
-plan 12
+plan 19
 out=$(run -- python3 -c "$FILL" /tmp/fill 2048 2>&1)
 check "control: 2 MiB into /tmp without --tmp-size" "0:OK" "$?:$out"
 out=$(run --tmp-size 1M -- python3 -c "$FILL" /tmp/fill 2048 2>&1)
@@ -73,3 +94,21 @@ check "--tmp-size with neither a private /tmp nor a tmpfs home: refused (125)" \
         "125:cordon: --tmp-size was given, but the sandbox has no private /tmp or tmpfs home for it to size" \
         "$?:$(head -1 "$T_TMP/err")"
 usage_errors
+
+# /dev/shm, and the default sizes.
+out=$(run -- python3 -c "$FILL" /dev/shm/fill 2048 2>&1)
+check "control: 2 MiB into /dev/shm without --tmp-size" "0:OK" "$?:$out"
+out=$(run --tmp-size 1M -- python3 -c "$FILL" /dev/shm/fill 2048 2>&1)
+check "--tmp-size 1M: 2 MiB into /dev/shm fails with ENOSPC" "0:ENOSPC" "$?:$out"
+out=$(run --tmp-size 8M -- python3 -c "$SIZE" /dev/shm 2>&1)
+check "--tmp-size 8M: /dev/shm is an 8 MiB file system" "0:8388608" "$?:$out"
+# shellcheck disable=SC2016 # $1 and $HOME are the sandbox shell's
+out=$(run -- sh -c 'for d in /tmp "$HOME" /dev/shm; do python3 -c "$1" "$d"; done' sh "$SIZE" 2>&1)
+check "without --tmp-size: /tmp, the home and /dev/shm each get a third of a quarter of RAM" \
+        "0:$share $share $share" "$?:$(printf '%s\n' "$out" | tr '\n' ' ' | sed 's/ $//')"
+check "... so together they stay below a quarter of RAM (not the kernel's 150 %)" "yes" \
+        "$([ $((share * 3)) -le $((ram / 4)) ] && echo yes || echo no)"
+out=$(run --rw /tmp -- python3 -c "$SIZE" /dev/shm 2>&1)
+check "without a private /tmp: the home and /dev/shm split the quarter" \
+        "0:$(( ram / 4 / 2 / 4096 * 4096 ))" "$?:$out"
+memory_note

@@ -227,3 +227,44 @@ Test(mount_plan, clear_is_idempotent)
         cr_assert_eq(plan.n, 0);
         cordon_mount_plan_clear(&plan);
 }
+
+/* cordon_mount_tmpfs_size(): without tmp_size_bytes, the tmpfs mounts the sandbox can fill share
+ * a quarter of RAM, /dev/shm included; a sealed one does not take a share. */
+#define GiB (UINT64_C(1) << 30)
+
+Test(mount_plan, tmpfs_size_default_shares_a_quarter_of_ram)
+{
+        add("/tmp", CORDON_ACCESS_TMPFS);
+        add("/home/u", CORDON_ACCESS_TMPFS);
+        add("/dev", CORDON_ACCESS_DEV);
+        /* /tmp, the home, /dev/shm: a third of 3 GiB each, whole pages. */
+        cr_assert_eq(cordon_mount_tmpfs_size(p, 12 * GiB), GiB);
+        cr_assert_eq(cordon_mount_tmpfs_size(p, 12 * GiB + 12 * 4096 + 5), GiB + 4096);
+}
+
+Test(mount_plan, tmpfs_size_sealed_and_shared_shm_take_no_share)
+{
+        cr_assert_eq(
+            cordon_policy_add_fs(p, "/home/u", NULL, CORDON_ACCESS_TMPFS, CORDON_FS_SEAL, "test"),
+            0);
+        add("/tmp", CORDON_ACCESS_TMPFS);
+        add("/dev", CORDON_ACCESS_DEV);
+        add("/dev/shm", CORDON_ACCESS_RW); /* the host's, bound over the private one */
+        cr_assert_eq(cordon_mount_tmpfs_size(p, 4 * GiB), GiB);
+}
+
+Test(mount_plan, tmpfs_size_given_wins_and_tiny_ram_gets_a_page)
+{
+        add("/tmp", CORDON_ACCESS_TMPFS);
+        cr_assert_eq(cordon_mount_tmpfs_size(p, 100), 4096);
+        p->limits.tmp_size_bytes = 8 << 20;
+        cr_assert_eq(cordon_mount_tmpfs_size(p, 64 * GiB), 8 << 20);
+}
+
+Test(mount_plan, plan_carries_the_tmpfs_size)
+{
+        add("/tmp", CORDON_ACCESS_TMPFS);
+        p->limits.tmp_size_bytes = 1 << 20;
+        build();
+        cr_assert_eq(plan.tmpfs_size, 1 << 20);
+}
