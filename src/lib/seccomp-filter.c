@@ -109,8 +109,7 @@ static bool family_is_confined(uint32_t family, bool unix_only)
 {
         if (unix_only)
                 return family == AF_UNIX;
-        return family == AF_UNIX || family == AF_INET || family == AF_INET6 ||
-               family == AF_NETLINK;
+        return family == AF_UNIX || family == AF_INET || family == AF_INET6 || family == AF_NETLINK;
 }
 
 static void seccomp_releasep(scmp_filter_ctx *ctx)

@@ -384,9 +384,9 @@ Test(env, url_credentials_in_values)
             "https://token@github.com/",    /* the same shape */
             "http://git@h:b@c",             /* the first '@' ends the userinfo */
             "http://[::1]:8080/",
-            "user:pass@host",               /* no scheme: not a URL */
-            "a:// b:c@d",                   /* whitespace ends the authority */
-            "a://b,c:d@e",                  /* so does a list separator */
+            "user:pass@host", /* no scheme: not a URL */
+            "a:// b:c@d",     /* whitespace ends the authority */
+            "a://b,c:d@e",    /* so does a list separator */
             "mailto:u:p@h",
             "://",
         };

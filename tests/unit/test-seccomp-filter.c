@@ -733,9 +733,8 @@ Test(seccomp, restrict_socket_families)
                 cr_expect_eq(got, EAFNOSUPPORT, "socket(%lu): %s", f, errname(got));
         }
         static const unsigned long garbage[] = {
-            1UL << 32 | AF_VSOCK, 1UL << 32 | AF_UNIX, 0xffffffffUL << 32 | AF_INET,
-            ~0UL /* -1 */,        0x80000000UL,        0xffffffffUL,
-            1UL << 63 | AF_KEY,
+            1UL << 32 | AF_VSOCK, 1UL << 32 | AF_UNIX, 0xffffffffUL << 32 | AF_INET, ~0UL /* -1 */,
+            0x80000000UL,         0xffffffffUL,        1UL << 63 | AF_KEY,
         };
         for (size_t i = 0; i < ELEMENTSOF(garbage); i++) {
                 family_raw = garbage[i];
@@ -754,8 +753,8 @@ Test(seccomp, restrict_socket_families)
         /* socketpair(): AF_UNIX alone. */
         family_raw = AF_UNIX;
         cr_expect_eq(run(&fam, false, c_socketpair_family), 0, "socketpair(AF_UNIX)");
-        static const unsigned long pair_refused[] = {0, AF_INET, AF_NETLINK, AF_VSOCK, AF_TIPC,
-                                                     1UL << 32 | AF_UNIX};
+        static const unsigned long pair_refused[] = {0,        AF_INET, AF_NETLINK,
+                                                     AF_VSOCK, AF_TIPC, 1UL << 32 | AF_UNIX};
         for (size_t i = 0; i < ELEMENTSOF(pair_refused); i++) {
                 family_raw = pair_refused[i];
                 int got = run(&fam, false, c_socketpair_family);

@@ -127,8 +127,8 @@ Test(settings, env_defaults)
 Test(settings, env_defaults_issue_11)
 {
         /* Bare credential words, passphrases, password-manager sessions, npm/yarn auth. */
-        ASSERT_CONTAINS_ALL(blocked_env_patterns, "PASSWORD/i", "TOKEN/i", "SECRET/i",
-                            "API_KEY/i", "*_PASSPHRASE/i", "OP_SESSION_*", "*_authToken/i",
+        ASSERT_CONTAINS_ALL(blocked_env_patterns, "PASSWORD/i", "TOKEN/i", "SECRET/i", "API_KEY/i",
+                            "*_PASSPHRASE/i", "OP_SESSION_*", "*_authToken/i",
                             "npm_config_*_auth/i");
         ASSERT_CONTAINS_ALL(blocked_env_vars, "BW_SESSION");
         /* The agents' own credentials are allowed, as their API keys are. */
