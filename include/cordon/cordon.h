@@ -43,6 +43,8 @@ enum cordon_step {
         CORDON_STEP_EXEC,
         CORDON_STEP_LIMITS,   /* joining the cgroup, rlimits, CPU affinity */
         CORDON_STEP_TERMINAL, /* the pseudo-terminal: creating it, or taking it in the child */
+        /* lowering the limits of the sandbox's user namespace (/proc/sys/user) */
+        CORDON_STEP_NS_LIMITS,
 };
 
 struct cordon_diag {

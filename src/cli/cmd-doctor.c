@@ -268,6 +268,8 @@ static const char *const landlock_backend_gaps[] = {
     "HOME_SEEDED files are read-only instead of writable copies",
     "a blocked path inside a granted directory is carved out of the grant: entries created "
     "later directly in that directory are out of reach",
+    "no user namespace of its own: the command shares the user's inotify, fanotify and namespace "
+    "limits (/proc/sys/user) and can use them up for the user's programs outside",
 };
 
 /* The backend `--backend auto` would pick here, or NULL when none can run. */

@@ -1,4 +1,5 @@
-/* Environment filtering: blocklist names, glob patterns, the allow list and added values. */
+/* Environment filtering: blocklist names, glob patterns, passwords in URL values, the allow list
+ * and added values. */
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,43 @@ bool cordon_env_is_blocked(const struct cordon_env_rules *rules, const char *nam
         return false;
 }
 
+/* Where the authority of a URL ends for this rule: the URL syntax ('/', '?', '#'), and what
+ * separates a URL from the next one in a list value. */
+static bool ends_authority(char c)
+{
+        return c == 0 || c == '/' || c == '?' || c == '#' || c == ' ' || c == '\t' || c == '\n' ||
+               c == '\r' || c == ',' || c == ';' || c == '"' || c == '\'' || c == '<' || c == '>';
+}
+
+bool cordon_env_value_has_url_credentials(const char *value)
+{
+        for (const char *p = value; (p = strstr(p, "://"));) {
+                p += 3;
+                /* userinfo = user ":" password "@": the first ':' must come before an '@'. A
+                 * password may itself hold '@' or ':'; the earliest "user:...@" decides. */
+                bool colon = false;
+                for (const char *q = p; !ends_authority(*q); q++) {
+                        if (*q == ':')
+                                colon = true;
+                        else if (*q == '@' && colon)
+                                return true;
+                        else if (*q == '@')
+                                break; /* user@host: a login name, no password */
+                }
+        }
+        return false;
+}
+
+bool cordon_env_entry_is_blocked(const struct cordon_env_rules *rules, const char *name,
+                                 const char *value)
+{
+        if (cordon_list_find(&rules->allowed, name))
+                return false;
+        if (cordon_env_is_blocked(rules, name))
+                return true;
+        return rules->block_url_credentials && cordon_env_value_has_url_credentials(value);
+}
+
 static ssize_t env_find(char **envp, const char *name, size_t len)
 {
         for (size_t i = 0; envp && envp[i]; i++)
@@ -109,7 +147,7 @@ int cordon_env_filter(const struct cordon_env_rules *rules, char *const *envp, c
                 }
                 memcpy(name, *e, len);
                 name[len] = 0;
-                if (cordon_env_is_blocked(rules, name)) {
+                if (cordon_env_entry_is_blocked(rules, name, eq + 1)) {
                         blocked++;
                         continue;
                 }

@@ -182,6 +182,7 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                                     "the landlock backend isolates the network with seccomp, "
                                     "which this kernel does not offer");
                         l->seccomp_opts.deny_socket_create = true;
+                        l->seccomp_opts.restrict_socket_families = true;
                 }
                 if (l->landlock && l->landlock_abi < LANDLOCK_BACKEND_MIN_ABI) {
                         char what[256];
@@ -288,6 +289,8 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
         /* The socket calls below the network level are part of the seccomp layer. */
         l->seccomp_opts.deny_network =
             l->seccomp && p->side_effect_level < CORDON_SIDE_EFFECT_NETWORK;
+        /* So are the socket families a network namespace cannot confine (AF_VSOCK...). */
+        l->seccomp_opts.restrict_socket_families = l->seccomp && p->net_mode != CORDON_NET_OPEN;
 
         if ((r = prepare_limits(l, diag)) < 0)
                 return r;

@@ -392,6 +392,7 @@ static int lower_env(struct lower *l)
             (r = cordon_list_copy(&e->blocked_patterns, &s->blocked_env_patterns)) < 0 ||
             (r = cordon_list_copy(&e->allowed, &s->allowed_env_vars)) < 0)
                 return r;
+        e->block_url_credentials = s->block_env_url_credentials;
         CORDON_LIST_FOREACH (it, &s->sandbox_env) {
                 const char *eq = strchr(it->value, '=');
                 if (!eq || !cordon_env_name_is_valid(it->value, (size_t)(eq - it->value)))

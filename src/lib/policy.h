@@ -22,6 +22,9 @@ struct cordon_env_rules {
         struct cordon_list blocked_patterns; /* globs; a trailing "/i" makes one case-insensitive */
         struct cordon_list allowed;          /* never blocked */
         struct cordon_list set;              /* KEY=VALUE added after filtering */
+        /* Also remove a variable (not on the allow list) whose value carries a password in a
+         * URL, scheme://user:password@host, whatever its name. */
+        bool block_url_credentials;
 };
 
 struct cordon_process_rules {

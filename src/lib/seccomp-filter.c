@@ -1,6 +1,7 @@
 /* The seccomp layer: the deny-list filter is built with libseccomp in the supervisor and exported
  * as a classic BPF program; the child installs that program with one prctl() just before exec.
- * Every denial answers an errno (EPERM, ENOSYS for clone3); nothing is ever killed. */
+ * Every denial answers an errno (EPERM; ENOSYS for clone3, EAFNOSUPPORT for socket families);
+ * nothing is ever killed. */
 #include <errno.h>
 #include <linux/seccomp.h>
 #include <sched.h>
@@ -9,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -97,6 +99,19 @@ static const int denied_network[] = {
     SCMP_SYS(recvmmsg),
 };
 
+/* The families an isolated network admits: the ones a network namespace confines. AF_UNIX
+ * reaches paths (which the mount view and Landlock govern) and the namespace's own abstract
+ * names; AF_INET, AF_INET6 and AF_NETLINK belong to the network namespace. Every other family is
+ * refused: AF_VSOCK has no namespace at all (a sandbox in a VM would reach the hypervisor's
+ * services, one beside VMs their guests'), and the rest are kernel attack surface an agent has
+ * no use for (AF_ALG and its page-cache writes, AF_KEY, AF_PACKET, AF_BLUETOOTH, AF_TIPC...). */
+static bool family_is_confined(uint32_t family, bool unix_only)
+{
+        if (unix_only)
+                return family == AF_UNIX;
+        return family == AF_UNIX || family == AF_INET || family == AF_INET6 || family == AF_NETLINK;
+}
+
 static void seccomp_releasep(scmp_filter_ctx *ctx)
 {
         if (*ctx)
@@ -122,6 +137,30 @@ static int deny_masked(scmp_filter_ctx ctx, int nr, unsigned arg, uint32_t mask,
         struct scmp_arg_cmp cmp = {
             .arg = arg, .op = SCMP_CMP_MASKED_EQ, .datum_a = mask, .datum_b = value};
         return seccomp_rule_add_exact_array(ctx, DENY, nr, 1, &cmp);
+}
+
+/* @nr (socket or socketpair) answers EAFNOSUPPORT, as for a family the kernel was built
+ * without, unless its first argument is an admitted family. The kernel reads that argument as an
+ * int: the families below the highest admitted one are compared on the low 32 bits, the rest is
+ * one comparison ">= highest + 1" on all 64 bits. A value with anything in the high half (or a
+ * negative one) is that large, so garbage there can only turn an admitted family into a refusal,
+ * never let a refused one through (the CVE-2019-10063 class, see deny_masked()). */
+static int refuse_families(scmp_filter_ctx ctx, int nr, bool unix_only)
+{
+        const uint32_t highest = unix_only ? AF_UNIX : AF_NETLINK;
+        const uint32_t action = SCMP_ACT_ERRNO(EAFNOSUPPORT);
+        int r;
+
+        for (uint32_t f = 0; f < highest; f++) {
+                if (family_is_confined(f, unix_only))
+                        continue;
+                struct scmp_arg_cmp eq = {
+                    .arg = 0, .op = SCMP_CMP_MASKED_EQ, .datum_a = UINT32_MAX, .datum_b = f};
+                if ((r = seccomp_rule_add_exact_array(ctx, action, nr, 1, &eq)) < 0)
+                        return r;
+        }
+        struct scmp_arg_cmp above = {.arg = 0, .op = SCMP_CMP_GE, .datum_a = highest + 1};
+        return seccomp_rule_add_exact_array(ctx, action, nr, 1, &above);
 }
 
 static int add_deny_list(scmp_filter_ctx ctx)
@@ -150,9 +189,12 @@ static int add_deny_list(scmp_filter_ctx ctx)
                         return r;
         }
         /* Pushing input into a terminal (TIOCSTI) or pasting a console selection (TIOCLINUX
-         * subcode TIOCL_PASTESEL) makes the shell that owns the terminal run it after exit. */
+         * subcode TIOCL_PASTESEL) makes the shell that owns the terminal run it after exit.
+         * Changing its line discipline (TIOCSETD: N_HDLC, N_PPP...) leaves the terminal the
+         * command shares under --no-pty unusable after exit, and loads rarely used kernel code. */
         if ((r = deny_masked(ctx, SCMP_SYS(ioctl), 1, UINT32_MAX, TIOCSTI)) < 0 ||
-            (r = deny_masked(ctx, SCMP_SYS(ioctl), 1, UINT32_MAX, TIOCLINUX)) < 0)
+            (r = deny_masked(ctx, SCMP_SYS(ioctl), 1, UINT32_MAX, TIOCLINUX)) < 0 ||
+            (r = deny_masked(ctx, SCMP_SYS(ioctl), 1, UINT32_MAX, TIOCSETD)) < 0)
                 return r;
         return 0;
 }
@@ -165,8 +207,17 @@ static int add_rules(scmp_filter_ctx ctx, const struct cordon_seccomp_opts *o)
                 return r;
         if (o && o->deny_network)
                 return deny_all(ctx, denied_network, ELEMENTSOF(denied_network));
+        /* A call refused whatever its family gets no family rules on top. */
         if (o && o->deny_socket_create)
-                return seccomp_rule_add_exact(ctx, DENY, SCMP_SYS(socket), 0);
+                r = seccomp_rule_add_exact(ctx, DENY, SCMP_SYS(socket), 0);
+        else if (o && o->restrict_socket_families)
+                r = refuse_families(ctx, SCMP_SYS(socket), false);
+        else
+                r = 0;
+        if (r < 0)
+                return r;
+        if (o && o->restrict_socket_families)
+                return refuse_families(ctx, SCMP_SYS(socketpair), true);
         return 0;
 }
 

@@ -12,6 +12,10 @@ struct cordon_seccomp_opts {
         /* The landlock backend in isolated mode (no network namespace to do the job): socket()
          * fails with EPERM for every address family; socketpair() keeps working. */
         bool deny_socket_create;
+        /* The network is isolated: socket() answers EAFNOSUPPORT for every family but AF_UNIX,
+         * AF_INET, AF_INET6 and AF_NETLINK (the ones a network namespace confines), and
+         * socketpair() for every family but AF_UNIX. AF_VSOCK, for one, has no namespace. */
+        bool restrict_socket_families;
         /* Leave out the always-denied list (the unrestricted profile): only the socket rules
          * above, and the refusal of foreign ABIs that keeps them from being walked around. */
         bool network_rules_only;
@@ -31,13 +35,13 @@ struct cordon_bpf {
 int cordon_seccomp_build(const struct cordon_seccomp_opts *o, struct cordon_bpf *ret);
 int cordon_seccomp_compile(const struct cordon_seccomp_opts *o, struct cordon_bpf *ret);
 /* The index of @o among the generated programs (0..CORDON_SECCOMP_VARIANTS-1). */
-#define CORDON_SECCOMP_VARIANTS 8
+#define CORDON_SECCOMP_VARIANTS 16
 static inline unsigned cordon_seccomp_variant(const struct cordon_seccomp_opts *o)
 {
         if (!o)
                 return 0;
         return (o->deny_network ? 1u : 0) | (o->deny_socket_create ? 2u : 0) |
-               (o->network_rules_only ? 4u : 0);
+               (o->network_rules_only ? 4u : 0) | (o->restrict_socket_families ? 8u : 0);
 }
 void cordon_bpf_clear(struct cordon_bpf *b);
 

@@ -24,6 +24,7 @@ int main(int argc, char **argv)
                     .deny_network = v & 1,
                     .deny_socket_create = v & 2,
                     .network_rules_only = v & 4,
+                    .restrict_socket_families = v & 8,
                 };
                 struct cordon_bpf b = {0};
                 int r = cordon_seccomp_compile(&o, &b);

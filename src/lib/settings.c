@@ -51,6 +51,9 @@ static const char *const default_devices_blacklist[] = {
 /* Credentials with names the patterns below do not catch, and host-session plumbing. */
 static const char *const default_blocked_env_vars[] = {
     "GITHUB_PAT",
+    /* Unlocked password-manager sessions: Bitwarden's CLI; its API key's secret has no "_". */
+    "BW_SESSION",
+    "BW_CLIENTSECRET",
     "AWS_ACCESS_KEY_ID",
     "AWS_SECRET_ACCESS_KEY",
     "AWS_PROFILE",
@@ -82,11 +85,39 @@ static const char *const default_blocked_env_patterns[] = {
     "CIRCLECI_*",
 };
 
+/* More of BLOCKED_ENV_PATTERNS: credential names the conventions above miss. */
+static const char *const default_blocked_env_patterns_more[] = {
+    /* The credential words on their own, as exact names in any case (a glob such as *TOKEN*
+     * would take TOKENIZERS_PARALLELISM and the like). */
+    "PASSWORD/i",
+    "PASSWD/i",
+    "PASSPHRASE/i",
+    "TOKEN/i",
+    "SECRET/i",
+    "API_KEY/i",
+    /* Key passphrases, and the short form of passwords (DB_PASS, SMTP_PASS). */
+    "*_PASSPHRASE/i",
+    "*_PASS/i",
+    /* 1Password CLI sessions, one per account: OP_SESSION_<account>. */
+    "OP_SESSION_*",
+    /* npm and yarn classic take any config key from npm_config_*, also per registry
+     * (npm_config_//registry.example/:_authToken); _auth is base64 of user:password. Yarn
+     * berry's YARN_NPM_AUTH_IDENT is user:password as well. */
+    "*_authToken/i",
+    "npm_config_*_auth/i",
+    "*_AUTH_IDENT/i",
+};
+
 static const char *const default_allowed_env_vars[] = {
     "ANTHROPIC_API_KEY",
     "OPENAI_API_KEY",
     "CODEX_API_KEY",
     "GOOGLE_API_KEY",
+    /* The agents' own credentials besides their API keys: Gemini CLI's key, Claude Code's
+     * long-lived OAuth token and the bearer token it sends instead of an API key. */
+    "GEMINI_API_KEY",
+    "CLAUDE_CODE_OAUTH_TOKEN",
+    "ANTHROPIC_AUTH_TOKEN",
 };
 
 static int add_all(struct cordon_list *l, const char *const *v, size_t n)
@@ -111,6 +142,7 @@ int cordon_settings_init_defaults(struct cordon_settings *s, const char *home)
             .private_ipc = true,
             .filter_passwd = true,
             .protect_git = true,
+            .block_env_url_credentials = true,
             .backend = CORDON_BACKEND_AUTO,
             .profile = CORDON_PROFILE_WORKTREE,
             .fallback = CORDON_FALLBACK_ENFORCE,
@@ -132,6 +164,7 @@ int cordon_settings_init_defaults(struct cordon_settings *s, const char *home)
             (r = ADD_ALL(&s->devices_blacklist, default_devices_blacklist)) < 0 ||
             (r = ADD_ALL(&s->blocked_env_vars, default_blocked_env_vars)) < 0 ||
             (r = ADD_ALL(&s->blocked_env_patterns, default_blocked_env_patterns)) < 0 ||
+            (r = ADD_ALL(&s->blocked_env_patterns, default_blocked_env_patterns_more)) < 0 ||
             (r = ADD_ALL(&s->allowed_env_vars, default_allowed_env_vars)) < 0)
                 return r;
         return 0;

@@ -26,6 +26,7 @@ struct cordon_settings {
         struct cordon_list blocked_env_patterns;
         struct cordon_list allowed_env_vars;
         struct cordon_list sandbox_env; /* KEY=VALUE */
+        bool block_env_url_credentials; /* BLOCK_ENV_URL_CREDENTIALS */
 
         enum cordon_home_access home_access;
         char *home_access_origin;

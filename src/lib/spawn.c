@@ -20,6 +20,7 @@
 #include "lib/diag.h"
 #include "lib/keyring.h"
 #include "lib/launch.h"
+#include "lib/ns-limits.h"
 #include "lib/ns-mount.h"
 #include "lib/ns-net.h"
 #include "lib/ns-user.h"
@@ -59,6 +60,7 @@ struct child_ctx {
         struct cordon_pty *pty;
         int pty_sock;     /* ns backend: where PID 1 sends the master of the pty it made inside */
         pid_t supervisor; /* landlock backend: the reaper's parent */
+        struct cordon_ns_limits ns_limits; /* ns backend: written into the user namespace */
 };
 
 _Noreturn static void child_fail(const struct child_ctx *c, int step, int err, int rule, int code)
@@ -376,6 +378,9 @@ _Noreturn static void child_main(const struct child_ctx *c)
         child_begin(c);
         if ((r = cordon_ns_user_write_maps(p->identity.uid, p->identity.gid)) < 0)
                 child_fail(c, CORDON_STEP_USERNS, r, -1, 125);
+        /* Before the mount plan makes /proc/sys read-only. */
+        if ((r = cordon_ns_limits_apply(&c->ns_limits, &rule)) < 0)
+                child_fail(c, CORDON_STEP_NS_LIMITS, r, rule, 125);
         /* The original environment block still holds every variable the supervisor saw. */
         if ((r = cordon_pid1_scrub_environ()) < 0)
                 child_fail(c, CORDON_STEP_PROCESS, r, -1, 125);
@@ -551,6 +556,12 @@ static void describe_failure(const struct cordon_launch *l, const struct child_r
                 cordon_diag_set(diag, 0, "failed to make the pseudo-terminal the command's: %s",
                                 err);
                 break;
+        case CORDON_STEP_NS_LIMITS:
+                cordon_diag_set(diag, 0,
+                                "failed to lower the sandbox's user namespace limit '%s' in "
+                                "/proc/sys/user: %s",
+                                cordon_ns_limit_name(rep->rule), err);
+                break;
         default:
                 cordon_diag_set(diag, 0, "failed to set up the sandbox: %s", err);
         }
@@ -573,11 +584,21 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
         int r;
 
         struct cordon_mount_plan plan = {0};
+        struct cordon_ns_limits ns_limits = {.n = 0};
         if (l->backend == CORDON_BACKEND_NS) {
                 r = cordon_mount_plan_build(p, &plan);
                 if (r < 0)
                         return cordon_diag_set(diag, r, "failed to plan the mounts: %s",
                                                strerror(-r));
+                /* With the seccomp layer no namespace can be made inside: none may count. */
+                r = cordon_ns_limits_plan(NULL, l->seccomp, &ns_limits);
+                if (r < 0) {
+                        cordon_mount_plan_clear(&plan);
+                        return cordon_diag_set(diag, r,
+                                               "failed to read the user namespace limits in "
+                                               "/proc/sys/user: %s",
+                                               strerror(-r));
+                }
         }
 
         int report[2] = {-EBADF, -EBADF}, lifeline[2] = {-EBADF, -EBADF};
@@ -605,6 +626,7 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
             .parent_fds = {report[0], lifeline[1], pty_sock[0]},
             .pty_sock = pty_sock[1],
             .pty = pty,
+            .ns_limits = ns_limits,
         };
         sigemptyset(&ctx.forward);
         sigaddset(&ctx.forward, SIGINT);

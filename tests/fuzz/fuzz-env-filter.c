@@ -1,6 +1,9 @@
 /* Fuzz target for src/lib/env-filter.c. The input is split on newlines and NULs; a line starting
  * with "b:" is a blocked name, "p:" a blocked pattern, "a:" an allowed name, "s:" a "set" entry,
- * anything else an inherited environment entry. Checks the result against the documented rules. */
+ * "u:" turns on the rule against passwords in URL values, anything else an inherited environment
+ * entry. Checks the result against the documented rules, and the URL rule against a regular
+ * expression that says the same. */
+#include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,7 +69,9 @@ static void check(const struct cordon_env_rules *r, char **envp, char **out, siz
                 FUZZ_CHECK(len < sizeof(name));
                 memcpy(name, out[i], len);
                 name[len] = 0;
-                FUZZ_CHECK(!cordon_env_is_blocked(r, name));
+                FUZZ_CHECK(!cordon_env_entry_is_blocked(r, name, eq + 1));
+                FUZZ_CHECK(!r->block_url_credentials || cordon_list_find(&r->allowed, name) ||
+                           !cordon_env_value_has_url_credentials(eq + 1));
         }
         CORDON_LIST_FOREACH (it, &r->set) {
                 bool found = false;
@@ -79,6 +84,23 @@ static void check(const struct cordon_env_rules *r, char **envp, char **out, siz
         CORDON_LIST_FOREACH (it, &r->allowed) {
                 FUZZ_CHECK(!cordon_env_is_blocked(r, it->value));
         }
+}
+
+/* The URL rule as a regular expression: "://", a user part, ':', and '@' before anything that
+ * ends the authority (URL_END: / ? # whitespace , ; quotes < >); the first '@' decides. */
+#define URL_END "/?#\t\r\n ,;\"'<>"
+static const char url_credentials_re[] = "://[^" URL_END "@:]*:[^" URL_END "@]*@";
+
+static void check_url_rule(const char *value)
+{
+        static regex_t re;
+        static bool compiled;
+        if (!compiled) {
+                FUZZ_CHECK(regcomp(&re, url_credentials_re, REG_EXTENDED | REG_NOSUB) == 0);
+                compiled = true;
+        }
+        bool want = regexec(&re, value, 0, NULL, 0) == 0;
+        FUZZ_CHECK(cordon_env_value_has_url_credentials(value) == want);
 }
 
 /* Runs the filter on @envp and checks the outcome. */
@@ -123,13 +145,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         r = cordon_list_add(&rules.blocked_patterns, line + 2, "fuzz");
                 else if (startswith(line, "a:"))
                         r = cordon_list_add(&rules.allowed, line + 2, "fuzz");
+                else if (streq(line, "u:"))
+                        rules.block_url_credentials = true;
                 else if (startswith(line, "s:")) {
                         const char *eq = strchr(line + 2, '=');
                         if (!eq || !cordon_env_name_is_valid(line + 2, (size_t)(eq - line - 2)))
                                 set_valid = false;
                         r = cordon_list_add(&rules.set, line + 2, "fuzz");
-                } else
+                } else {
+                        check_url_rule(line);
                         r = strv_extend(&envp, line);
+                }
         }
         if (r >= 0)
                 run(&rules, envp, set_valid);

@@ -94,6 +94,14 @@ static long tty_ioctl(unsigned long request)
         return syscall(SYS_ioctl, private_tty(), request, &c);
 }
 
+/* TIOCSETD to N_TTY, the discipline the terminal has already: the kernel answers 0 and changes
+ * nothing. */
+static long tty_setd(unsigned long request)
+{
+        int disc = 0; /* N_TTY */
+        return syscall(SYS_ioctl, private_tty(), request, &disc);
+}
+
 #if defined(__x86_64__)
 static long raw_result(long r)
 {
@@ -233,6 +241,8 @@ static long probe(const char *name)
         P("tiocsti", tty_ioctl(TIOCSTI));
         P("tiocsti-high", tty_ioctl(1UL << 32 | TIOCSTI));
         P("tioclinux", tty_ioctl(TIOCLINUX));
+        P("tiocsetd", tty_setd(TIOCSETD));
+        P("tiocsetd-high", tty_setd(1UL << 32 | TIOCSETD));
         P("fionread", p_fionread());
         /* foreign ABIs */
         P("int80-getpid", p_int80());

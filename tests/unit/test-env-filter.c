@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lib/env-filter.h"
+#include "lib/settings.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
 #include "test-helpers.h"
@@ -17,6 +18,7 @@ static void teardown(void)
         cordon_list_clear(&rules.blocked_patterns);
         cordon_list_clear(&rules.allowed);
         cordon_list_clear(&rules.set);
+        rules.block_url_credentials = false;
 }
 
 TestSuite(env, .fini = teardown);
@@ -352,4 +354,182 @@ Test(env, filter_copies_strings)
         cr_assert_neq(out[0], a);
         a[2] = '9';
         cr_assert_str_eq(out[0], "A=1");
+}
+
+/* ---- passwords in URL values, and the built-in defaults ---- */
+
+Test(env, url_credentials_in_values)
+{
+        static const char *const with[] = {
+            "https://alice:s3cret@example.com/repo.git",
+            "postgres://u:p@db:5432/x",
+            "https://:ghp_token@github.com/", /* a token as the password */
+            "http://u:p@ss@host",             /* '@' inside the password */
+            "http://u::@host",
+            "x://u:p@",
+            "proxy=http://u:p@proxy:3128",   /* a "key=URL" form */
+            "a://x:1,b://u:p@h;c",           /* the second URL of a list */
+            "/opt/bin:https://u:p@h/x:/bin", /* inside a PATH-style list */
+            "\"mongodb://u:p@h/db\"",
+        };
+        static const char *const without[] = {
+            "",
+            "/usr/bin:/bin",
+            "http://proxy:3128",
+            "http://proxy:3128/",
+            "https://example.com/a:b@c",    /* '@' in the path */
+            "http://h:1?u=a:b@c",           /* '@' in the query */
+            "http://h#a:b@c",               /* '@' in the fragment */
+            "ssh://git@github.com/x/y.git", /* a login name, no password */
+            "https://token@github.com/",    /* the same shape */
+            "http://git@h:b@c",             /* the first '@' ends the userinfo */
+            "http://[::1]:8080/",
+            "user:pass@host", /* no scheme: not a URL */
+            "a:// b:c@d",     /* whitespace ends the authority */
+            "a://b,c:d@e",    /* so does a list separator */
+            "mailto:u:p@h",
+            "://",
+        };
+        for (size_t i = 0; i < ELEMENTSOF(with); i++)
+                cr_expect(cordon_env_value_has_url_credentials(with[i]), "'%s'", with[i]);
+        for (size_t i = 0; i < ELEMENTSOF(without); i++)
+                cr_expect_not(cordon_env_value_has_url_credentials(without[i]), "'%s'", without[i]);
+}
+
+Test(env, filter_url_credentials_rule)
+{
+        add(&rules.allowed, "GIT_REMOTE_OK");
+        _cleanup_strv_free_ char **envp =
+            STRV_MAKE("MIRROR=https://u:p@mirror/", "GIT_REMOTE_OK=https://u:p@h/",
+                      "HTTP_PROXY=http://proxy:3128", "PATH=/usr/bin");
+        _cleanup_strv_free_ char **off = NULL, **on = NULL;
+        size_t n = 99;
+        /* Off: the value is not looked at. */
+        cr_assert_eq(cordon_env_filter(&rules, envp, &off, &n), 0);
+        cr_assert_eq(n, 0);
+        cr_assert_str_eq(env_get(off, "MIRROR"), "https://u:p@mirror/");
+        /* On: removed and counted, unless allowed by name. */
+        rules.block_url_credentials = true;
+        cr_assert_eq(cordon_env_filter(&rules, envp, &on, &n), 0);
+        cr_assert_eq(n, 1);
+        cr_assert_null(env_get(on, "MIRROR"));
+        cr_assert_str_eq(env_get(on, "GIT_REMOTE_OK"), "https://u:p@h/", "the allow list wins");
+        cr_assert_str_eq(env_get(on, "HTTP_PROXY"), "http://proxy:3128");
+        cr_assert_str_eq(env_get(on, "PATH"), "/usr/bin");
+        cr_assert(cordon_env_entry_is_blocked(&rules, "X", "ftp://a:b@c"));
+        cr_assert_not(cordon_env_entry_is_blocked(&rules, "GIT_REMOTE_OK", "ftp://a:b@c"));
+}
+
+/* The rules cordon starts from: the built-in BLOCKED_ENV_VARS, BLOCKED_ENV_PATTERNS,
+ * ALLOWED_ENV_VARS and BLOCK_ENV_URL_CREDENTIALS. */
+static void default_rules(void)
+{
+        struct cordon_settings s;
+        cr_assert_eq(cordon_settings_init_defaults(&s, "/home/u"), 0);
+        cr_assert_eq(cordon_list_copy(&rules.blocked_names, &s.blocked_env_vars), 0);
+        cr_assert_eq(cordon_list_copy(&rules.blocked_patterns, &s.blocked_env_patterns), 0);
+        cr_assert_eq(cordon_list_copy(&rules.allowed, &s.allowed_env_vars), 0);
+        rules.block_url_credentials = s.block_env_url_credentials;
+        cordon_settings_clear(&s);
+}
+
+Test(env, defaults_block_credentials)
+{
+        default_rules();
+        static const char *const blocked[] = {
+            "PASSWORD=x",
+            "password=x",
+            "PASSWD=x",
+            "PASSPHRASE=x",
+            "TOKEN=x",
+            "token=x",
+            "SECRET=x",
+            "API_KEY=x",
+            "api_key=x",
+            "GPG_PASSPHRASE=x",
+            "borg_passphrase=x",
+            "DB_PASS=x",
+            "BW_SESSION=x",
+            "BW_CLIENTSECRET=x",
+            "OP_SESSION_my_team=x",
+            "npm_config__authToken=x",
+            "NPM_CONFIG__AUTHTOKEN=x",
+            "npm_config_//registry.example.com/:_authToken=x",
+            "npm_config__auth=dTpw",
+            "npm_config_//registry.example.com/:_auth=dTpw",
+            "npm_config__password=x",
+            "YARN_NPM_AUTH_TOKEN=x",
+            "YARN_NPM_AUTH_IDENT=u:p",
+            "NODE_AUTH_TOKEN=x",
+            "GITHUB_TOKEN=x",
+            "MIRROR_URL=https://u:p@mirror.example/",
+            "https_proxy=http://u:p@proxy:3128",
+        };
+        _cleanup_strv_free_ char **envp = NULL;
+        for (size_t i = 0; i < ELEMENTSOF(blocked); i++)
+                cr_assert_eq(strv_extend(&envp, blocked[i]), 0);
+        _cleanup_strv_free_ char **out = NULL;
+        size_t n = 0;
+        cr_assert_eq(cordon_env_filter(&rules, envp, &out, &n), 0);
+        STRV_FOREACH (e, out)
+                cr_expect_fail("'%s' passed", *e);
+        cr_expect_eq(n, ELEMENTSOF(blocked));
+}
+
+Test(env, defaults_pass_ordinary_variables)
+{
+        default_rules();
+        /* Ordinary variables, some close to the credential words, and the agents' own keys. */
+        static const char *const passed[] = {
+            "PATH=/usr/local/bin:/usr/bin:/bin",
+            "HOME=/home/u",
+            "LANG=C.UTF-8",
+            "LC_ALL=C",
+            "TERM=xterm-256color",
+            "EDITOR=vim",
+            "SHELL=/bin/bash",
+            "USER=u",
+            "PWD=/home/u/proj",
+            "HTTP_PROXY=http://proxy:3128",
+            "https_proxy=http://proxy.example:8080/",
+            "NO_PROXY=localhost,127.0.0.1",
+            "GIT_AUTHOR_NAME=A U Thor",
+            "GIT_AUTHOR_EMAIL=a@example.com",
+            "PYTHONPATH=/opt/lib",
+            "XDG_RUNTIME_DIR=/run/user/1000",
+            "XDG_CONFIG_HOME=/home/u/.config",
+            "TOKENIZERS_PARALLELISM=false",
+            "KEY_TIMEOUT=5",
+            "SECRETS_DIR=/run/secrets",
+            "PASSWORD_STORE_DIR=/home/u/.password-store",
+            "PASSWORDLESS=1",
+            "TOKEN_LIMIT=4096",
+            "MAX_TOKENS=4096",
+            "API_KEY_FILE_HINT=see docs",
+            "BYPASS=1",
+            "GIT_ASKPASS=/usr/bin/ksshaskpass",
+            "COMPASS=1",
+            "npm_config_registry=https://registry.npmjs.org/",
+            "npm_config_cache=/home/u/.npm",
+            "OP_BIOMETRIC_UNLOCK_ENABLED=true",
+            "BW_NOINTERACTION=true",
+            "REPO=ssh://git@github.com/x/y.git",
+            "JUPYTER_URL=http://localhost:8888/?token=abc",
+            "ANTHROPIC_API_KEY=sk-a",
+            "OPENAI_API_KEY=sk-o",
+            "CODEX_API_KEY=sk-c",
+            "GOOGLE_API_KEY=g",
+            "GEMINI_API_KEY=g",
+            "CLAUDE_CODE_OAUTH_TOKEN=t",
+            "ANTHROPIC_AUTH_TOKEN=t",
+        };
+        _cleanup_strv_free_ char **envp = NULL;
+        for (size_t i = 0; i < ELEMENTSOF(passed); i++)
+                cr_assert_eq(strv_extend(&envp, passed[i]), 0);
+        _cleanup_strv_free_ char **out = NULL;
+        size_t n = 0;
+        cr_assert_eq(cordon_env_filter(&rules, envp, &out, &n), 0);
+        for (size_t i = 0; i < ELEMENTSOF(passed); i++)
+                cr_expect(strv_contains(out, passed[i]), "'%s' was removed", passed[i]);
+        cr_expect_eq(n, 0);
 }

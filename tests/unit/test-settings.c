@@ -124,6 +124,19 @@ Test(settings, env_defaults)
                 cr_assert_null(cordon_list_find(&s.blocked_env_vars, keep[i]), "%s", keep[i]);
 }
 
+Test(settings, env_defaults_issue_11)
+{
+        /* Bare credential words, passphrases, password-manager sessions, npm/yarn auth. */
+        ASSERT_CONTAINS_ALL(blocked_env_patterns, "PASSWORD/i", "TOKEN/i", "SECRET/i", "API_KEY/i",
+                            "*_PASSPHRASE/i", "OP_SESSION_*", "*_authToken/i",
+                            "npm_config_*_auth/i");
+        ASSERT_CONTAINS_ALL(blocked_env_vars, "BW_SESSION");
+        /* The agents' own credentials are allowed, as their API keys are. */
+        ASSERT_CONTAINS_ALL(allowed_env_vars, "GEMINI_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN",
+                            "ANTHROPIC_AUTH_TOKEN");
+        cr_assert(s.block_env_url_credentials, "BLOCK_ENV_URL_CREDENTIALS defaults to true");
+}
+
 Test(settings, user_lists_start_empty)
 {
         cr_assert_eq(s.extra_blocked_paths.n, 0);

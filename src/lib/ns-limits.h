@@ -1,0 +1,35 @@
+/* Per-user-namespace limits: the sandbox's own user namespace gets lower counts of inotify
+ * instances and watches, fanotify groups and marks and namespaces than the user has, so that it
+ * cannot take all of the user's and break their editors outside (issue 11). */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The limits under /proc/sys/user, one slot each; a plan lists those this kernel has. */
+#define CORDON_NS_LIMITS_MAX 12
+
+struct cordon_ns_limits {
+        struct {
+                unsigned index; /* into the names below: cordon_ns_limit_name(index) */
+                char value[24]; /* decimal, as written */
+        } v[CORDON_NS_LIMITS_MAX];
+        unsigned n;
+};
+
+/* The file name under /proc/sys/user of limit @index ("max_inotify_instances"), or "?". */
+const char *cordon_ns_limit_name(int index);
+
+/* Parent side, before clone. Plans the sandbox's limits from the caller's own, read from @dir
+ * (NULL: /proc/sys/user): half of each, at least 1; the namespace counts but that of mount
+ * namespaces 0 when @no_namespaces (the seccomp layer refuses to create namespaces anyway: a
+ * second line). A limit this kernel
+ * lacks (no file) is left out. Returns 0, or -errno of a file that exists but cannot be read
+ * or parsed (-EBADMSG). */
+int cordon_ns_limits_plan(const char *dir, bool no_namespaces, struct cordon_ns_limits *ret);
+
+/* Child side: writes the planned values. Must run in the sandbox's user namespace, holding
+ * CAP_SYS_RESOURCE there, before /proc/sys is made read-only: these sysctls resolve to the
+ * writer's user namespace, whatever procfs mount is used. Async-signal-safe (open, write,
+ * close). Returns 0, or -errno with *ret_index set to the limit that could not be written. */
+int cordon_ns_limits_apply(const struct cordon_ns_limits *l, int *ret_index);
