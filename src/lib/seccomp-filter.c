@@ -80,6 +80,13 @@ static const int denied_always[] = {
     SCMP_SYS(io_uring_register),
 };
 
+/* The io_uring calls, also in denied_always: kept apart for the filter without the deny list. */
+static const int denied_io_uring[] = {
+    SCMP_SYS(io_uring_setup),
+    SCMP_SYS(io_uring_enter),
+    SCMP_SYS(io_uring_register),
+};
+
 /* clone() with any of these creates a namespace. CLONE_NEWTIME (0x80) is not among them: in
  * clone() the low byte (CSIGNAL) is the exit signal, the kernel strips it from the flags, so a
  * time namespace can only come from clone3() (ENOSYS below), unshare() or setns() (denied). */
@@ -207,10 +214,14 @@ static int add_rules(scmp_filter_ctx ctx, const struct cordon_seccomp_opts *o)
                 return r;
         if (o && o->deny_network)
                 return deny_all(ctx, denied_network, ELEMENTSOF(denied_network));
-        /* A call refused whatever its family gets no family rules on top. */
-        if (o && o->deny_socket_create)
+        /* A call refused whatever its family gets no family rules on top. io_uring goes with
+         * it: IORING_OP_SOCKET makes a socket inside the kernel, where this filter never looks,
+         * and the filter without the deny list (the unrestricted profile) would leave it open. */
+        if (o && o->deny_socket_create) {
                 r = seccomp_rule_add_exact(ctx, DENY, SCMP_SYS(socket), 0);
-        else if (o && o->restrict_socket_families)
+                if (r >= 0 && o->network_rules_only)
+                        r = deny_all(ctx, denied_io_uring, ELEMENTSOF(denied_io_uring));
+        } else if (o && o->restrict_socket_families)
                 r = refuse_families(ctx, SCMP_SYS(socket), false);
         else
                 r = 0;

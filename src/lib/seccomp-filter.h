@@ -10,7 +10,8 @@ struct cordon_seccomp_opts {
          * listen, sendto, sendmsg, recvfrom, recvmsg fail with EPERM. */
         bool deny_network;
         /* The landlock backend in isolated mode (no network namespace to do the job): socket()
-         * fails with EPERM for every address family; socketpair() keeps working. */
+         * fails with EPERM for every address family, and so do the io_uring calls, whose
+         * IORING_OP_SOCKET would make one past the filter; socketpair() keeps working. */
         bool deny_socket_create;
         /* The network is isolated: socket() answers EAFNOSUPPORT for every family but AF_UNIX,
          * AF_INET, AF_INET6 and AF_NETLINK (the ones a network namespace confines), and

@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/io_uring.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -160,6 +162,46 @@ static long p_fionread(void)
         return ioctl(p[0], FIONREAD, &n);
 }
 
+/* A TCP socket made by io_uring (IORING_OP_SOCKET, Linux 5.19) instead of socket(2): the kernel
+ * creates it where no seccomp filter looks. Reports the operation's own result. */
+static long p_io_uring_socket(void)
+{
+        struct io_uring_params prm = {0};
+        int ring = (int)syscall(SYS_io_uring_setup, 1, &prm);
+        if (ring < 0)
+                return -1;
+        size_t sq_len = prm.sq_off.array + prm.sq_entries * sizeof(unsigned);
+        size_t cq_len = prm.cq_off.cqes + prm.cq_entries * sizeof(struct io_uring_cqe);
+        size_t len = sq_len > cq_len ? sq_len : cq_len; /* IORING_FEAT_SINGLE_MMAP since 5.4 */
+        char *rings = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, ring,
+                           IORING_OFF_SQ_RING);
+        struct io_uring_sqe *sqe = mmap(NULL, prm.sq_entries * sizeof(*sqe), PROT_READ | PROT_WRITE,
+                                        MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_SQES);
+        if (rings == MAP_FAILED || sqe == MAP_FAILED) {
+                close(ring);
+                return -1;
+        }
+        memset(sqe, 0, sizeof(*sqe));
+        sqe->opcode = IORING_OP_SOCKET;
+        sqe->fd = AF_INET;
+        sqe->off = SOCK_STREAM;
+        ((unsigned *)(rings + prm.sq_off.array))[0] = 0;
+        __atomic_store_n((unsigned *)(rings + prm.sq_off.tail), 1, __ATOMIC_RELEASE);
+        long r = syscall(SYS_io_uring_enter, ring, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0);
+        if (r >= 0) {
+                struct io_uring_cqe *cqe = (struct io_uring_cqe *)(rings + prm.cq_off.cqes);
+                r = cqe->res >= 0 ? 0 : -1;
+                if (cqe->res >= 0)
+                        close(cqe->res);
+                else
+                        errno = -cqe->res;
+        }
+        int saved = errno;
+        close(ring);
+        errno = saved;
+        return r;
+}
+
 static long p_socketpair(void)
 {
         int sv[2];
@@ -233,6 +275,7 @@ static long probe(const char *name)
         P("io_uring_setup", FD(syscall(SYS_io_uring_setup, 1, NULL)));
         P("io_uring_enter", syscall(SYS_io_uring_enter, -1, 0, 0, 0, NULL, 0));
         P("io_uring_register", syscall(SYS_io_uring_register, -1, 0, NULL, 0));
+        P("io_uring-socket", p_io_uring_socket());
         /* personality (only this process's) */
         P("personality-set", syscall(SYS_personality, ADDR_NO_RANDOMIZE));
         P("personality-query", syscall(SYS_personality, 0xffffffffUL));
