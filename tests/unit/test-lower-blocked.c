@@ -54,10 +54,11 @@ Test(lower_blocked, missing_credentials_created_when_home_bound_rw_by_flag)
         assert_masked(fmt("%s/.ssh", home));
 }
 
-Test(lower_blocked, missing_credentials_created_when_project_contains_home)
+Test(lower_blocked, missing_credentials_created_when_rw_bind_contains_home)
 {
-        /* A project that is a parent of $HOME makes the home writable the same way. */
-        s.project_dir = strdup(root);
+        /* A read-write bind of a parent of $HOME makes the home writable the same way (a
+         * project there is refused: see lower::project_parent_of_home_refused). */
+        cr_assert_eq(cordon_list_add(&s.extra_writable_paths, root, "--rw"), 0);
         lower_ok();
         cr_assert_not_null(rule(root, CORDON_ACCESS_RW));
         cr_assert(exists(fmt("%s/.ssh", home)),
