@@ -212,3 +212,22 @@ Test(lower_blocked, blocked_file_in_unwritable_dir_refused)
         cr_assert_eq(r, geteuid() == 0 ? -ENOTDIR : -EACCES, "%d (%s)", r, diag.message);
         cr_assert(strstr(diag.message, ".env"), "%s", diag.message);
 }
+
+Test(lower_blocked, blocked_file_not_visible_gets_no_placeholder)
+{
+        /* Nothing binds the scratch root's "elsewhere": there is nothing to hide there, and no
+         * file is left behind on the host. */
+        const char *path = in_root("elsewhere/sub/key.pem");
+        cr_assert_eq(cordon_list_add(&s.blocked_files, path, "--mask"), 0);
+        lower_ok();
+        cr_assert(!exists(in_root("elsewhere")), "a placeholder was created");
+        cr_assert_null(rule(path, CORDON_ACCESS_MASKED));
+
+        /* Control: the same file in the project gets its placeholder and its mask. */
+        cordon_list_clear(&s.blocked_files);
+        const char *inside = fmt("%s/conf/key.pem", project);
+        cr_assert_eq(cordon_list_add(&s.blocked_files, inside, "--mask"), 0);
+        lower_ok();
+        cr_assert(exists(inside));
+        assert_masked(inside);
+}
