@@ -104,11 +104,15 @@ bool cordon_lower_sandbox_can_write(const struct lower *l, const char *host)
 /* True when some sandbox could write directory @dir (a host realpath) and so could have planted a
  * symlink there: @dir is at or below a read-write bind of the policy being lowered, or strictly
  * below an allowed project parent, where it is, or lies inside, a possible project of another
- * run. The parents themselves are never projects. */
+ * run. The parents themselves are never projects, nor are the home directories and their
+ * parents (lower_project() refuses them), so no project contains those. */
 static bool sandbox_could_write(const struct lower *l, const char *dir)
 {
         if (cordon_lower_sandbox_can_write(l, dir))
                 return true;
+        if ((l->home_real && path_is_below(l->home_real, dir)) ||
+            (l->account_home_real && path_is_below(l->account_home_real, dir)))
+                return false;
         CORDON_LIST_FOREACH (it, &l->s->allowed_project_parents) {
                 _cleanup_free_ char *parent = realpath(it->value, NULL);
                 if (parent && path_is_below(dir, parent) && !streq(dir, parent))

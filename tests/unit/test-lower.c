@@ -254,10 +254,6 @@ Test(lower, host_root_bind_refused)
 
 Test(lower, symlinked_bind_recreates_link)
 {
-        /* Only $HOME may hold projects here: the scratch root (in /tmp) is then a directory no
-         * sandbox could have written, so its link is followed. */
-        cordon_list_clear(&s.allowed_project_parents);
-        cr_assert_eq(cordon_list_add(&s.allowed_project_parents, home, "built-in default"), 0);
         mkdir_p(in_root("target"));
         cr_assert_eq(symlink("target", in_root("link")), 0);
         cr_assert_eq(cordon_list_add(&s.readonly_mounts, in_root("link"), "--ro"), 0);
@@ -478,9 +474,8 @@ Test(lower, rw_and_ro_through_planted_link_refused)
 
 Test(lower, link_inside_a_link_target_is_inspected)
 {
-        /* A link in a directory no sandbox writes, to a path through a planted one. */
-        cordon_list_clear(&s.allowed_project_parents);
-        cr_assert_eq(cordon_list_add(&s.allowed_project_parents, home, "built-in default"), 0);
+        /* A link in a directory no sandbox writes (the scratch root contains $HOME, so no
+         * project can), to a path through a planted one. */
         cr_assert_eq(symlink(home, fmt("%s/sub", project)), 0);
         cr_assert_eq(symlink(fmt("%s/sub", project), in_root("outer")), 0);
         cr_assert_eq(cordon_list_add(&s.readonly_mounts, in_root("outer/../outer"), "--ro"), 0);
@@ -515,4 +510,19 @@ Test(lower, binds_over_private_mounts_refused)
         cr_assert_eq(cordon_settings_init_defaults(&s, home), 0);
         cr_assert_eq(cordon_list_add(&s.readonly_mounts, root, "--ro"), 0);
         lower_ok();
+}
+
+Test(lower, links_in_home_and_its_parents_are_followed)
+{
+        /* No project contains $HOME, so no sandbox wrote a link directly in it (unless the home
+         * is writable in this run), even when $HOME lies below an allowed parent as here. */
+        mkdir_p(in_root("data/tool"));
+        cr_assert_eq(symlink(in_root("data/tool"), fmt("%s/tool", home)), 0);
+        cr_assert_eq(cordon_list_add(&s.readonly_mounts, fmt("%s/tool", home), "--ro"), 0);
+        lower_ok();
+        cr_assert_not_null(rule(in_root("data/tool"), CORDON_ACCESS_RO));
+
+        s.home_access = CORDON_HOME_WRITE;
+        cr_assert_eq(lower(), -EPERM, "a writable home could have had it planted");
+        cr_assert(strstr(diag.message, fmt("%s/tool", home)), "%s", diag.message);
 }
