@@ -83,8 +83,20 @@ static int home_entry(struct lower *l, const struct cordon_item *it, enum cordon
         if (!real)
                 return 0; /* dangling symlink */
         /* A symlink planted by an earlier session must not widen the next one: never the host
-         * root, and writable entries only where a project could live. */
-        if (streq(real, "/") || (access != CORDON_ACCESS_RO && !writable_target_allowed(l, real)))
+         * root, writable entries only where a project could live and never the home directory
+         * or a parent of it, and nothing through a link in a directory a sandbox could write
+         * (a project ~/.cache could have turned ~/.cache/uv into a link to ~). */
+        _cleanup_free_ char *link = NULL, *target = NULL;
+        r = cordon_lower_find_planted_link(l, host, &link, &target);
+        if (r < 0)
+                return r;
+        if (r > 0)
+                return cordon_lower_warn(l,
+                                         "%s entry '%s' (from %s) goes through symlink '%s' -> "
+                                         "'%s' in a directory a sandbox can write; not bound",
+                                         variable, it->value, it->origin, link, target);
+        if (streq(real, "/") || (access != CORDON_ACCESS_RO && (path_is_below(l->home_real, real) ||
+                                                                !writable_target_allowed(l, real))))
                 return cordon_lower_warn(l, "%s entry '%s' (from %s) resolves to '%s'; not bound",
                                          variable, it->value, it->origin, real);
         return cordon_lower_put(l, guest, real, access, 0, it->origin);

@@ -237,3 +237,22 @@ Test(lower_home, credential_store_below_symlinked_dir_masked_at_target)
         cr_assert_null(rule(fmt("%s/.config/gh", home), CORDON_ACCESS_MASKED));
         assert_masked(in_root("dotfiles/config/gh"));
 }
+
+Test(lower_home, home_entry_through_planted_link_not_bound)
+{
+        /* A sandbox with the project ~/.cache turned ~/.cache/uv into a link to $HOME: the next
+         * run would bind all of the home read-write there. */
+        mkdir_p(fmt("%s/.cache", home));
+        cr_assert_eq(symlink(home, fmt("%s/.cache/uv", home)), 0);
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.cache/uv", home), CORDON_ACCESS_RW));
+        cr_assert(warned("symlink"), "the entry is left out with a warning");
+
+        /* A writable entry that resolves to the home directory itself is not bound either,
+         * even where no sandbox could have planted the link. */
+        cr_assert_eq(rmdir(fmt("%s/.claude", home)), 0, "created by the first run");
+        cr_assert_eq(symlink(".", fmt("%s/.claude", home)), 0);
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RW));
+        cr_assert(warned(".claude"), "the entry is left out with a warning");
+}
