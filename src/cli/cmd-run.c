@@ -1,5 +1,6 @@
 /* `cordon run`: defaults + flags -> settings -> policy -> spawn. */
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/receipt.h"
 #include "cli/run-options.h"
+#include "lib/cap-policy-internal.h"
 #include "lib/launch.h"
 #include "lib/lower.h"
 #include "lib/policy.h"
@@ -120,8 +122,12 @@ int cmd_run(int argc, char **argv)
                 return EXIT_USAGE;
         }
 
+        /* The account's home as well as $HOME: the credential stores of both are hidden. */
+        struct passwd *pw = getpwuid(getuid());
+        _cleanup_free_ char *account_home = pw && pw->pw_dir ? strdup(pw->pw_dir) : NULL;
         struct cordon_host host = {
             .home = getenv("HOME"),
+            .account_home = account_home,
             .cwd = cwd,
             .envp = environ,
             .uid = getuid(),
@@ -149,6 +155,23 @@ int cmd_run(int argc, char **argv)
         }
 
         bool quiet = a.settings.quiet;
+        /* The presets a capability policy grants, for the banner: they decide what of the home
+         * directory the command sees. */
+        char presets[160] = "";
+        if (a.settings.cap_policy) {
+                const struct cordon_cap_policy *c = a.settings.cap_policy;
+                unsigned bits = c->presets_default ? CORDON_PRESETS_ALL : c->presets;
+                strcpy(presets, " presets=");
+                const char *sep = "";
+                for (size_t i = 0; i < ELEMENTSOF(cordon_cap_preset_names); i++)
+                        if (bits & (1u << i)) {
+                                strcat(presets, sep);
+                                strcat(presets, cordon_cap_preset_names[i]);
+                                sep = ",";
+                        }
+                if (!*sep)
+                        strcat(presets, "none");
+        }
         cordon_settings_clear(&a.settings);
 
         /* Prepared before anything runs: a receipt that cannot be written, or that the sandbox
@@ -176,13 +199,13 @@ int cmd_run(int argc, char **argv)
         if (!quiet)
                 fprintf(stderr,
                         "cordon: backend=%s profile=%s layers=%s%s%s project=%s home=%s "
-                        "network=%s env-blocked=%zu\n",
+                        "network=%s env-blocked=%zu%s\n",
                         cordon_backend_to_string(launch.backend),
                         cordon_profile_to_string(p->profile), launch.landlock ? "landlock" : "",
                         launch.landlock && launch.seccomp ? "," : "",
                         launch.seccomp ? "seccomp" : (launch.landlock ? "" : "none"),
                         p->project_dir, cordon_home_access_to_string(p->home_access),
-                        cordon_net_mode_to_string(p->net_mode), p->n_env_blocked);
+                        cordon_net_mode_to_string(p->net_mode), p->n_env_blocked, presets);
         if (!quiet && launch.limits) {
                 char what[256];
                 if (cordon_limits_describe(launch.limits, what, sizeof(what)) >= 0)

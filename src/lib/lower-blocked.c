@@ -79,6 +79,26 @@ static int create_placeholder(struct lower *l, const char *abs, const char *orig
         }
 }
 
+/* Whether missing host path @abs would show inside: it lies below the host side of a bind, as
+ * written or with its existing part resolved. Nothing else needs a placeholder. */
+static bool shown_by_a_bind(const struct lower *l, const char *abs)
+{
+        _cleanup_free_ char *resolved = NULL, *prefix = strdup(abs);
+        for (char *slash; prefix && !resolved && (slash = strrchr(prefix, '/'));) {
+                *slash = 0;
+                _cleanup_free_ char *real = realpath(*prefix ? prefix : "/", NULL);
+                if (real)
+                        resolved = path_join(real, abs + (slash - prefix));
+        }
+        for (size_t i = 0; i < l->p->n_fs; i++) {
+                const struct cordon_fs_rule *r = &l->p->fs[i];
+                if (r->host && cordon_access_is_bind(r->access) &&
+                    (path_is_below(abs, r->host) || (resolved && path_is_below(resolved, r->host))))
+                        return true;
+        }
+        return false;
+}
+
 /* BLOCKED_FILES: a missing file is created as an empty placeholder so that it can be covered; if
  * that is impossible the run is refused rather than left unprotected. Runs once the read-write
  * binds are known, so placeholders never follow a symlink the sandbox could have planted. */
@@ -96,6 +116,9 @@ int cordon_lower_blocked_files(struct lower *l)
                                 return cordon_diag_set(l->diag, -errno,
                                                        "blocked file '%s' (from %s): %m", abs,
                                                        it->origin);
+                        /* Not visible inside: nothing to hide, and nothing to leave behind. */
+                        if (!shown_by_a_bind(l, abs))
+                                continue;
                         r = create_placeholder(l, abs, it->origin);
                         if (r < 0) {
                                 if (l->diag && *l->diag->message)

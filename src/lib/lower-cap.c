@@ -8,6 +8,7 @@
 
 #include "lib/diag.h"
 #include "lib/lower-internal.h"
+#include "shared/macro.h"
 #include "shared/path-util.h"
 #include "shared/strv.h"
 
@@ -18,23 +19,43 @@ static const char *const developer_toolchains[] = {
     "/home/linuxbrew/.linuxbrew",
 };
 
+/* Without the credential files the spec lists with it (.npmrc, .netrc, .pypirc, cargo
+ * credentials): those stay hidden like ~/.ssh unless the policy names them, see below. The
+ * credential stores inside ~/.config stay masked by the always-hidden list. */
 static const char *const package_manager_config[] = {
-    "~/.npmrc",
-    "~/.gitconfig",
-    "~/.netrc",
-    "~/.yarnrc.yml",
-    "~/.config",
-    "~/.npm",
-    "~/.cache",
-    "~/.pip",
-    "~/.pypirc",
-    "~/.cargo/config",
-    "~/.cargo/config.toml",
-    "~/.cargo/credentials",
-    "~/.cargo/credentials.toml",
-    "~/.cargo/registry",
-    "~/.cargo/git",
+    "~/.gitconfig",      "~/.yarnrc.yml", "~/.config",       "~/.npm",
+    "~/.cache",          "~/.pip",        "~/.cargo/config", "~/.cargo/config.toml",
+    "~/.cargo/registry", "~/.cargo/git",
 };
+
+/* The credential part of package_manager_config: handed over only when the policy names the
+ * file itself as a read root (read_roots or read_only_roots), never by a preset. */
+static const char *const package_manager_credentials[] = {
+    ".npmrc", ".netrc", ".pypirc", ".cargo/credentials", ".cargo/credentials.toml",
+};
+
+static bool roots_name(char **roots, const char *path)
+{
+        STRV_FOREACH (root, roots)
+                if (streq(*root, path))
+                        return true;
+        return false;
+}
+
+bool cordon_lower_cap_hands_over(const struct lower *l, const char *home_rel)
+{
+        const struct cordon_cap_policy *c = l->s->cap_policy;
+        if (!c || !l->home_real)
+                return false;
+        for (size_t i = 0; i < ELEMENTSOF(package_manager_credentials); i++) {
+                if (!streq(home_rel, package_manager_credentials[i]))
+                        continue;
+                _cleanup_free_ char *path = path_join(l->home_real, home_rel);
+                return path &&
+                       (roots_name(c->read_roots, path) || roots_name(c->read_only_roots, path));
+        }
+        return false;
+}
 
 static int bind_list(struct lower *l, char **roots, const char *key, enum cordon_access access)
 {
@@ -43,6 +64,14 @@ static int bind_list(struct lower *l, char **roots, const char *key, enum cordon
                 char origin[512];
                 snprintf(origin, sizeof(origin), "%s: /%s/%zu", strempty(l->s->cap_policy_origin),
                          key, i++);
+                /* A root must be its own resolved path: a link on the way, planted by an
+                 * earlier sandbox or not, would move the grant elsewhere unseen. */
+                _cleanup_free_ char *real = realpath(*root, NULL);
+                if (real && !streq(real, *root))
+                        return cordon_diag_set(l->diag, -EPERM,
+                                               "%s (root '%s') resolves to '%s' through a symlink; "
+                                               "name the resolved path instead",
+                                               origin, *root, real);
                 int r = cordon_lower_bind_same_path(l, *root, access, origin, key);
                 if (r < 0)
                         return r;
@@ -68,8 +97,23 @@ static int bind_preset(struct lower *l, const char *const *entries, size_t n, co
                 struct stat st;
                 if (lstat(path, &st) < 0)
                         continue;
-                int r = cordon_lower_bind_same_path(l, path, CORDON_ACCESS_RO, origin,
-                                                    "process_sandbox.presets");
+                /* An entry reached through a link some sandbox could have planted is left out,
+                 * as a missing one is, with a warning. */
+                _cleanup_free_ char *link = NULL, *target = NULL;
+                int r = cordon_lower_find_planted_link(l, path, &link, &target);
+                if (r < 0)
+                        return r;
+                if (r > 0) {
+                        r = cordon_lower_warn(l,
+                                              "%s: '%s' goes through symlink '%s' -> '%s' in a "
+                                              "directory a sandbox can write; not bound",
+                                              origin, path, link, target);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+                r = cordon_lower_bind_same_path(l, path, CORDON_ACCESS_RO, origin,
+                                                "process_sandbox.presets");
                 if (r < 0)
                         return r;
         }

@@ -83,8 +83,20 @@ static int home_entry(struct lower *l, const struct cordon_item *it, enum cordon
         if (!real)
                 return 0; /* dangling symlink */
         /* A symlink planted by an earlier session must not widen the next one: never the host
-         * root, and writable entries only where a project could live. */
-        if (streq(real, "/") || (access != CORDON_ACCESS_RO && !writable_target_allowed(l, real)))
+         * root, writable entries only where a project could live and never the home directory
+         * or a parent of it, and nothing through a link in a directory a sandbox could write
+         * (a project ~/.cache could have turned ~/.cache/uv into a link to ~). */
+        _cleanup_free_ char *link = NULL, *target = NULL;
+        r = cordon_lower_find_planted_link(l, host, &link, &target);
+        if (r < 0)
+                return r;
+        if (r > 0)
+                return cordon_lower_warn(l,
+                                         "%s entry '%s' (from %s) goes through symlink '%s' -> "
+                                         "'%s' in a directory a sandbox can write; not bound",
+                                         variable, it->value, it->origin, link, target);
+        if (streq(real, "/") || (access != CORDON_ACCESS_RO && (path_is_below(l->home_real, real) ||
+                                                                !writable_target_allowed(l, real))))
                 return cordon_lower_warn(l, "%s entry '%s' (from %s) resolves to '%s'; not bound",
                                          variable, it->value, it->origin, real);
         return cordon_lower_put(l, guest, real, access, 0, it->origin);
@@ -94,6 +106,15 @@ int cordon_lower_home(struct lower *l)
 {
         const struct cordon_settings *s = l->s;
         int r;
+        /* The account's own home holds the same credentials whatever $HOME says; it is kept
+         * for the masks even when $HOME is unset or points elsewhere. */
+        if (l->h->account_home && path_is_absolute(l->h->account_home)) {
+                l->account_home_real = realpath(l->h->account_home, NULL);
+                if (l->account_home_real && streq(l->account_home_real, "/")) {
+                        free(l->account_home_real);
+                        l->account_home_real = NULL;
+                }
+        }
         if (!l->h->home || !path_is_absolute(l->h->home))
                 return cordon_lower_warn(l, "HOME is not set; the sandbox has no home directory");
         if (path_normalize(l->h->home, &l->home_guest) < 0 || streq(l->home_guest, "/"))
@@ -103,6 +124,10 @@ int cordon_lower_home(struct lower *l)
         if (!l->home_real)
                 return cordon_lower_warn(
                     l, "home directory '%s' does not exist; the sandbox has none", l->home_guest);
+        if (streq_ptr(l->account_home_real, l->home_real)) {
+                free(l->account_home_real);
+                l->account_home_real = NULL;
+        }
         l->p->home_dir = strdup(l->home_guest);
         l->p->home_access = s->home_access;
 
@@ -140,39 +165,83 @@ int cordon_lower_home(struct lower *l)
         return 0;
 }
 
-/* Credential directories: hidden in every mode. Where the sandbox could create one on the host
- * (home writable), an empty one is made first so that it can be covered. */
+/* The credential directories a sandbox that can write the home must not create on the host:
+ * ~/.ssh/authorized_keys or a ~/.gnupg agent configuration would give it a way back in. The other
+ * stores are files or nested in tool directories, where an empty placeholder would break the
+ * host's tools (a directory named .netrc), and planting one is no worse than planting .bashrc,
+ * which a writable home allows anyway. */
+static bool created_when_missing(const char *v)
+{
+        return streq(v, ".ssh") || streq(v, ".aws") || streq(v, ".gnupg");
+}
+
+/* True when a component of @rel below @base (as far as it exists) is a symlink. */
+static bool has_link_below(const char *base, const char *rel)
+{
+        _cleanup_free_ char *path = path_join(base, rel);
+        if (!path)
+                return true;
+        for (char *c = path + strlen(base) + 1;; c++) {
+                if (*c != '/' && *c)
+                        continue;
+                char saved = *c;
+                *c = 0;
+                struct stat st;
+                if (lstat(path, &st) < 0)
+                        return false;
+                if (S_ISLNK(st.st_mode))
+                        return true;
+                if (!saved)
+                        return false;
+                *c = saved;
+        }
+}
+
+/* One credential store @it below home @base (a realpath): hidden wherever it is visible, and
+ * over @guest_home (the tmpfs home, or NULL) as well. Where the sandbox could create a missing
+ * credential directory on the host, an empty one is made first so that it can be covered. */
+static int block_in_home(struct lower *l, const char *base, const char *guest_home,
+                         const struct cordon_item *it)
+{
+        _cleanup_free_ char *host = path_join(base, it->value);
+        _cleanup_free_ char *guest = guest_home ? path_join(guest_home, it->value) : NULL;
+        if (!host || (guest_home && !guest))
+                return -ENOMEM;
+        struct stat st;
+        int r;
+        if (lstat(host, &st) < 0 && errno == ENOENT && created_when_missing(it->value) &&
+            cordon_lower_sandbox_can_write(l, host)) {
+                if (mkdir(host, 0700) < 0)
+                        return cordon_diag_set(l->diag, -errno,
+                                               "cannot create '%s' to keep it hidden: %m", host);
+                if ((r = cordon_lower_warn(l, "created empty '%s' so the sandbox cannot create it",
+                                           host)) < 0)
+                        return r;
+        }
+        /* A symlink cannot be covered, nor reached by the mount code, which refuses links on
+         * the way: the target is masked, wherever it is visible. */
+        if (guest && !has_link_below(base, it->value) &&
+            (r = cordon_lower_put(l, guest, NULL, CORDON_ACCESS_MASKED, 0, it->origin)) < 0)
+                return r;
+        _cleanup_free_ char *real = realpath(host, NULL);
+        if (real && (r = cordon_list_add_unique(&l->masks, real, it->origin)) < 0)
+                return r;
+        return 0;
+}
+
+/* Credential stores: hidden in every mode, below $HOME and below the account's home (which
+ * $HOME need not point to). A capability policy may hand over the package-manager ones. */
 int cordon_lower_home_blocked(struct lower *l)
 {
-        if (!l->home_real)
-                return 0;
         CORDON_LIST_FOREACH (it, &l->s->home_always_blocked) {
                 int r = check_home_relative(l, it, "blocked home entry");
                 if (r < 0)
                         return r;
-                _cleanup_free_ char *host = path_join(l->home_real, it->value);
-                _cleanup_free_ char *guest = path_join(l->home_guest, it->value);
-                if (!host || !guest)
-                        return -ENOMEM;
-                struct stat st;
-                if (lstat(host, &st) < 0 && errno == ENOENT &&
-                    cordon_lower_sandbox_can_write(l, host)) {
-                        if (mkdir(host, 0700) < 0)
-                                return cordon_diag_set(l->diag, -errno,
-                                                       "cannot create '%s' to keep it hidden: %m",
-                                                       host);
-                        if ((r = cordon_lower_warn(
-                                 l, "created empty '%s' so the sandbox cannot create it", host)) <
-                            0)
-                                return r;
-                }
-                /* A symlink itself cannot be covered; its target is, wherever it is visible. */
-                bool link = lstat(host, &st) == 0 && S_ISLNK(st.st_mode);
-                if (!link &&
-                    (r = cordon_lower_put(l, guest, NULL, CORDON_ACCESS_MASKED, 0, it->origin)) < 0)
+                if (l->home_real && !cordon_lower_cap_hands_over(l, it->value) &&
+                    (r = block_in_home(l, l->home_real, l->home_guest, it)) < 0)
                         return r;
-                _cleanup_free_ char *real = realpath(host, NULL);
-                if (real && (r = cordon_list_add_unique(&l->masks, real, it->origin)) < 0)
+                if (l->account_home_real &&
+                    (r = block_in_home(l, l->account_home_real, NULL, it)) < 0)
                         return r;
         }
         return 0;

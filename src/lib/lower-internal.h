@@ -19,6 +19,7 @@ struct lower {
         struct cordon_diag *diag;
         char *home_guest;         /* $HOME as the sandbox sees it */
         char *home_real;          /* its host realpath */
+        char *account_home_real;  /* realpath of the account's home, when not home_real */
         struct cordon_list masks; /* host realpaths to hide, with their origin */
 };
 
@@ -41,6 +42,11 @@ int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_a
                                 const char *origin, const char *variable);
 /* True when host path @host lies below a read-write bind, i.e. the sandbox can write there. */
 bool cordon_lower_sandbox_can_write(const struct lower *l, const char *host);
+/* Resolves @path component by component; returns 1 with the symlink in @ret_link (and its target
+ * in @ret_target) when one on the way sits in a directory some sandbox could write, else 0, or
+ * -errno. */
+int cordon_lower_find_planted_link(struct lower *l, const char *path, char **ret_link,
+                                   char **ret_target);
 
 /* lower-home.c: $HOME per HOME_ACCESS, and the credential directories hidden in every mode. */
 int cordon_lower_home(struct lower *l);
@@ -60,3 +66,6 @@ int cordon_lower_pins(struct lower *l);
 
 /* lower-cap.c: the roots and presets of a capability policy (--policy) instead of a project. */
 int cordon_lower_cap_policy(struct lower *l);
+/* True when the capability policy hands over credential file @home_rel (relative to $HOME) by
+ * naming it as a read-only root: the opt-in for the credential part of package_manager_config. */
+bool cordon_lower_cap_hands_over(const struct lower *l, const char *home_rel);

@@ -101,6 +101,136 @@ bool cordon_lower_sandbox_can_write(const struct lower *l, const char *host)
         return false;
 }
 
+/* True when some sandbox could write directory @dir (a host realpath) and so could have planted a
+ * symlink there: @dir is at or below a read-write bind of the policy being lowered, or strictly
+ * below an allowed project parent, where it is, or lies inside, a possible project of another
+ * run. The parents themselves are never projects, nor are the home directories and their
+ * parents (lower_project() refuses them), so no project contains those. */
+static bool sandbox_could_write(const struct lower *l, const char *dir)
+{
+        if (cordon_lower_sandbox_can_write(l, dir))
+                return true;
+        if ((l->home_real && path_is_below(l->home_real, dir)) ||
+            (l->account_home_real && path_is_below(l->account_home_real, dir)))
+                return false;
+        CORDON_LIST_FOREACH (it, &l->s->allowed_project_parents) {
+                _cleanup_free_ char *parent = realpath(it->value, NULL);
+                if (parent && path_is_below(dir, parent) && !streq(dir, parent))
+                        return true;
+        }
+        return false;
+}
+
+/* Resolves @path the way the kernel would, one component at a time ("." and ".." physically,
+ * relative paths from the caller's working directory), following each symlink by hand so that
+ * links inside a link's target are inspected too. A path that ends early (missing, unreadable)
+ * gives 0: the caller's own checks report that. */
+int cordon_lower_find_planted_link(struct lower *l, const char *path, char **ret_link,
+                                   char **ret_target)
+{
+        if (!path_is_absolute(path) && !l->h->cwd)
+                return 0;
+        _cleanup_free_ char *cur = path_is_absolute(path) ? strdup("/") : realpath(l->h->cwd, NULL);
+        if (!cur)
+                return path_is_absolute(path) ? -ENOMEM : 0;
+        _cleanup_free_ char *rest = strdup(path);
+        if (!rest)
+                return -ENOMEM;
+        for (unsigned links = 0;;) {
+                const char *p = rest;
+                while (*p == '/')
+                        p++;
+                if (!*p)
+                        return 0;
+                const char *e = strchrnul(p, '/');
+                _cleanup_free_ char *name = strndup(p, (size_t)(e - p));
+                _cleanup_free_ char *tail = strdup(e);
+                if (!name || !tail)
+                        return -ENOMEM;
+                free(rest);
+                rest = TAKE_PTR(tail);
+                if (streq(name, "."))
+                        continue;
+                if (streq(name, "..")) {
+                        char *slash = strrchr(cur, '/');
+                        slash[slash == cur] = 0; /* cur is absolute and normalised */
+                        continue;
+                }
+                _cleanup_free_ char *next = path_join(cur, name);
+                if (!next)
+                        return -ENOMEM;
+                struct stat st;
+                if (lstat(next, &st) < 0)
+                        return 0;
+                if (!S_ISLNK(st.st_mode)) {
+                        free(cur);
+                        cur = TAKE_PTR(next);
+                        continue;
+                }
+                char target[PATH_MAX];
+                ssize_t n = readlink(next, target, sizeof(target) - 1);
+                if (n < 0)
+                        return -errno;
+                target[n] = 0;
+                if (sandbox_could_write(l, cur)) {
+                        char *t = strdup(target);
+                        if (!t)
+                                return -ENOMEM;
+                        *ret_link = TAKE_PTR(next);
+                        *ret_target = t;
+                        return 1;
+                }
+                if (++links > 40)
+                        return -ELOOP;
+                char *joined = NULL;
+                if (asprintf(&joined, "%s%s", target, rest) < 0)
+                        return -ENOMEM;
+                free(rest);
+                rest = joined;
+                if (target[0] == '/')
+                        strcpy(cur, "/");
+        }
+}
+
+/* Refuses @path (an entry of @variable) when it passes through a symlink some sandbox could
+ * have planted: a link `sub -> ~` left in a project would otherwise turn a later bind of "sub"
+ * into all of the home directory. */
+static int refuse_planted_link(struct lower *l, const char *path, const char *what,
+                               const char *origin)
+{
+        _cleanup_free_ char *link = NULL, *target = NULL;
+        int r = cordon_lower_find_planted_link(l, path, &link, &target);
+        if (r < 0)
+                return cordon_diag_set(l->diag, r, "%s '%s' (from %s): %s", what, path, origin,
+                                       strerror(-r));
+        if (r > 0)
+                return cordon_diag_set(l->diag, -EPERM,
+                                       "%s '%s' (from %s) goes through symlink '%s' -> '%s' in a "
+                                       "directory a sandbox can write; name the resolved path "
+                                       "instead",
+                                       what, path, origin, link, target);
+        return 0;
+}
+
+/* The mounts the sandbox makes for itself: a bind over them would silently replace them with
+ * the host's (its processes, all of its devices, every other program's /tmp). */
+static int refuse_private_mount(struct lower *l, const char *path, const char *given,
+                                const char *variable, const char *origin)
+{
+        const char *what = NULL, *hint = NULL;
+        if (path_is_below(path, "/proc"))
+                what = "/proc", hint = "it cannot be bound";
+        else if (path_is_below(path, "/dev"))
+                what = "/dev", hint = "expose device nodes through DEVICES";
+        else if (l->s->private_tmp && streq(path, "/tmp"))
+                what = "/tmp", hint = "turn PRIVATE_TMP off to share the host's /tmp";
+        if (!what)
+                return 0;
+        return cordon_diag_set(l->diag, -EINVAL,
+                               "%s entry '%s' (from %s) would replace the sandbox's own %s; %s",
+                               variable, given, origin, what, hint);
+}
+
 /* True when @real is already visible read-only or read-write at the same path via a bind. */
 static bool covered(struct lower *l, const char *real, enum cordon_access access)
 {
@@ -137,6 +267,10 @@ int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_a
         if (!real)
                 return cordon_diag_set(l->diag, -errno, "%s entry '%s' (from %s): %m", variable,
                                        path, origin);
+        if (!cordon_lower_is_builtin(origin) &&
+            ((r = refuse_private_mount(l, abs, path, variable, origin)) < 0 ||
+             (r = refuse_private_mount(l, real, path, variable, origin)) < 0))
+                return r;
         if (S_ISLNK(st.st_mode)) {
                 char target[PATH_MAX];
                 ssize_t n = readlink(abs, target, sizeof(target) - 1);
@@ -162,8 +296,14 @@ static int lower_project(struct lower *l)
         const struct cordon_settings *s = l->s;
         const char *given = s->project_dir ?: l->h->cwd;
         const char *origin = s->project_dir ? strempty(s->project_dir_origin) : "working directory";
+        /* The path as given, before anything resolves it: a link on the way that an earlier
+         * sandbox could have planted would hand this one another directory. The working
+         * directory comes from getcwd() and has no links. */
+        int r = refuse_planted_link(l, given, "project directory", origin);
+        if (r < 0)
+                return r;
         _cleanup_free_ char *abs = NULL;
-        int r = cordon_lower_absolute(l, given, &abs);
+        r = cordon_lower_absolute(l, given, &abs);
         _cleanup_free_ char *real = r >= 0 ? realpath(abs, NULL) : NULL;
         if (!real)
                 return cordon_diag_set(l->diag, r < 0 ? r : -errno,
@@ -177,11 +317,21 @@ static int lower_project(struct lower *l)
                 return cordon_diag_set(l->diag, -EPERM,
                                        "project directory '/' is not allowed: it would make the "
                                        "whole host writable");
-        if (l->home_real && streq(real, l->home_real))
+        /* Checked on the resolved path, against $HOME and the account's home alike. */
+        const char *const homes[] = {l->home_real, l->account_home_real};
+        for (size_t i = 0; i < ELEMENTSOF(homes); i++) {
+                if (!homes[i] || !path_is_below(homes[i], real))
+                        continue;
+                if (streq(real, homes[i]))
+                        return cordon_diag_set(l->diag, -EPERM,
+                                               "project directory '%s' is the home directory; use "
+                                               "a directory below it",
+                                               real);
                 return cordon_diag_set(l->diag, -EPERM,
-                                       "project directory '%s' is the home directory; use a "
-                                       "directory below it",
-                                       real);
+                                       "project directory '%s' is a parent of the home directory "
+                                       "'%s'; use a directory below the home directory",
+                                       real, homes[i]);
+        }
 
         bool allowed = false;
         char list[1024] = "";
@@ -208,6 +358,23 @@ static int lower_project(struct lower *l)
                 return r;
         l->p->project_dir = strdup(real);
         return cordon_policy_set_cwd(l->p, real);
+}
+
+/* READONLY_MOUNTS and EXTRA_WRITABLE_PATHS given by the user, once every read-write bind (the
+ * project's included) is known: a link planted in any of them is refused. */
+static int check_user_binds(struct lower *l)
+{
+        const struct cordon_list *lists[] = {&l->s->readonly_mounts, &l->s->extra_writable_paths};
+        const char *const variables[] = {"READONLY_MOUNTS entry", "EXTRA_WRITABLE_PATHS entry"};
+        for (size_t i = 0; i < ELEMENTSOF(lists); i++)
+                CORDON_LIST_FOREACH (it, lists[i]) {
+                        if (cordon_lower_is_builtin(it->origin))
+                                continue;
+                        int r = refuse_planted_link(l, it->value, variables[i], it->origin);
+                        if (r < 0)
+                                return r;
+                }
+        return 0;
 }
 
 static bool blacklisted(const struct cordon_settings *s, const char *path)
@@ -513,7 +680,7 @@ int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_h
         /* Credential directories and placeholders come after every read-write bind is known, so
          * that "could the sandbox create this?" sees all of them. */
         r = s->cap_policy ? cordon_lower_cap_policy(&l) : lower_project(&l);
-        if (r < 0 || (r = cordon_lower_home_blocked(&l)) < 0 ||
+        if (r < 0 || (r = check_user_binds(&l)) < 0 || (r = cordon_lower_home_blocked(&l)) < 0 ||
             (r = cordon_lower_extra_blocked(&l)) < 0 || (r = cordon_lower_blocked_files(&l)) < 0 ||
             (r = cordon_lower_check_project(&l)) < 0 || (r = lower_devices(&l)) < 0 ||
             (r = lower_passwd(&l)) < 0 || (r = cordon_lower_protect(&l)) < 0 ||
@@ -553,6 +720,7 @@ fail:
         strv_free(l.warnings);
         free(l.home_guest);
         free(l.home_real);
+        free(l.account_home_real);
         cordon_list_clear(&l.masks);
         return r;
 }

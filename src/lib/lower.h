@@ -7,8 +7,9 @@
 #include "lib/settings.h"
 
 struct cordon_host {
-        const char *home; /* $HOME; may be NULL */
-        const char *cwd;  /* the caller's working directory */
+        const char *home;         /* $HOME; may be NULL */
+        const char *account_home; /* the account's home (passwd entry of uid); may be NULL */
+        const char *cwd;          /* the caller's working directory */
         char *const *envp;
         uid_t uid;
         gid_t gid;

@@ -31,11 +31,44 @@ static const char *const default_home_seeded[] = {
     ".gitconfig",
 };
 
-/* Credential stores that are never visible, whatever HOME_ACCESS says. */
+/* Credential stores that are never visible, whatever HOME_ACCESS says: keys, cloud and cluster
+ * logins, registry tokens, password stores, browser profiles (session cookies). The agents' own
+ * logins (~/.claude, ~/.codex, ~/.gemini) are not here: the agent needs them. */
 static const char *const default_home_always_blocked[] = {
     ".ssh",
     ".aws",
     ".gnupg",
+    ".azure",
+    ".config/gcloud",
+    ".kube",
+    ".docker",
+    ".config/containers/auth.json",
+    ".oci",
+    ".config/doctl",
+    ".pulumi/credentials.json",
+    ".terraform.d/credentials.tfrc.json",
+    ".vault-token",
+    ".config/gh",
+    ".config/hub",
+    ".git-credentials",
+    ".config/git/credentials",
+    ".netrc",
+    ".npmrc",
+    ".pypirc",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+    ".gem/credentials",
+    ".pgpass",
+    ".my.cnf",
+    ".s3cfg",
+    ".boto",
+    ".config/rclone",
+    ".password-store",
+    ".local/share/keyrings",
+    ".config/op",
+    ".mozilla",
+    ".config/google-chrome",
+    ".config/chromium",
 };
 
 static const char *const default_devices[] = {

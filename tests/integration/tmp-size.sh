@@ -89,9 +89,11 @@ check "... and nothing of it reached the host's home" "absent" \
 out=$(run --backend landlock --tmp-size 1M -- sh -c 'echo ran' 2>&1)
 check "--backend landlock --tmp-size: refused (125), the command never runs" \
         "125:$refusal" "$?:$out"
+# --rw /tmp no longer takes the private /tmp away (it is refused itself); the lowering's check
+# for a run with no tmpfs left is the unit test lower::tmp_size_with_no_tmpfs_refused.
 run --tmp-size 1M --home-access write --rw /tmp -- true 2>"$T_TMP/err"
-check "--tmp-size with neither a private /tmp nor a tmpfs home: refused (125)" \
-        "125:cordon: --tmp-size was given, but the sandbox has no private /tmp or tmpfs home for it to size" \
+check "--tmp-size with --rw /tmp: refused (125)" \
+        "125:cordon: EXTRA_WRITABLE_PATHS entry '/tmp' (from --rw) would replace the sandbox's own /tmp; turn PRIVATE_TMP off to share the host's /tmp" \
         "$?:$(head -1 "$T_TMP/err")"
 usage_errors
 

@@ -54,10 +54,11 @@ Test(lower_blocked, missing_credentials_created_when_home_bound_rw_by_flag)
         assert_masked(fmt("%s/.ssh", home));
 }
 
-Test(lower_blocked, missing_credentials_created_when_project_contains_home)
+Test(lower_blocked, missing_credentials_created_when_rw_bind_contains_home)
 {
-        /* A project that is a parent of $HOME makes the home writable the same way. */
-        s.project_dir = strdup(root);
+        /* A read-write bind of a parent of $HOME makes the home writable the same way (a
+         * project there is refused: see lower::project_parent_of_home_refused). */
+        cr_assert_eq(cordon_list_add(&s.extra_writable_paths, root, "--rw"), 0);
         lower_ok();
         cr_assert_not_null(rule(root, CORDON_ACCESS_RW));
         cr_assert(exists(fmt("%s/.ssh", home)),
@@ -210,4 +211,23 @@ Test(lower_blocked, blocked_file_in_unwritable_dir_refused)
         chmod(fmt("%s/ro", project), 0700);
         cr_assert_eq(r, geteuid() == 0 ? -ENOTDIR : -EACCES, "%d (%s)", r, diag.message);
         cr_assert(strstr(diag.message, ".env"), "%s", diag.message);
+}
+
+Test(lower_blocked, blocked_file_not_visible_gets_no_placeholder)
+{
+        /* Nothing binds the scratch root's "elsewhere": there is nothing to hide there, and no
+         * file is left behind on the host. */
+        const char *path = in_root("elsewhere/sub/key.pem");
+        cr_assert_eq(cordon_list_add(&s.blocked_files, path, "--mask"), 0);
+        lower_ok();
+        cr_assert(!exists(in_root("elsewhere")), "a placeholder was created");
+        cr_assert_null(rule(path, CORDON_ACCESS_MASKED));
+
+        /* Control: the same file in the project gets its placeholder and its mask. */
+        cordon_list_clear(&s.blocked_files);
+        const char *inside = fmt("%s/conf/key.pem", project);
+        cr_assert_eq(cordon_list_add(&s.blocked_files, inside, "--mask"), 0);
+        lower_ok();
+        cr_assert(exists(inside));
+        assert_masked(inside);
 }

@@ -116,7 +116,9 @@ Test(lower_cap, presets_default_bind_toolchains_that_exist)
         write_file(in_root("home/.npmrc"), "registry=https://example.invalid/\n");
         lower_ok();
         cr_assert_not_null(rule(in_root("home/.cargo"), CORDON_ACCESS_RO));
-        cr_assert_not_null(rule(in_root("home/.npmrc"), CORDON_ACCESS_RO));
+        /* .npmrc holds registry tokens: not a default any more (see credentials_opt_in). */
+        cr_assert_null(rule(in_root("home/.npmrc"), CORDON_ACCESS_RO));
+        assert_masked(in_root("home/.npmrc"));
         cr_assert_null(rule(in_root("home/.rustup"), CORDON_ACCESS_RO), "missing ones skipped");
         cr_assert_not_null(rule("/usr", CORDON_ACCESS_RO), "system_runtime is a default");
 }
@@ -182,4 +184,44 @@ Test(lower_cap, without_a_policy_the_project_is_bound)
         cr_assert_eq(p->side_effect_level, CORDON_SIDE_EFFECT_NETWORK);
         cr_assert_eq(p->backend, CORDON_BACKEND_AUTO);
         cr_assert_eq(p->fallback, CORDON_FALLBACK_ENFORCE);
+}
+
+Test(lower_cap, root_through_symlink_refused)
+{
+        struct cordon_cap_policy *c = cap();
+        mkdir_p(in_root("real"));
+        cr_assert_eq(symlink(in_root("real"), in_root("alias")), 0);
+        add_root(&c->read_roots, in_root("alias"));
+        cr_assert_eq(lower(), -EPERM);
+        cr_assert(strstr(diag.message, in_root("alias")), "%s", diag.message);
+        cr_assert(strstr(diag.message, in_root("real")), "%s", diag.message);
+        cr_assert(strstr(diag.message, "read_roots"), "%s", diag.message);
+}
+
+Test(lower_cap, credentials_opt_in)
+{
+        /* The default presets leave ~/.netrc hidden; naming it as a read root hands it over. */
+        struct cordon_cap_policy *c = cap();
+        add_root(&c->workspace_roots, project);
+        write_file(fmt("%s/.netrc", home), "machine x password y\n");
+        write_file(fmt("%s/.pypirc", home), "[pypi]\npassword = y\n");
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.netrc", home), CORDON_ACCESS_RO));
+        assert_masked(fmt("%s/.netrc", home));
+
+        add_root(&c->read_roots, fmt("%s/.netrc", home));
+        lower_ok();
+        cr_assert_not_null(rule(fmt("%s/.netrc", home), CORDON_ACCESS_RO));
+        cr_assert_null(rule(fmt("%s/.netrc", home), CORDON_ACCESS_MASKED));
+        assert_masked(fmt("%s/.pypirc", home));
+}
+
+Test(lower_cap, opt_in_never_reaches_ssh)
+{
+        struct cordon_cap_policy *c = cap();
+        add_root(&c->workspace_roots, project);
+        mkdir_p(fmt("%s/.ssh", home));
+        add_root(&c->read_roots, fmt("%s/.ssh", home));
+        lower_ok();
+        assert_masked(fmt("%s/.ssh", home));
 }

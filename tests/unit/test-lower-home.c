@@ -163,3 +163,96 @@ Test(lower_home, home_entry_symlink_to_host_root_not_bound)
         } else
                 cr_assert(strstr(diag.message, ".claude"), "%s", diag.message);
 }
+
+Test(lower_home, account_home_credentials_masked)
+{
+        /* $HOME points elsewhere (or nowhere); the account's real home is bound read-only: its
+         * credential stores are hidden all the same. */
+        const char *acct = in_root("acct");
+        write_file(fmt("%s/.ssh/id_rsa", acct), "KEY");
+        write_file(fmt("%s/.netrc", acct), "machine x password y\n");
+        write_file(fmt("%s/notes", acct), "plain");
+        h.account_home = acct;
+        cr_assert_eq(cordon_list_add(&s.readonly_mounts, acct, "--ro"), 0);
+        lower_ok();
+        assert_masked(fmt("%s/.ssh", acct));
+        assert_masked(fmt("%s/.netrc", acct));
+        cr_assert_null(rule(fmt("%s/notes", acct), CORDON_ACCESS_MASKED));
+
+        h.home = NULL;
+        lower_ok();
+        assert_masked(fmt("%s/.ssh", acct));
+        assert_masked(fmt("%s/.netrc", acct));
+
+        /* A project that is the account's home is refused like $HOME itself. */
+        h.home = home;
+        cr_assert_eq(cordon_list_add(&s.allowed_project_parents, root, "--allow-parent"), 0);
+        s.project_dir = strdup(acct);
+        cr_assert_eq(lower(), -EPERM);
+        cr_assert(strstr(diag.message, "home directory"), "%s", diag.message);
+}
+
+Test(lower_home, credential_stores_hidden_with_home_read)
+{
+        /* A file in each store, and the entry of the list that hides it. */
+        static const char *const stores[][2] = {
+            {".config/gh/hosts.yml", ".config/gh"},
+            {".config/gcloud/credentials.db", ".config/gcloud"},
+            {".azure/msal_token_cache.json", ".azure"},
+            {".kube/config", ".kube"},
+            {".docker/config.json", ".docker"},
+            {".git-credentials", ".git-credentials"},
+            {".netrc", ".netrc"},
+            {".npmrc", ".npmrc"},
+            {".pypirc", ".pypirc"},
+            {".password-store/x.gpg", ".password-store"},
+            {".local/share/keyrings/login.keyring", ".local/share/keyrings"},
+            {".cargo/credentials.toml", ".cargo/credentials.toml"},
+            {".vault-token", ".vault-token"},
+            {".pgpass", ".pgpass"},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(stores); i++)
+                write_file(fmt("%s/%s", home, stores[i][0]), "secret");
+        write_file(fmt("%s/.config/tool/settings", home), "plain");
+        s.home_access = CORDON_HOME_READ;
+        lower_ok();
+        for (size_t i = 0; i < ELEMENTSOF(stores); i++)
+                assert_masked(fmt("%s/%s", home, stores[i][1]));
+        cr_assert_null(rule(fmt("%s/.config", home), CORDON_ACCESS_MASKED));
+        cr_assert_null(rule(fmt("%s/.config/tool", home), CORDON_ACCESS_MASKED));
+        cr_assert_null(rule(fmt("%s/.cargo", home), CORDON_ACCESS_MASKED));
+        /* The agents' own logins stay. */
+        cr_assert_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_MASKED));
+}
+
+Test(lower_home, credential_store_below_symlinked_dir_masked_at_target)
+{
+        /* ~/.config -> elsewhere (a dotfile manager): the guest path cannot be masked through
+         * the link, the target is, where it is visible. */
+        write_file(in_root("dotfiles/config/gh/hosts.yml"), "token");
+        cr_assert_eq(symlink(in_root("dotfiles/config"), fmt("%s/.config", home)), 0);
+        s.home_access = CORDON_HOME_READ;
+        cr_assert_eq(cordon_list_add(&s.readonly_mounts, in_root("dotfiles"), "--ro"), 0);
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.config/gh", home), CORDON_ACCESS_MASKED));
+        assert_masked(in_root("dotfiles/config/gh"));
+}
+
+Test(lower_home, home_entry_through_planted_link_not_bound)
+{
+        /* A sandbox with the project ~/.cache turned ~/.cache/uv into a link to $HOME: the next
+         * run would bind all of the home read-write there. */
+        mkdir_p(fmt("%s/.cache", home));
+        cr_assert_eq(symlink(home, fmt("%s/.cache/uv", home)), 0);
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.cache/uv", home), CORDON_ACCESS_RW));
+        cr_assert(warned("symlink"), "the entry is left out with a warning");
+
+        /* A writable entry that resolves to the home directory itself is not bound either,
+         * even where no sandbox could have planted the link. */
+        cr_assert_eq(rmdir(fmt("%s/.claude", home)), 0, "created by the first run");
+        cr_assert_eq(symlink(".", fmt("%s/.claude", home)), 0);
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RW));
+        cr_assert(warned(".claude"), "the entry is left out with a warning");
+}

@@ -426,3 +426,103 @@ Test(lower, environment_cannot_fake_sandbox_markers)
         lower_ok();
         cr_assert_str_eq(env_get("SANDBOX_ACTIVE"), "1");
 }
+
+/* ---- symlinks a sandbox could have planted (issue 11) ---- */
+
+Test(lower, project_through_planted_link_refused)
+{
+        /* An earlier sandbox of the project left sub -> another project: "-p sub" would hand
+         * this run the other one. */
+        mkdir_p(fmt("%s/other", home));
+        cr_assert_eq(symlink(fmt("%s/other", home), fmt("%s/sub", project)), 0);
+        s.project_dir = strdup("sub");
+        cr_assert_eq(lower(), -EPERM);
+        cr_assert(strstr(diag.message, fmt("%s/sub", project)), "names the link: %s", diag.message);
+        cr_assert(strstr(diag.message, "symlink"), "%s", diag.message);
+
+        /* Control: the same path as a real directory is a fine project. */
+        cr_assert_eq(unlink(fmt("%s/sub", project)), 0);
+        mkdir_p(fmt("%s/sub", project));
+        lower_ok();
+        cr_assert_str_eq(p->project_dir, fmt("%s/sub", project));
+}
+
+Test(lower, project_parent_of_home_refused)
+{
+        s.project_dir = strdup(root);
+        cr_assert_eq(cordon_list_add(&s.allowed_project_parents, "/", "--allow-parent"), 0);
+        cr_assert_eq(lower(), -EPERM);
+        cr_assert(strstr(diag.message, "parent of the home"), "%s", diag.message);
+}
+
+Test(lower, rw_and_ro_through_planted_link_refused)
+{
+        /* sub -> $HOME planted in the project: --rw sub would make all of the home writable. */
+        cr_assert_eq(symlink(home, fmt("%s/sub", project)), 0);
+        cr_assert_eq(cordon_list_add(&s.extra_writable_paths, "sub", "--rw"), 0);
+        cr_assert_eq(lower(), -EPERM);
+        cr_assert(strstr(diag.message, fmt("%s/sub", project)), "%s", diag.message);
+        cr_assert(strstr(diag.message, "EXTRA_WRITABLE_PATHS"), "%s", diag.message);
+
+        cordon_settings_clear(&s);
+        cr_assert_eq(cordon_settings_init_defaults(&s, home), 0);
+        mkdir_p(fmt("%s/docs", home));
+        cr_assert_eq(cordon_list_add(&s.readonly_mounts, fmt("%s/sub/docs", project), "--ro"), 0);
+        cr_assert_eq(lower(), -EPERM);
+        cr_assert(strstr(diag.message, "READONLY_MOUNTS"), "%s", diag.message);
+}
+
+Test(lower, link_inside_a_link_target_is_inspected)
+{
+        /* A link in a directory no sandbox writes (the scratch root contains $HOME, so no
+         * project can), to a path through a planted one. */
+        cr_assert_eq(symlink(home, fmt("%s/sub", project)), 0);
+        cr_assert_eq(symlink(fmt("%s/sub", project), in_root("outer")), 0);
+        cr_assert_eq(cordon_list_add(&s.readonly_mounts, in_root("outer/../outer"), "--ro"), 0);
+        cr_assert_eq(lower(), -EPERM);
+        cr_assert(strstr(diag.message, fmt("%s/sub", project)), "%s", diag.message);
+}
+
+Test(lower, binds_over_private_mounts_refused)
+{
+        static const char *const cases[][2] = {
+            {"/proc", "--ro"},    {"/proc/self", "--ro"}, {"/dev", "--rw"},
+            {"/dev/shm", "--ro"}, {"/dev/null", "--rw"},  {"/tmp", "--rw"},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                cordon_settings_clear(&s);
+                cr_assert_eq(cordon_settings_init_defaults(&s, home), 0);
+                struct cordon_list *list =
+                    streq(cases[i][1], "--ro") ? &s.readonly_mounts : &s.extra_writable_paths;
+                cr_assert_eq(cordon_list_add(list, cases[i][0], cases[i][1]), 0);
+                cr_assert_eq(lower(), -EINVAL, "%s %s", cases[i][1], cases[i][0]);
+                cr_assert(strstr(diag.message, "sandbox's own"), "%s", diag.message);
+                cr_assert(strstr(diag.message, cases[i][0]), "%s", diag.message);
+        }
+        /* Without a private /tmp, binding the host's is what the user asked for. */
+        cordon_settings_clear(&s);
+        cr_assert_eq(cordon_settings_init_defaults(&s, home), 0);
+        s.private_tmp = false;
+        cr_assert_eq(cordon_list_add(&s.extra_writable_paths, "/tmp", "--rw"), 0);
+        lower_ok();
+        /* ... and a directory inside the private /tmp may still be bound. */
+        cordon_settings_clear(&s);
+        cr_assert_eq(cordon_settings_init_defaults(&s, home), 0);
+        cr_assert_eq(cordon_list_add(&s.readonly_mounts, root, "--ro"), 0);
+        lower_ok();
+}
+
+Test(lower, links_in_home_and_its_parents_are_followed)
+{
+        /* No project contains $HOME, so no sandbox wrote a link directly in it (unless the home
+         * is writable in this run), even when $HOME lies below an allowed parent as here. */
+        mkdir_p(in_root("data/tool"));
+        cr_assert_eq(symlink(in_root("data/tool"), fmt("%s/tool", home)), 0);
+        cr_assert_eq(cordon_list_add(&s.readonly_mounts, fmt("%s/tool", home), "--ro"), 0);
+        lower_ok();
+        cr_assert_not_null(rule(in_root("data/tool"), CORDON_ACCESS_RO));
+
+        s.home_access = CORDON_HOME_WRITE;
+        cr_assert_eq(lower(), -EPERM, "a writable home could have had it planted");
+        cr_assert(strstr(diag.message, fmt("%s/tool", home)), "%s", diag.message);
+}
