@@ -110,7 +110,7 @@ check "without --tmp-size: /tmp, the home and /dev/shm each get a third of a qua
         "0:$share $share $share" "$?:$(printf '%s\n' "$out" | tr '\n' ' ' | sed 's/ $//')"
 check "... so together they stay below a quarter of RAM (not the kernel's 150 %)" "yes" \
         "$([ $((share * 3)) -le $((ram / 4)) ] && echo yes || echo no)"
-out=$(run --rw /tmp -- python3 -c "$SIZE" /dev/shm 2>&1)
-check "without a private /tmp: the home and /dev/shm split the quarter" \
+out=$(run --home-access read -- python3 -c "$SIZE" /dev/shm 2>&1)
+check "without a tmpfs home (--home-access read): /tmp and /dev/shm split the quarter" \
         "0:$(( ram / 4 / 2 / 4096 * 4096 ))" "$?:$out"
 memory_note

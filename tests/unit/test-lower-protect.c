@@ -193,6 +193,7 @@ Test(lower_protect, socket_below_home_bind_masked)
         mkdir_p(fmt("%s/.local/run", home));
         const char *sock = fmt("%s/.local/run/svc.sock", home);
         _cleanup_close_ int fd = listen_at(sock);
+        cr_assert_geq(fd, 0);
         fake_table(sock);
         s.home_access = CORDON_HOME_READ;
         lower_ok();
@@ -207,6 +208,7 @@ Test(lower_protect, socket_not_visible_left_alone)
         mkdir_p(fmt("%s/.local/run", home));
         const char *sock = fmt("%s/.local/run/svc.sock", home);
         _cleanup_close_ int fd = listen_at(sock);
+        cr_assert_geq(fd, 0);
         fake_table(sock);
         lower_ok(); /* tmpwrite: the home is a fresh tmpfs */
         cr_assert_null(rule(sock, CORDON_ACCESS_MASKED));
@@ -217,6 +219,7 @@ Test(lower_protect, socket_below_named_path_warned)
         mkdir_p(fmt("%s/.local/run", home));
         const char *sock = fmt("%s/.local/run/svc.sock", home);
         _cleanup_close_ int fd = listen_at(sock);
+        cr_assert_geq(fd, 0);
         fake_table(sock);
         s.home_access = CORDON_HOME_READ;
         cr_assert_eq(cordon_list_add(&s.readonly_mounts, fmt("%s/.local", home), "--ro"), 0);
@@ -226,6 +229,7 @@ Test(lower_protect, socket_below_named_path_warned)
 
         const char *psock = fmt("%s/p.sock", project);
         _cleanup_close_ int pfd = listen_at(psock);
+        cr_assert_geq(pfd, 0);
         fake_table(psock);
         lower_ok();
         cr_assert_null(rule(psock, CORDON_ACCESS_MASKED), "the project was named by the user");
