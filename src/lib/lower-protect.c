@@ -31,6 +31,10 @@ static int create_file(struct lower *l, const char *dir, const char *name, const
                 return -errno;
         _cleanup_close_ int f =
             openat(d, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
+        /* Another cordon starting on the same project or home made it first: bind_ro() looks
+         * at whatever is there now. */
+        if (f < 0 && errno == EEXIST)
+                return 0;
         if (f < 0)
                 return -errno;
         int r = write_all(f, contents, strlen(contents));
@@ -78,7 +82,11 @@ static int protect_git_in(struct lower *l, const char *project)
                 return cordon_diag_set(l->diag, r, "PROTECT_GIT_CONFIG: cannot create '%s': %s",
                                        config, strerror(-r));
         if (lstat(hooks, &st) < 0 && errno == ENOENT) {
-                if (mkdir(hooks, 0755) < 0)
+                /* Made through an fd of .git, so that a .git swapped for a symlink meanwhile
+                 * fails instead of getting a hooks directory somewhere else; EEXIST: another
+                 * cordon starting on this project made it first. */
+                _cleanup_close_ int g = open(git, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (g < 0 || (mkdirat(g, "hooks", 0755) < 0 && errno != EEXIST))
                         return cordon_diag_set(l->diag, -errno,
                                                "PROTECT_GIT_CONFIG: cannot create '%s': %m", hooks);
                 if ((r = cordon_lower_warn(l, "created empty '%s' so the sandbox cannot add hooks",
