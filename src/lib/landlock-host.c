@@ -65,13 +65,17 @@ static int add_grant(struct host_view *v, const char *path, uint64_t access, boo
 static int add_mask(void *userdata, const char *path)
 {
         struct host_view *v = userdata;
+        struct stat st;
+        /* Most masked paths (the credential stores of the home) do not exist: one lstat() says
+         * so for less than realpath()'s walk, which would fail the same way. */
+        if (lstat(path, &st) < 0)
+                return errno == ENOENT || errno == ENOTDIR || errno == EACCES ? 0 : -errno;
         _cleanup_free_ char *real = realpath(path, NULL);
         if (!real)
                 return errno == ENOENT || errno == ENOTDIR || errno == EACCES ? 0 : -errno;
         for (size_t i = 0; i < v->n_masks; i++)
                 if (streq(v->masks[i], real))
                         return 0;
-        struct stat st;
         bool dir = lstat(real, &st) < 0 || S_ISDIR(st.st_mode); /* unknown counts as a dir */
         char **m = reallocarray(v->masks, v->n_masks + 1, sizeof(*m));
         if (!m)

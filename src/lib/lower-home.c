@@ -209,7 +209,8 @@ static int block_in_home(struct lower *l, const char *base, const char *guest_ho
                 return -ENOMEM;
         struct stat st;
         int r;
-        if (lstat(host, &st) < 0 && errno == ENOENT && created_when_missing(it->value) &&
+        bool exists = lstat(host, &st) == 0;
+        if (!exists && errno == ENOENT && created_when_missing(it->value) &&
             cordon_lower_sandbox_can_write(l, host)) {
                 if (mkdir(host, 0700) < 0)
                         return cordon_diag_set(l->diag, -errno,
@@ -217,13 +218,25 @@ static int block_in_home(struct lower *l, const char *base, const char *guest_ho
                 if ((r = cordon_lower_warn(l, "created empty '%s' so the sandbox cannot create it",
                                            host)) < 0)
                         return r;
+                exists = lstat(host, &st) == 0;
         }
         /* A symlink cannot be covered, nor reached by the mount code, which refuses links on
-         * the way: the target is masked, wherever it is visible. */
-        if (guest && !has_link_below(base, it->value) &&
+         * the way: the target is masked, wherever it is visible. @base is a realpath, so a
+         * one-component entry has a link on the way only when it is one itself. This runs for
+         * every entry on every start, and most entries do not exist: one lstat() for those. */
+        bool link = strchr(it->value, '/') ? has_link_below(base, it->value)
+                                           : exists && S_ISLNK(st.st_mode);
+        if (guest && !link &&
             (r = cordon_lower_put(l, guest, NULL, CORDON_ACCESS_MASKED, 0, it->origin)) < 0)
                 return r;
-        _cleanup_free_ char *real = realpath(host, NULL);
+        if (!exists)
+                return 0; /* nothing there to hide, under this name or behind a link */
+        _cleanup_free_ char *norm = NULL;
+        if (!link && (r = path_normalize(host, &norm)) < 0 && r != -EINVAL)
+                return r;
+        /* Without a link on the way a normalised path is its own realpath. */
+        _cleanup_free_ char *real =
+            !link && norm && streq(norm, host) ? TAKE_PTR(norm) : realpath(host, NULL);
         if (real && (r = cordon_list_add_unique(&l->masks, real, it->origin)) < 0)
                 return r;
         return 0;

@@ -21,12 +21,11 @@ struct cordon_ns_limits {
 const char *cordon_ns_limit_name(int index);
 
 /* Parent side, before clone. Plans the sandbox's limits from the caller's own, read from @dir
- * (NULL: /proc/sys/user): half of each, at least 1; the namespace counts but that of mount
- * namespaces 0 when @no_namespaces (the seccomp layer refuses to create namespaces anyway: a
- * second line). A limit this kernel
- * lacks (no file) is left out. Returns 0, or -errno of a file that exists but cannot be read
- * or parsed (-EBADMSG). */
-int cordon_ns_limits_plan(const char *dir, bool no_namespaces, struct cordon_ns_limits *ret);
+ * (NULL: /proc/sys/user): half of each, at least 1. With @seccomp (the seccomp layer is on, and
+ * refuses fanotify_init() and the creation of namespaces) only the inotify limits, the ones a
+ * command can still reach. A limit this kernel lacks (no file) is left out. Returns 0, or -errno
+ * of a file that exists but cannot be read or parsed (-EBADMSG). */
+int cordon_ns_limits_plan(const char *dir, bool seccomp, struct cordon_ns_limits *ret);
 
 /* Child side: writes the planned values. Must run in the sandbox's user namespace, holding
  * CAP_SYS_RESOURCE there, before /proc/sys is made read-only: these sysctls resolve to the

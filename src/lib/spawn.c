@@ -590,7 +590,7 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
                 if (r < 0)
                         return cordon_diag_set(diag, r, "failed to plan the mounts: %s",
                                                strerror(-r));
-                /* With the seccomp layer no namespace can be made inside: none may count. */
+                /* With the seccomp layer on only the inotify counts can grow inside. */
                 r = cordon_ns_limits_plan(NULL, l->seccomp, &ns_limits);
                 if (r < 0) {
                         cordon_mount_plan_clear(&plan);
