@@ -35,6 +35,7 @@ struct cordon_settings {
         bool filter_passwd;
         bool quiet;
         bool no_pty;                 /* --no-pty */
+        bool terminal_passthrough;   /* TERMINAL_PASSTHROUGH, --terminal-passthrough */
         struct cordon_limits limits; /* --timeout, --memory, --pids, --cpus, --tmp-size */
         char *cgroup_path;           /* --cgroup */
 

@@ -1,0 +1,914 @@
+/* The escape-sequence filter between the sandbox's pty and the user's terminal: an ECMA-48
+ * parser (7-bit, raw 8-bit C1 and UTF-8 encoded C1 forms) that holds a sequence back until it is
+ * complete, then passes or drops it whole, and remembers the modes the inside turned on. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/term-filter.h"
+#include "shared/macro.h"
+
+/* The user's terminal is taken to decode UTF-8, as every current one does: a byte 0x80-0x9f
+ * that continues a UTF-8 character is text, a stray one (and U+0080-U+009F encoded as C2 xx) is
+ * a C1 control. A terminal in an 8-bit, non-UTF-8 mode that acts on C1 bytes inside what is
+ * valid UTF-8 (Cyrillic "Н" is D0 9D, and 9D is OSC) is not covered (see cordon(1)).
+ *
+ * What passes and why. The rule for strings is an allow list, for CSI and ESC a deny list:
+ *   OSC   only 8 (hyperlinks, printed by ls, gcc, systemd), with a printable ASCII payload. All
+ *         else is dropped: 52 reads and writes the clipboard, 0/1/2 set the window title that
+ *         outlives the sandbox (and a title could be made to look like the host's), 4/10/11/12
+ *         set or query colours, 7 tells the terminal a directory, 9/99/777 raise notifications,
+ *         50 sets the font, 1337 (iTerm2) writes files, 5113/5522 (kitty) move files and the
+ *         clipboard; "?" forms of any of them ask for a reply.
+ *   DCS, APC, PM, SOS   all dropped: DECRQSS (DCS $ q) and XTGETTCAP (DCS + q) ask for replies
+ *         (a DECRQSS reply once echoed attacker text into the shell, CVE-2008-2383), DECUDK
+ *         (DCS |) programs keys, "DCS tmux;" passes anything to the terminal outside tmux,
+ *         kitty's graphics protocol (APC G) makes the terminal read files; sixel images go too.
+ *   CSI   report requests are dropped: DSR (n) except the cursor position report, DA2 (> c),
+ *         DA3 (= c), window operations and reports (t, including the title report), DECRQM
+ *         ($ p), XTVERSION (> q), the kitty keyboard query (? u), DECRQTSR ($ u), XTQMODKEYS
+ *         (? m), XTSMGRAPHICS (? S), DECREQTPARM (x), DECRQCRA (* y, a checksum of what is on
+ *         the screen) and DECTST (y), DECRQPSR ($ w), DEC locator requests ('), media copy (i,
+ *         the printer), DECSCPP/DECSNLS ($ |, * |, a resize), DECSCL (" p, can switch replies
+ *         to 8-bit), XTPUSHCOLORS/XTPOPCOLORS/XTREPORTCOLORS (# P/Q/R), DECRQDE (" v).
+ *         Passed: the cursor position report (6n) and primary device attributes (c): the
+ *         replies are a position and a fixed list of capabilities, and programs wait for them
+ *         (crossterm's cursor::position(), so Codex and nushell; fish and neovim use DA1 to know
+ *         all answers are in). The filter counts them and the relay waits for their answers at
+ *         the end, so none reaches the user's shell. Everything else (colours, cursor movement,
+ *         modes such as the alternate screen or mouse reporting) passes; the modes are tracked
+ *         and reset by cordon_term_filter_finish().
+ *   ESC   dropped: DECID (ESC Z, a report), DOCS (ESC %, the terminal's encoding), S7C1T/S8C1T
+ *         and the conformance levels (ESC SP). */
+
+enum {
+        ST_GROUND,
+        ST_C2,           /* text: a C2 byte is held, which may start an encoded C1 control */
+        ST_ESC,          /* hold: ESC */
+        ST_ESC_INT,      /* hold: ESC and intermediates */
+        ST_ESC_DROP,     /* an over-long ESC sequence: dropped up to its final byte */
+        ST_CSI,          /* hold: CSI and what followed */
+        ST_CSI_DROP,     /* an over-long or dropped CSI: dropped up to its final byte */
+        ST_OSC_NUM,      /* hold: OSC and the digits of its number */
+        ST_STR,          /* inside a string that is passed on */
+        ST_STR_ESC,      /* ... after an ESC in it */
+        ST_STR_DROP,     /* inside a string that is dropped */
+        ST_STR_DROP_ESC, /* ... after an ESC in it */
+};
+
+enum { STR_OSC, STR_DCS, STR_SOS, STR_PM, STR_APC };
+
+/* Modes tracked for the reset at the end: DEC private modes (CSI ? N h/l) and their defaults. */
+static const struct {
+        uint16_t mode;
+        bool on; /* its default */
+} dec_modes[] = {
+    /* The alternate screen first: it is left before anything else is reset. */
+    {1049, false}, /* alternate screen, cursor saved */
+    {1047, false}, /* alternate screen */
+    {47, false},   /* alternate screen (old) */
+    {1, false},    /* application cursor keys */
+    {5, false},    /* reverse video */
+    {6, false},    /* origin mode */
+    {7, true},     /* auto-wrap */
+    {9, false},    /* X10 mouse reporting */
+    {25, true},    /* cursor visible */
+    {66, false},   /* application keypad */
+    {69, false},   /* left and right margins */
+    {1000, false}, /* mouse reporting */
+    {1001, false}, /* highlight mouse tracking */
+    {1002, false}, /* button-event mouse tracking */
+    {1003, false}, /* any-event mouse tracking */
+    {1004, false}, /* focus in/out reports */
+    {1005, false}, /* UTF-8 mouse encoding */
+    {1006, false}, /* SGR mouse encoding */
+    {1015, false}, /* urxvt mouse encoding */
+    {1016, false}, /* SGR pixel mouse encoding */
+    {2004, false}, /* bracketed paste */
+    {2026, false}, /* synchronized output */
+    {2031, false}, /* colour scheme change reports */
+    {2048, false}, /* in-band window resize reports */
+};
+#define N_ALT_MODES 3
+
+/* ANSI modes (CSI N h/l): keyboard lock, insert, local echo (SRM: set means no echo), newline. */
+static const struct {
+        uint16_t mode;
+        bool on;
+} ansi_modes[] = {{2, false}, {4, false}, {12, true}, {20, false}};
+
+#define BIT(n)         (UINT64_C(1) << (n))
+#define D_ANSI(i)      BIT(32 + (i))
+#define D_KEYPAD       BIT(40) /* DECKPAM (ESC =) */
+#define D_CHARSET      BIT(41) /* a character set designated or shifted */
+#define D_SCROLL       BIT(42) /* a scrolling region (DECSTBM) */
+#define D_CURSOR_STYLE BIT(43) /* DECSCUSR */
+#define D_SGR          BIT(44) /* graphic rendition other than the default */
+
+/* Where output goes; @quiet in passthrough, where the caller copies every byte itself. */
+struct sink {
+        uint8_t *p;
+        size_t n;
+        bool quiet;
+};
+
+static void put(struct sink *s, uint8_t c)
+{
+        if (!s->quiet)
+                s->p[s->n++] = c;
+}
+
+static void put_mem(struct sink *s, const void *p, size_t n)
+{
+        if (!s->quiet && n > 0) {
+                memmove(s->p + s->n, p, n);
+                s->n += n;
+        }
+}
+
+void cordon_term_filter_init(struct cordon_term_filter *f, bool passthrough)
+{
+        *f = (struct cordon_term_filter){.passthrough = passthrough, .state = ST_GROUND};
+}
+
+static bool hold_add(struct cordon_term_filter *f, uint8_t c)
+{
+        if (f->hold_len >= sizeof(f->hold))
+                return false;
+        f->hold[f->hold_len++] = c;
+        return true;
+}
+
+/* Ends the held sequence: passes it on, or drops it. */
+static void end_seq(struct cordon_term_filter *f, struct sink *s, bool pass)
+{
+        if (pass)
+                put_mem(s, f->hold, f->hold_len);
+        f->hold_len = 0;
+        f->state = ST_GROUND;
+}
+
+static void step(struct cordon_term_filter *f, struct sink *s, uint8_t c);
+
+static void start_esc(struct cordon_term_filter *f)
+{
+        f->hold_len = 0;
+        f->hold[f->hold_len++] = 0x1b;
+        f->state = ST_ESC;
+}
+
+/* Strings (OSC and friends): the introducer is held. */
+static void begin_string(struct cordon_term_filter *f, int kind)
+{
+        f->str_kind = (uint8_t)kind;
+        f->utf8_left = 0;
+        f->last = 0;
+        if (f->passthrough) {
+                f->hold_len = 0;
+                f->state = ST_STR;
+        } else if (kind == STR_OSC) {
+                f->osc_num = 0;
+                f->osc_digits = 0;
+                f->state = ST_OSC_NUM;
+        } else {
+                f->hold_len = 0;
+                f->state = ST_STR_DROP;
+        }
+}
+
+/* A C1 control whose bytes (raw, or C2 xx) are held; @c is its code, 0x80-0x9f. */
+static void c1(struct cordon_term_filter *f, struct sink *s, uint8_t c)
+{
+        switch (c) {
+        case 0x9b:
+                f->state = ST_CSI;
+                return;
+        case 0x9d:
+                begin_string(f, STR_OSC);
+                return;
+        case 0x90:
+                begin_string(f, STR_DCS);
+                return;
+        case 0x98:
+                begin_string(f, STR_SOS);
+                return;
+        case 0x9e:
+                begin_string(f, STR_PM);
+                return;
+        case 0x9f:
+                begin_string(f, STR_APC);
+                return;
+        default:
+                /* 0x9a is DECID, a report request; the rest act on the screen only. */
+                end_seq(f, s, c != 0x9a);
+        }
+}
+
+static void ground(struct cordon_term_filter *f, struct sink *s, uint8_t c)
+{
+        if (f->utf8_left > 0) {
+                if (c >= 0x80 && c <= 0xbf) {
+                        f->utf8_left--;
+                        put(s, c);
+                        return;
+                }
+                /* A character cut short: the terminal shows a replacement, and reads this byte
+                 * afresh, as here. */
+                f->utf8_left = 0;
+        }
+        if (c == 0x1b) {
+                start_esc(f);
+                return;
+        }
+        if (c == 0x0e) /* SO: G1 becomes the character set in use */
+                f->dirty |= D_CHARSET;
+        if (c < 0x80) {
+                put(s, c);
+                return;
+        }
+        if (c <= 0x9f) {
+                f->hold_len = 0;
+                f->hold[f->hold_len++] = c;
+                c1(f, s, c);
+                return;
+        }
+        if (c == 0xc2) {
+                f->hold_len = 0;
+                f->hold[f->hold_len++] = c;
+                f->state = ST_C2;
+                return;
+        }
+        if (c >= 0xc3 && c <= 0xdf)
+                f->utf8_left = 1;
+        else if (c >= 0xe0 && c <= 0xef)
+                f->utf8_left = 2;
+        else if (c >= 0xf0 && c <= 0xf4)
+                f->utf8_left = 3;
+        put(s, c);
+}
+
+/* C0 controls inside ESC and CSI sequences. Returns true when @c was handled: the terminal
+ * executes most at once, as if they came before the sequence; ESC starts a new one and CAN and
+ * SUB cancel it; a byte from 0x80 up ends it and is read as text. The held sequence is dropped
+ * in the last three cases: the terminal never saw its start. */
+static bool seq_control(struct cordon_term_filter *f, struct sink *s, uint8_t c)
+{
+        if (c == 0x1b) {
+                start_esc(f);
+                return true;
+        }
+        if (c == 0x18 || c == 0x1a) {
+                end_seq(f, s, false);
+                put(s, c);
+                return true;
+        }
+        if (c < 0x20) {
+                put(s, c);
+                return true;
+        }
+        if (c >= 0x80) {
+                end_seq(f, s, false);
+                ground(f, s, c);
+                return true;
+        }
+        return false;
+}
+
+static void esc_final(struct cordon_term_filter *f, struct sink *s)
+{
+        uint8_t inter = f->hold_len > 2 ? f->hold[1] : 0;
+        uint8_t final = f->hold[f->hold_len - 1];
+        bool pass = true;
+
+        if (!inter) {
+                switch (final) {
+                case 'Z': /* DECID: identify the terminal */
+                        pass = false;
+                        break;
+                case '=':
+                        f->dirty |= D_KEYPAD;
+                        break;
+                case '>':
+                        f->dirty &= ~D_KEYPAD;
+                        break;
+                case 'c': /* RIS: the terminal is reset to its initial state */
+                        f->dirty = 0;
+                        f->modkeys_dirty = f->kitty_main = f->kitty_alt = 0;
+                        f->alt_screen = false;
+                        break;
+                case 'n':
+                case 'o':
+                case '|':
+                case '}':
+                case '~': /* locking shifts */
+                        f->dirty |= D_CHARSET;
+                        break;
+                }
+        } else if (inter == '%' || inter == ' ')
+                pass = false;
+        else if (strchr("()*+-./", inter) && !(f->hold_len == 3 && inter == '(' && final == 'B'))
+                f->dirty |= D_CHARSET;
+        if (pass || f->passthrough) {
+                end_seq(f, s, true);
+                return;
+        }
+        end_seq(f, s, false);
+}
+
+static void esc(struct cordon_term_filter *f, struct sink *s, uint8_t c)
+{
+        if (seq_control(f, s, c))
+                return;
+        if (c == 0x7f) /* ignored by terminals */
+                return;
+        if (c <= 0x2f) {
+                if (!hold_add(f, c) || f->hold_len > 16)
+                        f->state = ST_ESC_DROP;
+                else
+                        f->state = ST_ESC_INT;
+                return;
+        }
+        if (f->state == ST_ESC) {
+                int kind = -1;
+                switch (c) {
+                case '[':
+                        hold_add(f, c);
+                        f->state = ST_CSI;
+                        return;
+                case ']':
+                        kind = STR_OSC;
+                        break;
+                case 'P':
+                        kind = STR_DCS;
+                        break;
+                case 'X':
+                        kind = STR_SOS;
+                        break;
+                case '^':
+                        kind = STR_PM;
+                        break;
+                case '_':
+                        kind = STR_APC;
+                        break;
+                }
+                if (kind >= 0) {
+                        hold_add(f, c);
+                        begin_string(f, kind);
+                        return;
+                }
+        }
+        hold_add(f, c);
+        esc_final(f, s);
+}
+
+/* A parsed CSI sequence. */
+struct csi {
+        uint8_t prefix; /* '<', '=', '>', '?' or 0 */
+        uint8_t inter;  /* the first intermediate, or 0 */
+        uint8_t final;
+        bool sub;    /* ':' sub-parameters were used */
+        unsigned np; /* parameters seen (at most ELEMENTSOF(p) kept) */
+        int p[16];   /* -1: left out */
+};
+
+/* Parses the held CSI. Returns false for a malformed one, which terminals ignore. */
+static bool csi_parse(const struct cordon_term_filter *f, struct csi *q)
+{
+        size_t i = f->hold[0] == 0x1b || f->hold[0] == 0xc2 ? 2 : 1;
+        size_t end = f->hold_len - 1;
+        bool in_param = false;
+
+        *q = (struct csi){.final = f->hold[end]};
+        if (i < end && f->hold[i] >= '<' && f->hold[i] <= '?')
+                q->prefix = f->hold[i++];
+        for (; i < end; i++) {
+                uint8_t c = f->hold[i];
+                if (c >= 0x20 && c <= 0x2f) {
+                        if (!q->inter)
+                                q->inter = c;
+                        continue;
+                }
+                if (q->inter || (c >= '<' && c <= '?'))
+                        return false;
+                if (!in_param) {
+                        if (q->np < ELEMENTSOF(q->p))
+                                q->p[q->np] = -1;
+                        q->np++;
+                        in_param = true;
+                }
+                if (c == ';')
+                        in_param = false;
+                else if (c == ':')
+                        q->sub = true;
+                else if (q->np <= ELEMENTSOF(q->p) && !q->sub) {
+                        int *v = &q->p[q->np - 1];
+                        *v = (*v < 0 ? 0 : *v) * 10 + (c - '0');
+                        if (*v > 65535)
+                                *v = 65535;
+                }
+        }
+        /* "1;" has a second, empty parameter */
+        if (end > 0 && f->hold[end - 1] == ';' && q->np < ELEMENTSOF(q->p))
+                q->p[q->np++] = -1;
+        if (q->np > ELEMENTSOF(q->p))
+                q->np = ELEMENTSOF(q->p);
+        return true;
+}
+
+static uint8_t *kitty_stack(struct cordon_term_filter *f)
+{
+        return f->alt_screen ? &f->kitty_alt : &f->kitty_main;
+}
+
+/* Whether a CSI sequence goes to the user's terminal (see the list at the top). */
+static bool csi_passes(struct cordon_term_filter *f, const struct csi *q)
+{
+        if (q->inter == '\'') /* DEC locator: enabling reports, requesting the position */
+                return false;
+        switch (q->final) {
+        case 'n': /* DSR: only the cursor position report */
+                return (q->prefix == 0 || q->prefix == '?') && !q->inter && q->np == 1 &&
+                       q->p[0] == 6 && f->cpr_pending < CORDON_TERM_FILTER_PENDING_MAX;
+        case 'c': /* DA1 passes; DA2, DA3 and the rest of the family not */
+                if (q->inter)
+                        return true;
+                return q->prefix == 0 && (q->np == 0 || (q->np == 1 && q->p[0] <= 0)) &&
+                       f->da_pending < CORDON_TERM_FILTER_PENDING_MAX;
+        case 't':
+        case 'i':
+        case 'y':
+                return false;
+        case 'p':
+                return q->inter != '$' && q->inter != '"';
+        case 'q':
+                return !(q->prefix == '>' && !q->inter);
+        case 'u':
+                if (q->inter)
+                        return q->inter != '$';
+                switch (q->prefix) {
+                case '?':
+                        return false;
+                case '>': /* a push that could not be undone at the end is not made */
+                        return *kitty_stack(f) < CORDON_TERM_FILTER_PENDING_MAX;
+                case '=': /* changes the top entry, which without a push is the user's */
+                        return *kitty_stack(f) > 0;
+                default:
+                        return true;
+                }
+        case 'S':
+        case 'm':
+                return q->prefix != '?';
+        case 'x':
+                return q->inter || q->prefix;
+        case 'w':
+                return q->inter != '$';
+        case '|':
+                return q->inter != '$' && q->inter != '*';
+        case 'P':
+        case 'Q':
+        case 'R':
+                return q->inter != '#';
+        case 'v':
+                return q->inter != '"';
+        default:
+                return true;
+        }
+}
+
+static void track_dec_mode(struct cordon_term_filter *f, int mode, int how)
+{
+        for (size_t i = 0; i < ELEMENTSOF(dec_modes); i++) {
+                if (dec_modes[i].mode != mode)
+                        continue;
+                /* how: 1 set, 0 reset, -1 unknown (restored from a saved value) */
+                if (how < 0 || (how == 1) != dec_modes[i].on)
+                        f->dirty |= BIT(i);
+                else
+                        f->dirty &= ~BIT(i);
+                if (i < N_ALT_MODES && how >= 0)
+                        f->alt_screen = how == 1;
+                return;
+        }
+}
+
+static void track_ansi_mode(struct cordon_term_filter *f, int mode, bool set)
+{
+        for (size_t i = 0; i < ELEMENTSOF(ansi_modes); i++)
+                if (ansi_modes[i].mode == mode) {
+                        if (set != ansi_modes[i].on)
+                                f->dirty |= D_ANSI(i);
+                        else
+                                f->dirty &= ~D_ANSI(i);
+                }
+}
+
+/* Records what a CSI sequence that reaches the terminal changes. */
+static void csi_track(struct cordon_term_filter *f, const struct csi *q)
+{
+        switch (q->final) {
+        case 'n':
+                if (q->np == 1 && q->p[0] == 6 && !q->inter && f->cpr_pending < UINT8_MAX)
+                        f->cpr_pending++;
+                break;
+        case 'c':
+                if (!q->prefix && !q->inter && (q->np == 0 || (q->np == 1 && q->p[0] <= 0)) &&
+                    f->da_pending < UINT8_MAX)
+                        f->da_pending++;
+                break;
+        case 'h':
+        case 'l':
+                if (q->inter)
+                        break;
+                for (unsigned i = 0; i < q->np; i++) {
+                        if (q->prefix == '?')
+                                track_dec_mode(f, q->p[i], q->final == 'h');
+                        else if (!q->prefix)
+                                track_ansi_mode(f, q->p[i], q->final == 'h');
+                }
+                break;
+        case 'r':
+                if (q->inter)
+                        break;
+                if (q->prefix == '?') /* XTRESTORE: modes back to values saved earlier */
+                        for (unsigned i = 0; i < q->np; i++)
+                                track_dec_mode(f, q->p[i], -1);
+                else if (!q->prefix) {
+                        if (q->np == 0)
+                                f->dirty &= ~D_SCROLL;
+                        else
+                                f->dirty |= D_SCROLL;
+                }
+                break;
+        case 'q':
+                if (q->inter == ' ' && !q->prefix) {
+                        if (q->np == 0 || q->p[0] <= 0)
+                                f->dirty &= ~D_CURSOR_STYLE;
+                        else
+                                f->dirty |= D_CURSOR_STYLE;
+                }
+                break;
+        case 'u': {
+                uint8_t *k = kitty_stack(f);
+                if (q->inter)
+                        break;
+                if (q->prefix == '>' && *k < UINT8_MAX)
+                        (*k)++;
+                else if (q->prefix == '<') {
+                        int n = q->np > 0 && q->p[0] > 0 ? q->p[0] : 1;
+                        *k = n >= *k ? 0 : (uint8_t)(*k - n);
+                }
+                break;
+        }
+        case 'm':
+                if (q->inter)
+                        break;
+                if (q->prefix == '>') { /* XTMODKEYS: a resource with a value, or reset */
+                        if (q->np == 0)
+                                f->modkeys_dirty = 0;
+                        else if (q->p[0] >= 0 && q->p[0] < 8) {
+                                if (q->np >= 2 && q->p[1] >= 0)
+                                        f->modkeys_dirty |= (uint8_t)(1u << q->p[0]);
+                                else
+                                        f->modkeys_dirty &= (uint8_t) ~(1u << q->p[0]);
+                        }
+                } else if (!q->prefix) {
+                        bool reset = !q->sub;
+                        for (unsigned i = 0; i < q->np && reset; i++)
+                                reset = q->p[i] <= 0;
+                        if (reset)
+                                f->dirty &= ~D_SGR;
+                        else
+                                f->dirty |= D_SGR;
+                }
+                break;
+        }
+}
+
+static void csi_final(struct cordon_term_filter *f, struct sink *s)
+{
+        struct csi q;
+        if (!csi_parse(f, &q)) {
+                end_seq(f, s, f->passthrough);
+                return;
+        }
+        bool pass = f->passthrough || csi_passes(f, &q);
+        if (pass)
+                csi_track(f, &q);
+        end_seq(f, s, pass);
+}
+
+static void csi(struct cordon_term_filter *f, struct sink *s, uint8_t c)
+{
+        if (seq_control(f, s, c))
+                return;
+        if (c == 0x7f)
+                return;
+        if (f->state == ST_CSI_DROP) {
+                if (c >= 0x40)
+                        end_seq(f, s, false);
+                return;
+        }
+        if (!hold_add(f, c)) {
+                /* Longer than any real sequence: dropped whole, the terminal saw none of it. */
+                f->hold_len = 0;
+                f->state = ST_CSI_DROP;
+                if (c >= 0x40)
+                        end_seq(f, s, false);
+                return;
+        }
+        if (c >= 0x40)
+                csi_final(f, s);
+}
+
+/* In a string: 1 for a terminator (BEL, ST as 9C or C2 9C, CAN, SUB), 2 for ESC, 0 for
+ * content. UTF-8 is followed so that a 9C inside a character is content, as the terminal
+ * reads it. */
+static int str_end(struct cordon_term_filter *f, uint8_t c)
+{
+        uint8_t last = f->last;
+        f->last = c;
+        if (f->utf8_left > 0 && c >= 0x80 && c <= 0xbf) {
+                f->utf8_left--;
+                return last == 0xc2 && c == 0x9c ? 1 : 0;
+        }
+        f->utf8_left = 0;
+        if (c == 0x07 || c == 0x9c || c == 0x18 || c == 0x1a)
+                return 1;
+        if (c == 0x1b)
+                return 2;
+        if (c >= 0xc2 && c <= 0xdf)
+                f->utf8_left = 1;
+        else if (c >= 0xe0 && c <= 0xef)
+                f->utf8_left = 2;
+        else if (c >= 0xf0 && c <= 0xf4)
+                f->utf8_left = 3;
+        return 0;
+}
+
+static void osc_num(struct cordon_term_filter *f, struct sink *s, uint8_t c)
+{
+        if (c >= '0' && c <= '9' && f->osc_digits < 8) {
+                hold_add(f, c);
+                f->osc_digits++;
+                f->osc_num = (uint16_t)(f->osc_num * 10 + (c - '0'));
+                return;
+        }
+        if (c == ';' && f->osc_digits > 0 && f->osc_num == 8) {
+                hold_add(f, c);
+                put_mem(s, f->hold, f->hold_len);
+                f->hold_len = 0;
+                f->state = ST_STR;
+                return;
+        }
+        /* Any other OSC: dropped, from here to its end. */
+        f->hold_len = 0;
+        f->state = ST_STR_DROP;
+        step(f, s, c);
+}
+
+/* A passed OSC 8 in filter mode. Its payload may be printable ASCII and UTF-8 characters other
+ * than the encoded C1 controls, nothing the terminal could take for the string's end. BEL and
+ * ST end it as they are; anything else ends it too, replaced by a BEL we write (a C0 control in
+ * a string does nothing anyway), so the terminal and the filter agree where it ends. Every byte
+ * written stands for one read: the in-place guarantee of cordon_term_filter_output(). */
+static void str(struct cordon_term_filter *f, struct sink *s, uint8_t c)
+{
+        if (f->passthrough) {
+                int e = str_end(f, c);
+                if (e == 1)
+                        f->state = ST_GROUND;
+                else if (e == 2)
+                        f->state = ST_STR_ESC;
+                return;
+        }
+        uint8_t last = f->last;
+        f->last = c;
+        if (c == 0x1b) {
+                f->state = ST_STR_ESC;
+                return;
+        }
+        if (c == 0x7f)
+                return;
+        bool content = c >= 0x20 && c <= 0x7e;
+        if (c >= 0x80 && c <= 0xbf && f->utf8_left > 0) {
+                f->utf8_left--;
+                content = !(last == 0xc2 && c <= 0x9f);
+        } else if (c >= 0xc2) {
+                f->utf8_left = c <= 0xdf ? 1 : c <= 0xef ? 2 : c <= 0xf4 ? 3 : 0;
+                content = true;
+        } else if (c >= 0xa0)
+                content = true;
+        if (content) {
+                put(s, c);
+                return;
+        }
+        f->state = ST_GROUND;
+        f->utf8_left = 0;
+        put(s, c == 0x18 || c == 0x1a ? c : 0x07);
+}
+
+static void str_esc(struct cordon_term_filter *f, struct sink *s, uint8_t c)
+{
+        f->state = ST_GROUND;
+        if (c == '\\') {
+                put_mem(s, "\x1b\\", 2);
+                return;
+        }
+        if (f->passthrough) {
+                /* ESC and something else: the string ended, a sequence begins. */
+                start_esc(f);
+                esc(f, s, c);
+                return;
+        }
+        /* Our BEL stands for the ESC, which is dropped; @c is read as text. */
+        put(s, 0x07);
+        ground(f, s, c);
+}
+
+static void str_drop(struct cordon_term_filter *f, struct sink *s, uint8_t c)
+{
+        if (f->state == ST_STR_DROP_ESC) {
+                f->state = ST_GROUND;
+                if (c == '\\')
+                        return;
+                start_esc(f);
+                esc(f, s, c);
+                return;
+        }
+        int e = str_end(f, c);
+        if (e == 1)
+                f->state = ST_GROUND;
+        else if (e == 2)
+                f->state = ST_STR_DROP_ESC;
+}
+
+static void step(struct cordon_term_filter *f, struct sink *s, uint8_t c)
+{
+        switch (f->state) {
+        case ST_GROUND:
+                ground(f, s, c);
+                return;
+        case ST_C2:
+                if (c >= 0x80 && c <= 0x9f) {
+                        hold_add(f, c);
+                        c1(f, s, c);
+                        return;
+                }
+                /* Not a C1 control: the C2 was text. */
+                end_seq(f, s, true);
+                f->utf8_left = 1;
+                ground(f, s, c);
+                return;
+        case ST_ESC:
+        case ST_ESC_INT:
+                esc(f, s, c);
+                return;
+        case ST_ESC_DROP:
+                if (!seq_control(f, s, c) && c >= 0x30 && c != 0x7f)
+                        end_seq(f, s, false);
+                return;
+        case ST_CSI:
+        case ST_CSI_DROP:
+                csi(f, s, c);
+                return;
+        case ST_OSC_NUM:
+                osc_num(f, s, c);
+                return;
+        case ST_STR:
+                str(f, s, c);
+                return;
+        case ST_STR_ESC:
+                str_esc(f, s, c);
+                return;
+        default:
+                str_drop(f, s, c);
+                return;
+        }
+}
+
+size_t cordon_term_filter_output(struct cordon_term_filter *f, const uint8_t *in, size_t n,
+                                 uint8_t *out)
+{
+        struct sink s = {.p = out, .quiet = f->passthrough};
+        for (size_t i = 0; i < n; i++) {
+                uint8_t c = in[i];
+                if (f->passthrough)
+                        out[s.n++] = c;
+                step(f, &s, c);
+        }
+        return s.n;
+}
+
+void cordon_term_filter_input(struct cordon_term_filter *f, const uint8_t *in, size_t n)
+{
+        enum { IN_GROUND, IN_ESC, IN_CSI };
+        for (size_t i = 0; i < n; i++) {
+                uint8_t c = in[i];
+                switch (f->in_state) {
+                case IN_ESC:
+                        f->in_state = c == '[' ? IN_CSI : c == 0x1b ? IN_ESC : IN_GROUND;
+                        f->in_private = false;
+                        continue;
+                case IN_CSI:
+                        if (c == '?')
+                                f->in_private = true;
+                        if (c >= 0x20 && c <= 0x3f)
+                                continue;
+                        if (c == 'R' && f->cpr_pending > 0)
+                                f->cpr_pending--;
+                        else if (c == 'c' && f->in_private && f->da_pending > 0)
+                                f->da_pending--;
+                        f->in_state = c == 0x1b ? IN_ESC : IN_GROUND;
+                        continue;
+                default:
+                        if (c == 0x1b)
+                                f->in_state = IN_ESC;
+                        else if (c == 0x9b) {
+                                f->in_state = IN_CSI;
+                                f->in_private = false;
+                        }
+                        continue;
+                }
+        }
+}
+
+bool cordon_term_filter_awaits_answer(const struct cordon_term_filter *f)
+{
+        return f->cpr_pending > 0 || f->da_pending > 0;
+}
+
+struct buf {
+        uint8_t *p;
+        size_t n;
+};
+
+_printf_(2, 3) static void add(struct buf *b, const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf((char *)b->p + b->n, CORDON_TERM_FILTER_FINISH_MAX - b->n, fmt, ap);
+        va_end(ap);
+        if (k > 0 && (size_t)k < CORDON_TERM_FILTER_FINISH_MAX - b->n)
+                b->n += (size_t)k;
+}
+
+size_t cordon_term_filter_finish(struct cordon_term_filter *f,
+                                 uint8_t out[CORDON_TERM_FILTER_FINISH_MAX])
+{
+        struct buf b = {.p = out};
+
+        /* A sequence left open would swallow the user's prompt: what was held back is simply
+         * not sent; what the terminal has seen the start of is ended. */
+        switch (f->state) {
+        case ST_STR:
+        case ST_STR_ESC:
+                add(&b, "\x1b\\");
+                break;
+        case ST_ESC:
+        case ST_ESC_INT:
+        case ST_ESC_DROP:
+        case ST_CSI:
+        case ST_CSI_DROP:
+                if (f->passthrough)
+                        add(&b, "\x18");
+                break;
+        }
+        f->state = ST_GROUND;
+        f->hold_len = 0;
+        f->utf8_left = 0;
+
+        /* Kitty keeps a keyboard mode stack per screen: pop what was pushed on the alternate
+         * one while it is still shown, then the main one's after leaving it. */
+        if (f->alt_screen && f->kitty_alt)
+                add(&b, "\x1b[<%uu", f->kitty_alt);
+        for (size_t i = 0; i < ELEMENTSOF(dec_modes); i++) {
+                if (i == N_ALT_MODES && f->kitty_main)
+                        add(&b, "\x1b[<%uu", f->kitty_main);
+                if (f->dirty & BIT(i))
+                        add(&b, "\x1b[?%u%c", dec_modes[i].mode, dec_modes[i].on ? 'h' : 'l');
+        }
+        for (size_t i = 0; i < ELEMENTSOF(ansi_modes); i++)
+                if (f->dirty & D_ANSI(i))
+                        add(&b, "\x1b[%u%c", ansi_modes[i].mode, ansi_modes[i].on ? 'h' : 'l');
+        if (f->dirty & D_KEYPAD)
+                add(&b, "\x1b>");
+        /* DECSTBM homes the cursor: keep it where it is. */
+        if (f->dirty & D_SCROLL)
+                add(&b, "\x1b"
+                        "7\x1b[r\x1b"
+                        "8");
+        if (f->dirty & D_CURSOR_STYLE)
+                add(&b, "\x1b[0 q");
+        for (unsigned r = 0; r < 8; r++)
+                if (f->modkeys_dirty & (1u << r))
+                        add(&b, "\x1b[>%um", r);
+        if (f->dirty & D_CHARSET)
+                add(&b, "\x0f\x1b(B");
+        if (f->dirty & D_SGR)
+                add(&b, "\x1b[0m");
+
+        f->dirty = 0;
+        f->modkeys_dirty = f->kitty_main = f->kitty_alt = 0;
+        f->alt_screen = false;
+        return b.n;
+}
