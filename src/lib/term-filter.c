@@ -653,7 +653,7 @@ static void osc_num(struct cordon_term_filter *f, struct sink *s, uint8_t c)
                 f->osc_num = (uint16_t)(f->osc_num * 10 + (c - '0'));
                 return;
         }
-        if (c == ';' && f->osc_digits > 0 && f->osc_num == 8) {
+        if (c == ';' && f->osc_digits == 1 && f->osc_num == 8) {
                 hold_add(f, c);
                 put_mem(s, f->hold, f->hold_len);
                 f->hold_len = 0;

@@ -97,6 +97,7 @@ Test(term_filter, clipboard_and_other_osc_dropped)
         DROPPED("\x1b]lold title\x1b\\");
         DROPPED("\x1b]\a");
         DROPPED("\x1b]8\a");
+        DROPPED("\x1b]08;;x\a"); /* only "8" itself */
         /* An OSC 52 inside an unfinished one is still an OSC 52. */
         cr_assert_str_eq(filter("\x1b]2;x\x1b]52;c;?\aZ"), "Z");
 }
