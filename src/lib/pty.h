@@ -161,7 +161,7 @@ int cordon_pty_drain(struct cordon_pty *pty, int timeout_ms);
 int cordon_pty_finish(struct cordon_pty *pty, int timeout_ms);
 
 /* How long cordon_pty_finish() may wait for the user's terminal. */
-#define CORDON_PTY_FINISH_MSEC 1000
+#define CORDON_PTY_FINISH_MSEC 2000
 
 /* On SIGWINCH (called from the event loop, not the handler): copies the user's window size to the
  * pty; the kernel then signals the inner foreground process group when the size changed. Returns
