@@ -720,8 +720,10 @@ static void str_esc(struct cordon_term_filter *f, struct sink *s, uint8_t c)
                 esc(f, s, c);
                 return;
         }
-        /* Our BEL stands for the ESC, which is dropped; @c is read as text. */
+        /* Our BEL stands for the ESC, which is dropped; @c is read as text, not as the rest
+         * of a character the string began. */
         put(s, 0x07);
+        f->utf8_left = 0;
         ground(f, s, c);
 }
 

@@ -204,6 +204,10 @@ Test(term_filter, passed_osc_8_ends_where_the_terminal_sees_its_end)
                          "\x1b]8;;x\a"
                          "52;c;?\a");
         cr_assert_str_eq(filter("\x1b]8;;\xc3\xa9\a"), "\x1b]8;;\xc3\xa9\a");
+        /* A character cut short by ESC in the string: what follows is not its continuation. */
+        cr_assert_str_eq(filter("\x1b]8;;\xd4\x1b\x9e"
+                                "x\x1b\\y"),
+                         "\x1b]8;;\xd4\ay");
 }
 
 Test(term_filter, over_long_sequences_dropped_with_bounded_state)
