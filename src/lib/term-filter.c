@@ -1,10 +1,10 @@
 /* The escape-sequence filter between the sandbox's pty and the user's terminal: an ECMA-48
  * parser (7-bit, raw 8-bit C1 and UTF-8 encoded C1 forms) that holds a sequence back until it is
  * complete, then passes or drops it whole, and remembers the modes the inside turned on. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/term-filter-internal.h"
 #include "lib/term-filter.h"
 #include "shared/macro.h"
 
@@ -40,70 +40,6 @@
  *         and reset by cordon_term_filter_finish().
  *   ESC   dropped: DECID (ESC Z, a report), DOCS (ESC %, the terminal's encoding), S7C1T/S8C1T
  *         and the conformance levels (ESC SP). */
-
-enum {
-        ST_GROUND,
-        ST_C2,           /* text: a C2 byte is held, which may start an encoded C1 control */
-        ST_ESC,          /* hold: ESC */
-        ST_ESC_INT,      /* hold: ESC and intermediates */
-        ST_ESC_DROP,     /* an over-long ESC sequence: dropped up to its final byte */
-        ST_CSI,          /* hold: CSI and what followed */
-        ST_CSI_DROP,     /* an over-long or dropped CSI: dropped up to its final byte */
-        ST_OSC_NUM,      /* hold: OSC and the digits of its number */
-        ST_STR,          /* inside a string that is passed on */
-        ST_STR_ESC,      /* ... after an ESC in it */
-        ST_STR_DROP,     /* inside a string that is dropped */
-        ST_STR_DROP_ESC, /* ... after an ESC in it */
-};
-
-enum { STR_OSC, STR_DCS, STR_SOS, STR_PM, STR_APC };
-
-/* Modes tracked for the reset at the end: DEC private modes (CSI ? N h/l) and their defaults. */
-static const struct {
-        uint16_t mode;
-        bool on; /* its default */
-} dec_modes[] = {
-    /* The alternate screen first: it is left before anything else is reset. */
-    {1049, false}, /* alternate screen, cursor saved */
-    {1047, false}, /* alternate screen */
-    {47, false},   /* alternate screen (old) */
-    {1, false},    /* application cursor keys */
-    {5, false},    /* reverse video */
-    {6, false},    /* origin mode */
-    {7, true},     /* auto-wrap */
-    {9, false},    /* X10 mouse reporting */
-    {25, true},    /* cursor visible */
-    {66, false},   /* application keypad */
-    {69, false},   /* left and right margins */
-    {1000, false}, /* mouse reporting */
-    {1001, false}, /* highlight mouse tracking */
-    {1002, false}, /* button-event mouse tracking */
-    {1003, false}, /* any-event mouse tracking */
-    {1004, false}, /* focus in/out reports */
-    {1005, false}, /* UTF-8 mouse encoding */
-    {1006, false}, /* SGR mouse encoding */
-    {1015, false}, /* urxvt mouse encoding */
-    {1016, false}, /* SGR pixel mouse encoding */
-    {2004, false}, /* bracketed paste */
-    {2026, false}, /* synchronized output */
-    {2031, false}, /* colour scheme change reports */
-    {2048, false}, /* in-band window resize reports */
-};
-#define N_ALT_MODES 3
-
-/* ANSI modes (CSI N h/l): keyboard lock, insert, local echo (SRM: set means no echo), newline. */
-static const struct {
-        uint16_t mode;
-        bool on;
-} ansi_modes[] = {{2, false}, {4, false}, {12, true}, {20, false}};
-
-#define BIT(n)         (UINT64_C(1) << (n))
-#define D_ANSI(i)      BIT(32 + (i))
-#define D_KEYPAD       BIT(40) /* DECKPAM (ESC =) */
-#define D_CHARSET      BIT(41) /* a character set designated or shifted */
-#define D_SCROLL       BIT(42) /* a scrolling region (DECSTBM) */
-#define D_CURSOR_STYLE BIT(43) /* DECSCUSR */
-#define D_SGR          BIT(44) /* graphic rendition other than the default */
 
 /* Where output goes; @quiet in passthrough, where the caller copies every byte itself. */
 struct sink {
@@ -361,16 +297,6 @@ static void esc(struct cordon_term_filter *f, struct sink *s, uint8_t c)
         esc_final(f, s);
 }
 
-/* A parsed CSI sequence. */
-struct csi {
-        uint8_t prefix; /* '<', '=', '>', '?' or 0 */
-        uint8_t inter;  /* the first intermediate, or 0 */
-        uint8_t final;
-        bool sub;    /* ':' sub-parameters were used */
-        unsigned np; /* parameters seen (at most ELEMENTSOF(p) kept) */
-        int p[16];   /* -1: left out */
-};
-
 /* Parses the held CSI. Returns false for a malformed one, which terminals ignore. */
 static bool csi_parse(const struct cordon_term_filter *f, struct csi *q)
 {
@@ -415,11 +341,6 @@ static bool csi_parse(const struct cordon_term_filter *f, struct csi *q)
         return true;
 }
 
-static uint8_t *kitty_stack(struct cordon_term_filter *f)
-{
-        return f->alt_screen ? &f->kitty_alt : &f->kitty_main;
-}
-
 /* Whether a CSI sequence goes to the user's terminal (see the list at the top). */
 static bool csi_passes(struct cordon_term_filter *f, const struct csi *q)
 {
@@ -449,9 +370,9 @@ static bool csi_passes(struct cordon_term_filter *f, const struct csi *q)
                 case '?':
                         return false;
                 case '>': /* a push that could not be undone at the end is not made */
-                        return *kitty_stack(f) < CORDON_TERM_FILTER_PENDING_MAX;
+                        return *cordon_term_kitty_stack(f) < CORDON_TERM_FILTER_PENDING_MAX;
                 case '=': /* changes the top entry, which without a push is the user's */
-                        return *kitty_stack(f) > 0;
+                        return *cordon_term_kitty_stack(f) > 0;
                 default:
                         return true;
                 }
@@ -475,115 +396,6 @@ static bool csi_passes(struct cordon_term_filter *f, const struct csi *q)
         }
 }
 
-static void track_dec_mode(struct cordon_term_filter *f, int mode, int how)
-{
-        for (size_t i = 0; i < ELEMENTSOF(dec_modes); i++) {
-                if (dec_modes[i].mode != mode)
-                        continue;
-                /* how: 1 set, 0 reset, -1 unknown (restored from a saved value) */
-                if (how < 0 || (how == 1) != dec_modes[i].on)
-                        f->dirty |= BIT(i);
-                else
-                        f->dirty &= ~BIT(i);
-                if (i < N_ALT_MODES && how >= 0)
-                        f->alt_screen = how == 1;
-                return;
-        }
-}
-
-static void track_ansi_mode(struct cordon_term_filter *f, int mode, bool set)
-{
-        for (size_t i = 0; i < ELEMENTSOF(ansi_modes); i++)
-                if (ansi_modes[i].mode == mode) {
-                        if (set != ansi_modes[i].on)
-                                f->dirty |= D_ANSI(i);
-                        else
-                                f->dirty &= ~D_ANSI(i);
-                }
-}
-
-/* Records what a CSI sequence that reaches the terminal changes. */
-static void csi_track(struct cordon_term_filter *f, const struct csi *q)
-{
-        switch (q->final) {
-        case 'n':
-                if (q->np == 1 && q->p[0] == 6 && !q->inter && f->cpr_pending < UINT8_MAX)
-                        f->cpr_pending++;
-                break;
-        case 'c':
-                if (!q->prefix && !q->inter && (q->np == 0 || (q->np == 1 && q->p[0] <= 0)) &&
-                    f->da_pending < UINT8_MAX)
-                        f->da_pending++;
-                break;
-        case 'h':
-        case 'l':
-                if (q->inter)
-                        break;
-                for (unsigned i = 0; i < q->np; i++) {
-                        if (q->prefix == '?')
-                                track_dec_mode(f, q->p[i], q->final == 'h');
-                        else if (!q->prefix)
-                                track_ansi_mode(f, q->p[i], q->final == 'h');
-                }
-                break;
-        case 'r':
-                if (q->inter)
-                        break;
-                if (q->prefix == '?') /* XTRESTORE: modes back to values saved earlier */
-                        for (unsigned i = 0; i < q->np; i++)
-                                track_dec_mode(f, q->p[i], -1);
-                else if (!q->prefix) {
-                        if (q->np == 0)
-                                f->dirty &= ~D_SCROLL;
-                        else
-                                f->dirty |= D_SCROLL;
-                }
-                break;
-        case 'q':
-                if (q->inter == ' ' && !q->prefix) {
-                        if (q->np == 0 || q->p[0] <= 0)
-                                f->dirty &= ~D_CURSOR_STYLE;
-                        else
-                                f->dirty |= D_CURSOR_STYLE;
-                }
-                break;
-        case 'u': {
-                uint8_t *k = kitty_stack(f);
-                if (q->inter)
-                        break;
-                if (q->prefix == '>' && *k < UINT8_MAX)
-                        (*k)++;
-                else if (q->prefix == '<') {
-                        int n = q->np > 0 && q->p[0] > 0 ? q->p[0] : 1;
-                        *k = n >= *k ? 0 : (uint8_t)(*k - n);
-                }
-                break;
-        }
-        case 'm':
-                if (q->inter)
-                        break;
-                if (q->prefix == '>') { /* XTMODKEYS: a resource with a value, or reset */
-                        if (q->np == 0)
-                                f->modkeys_dirty = 0;
-                        else if (q->p[0] >= 0 && q->p[0] < 8) {
-                                if (q->np >= 2 && q->p[1] >= 0)
-                                        f->modkeys_dirty |= (uint8_t)(1u << q->p[0]);
-                                else
-                                        f->modkeys_dirty &= (uint8_t) ~(1u << q->p[0]);
-                        }
-                } else if (!q->prefix) {
-                        bool reset = !q->sub;
-                        for (unsigned i = 0; i < q->np && reset; i++)
-                                reset = q->p[i] <= 0;
-                        if (reset)
-                                f->dirty &= ~D_SGR;
-                        else
-                                f->dirty |= D_SGR;
-                }
-                break;
-        }
-}
-
 static void csi_final(struct cordon_term_filter *f, struct sink *s)
 {
         struct csi q;
@@ -593,7 +405,7 @@ static void csi_final(struct cordon_term_filter *f, struct sink *s)
         }
         bool pass = f->passthrough || csi_passes(f, &q);
         if (pass)
-                csi_track(f, &q);
+                cordon_term_track_csi(f, &q);
         end_seq(f, s, pass);
 }
 
@@ -799,118 +611,4 @@ size_t cordon_term_filter_output(struct cordon_term_filter *f, const uint8_t *in
                 step(f, &s, c);
         }
         return s.n;
-}
-
-void cordon_term_filter_input(struct cordon_term_filter *f, const uint8_t *in, size_t n)
-{
-        enum { IN_GROUND, IN_ESC, IN_CSI };
-        for (size_t i = 0; i < n; i++) {
-                uint8_t c = in[i];
-                switch (f->in_state) {
-                case IN_ESC:
-                        f->in_state = c == '[' ? IN_CSI : c == 0x1b ? IN_ESC : IN_GROUND;
-                        f->in_private = false;
-                        continue;
-                case IN_CSI:
-                        if (c == '?')
-                                f->in_private = true;
-                        if (c >= 0x20 && c <= 0x3f)
-                                continue;
-                        if (c == 'R' && f->cpr_pending > 0)
-                                f->cpr_pending--;
-                        else if (c == 'c' && f->in_private && f->da_pending > 0)
-                                f->da_pending--;
-                        f->in_state = c == 0x1b ? IN_ESC : IN_GROUND;
-                        continue;
-                default:
-                        if (c == 0x1b)
-                                f->in_state = IN_ESC;
-                        else if (c == 0x9b) {
-                                f->in_state = IN_CSI;
-                                f->in_private = false;
-                        }
-                        continue;
-                }
-        }
-}
-
-bool cordon_term_filter_awaits_answer(const struct cordon_term_filter *f)
-{
-        return f->cpr_pending > 0 || f->da_pending > 0;
-}
-
-struct buf {
-        uint8_t *p;
-        size_t n;
-};
-
-_printf_(2, 3) static void add(struct buf *b, const char *fmt, ...)
-{
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf((char *)b->p + b->n, CORDON_TERM_FILTER_FINISH_MAX - b->n, fmt, ap);
-        va_end(ap);
-        if (k > 0 && (size_t)k < CORDON_TERM_FILTER_FINISH_MAX - b->n)
-                b->n += (size_t)k;
-}
-
-size_t cordon_term_filter_finish(struct cordon_term_filter *f,
-                                 uint8_t out[CORDON_TERM_FILTER_FINISH_MAX])
-{
-        struct buf b = {.p = out};
-
-        /* A sequence left open would swallow the user's prompt: what was held back is simply
-         * not sent; what the terminal has seen the start of is ended. */
-        switch (f->state) {
-        case ST_STR:
-        case ST_STR_ESC:
-                add(&b, "\x1b\\");
-                break;
-        case ST_ESC:
-        case ST_ESC_INT:
-        case ST_ESC_DROP:
-        case ST_CSI:
-        case ST_CSI_DROP:
-                if (f->passthrough)
-                        add(&b, "\x18");
-                break;
-        }
-        f->state = ST_GROUND;
-        f->hold_len = 0;
-        f->utf8_left = 0;
-
-        /* Kitty keeps a keyboard mode stack per screen: pop what was pushed on the alternate
-         * one while it is still shown, then the main one's after leaving it. */
-        if (f->alt_screen && f->kitty_alt)
-                add(&b, "\x1b[<%uu", f->kitty_alt);
-        for (size_t i = 0; i < ELEMENTSOF(dec_modes); i++) {
-                if (i == N_ALT_MODES && f->kitty_main)
-                        add(&b, "\x1b[<%uu", f->kitty_main);
-                if (f->dirty & BIT(i))
-                        add(&b, "\x1b[?%u%c", dec_modes[i].mode, dec_modes[i].on ? 'h' : 'l');
-        }
-        for (size_t i = 0; i < ELEMENTSOF(ansi_modes); i++)
-                if (f->dirty & D_ANSI(i))
-                        add(&b, "\x1b[%u%c", ansi_modes[i].mode, ansi_modes[i].on ? 'h' : 'l');
-        if (f->dirty & D_KEYPAD)
-                add(&b, "\x1b>");
-        /* DECSTBM homes the cursor: keep it where it is. */
-        if (f->dirty & D_SCROLL)
-                add(&b, "\x1b"
-                        "7\x1b[r\x1b"
-                        "8");
-        if (f->dirty & D_CURSOR_STYLE)
-                add(&b, "\x1b[0 q");
-        for (unsigned r = 0; r < 8; r++)
-                if (f->modkeys_dirty & (1u << r))
-                        add(&b, "\x1b[>%um", r);
-        if (f->dirty & D_CHARSET)
-                add(&b, "\x0f\x1b(B");
-        if (f->dirty & D_SGR)
-                add(&b, "\x1b[0m");
-
-        f->dirty = 0;
-        f->modkeys_dirty = f->kitty_main = f->kitty_alt = 0;
-        f->alt_screen = false;
-        return b.n;
 }
