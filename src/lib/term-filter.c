@@ -493,14 +493,15 @@ static void str(struct cordon_term_filter *f, struct sink *s, uint8_t c)
                         f->state = ST_STR_ESC;
                 return;
         }
+        /* DEL is dropped, and must not hide a C2 from the byte after it. */
+        if (c == 0x7f)
+                return;
         uint8_t last = f->last;
         f->last = c;
         if (c == 0x1b) {
                 f->state = ST_STR_ESC;
                 return;
         }
-        if (c == 0x7f)
-                return;
         bool content = c >= 0x20 && c <= 0x7e;
         if (c >= 0x80 && c <= 0xbf && f->utf8_left > 0) {
                 f->utf8_left--;
