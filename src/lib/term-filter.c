@@ -502,15 +502,15 @@ static void str(struct cordon_term_filter *f, struct sink *s, uint8_t c)
                 f->state = ST_STR_ESC;
                 return;
         }
-        bool content = c >= 0x20 && c <= 0x7e;
+        bool content;
         if (c >= 0x80 && c <= 0xbf && f->utf8_left > 0) {
                 f->utf8_left--;
                 content = !(last == 0xc2 && c <= 0x9f);
-        } else if (c >= 0xc2) {
-                f->utf8_left = c <= 0xdf ? 1 : c <= 0xef ? 2 : c <= 0xf4 ? 3 : 0;
-                content = true;
-        } else if (c >= 0xa0)
-                content = true;
+        } else {
+                /* Anything but a continuation ends the character before it. */
+                f->utf8_left = c < 0xc2 ? 0 : c <= 0xdf ? 1 : c <= 0xef ? 2 : c <= 0xf4 ? 3 : 0;
+                content = (c >= 0x20 && c <= 0x7e) || c >= 0xa0;
+        }
         if (content) {
                 put(s, c);
                 return;

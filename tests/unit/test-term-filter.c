@@ -204,6 +204,10 @@ Test(term_filter, passed_osc_8_ends_where_the_terminal_sees_its_end)
                          "\x1b]8;;x\a"
                          "52;c;?\a");
         cr_assert_str_eq(filter("\x1b]8;;\xc3\xa9\a"), "\x1b]8;;\xc3\xa9\a");
+        /* A character cut short by text: a C1 after it is not its continuation. */
+        cr_assert_str_eq(filter("\x1b]8;;\xc8;\x9b"
+                                "5n\a"),
+                         "\x1b]8;;\xc8;\a5n\a");
         /* DEL is dropped, and C2 DEL 9D is an encoded C1 all the same. */
         cr_assert_str_eq(filter("\x1b]8;;x\xc2\x7f\x90"
                                 "y\a"),
