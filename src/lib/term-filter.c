@@ -75,11 +75,13 @@ static bool hold_add(struct cordon_term_filter *f, uint8_t c)
         return true;
 }
 
-/* Ends the held sequence: passes it on, or drops it. */
+/* Ends the held sequence: passes it on, or drops it. A dropped one never reached the terminal,
+ * so a character it interrupted is still open there: a continuation byte after it is text. */
 static void end_seq(struct cordon_term_filter *f, struct sink *s, bool pass)
 {
         if (pass)
                 put_mem(s, f->hold, f->hold_len);
+        f->utf8_left = pass || f->passthrough ? 0 : f->utf8_before;
         f->hold_len = 0;
         f->state = ST_GROUND;
 }
@@ -150,8 +152,10 @@ static void ground(struct cordon_term_filter *f, struct sink *s, uint8_t c)
                 }
                 /* A character cut short: the terminal shows a replacement, and reads this byte
                  * afresh, as here. */
+                f->utf8_before = f->utf8_left;
                 f->utf8_left = 0;
-        }
+        } else
+                f->utf8_before = 0;
         if (c == 0x1b) {
                 start_esc(f);
                 return;
@@ -196,10 +200,12 @@ static bool seq_control(struct cordon_term_filter *f, struct sink *s, uint8_t c)
         if (c == 0x18 || c == 0x1a) {
                 end_seq(f, s, false);
                 put(s, c);
+                f->utf8_left = 0;
                 return true;
         }
         if (c < 0x20) {
                 put(s, c);
+                f->utf8_before = 0;
                 return true;
         }
         if (c >= 0x80) {
@@ -543,16 +549,17 @@ static void str_esc(struct cordon_term_filter *f, struct sink *s, uint8_t c)
 static void str_drop(struct cordon_term_filter *f, struct sink *s, uint8_t c)
 {
         if (f->state == ST_STR_DROP_ESC) {
-                f->state = ST_GROUND;
-                if (c == '\\')
+                if (c == '\\') {
+                        end_seq(f, s, false);
                         return;
+                }
                 start_esc(f);
                 esc(f, s, c);
                 return;
         }
         int e = str_end(f, c);
         if (e == 1)
-                f->state = ST_GROUND;
+                end_seq(f, s, false);
         else if (e == 2)
                 f->state = ST_STR_DROP_ESC;
 }

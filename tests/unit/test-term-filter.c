@@ -180,6 +180,13 @@ Test(term_filter, malformed_and_interrupted)
                                 "52;c;?\aX"),
                          "\xe2\x9d"
                          "52;c;?\aX");
+        /* A dropped sequence never reached the terminal: the character it interrupted goes
+         * on there, and so here. */
+        cr_assert_str_eq(filter("\xd0\x1b[5n\x9d"
+                                "52;c;?\aX"),
+                         "\xd0\x9d"
+                         "52;c;?\aX");
+        cr_assert_str_eq(filter("\xd0\x1b\x9b>u"), "\xd0\x9b>u");
         cr_assert_str_eq(filter("\xe2Q\x9d"
                                 "52;c;?\aX"),
                          "\xe2QX");
