@@ -76,12 +76,14 @@ static bool hold_add(struct cordon_term_filter *f, uint8_t c)
 }
 
 /* Ends the held sequence: passes it on, or drops it. A dropped one never reached the terminal,
- * so a character it interrupted is still open there: a continuation byte after it is text. */
+ * so a character it interrupted is still open there, and would take the bytes after it (after
+ * a C2, 80-9F make a C1 control): the continuation bytes that follow are dropped too. */
 static void end_seq(struct cordon_term_filter *f, struct sink *s, bool pass)
 {
         if (pass)
                 put_mem(s, f->hold, f->hold_len);
-        f->utf8_left = pass || f->passthrough ? 0 : f->utf8_before;
+        f->utf8_skip = pass || f->passthrough ? 0 : f->utf8_before;
+        f->utf8_left = 0;
         f->hold_len = 0;
         f->state = ST_GROUND;
 }
@@ -144,6 +146,13 @@ static void c1(struct cordon_term_filter *f, struct sink *s, uint8_t c)
 
 static void ground(struct cordon_term_filter *f, struct sink *s, uint8_t c)
 {
+        if (f->utf8_skip > 0) {
+                if (c >= 0x80 && c <= 0xbf) {
+                        f->utf8_skip--;
+                        return;
+                }
+                f->utf8_skip = 0;
+        }
         if (f->utf8_left > 0) {
                 if (c >= 0x80 && c <= 0xbf) {
                         f->utf8_left--;
@@ -200,7 +209,7 @@ static bool seq_control(struct cordon_term_filter *f, struct sink *s, uint8_t c)
         if (c == 0x18 || c == 0x1a) {
                 end_seq(f, s, false);
                 put(s, c);
-                f->utf8_left = 0;
+                f->utf8_skip = 0;
                 return true;
         }
         if (c < 0x20) {
