@@ -76,14 +76,15 @@ static bool hold_add(struct cordon_term_filter *f, uint8_t c)
 }
 
 /* Ends the held sequence: passes it on, or drops it. A dropped one never reached the terminal,
- * so a character it interrupted is still open there, and would take the bytes after it (after
- * a C2, 80-9F make a C1 control): the continuation bytes that follow are dropped too. */
+ * so a character it interrupted is still open there and takes the bytes after it: the filter
+ * goes back to that state too. */
 static void end_seq(struct cordon_term_filter *f, struct sink *s, bool pass)
 {
         if (pass)
                 put_mem(s, f->hold, f->hold_len);
-        f->utf8_skip = pass || f->passthrough ? 0 : f->utf8_before;
-        f->utf8_left = 0;
+        bool keep = !pass && !f->passthrough;
+        f->utf8_left = keep ? f->utf8_before : 0;
+        f->utf8_c2 = keep && f->c2_before;
         f->hold_len = 0;
         f->state = ST_GROUND;
 }
@@ -102,6 +103,7 @@ static void begin_string(struct cordon_term_filter *f, int kind)
 {
         f->str_kind = (uint8_t)kind;
         f->utf8_left = 0;
+        f->utf8_c2 = false;
         f->last = 0;
         if (f->passthrough) {
                 f->hold_len = 0;
@@ -146,25 +148,27 @@ static void c1(struct cordon_term_filter *f, struct sink *s, uint8_t c)
 
 static void ground(struct cordon_term_filter *f, struct sink *s, uint8_t c)
 {
-        if (f->utf8_skip > 0) {
-                if (c >= 0x80 && c <= 0xbf) {
-                        f->utf8_skip--;
-                        return;
-                }
-                f->utf8_skip = 0;
-        }
         if (f->utf8_left > 0) {
                 if (c >= 0x80 && c <= 0xbf) {
+                        /* C2 and 80-9F would be an encoded C1 control, which can only happen
+                         * when a sequence between them was dropped: this byte goes too. */
+                        if (f->utf8_c2 && c <= 0x9f)
+                                return;
                         f->utf8_left--;
+                        f->utf8_c2 = false;
                         put(s, c);
                         return;
                 }
                 /* A character cut short: the terminal shows a replacement, and reads this byte
                  * afresh, as here. */
                 f->utf8_before = f->utf8_left;
+                f->c2_before = f->utf8_c2;
                 f->utf8_left = 0;
-        } else
+                f->utf8_c2 = false;
+        } else {
                 f->utf8_before = 0;
+                f->c2_before = false;
+        }
         if (c == 0x1b) {
                 start_esc(f);
                 return;
@@ -209,12 +213,14 @@ static bool seq_control(struct cordon_term_filter *f, struct sink *s, uint8_t c)
         if (c == 0x18 || c == 0x1a) {
                 end_seq(f, s, false);
                 put(s, c);
-                f->utf8_skip = 0;
+                f->utf8_left = 0;
+                f->utf8_c2 = false;
                 return true;
         }
         if (c < 0x20) {
                 put(s, c);
                 f->utf8_before = 0;
+                f->c2_before = false;
                 return true;
         }
         if (c >= 0x80) {
@@ -588,6 +594,7 @@ static void step(struct cordon_term_filter *f, struct sink *s, uint8_t c)
                 /* Not a C1 control: the C2 was text. */
                 end_seq(f, s, true);
                 f->utf8_left = 1;
+                f->utf8_c2 = true;
                 ground(f, s, c);
                 return;
         case ST_ESC:

@@ -22,11 +22,13 @@
 struct cordon_term_filter {
         bool passthrough; /* relay every byte; modes are still tracked */
         uint8_t state;
-        uint8_t str_kind;    /* which string (OSC, DCS, ...) the string states are in */
-        uint8_t utf8_left;   /* continuation bytes still expected in text */
-        uint8_t utf8_before; /* ... before the held sequence, which the terminal may never see */
-        uint8_t utf8_skip;   /* continuation bytes to drop after a dropped sequence */
-        uint16_t osc_num;    /* the OSC's number while it is read */
+        uint8_t str_kind;  /* which string (OSC, DCS, ...) the string states are in */
+        uint8_t utf8_left; /* continuation bytes still expected in text */
+        bool utf8_c2;      /* the open character began with C2, no continuation yet */
+        uint8_t
+            utf8_before;  /* utf8_left before the held sequence, which the terminal may not see */
+        bool c2_before;   /* utf8_c2 likewise */
+        uint16_t osc_num; /* the OSC's number while it is read */
         uint8_t osc_digits;
         uint8_t last; /* the previous byte of a string (for C2 9C, a UTF-8 ST) */
         uint16_t hold_len;
