@@ -46,6 +46,8 @@ const struct cli_option run_options_table[] = {
      "size of the private /tmp and of the tmpfs home (default: half of RAM; ns backend only)"},
     {"no-pty", 0, NULL, OPT_NO_PTY,
      "hand the command the caller's terminal instead of a pseudo-terminal of its own"},
+    {"terminal-passthrough", 0, NULL, OPT_TERMINAL_PASSTHROUGH,
+     "relay clipboard, title and query escape sequences to the terminal (filtered by default)"},
     {"quiet", 'q', NULL, OPT_QUIET, "do not print the startup banner"},
     {"git-writable", 0, NULL, OPT_GIT_WRITABLE,
      "leave the project's .git/config and .git/hooks writable (read-only by default)"},
@@ -265,6 +267,9 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
                 }
                 case OPT_NO_PTY:
                         s->no_pty = true;
+                        break;
+                case OPT_TERMINAL_PASSTHROUGH:
+                        s->terminal_passthrough = true;
                         break;
                 case OPT_QUIET:
                         s->quiet = true;

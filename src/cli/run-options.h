@@ -29,6 +29,7 @@ enum run_option_id {
         OPT_CGROUP,
         OPT_TMP_SIZE,
         OPT_NO_PTY,
+        OPT_TERMINAL_PASSTHROUGH,
         OPT_QUIET,
         OPT_GIT_WRITABLE,
         OPT_HELP,

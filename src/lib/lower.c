@@ -692,6 +692,7 @@ int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_h
                 goto fail;
         l.p->limits = s->limits;
         l.p->process.pty = !s->no_pty;
+        l.p->process.terminal_passthrough = s->terminal_passthrough;
         if (s->cgroup_path && !(l.p->cgroup_path = strdup(s->cgroup_path))) {
                 r = -ENOMEM;
                 goto fail;

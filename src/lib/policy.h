@@ -36,6 +36,9 @@ struct cordon_process_rules {
         /* When the caller's stdin is a terminal, the command gets a pseudo-terminal of its own
          * and the supervisor relays between the two (see pty.h). */
         bool pty;
+        /* The pty relay passes every escape sequence instead of filtering those that read or
+         * change the user's terminal beyond the sandbox (see term-filter.h). */
+        bool terminal_passthrough;
 };
 
 struct cordon_limits {

@@ -70,6 +70,34 @@ static int buf_flush(struct cordon_pty_buf *b, int fd)
         return 0;
 }
 
+/* Room in `out` for one read and what the filter may add to it (a sequence it held back). */
+static bool out_has_room(const struct cordon_pty *pty)
+{
+        return buf_used(&pty->out) + CORDON_TERM_FILTER_HOLD_MAX < sizeof(pty->out.data);
+}
+
+/* Reads once from the master into `out` through the filter, in place: the read lands
+ * CORDON_TERM_FILTER_HOLD_MAX bytes behind the end of the data, which is what the filter may
+ * write beyond what it reads (see cordon_term_filter_output()). Returns as buf_fill(). */
+static ssize_t fill_out(struct cordon_pty *pty, int fd)
+{
+        struct cordon_pty_buf *b = &pty->out;
+        if (b->head > 0) {
+                memmove(b->data, b->data + b->head, buf_used(b));
+                b->tail -= b->head;
+                b->head = 0;
+        }
+        uint8_t *at = b->data + b->tail + CORDON_TERM_FILTER_HOLD_MAX;
+        ssize_t n;
+        do
+                n = read(fd, at, sizeof(b->data) - b->tail - CORDON_TERM_FILTER_HOLD_MAX);
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+                return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+        b->tail += cordon_term_filter_output(&pty->filter, at, (size_t)n, b->data + b->tail);
+        return n;
+}
+
 /* A private open file description of the terminal @fd, non-blocking, or -errno. The device is
  * checked to be the same one, so a /proc that is not ours cannot hand us something else. */
 static int reopen_private(int fd)
@@ -125,6 +153,8 @@ int cordon_pty_open(struct cordon_pty *pty, int tty_fd, int out_fd)
         pty->tty = pty->user_in = pty->user_out = -EBADF;
         pty->out_fd = out_fd;
         pty->raw = pty->in_eof = pty->master_eof = pty->master_dead = pty->out_dead = false;
+        pty->relayed = pty->finished = false;
+        cordon_term_filter_init(&pty->filter, false);
         pty->keep_std[0] = pty->keep_std[1] = pty->keep_std[2] = false;
         buf_reset(&pty->in);
         buf_reset(&pty->out);
@@ -166,6 +196,11 @@ int cordon_pty_open(struct cordon_pty *pty, int tty_fd, int out_fd)
         pty->master = TAKE_FD(master);
         pty->slave = TAKE_FD(slave);
         return 1;
+}
+
+void cordon_pty_set_passthrough(struct cordon_pty *pty, bool on)
+{
+        pty->filter.passthrough = on;
 }
 
 void cordon_pty_keep_other_std_fds(struct cordon_pty *pty)
@@ -315,7 +350,7 @@ void cordon_pty_poll_fds(const struct cordon_pty *pty, struct pollfd fds[CORDON_
         set_fd(&fds[CORDON_PTY_POLL_MASTER_OUT], pty->master,
                live && !pty->master_dead && buf_used(&pty->in) > 0, POLLOUT);
         set_fd(&fds[CORDON_PTY_POLL_MASTER_IN], pty->master,
-               live && !pty->master_eof && buf_has_room(&pty->out), POLLIN);
+               live && !pty->master_eof && out_has_room(pty), POLLIN);
         set_fd(&fds[CORDON_PTY_POLL_USER_OUT], pty->user_out,
                live && !pty->out_dead && buf_used(&pty->out) > 0, POLLOUT);
 }
@@ -333,6 +368,7 @@ int cordon_pty_relay(struct cordon_pty *pty, const struct pollfd fds[CORDON_PTY_
 
         if (pty->master < 0)
                 return 0;
+        pty->relayed = true;
         for (size_t i = 0; i < CORDON_PTY_POLL_MAX; i++)
                 if (fds[i].fd >= 0 && (fds[i].revents & POLLNVAL))
                         return -EBADF;
@@ -346,6 +382,9 @@ int cordon_pty_relay(struct cordon_pty *pty, const struct pollfd fds[CORDON_PTY_
                         pty->in_eof = true;
                 else if (n < 0 && n != -EAGAIN)
                         return (int)n;
+                else if (n > 0) /* answers to the queries the filter let through */
+                        cordon_term_filter_input(&pty->filter, pty->in.data + pty->in.tail - n,
+                                                 (size_t)n);
         }
 
         /* EIO: no slave holder is left to read it. */
@@ -363,7 +402,7 @@ int cordon_pty_relay(struct cordon_pty *pty, const struct pollfd fds[CORDON_PTY_
          * the last close, so everything reaches the user. */
         f = &fds[CORDON_PTY_POLL_MASTER_IN];
         if (f->fd >= 0 && (f->revents & (POLLIN | POLLHUP | POLLERR))) {
-                n = buf_fill(&pty->out, f->fd);
+                n = fill_out(pty, f->fd);
                 if (n == 0 || n == -EIO)
                         pty->master_eof = true;
                 else if (n < 0 && n != -EAGAIN)
@@ -429,6 +468,85 @@ int cordon_pty_drain(struct cordon_pty *pty, int timeout_ms)
         }
 }
 
+/* Writes all of @p to @fd (which may be non-blocking) by @deadline. */
+static int write_all(int fd, const uint8_t *p, size_t n, int64_t deadline)
+{
+        while (n > 0) {
+                ssize_t k = write(fd, p, n);
+                if (k > 0) {
+                        p += k;
+                        n -= (size_t)k;
+                        continue;
+                }
+                if (k < 0 && errno != EINTR && errno != EAGAIN)
+                        return -errno;
+                int64_t left = deadline - now_ms();
+                if (left <= 0)
+                        return -ETIMEDOUT;
+                struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+                if (poll(&pfd, 1, left > INT_MAX ? INT_MAX : (int)left) < 0 && errno != EINTR)
+                        return -errno;
+        }
+        return 0;
+}
+
+/* Reads and drops the user's input until the answers the filter awaits are in, or @deadline. */
+static int await_answers(struct cordon_pty *pty, int64_t deadline)
+{
+        while (cordon_term_filter_awaits_answer(&pty->filter) && pty->user_in >= 0 &&
+               !pty->in_eof) {
+                int64_t left = deadline - now_ms();
+                if (left <= 0)
+                        return -ETIMEDOUT;
+                struct pollfd pfd = {.fd = pty->user_in, .events = POLLIN};
+                int r = poll(&pfd, 1, left > INT_MAX ? INT_MAX : (int)left);
+                if (r < 0 && errno != EINTR)
+                        return -errno;
+                if (r <= 0)
+                        continue;
+                uint8_t buf[512];
+                ssize_t n = read(pty->user_in, buf, sizeof(buf));
+                if (n == 0 || (n < 0 && errno == EIO))
+                        pty->in_eof = true;
+                else if (n > 0)
+                        cordon_term_filter_input(&pty->filter, buf, (size_t)n);
+                else if (errno != EINTR && errno != EAGAIN)
+                        return -errno;
+        }
+        return 0;
+}
+
+int cordon_pty_finish(struct cordon_pty *pty, int timeout_ms)
+{
+        int64_t deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+        uint8_t reset[CORDON_TERM_FILTER_FINISH_MAX];
+        int r = 0;
+
+        if (pty->finished || pty->tty < 0 || !pty->relayed)
+                return 0;
+        pty->finished = true;
+        size_t n = cordon_term_filter_finish(&pty->filter, reset);
+        /* Never into a pipe or a file: they get the inside's bytes as written. */
+        if (n > 0 && pty->user_out >= 0 && !pty->out_dead && isatty(pty->user_out))
+                r = write_all(pty->user_out, reset, n, deadline);
+        int k = await_answers(pty, deadline);
+        if (r == 0 && k != -ETIMEDOUT)
+                r = k;
+
+        /* The command is gone: what was typed since, and an answer that came late, is not for
+         * the user's shell. Without this, the shell would read a reply to a query sent just
+         * before the end as typed input. */
+        int saved_errno = errno;
+        sigset_t ttou, old;
+        sigemptyset(&ttou);
+        sigaddset(&ttou, SIGTTOU);
+        sigprocmask(SIG_BLOCK, &ttou, &old);
+        (void)tcflush(pty->tty, TCIFLUSH);
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        errno = saved_errno;
+        return r == -ETIMEDOUT ? 0 : r;
+}
+
 int cordon_pty_resize(struct cordon_pty *pty)
 {
         struct winsize ws;
@@ -444,6 +562,8 @@ int cordon_pty_resize(struct cordon_pty *pty)
 
 void cordon_pty_close(struct cordon_pty *pty)
 {
+        /* A short wait: this also runs on error paths, where the terminal may be gone. */
+        (void)cordon_pty_finish(pty, 200);
         cordon_pty_restore(pty);
         pty->master = safe_close(pty->master);
         pty->slave = safe_close(pty->slave);

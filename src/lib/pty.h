@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <termios.h>
 
+#include "lib/term-filter.h"
+
 #define CORDON_PTY_BUF_SIZE (64 * 1024)
 
 /* The entries of the pollfd array cordon_pty_poll_fds() fills and cordon_pty_relay() reads. An
@@ -42,12 +44,16 @@ struct cordon_pty {
         bool master_eof;  /* every holder of the slave closed it (EIO) and its output is read */
         bool master_dead; /* writing to the master failed with EIO: input is discarded */
         bool out_dead;    /* the output fd is gone (EPIPE, EIO, POLLERR): output is discarded */
+        bool relayed;     /* cordon_pty_relay() ran: the user's terminal may need a reset */
+        bool finished;    /* cordon_pty_finish() ran */
         /* Which of fds 0..2 cordon_pty_child_setup() leaves as they are: all false after
          * cordon_pty_open(); see cordon_pty_keep_other_std_fds(). */
         bool keep_std[3];
         struct termios saved;
         struct cordon_pty_buf in;  /* user -> master */
-        struct cordon_pty_buf out; /* master -> user */
+        struct cordon_pty_buf out; /* master -> user, filtered */
+        /* What the inside writes passes it on the way to the user (see term-filter.h). */
+        struct cordon_term_filter filter;
 };
 
 /* Parent side. Initialises @pty (always, so cordon_pty_close() is safe afterwards) and, when
@@ -67,6 +73,11 @@ struct cordon_pty {
  * failure (-EBADF for a closed @tty_fd, or the errno of posix_openpt(), unlockpt(), opening the
  * slave, tcsetattr(), TIOCGWINSZ/TIOCSWINSZ). */
 int cordon_pty_open(struct cordon_pty *pty, int tty_fd, int out_fd);
+
+/* Parent side, after cordon_pty_open(): @on relays the inside's output byte for byte instead
+ * of through the escape-sequence filter (which is on after cordon_pty_open()): the clipboard,
+ * the title, queries and their answers then pass. The modes are still reset at the end. */
+void cordon_pty_set_passthrough(struct cordon_pty *pty, bool on);
 
 /* Parent side, after cordon_pty_open(): marks those of the caller's fds 1 and 2 that are not the
  * user's terminal (a pipe, a file) to be kept by cordon_pty_child_setup(), so that
@@ -118,8 +129,9 @@ void cordon_pty_parent_after_clone(struct cordon_pty *pty);
 
 /* Fills @fds (CORDON_PTY_POLL_MAX entries, see the enum) with what the relay waits for given the
  * buffers: the user's input while `in` has room, the master for writing while `in` has data, the
- * master for reading while `out` has room, the output fd while `out` has data. The caller polls
- * them together with its own fds and passes the result to cordon_pty_relay(). */
+ * master for reading while `out` has room for a read and what the filter may add to it, the output
+ * fd while `out` has data. The caller polls them together with its own fds and passes the result to
+ * cordon_pty_relay(). */
 void cordon_pty_poll_fds(const struct cordon_pty *pty, struct pollfd fds[CORDON_PTY_POLL_MAX]);
 
 /* Moves bytes for the entries of @fds that poll() reported ready, at most one read or write per
@@ -138,11 +150,25 @@ int cordon_pty_relay(struct cordon_pty *pty, const struct pollfd fds[CORDON_PTY_
  * 0 on timeout, -errno as cordon_pty_relay() or poll(). */
 int cordon_pty_drain(struct cordon_pty *pty, int timeout_ms);
 
+/* After the command ended and cordon_pty_drain(): leaves the user's terminal as the inside
+ * found it. Writes what turns off the modes the inside turned on (alternate screen, hidden
+ * cursor, mouse reporting, bracketed paste, ...; see cordon_term_filter_finish()) when the output
+ * is a terminal; waits for the answers to the queries the filter let through, so that none is
+ * left for the user's shell to read as typed input; then discards the input that arrived after
+ * the command ended (tcflush(TCIFLUSH), with SIGTTOU blocked). Gives up waiting after
+ * @timeout_ms. Does nothing when the relay never ran; once only (cordon_pty_close() calls it
+ * with a short timeout if nobody did). Returns 0, or -errno of a failed write or poll(). */
+int cordon_pty_finish(struct cordon_pty *pty, int timeout_ms);
+
+/* How long cordon_pty_finish() may wait for the user's terminal. */
+#define CORDON_PTY_FINISH_MSEC 2000
+
 /* On SIGWINCH (called from the event loop, not the handler): copies the user's window size to the
  * pty; the kernel then signals the inner foreground process group when the size changed. Returns
  * 0, or -errno of TIOCGWINSZ/TIOCSWINSZ; 0 without a pty. */
 int cordon_pty_resize(struct cordon_pty *pty);
 
-/* Restores the user's terminal and closes the fds @pty owns; idempotent. Only valid after
+/* Finishes (see cordon_pty_finish()), restores the user's terminal and closes the fds @pty
+ * owns; idempotent. Only valid after
  * cordon_pty_open() has initialised @pty. Usable as a cleanup attribute. */
 void cordon_pty_close(struct cordon_pty *pty);

@@ -37,6 +37,7 @@ struct cordon_settings {
         bool protect_git; /* PROTECT_GIT_CONFIG: .git/config and .git/hooks read-only */
         bool quiet;
         bool no_pty;                 /* --no-pty */
+        bool terminal_passthrough;   /* TERMINAL_PASSTHROUGH, --terminal-passthrough */
         struct cordon_limits limits; /* --timeout, --memory, --pids, --cpus, --tmp-size */
         char *cgroup_path;           /* --cgroup */
 

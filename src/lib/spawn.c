@@ -610,6 +610,8 @@ static int run_once(struct cordon_launch *l, char *const *argv, int *ret_status,
         }
         if (p->process.pty && (r = open_pty(&pty, diag)) < 0)
                 goto out;
+        if (pty)
+                cordon_pty_set_passthrough(pty, p->process.terminal_passthrough);
         if (pty && l->backend == CORDON_BACKEND_NS &&
             socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, pty_sock) < 0) {
                 r = cordon_diag_set(diag, -errno, "failed to create a socket pair: %m");

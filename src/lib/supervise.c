@@ -269,8 +269,12 @@ int cordon_supervise_run(const struct cordon_supervise *s, int *ret_status,
                 exited = true;
         }
 
-        if (s->pty)
+        if (s->pty) {
                 (void)cordon_pty_drain(s->pty, CORDON_PTY_DRAIN_MSEC);
+                /* Modes the inside left on are turned off, and what the user's terminal sends
+                 * from now on is not typed into the user's shell. */
+                (void)cordon_pty_finish(s->pty, CORDON_PTY_FINISH_MSEC);
+        }
         *ret_status = cordon_exit_status_from_wait(status);
         *ret_end = end;
         return 0;

@@ -32,8 +32,9 @@ struct cordon_supervise {
          * @kill_signal to @pid. */
         int (*kill_all)(void *userdata);
         void *userdata;
-        /* The sandbox's pseudo-terminal: relayed while it runs, drained when it has ended, and
-         * resized on SIGWINCH (which the caller has blocked too). NULL: none. */
+        /* The sandbox's pseudo-terminal: relayed while it runs, drained and finished (see
+         * cordon_pty_finish()) when it has ended, and resized on SIGWINCH (which the caller has
+         * blocked too). NULL: none. */
         struct cordon_pty *pty;
 };
 

@@ -2,10 +2,12 @@
 # An interactive session driven through tmux, as a user at a terminal would: the sandbox gets a
 # pseudo-terminal of its own, so the prompt, job control, ^C/^Z/^\, window resizes and full-screen
 # programs work, the user's terminal mode comes back on every exit path, and TIOCSTI from inside
-# reaches only the sandbox's own terminal, never the user's shell.
+# reaches only the sandbox's own terminal, never the user's shell; escape sequences that read or
+# change the user's terminal (clipboard, title, queries) are filtered, and modes the sandbox left
+# on are turned off when it ends.
 . "$(dirname "$0")/../lib/tap.sh"
 
-plan 16
+plan 24
 
 sock=$T_TMP/tmux.sock
 T() { tmux -S "$sock" "$@"; }
@@ -173,6 +175,50 @@ outer '"$CORDON" run -q --no-pty --profile unrestricted -- python3 inject.py "to
 "' 20
 check "--no-pty: TIOCSTI on the user's terminal from its own session is refused" "tiocsti=EPERM no" \
         "$(echo "$got" | grep -o 'tiocsti=[A-Z]*' | head -1) $(test -e "$T_TMP/injected-nopty" && echo yes || echo no)"
+
+# 17-19. OSC 52 writes the clipboard: with set-clipboard on, tmux makes a paste buffer of it. The
+# control is the outer shell; through cordon the write (and a query) is dropped, and
+# --terminal-passthrough lets it through.
+T set-option -g set-clipboard on
+buffers() { T list-buffers -F '#{buffer_sample}' 2>/dev/null | tr '\n' ' ' | sed 's/ $//'; }
+outer "printf '\\033]52;c;Y29udHJvbA==\\007'"
+check "control: OSC 52 from the outer shell makes a tmux buffer" "control" "$(buffers)"
+outer "\"\$CORDON\" run -q -- sh -c 'printf \"\\033]52;c;aW5zaWRl\\007\\033]52;c;?\\007\"'"
+check "OSC 52 from inside the sandbox does not reach the terminal" "control" "$(buffers)"
+outer "\"\$CORDON\" run -q --terminal-passthrough -- sh -c 'printf \"\\033]52;c;cGFzc2Vk\\007\"'"
+check "... and reaches it with --terminal-passthrough" "passed control" "$(buffers)"
+
+# 20. The window title outlives the sandbox: a title set inside is dropped (passthrough: set).
+T select-pane -T before
+outer "\"\$CORDON\" run -q -- sh -c 'printf \"\\033]2;inside\\007\"'"
+title_filtered=$(T display -p '#{pane_title}')
+outer "\"\$CORDON\" run -q --terminal-passthrough -- sh -c 'printf \"\\033]2;passed\\007\"'"
+check "a title set inside stays inside (--terminal-passthrough sets it)" "before passed" \
+        "$title_filtered $(T display -p '#{pane_title}')"
+
+# 21-22. Queries just before the end: the control shows tmux's answer to DA2, sent from the outer
+# shell, read by the shell as typed input. Through cordon, DA2 and DSR 5n are dropped, and the
+# answers to the cursor position (6n) and DA1 queries that pass are awaited and discarded: the
+# outer shell reads nothing.
+outer "printf '\\033[>c'; IFS= read -r -t 1 -d '' x; printf 'got=%q\\n' \"\$x\""
+# (What the screen shows of the answers is their echo by the terminal they were typed into.)
+g=$(echo "$got" | grep -o 'got=.*' | head -1)
+check "control: a query's answer is read by the outer shell" "yes" \
+        "$(case $g in "got=\$'\\E[>"*) echo yes ;; *) echo "no: $g" ;; esac)"
+outer "\"\$CORDON\" run -q -- sh -c 'printf \"\\033[>c\\033[5n\\033[6n\\033[c\"'; IFS= read -r -t 1 -d '' x; printf 'got=%q\\n' \"\$x\""
+check "answers to queries sent just before the end do not reach the outer shell" "got=''" \
+        "$(echo "$got" | grep -o 'got=.*' | head -1)"
+
+# 23-24. Modes left on: the control sets them from the outer shell, and tmux shows them on;
+# set inside cordon, they are off once it has ended.
+modes() { T display -p '#{alternate_on} #{mouse_any_flag} #{keypad_cursor_flag} #{cursor_flag}'; }
+outer "printf '\\033[?1049h\\033[?1003h\\033[?1h\\033[?25l'"
+control=$(modes)
+outer "printf '\\033[?1049l\\033[?1003l\\033[?1l\\033[?25h'"
+check "control: alternate screen, mouse, cursor keys and hidden cursor show in tmux" \
+        "1 1 1 0 0 0 0 1" "$control $(modes)"
+outer "\"\$CORDON\" run -q -- sh -c 'printf \"\\033[?1049h\\033[?1003h\\033[?1h\\033[?25l\\033[?2004h\"'"
+check "the modes the sandbox turned on are off after it ended" "0 0 0 1" "$(modes)"
 
 # What the terminal showed, for the log of a failed run.
 [ "$_tap_failed" -eq 0 ] || screen | tail -60 | sed 's/^/# | /'

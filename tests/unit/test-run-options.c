@@ -146,6 +146,9 @@ static void check_effect(const struct cli_option *o, const char *arg)
         case OPT_NO_PTY:
                 cr_assert(a.settings.no_pty);
                 break;
+        case OPT_TERMINAL_PASSTHROUGH:
+                cr_assert(a.settings.terminal_passthrough);
+                break;
         case OPT_QUIET:
                 cr_assert(a.settings.quiet);
                 break;
