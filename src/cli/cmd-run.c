@@ -13,6 +13,7 @@
 #include "lib/cap-policy-internal.h"
 #include "lib/launch.h"
 #include "lib/lower.h"
+#include "lib/passwd-filter.h"
 #include "lib/policy.h"
 #include "lib/res-limits.h"
 #include "shared/fd-util.h"
@@ -81,6 +82,20 @@ static int load_policy_file(struct cordon_settings *s, const char *path)
         return 0;
 }
 
+/* The account's home directory: from /etc/passwd when it has the caller's line, else from NSS
+ * (directory users). getpwuid() alone costs about 80 µs a start (nsswitch.conf, nscd probes),
+ * as much as a tenth of the landlock backend's own work. NULL when there is none. */
+static char *account_home_dir(uid_t uid)
+{
+        _cleanup_free_ char *text = NULL;
+        char *home = NULL;
+        if (read_full_file("/etc/passwd", 16u << 20, &text, NULL) >= 0 &&
+            cordon_passwd_db_home(text, uid, &home) >= 0)
+                return home;
+        struct passwd *pw = getpwuid(uid);
+        return pw && pw->pw_dir ? strdup(pw->pw_dir) : NULL;
+}
+
 static void print_warning(void *userdata, const char *message)
 {
         (void)userdata;
@@ -123,8 +138,7 @@ int cmd_run(int argc, char **argv)
         }
 
         /* The account's home as well as $HOME: the credential stores of both are hidden. */
-        struct passwd *pw = getpwuid(getuid());
-        _cleanup_free_ char *account_home = pw && pw->pw_dir ? strdup(pw->pw_dir) : NULL;
+        _cleanup_free_ char *account_home = account_home_dir(getuid());
         struct cordon_host host = {
             .home = getenv("HOME"),
             .account_home = account_home,

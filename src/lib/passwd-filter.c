@@ -69,6 +69,35 @@ bool cordon_passwd_db_has_id(const char *text, unsigned long id)
         return false;
 }
 
+int cordon_passwd_db_home(const char *text, unsigned long uid, char **ret)
+{
+        for (const char *p = text; *p;) {
+                const char *nl = strchrnul(p, '\n');
+                size_t len = (size_t)(nl - p);
+                unsigned long v;
+                if (line_id(p, len, 2, &v) >= 0 && v == uid) {
+                        /* name:password:uid:gid:gecos:home:shell */
+                        const char *f = p, *end = nl;
+                        for (unsigned i = 0; i < 5 && f; i++) {
+                                f = memchr(f, ':', (size_t)(end - f));
+                                f = f ? f + 1 : NULL;
+                        }
+                        if (!f)
+                                return -EINVAL;
+                        const char *e = memchr(f, ':', (size_t)(end - f));
+                        if (!e)
+                                return -EINVAL;
+                        char *home = strndup(f, (size_t)(e - f));
+                        if (!home)
+                                return -ENOMEM;
+                        *ret = home;
+                        return 0;
+                }
+                p = *nl ? nl + 1 : nl;
+        }
+        return -ENOENT;
+}
+
 int cordon_passwd_filter(const char *text, uid_t uid, const char *self_line, char **ret)
 {
         return filter(text, uid, self_line, ret);

@@ -14,5 +14,9 @@ int cordon_passwd_filter(const char *text, uid_t uid, const char *self_line, cha
 int cordon_group_filter(const char *text, gid_t gid, const char *self_line, char **ret);
 /* Whether passwd- or group-format @text has a well-formed line for @id (its third field). */
 bool cordon_passwd_db_has_id(const char *text, unsigned long id);
+/* The home directory (sixth field) of the first well-formed line for @uid in passwd-format
+ * @text, in a new string. Returns 0, -ENOENT when no line has @uid, -EINVAL when that line has
+ * fewer than seven fields, -ENOMEM. */
+int cordon_passwd_db_home(const char *text, unsigned long uid, char **ret);
 /* nsswitch.conf resolving users and groups from files only. */
 const char *cordon_nsswitch_files_only(void);

@@ -125,6 +125,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 check(text, ids[i], self_line, gr);
                 FUZZ_CHECK(cordon_passwd_filter(text, (uid_t)ids[i], NULL, &plain) == 0);
                 check(text, ids[i], NULL, plain);
+                /* A home is only ever found where a line has the id, and never holds a field
+                 * separator or a line break. */
+                _cleanup_free_ char *home = NULL;
+                int r = cordon_passwd_db_home(text, ids[i], &home);
+                FUZZ_CHECK(r == 0 || r == -ENOENT || r == -EINVAL);
+                FUZZ_CHECK((r == -ENOENT) == !cordon_passwd_db_has_id(text, ids[i]));
+                FUZZ_CHECK(r != 0 || (home && !strpbrk(home, ":\n")));
         }
         return 0;
 }

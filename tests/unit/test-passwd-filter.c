@@ -190,3 +190,23 @@ Test(passwd, db_has_id)
         cr_assert_not(cordon_passwd_db_has_id(db, 1001));
         cr_assert_not(cordon_passwd_db_has_id("", 0));
 }
+
+Test(passwd, home_of_a_uid)
+{
+        _cleanup_free_ char *h = NULL, *root = NULL;
+        cr_assert_eq(cordon_passwd_db_home(passwd, 1000, &h), 0);
+        cr_expect_str_eq(h, "/home/alice");
+        cr_assert_eq(cordon_passwd_db_home(passwd, 0, &root), 0);
+        cr_expect_str_eq(root, "/root");
+        char *none = NULL;
+        cr_expect_eq(cordon_passwd_db_home(passwd, 4242, &none), -ENOENT);
+        cr_expect_null(none);
+        /* The first well-formed line for the uid counts; one cut short is an error. */
+        cr_expect_eq(cordon_passwd_db_home("a:x:7:7:gecos\n", 7, &none), -EINVAL);
+        cr_expect_eq(cordon_passwd_db_home("a:x:7:7:g:/h\n", 7, &none), -EINVAL);
+        _cleanup_free_ char *empty = NULL;
+        cr_assert_eq(
+            cordon_passwd_db_home("bad:x:z:7::/no:/bin/sh\na:x:7:7::/h7:/bin/sh\n", 7, &empty), 0);
+        cr_expect_str_eq(empty, "/h7");
+        cr_expect_null(none);
+}
