@@ -226,11 +226,11 @@ static int block_in_home(struct lower *l, const char *base, const char *guest_ho
          * every entry on every start, and most entries do not exist: one lstat() for those. */
         bool link = strchr(it->value, '/') ? has_link_below(base, it->value)
                                            : exists && S_ISLNK(st.st_mode);
+        if (!exists)
+                return 0; /* nothing there to hide, under this name or behind a link */
         if (guest && !link &&
             (r = cordon_lower_put(l, guest, NULL, CORDON_ACCESS_MASKED, 0, it->origin)) < 0)
                 return r;
-        if (!exists)
-                return 0; /* nothing there to hide, under this name or behind a link */
         _cleanup_free_ char *norm = NULL;
         if (!link && (r = path_normalize(host, &norm)) < 0 && r != -EINVAL)
                 return r;

@@ -18,7 +18,13 @@ Test(lower_blocked, credentials_masked_in_every_mode)
                 lower_ok();
                 assert_masked(fmt("%s/.ssh", home));
                 assert_masked(fmt("%s/.aws", home));
-                assert_masked(fmt("%s/.gnupg", home));
+                /* Missing on the host and not creatable by the sandbox: nothing to mask (a
+                 * mask there would mount nothing, apply_mask() skips a path that is not
+                 * there). With the home writable an empty one is made, and masked. */
+                if (modes[i] == CORDON_HOME_WRITE)
+                        assert_masked(fmt("%s/.gnupg", home));
+                else
+                        cr_assert_null(rule(fmt("%s/.gnupg", home), CORDON_ACCESS_MASKED));
         }
 }
 
@@ -39,7 +45,7 @@ Test(lower_blocked, missing_credentials_not_created_when_home_private)
 {
         lower_ok();
         cr_assert_not(exists(fmt("%s/.ssh", home)), "nothing to protect: not created");
-        assert_masked(fmt("%s/.ssh", home));
+        cr_assert_null(rule(fmt("%s/.ssh", home), CORDON_ACCESS_MASKED), "nor masked");
 }
 
 Test(lower_blocked, missing_credentials_created_when_home_bound_rw_by_flag)
