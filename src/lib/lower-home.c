@@ -86,8 +86,12 @@ static int home_entry(struct lower *l, const struct cordon_item *it, enum cordon
          * root, writable entries only where a project could live and never the home directory
          * or a parent of it, and nothing through a link in a directory a sandbox could write
          * (a project ~/.cache could have turned ~/.cache/uv into a link to ~). */
-        _cleanup_free_ char *link = NULL, *target = NULL;
-        r = cordon_lower_find_planted_link(l, host, &link, &target);
+        _cleanup_free_ char *link = NULL, *target = NULL, *norm = NULL;
+        /* @host starts at a realpath: where its realpath is itself, no link is on the way and
+         * there is nothing to walk (the walk costs an lstat() a component, for every entry). */
+        r = path_normalize(host, &norm) >= 0 && streq(norm, real)
+                ? 0
+                : cordon_lower_find_planted_link(l, host, &link, &target);
         if (r < 0)
                 return r;
         if (r > 0)

@@ -140,8 +140,14 @@ static int protect_agents(struct lower *l)
                 _cleanup_free_ char *guest_dir = path_join(l->home_guest, agent_files[i].dir);
                 if (!link || !guest_dir)
                         return -ENOMEM;
-                /* home_entry() binds the realpath of the entry at its guest path. */
-                _cleanup_free_ char *dir = realpath(link, NULL);
+                /* home_entry() bound the realpath of the entry at its guest path: that rule
+                 * names the directory, with no second realpath() on every start. */
+                const struct cordon_fs_rule *bound = cordon_policy_find_fs(l->p, guest_dir);
+                _cleanup_free_ char *dir = NULL;
+                if (bound && bound->access == CORDON_ACCESS_RW && bound->host)
+                        dir = strdup(bound->host);
+                else
+                        dir = realpath(link, NULL);
                 struct stat st;
                 if (!dir || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
                         continue;
