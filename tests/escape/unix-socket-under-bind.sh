@@ -7,29 +7,12 @@
 . "$(dirname "$0")/../lib/tap.sh"
 ns_only "the landlock backend refuses socket() itself (seccomp-filter tests)"
 
-CONNECT='import errno, socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-try:
-    s.connect(sys.argv[1])
-    print("OK:" + s.recv(16).decode())
-except OSError as e:
-    print(errno.errorcode[e.errno])'
-LISTEN='import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.bind(sys.argv[1])
-s.listen(8)
-open(sys.argv[2], "w").close()
-while True:
-    c, _ = s.accept()
-    c.sendall(b"HOST-SERVICE")
-    c.close()'
-
 mkdir -p "$HOME/.local/run"
 sock=$HOME/.local/run/svc.sock
 psock=$T_PROJECT/svc.sock
-python3 -c "$LISTEN" "$sock" "$T_TMP/ready1" &
+python3 -c "$UNIX_LISTEN" "$sock" "$T_TMP/ready1" &
 l1=$!
-python3 -c "$LISTEN" "$psock" "$T_TMP/ready2" &
+python3 -c "$UNIX_LISTEN" "$psock" "$T_TMP/ready2" &
 l2=$!
 trap 'kill "$l1" "$l2" 2>/dev/null' EXIT
 for _ in $(seq 100); do [ -e "$T_TMP/ready1" ] && [ -e "$T_TMP/ready2" ] && break; sleep 0.05; done
@@ -39,18 +22,18 @@ inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet "$@" 2>&1); }
 result() { (cd "$T_PROJECT" && "$CORDON" run --quiet "$@" 2>/dev/null); }
 
 plan 6
-check "control: the socket answers outside" "OK:HOST-SERVICE" "$(python3 -c "$CONNECT" "$sock" 2>&1)"
+check "control: the socket answers outside" "OK:HOST-SERVICE" "$(python3 -c "$UNIX_CONNECT" "$sock" 2>&1)"
 check "--home-access read: connecting to ~/.local/run/svc.sock: ECONNREFUSED" "ECONNREFUSED" \
-        "$(result --home-access read -- python3 -c "$CONNECT" "$sock")"
+        "$(result --home-access read -- python3 -c "$UNIX_CONNECT" "$sock")"
 check "--home-access write: the same: ECONNREFUSED" "ECONNREFUSED" \
-        "$(result --home-access write -- python3 -c "$CONNECT" "$sock")"
-out=$(inside --home-access read --ro "$HOME/.local/run" -- python3 -c "$CONNECT" "$sock")
+        "$(result --home-access write -- python3 -c "$UNIX_CONNECT" "$sock")"
+out=$(inside --home-access read --ro "$HOME/.local/run" -- python3 -c "$UNIX_CONNECT" "$sock")
 check "control: below an explicit --ro it is reachable" "OK:HOST-SERVICE" "${out##*$'\n'}"
 case $out in
 *"warning: unix socket '$sock' is reachable inside"*) ok "... and a warning names it" ;;
 *) not_ok "... and a warning names it" "output: $out" ;;
 esac
-out=$(inside -- python3 -c "$CONNECT" "$psock")
+out=$(inside -- python3 -c "$UNIX_CONNECT" "$psock")
 check "control: in the project (named by the user) it is reachable, with a warning" \
         "cordon: warning: unix socket '$psock' is reachable inside|OK:HOST-SERVICE" \
         "$(echo "$out" | paste -sd'|')"

@@ -3,37 +3,20 @@
 # D-Bus or agent socket is found). Control: the same connect works outside.
 . "$(dirname "$0")/../lib/tap.sh"
 
-CONNECT='import errno, socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-try:
-    s.connect(sys.argv[1])
-    print("OK:" + s.recv(16).decode())
-except OSError as e:
-    print(errno.errorcode[e.errno])'
-LISTEN='import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.bind(sys.argv[1])
-s.listen(8)
-open(sys.argv[2], "w").close()
-while True:
-    c, _ = s.accept()
-    c.sendall(b"SESSION-BUS")
-    c.close()'
-
 export XDG_RUNTIME_DIR=$T_TMP/run
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 sock=$XDG_RUNTIME_DIR/bus
 export DBUS_SESSION_BUS_ADDRESS=unix:path=$sock
-python3 -c "$LISTEN" "$sock" "$T_TMP/ready" &
+python3 -c "$UNIX_LISTEN" "$sock" "$T_TMP/ready" &
 listener=$!
 trap 'kill "$listener" 2>/dev/null' EXIT
 for _ in $(seq 100); do [ -e "$T_TMP/ready" ] && break; sleep 0.05; done
 
 plan 4
-check "control: the socket answers outside" "OK:SESSION-BUS" "$(python3 -c "$CONNECT" "$sock" 2>&1)"
-run_sandboxed sh -c 'python3 -c "$1" "$XDG_RUNTIME_DIR/bus"' sh "$CONNECT"
+check "control: the socket answers outside" "OK:HOST-SERVICE" "$(python3 -c "$UNIX_CONNECT" "$sock" 2>&1)"
+run_sandboxed sh -c 'python3 -c "$1" "$XDG_RUNTIME_DIR/bus"' sh "$UNIX_CONNECT"
 check "connecting to \$XDG_RUNTIME_DIR/bus inside: ENOENT" "ENOENT" "$out"
-run_sandboxed python3 -c "$CONNECT" "$sock"
+run_sandboxed python3 -c "$UNIX_CONNECT" "$sock"
 check "connecting to its absolute path inside: ENOENT" "ENOENT" "$out"
 run_sandboxed sh -c 'echo "${DBUS_SESSION_BUS_ADDRESS-unset}"'
 check "DBUS_SESSION_BUS_ADDRESS is not passed in" "unset" "$out"

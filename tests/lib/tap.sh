@@ -72,6 +72,26 @@ while True:
     c.sendall(b"HOST-SERVICE")
     c.close()'
 
+# UNIX_LISTEN: a python3 program serving "HOST-SERVICE" on the unix socket at path argv[1]; it
+# creates the file argv[2] once it listens. Start it in the background. UNIX_CONNECT connects
+# to the socket at argv[1] and prints "OK:<what it read>" or the errno name.
+UNIX_LISTEN='import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(sys.argv[1])
+s.listen(8)
+open(sys.argv[2], "w").close()
+while True:
+    c, _ = s.accept()
+    c.sendall(b"HOST-SERVICE")
+    c.close()'
+UNIX_CONNECT='import errno, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+try:
+    s.connect(sys.argv[1])
+    print("OK:" + s.recv(16).decode())
+except OSError as e:
+    print(errno.errorcode[e.errno])'
+
 # run_view_only CMD...: like run_sandboxed, with Landlock and seccomp off (--profile
 # unrestricted), for tests of the namespace view on its own: with the layers on, they refuse
 # many attacks before the view is ever reached, which would hide a gap in the view.
