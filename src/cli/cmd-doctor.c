@@ -270,6 +270,11 @@ static const char *const landlock_backend_gaps[] = {
     "later directly in that directory are out of reach",
     "no user namespace of its own: the command shares the user's inotify, fanotify and namespace "
     "limits (/proc/sys/user) and can use them up for the user's programs outside",
+    "no read-only binds inside writable directories: the project's .git/config and .git/hooks "
+    "and the agents' settings files stay writable, so what the command writes there can run on "
+    "the host later",
+    "the host's /proc: /proc/keys and, for root, the root-only entries (timer_list, slabinfo, "
+    "...) stay readable",
 };
 
 /* The backend `--backend auto` would pick here, or NULL when none can run. */
