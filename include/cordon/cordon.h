@@ -196,3 +196,5 @@ int cordon_fallback_from_string(const char *s);
 #ifdef __cplusplus
 }
 #endif
+
+#include <cordon/sandbox.h>

@@ -11,28 +11,10 @@
 #include <sys/types.h>
 
 #include "cordon/cordon.h"
+#include "cordon/sandbox.h"
 #include "lib/policy.h"
 
-enum cordon_limit_mechanism {
-        CORDON_LIMIT_NONE,     /* not asked for (in a probe: cannot be enforced) */
-        CORDON_LIMIT_CGROUP2,  /* a leaf cgroup in the v2 hierarchy */
-        CORDON_LIMIT_CGROUP1,  /* a directory in the controller's v1 hierarchy */
-        CORDON_LIMIT_RLIMIT,   /* memory: RLIMIT_AS + RLIMIT_DATA; pids: RLIMIT_NPROC */
-        CORDON_LIMIT_AFFINITY, /* cpus: sched_setaffinity() to the first N allowed CPUs */
-};
-
-/* The limits that have a mechanism; index of cordon_limits_state.mechanism[]. */
-enum cordon_limit_kind {
-        CORDON_LIMIT_MEMORY,
-        CORDON_LIMIT_PIDS,
-        CORDON_LIMIT_CPUS,
-        _CORDON_LIMIT_KIND_MAX,
-};
-
-/* "none", "cgroup2", "cgroup1", "rlimit", "affinity"; NULL for an unknown value. */
-const char *cordon_limit_mechanism_to_string(enum cordon_limit_mechanism m);
-/* "memory", "pids", "cpus"; NULL for an unknown value. */
-const char *cordon_limit_kind_to_string(enum cordon_limit_kind k);
+/* enum cordon_limit_mechanism and enum cordon_limit_kind are public: cordon/sandbox.h. */
 
 /* Parses a size: decimal digits with an optional suffix K, M, G, T, P or E (powers of 1024,
  * case-insensitive), optionally followed by "B" or "iB" ("512M", "512MB", "512MiB", "4g"); a bare

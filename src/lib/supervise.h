@@ -7,18 +7,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "cordon/sandbox.h"
+
 struct cordon_pty;
-
-/* How the sandbox ended. */
-enum cordon_end {
-        CORDON_END_EXITED,  /* the command exited or died of a signal on its own */
-        CORDON_END_TIMEOUT, /* the wall time limit expired; the sandbox was killed */
-        CORDON_END_KILLED,  /* a forwarded signal was not obeyed within the grace period */
-};
-
-/* After a forwarded SIGINT, SIGTERM or SIGHUP the sandbox has this long to finish before the
- * whole of it is killed. */
-#define CORDON_GRACE_USEC (5ULL * 1000 * 1000)
 
 struct cordon_supervise {
         pid_t pid;        /* the sandbox's first process: PID 1 (ns) or the reaper (landlock) */

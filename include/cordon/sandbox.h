@@ -1,0 +1,185 @@
+/* libcordon: a live sandbox. Start it from a policy, wait for it (the supervisor's event loop
+ * runs inside cordon_sandbox_wait()), kill it, and read a report of what was applied and how it
+ * ended. cordon_spawn() is cordon_sandbox_start() + cordon_sandbox_wait() +
+ * cordon_sandbox_free().
+ *
+ * Conventions as in cordon/cordon.h: >= 0 on success, a negative errno on failure, context in
+ * the optional struct cordon_diag; nothing prints, nothing exits. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <cordon/cordon.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct cordon_sandbox;
+
+/* How a sandbox ended. */
+enum cordon_end {
+        CORDON_END_EXITED,  /* the command exited or died of a signal on its own */
+        CORDON_END_TIMEOUT, /* the wall time limit expired; the whole sandbox was killed */
+        CORDON_END_KILLED,  /* killed: a forwarded signal was not obeyed within the grace
+                             * period, or cordon_sandbox_kill() asked for it */
+};
+
+/* After a forwarded SIGINT, SIGTERM or SIGHUP the sandbox has this long to finish before the
+ * whole of it is killed. */
+#define CORDON_GRACE_USEC (5ULL * 1000 * 1000)
+
+/* The mechanism that enforces a resource limit. */
+enum cordon_limit_mechanism {
+        CORDON_LIMIT_NONE,     /* not asked for (in a probe: cannot be enforced) */
+        CORDON_LIMIT_CGROUP2,  /* a leaf cgroup in the v2 hierarchy */
+        CORDON_LIMIT_CGROUP1,  /* a directory in the controller's v1 hierarchy */
+        CORDON_LIMIT_RLIMIT,   /* memory: RLIMIT_AS + RLIMIT_DATA; pids: RLIMIT_NPROC */
+        CORDON_LIMIT_AFFINITY, /* cpus: sched_setaffinity() to the first N allowed CPUs */
+};
+
+/* The limits that have a mechanism. */
+enum cordon_limit_kind {
+        CORDON_LIMIT_MEMORY,
+        CORDON_LIMIT_PIDS,
+        CORDON_LIMIT_CPUS,
+        _CORDON_LIMIT_KIND_MAX,
+};
+
+/* "none", "cgroup2", "cgroup1", "rlimit", "affinity"; NULL for an unknown value. */
+const char *cordon_limit_mechanism_to_string(enum cordon_limit_mechanism m);
+/* "memory", "pids", "cpus"; NULL for an unknown value. */
+const char *cordon_limit_kind_to_string(enum cordon_limit_kind k);
+
+/* Namespaces a sandbox was given, as bits of cordon_report.namespaces. */
+enum {
+        CORDON_NS_USER = 1u << 0,
+        CORDON_NS_MOUNT = 1u << 1,
+        CORDON_NS_PID = 1u << 2,
+        CORDON_NS_IPC = 1u << 3,
+        CORDON_NS_UTS = 1u << 4,
+        CORDON_NS_CGROUP = 1u << 5,
+        CORDON_NS_NET = 1u << 6,
+};
+
+/* The name of Landlock feature bit @i of cordon_report.landlock.features ("fs", "refer",
+ * "truncate", "tcp", "ioctl_dev", "scope", ...) and the ABI that brought it; NULL for @i past
+ * the last one. */
+const char *cordon_landlock_feature_name(unsigned i, int *ret_abi);
+
+/* What a sandbox was given and how it ended. Filled in step by step: the decisions once the
+ * prepare phase has run (the `prepared` callback sees them), `started` once the command runs,
+ * the outcome once cordon_sandbox_wait() has returned. Strings point into the sandbox and live
+ * as long as it does. */
+struct cordon_report {
+        /* Decided in the prepare phase (an `auto` backend that fell back reports landlock). */
+        enum cordon_backend backend;
+        enum cordon_profile profile;
+        enum cordon_fallback fallback;
+        enum cordon_net_mode net_mode;
+        unsigned namespaces; /* CORDON_NS_* */
+        struct {
+                bool planned; /* the profile asked for it and the kernel has it */
+                bool applied; /* the command runs under it */
+                int abi;      /* the kernel's Landlock ABI, > 0; or -errno when it has none */
+                unsigned features; /* bits: see cordon_landlock_feature_name() */
+                size_t rules;
+                bool tcp_denied;
+                bool scoped;
+        } landlock;
+        struct {
+                bool planned;
+                bool applied;
+                bool deny_list;
+                bool deny_network;
+                bool deny_socket_create;
+                size_t instructions;
+        } seccomp;
+        enum cordon_limit_mechanism limits[_CORDON_LIMIT_KIND_MAX];
+        const char *limits_text; /* "memory=512M(cgroup2) pids=..."; "" when none */
+        /* Facts of the policy, for banners and receipts. */
+        const char *project_dir; /* NULL when there is none */
+        enum cordon_home_access home_access;
+        size_t env_blocked;
+        const char *presets; /* a capability policy's presets, "a,b" or "none"; NULL without one */
+        uint64_t timeout_usec;
+        uint64_t memory_bytes;
+
+        /* The run. */
+        bool started; /* the command was executed */
+        pid_t pid;    /* the sandbox's first process (PID 1 or the reaper); 0 before start */
+        bool ended;
+        int exit_status; /* shell-style: the code, or 128+N for signal N */
+        enum cordon_end end;
+        bool oom_killed;
+        int error; /* -errno when starting or waiting failed; 0 */
+        enum cordon_step failed_step;
+};
+
+/* Flags of struct cordon_sandbox_options. */
+enum {
+        /* While cordon_sandbox_wait() runs, SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the
+         * process are passed on to the command (the calling thread blocks them and reads them
+         * from a signalfd). What the `cordon` program does; a library caller with several
+         * sandboxes usually does not want it. */
+        CORDON_SANDBOX_FORWARD_SIGNALS = 1u << 0,
+        /* The landlock backend's reaper normally shares the caller's memory until the command
+         * has exec'd (CLONE_VM: about 0.4 ms faster a start). A long-lived or multi-threaded
+         * caller that would rather not lend its address space sets this: the reaper is forked. */
+        CORDON_SANDBOX_FORK_REAPER = 1u << 1,
+};
+
+struct cordon_sandbox_options {
+        unsigned flags; /* CORDON_SANDBOX_* */
+        /* Called with one line per warning (a layer skipped, a backend fallback); NULL: none. */
+        void (*warning)(void *userdata, const char *message);
+        /* Called once, after the prepare phase and before the clone: the report's decisions are
+         * in place (e.g. to print a banner). NULL: none. */
+        void (*prepared)(void *userdata, const struct cordon_sandbox *sb);
+        void *userdata;
+};
+
+/* Starts @argv (argv[0] is looked up in the sandbox's PATH) confined by @p: prepare, clone,
+ * the parent steps, release, and the child's report. Returns 0 once the command has been
+ * executed, with the handle in @ret_sb (owned by the caller: cordon_sandbox_free()). Returns a
+ * negative errno when the sandbox could not be set up; nothing has run then, and @diag names
+ * the step and path that failed (CORDON_STEP_EXEC: -ENOENT when the command was not found).
+ * @p is not referenced after the call. @opts may be NULL.
+ * Thread-safety: several sandboxes may be live in one process, and different threads may
+ * start, wait for and free different sandboxes. A sandbox's own functions are not safe to call
+ * concurrently, except cordon_sandbox_kill() and cordon_sandbox_pidfd(), which any thread may
+ * call at any time before cordon_sandbox_free(). */
+int cordon_sandbox_start(const struct cordon_policy *p, char *const *argv,
+                         struct cordon_sandbox **ret_sb, struct cordon_diag *diag);
+int cordon_sandbox_start_with(const struct cordon_policy *p, char *const *argv,
+                              const struct cordon_sandbox_options *opts,
+                              struct cordon_sandbox **ret_sb, struct cordon_diag *diag);
+
+/* A pidfd of the sandbox's first process (PID 1, or the landlock backend's reaper), owned by
+ * the sandbox: readable once the whole sandbox has ended. -EBADF before the start. */
+int cordon_sandbox_pidfd(const struct cordon_sandbox *sb);
+
+/* Runs the supervisor's event loop (pty relay, signal forwarding, the wall time limit, the
+ * control channel) until the sandbox has ended, then stores the command's shell-style status
+ * in @ret_status. Returns 0, or -errno (the sandbox is killed then). Once it has returned, it
+ * returns the same result again. */
+int cordon_sandbox_wait(struct cordon_sandbox *sb, int *ret_status);
+
+/* Sends @sig to the command; SIGKILL ends the whole sandbox (every process in it) at once.
+ * Safe from any thread and from a timer while another thread waits. Returns 0, -ESRCH once the
+ * sandbox has ended, or -errno. */
+int cordon_sandbox_kill(struct cordon_sandbox *sb, int sig);
+
+/* What was applied and, after cordon_sandbox_wait(), how it ended. Never NULL for a handle. */
+const struct cordon_report *cordon_sandbox_report(const struct cordon_sandbox *sb);
+
+/* Frees @sb; accepts NULL; returns NULL. A sandbox that is still running is killed and reaped
+ * first, and what it left on the host (a private TMPDIR, cgroups) is removed. */
+struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb);
+
+#ifdef __cplusplus
+}
+#endif
