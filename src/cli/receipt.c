@@ -13,6 +13,7 @@
 #include "cli/receipt.h"
 #include "shared/fd-util.h"
 #include "lib/landlock.h"
+#include "lib/net-modes.h"
 #include "shared/json-util.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
@@ -25,7 +26,7 @@ static json_t *namespaces_json(const struct cordon_policy *p, const struct cordo
         static const char *const ns[] = {"user", "mount", "pid", "ipc", "uts", "cgroup"};
         for (size_t i = 0; i < ELEMENTSOF(ns); i++)
                 json_array_append_new(a, json_string(ns[i]));
-        if (p->net_mode != CORDON_NET_OPEN)
+        if (cordon_net_mode_traits(p->net_mode)->netns)
                 json_array_append_new(a, json_string("net"));
         return a;
 }
@@ -46,10 +47,10 @@ static json_t *landlock_json(const struct cordon_launch *l, bool ran)
 
 static json_t *seccomp_json(const struct cordon_launch *l, bool ran)
 {
-        return json_pack("{s:b, s:b, s:b, s:b, s:I}", "applied", ran && l->bpf.len > 0, "deny_list",
-                         l->seccomp, "deny_network", l->seccomp && l->seccomp_opts.deny_network,
-                         "deny_socket_create", l->seccomp_opts.deny_socket_create, "instructions",
-                         (json_int_t)l->bpf.len);
+        return json_pack(
+            "{s:b, s:b, s:b, s:b, s:I}", "applied", ran && l->bpf.len > 0, "deny_list", l->seccomp,
+            "deny_network", l->seccomp && l->seccomp_key.net == CORDON_SECCOMP_NET_NONE,
+            "deny_socket_create", l->seccomp_isolates_net, "instructions", (json_int_t)l->bpf.len);
 }
 
 static json_t *receipt_json(const struct cordon_policy *p, const struct cordon_launch *l, int r,

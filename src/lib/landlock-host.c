@@ -101,8 +101,7 @@ static int for_each_host_path(const struct cordon_policy *p, const char *guest,
                 return r;
         for (size_t i = 0; i < p->n_fs; i++) {
                 const struct cordon_fs_rule *f = &p->fs[i];
-                if (!f->host ||
-                    !(cordon_access_is_bind(f->access) || f->access == CORDON_ACCESS_COPY) ||
+                if (!f->host || !cordon_access_host_is_path(f->access) ||
                     !path_is_below(guest, f->guest))
                         continue;
                 const char *suffix = guest + strlen(f->guest);
@@ -424,11 +423,8 @@ static int collect_host(const struct cordon_policy *p, struct host_view *v)
                 case CORDON_ACCESS_DEVICE:
                         if (!f->host)
                                 continue; /* narrowing in place: resolved below */
-                        r = add_grant(v, f->host,
-                                      f->access == CORDON_ACCESS_RO   ? FS_READ
-                                      : f->access == CORDON_ACCESS_RW ? FS_READ | FS_WRITE
-                                                                      : FS_DEVICE,
-                                      optional, (int)i);
+                        r = add_grant(v, f->host, cordon_landlock_bind_access(f->access), optional,
+                                      (int)i);
                         break;
                 case CORDON_ACCESS_COPY:
                         /* No private copy without a mount namespace: the host file, read-only

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "lib/access-kinds.h"
 #include "lib/landlock.h"
 
 struct cordon_policy;
@@ -34,6 +35,22 @@ struct cordon_policy;
 /* The rights landlock_add_rule() accepts on anything that is not a directory (EINVAL else). */
 #define FS_FILE_ONLY                                                                               \
         (ACC(EXECUTE) | ACC(WRITE_FILE) | ACC(READ_FILE) | ACC(TRUNCATE) | ACC(IOCTL_DEV))
+
+/* The rights a bind of kind @a grants at its path; 0 for a kind that is not a bind. */
+static inline uint64_t cordon_landlock_bind_access(enum cordon_access a)
+{
+        const struct cordon_access_traits *t = cordon_access_traits(a);
+        switch (t ? t->bind : CORDON_BIND_NONE) {
+        case CORDON_BIND_READ:
+                return FS_READ;
+        case CORDON_BIND_WRITE:
+                return FS_READ | FS_WRITE;
+        case CORDON_BIND_DEVICE:
+                return FS_DEVICE;
+        default:
+                return 0;
+        }
+}
 
 struct dev_entry {
         const char *name;

@@ -15,6 +15,7 @@
 
 #include "lib/landlock-internal.h"
 #include "lib/landlock.h"
+#include "lib/net-modes.h"
 #include "lib/policy.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
@@ -201,9 +202,7 @@ static int build_ns(const struct cordon_policy *p, struct cordon_landlock_plan *
                          * /proc/sys read-only): it narrows, and the enclosing grant applies. */
                         if (!f->host)
                                 continue;
-                        access = f->access == CORDON_ACCESS_RO   ? FS_READ
-                                 : f->access == CORDON_ACCESS_RW ? FS_READ | FS_WRITE
-                                                                 : FS_DEVICE;
+                        access = cordon_landlock_bind_access(f->access);
                         break;
                 case CORDON_ACCESS_TMPFS:
                         access = FS_READ | (f->flags & CORDON_FS_SEAL ? 0 : FS_WRITE);
@@ -246,12 +245,13 @@ static int build_ns(const struct cordon_policy *p, struct cordon_landlock_plan *
 int cordon_landlock_plan_build(const struct cordon_policy *p, enum cordon_backend backend, int abi,
                                struct cordon_landlock_plan *ret)
 {
-        if (!p || !ret || abi <= 0)
+        const struct cordon_net_mode_traits *net = p ? cordon_net_mode_traits(p->net_mode) : NULL;
+        if (!p || !ret || abi <= 0 || !net)
                 return -EINVAL;
         struct cordon_landlock_plan plan = {
             .abi = abi,
             .handled = handled_fs(abi),
-            .deny_tcp = p->net_mode == CORDON_NET_ISOLATED && abi >= 4,
+            .deny_tcp = net->landlock_deny_tcp && abi >= 4,
             .scope = abi >= 6,
         };
         int r;

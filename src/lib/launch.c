@@ -14,6 +14,7 @@
 #include "lib/diag.h"
 #include "lib/doctor.h"
 #include "lib/launch.h"
+#include "lib/net-modes.h"
 #include "lib/policy.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
@@ -175,14 +176,17 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                         return r;
                 /* Network isolation was asked for and there is no network namespace: socket()
                  * is refused instead, whatever the profile says about the hardening layers. */
-                if (p->net_mode != CORDON_NET_OPEN) {
+                enum cordon_seccomp_net stand_in =
+                    cordon_net_mode_traits(p->net_mode)->seccomp_rule_no_netns;
+                if (stand_in != CORDON_SECCOMP_NET_ANY) {
                         if (!l->probe_seccomp())
                                 return cordon_diag_set(
                                     diag, -EOPNOTSUPP,
                                     "the landlock backend isolates the network with seccomp, "
                                     "which this kernel does not offer");
-                        l->seccomp_opts.deny_socket_create = true;
-                        l->seccomp_opts.restrict_socket_families = true;
+                        l->seccomp_key.net =
+                            cordon_seccomp_net_stricter(l->seccomp_key.net, stand_in);
+                        l->seccomp_isolates_net = true;
                 }
                 if (l->landlock && l->landlock_abi < LANDLOCK_BACKEND_MIN_ABI) {
                         char what[256];
@@ -220,9 +224,10 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                 }
         }
 
-        if (l->seccomp || l->seccomp_opts.deny_socket_create) {
-                l->seccomp_opts.network_rules_only = !l->seccomp;
-                r = cordon_seccomp_build(&l->seccomp_opts, &l->bpf);
+        if (l->seccomp || l->seccomp_key.net != CORDON_SECCOMP_NET_ANY) {
+                l->seccomp_key.tier =
+                    l->seccomp ? CORDON_SECCOMP_TIER_FULL : CORDON_SECCOMP_TIER_NET_ONLY;
+                r = cordon_seccomp_build(&l->seccomp_key, &l->bpf);
                 if (r < 0)
                         return cordon_diag_set(diag, r, "failed to build the seccomp filter: %s",
                                                strerror(-r));
@@ -245,6 +250,8 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
             .probe_seccomp = keep.probe_seccomp ?: cordon_seccomp_available,
         };
 
+        if (!cordon_net_mode_traits(p->net_mode))
+                return cordon_diag_set(diag, -EINVAL, "unknown network mode %d", (int)p->net_mode);
         if (p->profile == CORDON_PROFILE_WASI)
                 return cordon_diag_set(diag, -EINVAL,
                                        "the wasi profile is enforced by a WASI runtime; cordon "
@@ -286,11 +293,13 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
             (r = layer_missing(l, &l->seccomp, "seccomp filters are unavailable on this kernel",
                                diag)) < 0)
                 return r;
-        /* The socket calls below the network level are part of the seccomp layer. */
-        l->seccomp_opts.deny_network =
-            l->seccomp && p->side_effect_level < CORDON_SIDE_EFFECT_NETWORK;
-        /* So are the socket families a network namespace cannot confine (AF_VSOCK...). */
-        l->seccomp_opts.restrict_socket_families = l->seccomp && p->net_mode != CORDON_NET_OPEN;
+        /* The socket calls below the network level are part of the seccomp layer, and so are
+         * the socket families a network namespace cannot confine (AF_VSOCK...). */
+        if (l->seccomp)
+                l->seccomp_key.net = cordon_seccomp_net_stricter(
+                    cordon_net_mode_traits(p->net_mode)->seccomp_rule,
+                    p->side_effect_level < CORDON_SIDE_EFFECT_NETWORK ? CORDON_SECCOMP_NET_NONE
+                                                                      : CORDON_SECCOMP_NET_ANY);
 
         if ((r = prepare_limits(l, diag)) < 0)
                 return r;

@@ -19,7 +19,9 @@ struct cordon_launch {
         bool auto_backend;           /* chosen by `auto`: may still fall back to landlock */
 
         bool seccomp;
-        struct cordon_seccomp_opts seccomp_opts;
+        struct cordon_seccomp_key seccomp_key; /* the program in @bpf */
+        /* The landlock backend stands in for the network namespace with the socket rule. */
+        bool seccomp_isolates_net;
         struct cordon_bpf bpf;
 
         bool landlock;

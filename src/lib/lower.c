@@ -18,6 +18,7 @@
 #include "lib/diag.h"
 #include "lib/env-filter.h"
 #include "lib/lower-internal.h"
+#include "lib/net-modes.h"
 #include "lib/passwd-filter.h"
 #include "lib/policy.h"
 #include "shared/fd-util.h"
@@ -651,7 +652,8 @@ int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_h
         struct lower l = {.s = s, .h = h, .diag = diag};
         int r;
 
-        if (s->net_mode != CORDON_NET_ISOLATED) {
+        const struct cordon_net_mode_traits *net = cordon_net_mode_traits(s->net_mode);
+        if (!net || !net->settings_accept) {
                 r = cordon_diag_set(diag, -EOPNOTSUPP,
                                     "network mode '%s' is not supported yet; only 'isolated' is",
                                     cordon_net_mode_to_string(s->net_mode));

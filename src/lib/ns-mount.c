@@ -112,10 +112,10 @@ void cordon_mount_plan_clear(struct cordon_mount_plan *plan)
 
 static unsigned long long bind_attrs(enum cordon_access a)
 {
-        switch (a) {
-        case CORDON_ACCESS_RO:
+        switch (cordon_access_traits(a)->bind) {
+        case CORDON_BIND_READ:
                 return ATTR_RO;
-        case CORDON_ACCESS_DEVICE:
+        case CORDON_BIND_DEVICE:
                 return MOUNT_ATTR_NOSUID;
         default:
                 return ATTR_RW;

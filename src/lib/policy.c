@@ -4,43 +4,11 @@
 #include <string.h>
 
 #include "lib/diag.h"
+#include "lib/net-modes.h"
 #include "lib/policy.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
 #include "shared/strv.h"
-
-static const char *const access_names[_CORDON_ACCESS_MAX] = {
-    [CORDON_ACCESS_RO] = "ro",         [CORDON_ACCESS_RW] = "rw",
-    [CORDON_ACCESS_TMPFS] = "tmpfs",   [CORDON_ACCESS_MASKED] = "masked",
-    [CORDON_ACCESS_DEVICE] = "device", [CORDON_ACCESS_COPY] = "copy",
-    [CORDON_ACCESS_DATA] = "data",     [CORDON_ACCESS_SYMLINK] = "symlink",
-    [CORDON_ACCESS_PROC] = "proc",     [CORDON_ACCESS_DEV] = "dev",
-};
-
-_public_ const char *cordon_access_to_string(enum cordon_access a)
-{
-        return (unsigned)a < _CORDON_ACCESS_MAX ? access_names[a] : NULL;
-}
-
-static const char *const net_names[] = {
-    [CORDON_NET_OPEN] = "open",
-    [CORDON_NET_FILTERED] = "filtered",
-    [CORDON_NET_PROXIED] = "proxied",
-    [CORDON_NET_ISOLATED] = "isolated",
-};
-
-_public_ const char *cordon_net_mode_to_string(enum cordon_net_mode m)
-{
-        return (unsigned)m < ELEMENTSOF(net_names) ? net_names[m] : NULL;
-}
-
-_public_ int cordon_net_mode_from_string(const char *s)
-{
-        for (size_t i = 0; i < ELEMENTSOF(net_names); i++)
-                if (streq(s, net_names[i]))
-                        return (int)i;
-        return -EINVAL;
-}
 
 static const char *const home_names[] = {
     [CORDON_HOME_TMPWRITE] = "tmpwrite",
@@ -173,11 +141,6 @@ _public_ int cordon_policy_set_fallback(struct cordon_policy *p, enum cordon_fal
         return 0;
 }
 
-bool cordon_access_is_bind(enum cordon_access a)
-{
-        return a == CORDON_ACCESS_RO || a == CORDON_ACCESS_RW || a == CORDON_ACCESS_DEVICE;
-}
-
 _public_ struct cordon_policy *cordon_policy_new(void)
 {
         struct cordon_policy *p = calloc(1, sizeof(*p));
@@ -231,16 +194,11 @@ _public_ struct cordon_policy *cordon_policy_free(struct cordon_policy *p)
         return NULL;
 }
 
-static bool access_takes_host(enum cordon_access a)
-{
-        return cordon_access_is_bind(a) || a == CORDON_ACCESS_COPY || a == CORDON_ACCESS_DATA ||
-               a == CORDON_ACCESS_SYMLINK;
-}
-
 _public_ int cordon_policy_add_fs(struct cordon_policy *p, const char *guest, const char *host,
                                   enum cordon_access access, unsigned flags, const char *origin)
 {
-        if (!p || !guest || (unsigned)access >= _CORDON_ACCESS_MAX)
+        const struct cordon_access_traits *t = cordon_access_traits(access);
+        if (!p || !guest || !t)
                 return -EINVAL;
         _cleanup_free_ char *g = NULL;
         int r = path_normalize(guest, &g);
@@ -249,10 +207,10 @@ _public_ int cordon_policy_add_fs(struct cordon_policy *p, const char *guest, co
         if (!streq(g, guest))
                 return -EINVAL;
         /* A bind without host path remounts the guest path in place (e.g. /proc/sys read-only). */
-        if (access_takes_host(access) ? (!host && !cordon_access_is_bind(access)) : host != NULL)
+        if (t->host == CORDON_ACCESS_HOST_REQUIRED ? !host
+                                                   : t->host == CORDON_ACCESS_HOST_NONE && host)
                 return -EINVAL;
-        if (host && (cordon_access_is_bind(access) || access == CORDON_ACCESS_COPY) &&
-            !path_is_absolute(host))
+        if (host && t->host_is_path && !path_is_absolute(host))
                 return -EINVAL;
 
         _cleanup_free_ char *h = host ? strdup(host) : NULL;
@@ -319,7 +277,7 @@ _public_ int cordon_policy_set_hostname(struct cordon_policy *p, const char *hos
 _public_ int cordon_policy_set_net_mode(struct cordon_policy *p, enum cordon_net_mode mode,
                                         const char *origin)
 {
-        if ((unsigned)mode > CORDON_NET_ISOLATED)
+        if (!cordon_net_mode_traits(mode))
                 return -EINVAL;
         p->net_mode = mode;
         return set_string(&p->net_mode_origin, origin ?: "");

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "cordon/cordon.h"
+#include "lib/access-kinds.h"
 #include "lib/list.h"
 
 struct cordon_fs_rule {
@@ -95,4 +96,3 @@ struct cordon_policy {
 
 const struct cordon_fs_rule *cordon_policy_find_fs(const struct cordon_policy *p,
                                                    const char *guest);
-bool cordon_access_is_bind(enum cordon_access a);

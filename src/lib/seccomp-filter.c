@@ -206,30 +206,36 @@ static int add_deny_list(scmp_filter_ctx ctx)
         return 0;
 }
 
-static int add_rules(scmp_filter_ctx ctx, const struct cordon_seccomp_opts *o)
+static int add_rules(scmp_filter_ctx ctx, enum cordon_seccomp_tier tier,
+                     enum cordon_seccomp_net net)
 {
         int r;
 
-        if ((!o || !o->network_rules_only) && (r = add_deny_list(ctx)) < 0)
+        if (tier == CORDON_SECCOMP_TIER_FULL && (r = add_deny_list(ctx)) < 0)
                 return r;
-        if (o && o->deny_network)
+        switch (net) {
+        case CORDON_SECCOMP_NET_ANY:
+                return 0;
+        case CORDON_SECCOMP_NET_NONE:
+                /* Every call refused whatever its family gets no family rules on top. */
                 return deny_all(ctx, denied_network, ELEMENTSOF(denied_network));
-        /* A call refused whatever its family gets no family rules on top. io_uring goes with
-         * it: IORING_OP_SOCKET makes a socket inside the kernel, where this filter never looks,
-         * and the filter without the deny list (the unrestricted profile) would leave it open. */
-        if (o && o->deny_socket_create) {
+        case CORDON_SECCOMP_NET_NO_SOCKET:
+                /* io_uring goes with socket(): IORING_OP_SOCKET makes a socket inside the kernel,
+                 * where this filter never looks, and the filter without the deny list (the
+                 * unrestricted profile) would leave it open. */
                 r = seccomp_rule_add_exact(ctx, DENY, SCMP_SYS(socket), 0);
-                if (r >= 0 && o->network_rules_only)
+                if (r >= 0 && tier == CORDON_SECCOMP_TIER_NET_ONLY)
                         r = deny_all(ctx, denied_io_uring, ELEMENTSOF(denied_io_uring));
-        } else if (o && o->restrict_socket_families)
+                break;
+        case CORDON_SECCOMP_NET_FAMILIES:
                 r = refuse_families(ctx, SCMP_SYS(socket), false);
-        else
-                r = 0;
+                break;
+        default:
+                return -EINVAL;
+        }
         if (r < 0)
                 return r;
-        if (o && o->restrict_socket_families)
-                return refuse_families(ctx, SCMP_SYS(socketpair), true);
-        return 0;
+        return refuse_families(ctx, SCMP_SYS(socketpair), true);
 }
 
 /* libseccomp 2.5 has no export into memory: the program goes through a memfd. */
@@ -270,12 +276,13 @@ static int export_bpf(scmp_filter_ctx ctx, struct cordon_bpf *ret)
         return 0;
 }
 
-int cordon_seccomp_compile(const struct cordon_seccomp_opts *o, struct cordon_bpf *ret)
+int cordon_seccomp_compile(const struct cordon_seccomp_key *k, struct cordon_bpf *ret)
 {
         _cleanup_(seccomp_releasep) scmp_filter_ctx ctx = NULL;
+        struct cordon_seccomp_key key = k ? *k : (struct cordon_seccomp_key){0};
         int r;
 
-        if (!ret)
+        if (!ret || cordon_seccomp_program(&key) < 0)
                 return -EINVAL;
         ctx = seccomp_init(SCMP_ACT_ALLOW);
         if (!ctx)
@@ -294,7 +301,7 @@ int cordon_seccomp_compile(const struct cordon_seccomp_opts *o, struct cordon_bp
          * command makes runs the filter, so its depth is paid over and over. */
         if ((r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2)) < 0)
                 return r;
-        if ((r = add_rules(ctx, o)) < 0)
+        if ((r = add_rules(ctx, key.tier, key.net)) < 0)
                 return r;
         return export_bpf(ctx, ret);
 }

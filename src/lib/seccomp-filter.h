@@ -2,25 +2,52 @@
  * by the child with one prctl() just before exec. Denials answer an errno; nothing is killed. */
 #pragma once
 
+#include <errno.h>
 #include <linux/filter.h>
 #include <stdbool.h>
 
-struct cordon_seccomp_opts {
-        /* side_effect_level below `network`: socket, socketpair, connect, accept, accept4, bind,
-         * listen, sendto, sendmsg, recvfrom, recvmsg fail with EPERM. */
-        bool deny_network;
-        /* The landlock backend in isolated mode (no network namespace to do the job): socket()
-         * fails with EPERM for every address family, and so do the io_uring calls, whose
-         * IORING_OP_SOCKET would make one past the filter; socketpair() keeps working. */
-        bool deny_socket_create;
-        /* The network is isolated: socket() answers EAFNOSUPPORT for every family but AF_UNIX,
-         * AF_INET, AF_INET6 and AF_NETLINK (the ones a network namespace confines), and
-         * socketpair() for every family but AF_UNIX. AF_VSOCK, for one, has no namespace. */
-        bool restrict_socket_families;
-        /* Leave out the always-denied list (the unrestricted profile): only the socket rules
-         * above, and the refusal of foreign ABIs that keeps them from being walked around. */
-        bool network_rules_only;
+/* A program is chosen by two small keys: how much of the deny list it carries, and which socket
+ * rule. Every pair is compiled at build time (seccomp-gen), so both enums stay small. */
+enum cordon_seccomp_tier {
+        /* The always-denied list (mount API, kernel modules, ptrace, io_uring, namespace flags
+         * of clone, personality, TIOCSTI...) and the socket rule. */
+        CORDON_SECCOMP_TIER_FULL,
+        /* The unrestricted profile: only the socket rule, and the refusal of foreign ABIs that
+         * keeps it from being walked around. */
+        CORDON_SECCOMP_TIER_NET_ONLY,
+        _CORDON_SECCOMP_TIER_MAX,
 };
+
+/* The socket rules, in order of strictness: each refuses at least what the one before refuses,
+ * so two wants combine with cordon_seccomp_net_stricter(). */
+enum cordon_seccomp_net {
+        CORDON_SECCOMP_NET_ANY, /* no socket rule */
+        /* The network is isolated by a network namespace: socket() answers EAFNOSUPPORT for
+         * every family but AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK (the ones a network
+         * namespace confines), and socketpair() for every family but AF_UNIX. AF_VSOCK, for
+         * one, has no namespace. */
+        CORDON_SECCOMP_NET_FAMILIES,
+        /* The landlock backend isolates the network (no network namespace to do the job):
+         * socket() fails with EPERM for every address family, and so do the io_uring calls,
+         * whose IORING_OP_SOCKET would make one past the filter; socketpair() keeps working for
+         * AF_UNIX alone, as above. */
+        CORDON_SECCOMP_NET_NO_SOCKET,
+        /* side_effect_level below `network`: socket, socketpair, connect, accept, accept4, bind,
+         * listen, sendto, sendmsg, recvfrom, recvmsg, sendmmsg, recvmmsg fail with EPERM. */
+        CORDON_SECCOMP_NET_NONE,
+        _CORDON_SECCOMP_NET_MAX,
+};
+
+struct cordon_seccomp_key {
+        enum cordon_seccomp_tier tier;
+        enum cordon_seccomp_net net;
+};
+
+static inline enum cordon_seccomp_net cordon_seccomp_net_stricter(enum cordon_seccomp_net a,
+                                                                  enum cordon_seccomp_net b)
+{
+        return a > b ? a : b;
+}
 
 /* A compiled filter program, owned by the holder. */
 struct cordon_bpf {
@@ -31,18 +58,30 @@ struct cordon_bpf {
 /* Parent side. The filter for the native architecture as a BPF program. The programs are
  * compiled with libseccomp when cordon is built (seccomp-gen, seccomp-table.c), so a launch only
  * copies one; cordon_seccomp_compile() does the libseccomp work itself (the generator and the
- * tests use it). Both return 0, -ENOMEM, or the -errno libseccomp reported. On success the
- * caller owns @ret and releases it with cordon_bpf_clear(). Safe in a multi-threaded process. */
-int cordon_seccomp_build(const struct cordon_seccomp_opts *o, struct cordon_bpf *ret);
-int cordon_seccomp_compile(const struct cordon_seccomp_opts *o, struct cordon_bpf *ret);
-/* The index of @o among the generated programs (0..CORDON_SECCOMP_VARIANTS-1). */
-#define CORDON_SECCOMP_VARIANTS 16
-static inline unsigned cordon_seccomp_variant(const struct cordon_seccomp_opts *o)
+ * tests use it). Both return 0, -ENOMEM, or the -errno libseccomp reported; -EINVAL for a key out
+ * of range (@k NULL stands for {TIER_FULL, NET_ANY}). On success the caller owns @ret and
+ * releases it with cordon_bpf_clear(). Safe in a multi-threaded process. */
+int cordon_seccomp_build(const struct cordon_seccomp_key *k, struct cordon_bpf *ret);
+int cordon_seccomp_compile(const struct cordon_seccomp_key *k, struct cordon_bpf *ret);
+/* The generated programs: one per key, at the index cordon_seccomp_program() gives. */
+#define CORDON_SECCOMP_PROGRAMS ((unsigned)_CORDON_SECCOMP_TIER_MAX * _CORDON_SECCOMP_NET_MAX)
+/* The index of @k among the generated programs, or -EINVAL for a key out of range. */
+static inline int cordon_seccomp_program(const struct cordon_seccomp_key *k)
 {
-        if (!o)
+        if (!k)
                 return 0;
-        return (o->deny_network ? 1u : 0) | (o->deny_socket_create ? 2u : 0) |
-               (o->network_rules_only ? 4u : 0) | (o->restrict_socket_families ? 8u : 0);
+        if ((unsigned)k->tier >= _CORDON_SECCOMP_TIER_MAX ||
+            (unsigned)k->net >= _CORDON_SECCOMP_NET_MAX)
+                return -EINVAL;
+        return (int)((unsigned)k->tier * _CORDON_SECCOMP_NET_MAX + (unsigned)k->net);
+}
+/* The key of program @index, the inverse of cordon_seccomp_program(). */
+static inline struct cordon_seccomp_key cordon_seccomp_program_key(unsigned index)
+{
+        return (struct cordon_seccomp_key){
+            .tier = (enum cordon_seccomp_tier)(index / _CORDON_SECCOMP_NET_MAX),
+            .net = (enum cordon_seccomp_net)(index % _CORDON_SECCOMP_NET_MAX),
+        };
 }
 void cordon_bpf_clear(struct cordon_bpf *b);
 

@@ -12,17 +12,21 @@
 #include "seccomp-programs.h"
 #include "shared/macro.h"
 
-int cordon_seccomp_build(const struct cordon_seccomp_opts *o, struct cordon_bpf *ret)
+/* A key added to the enums without a program would index past the generated table. */
+_Static_assert(ELEMENTSOF(programs) == CORDON_SECCOMP_PROGRAMS,
+               "seccomp-gen made one program per key");
+
+int cordon_seccomp_build(const struct cordon_seccomp_key *k, struct cordon_bpf *ret)
 {
-        if (!ret)
+        int v = cordon_seccomp_program(k);
+        if (!ret || v < 0)
                 return -EINVAL;
-        unsigned v = cordon_seccomp_variant(o);
-        size_t bytes = variants[v].len * sizeof(struct sock_filter);
+        size_t bytes = programs[v].len * sizeof(struct sock_filter);
         struct sock_filter *insns = malloc(bytes);
         if (!insns)
                 return -ENOMEM;
-        memcpy(insns, variants[v].insns, bytes);
-        *ret = (struct cordon_bpf){.insns = insns, .len = variants[v].len};
+        memcpy(insns, programs[v].insns, bytes);
+        *ret = (struct cordon_bpf){.insns = insns, .len = programs[v].len};
         return 0;
 }
 

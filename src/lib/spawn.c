@@ -22,6 +22,7 @@
 #include "lib/launch.h"
 #include "lib/ns-limits.h"
 #include "lib/ns-mount.h"
+#include "lib/net-modes.h"
 #include "lib/ns-net.h"
 #include "lib/ns-user.h"
 #include "lib/pid1.h"
@@ -390,7 +391,7 @@ _Noreturn static void child_main(const struct child_ctx *c)
                 pty_move_inside(c);
         if (p->identity.hostname && (r = cordon_ns_uts_set_hostname(p->identity.hostname)) < 0)
                 child_fail(c, CORDON_STEP_HOSTNAME, r, -1, 125);
-        if (p->net_mode != CORDON_NET_OPEN && (r = cordon_ns_net_loopback_up()) < 0)
+        if (cordon_net_mode_traits(p->net_mode)->loopback && (r = cordon_ns_net_loopback_up()) < 0)
                 child_fail(c, CORDON_STEP_NETWORK, r, -1, 125);
         if ((r = cordon_keyring_detach()) < 0)
                 child_fail(c, CORDON_STEP_KEYRING, r, -1, 125);
@@ -467,7 +468,7 @@ static unsigned long clone_flags(const struct cordon_policy *p)
 {
         unsigned long f = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
                           CLONE_NEWCGROUP;
-        if (p->net_mode != CORDON_NET_OPEN)
+        if (cordon_net_mode_traits(p->net_mode)->netns)
                 f |= CLONE_NEWNET;
         return f;
 }

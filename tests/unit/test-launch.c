@@ -91,7 +91,7 @@ Test(launch, worktree_applies_both_layers_here)
         cr_assert_eq(l.backend, CORDON_BACKEND_NS);
         cr_assert(l.auto_backend, "auto may still fall back");
         cr_assert_null(warnings);
-        cr_assert(!l.seccomp_opts.deny_network && !l.seccomp_opts.deny_socket_create);
+        cr_assert(l.seccomp_key.net != CORDON_SECCOMP_NET_NONE && !l.seccomp_isolates_net);
 }
 
 Test(launch, unrestricted_applies_neither)
@@ -113,7 +113,7 @@ Test(launch, side_effect_below_network_denies_sockets)
 {
         p->side_effect_level = CORDON_SIDE_EFFECT_PROCESS_EXEC;
         cr_assert_eq(prepare(), 0, "%s", diag.message);
-        cr_assert(l.seccomp_opts.deny_network);
+        cr_assert_eq(l.seccomp_key.net, CORDON_SECCOMP_NET_NONE);
 }
 
 Test(launch, missing_landlock_refused_by_default)
@@ -221,8 +221,9 @@ Test(launch, landlock_backend_isolated_refuses_socket_even_unrestricted)
                 cr_skip_test("this kernel lacks Landlock or seccomp");
         cr_assert_eq(prepare(), 0, "%s", diag.message);
         cr_assert(!l.landlock && !l.seccomp);
-        cr_assert(l.seccomp_opts.deny_socket_create && l.seccomp_opts.network_rules_only);
-        cr_assert(!l.seccomp_opts.deny_network, "the network level belongs to the seccomp layer");
+        cr_assert(l.seccomp_isolates_net && l.seccomp_key.tier == CORDON_SECCOMP_TIER_NET_ONLY);
+        cr_assert_eq(l.seccomp_key.net, CORDON_SECCOMP_NET_NO_SOCKET,
+                     "the network level belongs to the seccomp layer");
         cr_assert_gt(l.bpf.len, 0, "a filter with the socket rule alone");
 }
 
@@ -277,7 +278,8 @@ Test(launch, fall_back_switches_to_landlock)
         cr_assert(warned("user namespaces are unavailable here (clone: Operation not "
                          "permitted); using the landlock backend"));
         cr_assert_not_null(l.tmpdir);
-        cr_assert(l.seccomp_opts.deny_socket_create);
+        cr_assert(l.seccomp_isolates_net);
+        cr_assert_eq(l.seccomp_key.net, CORDON_SECCOMP_NET_NO_SOCKET);
 }
 
 Test(launch, fall_back_without_landlock_is_an_error)

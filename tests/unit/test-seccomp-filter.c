@@ -43,15 +43,15 @@
 
 static struct cordon_bpf filter;
 
-static void build(const struct cordon_seccomp_opts *o, struct cordon_bpf *b)
+static void build(const struct cordon_seccomp_key *k, struct cordon_bpf *b)
 {
-        int r = cordon_seccomp_build(o, b);
+        int r = cordon_seccomp_build(k, b);
         cr_assert_eq(r, 0, "cordon_seccomp_build: %s", strerror(-r));
 }
 
 static void suite_init(void)
 {
-        build(&(struct cordon_seccomp_opts){.deny_network = false}, &filter);
+        build(&(struct cordon_seccomp_key){.net = CORDON_SECCOMP_NET_ANY}, &filter);
 }
 
 static void suite_fini(void)
@@ -178,9 +178,11 @@ static void check_denied(const struct denied *d, size_t n, const struct cordon_b
 Test(seccomp, build_sizes)
 {
         struct cordon_bpf net = {.insns = NULL}, sock = {.insns = NULL}, both = {.insns = NULL};
-        build(&(struct cordon_seccomp_opts){.deny_network = true}, &net);
-        build(&(struct cordon_seccomp_opts){.deny_socket_create = true}, &sock);
-        build(&(struct cordon_seccomp_opts){.deny_network = true, .deny_socket_create = true},
+        build(&(struct cordon_seccomp_key){.net = CORDON_SECCOMP_NET_NONE}, &net);
+        build(&(struct cordon_seccomp_key){.net = CORDON_SECCOMP_NET_NO_SOCKET}, &sock);
+        build(&(struct cordon_seccomp_key){.net = cordon_seccomp_net_stricter(
+                                               CORDON_SECCOMP_NET_NONE,
+                                               CORDON_SECCOMP_NET_NO_SOCKET)},
               &both);
         cr_assert_not_null(filter.insns);
         cr_assert_gt(filter.len, 0);
@@ -650,7 +652,7 @@ static const struct denied network_calls[] = {
 Test(seccomp, deny_network)
 {
         struct cordon_bpf net = {.insns = NULL};
-        build(&(struct cordon_seccomp_opts){.deny_network = true}, &net);
+        build(&(struct cordon_seccomp_key){.net = CORDON_SECCOMP_NET_NONE}, &net);
         family_arg = AF_UNIX;
         check_denied(network_calls, ELEMENTSOF(network_calls), &net, EPERM);
         cordon_bpf_clear(&net);
@@ -669,7 +671,7 @@ Test(seccomp, network_open_by_default)
 Test(seccomp, deny_socket_create)
 {
         struct cordon_bpf sock = {.insns = NULL};
-        build(&(struct cordon_seccomp_opts){.deny_socket_create = true}, &sock);
+        build(&(struct cordon_seccomp_key){.net = CORDON_SECCOMP_NET_NO_SOCKET}, &sock);
         static const int families[] = {AF_UNIX, AF_INET, AF_INET6, AF_NETLINK};
         for (size_t i = 0; i < ELEMENTSOF(families); i++) {
                 family_arg = families[i];
@@ -711,7 +713,7 @@ static long c_socketpair_family(void)
 Test(seccomp, restrict_socket_families)
 {
         struct cordon_bpf fam = {.insns = NULL};
-        build(&(struct cordon_seccomp_opts){.restrict_socket_families = true}, &fam);
+        build(&(struct cordon_seccomp_key){.net = CORDON_SECCOMP_NET_FAMILIES}, &fam);
         /* The kernel reads the low 32 bits; the filter admits only exact small values. */
         static const unsigned long admitted[] = {AF_UNIX, AF_INET, AF_INET6, AF_NETLINK};
         for (size_t i = 0; i < ELEMENTSOF(admitted); i++) {
@@ -767,11 +769,12 @@ Test(seccomp, restrict_socket_families)
 
 Test(seccomp, socket_families_with_the_other_socket_rules)
 {
-        /* deny_socket_create wins for socket() (EPERM); socketpair() keeps its family rule. */
+        /* NO_SOCKET wins for socket() (EPERM); socketpair() keeps its family rule. */
         struct cordon_bpf b = {.insns = NULL};
-        build(&(struct cordon_seccomp_opts){.deny_socket_create = true,
-                                            .restrict_socket_families = true,
-                                            .network_rules_only = true},
+        build(&(struct cordon_seccomp_key){.tier = CORDON_SECCOMP_TIER_NET_ONLY,
+                                           .net = cordon_seccomp_net_stricter(
+                                               CORDON_SECCOMP_NET_NO_SOCKET,
+                                               CORDON_SECCOMP_NET_FAMILIES)},
               &b);
         family_raw = AF_VSOCK;
         cr_expect_eq(run(&b, false, c_socket_raw), EPERM);
@@ -781,9 +784,11 @@ Test(seccomp, socket_families_with_the_other_socket_rules)
         family_raw = AF_UNIX;
         cr_expect_eq(run(&b, false, c_socketpair_family), 0);
         cordon_bpf_clear(&b);
-        /* deny_network wins for both (EPERM). */
-        build(&(struct cordon_seccomp_opts){.deny_network = true, .restrict_socket_families = true},
-              &b);
+        /* NONE wins for both (EPERM). */
+        build(
+            &(struct cordon_seccomp_key){.net = cordon_seccomp_net_stricter(
+                                             CORDON_SECCOMP_NET_NONE, CORDON_SECCOMP_NET_FAMILIES)},
+            &b);
         family_raw = AF_VSOCK;
         cr_expect_eq(run(&b, false, c_socket_raw), EPERM);
         family_raw = AF_UNIX;
@@ -800,7 +805,8 @@ static long c_personality_set(void)
 Test(seccomp, network_rules_only)
 {
         struct cordon_bpf sock = {.insns = NULL};
-        build(&(struct cordon_seccomp_opts){.deny_socket_create = true, .network_rules_only = true},
+        build(&(struct cordon_seccomp_key){.tier = CORDON_SECCOMP_TIER_NET_ONLY,
+                                           .net = CORDON_SECCOMP_NET_NO_SOCKET},
               &sock);
         family_arg = AF_INET;
         cr_expect_eq(run(&sock, false, c_socket), EPERM, "the socket rule stays");
@@ -815,15 +821,10 @@ Test(seccomp, network_rules_only)
 Test(seccomp, prebuilt_programs_match_libseccomp)
 {
         /* The programs compiled into cordon are what libseccomp makes of the rules today. */
-        for (unsigned v = 0; v < CORDON_SECCOMP_VARIANTS; v++) {
-                struct cordon_seccomp_opts o = {
-                    .deny_network = v & 1,
-                    .deny_socket_create = v & 2,
-                    .network_rules_only = v & 4,
-                    .restrict_socket_families = v & 8,
-                };
+        for (unsigned v = 0; v < CORDON_SECCOMP_PROGRAMS; v++) {
+                struct cordon_seccomp_key o = cordon_seccomp_program_key(v);
                 struct cordon_bpf built = {.insns = NULL}, compiled = {.insns = NULL};
-                cr_assert_eq(cordon_seccomp_variant(&o), v);
+                cr_assert_eq(cordon_seccomp_program(&o), (int)v);
                 cr_assert_eq(cordon_seccomp_build(&o, &built), 0);
                 cr_assert_eq(cordon_seccomp_compile(&o, &compiled), 0);
                 cr_assert_eq(built.len, compiled.len, "variant %u", v);
@@ -833,4 +834,25 @@ Test(seccomp, prebuilt_programs_match_libseccomp)
                 cordon_bpf_clear(&built);
                 cordon_bpf_clear(&compiled);
         }
+}
+
+Test(seccomp, program_keys)
+{
+        /* Every key has its own program, and the index is a bijection. */
+        for (unsigned v = 0; v < CORDON_SECCOMP_PROGRAMS; v++) {
+                struct cordon_seccomp_key k = cordon_seccomp_program_key(v);
+                cr_expect_eq(cordon_seccomp_program(&k), (int)v);
+        }
+        cr_expect_eq(cordon_seccomp_program(NULL), 0, "NULL is the default filter");
+        struct cordon_bpf b = {.insns = NULL};
+        struct cordon_seccomp_key bad_net = {.net = _CORDON_SECCOMP_NET_MAX};
+        struct cordon_seccomp_key bad_tier = {.tier = _CORDON_SECCOMP_TIER_MAX};
+        cr_expect_eq(cordon_seccomp_build(&bad_net, &b), -EINVAL);
+        cr_expect_eq(cordon_seccomp_build(&bad_tier, &b), -EINVAL);
+        cr_expect_eq(cordon_seccomp_compile(&bad_net, &b), -EINVAL);
+        cr_expect_null(b.insns);
+        /* The socket rules form a chain: the stricter of two is the later one. */
+        for (int a = 0; a < _CORDON_SECCOMP_NET_MAX; a++)
+                for (int c = 0; c < _CORDON_SECCOMP_NET_MAX; c++)
+                        cr_expect_eq(cordon_seccomp_net_stricter(a, c), a > c ? a : c);
 }

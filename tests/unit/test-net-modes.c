@@ -1,0 +1,74 @@
+/* Unit tests for src/lib/net-modes.c: every row of the network mode table, pinned. A change of a
+ * row changes what a sandbox gets (a namespace, a Landlock rule, a seccomp program) and must
+ * show up here. */
+#include <criterion/criterion.h>
+#include <errno.h>
+
+#include "lib/net-modes.h"
+
+struct row {
+        enum cordon_net_mode mode;
+        const char *name;
+        bool settings_accept, netns, loopback, landlock_deny_tcp;
+        enum cordon_seccomp_net seccomp_rule, seccomp_rule_no_netns;
+};
+
+static const struct row rows[] = {
+    {CORDON_NET_OPEN, "open", false, false, false, false, CORDON_SECCOMP_NET_ANY,
+     CORDON_SECCOMP_NET_ANY},
+    {CORDON_NET_FILTERED, "filtered", false, true, true, false, CORDON_SECCOMP_NET_FAMILIES,
+     CORDON_SECCOMP_NET_NO_SOCKET},
+    {CORDON_NET_PROXIED, "proxied", false, true, true, false, CORDON_SECCOMP_NET_FAMILIES,
+     CORDON_SECCOMP_NET_NO_SOCKET},
+    {CORDON_NET_ISOLATED, "isolated", true, true, true, true, CORDON_SECCOMP_NET_FAMILIES,
+     CORDON_SECCOMP_NET_NO_SOCKET},
+};
+
+Test(net_modes, every_row_pinned)
+{
+        cr_assert_eq(sizeof(rows) / sizeof(rows[0]), CORDON_NET_MODES);
+        for (size_t i = 0; i < CORDON_NET_MODES; i++) {
+                const struct row *w = &rows[i];
+                const struct cordon_net_mode_traits *t = cordon_net_mode_traits(w->mode);
+                cr_assert_not_null(t, "%s", w->name);
+                cr_expect_str_eq(t->name, w->name);
+                cr_expect_eq(t->settings_accept, w->settings_accept, "%s", w->name);
+                cr_expect_eq(t->netns, w->netns, "%s", w->name);
+                cr_expect_eq(t->loopback, w->loopback, "%s", w->name);
+                cr_expect_eq(t->landlock_deny_tcp, w->landlock_deny_tcp, "%s", w->name);
+                cr_expect_eq(t->seccomp_rule, w->seccomp_rule, "%s", w->name);
+                cr_expect_eq(t->seccomp_rule_no_netns, w->seccomp_rule_no_netns, "%s", w->name);
+                /* No mode has steps of its own yet: pasta and the proxy come with issue 13. */
+                cr_expect_null(t->parent_setup, "%s", w->name);
+                cr_expect_null(t->child_setup, "%s", w->name);
+        }
+}
+
+Test(net_modes, confinement_is_consistent)
+{
+        for (int m = 0; m < (int)CORDON_NET_MODES; m++) {
+                const struct cordon_net_mode_traits *t = cordon_net_mode_traits(m);
+                /* A namespace without loopback would break localhost; loopback needs one. */
+                cr_expect_eq(t->netns, t->loopback, "%s", t->name);
+                /* Whatever the ns backend confines with a namespace, the landlock backend must
+                 * confine at least as strictly with seccomp. */
+                cr_expect_eq(t->netns, t->seccomp_rule_no_netns != CORDON_SECCOMP_NET_ANY, "%s",
+                             t->name);
+                cr_expect_geq(t->seccomp_rule_no_netns, t->seccomp_rule, "%s", t->name);
+        }
+}
+
+Test(net_modes, out_of_range)
+{
+        cr_expect_null(cordon_net_mode_traits((enum cordon_net_mode)CORDON_NET_MODES));
+        cr_expect_null(cordon_net_mode_traits((enum cordon_net_mode) - 1));
+        cr_expect_null(cordon_net_mode_to_string((enum cordon_net_mode)CORDON_NET_MODES));
+        cr_expect_eq(cordon_net_mode_from_string(NULL), -EINVAL);
+        cr_expect_eq(cordon_net_mode_from_string("none"), -EINVAL);
+}
+
+Test(net_modes, names_round_trip)
+{
+        for (int m = 0; m < (int)CORDON_NET_MODES; m++)
+                cr_expect_eq(cordon_net_mode_from_string(cordon_net_mode_to_string(m)), m);
+}
