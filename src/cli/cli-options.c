@@ -1,14 +1,18 @@
 /* Option tables for the cordon subcommands. */
+#include <errno.h>
 #include <string.h>
 
 #include "cli/cli-options.h"
 
-void cli_options_prepare(const struct cli_option *t, size_t n, const char *prefix,
-                         struct cli_getopt *g)
+int cli_options_prepare(const struct cli_option *t, size_t n, const char *prefix,
+                        struct cli_getopt *g)
 {
         size_t ns = strlen(prefix);
+        /* Refused rather than cut short: an option past the end would be "unknown". */
+        if (n > CLI_OPTIONS_MAX || ns > CLI_OPTIONS_PREFIX_MAX)
+                return -E2BIG;
         memcpy(g->shortopts, prefix, ns);
-        for (size_t i = 0; i < n && i < CLI_OPTIONS_MAX; i++) {
+        for (size_t i = 0; i < n; i++) {
                 g->longopts[i] = (struct option){
                     t[i].long_name, t[i].arg ? required_argument : no_argument, NULL, t[i].id};
                 if (t[i].short_name) {
@@ -17,10 +21,11 @@ void cli_options_prepare(const struct cli_option *t, size_t n, const char *prefi
                                 g->shortopts[ns++] = ':';
                 }
         }
-        g->longopts[n < CLI_OPTIONS_MAX ? n : CLI_OPTIONS_MAX] = (struct option){0};
+        g->longopts[n] = (struct option){0};
         g->shortopts[ns] = 0;
         optind = 0; /* full reset, so that a parser can run more than once per process */
         opterr = 0;
+        return 0;
 }
 
 int cli_options_next(const struct cli_option *t, size_t n, const struct cli_getopt *g, int argc,

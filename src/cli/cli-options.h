@@ -15,19 +15,30 @@ struct cli_option {
 };
 
 /* Ids start here, above every character getopt_long() can return. */
-#define CLI_OPTION_FIRST_ID 0x100
-#define CLI_OPTIONS_MAX     32
+#define CLI_OPTION_FIRST_ID    0x100
+#define CLI_OPTIONS_MAX        32
+#define CLI_OPTIONS_PREFIX_MAX 3
 
 /* getopt_long() state built from a table of at most CLI_OPTIONS_MAX options. */
 struct cli_getopt {
         struct option longopts[CLI_OPTIONS_MAX + 1];
-        char shortopts[2 * CLI_OPTIONS_MAX + 4];
+        /* the prefix, then "x:" for each option, then the terminating NUL */
+        char shortopts[CLI_OPTIONS_PREFIX_MAX + 2 * CLI_OPTIONS_MAX + 1];
 };
 
+/* A table fits in struct cli_getopt: put beside each static option table, so that a table grown
+ * past CLI_OPTIONS_MAX fails the build instead of cli_options_prepare(). */
+#define CLI_OPTIONS_ASSERT_FITS(table)                                                             \
+        _Static_assert(sizeof(table) / sizeof((table)[0]) <= CLI_OPTIONS_MAX,                      \
+                       #table " has more options than struct cli_getopt holds")
+
 /* Fills @g for @t; @prefix starts the short options string ("+:" stops at the first operand,
- * ":" permutes). Also resets getopt for a fresh parse. */
-void cli_options_prepare(const struct cli_option *t, size_t n, const char *prefix,
-                         struct cli_getopt *g);
+ * ":" permutes). Also resets getopt for a fresh parse. Returns 0, or -E2BIG (and leaves @g and
+ * getopt alone) for more than CLI_OPTIONS_MAX options or a prefix longer than
+ * CLI_OPTIONS_PREFIX_MAX: nothing is dropped silently. A caller whose table has
+ * CLI_OPTIONS_ASSERT_FITS() and whose prefix is a short literal cannot get it. */
+int cli_options_prepare(const struct cli_option *t, size_t n, const char *prefix,
+                        struct cli_getopt *g);
 /* The next option's id (short options mapped to their table id), ':' for a missing argument,
  * '?' for anything else getopt refused, -1 at the end. */
 int cli_options_next(const struct cli_option *t, size_t n, const struct cli_getopt *g, int argc,

@@ -22,6 +22,7 @@ static const struct cli_option doctor_options[] = {
     {"json", 0, NULL, DOCTOR_OPT_JSON, "print one JSON object instead of one line per check"},
     {"help", 'h', NULL, DOCTOR_OPT_HELP, "show this help and exit"},
 };
+CLI_OPTIONS_ASSERT_FITS(doctor_options);
 
 static void doctor_help(FILE *f)
 {

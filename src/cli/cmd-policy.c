@@ -19,6 +19,7 @@ enum policy_option_id {
 static const struct cli_option policy_options[] = {
     {"help", 'h', NULL, POLICY_OPT_HELP, "show this help and exit"},
 };
+CLI_OPTIONS_ASSERT_FITS(policy_options);
 
 static void policy_help(FILE *f)
 {

@@ -54,6 +54,7 @@ const struct cli_option run_options_table[] = {
     {"help", 'h', NULL, OPT_HELP, "show this help and exit"},
 };
 const size_t run_options_count = ELEMENTSOF(run_options_table);
+CLI_OPTIONS_ASSERT_FITS(run_options_table);
 
 void run_args_help(FILE *f)
 {

@@ -417,6 +417,13 @@ static int collect_host(const struct cordon_policy *p, struct host_view *v)
                 bool optional = f->flags & CORDON_FS_OPTIONAL;
                 if (f->flags & CORDON_FS_NS_ONLY)
                         continue; /* pins, protected files, socket masks: mounts only */
+                /* Kinds only a mount namespace can give (tmpfs, generated files, symlinks); the
+                 * launcher adds a private TMPDIR. */
+                const struct cordon_access_traits *kind = cordon_access_traits(f->access);
+                if (!kind)
+                        return -EINVAL;
+                if (kind->ns_only)
+                        continue;
                 switch (f->access) {
                 case CORDON_ACCESS_RO:
                 case CORDON_ACCESS_RW:
@@ -454,11 +461,6 @@ static int collect_host(const struct cordon_policy *p, struct host_view *v)
                 case CORDON_ACCESS_MASKED:
                         r = for_each_host_path(p, f->guest, add_mask, v);
                         break;
-                case CORDON_ACCESS_TMPFS:
-                case CORDON_ACCESS_DATA:
-                case CORDON_ACCESS_SYMLINK:
-                        /* They need a mount namespace; the launcher adds a private TMPDIR. */
-                        continue;
                 default:
                         return -EINVAL;
                 }

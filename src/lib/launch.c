@@ -87,6 +87,7 @@ static int prepare_limits(struct cordon_launch *l, struct cordon_diag *diag)
         }
         size_t n = 0;
         const char *dirs[1 + _CORDON_LIMIT_KIND_MAX] = {l->limits->v2_dir};
+        _Static_assert(ELEMENTSOF(dirs) <= ELEMENTSOF(l->cgroup_fds), "a cgroup.procs fd per dir");
         for (size_t k = 0; k < _CORDON_LIMIT_KIND_MAX; k++)
                 dirs[1 + k] = l->limits->v1_dir[k];
         for (size_t i = 0; i < ELEMENTSOF(dirs) && n < ELEMENTSOF(l->cgroup_fds); i++) {

@@ -172,8 +172,7 @@ int cordon_lower_masks(struct lower *l)
         CORDON_LIST_FOREACH (m, &l->masks)
                 for (size_t i = 0; i < n; i++) {
                         const struct cordon_fs_rule *r = &l->p->fs[i];
-                        if (!r->host ||
-                            !(cordon_access_is_bind(r->access) || r->access == CORDON_ACCESS_COPY))
+                        if (!r->host || !cordon_access_host_is_path(r->access))
                                 continue;
                         _cleanup_free_ char *guest = NULL;
                         if (path_is_below(m->value, r->host)) {

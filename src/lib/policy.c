@@ -64,6 +64,8 @@ static const char *const profile_names[] = {
     [CORDON_PROFILE_OS_HARDENED] = "os_hardened",
 };
 
+_Static_assert(ELEMENTSOF(profile_names) == _CORDON_PROFILE_MAX, "a name per profile");
+
 _public_ const char *cordon_profile_to_string(enum cordon_profile p)
 {
         return (unsigned)p < ELEMENTSOF(profile_names) ? profile_names[p] : NULL;
@@ -81,6 +83,8 @@ static const char *const side_effect_names[] = {
     [CORDON_SIDE_EFFECT_PROCESS_EXEC] = "process_exec",
     [CORDON_SIDE_EFFECT_NETWORK] = "network",
 };
+
+_Static_assert(ELEMENTSOF(side_effect_names) == _CORDON_SIDE_EFFECT_MAX, "a name per level");
 
 _public_ const char *cordon_side_effect_to_string(enum cordon_side_effect l)
 {

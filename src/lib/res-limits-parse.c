@@ -25,6 +25,7 @@ const char *cordon_limit_kind_to_string(enum cordon_limit_kind k)
             [CORDON_LIMIT_PIDS] = "pids",
             [CORDON_LIMIT_CPUS] = "cpus",
         };
+        _Static_assert(ELEMENTSOF(names) == _CORDON_LIMIT_KIND_MAX, "a name per limit kind");
         return (unsigned)k < ELEMENTSOF(names) ? names[k] : NULL;
 }
 
