@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "cordon/cordon.h"
+#include "lib/host-action.h"
 #include "lib/list.h"
 
 struct cordon_fs_rule {
@@ -91,6 +92,11 @@ struct cordon_policy {
         char *project_dir;
         char *home_dir;
         enum cordon_home_access home_access;
+
+        /* What the host needs before the launch (host-action.h): planned by lowering, which
+         * changes nothing, taken by cordon_launch_prepare(). */
+        struct cordon_host_action *actions;
+        size_t n_actions;
 };
 
 const struct cordon_fs_rule *cordon_policy_find_fs(const struct cordon_policy *p,
