@@ -14,6 +14,7 @@
 #include "lib/launch.h"
 #include "lib/lower.h"
 #include "lib/passwd-filter.h"
+#include "lib/policy-describe.h"
 #include "lib/policy.h"
 #include "lib/res-limits.h"
 #include "shared/fd-util.h"
@@ -103,6 +104,29 @@ static void print_warning(void *userdata, const char *message)
         fflush(stderr);
 }
 
+/* --dry-run: the launch decides as it would (with nothing created) and the library describes
+ * the plan; printed on stdout. Takes @p. */
+static int dry_run(struct cordon_policy *p, char **command)
+{
+        struct cordon_launch launch = {.warn = print_warning, .dry_run = true};
+        struct cordon_diag diag = {0};
+        _cleanup_free_ char *text = NULL;
+        int r = cordon_launch_prepare(p, &launch, &diag);
+        if (r >= 0)
+                r = cordon_policy_describe(p, &launch, &text);
+        cordon_launch_clear(&launch);
+        cordon_policy_free(p);
+        if (r < 0) {
+                log_error("%s", *diag.message ? diag.message : strerror(-r));
+                return EXIT_SETUP;
+        }
+        printf("cordon: dry run of:");
+        STRV_FOREACH (c, command)
+                printf(" %s", *c);
+        printf("\n%snothing was created, changed or run\n", text);
+        return fflush(stdout) == 0 ? 0 : EXIT_SETUP;
+}
+
 int cmd_run(int argc, char **argv)
 {
         struct run_args a = {0};
@@ -126,6 +150,8 @@ int cmd_run(int argc, char **argv)
                 cordon_settings_clear(&a.settings);
                 return code;
         }
+        if (a.dry_run)
+                a.receipt_file = NULL; /* a dry run writes nothing, not even a receipt */
         if (!cwd) {
                 log_error("cannot determine the working directory: %m");
                 cordon_settings_clear(&a.settings);
@@ -150,7 +176,8 @@ int cmd_run(int argc, char **argv)
         struct cordon_policy *p = NULL;
         _cleanup_strv_free_ char **warnings = NULL;
         struct cordon_diag diag = {0};
-        r = cordon_settings_lower(&a.settings, &host, &p, &warnings, &diag);
+        /* Resolved only: what it needs created on the host is made by the launch. */
+        r = cordon_settings_resolve(&a.settings, &host, &p, &warnings, &diag);
         STRV_FOREACH (w, warnings)
                 log_warning("%s", *w);
         if (r < 0) {
@@ -187,6 +214,8 @@ int cmd_run(int argc, char **argv)
                         strcat(presets, "none");
         }
         cordon_settings_clear(&a.settings);
+        if (a.dry_run)
+                return dry_run(p, a.command);
 
         /* Prepared before anything runs: a receipt that cannot be written, or that the sandbox
          * could tamper with, stops the run. */

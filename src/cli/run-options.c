@@ -51,6 +51,8 @@ const struct cli_option run_options_table[] = {
     {"quiet", 'q', NULL, OPT_QUIET, "do not print the startup banner"},
     {"git-writable", 0, NULL, OPT_GIT_WRITABLE,
      "leave the project's .git/config and .git/hooks writable (read-only by default)"},
+    {"dry-run", 0, NULL, OPT_DRY_RUN,
+     "print the resolved plan and exit; nothing is created, changed or run"},
     {"help", 'h', NULL, OPT_HELP, "show this help and exit"},
 };
 const size_t run_options_count = ELEMENTSOF(run_options_table);
@@ -277,6 +279,9 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
                         break;
                 case OPT_GIT_WRITABLE:
                         s->protect_git = false;
+                        break;
+                case OPT_DRY_RUN:
+                        a->dry_run = true;
                         break;
                 case OPT_HELP:
                         a->help = true;

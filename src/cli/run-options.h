@@ -32,6 +32,7 @@ enum run_option_id {
         OPT_TERMINAL_PASSTHROUGH,
         OPT_QUIET,
         OPT_GIT_WRITABLE,
+        OPT_DRY_RUN,
         OPT_HELP,
 };
 
@@ -43,6 +44,7 @@ struct run_args {
         char **command;                  /* points into argv */
         const char *policy_file;         /* --policy; read by the caller */
         const char *receipt_file;        /* --receipt */
+        bool dry_run;                    /* --dry-run: print the plan, run nothing */
         bool help;
 };
 

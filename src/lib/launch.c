@@ -13,6 +13,7 @@
 
 #include "lib/diag.h"
 #include "lib/doctor.h"
+#include "lib/host-action.h"
 #include "lib/launch.h"
 #include "lib/net-modes.h"
 #include "lib/policy.h"
@@ -79,12 +80,15 @@ static int prepare_limits(struct cordon_launch *l, struct cordon_diag *diag)
         l->limits = calloc(1, sizeof(*l->limits));
         if (!l->limits)
                 return -ENOMEM;
-        int r = cordon_limits_prepare(lim, l->p->cgroup_path, l->limits, diag);
+        int r = l->dry_run ? cordon_limits_plan(lim, l->p->cgroup_path, l->limits, diag)
+                           : cordon_limits_prepare(lim, l->p->cgroup_path, l->limits, diag);
         if (r < 0) {
                 free(l->limits);
                 l->limits = NULL;
                 return r;
         }
+        if (l->dry_run)
+                return 0;
         size_t n = 0;
         const char *dirs[1 + _CORDON_LIMIT_KIND_MAX] = {l->limits->v2_dir};
         _Static_assert(ELEMENTSOF(dirs) <= ELEMENTSOF(l->cgroup_fds), "a cgroup.procs fd per dir");
@@ -173,7 +177,7 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                         return cordon_diag_set(diag, -EOPNOTSUPP,
                                                "the landlock backend cannot run: %s",
                                                landlock_missing_reason(l->landlock_abi));
-                if (!l->tmpdir && (r = make_tmpdir(l, diag)) < 0)
+                if (!l->tmpdir && !l->dry_run && (r = make_tmpdir(l, diag)) < 0)
                         return r;
                 /* Network isolation was asked for and there is no network namespace: socket()
                  * is refused instead, whatever the profile says about the hardening layers. */
@@ -207,7 +211,7 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                 if (r < 0)
                         return cordon_diag_set(diag, r, "failed to plan the Landlock rules: %s",
                                                strerror(-r));
-                if (l->backend == CORDON_BACKEND_LANDLOCK) {
+                if (l->backend == CORDON_BACKEND_LANDLOCK && !l->dry_run) {
                         r = cordon_landlock_plan_add(
                             &l->ll, l->tmpdir, CORDON_LANDLOCK_FS_READ | CORDON_LANDLOCK_FS_WRITE,
                             false);
@@ -245,6 +249,7 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
         *l = (struct cordon_launch){
             .p = p,
             .cgroup_fds = {-EBADF, -EBADF, -EBADF, -EBADF},
+            .dry_run = keep.dry_run,
             .warn = keep.warn,
             .userdata = keep.userdata,
             .probe_landlock = keep.probe_landlock ?: cordon_landlock_abi,
@@ -302,6 +307,10 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
                     p->side_effect_level < CORDON_SIDE_EFFECT_NETWORK ? CORDON_SECCOMP_NET_NONE
                                                                       : CORDON_SECCOMP_NET_ANY);
 
+        /* What lowering planned for the host (placeholders, HOME_WRITABLE directories), before
+         * anything opens the paths; the layers are decided, so a refused run creates nothing. */
+        if (!l->dry_run && (r = cordon_policy_apply(p, l->warn, l->userdata, diag)) < 0)
+                return r;
         if ((r = prepare_limits(l, diag)) < 0)
                 return r;
         return prepare_backend(l, diag);

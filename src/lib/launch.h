@@ -38,6 +38,12 @@ struct cordon_launch {
         char *tmpdir; /* landlock backend: the private TMPDIR on the host, removed at clear */
         char **envp;  /* landlock backend: the policy's environment with TMPDIR set */
 
+        /* Set before cordon_launch_prepare(): decide only, for a plan (cordon run --dry-run).
+         * Nothing is created, changed or removed on the host: no host action of the policy,
+         * no TMPDIR, no cgroup (the limits get the mechanism planning picks). The launch must
+         * not be run. */
+        bool dry_run;
+
         /* Called with one line for each warning (a layer skipped, a backend fallback). */
         void (*warn)(void *userdata, const char *message);
         void *userdata;

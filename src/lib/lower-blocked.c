@@ -13,14 +13,15 @@
 #include "shared/macro.h"
 #include "shared/path-util.h"
 
-/* Creates an empty placeholder for blocked file @abs, with any missing parent directories.
- * Symlinks on the way are followed only where the sandbox could not have planted them: a link
- * inside a directory the sandbox can write would let it point the placeholder anywhere. */
-static int create_placeholder(struct lower *l, const char *abs, const char *origin)
+/* Plans an empty placeholder for blocked file @abs, with any missing parent directories, and
+ * returns where it will be in @ret_real. Symlinks on the way are followed only where the sandbox
+ * could not have planted them: a link inside a directory the sandbox can write would let it
+ * point the placeholder anywhere. Every path planned has no symlink in it; the launch creates
+ * them relative to their opened parent, refusing a symlink that appeared since. */
+static int plan_placeholder(struct lower *l, const char *abs, const char *origin, char **ret_real)
 {
         _cleanup_free_ char *cur = strdup("/");
-        _cleanup_close_ int dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (!cur || dir < 0)
+        if (!cur)
                 return -ENOMEM;
         const char *p = abs;
         int r;
@@ -35,25 +36,36 @@ static int create_placeholder(struct lower *l, const char *abs, const char *orig
                 if (streq(name, ".") || streq(name, "..") || !*name)
                         return -EINVAL;
                 _cleanup_free_ char *next = path_join(cur, name);
+                _cleanup_free_ char *reason = NULL, *warning = NULL;
                 if (!next)
                         return -ENOMEM;
-                if (last) {
-                        int fd = openat(dir, name,
-                                        O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0600);
-                        if (fd < 0)
-                                return -errno;
-                        close(fd);
-                        return cordon_lower_warn(
-                            l, "created empty placeholder '%s' for blocked file (from %s)", next,
-                            origin);
-                }
                 struct stat st;
-                if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-                        if (errno != ENOENT)
-                                return -errno;
-                        if (mkdirat(dir, name, 0700) < 0)
-                                return -errno;
-                        if ((r = cordon_lower_warn(l, "created missing directory '%s'", next)) < 0)
+                bool missing = cordon_lower_lstat(l, next, &st) < 0;
+                if (missing && errno != ENOENT)
+                        return -errno;
+                if (last) {
+                        if (!missing)
+                                return -EEXIST;
+                        if (asprintf(&reason, "placeholder for blocked file (from %s)", origin) <
+                                0 ||
+                            asprintf(&warning,
+                                     "created empty placeholder '%s' for blocked file (from %s)",
+                                     next, origin) < 0)
+                                return -ENOMEM;
+                        r = cordon_lower_plan(l, CORDON_HOST_FILE, next, 0600, "", reason, warning);
+                        if (r < 0)
+                                return r;
+                        *ret_real = TAKE_PTR(next);
+                        return 0;
+                }
+                if (missing) {
+                        if (asprintf(&reason, "directory for blocked file '%s' (from %s)", abs,
+                                     origin) < 0 ||
+                            asprintf(&warning, "created missing directory '%s'", next) < 0)
+                                return -ENOMEM;
+                        r = cordon_lower_plan(l, CORDON_HOST_MKDIR, next, 0700, NULL, reason,
+                                              warning);
+                        if (r < 0)
                                 return r;
                 } else if (S_ISLNK(st.st_mode)) {
                         if (cordon_lower_sandbox_can_write(l, cur))
@@ -62,17 +74,16 @@ static int create_placeholder(struct lower *l, const char *abs, const char *orig
                                                        "symlink '%s' in a directory the sandbox "
                                                        "can write; refusing to follow it",
                                                        abs, origin, next);
-                        char *real = realpath(next, NULL);
+                        char *real = cordon_lower_realpath(l, next);
                         if (!real)
                                 return -errno;
                         free(next);
                         next = real;
+                        if (cordon_lower_lstat(l, next, &st) < 0)
+                                return -errno;
                 }
-                int nd = openat(AT_FDCWD, next, O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-                if (nd < 0)
-                        return -errno;
-                safe_close(dir);
-                dir = nd;
+                if (!missing && !S_ISDIR(st.st_mode))
+                        return -ENOTDIR;
                 free(cur);
                 cur = TAKE_PTR(next);
                 p = e;
@@ -99,7 +110,7 @@ static bool shown_by_a_bind(const struct lower *l, const char *abs)
         return false;
 }
 
-/* BLOCKED_FILES: a missing file is created as an empty placeholder so that it can be covered; if
+/* BLOCKED_FILES: a missing file is planned as an empty placeholder so that it can be covered; if
  * that is impossible the run is refused rather than left unprotected. Runs once the read-write
  * binds are known, so placeholders never follow a symlink the sandbox could have planted. */
 int cordon_lower_blocked_files(struct lower *l)
@@ -111,7 +122,8 @@ int cordon_lower_blocked_files(struct lower *l)
                         return cordon_diag_set(l->diag, r, "blocked file '%s' (from %s): %s",
                                                it->value, it->origin, strerror(-r));
                 struct stat st;
-                if (lstat(abs, &st) < 0) {
+                _cleanup_free_ char *real = NULL;
+                if (cordon_lower_lstat(l, abs, &st) < 0) {
                         if (errno != ENOENT)
                                 return cordon_diag_set(l->diag, -errno,
                                                        "blocked file '%s' (from %s): %m", abs,
@@ -119,7 +131,7 @@ int cordon_lower_blocked_files(struct lower *l)
                         /* Not visible inside: nothing to hide, and nothing to leave behind. */
                         if (!shown_by_a_bind(l, abs))
                                 continue;
-                        r = create_placeholder(l, abs, it->origin);
+                        r = plan_placeholder(l, abs, it->origin, &real);
                         if (r < 0) {
                                 if (l->diag && *l->diag->message)
                                         return r;
@@ -130,8 +142,7 @@ int cordon_lower_blocked_files(struct lower *l)
                                     abs, it->origin, strerror(-r));
                         }
                 }
-                _cleanup_free_ char *real = realpath(abs, NULL);
-                if (!real)
+                if (!real && !(real = cordon_lower_realpath(l, abs)))
                         return cordon_diag_set(l->diag, -errno, "blocked file '%s': %m", abs);
                 if ((r = cordon_list_add_unique(&l->masks, real, it->origin)) < 0)
                         return r;
@@ -150,7 +161,7 @@ int cordon_lower_extra_blocked(struct lower *l)
                 if (r < 0)
                         return cordon_diag_set(l->diag, r, "blocked path '%s' (from %s): %s",
                                                it->value, it->origin, strerror(-r));
-                _cleanup_free_ char *real = realpath(abs, NULL);
+                _cleanup_free_ char *real = cordon_lower_realpath(l, abs);
                 if (!real)
                         continue;
                 if (streq(real, "/"))

@@ -26,25 +26,6 @@ static int check_home_relative(struct lower *l, const struct cordon_item *it, co
         return 0;
 }
 
-/* Creates directory @path and missing parents with mode 0700. */
-static int mkdir_p(const char *path)
-{
-        _cleanup_free_ char *buf = strdup(path);
-        if (!buf)
-                return -ENOMEM;
-        for (char *s = buf + 1;; s++) {
-                if (*s != '/' && *s != 0)
-                        continue;
-                char saved = *s;
-                *s = 0;
-                if (mkdir(buf, 0700) < 0 && errno != EEXIST)
-                        return -errno;
-                if (!saved)
-                        return 0;
-                *s = saved;
-        }
-}
-
 static bool writable_target_allowed(struct lower *l, const char *real)
 {
         if (path_is_below(real, l->home_real))
@@ -69,17 +50,22 @@ static int home_entry(struct lower *l, const struct cordon_item *it, enum cordon
         if (!host || !guest_raw || path_normalize(guest_raw, &guest) < 0)
                 return -ENOMEM;
         struct stat st;
-        if (access == CORDON_ACCESS_RW && lstat(host, &st) < 0 && errno == ENOENT) {
-                r = mkdir_p(host);
+        /* A missing writable entry is made (mkdir -p) by the launch; planned here, it counts as
+         * there for every check below. */
+        if (access == CORDON_ACCESS_RW && cordon_lower_lstat(l, host, &st) < 0 && errno == ENOENT) {
+                _cleanup_free_ char *reason = NULL;
+                if (asprintf(&reason, "%s entry (from %s)", variable, it->origin) < 0)
+                        return -ENOMEM;
+                r = cordon_lower_plan_mkdir_p(l, host, reason);
                 if (r < 0)
                         return cordon_diag_set(l->diag, r, "cannot create %s entry '%s': %s",
                                                variable, host, strerror(-r));
         }
-        if (lstat(host, &st) < 0)
+        if (cordon_lower_lstat(l, host, &st) < 0)
                 return 0; /* missing entries are skipped */
         if (access == CORDON_ACCESS_COPY && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
                 return 0;
-        _cleanup_free_ char *real = realpath(host, NULL);
+        _cleanup_free_ char *real = cordon_lower_realpath(l, host);
         if (!real)
                 return 0; /* dangling symlink */
         /* A symlink planted by an earlier session must not widen the next one: never the host
@@ -213,16 +199,20 @@ static int block_in_home(struct lower *l, const char *base, const char *guest_ho
                 return -ENOMEM;
         struct stat st;
         int r;
-        bool exists = lstat(host, &st) == 0;
+        bool exists = cordon_lower_lstat(l, host, &st) == 0;
         if (!exists && errno == ENOENT && created_when_missing(it->value) &&
             cordon_lower_sandbox_can_write(l, host)) {
-                if (mkdir(host, 0700) < 0)
-                        return cordon_diag_set(l->diag, -errno,
-                                               "cannot create '%s' to keep it hidden: %m", host);
-                if ((r = cordon_lower_warn(l, "created empty '%s' so the sandbox cannot create it",
-                                           host)) < 0)
+                /* Made empty by the launch, with this warning; a directory from here on. */
+                _cleanup_free_ char *reason = NULL, *warning = NULL;
+                if (asprintf(&reason, "kept hidden: credential directory (from %s)", it->origin) <
+                        0 ||
+                    asprintf(&warning, "created empty '%s' so the sandbox cannot create it", host) <
+                        0)
+                        return -ENOMEM;
+                r = cordon_lower_plan(l, CORDON_HOST_MKDIR, host, 0700, NULL, reason, warning);
+                if (r < 0)
                         return r;
-                exists = lstat(host, &st) == 0;
+                exists = cordon_lower_lstat(l, host, &st) == 0;
         }
         /* A symlink cannot be covered, nor reached by the mount code, which refuses links on
          * the way: the target is masked, wherever it is visible. @base is a realpath, so a

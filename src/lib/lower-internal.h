@@ -1,8 +1,9 @@
 /* Internals of the lowering (lower.c, lower-home.c, lower-blocked.c): the working state and the
- * helpers the three files share. */
+ * helpers the files share. */
 #pragma once
 
 #include <stdbool.h>
+#include <sys/stat.h>
 
 #include "lib/list.h"
 #include "lib/lower.h"
@@ -21,6 +22,7 @@ struct lower {
         char *home_real;          /* its host realpath */
         char *account_home_real;  /* realpath of the account's home, when not home_real */
         struct cordon_list masks; /* host realpaths to hide, with their origin */
+        bool warn_failed;         /* a warning of cordon_policy_apply() could not be kept */
 };
 
 static inline bool cordon_lower_is_builtin(const char *origin)
@@ -47,6 +49,17 @@ bool cordon_lower_sandbox_can_write(const struct lower *l, const char *host);
  * -errno. */
 int cordon_lower_find_planted_link(struct lower *l, const char *path, char **ret_link,
                                    char **ret_target);
+
+/* lower-plan.c: what resolving would create becomes a host action of the policy (nothing is
+ * created here); lstat() and realpath() that see a planned entry as if it existed. */
+int cordon_lower_plan(struct lower *l, enum cordon_host_action_kind kind, const char *path,
+                      mode_t mode, const char *contents, const char *reason, const char *warning);
+/* Plans directory @path and its missing parents (0700, silently), as mkdir -p would make them. */
+int cordon_lower_plan_mkdir_p(struct lower *l, const char *path, const char *reason);
+/* lstat(): 0, or -1 with errno; a planned directory or file counts as existing. */
+int cordon_lower_lstat(const struct lower *l, const char *path, struct stat *ret);
+/* realpath() of a path that may end in planned entries; NULL with errno. */
+char *cordon_lower_realpath(const struct lower *l, const char *path);
 
 /* lower-home.c: $HOME per HOME_ACCESS, and the credential directories hidden in every mode. */
 int cordon_lower_home(struct lower *l);

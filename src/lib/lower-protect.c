@@ -20,27 +20,16 @@
 /* Larger than any real table (about 100 bytes a socket); a bigger one is refused. */
 #define PROC_NET_UNIX_MAX (8u << 20)
 
-/* Creates regular file @name in directory @dir (no symlink followed at the last step) holding
- * @contents, so that it can be bound read-only before the sandbox could create it. With @warn a
- * warning line names it. */
-static int create_file(struct lower *l, const char *dir, const char *name, const char *contents,
-                       bool warn)
+/* Plans regular file @name in directory @dir (a realpath, or planned) holding @contents, so that
+ * the launch creates it before the sandbox could, and it can be bound read-only. @warning is
+ * the line the launch reports when it creates it (NULL: silently). */
+static int plan_file(struct lower *l, const char *dir, const char *name, const char *contents,
+                     const char *reason, const char *warning)
 {
-        _cleanup_close_ int d = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (d < 0)
-                return -errno;
-        _cleanup_close_ int f =
-            openat(d, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
-        /* Another cordon starting on the same project or home made it first: bind_ro() looks
-         * at whatever is there now. */
-        if (f < 0 && errno == EEXIST)
-                return 0;
-        if (f < 0)
-                return -errno;
-        int r = write_all(f, contents, strlen(contents));
-        if (r < 0 || !warn)
-                return r;
-        return cordon_lower_warn(l, "created '%s/%s' so the sandbox cannot create it", dir, name);
+        _cleanup_free_ char *path = path_join(dir, name);
+        if (!path)
+                return -ENOMEM;
+        return cordon_lower_plan(l, CORDON_HOST_FILE, path, 0600, contents, reason, warning);
 }
 
 /* Binds regular file or directory @real read-only at @guest. The mount is what makes it
@@ -50,7 +39,7 @@ static int create_file(struct lower *l, const char *dir, const char *name, const
 static int bind_ro(struct lower *l, const char *guest, const char *real, const char *variable)
 {
         struct stat st;
-        if (lstat(real, &st) < 0)
+        if (cordon_lower_lstat(l, real, &st) < 0)
                 return cordon_diag_set(l->diag, -errno, "%s: '%s': %m", variable, real);
         if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
                 return cordon_lower_warn(l,
@@ -77,20 +66,24 @@ static int protect_git_in(struct lower *l, const char *project)
         if (!cordon_lower_sandbox_can_write(l, git))
                 return 0;
         int r;
-        if (lstat(config, &st) < 0 && errno == ENOENT &&
-            (r = create_file(l, git, "config", "", true)) < 0)
-                return cordon_diag_set(l->diag, r, "PROTECT_GIT_CONFIG: cannot create '%s': %s",
-                                       config, strerror(-r));
-        if (lstat(hooks, &st) < 0 && errno == ENOENT) {
-                /* Made through an fd of .git, so that a .git swapped for a symlink meanwhile
-                 * fails instead of getting a hooks directory somewhere else; EEXIST: another
-                 * cordon starting on this project made it first. */
-                _cleanup_close_ int g = open(git, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                if (g < 0 || (mkdirat(g, "hooks", 0755) < 0 && errno != EEXIST))
-                        return cordon_diag_set(l->diag, -errno,
-                                               "PROTECT_GIT_CONFIG: cannot create '%s': %m", hooks);
-                if ((r = cordon_lower_warn(l, "created empty '%s' so the sandbox cannot add hooks",
-                                           hooks)) < 0)
+        if (cordon_lower_lstat(l, config, &st) < 0 && errno == ENOENT) {
+                _cleanup_free_ char *warning = NULL;
+                if (asprintf(&warning, "created '%s/%s' so the sandbox cannot create it", git,
+                             "config") < 0)
+                        return -ENOMEM;
+                if ((r = plan_file(l, git, "config", "", "PROTECT_GIT_CONFIG", warning)) < 0)
+                        return r;
+        }
+        if (cordon_lower_lstat(l, hooks, &st) < 0 && errno == ENOENT) {
+                /* Made by the launch through an fd of .git, so that a .git swapped for a symlink
+                 * meanwhile fails instead of getting a hooks directory somewhere else. */
+                _cleanup_free_ char *warning = NULL;
+                if (asprintf(&warning, "created empty '%s' so the sandbox cannot add hooks",
+                             hooks) < 0)
+                        return -ENOMEM;
+                r = cordon_lower_plan(l, CORDON_HOST_MKDIR, hooks, 0755, NULL, "PROTECT_GIT_CONFIG",
+                                      warning);
+                if (r < 0)
                         return r;
         }
         if ((r = bind_ro(l, config, config, "PROTECT_GIT_CONFIG")) < 0)
@@ -149,7 +142,7 @@ static int protect_agents(struct lower *l)
                 else
                         dir = realpath(link, NULL);
                 struct stat st;
-                if (!dir || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+                if (!dir || cordon_lower_lstat(l, dir, &st) < 0 || !S_ISDIR(st.st_mode))
                         continue;
                 _cleanup_free_ char *host = path_join(dir, agent_files[i].file);
                 _cleanup_free_ char *guest = path_join(guest_dir, agent_files[i].file);
@@ -159,10 +152,10 @@ static int protect_agents(struct lower *l)
                 if (!cordon_lower_sandbox_can_write(l, host))
                         continue;
                 int r;
-                if (lstat(host, &st) < 0 && errno == ENOENT &&
-                    (r = create_file(l, dir, agent_files[i].file, agent_files[i].empty, false)) < 0)
-                        return cordon_diag_set(l->diag, r, "cannot create '%s': %s", host,
-                                               strerror(-r));
+                if (cordon_lower_lstat(l, host, &st) < 0 && errno == ENOENT &&
+                    (r = plan_file(l, dir, agent_files[i].file, agent_files[i].empty,
+                                   "agent configuration", NULL)) < 0)
+                        return r;
                 if ((r = bind_ro(l, guest, host, "agent configuration")) < 0)
                         return r;
         }
@@ -292,10 +285,12 @@ static int pin(struct lower *l, const char *guest, const char *host, const char 
 {
         if (cordon_policy_find_fs(l->p, guest))
                 return 0;
-        _cleanup_free_ char *real = realpath(host, NULL);
+        _cleanup_free_ char *real = cordon_lower_realpath(l, host);
         struct stat st;
-        /* Missing, or reached through a symlink: there is no directory of this name to keep. */
-        if (!real || !streq(real, host) || lstat(real, &st) < 0 || !S_ISDIR(st.st_mode))
+        /* Missing, or reached through a symlink: there is no directory of this name to keep. A
+         * planned one is kept like one that is there. */
+        if (!real || !streq(real, host) || cordon_lower_lstat(l, real, &st) < 0 ||
+            !S_ISDIR(st.st_mode))
                 return 0;
         return cordon_lower_put(l, guest, real, CORDON_ACCESS_RW, CORDON_FS_NS_ONLY, origin);
 }

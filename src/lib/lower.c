@@ -17,6 +17,7 @@
 
 #include "lib/diag.h"
 #include "lib/env-filter.h"
+#include "lib/host-action.h"
 #include "lib/lower-internal.h"
 #include "lib/net-modes.h"
 #include "lib/passwd-filter.h"
@@ -252,7 +253,7 @@ int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_a
         _cleanup_free_ char *abs = NULL;
         int r = cordon_lower_absolute(l, path, &abs);
         struct stat st;
-        if (r >= 0 && lstat(abs, &st) < 0)
+        if (r >= 0 && cordon_lower_lstat(l, abs, &st) < 0)
                 r = -errno;
         if (r < 0) {
                 if (r == -ENOENT && cordon_lower_is_builtin(origin))
@@ -264,7 +265,7 @@ int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_a
                 return cordon_diag_set(l->diag, -EINVAL,
                                        "%s entry '%s' (from %s): the host root cannot be bound",
                                        variable, path, origin);
-        _cleanup_free_ char *real = realpath(abs, NULL);
+        _cleanup_free_ char *real = cordon_lower_realpath(l, abs);
         if (!real)
                 return cordon_diag_set(l->diag, -errno, "%s entry '%s' (from %s): %m", variable,
                                        path, origin);
@@ -645,9 +646,9 @@ static int lower_readonly_mounts(struct lower *l, bool builtin)
         return 0;
 }
 
-int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_host *h,
-                          struct cordon_policy **ret, char ***ret_warnings,
-                          struct cordon_diag *diag)
+int cordon_settings_resolve(const struct cordon_settings *s, const struct cordon_host *h,
+                            struct cordon_policy **ret, char ***ret_warnings,
+                            struct cordon_diag *diag)
 {
         struct lower l = {.s = s, .h = h, .diag = diag};
         int r;
@@ -726,4 +727,33 @@ fail:
         free(l.account_home_real);
         cordon_list_clear(&l.masks);
         return r;
+}
+
+static void collect_warning(void *userdata, const char *message)
+{
+        struct lower *l = userdata;
+        if (cordon_lower_warn(l, "%s", message) < 0)
+                l->warn_failed = true;
+}
+
+int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_host *h,
+                          struct cordon_policy **ret, char ***ret_warnings,
+                          struct cordon_diag *diag)
+{
+        struct lower l = {.s = s, .h = h, .diag = diag};
+        int r = cordon_settings_resolve(s, h, &l.p, ret_warnings ? &l.warnings : NULL, diag);
+        if (r >= 0 && (r = cordon_policy_apply(l.p, collect_warning, &l, diag)) >= 0 &&
+            l.warn_failed)
+                r = -ENOMEM;
+        if (r < 0) {
+                cordon_policy_free(l.p);
+                strv_free(l.warnings);
+                return r;
+        }
+        *ret = TAKE_PTR(l.p);
+        if (ret_warnings)
+                *ret_warnings = TAKE_PTR(l.warnings);
+        else
+                strv_free(l.warnings);
+        return 0;
 }

@@ -194,6 +194,7 @@ _public_ struct cordon_policy *cordon_policy_free(struct cordon_policy *p)
         free(p->cgroup_path);
         free(p->project_dir);
         free(p->home_dir);
+        cordon_host_actions_free(p->actions, p->n_actions);
         free(p);
         return NULL;
 }

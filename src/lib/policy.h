@@ -8,6 +8,7 @@
 
 #include "cordon/cordon.h"
 #include "lib/access-kinds.h"
+#include "lib/host-action.h"
 #include "lib/list.h"
 
 struct cordon_fs_rule {
@@ -92,6 +93,11 @@ struct cordon_policy {
         char *project_dir;
         char *home_dir;
         enum cordon_home_access home_access;
+
+        /* What the host needs before the launch (host-action.h): planned by lowering, which
+         * changes nothing, taken by cordon_launch_prepare(). */
+        struct cordon_host_action *actions;
+        size_t n_actions;
 };
 
 const struct cordon_fs_rule *cordon_policy_find_fs(const struct cordon_policy *p,

@@ -433,6 +433,22 @@ int cordon_limits_prepare(const struct cordon_limits *lim, const char *cgroup_pa
         return cordon_limits_prepare_at(NULL, lim, cgroup_path, st, diag);
 }
 
+int cordon_limits_plan(const struct cordon_limits *lim, const char *cgroup_path,
+                       struct cordon_limits_state *st, struct cordon_diag *diag)
+{
+        _cleanup_free_ struct plan *pl = calloc(1, sizeof(*pl));
+        if (!pl)
+                return -ENOMEM;
+        plan_wants(pl, lim);
+        memset(st, 0, sizeof(*st));
+        int r = plan(NULL, cgroup_path, pl, diag);
+        if (r < 0)
+                return r;
+        for (int k = 0; k < _CORDON_LIMIT_KIND_MAX; k++)
+                st->mechanism[k] = pl->want[k] ? pl->mech[k] : CORDON_LIMIT_NONE;
+        return 0;
+}
+
 int cordon_limits_probe_at(const struct cordon_limits_host *host, const char *cgroup_path,
                            enum cordon_limit_mechanism ret[_CORDON_LIMIT_KIND_MAX],
                            struct cordon_diag *diag)

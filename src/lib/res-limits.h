@@ -86,6 +86,12 @@ int cordon_limits_prepare_at(const struct cordon_limits_host *host, const struct
                              const char *cgroup_path, struct cordon_limits_state *st,
                              struct cordon_diag *diag);
 
+/* cordon_limits_prepare() without acting: fills @st->mechanism with what planning picks for each
+ * limit asked for and creates nothing (no directory in @st). A real prepare may still end on a
+ * weaker mechanism when creating a cgroup fails. Returns 0 or the errors of planning. */
+int cordon_limits_plan(const struct cordon_limits *lim, const char *cgroup_path,
+                       struct cordon_limits_state *st, struct cordon_diag *diag);
+
 /* Parent side, after clone and before the child may run the command: moves @pid (and with it
  * every thread) into each cgroup of @st by writing its cgroup.procs. The child must wait (sync
  * pipe) until this returned, or it runs unlimited for a while. 0 when @st has no cgroup.

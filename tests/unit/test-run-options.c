@@ -155,6 +155,9 @@ static void check_effect(const struct cli_option *o, const char *arg)
         case OPT_GIT_WRITABLE:
                 cr_assert_not(a.settings.protect_git);
                 break;
+        case OPT_DRY_RUN:
+                cr_assert(a.dry_run);
+                break;
         case OPT_HELP:
                 cr_assert(a.help);
                 break;

@@ -1,0 +1,211 @@
+/* cordon_settings_resolve() changes nothing on the host and plans the host actions;
+ * cordon_policy_apply() takes them safely and gives the rules resolve built. Fixture in
+ * lower-fixture.h. */
+#include "lower-fixture.h"
+
+#include "lib/host-action.h"
+#include "lib/launch.h"
+#include "lib/policy-describe.h"
+
+TestSuite(lower_resolve, .init = setup, .fini = teardown);
+
+/* Every entry below the scratch root with its inode, mode, size and times. */
+static char *snapshot(void)
+{
+        char cmd[512];
+        snprintf(cmd, sizeof(cmd), "find '%s' -printf '%%p %%y %%i %%m %%s %%T@ %%C@\\n' | sort",
+                 root);
+        FILE *f = popen(cmd, "r");
+        cr_assert_not_null(f);
+        char *buf = NULL;
+        size_t n = 0;
+        FILE *out = open_memstream(&buf, &n);
+        for (int c; (c = fgetc(f)) != EOF;)
+                fputc(c, out);
+        cr_assert_eq(pclose(f), 0);
+        cr_assert_eq(fclose(out), 0);
+        return buf;
+}
+
+static int resolve(void)
+{
+        p = cordon_policy_free(p);
+        warnings = strv_free(warnings);
+        diag = (struct cordon_diag){0};
+        return cordon_settings_resolve(&s, &h, &p, &warnings, &diag);
+}
+
+static void collect(void *userdata, const char *message)
+{
+        (void)userdata;
+        cr_assert_eq(strv_extend(&warnings, message), 0);
+}
+
+static const struct cordon_host_action *action(const char *path)
+{
+        return cordon_policy_find_host_action(p, path);
+}
+
+/* Everything lowering used to create, missing at once: a HOME_WRITABLE directory with its agent
+ * settings, credential directories of a writable home, a --mask file with a missing parent,
+ * .git/config and .git/hooks. */
+static void everything_missing(void)
+{
+        s.home_access = CORDON_HOME_READ;
+        mkdir_p(fmt("%s/.git", project));
+        cr_assert_eq(cordon_list_add(&s.blocked_files, fmt("%s/conf/key.pem", project), "--mask"),
+                     0);
+        cr_assert_eq(cordon_list_add(&s.extra_writable_paths, home, "--rw"), 0);
+}
+
+Test(lower_resolve, changes_nothing_and_plans_every_action)
+{
+        everything_missing();
+        _cleanup_free_ char *before = snapshot();
+        cr_assert_eq(resolve(), 0, "%s", diag.message);
+        _cleanup_free_ char *after = snapshot();
+        cr_assert_str_eq(before, after, "resolve changed the host");
+
+        const struct cordon_host_action *a = action(fmt("%s/.claude", home));
+        cr_assert(a && a->kind == CORDON_HOST_MKDIR && !a->warning, "HOME_WRITABLE, silently");
+        a = action(fmt("%s/.claude/settings.json", home));
+        cr_assert(a && a->kind == CORDON_HOST_FILE && streq(a->contents, "{}\n"));
+        a = action(fmt("%s/.ssh", home));
+        cr_assert(a && a->kind == CORDON_HOST_MKDIR && a->warning);
+        a = action(fmt("%s/conf", project));
+        cr_assert(a && a->kind == CORDON_HOST_MKDIR && strstr(a->warning, "missing directory"));
+        a = action(fmt("%s/conf/key.pem", project));
+        cr_assert(a && a->kind == CORDON_HOST_FILE && strstr(a->warning, "(from --mask)"));
+        cr_assert_not_null(action(fmt("%s/.git/config", project)));
+        cr_assert_not_null(action(fmt("%s/.git/hooks", project)));
+        /* The parent comes first: apply makes them in order. */
+        size_t dir = 0, file = 0;
+        for (size_t i = 0; i < p->n_actions; i++) {
+                if (streq(p->actions[i].path, fmt("%s/conf", project)))
+                        dir = i;
+                if (streq(p->actions[i].path, fmt("%s/conf/key.pem", project)))
+                        file = i;
+        }
+        cr_assert_lt(dir, file);
+        cr_assert_not(warned("created"), "nothing is announced before it is created");
+
+        /* The rules are those of the lowering that creates them. */
+        assert_masked(fmt("%s/conf/key.pem", project));
+        assert_masked(fmt("%s/.ssh", home));
+        cr_assert_not_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RW));
+        cr_assert_not_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_RO));
+        cr_assert_not_null(rule(fmt("%s/.git/hooks", project), CORDON_ACCESS_RO));
+        cr_assert_not_null(rule(fmt("%s/conf", project), CORDON_ACCESS_RW),
+                           "the planned directory is pinned");
+}
+
+Test(lower_resolve, apply_gives_what_lower_gives)
+{
+        everything_missing();
+        cr_assert_eq(resolve(), 0, "%s", diag.message);
+        struct cordon_policy *resolved = TAKE_PTR(p);
+        warnings = strv_free(warnings);
+        cr_assert_eq(cordon_policy_apply(resolved, collect, NULL, &diag), 0, "%s", diag.message);
+        cr_assert(exists(fmt("%s/conf/key.pem", project)));
+        cr_assert(exists(fmt("%s/.claude/settings.json", home)));
+        cr_assert(exists(fmt("%s/.git/hooks", project)));
+        cr_assert(warned(fmt("created empty placeholder '%s/conf/key.pem'", project)));
+        cr_assert(warned(fmt("created missing directory '%s/conf'", project)));
+        cr_assert(warned(fmt("created empty '%s/.ssh'", home)));
+        cr_assert_not(warned(".claude"), "HOME_WRITABLE directories and agent files are silent");
+
+        /* Applying again finds everything in place: silent, no error. */
+        warnings = strv_free(warnings);
+        cr_assert_eq(cordon_policy_apply(resolved, collect, NULL, &diag), 0, "%s", diag.message);
+        cr_assert_null(warnings);
+
+        /* Lowering now (everything exists) gives the same rules in the same order. */
+        cr_assert_eq(lower(), 0, "%s", diag.message);
+        cr_assert_eq(p->n_actions, 0, "nothing left to create");
+        cr_assert_eq(resolved->n_fs, p->n_fs);
+        for (size_t i = 0; i < p->n_fs; i++) {
+                cr_assert_str_eq(resolved->fs[i].guest, p->fs[i].guest);
+                cr_assert_eq(resolved->fs[i].access, p->fs[i].access, "%s", p->fs[i].guest);
+                cr_assert_eq(resolved->fs[i].flags, p->fs[i].flags, "%s", p->fs[i].guest);
+        }
+        cordon_policy_free(resolved);
+}
+
+Test(lower_resolve, apply_refuses_a_symlink_swapped_in)
+{
+        /* Resolve planned conf/ in the project; meanwhile conf became a link to elsewhere. */
+        cr_assert_eq(cordon_list_add(&s.blocked_files, fmt("%s/conf/key.pem", project), "--mask"),
+                     0);
+        cr_assert_eq(resolve(), 0, "%s", diag.message);
+        mkdir_p(in_root("elsewhere"));
+        cr_assert_eq(symlink(in_root("elsewhere"), fmt("%s/conf", project)), 0);
+        int r = cordon_policy_apply(p, collect, NULL, &diag);
+        cr_assert_eq(r, -EEXIST, "%d (%s)", r, diag.message);
+        cr_assert(strstr(diag.message, "/conf"), "%s", diag.message);
+        cr_assert_not(exists(in_root("elsewhere/key.pem")), "nothing created through the link");
+
+        /* A link higher up: the parent is opened without following symlinks. */
+        cr_assert_eq(unlink(fmt("%s/conf", project)), 0);
+        mkdir_p(in_root("real-conf"));
+        cr_assert_eq(resolve(), 0, "%s", diag.message);
+        cr_assert_eq(rename(project, in_root("moved")), 0);
+        cr_assert_eq(symlink(in_root("moved"), project), 0);
+        r = cordon_policy_apply(p, collect, NULL, &diag);
+        cr_assert_eq(r, -ELOOP, "%d (%s)", r, diag.message);
+        cr_assert_not(exists(in_root("moved/conf")));
+}
+
+Test(lower_resolve, apply_accepts_what_another_run_made)
+{
+        cr_assert_eq(cordon_list_add(&s.blocked_files, fmt("%s/.env", project), "--mask"), 0);
+        cr_assert_eq(resolve(), 0, "%s", diag.message);
+        write_file(fmt("%s/.env", project), "");
+        cr_assert_eq(cordon_policy_apply(p, collect, NULL, &diag), 0, "%s", diag.message);
+        cr_assert_not(warned(".env"), "not created here: not announced");
+
+        /* A directory where a file was planned is not what the mask was built for. */
+        cr_assert_eq(unlink(fmt("%s/.env", project)), 0);
+        mkdir_p(fmt("%s/.env", project));
+        cr_assert_eq(cordon_policy_apply(p, collect, NULL, &diag), -EEXIST);
+}
+
+static int landlock_abi6(void)
+{
+        return 6;
+}
+
+static bool have_seccomp(void)
+{
+        return true;
+}
+
+Test(lower_resolve, dry_run_launch_creates_nothing_and_describes_the_plan)
+{
+        s.backend = CORDON_BACKEND_LANDLOCK;
+        cr_assert_eq(cordon_list_add(&s.blocked_files, fmt("%s/.env", project), "--mask"), 0);
+        cr_assert_eq(resolve(), 0, "%s", diag.message);
+        _cleanup_free_ char *before = snapshot();
+        struct cordon_launch l = {
+            .dry_run = true, .probe_landlock = landlock_abi6, .probe_seccomp = have_seccomp};
+        cr_assert_eq(cordon_launch_prepare(p, &l, &diag), 0, "%s", diag.message);
+        cr_assert_null(l.tmpdir, "no private TMPDIR in a dry run");
+        cr_assert(l.landlock && l.seccomp, "the layers are decided as for a launch");
+        _cleanup_free_ char *text = NULL;
+        cr_assert_eq(cordon_policy_describe(p, &l, &text), 0);
+        cordon_launch_clear(&l);
+        _cleanup_free_ char *after = snapshot();
+        cr_assert_str_eq(before, after, "the dry run changed the host");
+        cr_assert(strstr(text, "backend: landlock"), "%s", text);
+        cr_assert(strstr(text, "layers: landlock (ABI 6) seccomp"), "%s", text);
+        cr_assert(strstr(text, fmt("create %s/.env (0600)", project)), "%s", text);
+        cr_assert(strstr(text, "mounts, in order"), "%s", text);
+
+        /* Control: the launch proper takes the action and announces it. */
+        l = (struct cordon_launch){
+            .warn = collect, .probe_landlock = landlock_abi6, .probe_seccomp = have_seccomp};
+        cr_assert_eq(cordon_launch_prepare(p, &l, &diag), 0, "%s", diag.message);
+        cr_assert_not_null(l.tmpdir);
+        cordon_launch_clear(&l);
+        cr_assert(exists(fmt("%s/.env", project)));
+        cr_assert(warned(fmt("created empty placeholder '%s/.env'", project)));
+}
