@@ -315,7 +315,7 @@ static void print_text(const struct cordon_doctor_report *r)
 
         printf("landlock features:");
         const char *name;
-        int abi;
+        int abi = 0;
         for (unsigned i = 0; (name = cordon_landlock_feature_name(i, &abi)); i++)
                 if (r->landlock.abi >= abi)
                         printf(" %s", name);
@@ -385,7 +385,7 @@ static json_t *landlock_json(const struct cordon_doctor_landlock *l, bool *oom)
         put(o, "abi", l->abi > 0 ? json_integer(l->abi) : json_null(), oom);
         json_t *features = json_array();
         const char *name;
-        int abi;
+        int abi = 0;
         for (unsigned i = 0; features && (name = cordon_landlock_feature_name(i, &abi)); i++)
                 if (l->abi >= abi && json_array_append_new(features, json_string(name)) < 0)
                         *oom = true;
