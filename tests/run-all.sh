@@ -85,6 +85,13 @@ else
         echo "# clang-format or git not available; formatting not checked"
 fi
 
+# src/cli is a client of libcordon: nothing but public, shared and system headers. (The build
+# checks the converted files; this checks every file, with no exceptions.)
+echo "## public API boundary"
+out=$("$src/tests/check-cli-includes.sh" "$src" 2>&1); st=$?
+printf '%s\n' "$out" | grep -E '^(not ok|#   )'
+count "public API boundary" $st "$out"
+
 # The normal builds above hide compiler output; warnings are checked here, once, in build
 # directories of their own, with both compilers at the default and the release optimisation
 # (gcc's -O3 finds maybe-uninitialized paths that -O2 does not).

@@ -20,6 +20,13 @@ cp "$build/src/cli/cordon" "$stage/cordon"
 cp "$build/tests/helpers/sysprobe" "$stage/sysprobe"
 cp -r "$src/tests" "$stage/tests"
 [ -d "$src/man" ] && cp -r "$src/man" "$stage/man"
+[ -d "$src/include" ] && cp -r "$src/include" "$stage/include"
+[ -d "$src/examples" ] && cp -r "$src/examples" "$stage/examples"
+# The build installed as a package would install it (headers, libcordon.so, libcordon.pc, the
+# man pages), for tests that build against it as an outside program does
+# (tests/integration/examples-pkgconfig.sh); the log says why when it failed.
+meson install -C "$build" --no-rebuild --quiet --destdir "$stage/install" >"$stage/install.log" 2>&1 ||
+        echo "meson install failed with status $?" >>"$stage/install.log"
 chmod -R a+rX "$stage"
 
 users=("$(id -un)")
@@ -47,7 +54,7 @@ for user in "${users[@]}"; do
                 mkdir -p "$tmp/home/proj"
                 [ "$user" = "$(id -un)" ] || chown -R "$user:" "$tmp"
                 envs=(CORDON="$stage/cordon" T_TMP="$tmp" HOME="$tmp/home" T_PROJECT="$tmp/home/proj"
-                      T_SRC="$stage" SYSPROBE="$stage/sysprobe" CORDON_TESTS_MUST_RUN="${CORDON_TESTS_MUST_RUN:-0}"
+                      T_SRC="$stage" T_INSTALL="$stage/install" SYSPROBE="$stage/sysprobe" CORDON_TESTS_MUST_RUN="${CORDON_TESTS_MUST_RUN:-0}"
                       PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 USER="$user"
                       ASAN_OPTIONS="${ASAN_OPTIONS:-}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-}")
                 label="as $user"

@@ -7,10 +7,9 @@
 
 #include "cli/cli-options.h"
 #include "cli/commands.h"
-#include "lib/doctor.h"
-#include "shared/log.h"
-#include "lib/landlock.h"
+#include "cordon/doctor.h"
 #include "shared/json-util.h"
+#include "shared/log.h"
 #include "shared/macro.h"
 
 enum doctor_option_id {
@@ -278,12 +277,12 @@ static const char *const landlock_backend_gaps[] = {
     "...) stay readable",
 };
 
-/* The backend `--backend auto` would pick here, or NULL when none can run. */
+/* The backend `--backend auto` would pick here (the launcher's own decision), or NULL when
+ * none can run. */
 static const char *auto_backend(const struct cordon_doctor_report *r)
 {
-        if (cordon_doctor_ns_backend_usable(r))
-                return "ns";
-        return r->landlock.abi > 0 ? "landlock" : NULL;
+        int b = cordon_doctor_auto_backend(r);
+        return b < 0 ? NULL : cordon_backend_to_string((enum cordon_backend)b);
 }
 
 static void print_text(const struct cordon_doctor_report *r)
@@ -316,9 +315,11 @@ static void print_text(const struct cordon_doctor_report *r)
         print_line("pasta", r->pasta.path ?: "not found in PATH", "");
 
         printf("landlock features:");
-        for (size_t i = 0; i < cordon_landlock_n_features; i++)
-                if (r->landlock.abi >= cordon_landlock_features[i].abi)
-                        printf(" %s", cordon_landlock_features[i].name);
+        const char *name;
+        int abi = 0;
+        for (unsigned i = 0; (name = cordon_landlock_feature_name(i, &abi)); i++)
+                if (r->landlock.abi >= abi)
+                        printf(" %s", name);
         printf("%s\n", r->landlock.abi > 0 ? "" : " none");
 
         print_line("backend", auto_backend(r) ?: "none can run here",
@@ -384,10 +385,10 @@ static json_t *landlock_json(const struct cordon_doctor_landlock *l, bool *oom)
         put(o, "available", json_boolean(l->abi > 0), oom);
         put(o, "abi", l->abi > 0 ? json_integer(l->abi) : json_null(), oom);
         json_t *features = json_array();
-        for (size_t i = 0; features && i < cordon_landlock_n_features; i++)
-                if (l->abi >= cordon_landlock_features[i].abi &&
-                    json_array_append_new(features, json_string(cordon_landlock_features[i].name)) <
-                        0)
+        const char *name;
+        int abi = 0;
+        for (unsigned i = 0; features && (name = cordon_landlock_feature_name(i, &abi)); i++)
+                if (l->abi >= abi && json_array_append_new(features, json_string(name)) < 0)
                         *oom = true;
         put(o, "features", features, oom);
         put(o, "error", error_json(l->error), oom);

@@ -7,7 +7,7 @@
 
 #include "cli/cli-options.h"
 #include "cli/commands.h"
-#include "lib/cap-policy.h"
+#include "cordon/cap-policy.h"
 #include "shared/fd-util.h"
 #include "shared/log.h"
 #include "shared/macro.h"
@@ -67,7 +67,7 @@ static const char *display_name(const char *path)
         return streq(path, "-") ? "<stdin>" : path;
 }
 
-int policy_file_load(const char *path, struct cordon_cap_policy *ret)
+int policy_file_load(const char *path, struct cordon_cap_policy **ret)
 {
         const char *name = display_name(path);
         _cleanup_free_ char *buf = NULL;
@@ -82,7 +82,7 @@ int policy_file_load(const char *path, struct cordon_cap_policy *ret)
                 return log_error_errno(r, "%s: %m", name);
 
         struct cordon_diag diag = {0};
-        r = cordon_cap_policy_parse(buf, len, name, ret, &diag);
+        r = cordon_cap_policy_from_json(buf, len, name, ret, &diag);
         if (r < 0)
                 return log_error_errno(r, "%s", *diag.message ? diag.message : strerror(-r));
         return 0;
@@ -91,7 +91,7 @@ int policy_file_load(const char *path, struct cordon_cap_policy *ret)
 static int print_policy(const struct cordon_cap_policy *p)
 {
         _cleanup_free_ char *s = NULL;
-        int r = cordon_cap_policy_to_json(p, &s);
+        int r = cordon_cap_policy_format_json(p, &s);
         if (r < 0)
                 return log_error_errno(r, "cannot write the policy: %m");
         if (puts(s) == EOF || fflush(stdout) != 0)
@@ -99,32 +99,33 @@ static int print_policy(const struct cordon_cap_policy *p)
         return 0;
 }
 
+static void cap_policy_freep(struct cordon_cap_policy **p)
+{
+        *p = cordon_cap_policy_free(*p);
+}
+
 static int policy_show(const char *path)
 {
-        _cleanup_(cordon_cap_policy_clear) struct cordon_cap_policy p;
-        cordon_cap_policy_init(&p);
+        _cleanup_(cap_policy_freep) struct cordon_cap_policy *p = NULL;
         if (policy_file_load(path, &p) < 0)
                 return EXIT_USAGE;
-        return print_policy(&p) < 0 ? 1 : 0;
+        return print_policy(p) < 0 ? 1 : 0;
 }
 
 static int policy_intersect(const char *path_a, const char *path_b)
 {
-        _cleanup_(cordon_cap_policy_clear) struct cordon_cap_policy a, b, result;
-        cordon_cap_policy_init(&a);
-        cordon_cap_policy_init(&b);
-        cordon_cap_policy_init(&result);
+        _cleanup_(cap_policy_freep) struct cordon_cap_policy *a = NULL, *b = NULL, *result = NULL;
         if (policy_file_load(path_a, &a) < 0 || policy_file_load(path_b, &b) < 0)
                 return EXIT_USAGE;
 
         struct cordon_diag diag = {0};
-        int r = cordon_cap_policy_intersect(&a, &b, &result, &diag);
+        int r = cordon_cap_policy_intersection(a, b, &result, &diag);
         if (r < 0) {
                 log_error_errno(r, "cannot intersect %s and %s: %s", display_name(path_a),
                                 display_name(path_b), *diag.message ? diag.message : strerror(-r));
                 return 1;
         }
-        return print_policy(&result) < 0 ? 1 : 0;
+        return print_policy(result) < 0 ? 1 : 0;
 }
 
 int cmd_policy(int argc, char **argv)

@@ -64,16 +64,10 @@ static int settings_from_environment(struct cordon_settings *s)
 
 static int load_policy_file(struct cordon_settings *s, const char *path)
 {
-        struct cordon_cap_policy *c = calloc(1, sizeof(*c));
-        if (!c) {
-                log_error("out of memory");
-                return -ENOMEM;
-        }
-        int r = policy_file_load(path, c);
-        if (r < 0) {
-                free(c);
+        struct cordon_cap_policy *c = NULL;
+        int r = policy_file_load(path, &c);
+        if (r < 0)
                 return r;
-        }
         s->cap_policy = c;
         s->cap_policy_origin = strdup(streq(path, "-") ? "<stdin>" : path);
         if (!s->cap_policy_origin) {

@@ -12,5 +12,5 @@ int cmd_policy(int argc, char **argv);
 struct cordon_cap_policy;
 /* Reads and parses a capability policy file ("-": standard input), at most 1 MiB, for
  * `cordon policy` and `cordon run --policy`. Logs one line and returns -errno on failure;
- * on success @ret is initialised and owned by the caller. */
-int policy_file_load(const char *path, struct cordon_cap_policy *ret);
+ * on success stores a new policy in @ret, owned by the caller (cordon_cap_policy_free()). */
+int policy_file_load(const char *path, struct cordon_cap_policy **ret);

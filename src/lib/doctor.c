@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "lib/backend-auto.h"
 #include "lib/cgroup.h"
 #include "lib/doctor.h"
 #include "lib/landlock.h"
@@ -61,7 +62,7 @@ static enum cordon_userns_blocker userns_blocker(const struct cordon_doctor_user
         return CORDON_USERNS_BLOCKER_NONE;
 }
 
-void cordon_doctor_check_userns(struct cordon_doctor_userns *ret)
+_public_ void cordon_doctor_check_userns(struct cordon_doctor_userns *ret)
 {
         struct cordon_doctor_userns u = {
             .unprivileged_userns_clone =
@@ -80,7 +81,7 @@ void cordon_doctor_check_userns(struct cordon_doctor_userns *ret)
         *ret = u;
 }
 
-void cordon_doctor_check_landlock(struct cordon_doctor_landlock *ret)
+_public_ void cordon_doctor_check_landlock(struct cordon_doctor_landlock *ret)
 {
         int abi = cordon_landlock_abi();
         *ret = abi > 0 ? (struct cordon_doctor_landlock){.abi = abi}
@@ -92,7 +93,7 @@ static const uint32_t seccomp_actions[_CORDON_SECCOMP_ACTION_COUNT] = {
     SECCOMP_RET_USER_NOTIF,   SECCOMP_RET_TRACE,       SECCOMP_RET_LOG,  SECCOMP_RET_ALLOW,
 };
 
-void cordon_doctor_check_seccomp(struct cordon_doctor_seccomp *ret)
+_public_ void cordon_doctor_check_seccomp(struct cordon_doctor_seccomp *ret)
 {
         struct cordon_doctor_seccomp s = {.mode = -1};
 
@@ -245,7 +246,7 @@ static void cgroup_clear(struct cordon_doctor_cgroup *c)
         *c = (struct cordon_doctor_cgroup){0};
 }
 
-int cordon_doctor_check_cgroup(struct cordon_doctor_cgroup *ret)
+_public_ int cordon_doctor_check_cgroup(struct cordon_doctor_cgroup *ret)
 {
         struct cordon_doctor_cgroup c = {0};
         c.layout = cgroup_layout(&c.v2_mount);
@@ -284,7 +285,12 @@ int cordon_doctor_check_limits_at(const struct cordon_limits_host *host,
         return 0;
 }
 
-int cordon_doctor_find_pasta(const char *search_path, struct cordon_doctor_pasta *ret)
+_public_ int cordon_doctor_check_limits(struct cordon_doctor_limits *ret)
+{
+        return cordon_doctor_check_limits_at(NULL, ret);
+}
+
+_public_ int cordon_doctor_find_pasta(const char *search_path, struct cordon_doctor_pasta *ret)
 {
         _cleanup_free_ char *copy = strdup(search_path ?: DEFAULT_SEARCH_PATH);
         if (!copy)
@@ -310,7 +316,7 @@ int cordon_doctor_find_pasta(const char *search_path, struct cordon_doctor_pasta
         return 0;
 }
 
-void cordon_doctor_report_clear(struct cordon_doctor_report *r)
+_public_ void cordon_doctor_report_clear(struct cordon_doctor_report *r)
 {
         if (!r)
                 return;
@@ -319,7 +325,7 @@ void cordon_doctor_report_clear(struct cordon_doctor_report *r)
         *r = (struct cordon_doctor_report){0};
 }
 
-int cordon_doctor_collect(const char *search_path, struct cordon_doctor_report *ret)
+_public_ int cordon_doctor_collect(const char *search_path, struct cordon_doctor_report *ret)
 {
         _cleanup_(cordon_doctor_report_clear) struct cordon_doctor_report rep = {0};
 
@@ -329,7 +335,7 @@ int cordon_doctor_collect(const char *search_path, struct cordon_doctor_report *
         int r = cordon_doctor_check_cgroup(&rep.cgroup);
         if (r < 0)
                 return r;
-        r = cordon_doctor_check_limits_at(NULL, &rep.limits);
+        r = cordon_doctor_check_limits(&rep.limits);
         if (r < 0)
                 return r;
         r = cordon_doctor_find_pasta(search_path, &rep.pasta);
@@ -340,7 +346,30 @@ int cordon_doctor_collect(const char *search_path, struct cordon_doctor_report *
         return 0;
 }
 
-bool cordon_doctor_ns_backend_usable(const struct cordon_doctor_report *r)
+_public_ bool cordon_doctor_ns_backend_usable(const struct cordon_doctor_report *r)
 {
         return r->userns.usable;
+}
+
+_public_ int cordon_doctor_auto_backend(const struct cordon_doctor_report *r)
+{
+        const struct cordon_backend_facts f = {
+            .userns = r->userns.usable ? 1 : 0,
+            .landlock_abi = r->landlock.abi > 0 ? r->landlock.abi : r->landlock.error,
+            .euid = geteuid(),
+            .apparmor_restrict_unprivileged_userns =
+                r->userns.apparmor_restrict_unprivileged_userns,
+        };
+        return cordon_backend_auto_decide(&f, NULL);
+}
+
+/* Declared in cordon/sandbox.h: the public face of cordon_landlock_features[], for doctor
+ * reports and receipts. */
+_public_ const char *cordon_landlock_feature_name(unsigned i, int *ret_abi)
+{
+        if (i >= cordon_landlock_n_features)
+                return NULL;
+        if (ret_abi)
+                *ret_abi = cordon_landlock_features[i].abi;
+        return cordon_landlock_features[i].name;
 }

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/backend-auto.h"
 #include "lib/diag.h"
-#include "lib/doctor.h"
 #include "lib/host-action.h"
 #include "lib/launch.h"
 #include "lib/net-modes.h"
@@ -44,14 +44,6 @@ static const char *landlock_missing_reason(int abi)
         if (abi == -EOPNOTSUPP)
                 return "Landlock is built in but not enabled at boot (add landlock to lsm=)";
         return strerror(-abi);
-}
-
-/* The userns restriction of Ubuntu's AppArmor lets the clone succeed and then refuses the mounts;
- * a cheap look at the sysctl spares the doomed attempt. */
-static bool apparmor_restricts_userns(void)
-{
-        return geteuid() != 0 &&
-               cordon_read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1;
 }
 
 /* A layer that is wanted and cannot be had: an error unless the worktree fallback says warn. */
@@ -269,16 +261,16 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
         case CORDON_BACKEND_LANDLOCK:
                 l->backend = p->backend;
                 break;
-        default:
-                if (apparmor_restricts_userns() && l->landlock_abi > 0) {
+        default: {
+                /* The decision `cordon doctor` reports; without a probe it is never -EOPNOTSUPP. */
+                struct cordon_backend_facts facts;
+                cordon_backend_facts_read(l->landlock_abi, &facts);
+                l->backend = cordon_backend_auto_decide(&facts, &l->auto_backend);
+                if (l->backend == CORDON_BACKEND_LANDLOCK)
                         warn(l, "AppArmor restricts unprivileged user namespaces here "
                                 "(kernel.apparmor_restrict_unprivileged_userns=1); using the "
                                 "landlock backend");
-                        l->backend = CORDON_BACKEND_LANDLOCK;
-                } else {
-                        l->backend = CORDON_BACKEND_NS;
-                        l->auto_backend = true;
-                }
+        }
         }
 
         bool layers =

@@ -8,7 +8,7 @@
 #include "lib/res-limits.h"
 #include "shared/macro.h"
 
-const char *cordon_limit_mechanism_to_string(enum cordon_limit_mechanism m)
+_public_ const char *cordon_limit_mechanism_to_string(enum cordon_limit_mechanism m)
 {
         static const char *const names[] = {
             [CORDON_LIMIT_NONE] = "none",         [CORDON_LIMIT_CGROUP2] = "cgroup2",
@@ -18,7 +18,7 @@ const char *cordon_limit_mechanism_to_string(enum cordon_limit_mechanism m)
         return (unsigned)m < ELEMENTSOF(names) ? names[m] : NULL;
 }
 
-const char *cordon_limit_kind_to_string(enum cordon_limit_kind k)
+_public_ const char *cordon_limit_kind_to_string(enum cordon_limit_kind k)
 {
         static const char *const names[] = {
             [CORDON_LIMIT_MEMORY] = "memory",

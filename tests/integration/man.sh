@@ -2,7 +2,8 @@
 # The cordon(1) man page lints clean and documents every option and command the binary offers.
 # Options are written in the page with \- for each hyphen (\-\-project\-dir); each must have a
 # .TP entry of its own in OPTIONS, and each command must appear in bold in COMMANDS.
-# Needs man/ staged next to tests/ (at $T_SRC/man/cordon.1).
+# libcordon(3) lints clean too and names every function of the public headers.
+# Needs man/ and include/ staged next to tests/ (at $T_SRC/man/cordon.1).
 # shellcheck disable=SC1091 # staged by run-tap.sh
 . "$T_SRC/tests/lib/tap.sh"
 
@@ -24,7 +25,7 @@ commands=$("$CORDON" --help | awk '/^Commands:/ { on = 1; next } on && NF == 0 {
 n_run=$(printf '%s\n' "$run_opts" | grep -c .)
 n_top=$(printf '%s\n' "$top_opts" | grep -c .)
 n_cmd=$(printf '%s\n' "$commands" | grep -c .)
-plan $((3 + n_run + n_top + n_cmd))
+plan $((5 + n_run + n_top + n_cmd))
 
 if [ -f "$page" ]; then
         ok "man page is staged at man/cordon.1"
@@ -73,3 +74,31 @@ for c in $commands; do
                 not_ok "command '$c' is documented in COMMANDS" "no '\\fB$c\\fR' or '.B $c' in the COMMANDS section"
         fi
 done
+
+lib_page="$T_SRC/man/libcordon.3"
+if ! command -v groff >/dev/null 2>&1; then
+        skip "groff is not installed (apt-get install groff-base)" "libcordon.3: groff -man -z -ww is clean"
+else
+        lint=$(groff -man -z -ww "$lib_page" 2>&1)
+        status=$?
+        if [ $status -eq 0 ] && [ -z "$lint" ]; then
+                ok "libcordon.3: groff -man -z -ww is clean"
+        else
+                not_ok "libcordon.3: groff -man -z -ww is clean" "exit status $status" "$lint"
+        fi
+fi
+
+# Every function the public headers declare is named in the page. The settings registry
+# (settings.h) is only pointed to, in a section of its own, until the page describes it.
+missing=""
+for h in "$T_SRC"/include/cordon/*.h; do
+        [ "${h##*/}" = settings.h ] && continue
+        for fn in $(grep -ohE '\bcordon_[a-z0-9_]+ *\(' "$h" | tr -d ' (' | sort -u); do
+                grep -qF "$(printf '%s' "$fn" | sed 's/-/\\-/g')" "$lib_page" || missing="$missing $fn"
+        done
+done
+if [ -f "$lib_page" ] && [ -z "$missing" ]; then
+        ok "libcordon.3 names every function of include/cordon/*.h"
+else
+        not_ok "libcordon.3 names every function of include/cordon/*.h" "missing:$missing"
+fi

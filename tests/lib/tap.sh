@@ -6,6 +6,7 @@
 #   CORDON_TESTS_MUST_RUN=1  turns skips into failures (CI)
 #   T_TMP           a fresh scratch directory for this test file, writable by the current user
 #   HOME            a scratch home of the current user's own (not the real one)
+#   T_INSTALL       the build installed into a DESTDIR (headers, libcordon, libcordon.pc, man pages)
 set -u
 _tap_n=0
 _tap_failed=0

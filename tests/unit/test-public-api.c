@@ -1,6 +1,7 @@
-/* libcordon through its public header only, linked against the shared library: building a
+/* libcordon through its public headers only, linked against the shared library: building a
  * policy, validation errors, and a spawn (in a forked child: user namespaces need a
- * single-threaded caller, and Criterion may run helper threads). */
+ * single-threaded caller, and Criterion may run helper threads); capability policies; the host
+ * checks. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdio.h>
@@ -10,7 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cordon/cap-policy.h"
 #include "cordon/cordon.h"
+#include "cordon/doctor.h"
 
 static struct cordon_policy *minimal_policy(const char *project)
 {
@@ -134,4 +137,115 @@ Test(public_api, spawn_reports_a_failed_bind_with_its_step)
         /* A project that does not exist cannot be opened: CORDON_STEP_OPEN, nothing runs. */
         cr_assert_eq(spawn_in_child("/tmp/cordon-api-missing-dir", "exit 0"),
                      200 + CORDON_STEP_OPEN);
+}
+
+static struct cordon_cap_policy *cap_parse(const char *json)
+{
+        struct cordon_cap_policy *c = NULL;
+        struct cordon_diag d = {0};
+        int r = cordon_cap_policy_from_json(json, strlen(json), "t.json", &c, &d);
+        cr_assert_eq(r, 0, "%s: %d %s", json, r, d.message);
+        cr_assert_not_null(c);
+        return c;
+}
+
+Test(public_api, cap_policy_parse_format_intersect)
+{
+        struct cordon_cap_policy *a = cap_parse("{\"workspace_roots\": [\"/srv/b\", \"/srv/a\"]}");
+        struct cordon_cap_policy *b =
+            cap_parse("{\"workspace_roots\": [\"/srv\"], \"sandbox_profile\": \"os_hardened\"}");
+        struct cordon_cap_policy *both = NULL;
+        struct cordon_diag d = {0};
+        cr_assert_eq(cordon_cap_policy_intersection(a, b, &both, &d), 0, "%s", d.message);
+        char *s = NULL;
+        cr_assert_eq(cordon_cap_policy_format_json(both, &s), 0);
+        cr_assert(strstr(s, "\"os_hardened\"") && strstr(s, "\"/srv/a\"") &&
+                      strstr(s, "\"/srv/b\""),
+                  "%s", s);
+        /* The canonical form parses back to the same text. */
+        struct cordon_cap_policy *again = cap_parse(s);
+        char *s2 = NULL;
+        cr_assert_eq(cordon_cap_policy_format_json(again, &s2), 0);
+        cr_assert_str_eq(s, s2);
+        free(s);
+        free(s2);
+        cr_assert_null(cordon_cap_policy_free(again));
+        cordon_cap_policy_free(both);
+        cordon_cap_policy_free(a);
+        cordon_cap_policy_free(b);
+        cr_assert_null(cordon_cap_policy_free(NULL));
+}
+
+Test(public_api, cap_policy_errors_name_the_key)
+{
+        struct cordon_cap_policy *c = NULL;
+        struct cordon_diag d = {0};
+        const char *bad = "{\"process_sandbox\": {\"read_roots\": [\"/a\", \"rel\"]}}";
+        cr_assert_eq(cordon_cap_policy_from_json(bad, strlen(bad), "p.json", &c, &d), -EINVAL);
+        cr_assert_null(c, "untouched on failure");
+        cr_assert(strstr(d.message, "p.json") && strstr(d.message, "/process_sandbox/read_roots/1"),
+                  "%s", d.message);
+
+        struct cordon_cap_policy *x = cap_parse("{\"workspace_roots\": [\"/x\"]}");
+        struct cordon_cap_policy *y = cap_parse("{\"workspace_roots\": [\"/y\"]}");
+        struct cordon_cap_policy *none = NULL;
+        d = (struct cordon_diag){0};
+        cr_assert_eq(cordon_cap_policy_intersection(x, y, &none, &d), -EINVAL);
+        cr_assert_null(none);
+        cr_assert(*d.message);
+        cordon_cap_policy_free(x);
+        cordon_cap_policy_free(y);
+}
+
+Test(public_api, doctor_checks_and_features)
+{
+        struct cordon_doctor_landlock ll;
+        cordon_doctor_check_landlock(&ll);
+        cr_assert(ll.abi > 0 || ll.error < 0);
+        struct cordon_doctor_seccomp sc;
+        cordon_doctor_check_seccomp(&sc);
+        cr_assert(sc.filter || sc.error < 0);
+        struct cordon_doctor_limits lim;
+        cr_assert_eq(cordon_doctor_check_limits(&lim), 0);
+        struct cordon_doctor_pasta pasta;
+        cr_assert_eq(cordon_doctor_find_pasta("relative:/nonexistent-dir", &pasta), 0);
+        cr_assert_null(pasta.path);
+
+        int abi = 0;
+        cr_assert_str_eq(cordon_landlock_feature_name(0, &abi), "filesystem");
+        cr_assert_eq(abi, 1);
+        unsigned n = 0;
+        while (cordon_landlock_feature_name(n, NULL))
+                n++;
+        cr_assert_geq(n, 6);
+        cr_assert_str_eq(cordon_limit_mechanism_to_string(CORDON_LIMIT_CGROUP2), "cgroup2");
+        cr_assert_str_eq(cordon_limit_kind_to_string(CORDON_LIMIT_PIDS), "pids");
+}
+
+/* The whole report in a forked child (the user namespace probe forks): `auto` agrees with what
+ * the report says can run. Exit 0: consistent; 1..: which check failed. */
+Test(public_api, doctor_collect_and_auto_backend)
+{
+        pid_t pid = fork();
+        cr_assert_geq(pid, 0);
+        if (pid == 0) {
+                struct cordon_doctor_report r;
+                if (cordon_doctor_collect(NULL, &r) < 0)
+                        _exit(1);
+                int b = cordon_doctor_auto_backend(&r);
+                int rc = 0;
+                if (cordon_doctor_ns_backend_usable(&r) && b != CORDON_BACKEND_NS &&
+                    b != CORDON_BACKEND_LANDLOCK)
+                        rc = 2;
+                if (!cordon_doctor_ns_backend_usable(&r) &&
+                    b != (r.landlock.abi > 0 ? CORDON_BACKEND_LANDLOCK : -EOPNOTSUPP))
+                        rc = 3;
+                cordon_doctor_report_clear(&r);
+                cordon_doctor_report_clear(NULL);
+                _exit(rc);
+        }
+        int st;
+        cr_assert_eq(waitpid(pid, &st, 0), pid);
+        cr_assert(WIFEXITED(st));
+        cr_assert_eq(WEXITSTATUS(st), 0);
 }
