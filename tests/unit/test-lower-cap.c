@@ -5,15 +5,14 @@
 
 TestSuite(lower_cap, .init = setup, .fini = teardown);
 
-/* Installs a fresh capability policy in the settings and returns it for filling in. */
+/* Installs a fresh capability policy and returns it for filling in; lower() writes it into the
+ * settings through the policy front end (cordon_settings_apply_cap_policy()) each time. */
 static struct cordon_cap_policy *cap(void)
 {
         struct cordon_cap_policy *c = calloc(1, sizeof(*c));
         cr_assert_not_null(c);
         cordon_cap_policy_init(c);
-        s.cap_policy = c;
-        s.cap_policy_origin = strdup("policy.json");
-        cr_assert_not_null(s.cap_policy_origin);
+        fixture_cap = c;
         return c;
 }
 
