@@ -31,7 +31,7 @@ struct cordon_settings;
  * Returns 0 and the object in @ret (the caller frees it with cordon_settings_free()), or
  * -ENOMEM. Thread-safe (touches no shared state). */
 int cordon_settings_new(const char *home, struct cordon_settings **ret);
-/* Frees @s; accepts NULL; returns NULL. */
+/* Frees @s; accepts NULL; returns NULL. Not thread-safe against other users of @s. */
 struct cordon_settings *cordon_settings_free(struct cordon_settings *s);
 
 /* The one way a value gets in. @name is a registry variable; @value its text as sandbox.conf
@@ -47,11 +47,14 @@ struct cordon_settings *cordon_settings_free(struct cordon_settings *s);
  * Returns 0; -ENOENT for an unknown variable; -EINVAL for a value the variable's parser refuses;
  * -EOPNOTSUPP as above; -ENOMEM. On -EINVAL and -EOPNOTSUPP @diag's message has the form
  * "NAME 'value': reason", so that a front end can replace the leading NAME with its own spelling
- * of the variable (see cordon_settings_diag_respell()). Nothing changes on failure. */
+ * of the variable (see cordon_settings_diag_respell()). Nothing changes on failure. Not
+ * thread-safe on one @s. */
 int cordon_settings_set(struct cordon_settings *s, const char *name, const char *value,
                         const char *origin, struct cordon_diag *diag);
-/* Puts variable @name back to its built-in default (a list: its default items). Returns 0,
- * -ENOENT for an unknown variable, -ENOMEM. */
+/* Puts variable @name back to its built-in default (a list: its default items), with origin
+ * "built-in default". Returns 0, -ENOENT for an unknown variable, -ENOMEM, or -EOPNOTSUPP for a
+ * list cordon does not enforce whose default is not empty (ENABLED_AGENTS): emptying it would
+ * pretend to switch its defaults off. Not thread-safe on one @s. */
 int cordon_settings_reset(struct cordon_settings *s, const char *name);
 
 /* Rewrites a message of cordon_settings_set() that starts with variable @name so that it starts
@@ -64,7 +67,8 @@ void cordon_settings_diag_respell(struct cordon_diag *diag, const char *name, co
  * fallback CORDON_HANDLER_SANDBOX (or harn's HARN_HANDLER_SANDBOX when that is unset), each with
  * origin "env NAME". @envp is a NULL-terminated KEY=VALUE vector (environ). Returns 0 or the
  * error of cordon_settings_set(); the message then names the environment variable as
- * "NAME='value': reason". */
+ * "NAME='value': reason". Reads @envp, never the process environment; not thread-safe on one
+ * @s. */
 int cordon_settings_apply_environment(struct cordon_settings *s, char *const *envp,
                                       struct cordon_diag *diag);
 
@@ -74,7 +78,9 @@ int cordon_settings_apply_environment(struct cordon_settings *s, char *const *en
  * the form "FILE: /json/pointer". The profile is strictest-wins against the value already set;
  * the other policy variables are replaced, so loading a second policy replaces the first.
  * Once a policy is loaded the sandbox is confined to its roots instead of a project directory.
- * Returns 0, -EFBIG, -errno of reading, or -EINVAL of parsing, with the reason in @diag. */
+ * Returns 0, -EFBIG, -errno of reading, or -EINVAL of parsing, with the reason in @diag; on
+ * failure of reading or parsing the settings are unchanged. Reads standard input for "-"; not
+ * thread-safe on one @s. */
 int cordon_settings_load_policy(struct cordon_settings *s, const char *path,
                                 struct cordon_diag *diag);
 
@@ -84,7 +90,8 @@ int cordon_settings_load_policy(struct cordon_settings *s, const char *path,
  * unknown variable, -EISDIR for a list, -ENOBUFS when @buf is too small. */
 int cordon_settings_get(const struct cordon_settings *s, const char *name, char *buf, size_t size,
                         const char **ret_origin);
-/* The number of items of list @name, or -ENOENT / -ENOTDIR (a scalar). */
+/* The number of items of list @name, or -ENOENT / -ENOTDIR (a scalar). The getters only read
+ * @s: several threads may read one settings object while nobody writes it. */
 ssize_t cordon_settings_count(const struct cordon_settings *s, const char *name);
 /* Item @i of list @name: value and origin, owned by @s and valid until @s changes. Returns 0,
  * -ENOENT, -ENOTDIR, or -ERANGE past the end. */

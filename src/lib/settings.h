@@ -98,7 +98,12 @@ enum cordon_var_type {
         CORDON_VAR_LIST,     /* struct cordon_list, one item per value */
 };
 
-/* What a later layer does to an earlier one's value (the config loader's merge, issue 14). */
+/* The merge and admin columns describe the layering of sandbox.conf files; the config loader
+ * (issue 14) applies them. cordon_settings_set() itself always replaces a scalar and appends a
+ * list item: the front ends of today (environment, flags, a capability policy) have one layer
+ * each, and the policy's strictest-wins profile is done by its front end.
+ *
+ * What a later layer does to an earlier one's value. */
 enum cordon_var_merge {
         CORDON_MERGE_REPLACE,
         CORDON_MERGE_APPEND,
