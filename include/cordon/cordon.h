@@ -198,3 +198,4 @@ int cordon_fallback_from_string(const char *s);
 #endif
 
 #include <cordon/sandbox.h>
+#include <cordon/settings.h>

@@ -12,6 +12,15 @@ struct cli_option {
         const char *arg; /* the argument's name in help; NULL: takes no argument */
         int id;          /* returned for the option; >= CLI_OPTION_FIRST_ID */
         const char *help;
+        /* The settings variable the option writes (cordon/settings.h), or NULL for an option of
+         * the command itself. With an argument the argument is the value; without, @value is. */
+        const char *variable;
+        const char *value;
+        unsigned flags; /* CLI_OPTION_* */
+};
+
+enum {
+        CLI_OPTION_NONEMPTY = 1u << 0, /* an empty argument is refused (the variable takes one) */
 };
 
 /* Ids start here, above every character getopt_long() can return. */

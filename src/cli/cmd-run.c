@@ -1,6 +1,6 @@
-/* `cordon run`: defaults + flags -> settings -> policy -> spawn. */
+/* `cordon run`: defaults + environment + flags (+ a capability policy) -> settings -> policy ->
+ * spawn. */
 #include <fcntl.h>
-#include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,10 +10,8 @@
 #include "cli/commands.h"
 #include "cli/receipt.h"
 #include "cli/run-options.h"
-#include "lib/cap-policy-internal.h"
+#include "cordon/settings.h"
 #include "lib/launch.h"
-#include "lib/lower.h"
-#include "lib/passwd-filter.h"
 #include "lib/policy-describe.h"
 #include "lib/policy.h"
 #include "lib/res-limits.h"
@@ -22,74 +20,6 @@
 #include "shared/strv.h"
 
 extern char **environ;
-
-/* The environment's say, below the flags: SANDBOX_BACKEND as in sandbox.conf, and the worktree
- * fallback from CORDON_HANDLER_SANDBOX (or harn's HARN_HANDLER_SANDBOX). */
-static int settings_from_environment(struct cordon_settings *s)
-{
-        const char *v = getenv("SANDBOX_BACKEND");
-        if (v) {
-                int b = cordon_backend_from_string(v);
-                if (b < 0) {
-                        log_error("SANDBOX_BACKEND='%s': expected auto, ns (or bwrap) or landlock",
-                                  v);
-                        return -EINVAL;
-                }
-                s->backend = (enum cordon_backend)b;
-        }
-        const char *name = "CORDON_HANDLER_SANDBOX";
-        v = getenv(name);
-        if (!v) {
-                name = "HARN_HANDLER_SANDBOX";
-                v = getenv(name);
-        }
-        if (v) {
-                int f = cordon_fallback_from_string(v);
-                if (f < 0) {
-                        log_error("%s='%s': expected off, warn or enforce", name, v);
-                        return -EINVAL;
-                }
-                s->fallback = (enum cordon_fallback)f;
-        }
-        v = getenv("PROTECT_GIT_CONFIG");
-        if (v) {
-                if (!streq(v, "true") && !streq(v, "false")) {
-                        log_error("PROTECT_GIT_CONFIG='%s': expected true or false", v);
-                        return -EINVAL;
-                }
-                s->protect_git = streq(v, "true");
-        }
-        return 0;
-}
-
-static int load_policy_file(struct cordon_settings *s, const char *path)
-{
-        struct cordon_cap_policy *c = NULL;
-        int r = policy_file_load(path, &c);
-        if (r < 0)
-                return r;
-        s->cap_policy = c;
-        s->cap_policy_origin = strdup(streq(path, "-") ? "<stdin>" : path);
-        if (!s->cap_policy_origin) {
-                log_error("out of memory");
-                return -ENOMEM;
-        }
-        return 0;
-}
-
-/* The account's home directory: from /etc/passwd when it has the caller's line, else from NSS
- * (directory users). getpwuid() alone costs about 80 µs a start (nsswitch.conf, nscd probes),
- * as much as a tenth of the landlock backend's own work. NULL when there is none. */
-static char *account_home_dir(uid_t uid)
-{
-        _cleanup_free_ char *text = NULL;
-        char *home = NULL;
-        if (read_full_file("/etc/passwd", 16u << 20, &text, NULL) >= 0 &&
-            cordon_passwd_db_home(text, uid, &home) >= 0)
-                return home;
-        struct passwd *pw = getpwuid(uid);
-        return pw && pw->pw_dir ? strdup(pw->pw_dir) : NULL;
-}
 
 static void print_warning(void *userdata, const char *message)
 {
@@ -125,14 +55,18 @@ int cmd_run(int argc, char **argv)
 {
         struct run_args a = {0};
         char err[512] = "";
-        _cleanup_free_ char *cwd = getcwd(NULL, 0);
-        int r = cordon_settings_init_defaults(&a.settings, getenv("HOME"));
-        if (r < 0) {
+        struct cordon_diag sdiag = {0};
+        _cleanup_(cordon_host_clear) struct cordon_host host = {0};
+        int r = cordon_host_init_current(&host, environ);
+        int host_r = r;
+        if (r == -ENOMEM || cordon_settings_new(getenv("HOME"), &a.settings) < 0) {
                 log_error("out of memory");
                 return EXIT_SETUP;
         }
-        if (settings_from_environment(&a.settings) < 0) {
-                cordon_settings_clear(&a.settings);
+        /* The environment's say, below the flags. */
+        if (cordon_settings_apply_environment(a.settings, environ, &sdiag) < 0) {
+                log_error("%s", sdiag.message);
+                cordon_settings_free(a.settings);
                 return EXIT_USAGE;
         }
         r = run_args_parse(&a, argc, argv, err, sizeof(err));
@@ -141,42 +75,34 @@ int cmd_run(int argc, char **argv)
                 if (!a.help)
                         log_error("%s", err);
                 run_args_help(a.help ? stdout : stderr);
-                cordon_settings_clear(&a.settings);
+                cordon_settings_free(a.settings);
                 return code;
         }
         if (a.dry_run)
                 a.receipt_file = NULL; /* a dry run writes nothing, not even a receipt */
-        if (!cwd) {
-                log_error("cannot determine the working directory: %m");
-                cordon_settings_clear(&a.settings);
+        if (host_r < 0) {
+                log_error("cannot determine the working directory: %s", strerror(-host_r));
+                cordon_settings_free(a.settings);
                 return EXIT_SETUP;
         }
 
-        if (a.policy_file && load_policy_file(&a.settings, a.policy_file) < 0) {
-                cordon_settings_clear(&a.settings);
+        if (a.policy_file &&
+            (r = cordon_settings_load_policy(a.settings, a.policy_file, &sdiag)) < 0) {
+                log_error("%s", *sdiag.message ? sdiag.message : strerror(-r));
+                cordon_settings_free(a.settings);
                 return EXIT_USAGE;
         }
 
-        /* The account's home as well as $HOME: the credential stores of both are hidden. */
-        _cleanup_free_ char *account_home = account_home_dir(getuid());
-        struct cordon_host host = {
-            .home = getenv("HOME"),
-            .account_home = account_home,
-            .cwd = cwd,
-            .envp = environ,
-            .uid = getuid(),
-            .gid = getgid(),
-        };
         struct cordon_policy *p = NULL;
         _cleanup_strv_free_ char **warnings = NULL;
         struct cordon_diag diag = {0};
         /* Resolved only: what it needs created on the host is made by the launch. */
-        r = cordon_settings_resolve(&a.settings, &host, &p, &warnings, &diag);
+        r = cordon_settings_resolve(a.settings, &host, &p, &warnings, &diag);
         STRV_FOREACH (w, warnings)
                 log_warning("%s", *w);
         if (r < 0) {
                 log_error("%s", *diag.message ? diag.message : strerror(-r));
-                cordon_settings_clear(&a.settings);
+                cordon_settings_free(a.settings);
                 /* Nothing runs, but the receipt still says why. */
                 struct receipt rc = RECEIPT_INIT;
                 struct cordon_diag rdiag = {0};
@@ -189,25 +115,29 @@ int cmd_run(int argc, char **argv)
                 return EXIT_SETUP;
         }
 
-        bool quiet = a.settings.quiet;
+        char value[4096] = "";
+        bool quiet =
+            cordon_settings_get(a.settings, "SANDBOX_QUIET", value, sizeof(value), NULL) >= 0 &&
+            streq(value, "true");
         /* The presets a capability policy grants, for the banner: they decide what of the home
          * directory the command sees. */
         char presets[160] = "";
-        if (a.settings.cap_policy) {
-                const struct cordon_cap_policy *c = a.settings.cap_policy;
-                unsigned bits = c->presets_default ? CORDON_PRESETS_ALL : c->presets;
+        if (cordon_settings_get(a.settings, "POLICY", value, sizeof(value), NULL) < 0 || *value) {
                 strcpy(presets, " presets=");
-                const char *sep = "";
-                for (size_t i = 0; i < ELEMENTSOF(cordon_cap_preset_names); i++)
-                        if (bits & (1u << i)) {
-                                strcat(presets, sep);
-                                strcat(presets, cordon_cap_preset_names[i]);
-                                sep = ",";
-                        }
-                if (!*sep)
+                ssize_t n = cordon_settings_count(a.settings, "POLICY_PRESETS");
+                for (ssize_t i = 0; i < n; i++) {
+                        const char *name = NULL;
+                        if (cordon_settings_get_item(a.settings, "POLICY_PRESETS", (size_t)i, &name,
+                                                     NULL) < 0)
+                                break;
+                        if (i > 0)
+                                strcat(presets, ",");
+                        strcat(presets, name);
+                }
+                if (n <= 0)
                         strcat(presets, "none");
         }
-        cordon_settings_clear(&a.settings);
+        a.settings = cordon_settings_free(a.settings);
         if (a.dry_run)
                 return dry_run(p, a.command);
 

@@ -6,51 +6,63 @@
 #include <string.h>
 
 #include "cli/run-options.h"
-#include "lib/env-filter.h"
-#include "lib/res-limits.h"
 #include "shared/macro.h"
 
 const struct cli_option run_options_table[] = {
     {"project-dir", 'p', "DIR", OPT_PROJECT_DIR,
-     "the writable project directory (default: the working directory)"},
+     "the writable project directory (default: the working directory)", "PROJECT_DIR", NULL, 0},
     {"allow-parent", 0, "DIR", OPT_ALLOW_PARENT,
-     "also allow projects below DIR (built-in: $HOME, /tmp, /var/tmp)"},
+     "also allow projects below DIR (built-in: $HOME, /tmp, /var/tmp)", "ALLOWED_PROJECT_PARENTS",
+     NULL, 0},
     {"home-access", 0, "MODE", OPT_HOME_ACCESS,
-     "how much of $HOME is visible: tmpwrite (default), restricted, read, write"},
-    {"ro", 0, "PATH", OPT_RO, "bind PATH read-only at the same place"},
-    {"rw", 0, "PATH", OPT_RW, "bind PATH read-write at the same place"},
+     "how much of $HOME is visible: tmpwrite (default), restricted, read, write", "HOME_ACCESS",
+     NULL, 0},
+    {"ro", 0, "PATH", OPT_RO, "bind PATH read-only at the same place", "READONLY_MOUNTS", NULL, 0},
+    {"rw", 0, "PATH", OPT_RW, "bind PATH read-write at the same place", "EXTRA_WRITABLE_PATHS",
+     NULL, 0},
     {"mask", 0, "PATH", OPT_MASK,
-     "hide file PATH behind /dev/null (a missing file gets an empty placeholder)"},
-    {"hide", 0, "PATH", OPT_HIDE, "hide PATH behind an empty read-only directory"},
+     "hide file PATH behind /dev/null (a missing file gets an empty placeholder)", "BLOCKED_FILES",
+     NULL, 0},
+    {"hide", 0, "PATH", OPT_HIDE, "hide PATH behind an empty read-only directory",
+     "EXTRA_BLOCKED_PATHS", NULL, 0},
     {"device", 0, "GLOB", OPT_DEVICE,
-     "expose matching device nodes (never those of the device blacklist)"},
-    {"setenv", 0, "NAME=VALUE", OPT_SETENV, "set a variable for the command"},
+     "expose matching device nodes (never those of the device blacklist)", "DEVICES", NULL, 0},
+    {"setenv", 0, "NAME=VALUE", OPT_SETENV, "set a variable for the command", "SANDBOX_ENV", NULL,
+     0},
     {"backend", 0, "NAME", OPT_BACKEND,
-     "auto (default), ns (namespaces + Landlock + seccomp) or landlock (no namespaces)"},
+     "auto (default), ns (namespaces + Landlock + seccomp) or landlock (no namespaces)",
+     "SANDBOX_BACKEND", NULL, CLI_OPTION_NONEMPTY},
     {"profile", 0, "NAME", OPT_PROFILE,
      "worktree (default), os_hardened (every layer required) or unrestricted (no Landlock, "
-     "no seccomp)"},
+     "no seccomp)",
+     "SANDBOX_PROFILE", NULL, 0},
     {"policy", 0, "FILE", OPT_POLICY,
      "confine by a capability policy (JSON, see cordon-policy(5)) instead of a project"},
     {"receipt", 0, "FILE", OPT_RECEIPT,
      "write a JSON receipt of the confinement applied and the outcome to FILE"},
     {"timeout", 0, "SECONDS", OPT_TIMEOUT,
-     "kill the whole sandbox after SECONDS (decimals allowed) and exit 124"},
+     "kill the whole sandbox after SECONDS (decimals allowed) and exit 124", "TIMEOUT", NULL, 0},
     {"memory", 0, "SIZE", OPT_MEMORY,
-     "a hard memory ceiling such as 512M or 4G (cgroup, or per-process rlimits without one)"},
-    {"pids", 0, "N", OPT_PIDS, "at most N processes and threads"},
-    {"cpus", 0, "N", OPT_CPUS, "at most N CPUs (cpu quota, or CPU affinity without a cgroup)"},
+     "a hard memory ceiling such as 512M or 4G (cgroup, or per-process rlimits without one)",
+     "MEMORY_LIMIT", NULL, 0},
+    {"pids", 0, "N", OPT_PIDS, "at most N processes and threads", "PIDS_LIMIT", NULL, 0},
+    {"cpus", 0, "N", OPT_CPUS, "at most N CPUs (cpu quota, or CPU affinity without a cgroup)",
+     "CPU_LIMIT", NULL, 0},
     {"cgroup", 0, "PATH", OPT_CGROUP,
-     "a writable cgroup v2 directory to put the sandbox's cgroup in"},
+     "a writable cgroup v2 directory to put the sandbox's cgroup in", "CGROUP_PATH", NULL, 0},
     {"tmp-size", 0, "SIZE", OPT_TMP_SIZE,
-     "size of the private /tmp and of the tmpfs home (default: half of RAM; ns backend only)"},
+     "size of the private /tmp and of the tmpfs home (default: half of RAM; ns backend only)",
+     "TMP_SIZE", NULL, 0},
     {"no-pty", 0, NULL, OPT_NO_PTY,
-     "hand the command the caller's terminal instead of a pseudo-terminal of its own"},
+     "hand the command the caller's terminal instead of a pseudo-terminal of its own", "NO_PTY",
+     "true", 0},
     {"terminal-passthrough", 0, NULL, OPT_TERMINAL_PASSTHROUGH,
-     "relay clipboard, title and query escape sequences to the terminal (filtered by default)"},
-    {"quiet", 'q', NULL, OPT_QUIET, "do not print the startup banner"},
+     "relay clipboard, title and query escape sequences to the terminal (filtered by default)",
+     "TERMINAL_PASSTHROUGH", "true", 0},
+    {"quiet", 'q', NULL, OPT_QUIET, "do not print the startup banner", "SANDBOX_QUIET", "true", 0},
     {"git-writable", 0, NULL, OPT_GIT_WRITABLE,
-     "leave the project's .git/config and .git/hooks writable (read-only by default)"},
+     "leave the project's .git/config and .git/hooks writable (read-only by default)",
+     "PROTECT_GIT_CONFIG", "false", 0},
     {"dry-run", 0, NULL, OPT_DRY_RUN,
      "print the resolved plan and exit; nothing is created, changed or run"},
     {"help", 'h', NULL, OPT_HELP, "show this help and exit"},
@@ -69,50 +81,23 @@ void run_args_help(FILE *f)
                    "2 for a usage error.\n");
 }
 
-static int replace(char **dst, char **origin, const char *v, const char *o)
+/* An option row's variable, set through the settings registry; a failure names the option. */
+static int set_variable(struct run_args *a, const struct cli_option *o, const char *value,
+                        char *err, size_t errlen)
 {
-        char *a = strdup(v), *b = strdup(o);
-        if (!a || !b) {
-                free(a);
-                free(b);
-                return -ENOMEM;
-        }
-        free(*dst);
-        free(*origin);
-        *dst = a;
-        *origin = b;
-        return 0;
-}
-
-/* "30", "0.5", "1.25": seconds with up to 6 decimals, above 0 and at most a year. */
-static int parse_seconds(const char *s, uint64_t *ret_usec)
-{
-        uint64_t whole = 0, frac = 0, scale = 1000000;
-        const char *p = s;
-        if (*p < '0' || *p > '9')
+        char spelling[64];
+        snprintf(spelling, sizeof(spelling), "--%s", o->long_name);
+        struct cordon_diag diag = {0};
+        if ((o->flags & CLI_OPTION_NONEMPTY) && !*value) {
+                snprintf(err, errlen, "%s '': expected a value", spelling);
                 return -EINVAL;
-        for (; *p >= '0' && *p <= '9'; p++) {
-                whole = whole * 10 + (uint64_t)(*p - '0');
-                if (whole > 366ULL * 24 * 3600)
-                        return -ERANGE;
         }
-        if (*p == '.') {
-                p++;
-                if (*p < '0' || *p > '9')
-                        return -EINVAL;
-                for (; *p >= '0' && *p <= '9'; p++)
-                        if (scale > 1) {
-                                scale /= 10;
-                                frac += (uint64_t)(*p - '0') * scale;
-                        }
+        int r = cordon_settings_set(a->settings, o->variable, value, spelling, &diag);
+        if (r < 0) {
+                cordon_settings_diag_respell(&diag, o->variable, spelling);
+                snprintf(err, errlen, "%s", *diag.message ? diag.message : strerror(-r));
         }
-        if (*p)
-                return -EINVAL;
-        uint64_t usec = whole * 1000000 + frac;
-        if (usec == 0)
-                return -EINVAL;
-        *ret_usec = usec;
-        return 0;
+        return r;
 }
 
 int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t errlen)
@@ -120,165 +105,25 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
         struct cli_getopt g;
         cli_options_prepare(run_options_table, run_options_count, "+:", &g);
 
-        struct cordon_settings *s = &a->settings;
         for (;;) {
                 int c = cli_options_next(run_options_table, run_options_count, &g, argc, argv);
                 if (c == -1)
                         break;
-                int r = 0;
-                char origin[64];
-                snprintf(origin, sizeof(origin), "--%s",
-                         c >= OPT_PROJECT_DIR && c <= OPT_HELP
-                             ? run_options_table[c - OPT_PROJECT_DIR].long_name
-                             : "?");
+                const struct cli_option *o = c >= OPT_PROJECT_DIR && c <= OPT_HELP
+                                                 ? &run_options_table[c - OPT_PROJECT_DIR]
+                                                 : NULL;
+                if (o && o->variable) {
+                        int r = set_variable(a, o, o->arg ? optarg : o->value, err, errlen);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
                 switch (c) {
-                case OPT_PROJECT_DIR:
-                        r = replace(&s->project_dir, &s->project_dir_origin, optarg, origin);
-                        break;
-                case OPT_ALLOW_PARENT:
-                        if (optarg[0] != '/') {
-                                snprintf(err, errlen,
-                                         "--allow-parent '%s': must be an absolute path", optarg);
-                                return -EINVAL;
-                        }
-                        r = cordon_list_add(&s->allowed_project_parents, optarg, origin);
-                        break;
-                case OPT_HOME_ACCESS: {
-                        int m = cordon_home_access_from_string(optarg);
-                        if (m < 0) {
-                                snprintf(err, errlen,
-                                         "--home-access '%s': expected tmpwrite, restricted, read "
-                                         "or write",
-                                         optarg);
-                                return -EINVAL;
-                        }
-                        s->home_access = (enum cordon_home_access)m;
-                        free(s->home_access_origin);
-                        s->home_access_origin = strdup(origin);
-                        if (!s->home_access_origin)
-                                r = -ENOMEM;
-                        break;
-                }
-                case OPT_RO:
-                        r = cordon_list_add(&s->readonly_mounts, optarg, origin);
-                        break;
-                case OPT_RW:
-                        r = cordon_list_add(&s->extra_writable_paths, optarg, origin);
-                        break;
-                case OPT_MASK:
-                        r = cordon_list_add(&s->blocked_files, optarg, origin);
-                        break;
-                case OPT_HIDE:
-                        r = cordon_list_add(&s->extra_blocked_paths, optarg, origin);
-                        break;
-                case OPT_DEVICE:
-                        r = cordon_list_add(&s->devices, optarg, origin);
-                        break;
-                case OPT_SETENV: {
-                        const char *eq = strchr(optarg, '=');
-                        if (!eq || !cordon_env_name_is_valid(optarg, (size_t)(eq - optarg))) {
-                                snprintf(err, errlen, "--setenv '%s': expected NAME=VALUE", optarg);
-                                return -EINVAL;
-                        }
-                        r = cordon_list_add(&s->sandbox_env, optarg, origin);
-                        break;
-                }
-                case OPT_BACKEND: {
-                        int b = cordon_backend_from_string(optarg);
-                        if (b < 0 || streq(optarg, "")) {
-                                snprintf(err, errlen,
-                                         "--backend '%s': expected auto, ns or landlock", optarg);
-                                return -EINVAL;
-                        }
-                        s->backend = (enum cordon_backend)b;
-                        break;
-                }
-                case OPT_PROFILE: {
-                        int pr = cordon_profile_from_string(optarg);
-                        if (pr < 0) {
-                                snprintf(err, errlen,
-                                         "--profile '%s': expected unrestricted, worktree, wasi "
-                                         "or os_hardened",
-                                         optarg);
-                                return -EINVAL;
-                        }
-                        s->profile = (enum cordon_profile)pr;
-                        break;
-                }
                 case OPT_POLICY:
                         a->policy_file = optarg;
                         break;
                 case OPT_RECEIPT:
                         a->receipt_file = optarg;
-                        break;
-                case OPT_TIMEOUT:
-                        if (parse_seconds(optarg, &s->limits.timeout_usec) < 0) {
-                                snprintf(err, errlen,
-                                         "--timeout '%s': expected a number of seconds above 0 "
-                                         "(such as 30 or 0.5)",
-                                         optarg);
-                                return -EINVAL;
-                        }
-                        break;
-                case OPT_MEMORY:
-                        if (cordon_parse_size(optarg, &s->limits.memory_bytes) < 0) {
-                                snprintf(err, errlen,
-                                         "--memory '%s': expected a size such as 512M or 4G",
-                                         optarg);
-                                return -EINVAL;
-                        }
-                        break;
-                case OPT_PIDS:
-                case OPT_CPUS: {
-                        char *end;
-                        errno = 0;
-                        unsigned long long v = strtoull(optarg, &end, 10);
-                        if (errno || end == optarg || *end || v == 0 || optarg[0] == '-' ||
-                            v > (c == OPT_CPUS ? 4096 : 4194304)) {
-                                snprintf(err, errlen, "%s '%s': expected a whole number above 0",
-                                         origin, optarg);
-                                return -EINVAL;
-                        }
-                        if (c == OPT_PIDS)
-                                s->limits.pids = v;
-                        else
-                                s->limits.cpus = (unsigned)v;
-                        break;
-                }
-                case OPT_CGROUP:
-                        if (optarg[0] != '/') {
-                                snprintf(err, errlen, "--cgroup '%s': must be an absolute path",
-                                         optarg);
-                                return -EINVAL;
-                        }
-                        free(s->cgroup_path);
-                        s->cgroup_path = strdup(optarg);
-                        if (!s->cgroup_path)
-                                r = -ENOMEM;
-                        break;
-                case OPT_TMP_SIZE: {
-                        uint64_t v;
-                        if (cordon_parse_size(optarg, &v) < 0 || v > CORDON_TMP_SIZE_MAX) {
-                                snprintf(err, errlen,
-                                         "--tmp-size '%s': expected a size such as 64M or 1G, "
-                                         "at most 1E",
-                                         optarg);
-                                return -EINVAL;
-                        }
-                        s->limits.tmp_size_bytes = v;
-                        break;
-                }
-                case OPT_NO_PTY:
-                        s->no_pty = true;
-                        break;
-                case OPT_TERMINAL_PASSTHROUGH:
-                        s->terminal_passthrough = true;
-                        break;
-                case OPT_QUIET:
-                        s->quiet = true;
-                        break;
-                case OPT_GIT_WRITABLE:
-                        s->protect_git = false;
                         break;
                 case OPT_DRY_RUN:
                         a->dry_run = true;
@@ -289,10 +134,6 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
                 default:
                         cli_options_error(c, argv, err, errlen);
                         return -EINVAL;
-                }
-                if (r < 0) {
-                        snprintf(err, errlen, "%s", strerror(-r));
-                        return r;
                 }
         }
         if (optind >= argc) {

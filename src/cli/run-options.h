@@ -1,12 +1,13 @@
 /* The `cordon run` option table and its parser, kept apart from main() so it can be unit-tested.
- * --help text is generated from the same table, so flags and help cannot drift apart. */
+ * --help text is generated from the same table, so flags and help cannot drift apart. Most rows
+ * name the settings variable they write; the parser hands those to cordon_settings_set(). */
 #pragma once
 
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "cli/cli-options.h"
-#include "lib/settings.h"
+#include "cordon/settings.h"
 
 enum run_option_id {
         OPT_PROJECT_DIR = CLI_OPTION_FIRST_ID,
@@ -40,15 +41,16 @@ extern const struct cli_option run_options_table[];
 extern const size_t run_options_count;
 
 struct run_args {
-        struct cordon_settings settings; /* defaults with the flags applied */
-        char **command;                  /* points into argv */
-        const char *policy_file;         /* --policy; read by the caller */
-        const char *receipt_file;        /* --receipt */
-        bool dry_run;                    /* --dry-run: print the plan, run nothing */
+        struct cordon_settings *settings; /* defaults with the flags applied; not owned */
+        char **command;                   /* points into argv */
+        const char *policy_file;          /* --policy; read by the caller */
+        const char *receipt_file;         /* --receipt */
+        bool dry_run;                     /* --dry-run: print the plan, run nothing */
         bool help;
 };
 
-/* Parses `cordon run` arguments (argv[0] is "run") on top of the defaults already in
- * @a->settings. Returns 0, or -EINVAL with a one-line reason in @err. */
+/* Parses `cordon run` arguments (argv[0] is "run") into @a->settings, on top of what is already
+ * there (the defaults, the environment). Returns 0, or -EINVAL (or -EOPNOTSUPP, -ENOMEM) with a
+ * one-line reason in @err that names the option. */
 int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t errlen);
 void run_args_help(FILE *f);

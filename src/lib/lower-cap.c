@@ -34,45 +34,35 @@ static const char *const package_manager_credentials[] = {
     ".npmrc", ".netrc", ".pypirc", ".cargo/credentials", ".cargo/credentials.toml",
 };
 
-static bool roots_name(char **roots, const char *path)
-{
-        STRV_FOREACH (root, roots)
-                if (streq(*root, path))
-                        return true;
-        return false;
-}
-
 bool cordon_lower_cap_hands_over(const struct lower *l, const char *home_rel)
 {
-        const struct cordon_cap_policy *c = l->s->cap_policy;
-        if (!c || !l->home_real)
+        if (!l->s->policy || !l->home_real)
                 return false;
         for (size_t i = 0; i < ELEMENTSOF(package_manager_credentials); i++) {
                 if (!streq(home_rel, package_manager_credentials[i]))
                         continue;
                 _cleanup_free_ char *path = path_join(l->home_real, home_rel);
-                return path &&
-                       (roots_name(c->read_roots, path) || roots_name(c->read_only_roots, path));
+                return path && (cordon_list_find(&l->s->read_roots, path) ||
+                                cordon_list_find(&l->s->read_only_roots, path));
         }
         return false;
 }
 
-static int bind_list(struct lower *l, char **roots, const char *key, enum cordon_access access)
+/* Each root's origin is the JSON pointer it came from (settings-policy.c). */
+static int bind_list(struct lower *l, const struct cordon_list *roots, const char *key,
+                     enum cordon_access access)
 {
-        size_t i = 0;
-        STRV_FOREACH (root, roots) {
-                char origin[512];
-                snprintf(origin, sizeof(origin), "%s: /%s/%zu", strempty(l->s->cap_policy_origin),
-                         key, i++);
+        CORDON_LIST_FOREACH (it, roots) {
+                const char *root = it->value, *origin = it->origin;
                 /* A root must be its own resolved path: a link on the way, planted by an
                  * earlier sandbox or not, would move the grant elsewhere unseen. */
-                _cleanup_free_ char *real = realpath(*root, NULL);
-                if (real && !streq(real, *root))
+                _cleanup_free_ char *real = realpath(root, NULL);
+                if (real && !streq(real, root))
                         return cordon_diag_set(l->diag, -EPERM,
                                                "%s (root '%s') resolves to '%s' through a symlink; "
                                                "name the resolved path instead",
-                                               origin, *root, real);
-                int r = cordon_lower_bind_same_path(l, *root, access, origin, key);
+                                               origin, root, real);
+                int r = cordon_lower_bind_same_path(l, root, access, origin, key);
                 if (r < 0)
                         return r;
         }
@@ -83,7 +73,7 @@ static int bind_preset(struct lower *l, const char *const *entries, size_t n, co
 {
         const char *home = l->h->home;
         char origin[512];
-        snprintf(origin, sizeof(origin), "%s: preset %s", strempty(l->s->cap_policy_origin), name);
+        snprintf(origin, sizeof(origin), "%s: preset %s", strempty(l->s->policy), name);
         for (size_t i = 0; i < n; i++) {
                 _cleanup_free_ char *path = NULL;
                 if (startswith(entries[i], "~/")) {
@@ -124,7 +114,7 @@ static int bind_preset(struct lower *l, const char *const *entries, size_t n, co
  * command starts in the first workspace root. */
 static int choose_cwd(struct lower *l)
 {
-        const struct cordon_cap_policy *c = l->s->cap_policy;
+        const struct cordon_list *ws = &l->s->workspace_roots;
         _cleanup_free_ char *cwd = l->h->cwd ? realpath(l->h->cwd, NULL) : NULL;
         for (size_t i = 0; cwd && i < l->p->n_fs; i++) {
                 const struct cordon_fs_rule *f = &l->p->fs[i];
@@ -133,41 +123,38 @@ static int choose_cwd(struct lower *l)
                     !cordon_lower_is_builtin(f->origin))
                         return cordon_policy_set_cwd(l->p, cwd);
         }
-        if (!strv_length(c->workspace_roots))
+        if (ws->n == 0)
                 return cordon_diag_set(l->diag, -EINVAL,
                                        "%s: the working directory '%s' is outside every root of "
                                        "the policy, and it names no workspace_roots to start in",
-                                       strempty(l->s->cap_policy_origin), strempty(l->h->cwd));
-        _cleanup_free_ char *first = realpath(c->workspace_roots[0], NULL);
+                                       strempty(l->s->policy), strempty(l->h->cwd));
+        _cleanup_free_ char *first = realpath(ws->items[0].value, NULL);
         if (!first)
                 return cordon_diag_set(l->diag, -errno, "%s: workspace root '%s': %m",
-                                       strempty(l->s->cap_policy_origin), c->workspace_roots[0]);
+                                       strempty(l->s->policy), ws->items[0].value);
         return cordon_policy_set_cwd(l->p, first);
 }
 
 int cordon_lower_cap_policy(struct lower *l)
 {
-        const struct cordon_cap_policy *c = l->s->cap_policy;
-        const char *src = strempty(l->s->cap_policy_origin);
+        const struct cordon_settings *s = l->s;
+        const char *src = strempty(s->policy);
         int r;
 
-        if (c->has_capabilities && !(c->capabilities & CORDON_CAP_EXEC))
+        if (!s->process_exec)
                 return cordon_diag_set(l->diag, -EPERM,
                                        "%s: the policy does not grant process.exec, so it allows "
                                        "no command to run",
-                                       src);
-        bool writes =
-            !c->has_capabilities || (c->capabilities & (CORDON_CAP_WRITE_TEXT | CORDON_CAP_DELETE));
-        enum cordon_access ws = writes ? CORDON_ACCESS_RW : CORDON_ACCESS_RO;
-        unsigned presets = c->presets_default ? CORDON_PRESETS_ALL : c->presets;
+                                       strempty(s->process_exec_origin));
+        enum cordon_access ws = s->workspace_writes ? CORDON_ACCESS_RW : CORDON_ACCESS_RO;
 
-        if (presets & CORDON_PRESET_DEVELOPER_TOOLCHAINS) {
+        if (cordon_list_find(&s->presets, "developer_toolchains")) {
                 r = bind_preset(l, developer_toolchains, ELEMENTSOF(developer_toolchains),
                                 "developer_toolchains");
                 if (r < 0)
                         return r;
         }
-        if (presets & CORDON_PRESET_PACKAGE_MANAGER_CONFIG) {
+        if (cordon_list_find(&s->presets, "package_manager_config")) {
                 r = bind_preset(l, package_manager_config, ELEMENTSOF(package_manager_config),
                                 "package_manager_config");
                 if (r < 0)
@@ -175,17 +162,19 @@ int cordon_lower_cap_policy(struct lower *l)
         }
         /* Roots after the presets, so that a root wins over a preset for the same path; the
          * read-only ones last, so that they stay read-only when a writable list names them too. */
-        if ((r = bind_list(l, c->read_roots, "process_sandbox/read_roots", CORDON_ACCESS_RO)) < 0 ||
-            (r = bind_list(l, c->write_roots, "process_sandbox/write_roots", ws)) < 0 ||
-            (r = bind_list(l, c->workspace_roots, "workspace_roots", ws)) < 0 ||
-            (r = bind_list(l, c->read_only_roots, "read_only_roots", CORDON_ACCESS_RO)) < 0)
+        if ((r = bind_list(l, &s->read_roots, "process_sandbox/read_roots", CORDON_ACCESS_RO)) <
+                0 ||
+            (r = bind_list(l, &s->write_roots, "process_sandbox/write_roots", ws)) < 0 ||
+            (r = bind_list(l, &s->workspace_roots, "workspace_roots", ws)) < 0 ||
+            (r = bind_list(l, &s->read_only_roots, "read_only_roots", CORDON_ACCESS_RO)) < 0)
                 return r;
 
-        if (strv_length(c->workspace_roots) > 0) {
-                l->p->project_dir = realpath(c->workspace_roots[0], NULL);
+        if (s->workspace_roots.n > 0) {
+                const char *first = s->workspace_roots.items[0].value;
+                l->p->project_dir = realpath(first, NULL);
                 if (!l->p->project_dir)
                         return cordon_diag_set(l->diag, -errno, "%s: workspace root '%s': %m", src,
-                                               c->workspace_roots[0]);
+                                               first);
         } else if (!(l->p->project_dir = strdup("(none)")))
                 return -ENOMEM;
         return choose_cwd(l);

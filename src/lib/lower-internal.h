@@ -10,7 +10,7 @@
 #include "lib/policy.h"
 #include "shared/macro.h"
 
-#define CORDON_BUILTIN "built-in default"
+#define CORDON_BUILTIN CORDON_SETTINGS_BUILTIN
 
 struct lower {
         const struct cordon_settings *s;

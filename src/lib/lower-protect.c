@@ -96,10 +96,10 @@ static int protect_git(struct lower *l)
 {
         if (!l->s->protect_git)
                 return 0;
-        if (!l->s->cap_policy)
+        if (!l->s->policy)
                 return l->p->project_dir ? protect_git_in(l, l->p->project_dir) : 0;
-        STRV_FOREACH (it, l->s->cap_policy->workspace_roots) {
-                _cleanup_free_ char *real = realpath(*it, NULL);
+        CORDON_LIST_FOREACH (it, &l->s->workspace_roots) {
+                _cleanup_free_ char *real = realpath(it->value, NULL);
                 int r = real ? protect_git_in(l, real) : 0;
                 if (r < 0)
                         return r;
@@ -162,10 +162,10 @@ static int protect_agents(struct lower *l)
         return 0;
 }
 
-static bool below_any(char **roots, const char *real)
+static bool below_any(const struct cordon_list *roots, const char *real)
 {
-        STRV_FOREACH (it, roots) {
-                _cleanup_free_ char *named = realpath(*it, NULL);
+        CORDON_LIST_FOREACH (it, roots) {
+                _cleanup_free_ char *named = realpath(it->value, NULL);
                 if (named && path_is_below(real, named))
                         return true;
         }
@@ -178,9 +178,8 @@ static bool named_by_user(const struct lower *l, const char *real)
 {
         if (l->p->project_dir && path_is_below(real, l->p->project_dir))
                 return true;
-        const struct cordon_cap_policy *c = l->s->cap_policy;
-        if (c && (below_any(c->workspace_roots, real) || below_any(c->read_only_roots, real) ||
-                  below_any(c->read_roots, real) || below_any(c->write_roots, real)))
+        if (below_any(&l->s->workspace_roots, real) || below_any(&l->s->read_only_roots, real) ||
+            below_any(&l->s->read_roots, real) || below_any(&l->s->write_roots, real))
                 return true;
         const struct cordon_list *lists[] = {&l->s->extra_writable_paths, &l->s->readonly_mounts};
         for (size_t i = 0; i < ELEMENTSOF(lists); i++)

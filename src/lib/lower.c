@@ -646,9 +646,9 @@ static int lower_readonly_mounts(struct lower *l, bool builtin)
         return 0;
 }
 
-int cordon_settings_resolve(const struct cordon_settings *s, const struct cordon_host *h,
-                            struct cordon_policy **ret, char ***ret_warnings,
-                            struct cordon_diag *diag)
+_public_ int cordon_settings_resolve(const struct cordon_settings *s, const struct cordon_host *h,
+                                     struct cordon_policy **ret, char ***ret_warnings,
+                                     struct cordon_diag *diag)
 {
         struct lower l = {.s = s, .h = h, .diag = diag};
         int r;
@@ -670,8 +670,7 @@ int cordon_settings_resolve(const struct cordon_settings *s, const struct cordon
          * explicit --ro or --rw of a path wins over the defaults for that same path. */
         /* A capability policy without the system_runtime preset keeps the system directories
          * out too; then the command has to come from one of its roots. */
-        bool system_runtime = !s->cap_policy || s->cap_policy->presets_default ||
-                              (s->cap_policy->presets & CORDON_PRESET_SYSTEM_RUNTIME);
+        bool system_runtime = !s->policy || cordon_list_find(&s->presets, "system_runtime");
         if ((system_runtime && (r = lower_readonly_mounts(&l, true)) < 0) ||
             (r = lower_system(&l)) < 0 || (r = cordon_lower_home(&l)) < 0 ||
             (r = lower_readonly_mounts(&l, false)) < 0)
@@ -682,7 +681,7 @@ int cordon_settings_resolve(const struct cordon_settings *s, const struct cordon
                         goto fail;
         /* Credential directories and placeholders come after every read-write bind is known, so
          * that "could the sandbox create this?" sees all of them. */
-        r = s->cap_policy ? cordon_lower_cap_policy(&l) : lower_project(&l);
+        r = s->policy ? cordon_lower_cap_policy(&l) : lower_project(&l);
         if (r < 0 || (r = check_user_binds(&l)) < 0 || (r = cordon_lower_home_blocked(&l)) < 0 ||
             (r = cordon_lower_extra_blocked(&l)) < 0 || (r = cordon_lower_blocked_files(&l)) < 0 ||
             (r = cordon_lower_check_project(&l)) < 0 || (r = lower_devices(&l)) < 0 ||
@@ -702,14 +701,10 @@ int cordon_settings_resolve(const struct cordon_settings *s, const struct cordon
         }
         l.p->backend = s->backend;
         l.p->fallback = s->fallback;
-        /* Strictest wins between --profile and the capability policy's sandbox_profile. */
+        /* SANDBOX_PROFILE already holds the strictest of --profile and a capability policy's
+         * sandbox_profile (settings-policy.c). */
         l.p->profile = s->profile;
-        if (s->cap_policy) {
-                if (s->cap_policy->profile > l.p->profile)
-                        l.p->profile = s->cap_policy->profile;
-                if (s->cap_policy->has_side_effect_level)
-                        l.p->side_effect_level = s->cap_policy->side_effect_level;
-        }
+        l.p->side_effect_level = s->side_effect_level;
         if ((r = cordon_policy_validate(l.p, diag)) < 0)
                 goto fail;
 
@@ -736,9 +731,9 @@ static void collect_warning(void *userdata, const char *message)
                 l->warn_failed = true;
 }
 
-int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_host *h,
-                          struct cordon_policy **ret, char ***ret_warnings,
-                          struct cordon_diag *diag)
+_public_ int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_host *h,
+                                   struct cordon_policy **ret, char ***ret_warnings,
+                                   struct cordon_diag *diag)
 {
         struct lower l = {.s = s, .h = h, .diag = diag};
         int r = cordon_settings_resolve(s, h, &l.p, ret_warnings ? &l.warnings : NULL, diag);

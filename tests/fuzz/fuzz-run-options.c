@@ -7,6 +7,7 @@
 #include "cli/run-options.h"
 #include "fuzz.h"
 #include "lib/env-filter.h"
+#include "lib/settings.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
 
@@ -37,9 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         int argc = (int)strv_length(argv);
 
-        struct run_args a = {0};
-        if (cordon_settings_init_defaults(&a.settings, "/home/fuzz") < 0) {
-                cordon_settings_clear(&a.settings);
+        struct cordon_settings sa, sb;
+        struct run_args a = {.settings = &sa};
+        if (cordon_settings_init_defaults(a.settings, "/home/fuzz") < 0) {
+                cordon_settings_clear(a.settings);
                 return 0;
         }
         char err[512] = "";
@@ -54,28 +56,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 /* Everything after "--" or the first operand belongs to the command. */
                 for (char **c = argv + 1; c < a.command; c++)
                         FUZZ_CHECK(c[0][0] == '-' || (c > argv + 1 && c[-1][0] == '-'));
-                CORDON_LIST_FOREACH (it, &a.settings.sandbox_env) {
+                CORDON_LIST_FOREACH (it, &a.settings->sandbox_env) {
                         const char *eq = strchr(it->value, '=');
                         FUZZ_CHECK(eq &&
                                    cordon_env_name_is_valid(it->value, (size_t)(eq - it->value)));
                 }
-                CORDON_LIST_FOREACH (it, &a.settings.allowed_project_parents) {
+                CORDON_LIST_FOREACH (it, &a.settings->allowed_project_parents) {
                         FUZZ_CHECK(it->value[0] == '/');
                 }
-                FUZZ_CHECK(cordon_home_access_to_string(a.settings.home_access));
+                FUZZ_CHECK(cordon_home_access_to_string(a.settings->home_access));
         }
-        cordon_settings_clear(&a.settings);
+        cordon_settings_clear(a.settings);
 
         /* The parser runs again in the same process: a second, fixed parse must still work. */
-        struct run_args b = {0};
+        struct run_args b = {.settings = &sb};
         _cleanup_strv_free_ char **again = NULL;
-        if (cordon_settings_init_defaults(&b.settings, "/home/fuzz") >= 0 &&
+        if (cordon_settings_init_defaults(b.settings, "/home/fuzz") >= 0 &&
             strv_extend(&again, "run") >= 0 && strv_extend(&again, "-q") >= 0 &&
             strv_extend(&again, "true") >= 0) {
                 r = run_args_parse(&b, 3, again, err, sizeof(err));
                 FUZZ_CHECK(r == 0 || r == -ENOMEM);
-                FUZZ_CHECK(r < 0 || (b.settings.quiet && b.command == again + 2));
+                FUZZ_CHECK(r < 0 || (b.settings->quiet && b.command == again + 2));
         }
-        cordon_settings_clear(&b.settings);
+        cordon_settings_clear(b.settings);
         return 0;
 }

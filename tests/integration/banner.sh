@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Must still work: one banner line on stderr naming the backend (ns, or landlock when the suite
 # runs under SANDBOX_BACKEND=landlock), the project, the home mode and the network, counting
-# blocked variables without naming them; --quiet and -q drop it.
+# blocked variables without naming them; --quiet, -q and SANDBOX_QUIET=true drop it.
 . "$(dirname "$0")/../lib/tap.sh"
 
 export GITHUB_TOKEN=banner-s3cret-token AWS_SECRET_ACCESS_KEY=banner-s3cret-aws
 
-plan 8
+plan 10
 so=$(cd "$T_PROJECT" && "$CORDON" run -- echo out 2>"$T_TMP/stderr"); rc=$?
 se=$(cat "$T_TMP/stderr")
 check "the command's stdout is untouched" "0:out" "$rc:$so"
@@ -37,3 +37,12 @@ for q in --quiet -q; do
         so=$(cd "$T_PROJECT" && "$CORDON" run "$q" -- echo out 2>"$T_TMP/stderr"); rc=$?
         check "$q: the command runs and nothing is on stderr" "0:out:" "$rc:$so:$(cat "$T_TMP/stderr")"
 done
+so=$(cd "$T_PROJECT" && SANDBOX_QUIET=true "$CORDON" run -- echo out 2>"$T_TMP/stderr"); rc=$?
+check "SANDBOX_QUIET=true: the command runs and nothing is on stderr" "0:out:" "$rc:$so:$(cat "$T_TMP/stderr")"
+so=$(cd "$T_PROJECT" && SANDBOX_QUIET=yes "$CORDON" run -- echo out 2>"$T_TMP/stderr"); rc=$?
+se=$(cat "$T_TMP/stderr")
+if [ "$rc" = 2 ] && [ -z "$so" ] && [[ $se == *"SANDBOX_QUIET='yes'"* ]]; then
+        ok "a bad SANDBOX_QUIET is a usage error naming it"
+else
+        not_ok "a bad SANDBOX_QUIET is a usage error naming it" "rc=$rc" "$se"
+fi

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "lib/lower.h"
+#include "lib/settings-policy.h"
 #include "lib/policy.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
@@ -29,6 +30,8 @@ static struct cordon_host h;
 static struct cordon_policy *p;
 static char **warnings;
 static struct cordon_diag diag;
+/* A capability policy lower() applies through the policy front end first, when set. */
+static struct cordon_cap_policy *fixture_cap;
 
 /* A formatted string freed at teardown. */
 _printf_(1, 2) static inline const char *fmt(const char *f, ...)
@@ -131,6 +134,11 @@ static inline void teardown(void)
         p = cordon_policy_free(p);
         warnings = strv_free(warnings);
         cordon_settings_clear(&s);
+        if (fixture_cap) {
+                cordon_cap_policy_clear(fixture_cap);
+                free(fixture_cap);
+                fixture_cap = NULL;
+        }
         if (root)
                 nftw(root, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
         root = mfree(root);
@@ -147,6 +155,10 @@ static inline int lower(void)
         p = cordon_policy_free(p);
         warnings = strv_free(warnings);
         diag = (struct cordon_diag){0};
+        if (fixture_cap) {
+                int r = cordon_settings_apply_cap_policy(&s, fixture_cap, "policy.json", &diag);
+                cr_assert_eq(r, 0, "the policy front end: %d (%s)", r, diag.message);
+        }
         return cordon_settings_lower(&s, &h, &p, &warnings, &diag);
 }
 

@@ -5,15 +5,14 @@
 
 TestSuite(lower_cap, .init = setup, .fini = teardown);
 
-/* Installs a fresh capability policy in the settings and returns it for filling in. */
+/* Installs a fresh capability policy and returns it for filling in; lower() writes it into the
+ * settings through the policy front end (cordon_settings_apply_cap_policy()) each time. */
 static struct cordon_cap_policy *cap(void)
 {
         struct cordon_cap_policy *c = calloc(1, sizeof(*c));
         cr_assert_not_null(c);
         cordon_cap_policy_init(c);
-        s.cap_policy = c;
-        s.cap_policy_origin = strdup("policy.json");
-        cr_assert_not_null(s.cap_policy_origin);
+        fixture_cap = c;
         return c;
 }
 
@@ -224,4 +223,39 @@ Test(lower_cap, opt_in_never_reaches_ssh)
         add_root(&c->read_roots, fmt("%s/.ssh", home));
         lower_ok();
         assert_masked(fmt("%s/.ssh", home));
+}
+
+Test(lower_cap, roots_carry_their_json_pointer)
+{
+        /* The policy front end writes each root as a settings item whose origin is its JSON
+         * pointer; the bind made of it keeps that origin. */
+        struct cordon_cap_policy *c = cap();
+        const char *ref = in_root("ref"), *cache = in_root("cache");
+        mkdir_p(ref);
+        mkdir_p(cache);
+        add_root(&c->workspace_roots, project);
+        add_root(&c->read_only_roots, ref);
+        add_root(&c->write_roots, cache);
+        lower_ok();
+        cr_assert_str_eq(s.workspace_roots.items[0].origin, "policy.json: /workspace_roots/0");
+        cr_assert_str_eq(rule(project, CORDON_ACCESS_RW)->origin,
+                         "policy.json: /workspace_roots/0");
+        cr_assert_str_eq(rule(ref, CORDON_ACCESS_RO)->origin, "policy.json: /read_only_roots/0");
+        cr_assert_str_eq(rule(cache, CORDON_ACCESS_RW)->origin,
+                         "policy.json: /process_sandbox/write_roots/0");
+        cr_assert_str_eq(s.policy, "policy.json");
+}
+
+Test(lower_cap, capabilities_and_profile_carry_their_origin)
+{
+        struct cordon_cap_policy *c = cap();
+        add_root(&c->workspace_roots, project);
+        c->has_capabilities = true;
+        c->capabilities = CORDON_CAP_READ_TEXT | CORDON_CAP_EXEC;
+        c->profile = CORDON_PROFILE_OS_HARDENED;
+        lower_ok();
+        cr_assert_not(s.workspace_writes);
+        cr_assert_str_eq(s.workspace_writes_origin, "policy.json: /capabilities/workspace");
+        cr_assert_str_eq(s.profile_origin, "policy.json: /sandbox_profile");
+        cr_assert_eq(p->profile, CORDON_PROFILE_OS_HARDENED);
 }

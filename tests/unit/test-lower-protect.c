@@ -290,8 +290,7 @@ Test(lower_protect, git_protected_in_every_workspace_root)
         struct cordon_cap_policy *c = calloc(1, sizeof(*c));
         cr_assert_not_null(c);
         cordon_cap_policy_init(c);
-        s.cap_policy = c;
-        s.cap_policy_origin = strdup("policy.json");
+        fixture_cap = c; /* applied by lower() through the policy front end */
         const char *a = in_root("a"), *b = in_root("b");
         write_file(fmt("%s/.git/config", a), "");
         write_file(fmt("%s/.git/config", b), "");

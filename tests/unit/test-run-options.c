@@ -6,18 +6,20 @@
 #include <string.h>
 
 #include "cli/run-options.h"
+#include "lib/settings.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
 #include "test-helpers.h"
 
 static struct run_args a;
+static struct cordon_settings settings; /* a.settings points here */
 static char **argv;
 static char err[512];
 
 static void init_args(void)
 {
-        a = (struct run_args){0};
-        cr_assert_eq(cordon_settings_init_defaults(&a.settings, "/home/u"), 0);
+        a = (struct run_args){.settings = &settings};
+        cr_assert_eq(cordon_settings_init_defaults(a.settings, "/home/u"), 0);
         strcpy(err, "untouched");
 }
 
@@ -28,7 +30,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-        cordon_settings_clear(&a.settings);
+        cordon_settings_clear(a.settings);
         argv = strv_free(argv);
 }
 
@@ -75,19 +77,19 @@ static const struct cordon_list *list_of(enum run_option_id id)
 {
         switch (id) {
         case OPT_ALLOW_PARENT:
-                return &a.settings.allowed_project_parents;
+                return &a.settings->allowed_project_parents;
         case OPT_RO:
-                return &a.settings.readonly_mounts;
+                return &a.settings->readonly_mounts;
         case OPT_RW:
-                return &a.settings.extra_writable_paths;
+                return &a.settings->extra_writable_paths;
         case OPT_MASK:
-                return &a.settings.blocked_files;
+                return &a.settings->blocked_files;
         case OPT_HIDE:
-                return &a.settings.extra_blocked_paths;
+                return &a.settings->extra_blocked_paths;
         case OPT_DEVICE:
-                return &a.settings.devices;
+                return &a.settings->devices;
         case OPT_SETENV:
-                return &a.settings.sandbox_env;
+                return &a.settings->sandbox_env;
         default:
                 return NULL;
         }
@@ -106,18 +108,18 @@ static void check_effect(const struct cli_option *o, const char *arg)
         }
         switch (o->id) {
         case OPT_PROJECT_DIR:
-                cr_assert_str_eq(a.settings.project_dir, arg);
-                cr_assert_str_eq(a.settings.project_dir_origin, origin);
+                cr_assert_str_eq(a.settings->project_dir, arg);
+                cr_assert_str_eq(a.settings->project_dir_origin, origin);
                 break;
         case OPT_HOME_ACCESS:
-                cr_assert_eq(a.settings.home_access, CORDON_HOME_READ);
-                cr_assert_str_eq(a.settings.home_access_origin, origin);
+                cr_assert_eq(a.settings->home_access, CORDON_HOME_READ);
+                cr_assert_str_eq(a.settings->home_access_origin, origin);
                 break;
         case OPT_BACKEND:
-                cr_assert_eq(a.settings.backend, CORDON_BACKEND_LANDLOCK);
+                cr_assert_eq(a.settings->backend, CORDON_BACKEND_LANDLOCK);
                 break;
         case OPT_PROFILE:
-                cr_assert_eq(a.settings.profile, CORDON_PROFILE_OS_HARDENED);
+                cr_assert_eq(a.settings->profile, CORDON_PROFILE_OS_HARDENED);
                 break;
         case OPT_POLICY:
                 cr_assert_str_eq(a.policy_file, arg);
@@ -126,34 +128,34 @@ static void check_effect(const struct cli_option *o, const char *arg)
                 cr_assert_str_eq(a.receipt_file, arg);
                 break;
         case OPT_TIMEOUT:
-                cr_assert_eq(a.settings.limits.timeout_usec, 2500000);
+                cr_assert_eq(a.settings->limits.timeout_usec, 2500000);
                 break;
         case OPT_MEMORY:
-                cr_assert_eq(a.settings.limits.memory_bytes, 512ULL << 20);
+                cr_assert_eq(a.settings->limits.memory_bytes, 512ULL << 20);
                 break;
         case OPT_PIDS:
-                cr_assert_eq(a.settings.limits.pids, 3);
+                cr_assert_eq(a.settings->limits.pids, 3);
                 break;
         case OPT_CPUS:
-                cr_assert_eq(a.settings.limits.cpus, 3);
+                cr_assert_eq(a.settings->limits.cpus, 3);
                 break;
         case OPT_CGROUP:
-                cr_assert_str_eq(a.settings.cgroup_path, arg);
+                cr_assert_str_eq(a.settings->cgroup_path, arg);
                 break;
         case OPT_TMP_SIZE:
-                cr_assert_eq(a.settings.limits.tmp_size_bytes, 64ULL << 20);
+                cr_assert_eq(a.settings->limits.tmp_size_bytes, 64ULL << 20);
                 break;
         case OPT_NO_PTY:
-                cr_assert(a.settings.no_pty);
+                cr_assert(a.settings->no_pty);
                 break;
         case OPT_TERMINAL_PASSTHROUGH:
-                cr_assert(a.settings.terminal_passthrough);
+                cr_assert(a.settings->terminal_passthrough);
                 break;
         case OPT_QUIET:
-                cr_assert(a.settings.quiet);
+                cr_assert(a.settings->quiet);
                 break;
         case OPT_GIT_WRITABLE:
-                cr_assert_not(a.settings.protect_git);
+                cr_assert_not(a.settings->protect_git);
                 break;
         case OPT_DRY_RUN:
                 cr_assert(a.dry_run);
@@ -199,7 +201,7 @@ Test(run_options, every_long_option_parses)
                         cr_assert_str_eq(a.command[0], "cmd", "%s", opt);
                         cr_assert_null(a.command[1]);
                 }
-                cordon_settings_clear(&a.settings);
+                cordon_settings_clear(a.settings);
                 init_args();
         }
 }
@@ -216,7 +218,7 @@ Test(run_options, every_long_option_parses_with_equals)
                 int r = PARSE(opt, "cmd");
                 cr_assert_eq(r, 0, "%s: %d (%s)", opt, r, err);
                 check_effect(o, arg);
-                cordon_settings_clear(&a.settings);
+                cordon_settings_clear(a.settings);
                 init_args();
         }
 }
@@ -236,7 +238,7 @@ Test(run_options, every_short_option_parses)
                 check_effect(o, arg);
                 if (arg) {
                         /* Attached form: -pDIR. */
-                        cordon_settings_clear(&a.settings);
+                        cordon_settings_clear(a.settings);
                         init_args();
                         char attached[64];
                         snprintf(attached, sizeof(attached), "-%c%s", o->short_name, arg);
@@ -244,7 +246,7 @@ Test(run_options, every_short_option_parses)
                         cr_assert_eq(r, 0, "%s: %d (%s)", attached, r, err);
                         check_effect(o, arg);
                 }
-                cordon_settings_clear(&a.settings);
+                cordon_settings_clear(a.settings);
                 init_args();
         }
         cr_assert_geq(n_short, 3, "-p, -q and -h exist");
@@ -253,9 +255,9 @@ Test(run_options, every_short_option_parses)
 Test(run_options, bundled_short_options)
 {
         cr_assert_eq(PARSE("-qp", "/proj", "cmd"), 0, "%s", err);
-        cr_assert(a.settings.quiet);
-        cr_assert_str_eq(a.settings.project_dir, "/proj");
-        cr_assert_str_eq(a.settings.project_dir_origin, "--project-dir");
+        cr_assert(a.settings->quiet);
+        cr_assert_str_eq(a.settings->project_dir, "/proj");
+        cr_assert_str_eq(a.settings->project_dir_origin, "--project-dir");
 }
 
 Test(run_options, repeated_options)
@@ -263,9 +265,9 @@ Test(run_options, repeated_options)
         cr_assert_eq(
             PARSE("--ro", "/a", "--ro", "/b", "-p", "/one", "--project-dir", "/two", "--", "cmd"),
             0, "%s", err);
-        cr_assert_not_null(cordon_list_find(&a.settings.readonly_mounts, "/a"));
-        cr_assert_not_null(cordon_list_find(&a.settings.readonly_mounts, "/b"));
-        cr_assert_str_eq(a.settings.project_dir, "/two", "the last --project-dir wins");
+        cr_assert_not_null(cordon_list_find(&a.settings->readonly_mounts, "/a"));
+        cr_assert_not_null(cordon_list_find(&a.settings->readonly_mounts, "/b"));
+        cr_assert_str_eq(a.settings->project_dir, "/two", "the last --project-dir wins");
 }
 
 Test(run_options, home_access_values)
@@ -273,7 +275,7 @@ Test(run_options, home_access_values)
         const char *names[] = {"tmpwrite", "restricted", "read", "write"};
         for (size_t i = 0; i < ELEMENTSOF(names); i++) {
                 cr_assert_eq(PARSE("--home-access", names[i], "cmd"), 0, "%s", err);
-                cr_assert_eq(a.settings.home_access, (enum cordon_home_access)i);
+                cr_assert_eq(a.settings->home_access, (enum cordon_home_access)i);
         }
         strcpy(err, "");
         cr_assert_eq(PARSE("--home-access", "everything", "cmd"), -EINVAL);
@@ -283,12 +285,12 @@ Test(run_options, home_access_values)
 
 Test(run_options, allow_parent_must_be_absolute)
 {
-        size_t before = a.settings.allowed_project_parents.n;
+        size_t before = a.settings->allowed_project_parents.n;
         cr_assert_eq(PARSE("--allow-parent", "relative/dir", "cmd"), -EINVAL);
         cr_assert(strstr(err, "--allow-parent"), "%s", err);
         cr_assert(strstr(err, "relative/dir"), "%s", err);
         cr_assert_eq(PARSE("--allow-parent", "", "cmd"), -EINVAL);
-        cr_assert_eq(a.settings.allowed_project_parents.n, before);
+        cr_assert_eq(a.settings->allowed_project_parents.n, before);
 }
 
 Test(run_options, setenv_validation)
@@ -300,11 +302,11 @@ Test(run_options, setenv_validation)
                 cr_assert(strstr(err, "--setenv"), "'%s': %s", bad[i], err);
                 cr_assert(strstr(err, bad[i]), "'%s': %s", bad[i], err);
         }
-        cr_assert_eq(a.settings.sandbox_env.n, 0);
+        cr_assert_eq(a.settings->sandbox_env.n, 0);
         const char *good[] = {"A=", "_X=1", "OPTS=a=b=c", "PATH=/x:/y"};
         for (size_t i = 0; i < ELEMENTSOF(good); i++) {
                 cr_assert_eq(PARSE("--setenv", good[i], "cmd"), 0, "'%s': %s", good[i], err);
-                cr_assert_not_null(cordon_list_find(&a.settings.sandbox_env, good[i]));
+                cr_assert_not_null(cordon_list_find(&a.settings->sandbox_env, good[i]));
         }
 }
 
@@ -316,7 +318,7 @@ Test(run_options, timeout_values)
                 cr_assert_eq(PARSE("--timeout", bad[i], "cmd"), -EINVAL, "'%s'", bad[i]);
                 cr_assert(strstr(err, "--timeout"), "'%s': %s", bad[i], err);
         }
-        cr_assert_eq(a.settings.limits.timeout_usec, 0);
+        cr_assert_eq(a.settings->limits.timeout_usec, 0);
         const struct {
                 const char *in;
                 uint64_t usec;
@@ -327,7 +329,7 @@ Test(run_options, timeout_values)
                     {"2.1234567", 2123456}};
         for (size_t i = 0; i < ELEMENTSOF(good); i++) {
                 cr_assert_eq(PARSE("--timeout", good[i].in, "cmd"), 0, "'%s': %s", good[i].in, err);
-                cr_assert_eq(a.settings.limits.timeout_usec, good[i].usec, "'%s'", good[i].in);
+                cr_assert_eq(a.settings->limits.timeout_usec, good[i].usec, "'%s'", good[i].in);
         }
 }
 
@@ -341,7 +343,7 @@ Test(run_options, tmp_size_values)
                 cr_assert_eq(PARSE("--tmp-size", bad[i], "cmd"), -EINVAL, "'%s'", bad[i]);
                 cr_assert(strstr(err, "--tmp-size"), "'%s': %s", bad[i], err);
         }
-        cr_assert_eq(a.settings.limits.tmp_size_bytes, 0, "the default is no size");
+        cr_assert_eq(a.settings->limits.tmp_size_bytes, 0, "the default is no size");
         const struct {
                 const char *in;
                 uint64_t bytes;
@@ -355,10 +357,10 @@ Test(run_options, tmp_size_values)
         for (size_t i = 0; i < ELEMENTSOF(good); i++) {
                 cr_assert_eq(PARSE("--tmp-size", good[i].in, "cmd"), 0, "'%s': %s", good[i].in,
                              err);
-                cr_assert_eq(a.settings.limits.tmp_size_bytes, good[i].bytes, "'%s'", good[i].in);
+                cr_assert_eq(a.settings->limits.tmp_size_bytes, good[i].bytes, "'%s'", good[i].in);
         }
         /* It is a size of its own, not the memory limit. */
-        cr_assert_eq(a.settings.limits.memory_bytes, 0);
+        cr_assert_eq(a.settings->limits.memory_bytes, 0);
 }
 
 Test(run_options, unknown_long_option)
@@ -427,7 +429,7 @@ Test(run_options, help_needs_no_command)
 {
         cr_assert_eq(PARSE("--help"), 0);
         cr_assert(a.help);
-        cordon_settings_clear(&a.settings);
+        cordon_settings_clear(a.settings);
         init_args();
         cr_assert_eq(PARSE("-h", "--bogus"), 0, "parsing stops at --help");
         cr_assert(a.help);
@@ -435,28 +437,28 @@ Test(run_options, help_needs_no_command)
 
 Test(run_options, command_after_double_dash)
 {
-        size_t ro = a.settings.readonly_mounts.n;
+        size_t ro = a.settings->readonly_mounts.n;
         cr_assert_eq(PARSE("-q", "--", "--ro", "/x", "-p"), 0, "%s", err);
         cr_assert_eq(a.command, argv + 3);
         cr_assert_str_eq(a.command[0], "--ro");
         cr_assert_str_eq(a.command[2], "-p");
         cr_assert_null(a.command[3]);
-        cr_assert_eq(a.settings.readonly_mounts.n, ro);
-        cr_assert_null(a.settings.project_dir);
+        cr_assert_eq(a.settings->readonly_mounts.n, ro);
+        cr_assert_null(a.settings->project_dir);
 }
 
 Test(run_options, options_after_command_belong_to_it)
 {
-        size_t ro = a.settings.readonly_mounts.n;
+        size_t ro = a.settings->readonly_mounts.n;
         cr_assert_eq(PARSE("-q", "ls", "--ro", "/x", "-p", "--bogus", "--"), 0, "%s", err);
-        cr_assert(a.settings.quiet);
+        cr_assert(a.settings->quiet);
         cr_assert_eq(a.command, argv + 2);
         const char *expected[] = {"ls", "--ro", "/x", "-p", "--bogus", "--"};
         for (size_t i = 0; i < ELEMENTSOF(expected); i++)
                 cr_assert_str_eq(a.command[i], expected[i]);
         cr_assert_null(a.command[ELEMENTSOF(expected)]);
-        cr_assert_eq(a.settings.readonly_mounts.n, ro);
-        cr_assert_null(a.settings.project_dir);
+        cr_assert_eq(a.settings->readonly_mounts.n, ro);
+        cr_assert_null(a.settings->project_dir);
 }
 
 Test(run_options, command_named_like_an_option_value)
@@ -469,21 +471,21 @@ Test(run_options, command_named_like_an_option_value)
 Test(run_options, argument_may_start_with_dash)
 {
         cr_assert_eq(PARSE("--ro", "--rw", "cmd"), 0, "%s", err);
-        cr_assert_not_null(cordon_list_find(&a.settings.readonly_mounts, "--rw"));
-        cr_assert_eq(a.settings.extra_writable_paths.n, 0);
+        cr_assert_not_null(cordon_list_find(&a.settings->readonly_mounts, "--rw"));
+        cr_assert_eq(a.settings->extra_writable_paths.n, 0);
 }
 
 Test(run_options, parser_runs_twice)
 {
         cr_assert_eq(PARSE("-q", "--ro", "/a", "first", "arg"), 0, "%s", err);
         cr_assert_str_eq(a.command[0], "first");
-        cordon_settings_clear(&a.settings);
+        cordon_settings_clear(a.settings);
         init_args();
         /* A second parse must start from argv[1] again, not where the first one stopped. */
         cr_assert_eq(PARSE("--rw", "/b", "second"), 0, "%s", err);
         cr_assert_str_eq(a.command[0], "second");
-        cr_assert_not_null(cordon_list_find(&a.settings.extra_writable_paths, "/b"));
-        cr_assert_not(a.settings.quiet, "nothing carried over from the first parse");
+        cr_assert_not_null(cordon_list_find(&a.settings->extra_writable_paths, "/b"));
+        cr_assert_not(a.settings->quiet, "nothing carried over from the first parse");
 }
 
 Test(run_options, parser_runs_again_after_error_mid_bundle)
@@ -491,13 +493,13 @@ Test(run_options, parser_runs_again_after_error_mid_bundle)
         /* The first parse fails inside a bundle of short options ("-qZq"); getopt keeps its
          * position inside that argument unless fully reset. */
         cr_assert_eq(PARSE("-qZq", "cmd"), -EINVAL);
-        cordon_settings_clear(&a.settings);
+        cordon_settings_clear(a.settings);
         init_args();
         cr_assert_eq(PARSE("-p", "/proj", "next"), 0, "%s", err);
-        cr_assert_not(a.settings.quiet);
-        cr_assert_str_eq(a.settings.project_dir, "/proj");
+        cr_assert_not(a.settings->quiet);
+        cr_assert_str_eq(a.settings->project_dir, "/proj");
         cr_assert_str_eq(a.command[0], "next");
-        cordon_settings_clear(&a.settings);
+        cordon_settings_clear(a.settings);
         init_args();
         cr_assert_eq(PARSE("-h"), 0, "%s", err);
         cr_assert(a.help);
@@ -505,11 +507,11 @@ Test(run_options, parser_runs_again_after_error_mid_bundle)
 
 Test(run_options, parse_on_top_of_defaults)
 {
-        size_t ro = a.settings.readonly_mounts.n;
+        size_t ro = a.settings->readonly_mounts.n;
         cr_assert_eq(PARSE("--ro", "/opt", "cmd"), 0, "%s", err);
-        cr_assert_eq(a.settings.readonly_mounts.n, ro + 1);
-        cr_assert_not_null(cordon_list_find(&a.settings.readonly_mounts, "/usr"));
-        cr_assert_eq(a.settings.home_access, CORDON_HOME_TMPWRITE);
+        cr_assert_eq(a.settings->readonly_mounts.n, ro + 1);
+        cr_assert_not_null(cordon_list_find(&a.settings->readonly_mounts, "/usr"));
+        cr_assert_eq(a.settings->home_access, CORDON_HOME_TMPWRITE);
 }
 
 Test(run_options, help_lists_every_option)
@@ -539,15 +541,15 @@ Test(run_options, help_lists_every_option)
 Test(run_options, backend_and_profile_values)
 {
         cr_assert_eq(PARSE("--backend", "bwrap", "cmd"), 0, "%s", err);
-        cr_assert_eq(a.settings.backend, CORDON_BACKEND_NS, "bwrap is the ns backend");
-        cordon_settings_clear(&a.settings);
+        cr_assert_eq(a.settings->backend, CORDON_BACKEND_NS, "bwrap is the ns backend");
+        cordon_settings_clear(a.settings);
         init_args();
         cr_assert_eq(PARSE("--backend", "firejail", "cmd"), -EINVAL);
         cr_assert(strstr(err, "--backend 'firejail'"), "%s", err);
-        cordon_settings_clear(&a.settings);
+        cordon_settings_clear(a.settings);
         init_args();
         cr_assert_eq(PARSE("--backend=", "cmd"), -EINVAL, "an empty backend is refused");
-        cordon_settings_clear(&a.settings);
+        cordon_settings_clear(a.settings);
         init_args();
         cr_assert_eq(PARSE("--profile", "strict", "cmd"), -EINVAL);
         cr_assert(strstr(err, "--profile 'strict'"), "%s", err);
