@@ -65,7 +65,7 @@ enum {
         CORDON_NS_NET = 1u << 6,
 };
 
-/* The name of Landlock feature bit @i of cordon_report.landlock.features ("fs", "refer",
+/* The name of Landlock feature bit @i of cordon_report.landlock.features ("filesystem", "refer",
  * "truncate", "tcp", "ioctl_dev", "scope", ...) and the ABI that brought it; NULL for @i past
  * the last one. */
 const char *cordon_landlock_feature_name(unsigned i, int *ret_abi);
