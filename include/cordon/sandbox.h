@@ -82,10 +82,12 @@ struct cordon_report {
         enum cordon_net_mode net_mode;
         unsigned namespaces; /* CORDON_NS_* */
         struct {
-                bool planned;      /* the profile asked for it and the kernel has it */
-                bool applied;      /* the command runs under it */
-                int abi;           /* the kernel's Landlock ABI, > 0; or -errno when it has none */
-                unsigned features; /* bits: see cordon_landlock_feature_name() */
+                bool planned; /* the profile asked for it and the kernel has it */
+                bool applied; /* the command runs under it */
+                int abi;      /* the kernel's Landlock ABI, > 0; or -errno when it has none */
+                /* What the kernel's ABI offers, whether planned or not; bits: see
+                 * cordon_landlock_feature_name() */
+                unsigned features;
                 size_t rules;
                 bool tcp_denied;
                 bool scoped;

@@ -193,6 +193,7 @@ _Noreturn static void raw_exit(int code)
  * sandboxes may start at once from different threads, each with stacks of its own. */
 static _Atomic(void *) stack_cache;
 
+#ifndef CORDON_ASAN
 static void *stacks_get(void)
 {
         void *s = atomic_exchange(&stack_cache, NULL);
@@ -202,6 +203,7 @@ static void *stacks_get(void)
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
         return s == MAP_FAILED ? NULL : s;
 }
+#endif
 
 static void stacks_put(void *s)
 {

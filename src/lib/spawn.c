@@ -475,6 +475,11 @@ static pid_t phase_clone(struct cordon_sandbox *sb)
                         errno = -pid;
                 return pid < 0 ? -1 : pid;
         }
+        /* A raw clone, not fork(): fork() would run no namespace flags. Unlike fork() it takes
+         * none of libc's locks first, and the steps allocate (the /proc reads of
+         * cordon_pid1_scrub_environ(), the mount plan's helpers): a caller's thread holding
+         * malloc's lock right now would leave the child stuck. Hence the rule in sandbox.h
+         * that ns sandboxes start while no other thread allocates. */
         int pidfd = -1;
         pid_t pid = (pid_t)syscall(SYS_clone, clone_flags(l->p) | CLONE_PIDFD | SIGCHLD, NULL,
                                    &pidfd, NULL, 0);
