@@ -65,7 +65,7 @@ enum {
         CORDON_NS_NET = 1u << 6,
 };
 
-/* The name of Landlock feature bit @i of cordon_report.landlock.features ("fs", "refer",
+/* The name of Landlock feature bit @i of cordon_report.landlock.features ("filesystem", "refer",
  * "truncate", "tcp", "ioctl_dev", "scope", ...) and the ABI that brought it; NULL for @i past
  * the last one. */
 const char *cordon_landlock_feature_name(unsigned i, int *ret_abi);
@@ -82,10 +82,12 @@ struct cordon_report {
         enum cordon_net_mode net_mode;
         unsigned namespaces; /* CORDON_NS_* */
         struct {
-                bool planned;      /* the profile asked for it and the kernel has it */
-                bool applied;      /* the command runs under it */
-                int abi;           /* the kernel's Landlock ABI, > 0; or -errno when it has none */
-                unsigned features; /* bits: see cordon_landlock_feature_name() */
+                bool planned; /* the profile asked for it and the kernel has it */
+                bool applied; /* the command runs under it */
+                int abi;      /* the kernel's Landlock ABI, > 0; or -errno when it has none */
+                /* What the kernel's ABI offers, whether planned or not; bits: see
+                 * cordon_landlock_feature_name() */
+                unsigned features;
                 size_t rules;
                 bool tcp_denied;
                 bool scoped;
@@ -99,7 +101,7 @@ struct cordon_report {
                 size_t instructions;
         } seccomp;
         enum cordon_limit_mechanism limits[_CORDON_LIMIT_KIND_MAX];
-        const char *limits_text; /* "memory=512M(cgroup2) pids=..."; "" when none */
+        const char *limits_text; /* "memory=cgroup2 pids=rlimit ..."; "" when none */
         /* Facts of the policy, for banners and receipts. */
         const char *project_dir; /* NULL when there is none */
         enum cordon_home_access home_access;
@@ -130,6 +132,10 @@ enum {
          * has exec'd (CLONE_VM: about 0.4 ms faster a start). A long-lived or multi-threaded
          * caller that would rather not lend its address space sets this: the reaper is forked. */
         CORDON_SANDBOX_FORK_REAPER = 1u << 1,
+        /* When the start fails, hand the (never started) sandbox back in @ret_sb all the same,
+         * for its report: the decisions made before the failure, `error` and `failed_step`
+         * (e.g. for a receipt of a run that could not start). Free it as any other. */
+        CORDON_SANDBOX_RETURN_FAILED = 1u << 2,
 };
 
 struct cordon_sandbox_options {
@@ -145,13 +151,25 @@ struct cordon_sandbox_options {
 /* Starts @argv (argv[0] is looked up in the sandbox's PATH) confined by @p: prepare, clone,
  * the parent steps, release, and the child's report. Returns 0 once the command has been
  * executed, with the handle in @ret_sb (owned by the caller: cordon_sandbox_free()). Returns a
- * negative errno when the sandbox could not be set up; nothing has run then, and @diag names
- * the step and path that failed (CORDON_STEP_EXEC: -ENOENT when the command was not found).
- * @p is not referenced after the call. @opts may be NULL.
+ * negative errno when the sandbox could not be set up; nothing has run then, @diag names the
+ * step and path that failed (CORDON_STEP_EXEC: -ENOENT when the command was not found), and
+ * @ret_sb is NULL (but see CORDON_SANDBOX_RETURN_FAILED). @p is not referenced after the call.
+ * @opts may be NULL.
+ * The sandbox's first process is a child of the calling thread: its parent-death signal fires
+ * when that thread exits, so a thread that starts a sandbox must outlive it.
  * Thread-safety: several sandboxes may be live in one process, and different threads may
  * start, wait for and free different sandboxes. A sandbox's own functions are not safe to call
  * concurrently, except cordon_sandbox_kill() and cordon_sandbox_pidfd(), which any thread may
- * call at any time before cordon_sandbox_free(). */
+ * call at any time before cordon_sandbox_free(). What must still be single-threaded:
+ *  - with CORDON_SANDBOX_FORWARD_SIGNALS, and for a policy with a pty (SIGWINCH), the signals
+ *    are blocked in the starting thread until the wait is over: start and wait on the same
+ *    thread, and no other thread of the process may leave them unblocked (a process-directed
+ *    signal goes to any thread that does not block it);
+ *  - the ns backend's child is made with a raw clone(), which does not take libc's locks the
+ *    way fork() does, and its steps allocate (its /proc reads): no other thread may hold
+ *    malloc's lock at that moment, which in practice means starting ns sandboxes while the
+ *    other threads do not allocate, or from a single-threaded process (what `cordon` does).
+ *    The landlock backend's child allocates nothing. */
 int cordon_sandbox_start(const struct cordon_policy *p, char *const *argv,
                          struct cordon_sandbox **ret_sb, struct cordon_diag *diag);
 int cordon_sandbox_start_with(const struct cordon_policy *p, char *const *argv,
@@ -168,9 +186,11 @@ int cordon_sandbox_pidfd(const struct cordon_sandbox *sb);
  * returns the same result again. */
 int cordon_sandbox_wait(struct cordon_sandbox *sb, int *ret_status);
 
-/* Sends @sig to the command; SIGKILL ends the whole sandbox (every process in it) at once.
- * Safe from any thread and from a timer while another thread waits. Returns 0, -ESRCH once the
- * sandbox has ended, or -errno. */
+/* Sends @sig to the command; SIGKILL ends the whole sandbox (every process in it) at once
+ * (it then ends CORDON_END_KILLED). Only SIGKILL and the signals PID 1 and the reaper pass on
+ * (SIGINT, SIGTERM, SIGHUP, SIGQUIT) are accepted. Safe from any thread and from a timer
+ * while another thread waits. Returns 0, -ESRCH before the start and once the sandbox has
+ * ended, -EINVAL for another signal, or -errno. */
 int cordon_sandbox_kill(struct cordon_sandbox *sb, int sig);
 
 /* What was applied and, after cordon_sandbox_wait(), how it ended. Never NULL for a handle. */

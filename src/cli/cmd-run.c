@@ -14,7 +14,6 @@
 #include "lib/launch.h"
 #include "lib/policy-describe.h"
 #include "lib/policy.h"
-#include "lib/res-limits.h"
 #include "shared/fd-util.h"
 #include "shared/log.h"
 #include "shared/strv.h"
@@ -49,6 +48,43 @@ static int dry_run(struct cordon_policy *p, char **command)
                 printf(" %s", *c);
         printf("\n%snothing was created, changed or run\n", text);
         return fflush(stdout) == 0 ? 0 : EXIT_SETUP;
+}
+
+struct banner {
+        bool quiet;
+        const char *presets; /* " presets=a,b" or "" */
+};
+
+/* The `prepared` callback: the decisions, once made, before anything runs. */
+static void print_banner(void *userdata, const struct cordon_sandbox *sb)
+{
+        const struct banner *b = userdata;
+        const struct cordon_report *rep = cordon_sandbox_report(sb);
+        if (b->quiet)
+                return;
+        bool ll = rep->landlock.planned, sc = rep->seccomp.deny_list;
+        fprintf(stderr,
+                "cordon: backend=%s profile=%s layers=%s%s%s project=%s home=%s "
+                "network=%s env-blocked=%zu%s\n",
+                cordon_backend_to_string(rep->backend), cordon_profile_to_string(rep->profile),
+                ll ? "landlock" : "", ll && sc ? "," : "", sc ? "seccomp" : (ll ? "" : "none"),
+                rep->project_dir, cordon_home_access_to_string(rep->home_access),
+                cordon_net_mode_to_string(rep->net_mode), rep->env_blocked, b->presets);
+        if (*rep->limits_text) {
+                fprintf(stderr, "cordon: limits %s\n", rep->limits_text);
+                /* RLIMIT_AS counts mappings, not the pages of files in tmpfs or of a memfd
+                 * written with write(): those stay outside the limit. A cgroup charges them. */
+                if (rep->limits[CORDON_LIMIT_MEMORY] == CORDON_LIMIT_RLIMIT)
+                        fprintf(stderr,
+                                "cordon: the memory limit (rlimit, no cgroup) cannot bound files "
+                                "in tmpfs or memfd; %s\n",
+                                rep->backend == CORDON_BACKEND_NS
+                                    ? "the sandbox's tmpfs mounts have sizes of their own "
+                                      "(--tmp-size), a memfd has none"
+                                    : "the landlock backend's TMPDIR is on the host's /tmp and "
+                                      "a memfd has no size");
+        }
+        fflush(stderr);
 }
 
 int cmd_run(int argc, char **argv)
@@ -108,7 +144,7 @@ int cmd_run(int argc, char **argv)
                 struct cordon_diag rdiag = {0};
                 int k = a.receipt_file ? receipt_open(&rc, a.receipt_file, NULL, &rdiag) : 0;
                 if (a.receipt_file && k >= 0)
-                        k = receipt_commit(&rc, NULL, NULL, r, 0, &diag);
+                        k = receipt_commit(&rc, NULL, r, 0, &diag);
                 if (k < 0)
                         log_error("--receipt %s", *rdiag.message ? rdiag.message : strerror(-k));
                 receipt_clear(&rc);
@@ -150,62 +186,38 @@ int cmd_run(int argc, char **argv)
                 return EXIT_SETUP;
         }
 
-        struct cordon_launch launch = {.warn = print_warning};
-        r = cordon_launch_prepare(p, &launch, &diag);
-        if (r < 0) {
-                log_error("%s", diag.message);
-                if (a.receipt_file) {
-                        int k = receipt_commit(&receipt, p, &launch, r, 0, &diag);
-                        if (k < 0)
-                                log_error("--receipt '%s': %s", a.receipt_file, strerror(-k));
-                }
-                cordon_launch_clear(&launch);
-                cordon_policy_free(p);
-                return EXIT_SETUP;
-        }
-        if (!quiet)
-                fprintf(stderr,
-                        "cordon: backend=%s profile=%s layers=%s%s%s project=%s home=%s "
-                        "network=%s env-blocked=%zu%s\n",
-                        cordon_backend_to_string(launch.backend),
-                        cordon_profile_to_string(p->profile), launch.landlock ? "landlock" : "",
-                        launch.landlock && launch.seccomp ? "," : "",
-                        launch.seccomp ? "seccomp" : (launch.landlock ? "" : "none"),
-                        p->project_dir, cordon_home_access_to_string(p->home_access),
-                        cordon_net_mode_to_string(p->net_mode), p->n_env_blocked, presets);
-        if (!quiet && launch.limits) {
-                char what[256];
-                if (cordon_limits_describe(launch.limits, what, sizeof(what)) >= 0)
-                        fprintf(stderr, "cordon: limits %s\n", what);
-                /* RLIMIT_AS counts mappings, not the pages of files in tmpfs or of a memfd
-                 * written with write(): those stay outside the limit. A cgroup charges them. */
-                if (launch.limits->mechanism[CORDON_LIMIT_MEMORY] == CORDON_LIMIT_RLIMIT)
-                        fprintf(stderr,
-                                "cordon: the memory limit (rlimit, no cgroup) cannot bound files "
-                                "in tmpfs or memfd; %s\n",
-                                launch.backend == CORDON_BACKEND_NS
-                                    ? "the sandbox's tmpfs mounts have sizes of their own "
-                                      "(--tmp-size), a memfd has none"
-                                    : "the landlock backend's TMPDIR is on the host's /tmp and "
-                                      "a memfd has no size");
-        }
-        fflush(stderr);
-
+        struct banner banner = {.quiet = quiet, .presets = presets};
+        const struct cordon_sandbox_options opts = {
+            .flags = CORDON_SANDBOX_FORWARD_SIGNALS | CORDON_SANDBOX_RETURN_FAILED,
+            .warning = print_warning,
+            .prepared = print_banner,
+            .userdata = &banner,
+        };
+        struct cordon_sandbox *sb = NULL;
         int status = 0;
-        r = cordon_launch_run(&launch, a.command, &status, &diag);
+        r = cordon_sandbox_start_with(p, a.command, &opts, &sb, &diag);
+        cordon_policy_free(p);
+        if (r >= 0) {
+                r = cordon_sandbox_wait(sb, &status);
+                if (r < 0)
+                        cordon_diag_set(&diag, r, "failed to wait for the sandbox: %s",
+                                        strerror(-r));
+        }
+        /* A start that failed before the sandbox existed (out of memory) has no report. */
+        const struct cordon_report *rep = sb ? cordon_sandbox_report(sb) : NULL;
         if (a.receipt_file) {
-                int k = receipt_commit(&receipt, p, &launch, r, status, &diag);
+                int k = receipt_commit(&receipt, rep, r, status, &diag);
                 if (k < 0)
                         log_error("--receipt '%s': %s", a.receipt_file, strerror(-k));
         }
-        enum cordon_end end = launch.end;
-        bool oom = launch.oom_killed;
-        uint64_t memory = p->limits.memory_bytes;
-        uint64_t timeout_usec = p->limits.timeout_usec;
-        cordon_launch_clear(&launch);
-        cordon_policy_free(p);
+        enum cordon_end end = rep ? rep->end : CORDON_END_EXITED;
+        bool oom = rep && rep->oom_killed;
+        uint64_t memory = rep ? rep->memory_bytes : 0;
+        uint64_t timeout_usec = rep ? rep->timeout_usec : 0;
+        /* Freed before the messages below: the pty's terminal is restored by then. */
+        cordon_sandbox_free(sb);
         if (r < 0) {
-                log_error("%s", diag.message);
+                log_error("%s", *diag.message ? diag.message : strerror(-r));
                 if (diag.step == CORDON_STEP_EXEC)
                         return r == -ENOENT ? 127 : 126;
                 return EXIT_SETUP;

@@ -12,70 +12,70 @@
 
 #include "cli/receipt.h"
 #include "shared/fd-util.h"
-#include "lib/landlock.h"
-#include "lib/net-modes.h"
 #include "shared/json-util.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
 
-static json_t *namespaces_json(const struct cordon_policy *p, const struct cordon_launch *l)
+static json_t *namespaces_json(const struct cordon_report *rep)
 {
+        static const char *const ns[] = {"user", "mount", "pid", "ipc", "uts", "cgroup", "net"};
+        static const unsigned bits[] = {CORDON_NS_USER, CORDON_NS_MOUNT, CORDON_NS_PID,
+                                        CORDON_NS_IPC,  CORDON_NS_UTS,   CORDON_NS_CGROUP,
+                                        CORDON_NS_NET};
         json_t *a = json_array();
-        if (!a || l->backend != CORDON_BACKEND_NS)
-                return a;
-        static const char *const ns[] = {"user", "mount", "pid", "ipc", "uts", "cgroup"};
-        for (size_t i = 0; i < ELEMENTSOF(ns); i++)
-                json_array_append_new(a, json_string(ns[i]));
-        if (cordon_net_mode_traits(p->net_mode)->netns)
-                json_array_append_new(a, json_string("net"));
+        for (size_t i = 0; a && i < ELEMENTSOF(ns); i++)
+                if (rep->namespaces & bits[i])
+                        json_array_append_new(a, json_string(ns[i]));
         return a;
 }
 
-static json_t *landlock_json(const struct cordon_launch *l, bool ran)
+static json_t *landlock_json(const struct cordon_report *rep, bool ran)
 {
+        bool on = rep->landlock.planned;
         json_t *features = json_array();
-        for (size_t i = 0; features && l->landlock && i < cordon_landlock_n_features; i++)
-                if (l->landlock_abi >= cordon_landlock_features[i].abi)
-                        json_array_append_new(features,
-                                              json_string(cordon_landlock_features[i].name));
-        return json_pack("{s:b, s:o, s:o, s:I, s:b, s:b}", "applied", ran && l->landlock, "abi",
-                         l->landlock_abi > 0 ? json_integer(l->landlock_abi) : json_null(),
+        const char *name;
+        for (unsigned i = 0; features && on && (name = cordon_landlock_feature_name(i, NULL)); i++)
+                if (rep->landlock.features & (1u << i))
+                        json_array_append_new(features, json_string(name));
+        return json_pack("{s:b, s:o, s:o, s:I, s:b, s:b}", "applied", ran && on, "abi",
+                         rep->landlock.abi > 0 ? json_integer(rep->landlock.abi) : json_null(),
                          "features", features ?: json_null(), "rules",
-                         (json_int_t)(l->landlock ? l->ll.n_rules : 0), "tcp_denied",
-                         l->landlock && l->ll.deny_tcp, "scoped", l->landlock && l->ll.scope);
+                         (json_int_t)rep->landlock.rules, "tcp_denied", rep->landlock.tcp_denied,
+                         "scoped", rep->landlock.scoped);
 }
 
-static json_t *seccomp_json(const struct cordon_launch *l, bool ran)
+static json_t *seccomp_json(const struct cordon_report *rep, bool ran)
 {
         return json_pack(
-            "{s:b, s:b, s:b, s:b, s:I}", "applied", ran && l->bpf.len > 0, "deny_list", l->seccomp,
-            "deny_network", l->seccomp && l->seccomp_key.net == CORDON_SECCOMP_NET_NONE,
-            "deny_socket_create", l->seccomp_isolates_net, "instructions", (json_int_t)l->bpf.len);
+            "{s:b, s:b, s:b, s:b, s:I}", "applied", ran && rep->seccomp.planned, "deny_list",
+            rep->seccomp.deny_list, "deny_network", rep->seccomp.deny_network, "deny_socket_create",
+            rep->seccomp.deny_socket_create, "instructions", (json_int_t)rep->seccomp.instructions);
 }
 
-static json_t *receipt_json(const struct cordon_policy *p, const struct cordon_launch *l, int r,
-                            int status, const struct cordon_diag *diag)
+static json_t *receipt_json(const struct cordon_report *rep, int r, int status,
+                            const struct cordon_diag *diag)
 {
         bool ran = r >= 0;
         json_t *outcome =
             ran ? json_pack("{s:i}", "exit_status", status)
                 : json_pack("{s:s, s:i}", "error", diag ? diag->message : "", "errno", -r);
         /* Lowering failed: nothing was decided yet, so every field but the outcome is null. */
-        if (!p || !l)
+        if (!rep)
                 return json_pack("{s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:o}", "backend",
                                  "profile", "fallback", "project", "home_access", "network",
                                  "env_blocked", "namespaces", "layers", "outcome",
                                  outcome ?: json_null());
-        return json_pack(
-            "{s:s, s:s, s:s, s:o, s:s, s:s, s:I, s:o, s:{s:o, s:o}, s:o}", "backend",
-            cordon_backend_to_string(l->backend), "profile", cordon_profile_to_string(p->profile),
-            "fallback", cordon_fallback_to_string(p->fallback), "project",
-            json_string_or_null(p->project_dir), "home_access",
-            cordon_home_access_to_string(p->home_access), "network",
-            cordon_net_mode_to_string(p->net_mode), "env_blocked", (json_int_t)p->n_env_blocked,
-            "namespaces", namespaces_json(p, l) ?: json_null(), "layers", "landlock",
-            landlock_json(l, ran) ?: json_null(), "seccomp", seccomp_json(l, ran) ?: json_null(),
-            "outcome", outcome ?: json_null());
+        return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:I, s:o, s:{s:o, s:o}, s:o}", "backend",
+                         cordon_backend_to_string(rep->backend), "profile",
+                         cordon_profile_to_string(rep->profile), "fallback",
+                         cordon_fallback_to_string(rep->fallback), "project",
+                         json_string_or_null(rep->project_dir), "home_access",
+                         cordon_home_access_to_string(rep->home_access), "network",
+                         cordon_net_mode_to_string(rep->net_mode), "env_blocked",
+                         (json_int_t)rep->env_blocked, "namespaces",
+                         namespaces_json(rep) ?: json_null(), "layers", "landlock",
+                         landlock_json(rep, ran) ?: json_null(), "seccomp",
+                         seccomp_json(rep, ran) ?: json_null(), "outcome", outcome ?: json_null());
 }
 
 /* A name for the temporary next to @name that no one can have guessed. */
@@ -156,10 +156,10 @@ int receipt_open(struct receipt *rc, const char *path, const struct cordon_polic
         return 0;
 }
 
-int receipt_commit(struct receipt *rc, const struct cordon_policy *p, const struct cordon_launch *l,
-                   int r, int status, const struct cordon_diag *diag)
+int receipt_commit(struct receipt *rc, const struct cordon_report *rep, int r, int status,
+                   const struct cordon_diag *diag)
 {
-        _cleanup_json_ json_t *root = receipt_json(p, l, r, status, diag);
+        _cleanup_json_ json_t *root = receipt_json(rep, r, status, diag);
         if (!root)
                 return -ENOMEM;
         _cleanup_free_ char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "lib/diag.h"
-#include "lib/launch.h"
+#include "cordon/sandbox.h"
 #include "lib/policy.h"
 
 /* A receipt on its way: the target's directory and a temporary file in it, both opened before
@@ -26,12 +26,12 @@ struct receipt {
 int receipt_open(struct receipt *rc, const char *path, const struct cordon_policy *p,
                  struct cordon_diag *diag);
 
-/* Writes the receipt and moves it into place. @p and @l may be NULL (lowering or preparing
- * failed): the fields they would give are null. @r is the result of the step that ended the
- * run, @status the command's exit status when @r >= 0, @diag the reason otherwise. Returns 0 or
- * -errno; the temporary file never outlives the call. */
-int receipt_commit(struct receipt *rc, const struct cordon_policy *p, const struct cordon_launch *l,
-                   int r, int status, const struct cordon_diag *diag);
+/* Writes the receipt and moves it into place, from the sandbox's report @rep (NULL when
+ * lowering failed: the fields it would give are null). @r is the result of the step that ended
+ * the run, @status the command's exit status when @r >= 0, @diag the reason otherwise. Returns 0
+ * or -errno; the temporary file never outlives the call. */
+int receipt_commit(struct receipt *rc, const struct cordon_report *rep, int r, int status,
+                   const struct cordon_diag *diag);
 
 /* Closes everything and removes a named temporary file that was not committed. */
 void receipt_clear(struct receipt *rc);

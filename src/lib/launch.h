@@ -1,6 +1,6 @@
 /* Deciding how a policy is launched: which backend, which hardening layers (by profile and
  * fallback), and preparing them in the supervisor (the seccomp program, the Landlock plan, the
- * landlock backend's private TMPDIR). cordon_launch_run() then applies the lot. */
+ * landlock backend's private TMPDIR). The sandbox's phases (spawn.c) then apply the lot. */
 #pragma once
 
 #include <stdbool.h>
@@ -27,9 +27,6 @@ struct cordon_launch {
         bool landlock;
         int landlock_abi; /* > 0 when the kernel has Landlock, else -errno */
         struct cordon_landlock_plan ll;
-
-        enum cordon_end end; /* set by cordon_launch_run(): how the sandbox ended */
-        bool oom_killed;     /* set by cordon_launch_run(): the OOM killer hit the sandbox */
 
         /* --memory, --pids, --cpus, --cgroup: NULL when none is asked for. */
         struct cordon_limits_state *limits;
@@ -62,10 +59,6 @@ struct cordon_launch {
 int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l,
                           struct cordon_diag *diag);
 void cordon_launch_clear(struct cordon_launch *l);
-
-/* Runs @argv as cordon_spawn() describes (in spawn.c). */
-int cordon_launch_run(struct cordon_launch *l, char *const *argv, int *ret_status,
-                      struct cordon_diag *diag);
 
 /* Switches a prepared `auto` launch to the landlock backend (user namespaces turned out to be
  * unavailable). Returns 0 or -errno with the reason in @diag (-EOPNOTSUPP as for

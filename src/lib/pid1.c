@@ -1,4 +1,5 @@
-/* Minimal init for the sandbox's pid namespace. */
+/* The ns backend's PID 1, a process role of its own: once the child's steps are done and the
+ * command forked, it reaps zombies, forwards signals to the command and exits with its status. */
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "lib/pid1.h"
+#include "lib/pty.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 
@@ -81,6 +83,27 @@ int cordon_wait_forwarding(pid_t child, const sigset_t *forward, bool reap_all, 
                         }
                 }
         }
+}
+
+_Noreturn void cordon_pid1_become(pid_t cmd, int control_fd, const struct cordon_pty *pty,
+                                  const sigset_t *forward)
+{
+        /* The supervisor reads the channel's end of file once this copy is closed and the
+         * command has exec'd. */
+        safe_close(control_fd);
+        if (pty) {
+                /* PID 1 keeps no way to the user's terminal either: it leaves the caller's
+                 * session and holds the slave where the command got it. */
+                (void)setsid();
+                for (int fd = 0; fd <= 2; fd++)
+                        if (!pty->keep_std[fd])
+                                (void)dup2(pty->slave, fd);
+                const int fds[] = {pty->slave, pty->master, pty->private_tty};
+                for (size_t i = 0; i < ELEMENTSOF(fds); i++)
+                        if (fds[i] > 2)
+                                (void)close(fds[i]);
+        }
+        cordon_pid1_run(cmd, forward);
 }
 
 _Noreturn void cordon_pid1_run(pid_t cmd, const sigset_t *forward)

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+struct cordon_pty;
+
 /* Overwrites this process's original environment block (the one /proc/PID/environ shows) so
  * the supervisor's unfiltered variables do not live on in the sandbox's PID 1. */
 int cordon_pid1_scrub_environ(void);
@@ -12,6 +14,10 @@ int cordon_pid1_scrub_environ(void);
  * SIGCHLD); with @reap_all, every other child that exits is reaped on the way. Stores the
  * shell-style exit status of @child in @ret_status. Returns 0 or -errno. */
 int cordon_wait_forwarding(pid_t child, const sigset_t *forward, bool reap_all, int *ret_status);
+/* The rest of PID 1's life once it forked the command @cmd: closes its end of the control
+ * channel (@control_fd) and, with a @pty, gives up the user's terminal, then cordon_pid1_run(). */
+_Noreturn void cordon_pid1_become(pid_t cmd, int control_fd, const struct cordon_pty *pty,
+                                  const sigset_t *forward);
 /* Waits for @cmd while reaping every other child; forwards the signals in @forward (which the
  * caller has blocked, together with SIGCHLD). Never returns: exits with the command's exit code,
  * or 128+N when it died of signal N. */

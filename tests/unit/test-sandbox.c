@@ -1,0 +1,212 @@
+/* The public sandbox handle: two sandboxes started from one process run at the same time, are
+ * each killed (one from a second thread while the first thread waits for it) and reported
+ * correctly, under both backends. The sandbox work runs in a fork()ed child of the test
+ * (Criterion runs threads; the ns backend's raw clone wants no other thread allocating), which
+ * reports through its exit status: 0, or the number of the first check that failed. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cordon/cordon.h"
+
+static struct cordon_policy *policy(enum cordon_backend backend)
+{
+        struct cordon_policy *p = cordon_policy_new();
+        if (!p)
+                return NULL;
+        static const char *const ro[] = {"/usr", "/etc"};
+        for (size_t i = 0; i < sizeof(ro) / sizeof(ro[0]); i++)
+                cordon_policy_add_fs(p, ro[i], ro[i], CORDON_ACCESS_RO, 0, "test");
+        static const char *const merged[] = {"/bin", "/lib", "/lib64", "/sbin"};
+        for (size_t i = 0; i < sizeof(merged) / sizeof(merged[0]); i++) {
+                struct stat st;
+                if (lstat(merged[i], &st) < 0)
+                        continue;
+                if (S_ISLNK(st.st_mode)) {
+                        char target[256];
+                        ssize_t n = readlink(merged[i], target, sizeof(target) - 1);
+                        if (n <= 0)
+                                continue;
+                        target[n] = 0;
+                        cordon_policy_add_fs(p, merged[i], target, CORDON_ACCESS_SYMLINK, 0,
+                                             "test");
+                } else
+                        cordon_policy_add_fs(p, merged[i], merged[i], CORDON_ACCESS_RO, 0, "test");
+        }
+        cordon_policy_add_fs(p, "/proc", NULL, CORDON_ACCESS_PROC, 0, "test");
+        cordon_policy_add_fs(p, "/dev", NULL, CORDON_ACCESS_DEV, 0, "test");
+        cordon_policy_add_fs(p, "/tmp", NULL, CORDON_ACCESS_TMPFS, 0, "test");
+        cordon_policy_set_cwd(p, "/");
+        char path_var[] = "PATH=/usr/bin:/bin";
+        char *env[] = {path_var, NULL};
+        cordon_policy_set_env(p, env);
+        cordon_policy_set_backend(p, backend);
+        return p;
+}
+
+static bool alive(const struct cordon_sandbox *sb)
+{
+        struct pollfd pfd = {.fd = cordon_sandbox_pidfd(sb), .events = POLLIN};
+        return pfd.fd >= 0 && poll(&pfd, 1, 0) == 0;
+}
+
+static void *kill_later(void *arg)
+{
+        usleep(100 * 1000);
+        return (void *)(intptr_t)cordon_sandbox_kill(arg, SIGKILL);
+}
+
+/* Exit codes: 0 all as expected, 77 the backend cannot run here, else the failed check. */
+static int two_sandboxes(enum cordon_backend backend)
+{
+        struct cordon_policy *p = policy(backend);
+        if (!p)
+                return 1;
+        char sleep_[] = "sleep", secs[] = "30";
+        char *argv[] = {sleep_, secs, NULL};
+        struct cordon_sandbox *a = NULL, *b = NULL;
+        struct cordon_diag d = {0};
+        int r = cordon_sandbox_start(p, argv, &a, &d);
+        if (r == -EOPNOTSUPP)
+                return 77;
+        if (r < 0) {
+                fprintf(stderr, "start: %s\n", d.message);
+                return 2;
+        }
+        if (cordon_sandbox_start(p, argv, &b, &d) < 0) {
+                fprintf(stderr, "start: %s\n", d.message);
+                return 3;
+        }
+        cordon_policy_free(p); /* not referenced after start */
+
+        const struct cordon_report *ra = cordon_sandbox_report(a), *rb = cordon_sandbox_report(b);
+        if (!ra->started || !rb->started || ra->pid <= 0 || rb->pid <= 0 || ra->pid == rb->pid)
+                return 4;
+        if (ra->backend != backend || rb->backend != backend)
+                return 5;
+        if ((backend == CORDON_BACKEND_NS) != !!(ra->namespaces & CORDON_NS_PID))
+                return 6;
+        if (ra->ended || rb->ended || !ra->seccomp.planned)
+                return 7;
+        usleep(100 * 1000);
+        if (!alive(a) || !alive(b))
+                return 8;
+
+        /* a: SIGKILL from a second thread while this one waits. */
+        pthread_t t;
+        if (pthread_create(&t, NULL, kill_later, a) != 0)
+                return 9;
+        int status = -1;
+        if (cordon_sandbox_wait(a, &status) < 0)
+                return 10;
+        void *kr;
+        pthread_join(t, &kr);
+        if ((intptr_t)kr != 0)
+                return 11;
+        if (!ra->ended || ra->end != CORDON_END_KILLED || status != 128 + SIGKILL ||
+            ra->exit_status != status || ra->error != 0 || ra->oom_killed)
+                return 12;
+        if (cordon_sandbox_kill(a, SIGKILL) != -ESRCH)
+                return 13;
+        int again = -1;
+        if (cordon_sandbox_wait(a, &again) != 0 || again != status)
+                return 14;
+
+        /* b lived on through all that; SIGTERM reaches its command, which dies of it. */
+        if (!alive(b) || rb->ended)
+                return 15;
+        if (cordon_sandbox_kill(b, SIGUSR2) != -EINVAL)
+                return 16;
+        if (cordon_sandbox_kill(b, SIGTERM) != 0)
+                return 17;
+        if (cordon_sandbox_wait(b, &status) < 0)
+                return 18;
+        if (!rb->ended || rb->end != CORDON_END_EXITED || status != 128 + SIGTERM)
+                return 19;
+        cordon_sandbox_free(a);
+        cordon_sandbox_free(b);
+        return 0;
+}
+
+static int in_child(enum cordon_backend backend)
+{
+        pid_t pid = fork();
+        cr_assert_geq(pid, 0);
+        if (pid == 0)
+                _exit(two_sandboxes(backend));
+        int st;
+        cr_assert_eq(waitpid(pid, &st, 0), pid);
+        cr_assert(WIFEXITED(st), "the child died: %d", st);
+        return WEXITSTATUS(st);
+}
+
+Test(sandbox, two_ns_sandboxes_killed_and_reported, .timeout = 60)
+{
+        int k = in_child(CORDON_BACKEND_NS);
+        if (k == 77)
+                cr_skip_test("the ns backend cannot run here");
+        cr_assert_eq(k, 0, "check %d failed", k);
+}
+
+Test(sandbox, two_landlock_sandboxes_killed_and_reported, .timeout = 60)
+{
+        int k = in_child(CORDON_BACKEND_LANDLOCK);
+        if (k == 77)
+                cr_skip_test("the landlock backend cannot run here");
+        cr_assert_eq(k, 0, "check %d failed", k);
+}
+
+/* A start that fails: no handle unless asked for, and then one with the failure reported. */
+static int failing_start(void)
+{
+        struct cordon_policy *p = policy(CORDON_BACKEND_NS);
+        char missing[] = "cordon-no-such-command";
+        char *argv[] = {missing, NULL};
+        struct cordon_sandbox *sb = (void *)1;
+        struct cordon_diag d = {0};
+        if (cordon_sandbox_start(p, argv, &sb, &d) != -ENOENT || sb || d.step != CORDON_STEP_EXEC)
+                return 1;
+        const struct cordon_sandbox_options opts = {.flags = CORDON_SANDBOX_RETURN_FAILED};
+        if (cordon_sandbox_start_with(p, argv, &opts, &sb, &d) != -ENOENT || !sb)
+                return 2;
+        const struct cordon_report *r = cordon_sandbox_report(sb);
+        if (r->started || r->error != -ENOENT || r->failed_step != CORDON_STEP_EXEC)
+                return 3;
+        if (cordon_sandbox_kill(sb, SIGKILL) != -ESRCH || cordon_sandbox_pidfd(sb) != -EBADF)
+                return 4;
+        cordon_sandbox_free(sb);
+        cordon_policy_free(p);
+        return 0;
+}
+
+Test(sandbox, failed_start_reports_the_step)
+{
+        pid_t pid = fork();
+        cr_assert_geq(pid, 0);
+        if (pid == 0)
+                _exit(failing_start());
+        int st;
+        cr_assert_eq(waitpid(pid, &st, 0), pid);
+        cr_assert(WIFEXITED(st));
+        cr_assert_eq(WEXITSTATUS(st), 0, "check %d failed", WEXITSTATUS(st));
+}
+
+Test(sandbox, landlock_feature_names)
+{
+        int abi = 0;
+        cr_assert_str_eq(cordon_landlock_feature_name(0, &abi), "filesystem");
+        cr_assert_eq(abi, 1);
+        unsigned n = 0;
+        while (cordon_landlock_feature_name(n, NULL))
+                n++;
+        cr_assert_gt(n, 1);
+        cr_assert_null(cordon_landlock_feature_name(n, &abi));
+}
