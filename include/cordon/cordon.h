@@ -165,6 +165,11 @@ int cordon_policy_set_fallback(struct cordon_policy *p, enum cordon_fallback f);
  * size to apply to). Returns 0 or -EINVAL with the reason in @diag. */
 int cordon_policy_validate(const struct cordon_policy *p, struct cordon_diag *diag);
 
+/* The host path of the read-write bind of @p that the absolute host path @path lies in (also
+ * through the bind's resolved path), or NULL: whether the sandbox could write @path. The result
+ * points into @p. Reads the host (realpath); thread-safe for a policy nobody changes. */
+const char *cordon_policy_writable_bind(const struct cordon_policy *p, const char *path);
+
 /* Runs @argv (argv[0] is looked up in the sandbox's PATH) confined by @p and waits for it.
  * On success returns 0 and stores the exit status in @ret_status: the command's exit code, or
  * 128+N when it was killed by signal N. Returns a negative errno when the sandbox could not be

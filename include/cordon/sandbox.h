@@ -106,7 +106,6 @@ struct cordon_report {
         const char *project_dir; /* NULL when there is none */
         enum cordon_home_access home_access;
         size_t env_blocked;
-        const char *presets; /* a capability policy's presets, "a,b" or "none"; NULL without one */
         uint64_t timeout_usec;
         uint64_t memory_bytes;
 
@@ -175,6 +174,17 @@ int cordon_sandbox_start(const struct cordon_policy *p, char *const *argv,
 int cordon_sandbox_start_with(const struct cordon_policy *p, char *const *argv,
                               const struct cordon_sandbox_options *opts,
                               struct cordon_sandbox **ret_sb, struct cordon_diag *diag);
+
+/* What cordon_sandbox_start() would do with @p, as text (one item a line): backend, profile,
+ * layers, network, limits and their mechanisms, the mounts in order with their origins, the
+ * environment by count, and the host actions the start would take. The decisions are taken by
+ * the same code as a start's prepare phase, but nothing is created, changed or run: no host
+ * action, no private TMPDIR, no cgroup, no clone. @opts->warning (if any) gets the warnings a
+ * start would give. On success the caller owns *@ret_text (free()). Returns 0, or -errno with
+ * the reason in @diag (as cordon_sandbox_start()'s prepare phase: a profile that cannot run
+ * here, a required layer missing). Thread-safe for distinct arguments. */
+int cordon_sandbox_plan(const struct cordon_policy *p, const struct cordon_sandbox_options *opts,
+                        char **ret_text, struct cordon_diag *diag);
 
 /* A pidfd of the sandbox's first process (PID 1, or the landlock backend's reaper), owned by
  * the sandbox: readable once the whole sandbox has ended. -EBADF before the start. */

@@ -11,9 +11,6 @@
 #include "cli/receipt.h"
 #include "cli/run-options.h"
 #include "cordon/settings.h"
-#include "lib/launch.h"
-#include "lib/policy-describe.h"
-#include "lib/policy.h"
 #include "shared/fd-util.h"
 #include "shared/log.h"
 #include "shared/strv.h"
@@ -31,13 +28,10 @@ static void print_warning(void *userdata, const char *message)
  * the plan; printed on stdout. Takes @p. */
 static int dry_run(struct cordon_policy *p, char **command)
 {
-        struct cordon_launch launch = {.warn = print_warning, .dry_run = true};
+        const struct cordon_sandbox_options opts = {.warning = print_warning};
         struct cordon_diag diag = {0};
         _cleanup_free_ char *text = NULL;
-        int r = cordon_launch_prepare(p, &launch, &diag);
-        if (r >= 0)
-                r = cordon_policy_describe(p, &launch, &text);
-        cordon_launch_clear(&launch);
+        int r = cordon_sandbox_plan(p, &opts, &text, &diag);
         cordon_policy_free(p);
         if (r < 0) {
                 log_error("%s", *diag.message ? diag.message : strerror(-r));
@@ -166,6 +160,12 @@ int cmd_run(int argc, char **argv)
                         if (cordon_settings_get_item(a.settings, "POLICY_PRESETS", (size_t)i, &name,
                                                      NULL) < 0)
                                 break;
+                        /* Bounded: a list that does not fit ends in "...". */
+                        size_t used = strlen(presets);
+                        if (used + 1 + strlen(name) + 4 >= sizeof(presets)) {
+                                strcat(presets, "...");
+                                break;
+                        }
                         if (i > 0)
                                 strcat(presets, ",");
                         strcat(presets, name);
@@ -200,8 +200,8 @@ int cmd_run(int argc, char **argv)
         if (r >= 0) {
                 r = cordon_sandbox_wait(sb, &status);
                 if (r < 0)
-                        cordon_diag_set(&diag, r, "failed to wait for the sandbox: %s",
-                                        strerror(-r));
+                        snprintf(diag.message, sizeof(diag.message),
+                                 "failed to wait for the sandbox: %s", strerror(-r));
         }
         /* A start that failed before the sandbox existed (out of memory) has no report. */
         const struct cordon_report *rep = sb ? cordon_sandbox_report(sb) : NULL;

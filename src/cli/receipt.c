@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,20 +88,19 @@ static int tmp_name(const char *name, char **ret)
         return asprintf(ret, ".%s.%016" PRIx64 ".tmp", name, x) < 0 ? -ENOMEM : 0;
 }
 
-/* The read-write bind of @p that @path lies in, or NULL: the sandbox could write there. */
-static const char *writable_bind(const struct cordon_policy *p, const char *path)
+/* Puts the reason in @diag and returns @r. */
+_printf_(3, 4) static int receipt_diag(struct cordon_diag *diag, int r, const char *fmt, ...)
 {
-        for (size_t i = 0; i < p->n_fs; i++) {
-                const struct cordon_fs_rule *f = &p->fs[i];
-                if (f->access != CORDON_ACCESS_RW || !f->host)
-                        continue;
-                if (path_is_below(path, f->host))
-                        return f->host;
-                _cleanup_free_ char *real = realpath(f->host, NULL);
-                if (real && path_is_below(path, real))
-                        return f->host;
+        if (diag) {
+                int saved = errno;
+                va_list ap;
+                va_start(ap, fmt);
+                errno = r < 0 ? -r : r;
+                vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
+                va_end(ap);
+                errno = saved;
         }
-        return NULL;
+        return r;
 }
 
 int receipt_open(struct receipt *rc, const char *path, const struct cordon_policy *p,
@@ -109,32 +109,32 @@ int receipt_open(struct receipt *rc, const char *path, const struct cordon_polic
         const char *slash = strrchr(path, '/');
         const char *name = slash ? slash + 1 : path;
         if (!*name || streq(name, ".") || streq(name, ".."))
-                return cordon_diag_set(diag, -EINVAL, "'%s' names no file", path);
+                return receipt_diag(diag, -EINVAL, "'%s' names no file", path);
         _cleanup_free_ char *dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
         if (!dir)
                 return -ENOMEM;
         /* "/x": the directory is the root. */
         _cleanup_free_ char *real = realpath(*dir ? dir : "/", NULL);
         if (!real)
-                return cordon_diag_set(diag, -errno, "'%s': %m", path);
+                return receipt_diag(diag, -errno, "'%s': %m", path);
         _cleanup_free_ char *full = path_join(real, name);
         if (!full)
                 return -ENOMEM;
-        const char *bind = p ? writable_bind(p, full) : NULL;
+        const char *bind = p ? cordon_policy_writable_bind(p, full) : NULL;
         if (bind)
-                return cordon_diag_set(diag, -EPERM,
-                                       "'%s' lies in '%s', which the sandbox can write: it could "
-                                       "replace the receipt, or plant a symlink there for cordon "
-                                       "to write through; choose a path outside the sandbox's "
-                                       "writable directories",
-                                       path, bind);
+                return receipt_diag(diag, -EPERM,
+                                    "'%s' lies in '%s', which the sandbox can write: it could "
+                                    "replace the receipt, or plant a symlink there for cordon "
+                                    "to write through; choose a path outside the sandbox's "
+                                    "writable directories",
+                                    path, bind);
 
         _cleanup_close_ int dir_fd = open(real, O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (dir_fd < 0)
-                return cordon_diag_set(diag, -errno, "'%s': %m", path);
+                return receipt_diag(diag, -errno, "'%s': %m", path);
         struct stat st;
         if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
-                return cordon_diag_set(diag, -EISDIR, "'%s' is a directory", path);
+                return receipt_diag(diag, -EISDIR, "'%s' is a directory", path);
         _cleanup_free_ char *n = strdup(name), *t = NULL;
         if (!n)
                 return -ENOMEM;
@@ -148,7 +148,7 @@ int receipt_open(struct receipt *rc, const char *path, const struct cordon_polic
                 fd = openat(dir_fd, t, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
         }
         if (fd < 0)
-                return cordon_diag_set(diag, -errno, "'%s': %m", path);
+                return receipt_diag(diag, -errno, "'%s': %m", path);
         rc->dir_fd = TAKE_FD(dir_fd);
         rc->fd = TAKE_FD(fd);
         rc->name = TAKE_PTR(n);

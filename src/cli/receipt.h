@@ -2,9 +2,7 @@
  * profile, namespaces, the Landlock and seccomp layers as applied) and how it ended. */
 #pragma once
 
-#include "lib/diag.h"
 #include "cordon/sandbox.h"
-#include "lib/policy.h"
 
 /* A receipt on its way: the target's directory and a temporary file in it, both opened before
  * anything runs, so that a path that cannot be written stops the run before it starts. The

@@ -174,3 +174,24 @@ int cordon_policy_describe(const struct cordon_policy *p, const struct cordon_la
         *ret = buf;
         return 0;
 }
+
+/* The launch's own prepare phase with dry_run set: the same decisions, nothing created. */
+_public_ int cordon_sandbox_plan(const struct cordon_policy *p,
+                                 const struct cordon_sandbox_options *opts, char **ret_text,
+                                 struct cordon_diag *diag)
+{
+        if (!p || !ret_text)
+                return -EINVAL;
+        struct cordon_launch launch = {
+            .dry_run = true,
+            .warn = opts ? opts->warning : NULL,
+            .userdata = opts ? opts->userdata : NULL,
+        };
+        int r = cordon_policy_validate(p, diag);
+        if (r >= 0)
+                r = cordon_launch_prepare(p, &launch, diag);
+        if (r >= 0)
+                r = cordon_policy_describe(p, &launch, ret_text);
+        cordon_launch_clear(&launch);
+        return r;
+}

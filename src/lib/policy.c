@@ -236,6 +236,21 @@ _public_ int cordon_policy_add_fs(struct cordon_policy *p, const char *guest, co
         return 0;
 }
 
+_public_ const char *cordon_policy_writable_bind(const struct cordon_policy *p, const char *path)
+{
+        for (size_t i = 0; i < p->n_fs; i++) {
+                const struct cordon_fs_rule *f = &p->fs[i];
+                if (f->access != CORDON_ACCESS_RW || !f->host)
+                        continue;
+                if (path_is_below(path, f->host))
+                        return f->host;
+                _cleanup_free_ char *real = realpath(f->host, NULL);
+                if (real && path_is_below(path, real))
+                        return f->host;
+        }
+        return NULL;
+}
+
 const struct cordon_fs_rule *cordon_policy_find_fs(const struct cordon_policy *p, const char *guest)
 {
         for (size_t i = p->n_fs; i > 0; i--)

@@ -68,7 +68,6 @@ static int report_policy(struct cordon_sandbox *sb, const struct cordon_policy *
         rep->project_dir = sb->project_dir;
         rep->home_access = p->home_access;
         rep->env_blocked = p->n_env_blocked;
-        rep->presets = NULL; /* not in the policy yet: the CLI knows its capability policy */
         rep->timeout_usec = p->limits.timeout_usec;
         rep->memory_bytes = p->limits.memory_bytes;
         rep->limits_text = sb->limits_text;
