@@ -1,12 +1,12 @@
-/* Fuzz target for src/lib/cap-policy.c: parses the input as a capability policy. A failure must
- * be -EINVAL with a one-line message naming the source; a success must survive the canonical
+/* Fuzz target for src/lib/settings/cap-policy.c: parses the input as a capability policy. A failure
+ * must be -EINVAL with a one-line message naming the source; a success must survive the canonical
  * form unchanged, be its own intersection, and intersect with a fixed policy either way round
  * with the same outcome, never looser than either side. */
 #include <stdbool.h>
 #include <string.h>
 
 #include "fuzz.h"
-#include "lib/cap-policy.h"
+#include "lib/settings/cap-policy.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
 #include "shared/strv.h"

@@ -1,8 +1,8 @@
-/* Fuzz target for src/lib/env-filter.c. The input is split on newlines and NULs; a line starting
- * with "b:" is a blocked name, "p:" a blocked pattern, "a:" an allowed name, "s:" a "set" entry,
- * "u:" turns on the rule against passwords in URL values, anything else an inherited environment
- * entry. Checks the result against the documented rules, and the URL rule against a regular
- * expression that says the same. */
+/* Fuzz target for src/lib/resolve/env-filter.c. The input is split on newlines and NULs; a line
+ * starting with "b:" is a blocked name, "p:" a blocked pattern, "a:" an allowed name, "s:" a "set"
+ * entry, "u:" turns on the rule against passwords in URL values, anything else an inherited
+ * environment entry. Checks the result against the documented rules, and the URL rule against a
+ * regular expression that says the same. */
 #include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "lib/env-filter.h"
+#include "lib/resolve/env-filter.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
 

@@ -1,13 +1,13 @@
-/* Fuzz target for src/lib/passwd-filter.c. The input up to the first NUL is the passwd or group
- * text; what follows it, when present, is the caller's own line. Checks that every kept line is
- * an input line with a well-formed id below 1000 or 65534, and that the self line comes last. */
+/* Fuzz target for src/lib/resolve/passwd-filter.c. The input up to the first NUL is the passwd or
+ * group text; what follows it, when present, is the caller's own line. Checks that every kept line
+ * is an input line with a well-formed id below 1000 or 65534, and that the self line comes last. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
-#include "lib/passwd-filter.h"
+#include "lib/resolve/passwd-filter.h"
 #include "shared/macro.h"
 
 /* Parses field 2 of @line (length @len) the strict way: digits up to ':' or the line's end. */

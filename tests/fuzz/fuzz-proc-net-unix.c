@@ -1,11 +1,11 @@
-/* Fuzz target for src/lib/proc-net-unix.c. The input is the text of /proc/net/unix. Checks that
- * every returned path is absolute, has no newline, appears once, and is the tail of some input
+/* Fuzz target for src/lib/resolve/proc-net-unix.c. The input is the text of /proc/net/unix. Checks
+ * that every returned path is absolute, has no newline, appears once, and is the tail of some input
  * line, and that no more than CORDON_UNIX_SOCKETS_MAX come back. */
 #include <stdbool.h>
 #include <string.h>
 
 #include "fuzz.h"
-#include "lib/proc-net-unix.h"
+#include "lib/resolve/proc-net-unix.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
 

@@ -6,8 +6,8 @@
 
 #include "cli/run-options.h"
 #include "fuzz.h"
-#include "lib/env-filter.h"
-#include "lib/settings.h"
+#include "lib/resolve/env-filter.h"
+#include "lib/settings/settings.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
 

@@ -1,5 +1,5 @@
-/* Fuzz target for cordon_settings_set() (src/lib/settings.c and the registry's parsers). The
- * input, split on newlines, is a list of NAME=VALUE assignments applied to fresh defaults, as a
+/* Fuzz target for cordon_settings_set() (src/lib/settings/settings.c and the registry's parsers).
+ * The input, split on newlines, is a list of NAME=VALUE assignments applied to fresh defaults, as a
  * configuration file would; every failure must name the variable, and nothing may change on
  * failure. */
 #include <errno.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "lib/settings.h"
+#include "lib/settings/settings.h"
 #include "shared/macro.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,12 +1,13 @@
-/* Fuzz target for src/lib/term-filter.c. Byte 0: passthrough (bit 0) and the read size (the
- * rest); then the inside's output. Checks the output bound, in place = separate buffer, no string
- * but OSC 8 and idempotence when filtering, byte for byte in passthrough, the finish bound. */
+/* Fuzz target for src/lib/terminal/term-filter.c. Byte 0: passthrough (bit 0) and the read size
+ * (the rest); then the inside's output. Checks the output bound, in place = separate buffer, no
+ * string but OSC 8 and idempotence when filtering, byte for byte in passthrough, the finish bound.
+ */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
-#include "lib/term-filter.h"
+#include "lib/terminal/term-filter.h"
 #include "shared/macro.h"
 
 /* Filters @in in chunks of @chunk bytes into @out, and in place into a second buffer; both

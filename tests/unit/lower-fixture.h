@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/lower.h"
-#include "lib/settings-policy.h"
-#include "lib/policy.h"
+#include "lib/resolve/lower.h"
+#include "lib/settings/settings-policy.h"
+#include "lib/policy/policy.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
 #include "shared/strv.h"

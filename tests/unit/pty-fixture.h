@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/pty.h"
+#include "lib/terminal/pty.h"
 #include "shared/macro.h"
 
 #define SCREEN_MAX (2u * 1024 * 1024)

@@ -20,8 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lib/cgroup.h"
-#include "lib/res-limits.h"
+#include "lib/mech/cgroup.h"
+#include "lib/mech/res-limits.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 

@@ -1,9 +1,9 @@
-/* Unit tests for src/lib/access-kinds.c: every row of the access kind table, pinned. The policy
- * checks, the mount plan and both Landlock planners read these rows. */
+/* Unit tests for src/lib/policy/access-kinds.c: every row of the access kind table, pinned. The
+ * policy checks, the mount plan and both Landlock planners read these rows. */
 #include <criterion/criterion.h>
 
-#include "lib/access-kinds.h"
-#include "lib/landlock-internal.h"
+#include "lib/policy/access-kinds.h"
+#include "lib/mech/landlock-internal.h"
 
 struct row {
         enum cordon_access access;

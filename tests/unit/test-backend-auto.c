@@ -1,12 +1,12 @@
-/* Unit tests for src/lib/backend-auto.c: the one decision of the `auto` backend, taken by the
- * launcher (no probe: try ns, fall back) and by `cordon doctor` (probed facts). */
+/* Unit tests for src/lib/launch/backend-auto.c: the one decision of the `auto` backend, taken by
+ * the launcher (no probe: try ns, fall back) and by `cordon doctor` (probed facts). */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <unistd.h>
 
 #include "cordon/cordon.h"
 #include "cordon/doctor.h"
-#include "lib/backend-auto.h"
+#include "lib/launch/backend-auto.h"
 
 static int decide(int userns, int abi, uid_t euid, long apparmor, bool *fall_back)
 {

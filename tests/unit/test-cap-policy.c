@@ -1,12 +1,12 @@
-/* Unit tests for src/lib/cap-policy.c: the parser and its messages, the canonical form, the
- * intersection rules, and properties of the intersection over generated policies. */
+/* Unit tests for src/lib/settings/cap-policy.c: the parser and its messages, the canonical form,
+ * the intersection rules, and properties of the intersection over generated policies. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/cap-policy.h"
+#include "lib/settings/cap-policy.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
 #include "shared/strv.h"

@@ -1,5 +1,5 @@
-/* Unit tests for src/lib/control.c: the control channel's messages (release, report, an fd with
- * its kind), end of file as the lifeline, and the refusal of malformed messages. */
+/* Unit tests for src/lib/launch/control.c: the control channel's messages (release, report, an fd
+ * with its kind), end of file as the lifeline, and the refusal of malformed messages. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cordon/cordon.h"
-#include "lib/control.h"
+#include "lib/launch/control.h"
 
 static int pair[2];
 

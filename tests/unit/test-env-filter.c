@@ -1,11 +1,12 @@
-/* Unit tests for src/lib/env-filter.c: blocked names, glob patterns, the allow list and "set". */
+/* Unit tests for src/lib/resolve/env-filter.c: blocked names, glob patterns, the allow list and
+ * "set". */
 #include <criterion/criterion.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/env-filter.h"
-#include "lib/settings.h"
+#include "lib/resolve/env-filter.h"
+#include "lib/settings/settings.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
 #include "test-helpers.h"

@@ -1,7 +1,7 @@
-/* Unit tests for src/lib/landlock.c: the plans of both backends (rights per rule, carving around
- * masked paths, ABI masking), and what an applied ruleset refuses. Applying restricts the calling
- * thread for good, so each apply test does it in a fork()ed child with no-new-privs and checks
- * the exact errno, next to the same operation in an unrestricted child as the control. */
+/* Unit tests for src/lib/mech/landlock.c: the plans of both backends (rights per rule, carving
+ * around masked paths, ABI masking), and what an applied ruleset refuses. Applying restricts the
+ * calling thread for good, so each apply test does it in a fork()ed child with no-new-privs and
+ * checks the exact errno, next to the same operation in an unrestricted child as the control. */
 #include <linux/landlock.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -10,7 +10,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 
-#include "lib/landlock.h"
+#include "lib/mech/landlock.h"
 #include "lower-fixture.h"
 
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE

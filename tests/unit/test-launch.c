@@ -6,8 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "lib/launch.h"
-#include "lib/policy.h"
+#include "lib/launch/launch.h"
+#include "lib/policy/policy.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
 

@@ -1,7 +1,7 @@
-/* Unit tests for src/lib/list.c: origin-tagged string lists. */
+/* Unit tests for src/lib/policy/list.c: origin-tagged string lists. */
 #include <criterion/criterion.h>
 
-#include "lib/list.h"
+#include "lib/policy/list.h"
 #include "shared/macro.h"
 
 static void list_clearp(struct cordon_list *l)

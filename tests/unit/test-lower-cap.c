@@ -1,7 +1,7 @@
 /* Lowering a capability policy (--policy): roots and presets instead of a project directory. */
 #include "lower-fixture.h"
 
-#include "lib/cap-policy.h"
+#include "lib/settings/cap-policy.h"
 
 TestSuite(lower_cap, .init = setup, .fini = teardown);
 

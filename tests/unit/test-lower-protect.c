@@ -3,9 +3,9 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
-#include "lib/cap-policy.h"
-#include "lib/landlock.h"
-#include "lib/proc-net-unix.h"
+#include "lib/settings/cap-policy.h"
+#include "lib/mech/landlock.h"
+#include "lib/resolve/proc-net-unix.h"
 #include "shared/fd-util.h"
 #include "lower-fixture.h"
 

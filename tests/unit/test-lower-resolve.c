@@ -3,9 +3,9 @@
  * lower-fixture.h. */
 #include "lower-fixture.h"
 
-#include "lib/host-action.h"
-#include "lib/launch.h"
-#include "lib/policy-describe.h"
+#include "lib/resolve/host-action.h"
+#include "lib/launch/launch.h"
+#include "lib/policy/policy-describe.h"
 
 TestSuite(lower_resolve, .init = setup, .fini = teardown);
 

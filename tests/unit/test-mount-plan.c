@@ -1,12 +1,12 @@
-/* Unit tests for the plan half of src/lib/ns-mount.c: cordon_mount_plan_build() puts parents
+/* Unit tests for the plan half of src/lib/mech/ns-mount.c: cordon_mount_plan_build() puts parents
  * before children, masks after everything, and keeps insertion order on ties. Nothing here
  * mounts or unshares. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/ns-mount.h"
-#include "lib/policy.h"
+#include "lib/mech/ns-mount.h"
+#include "lib/policy/policy.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
 

@@ -1,10 +1,10 @@
-/* Unit tests for src/lib/net-modes.c: every row of the network mode table, pinned. A change of a
- * row changes what a sandbox gets (a namespace, a Landlock rule, a seccomp program) and must
+/* Unit tests for src/lib/policy/net-modes.c: every row of the network mode table, pinned. A change
+ * of a row changes what a sandbox gets (a namespace, a Landlock rule, a seccomp program) and must
  * show up here. */
 #include <criterion/criterion.h>
 #include <errno.h>
 
-#include "lib/net-modes.h"
+#include "lib/policy/net-modes.h"
 
 struct row {
         enum cordon_net_mode mode;

@@ -1,4 +1,4 @@
-/* Unit tests for src/lib/ns-limits.c: the plan from a directory of fake limit files, and the
+/* Unit tests for src/lib/mech/ns-limits.c: the plan from a directory of fake limit files, and the
  * values written in a fork()ed child that made its own user namespace (as cordon's does). */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lib/ns-limits.h"
+#include "lib/mech/ns-limits.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 

@@ -1,8 +1,8 @@
-/* Unit tests for src/lib/passwd-filter.c: the minimal passwd and group databases. */
+/* Unit tests for src/lib/resolve/passwd-filter.c: the minimal passwd and group databases. */
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "lib/passwd-filter.h"
+#include "lib/resolve/passwd-filter.h"
 #include "shared/macro.h"
 
 static const char passwd[] = "root:x:0:0:root:/root:/bin/bash\n"

@@ -1,10 +1,10 @@
-/* Unit tests for src/lib/policy.c: rule validation on insertion, cordon_policy_validate() and the
- * string tables of the public enums. */
+/* Unit tests for src/lib/policy/policy.c: rule validation on insertion, cordon_policy_validate()
+ * and the string tables of the public enums. */
 #include <criterion/criterion.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/policy.h"
+#include "lib/policy/policy.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
 #include "test-helpers.h"

@@ -1,5 +1,5 @@
-/* Unit tests for the terminal side of src/lib/pty.c's relay: the escape-sequence filter on the
- * way to the user's terminal, and cordon_pty_finish() (modes reset, answers awaited, late input
+/* Unit tests for the terminal side of src/lib/terminal/pty.c's relay: the escape-sequence filter on
+ * the way to the user's terminal, and cordon_pty_finish() (modes reset, answers awaited, late input
  * dropped). The fixture (an outer pty playing the user's terminal) is in pty-fixture.h. */
 #include "pty-fixture.h"
 

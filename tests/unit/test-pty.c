@@ -1,8 +1,8 @@
-/* Unit tests for src/lib/pty.c. CI has no terminal, so each test makes one: an outer pty pair whose
- * slave plays the user's terminal and whose master the user's keyboard and screen. Interactive
- * tests fork a child that takes the inner pty (cordon_pty_child_setup()) and run the relay here,
- * in one poll() loop with the "terminal emulator" reading the outer master. Every wait has a
- * deadline and every child is reaped (killed first, in the teardown, when a test failed). The
+/* Unit tests for src/lib/terminal/pty.c. CI has no terminal, so each test makes one: an outer pty
+ * pair whose slave plays the user's terminal and whose master the user's keyboard and screen.
+ * Interactive tests fork a child that takes the inner pty (cordon_pty_child_setup()) and run the
+ * relay here, in one poll() loop with the "terminal emulator" reading the outer master. Every wait
+ * has a deadline and every child is reaped (killed first, in the teardown, when a test failed). The
  * fixture is in pty-fixture.h. */
 #include <dirent.h>
 #include <grp.h>

@@ -1,5 +1,5 @@
-/* Enforcement tests for src/lib/res-limits.c and src/lib/cgroup.c on the real host, each in
- * fork()ed children next to the same action without the limit as the control: the rlimit and
+/* Enforcement tests for src/lib/mech/res-limits.c and src/lib/mech/cgroup.c on the real host, each
+ * in fork()ed children next to the same action without the limit as the control: the rlimit and
  * affinity fallbacks (run by everyone), and the cgroup limits, kill_all and cleanup (need root and
  * a writable memory/pids cgroup or cgroup2 mount; they skip with the reason otherwise). Every
  * cgroup they create is removed at teardown. */

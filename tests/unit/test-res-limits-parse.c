@@ -1,12 +1,12 @@
-/* Unit tests for src/lib/res-limits-parse.c: size strings, mechanism names, and the parsers of
+/* Unit tests for src/lib/mech/res-limits-parse.c: size strings, mechanism names, and the parsers of
  * /proc/self/cgroup and /proc/self/mountinfo. Pure: no file is touched. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "lib/cgroup.h"
-#include "lib/res-limits.h"
+#include "lib/mech/cgroup.h"
+#include "lib/mech/res-limits.h"
 #include "shared/macro.h"
 
 #define KiB (UINT64_C(1) << 10)

@@ -1,4 +1,4 @@
-/* Unit tests for src/lib/res-limits.c and src/lib/cgroup.c against fake cgroup trees in a
+/* Unit tests for src/lib/mech/res-limits.c and src/lib/mech/cgroup.c against fake cgroup trees in a
  * scratch directory (struct cordon_limits_host points the library at them): the choice of
  * mechanism per limit, the control files written, the errors of --cgroup PATH, the probe, the
  * OOM report, and cleanup. Enforcement on the real host is in test-res-limits-enforce.c. */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/run-options.h"
-#include "lib/settings.h"
+#include "lib/settings/settings.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
 #include "test-helpers.h"

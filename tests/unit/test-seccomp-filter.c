@@ -1,4 +1,4 @@
-/* Unit tests for src/lib/seccomp-filter.c. A filter stays for good, so every call is made in a
+/* Unit tests for src/lib/mech/seccomp-filter.c. A filter stays for good, so every call is made in a
  * fork()ed child (single-threaded, as unshare(CLONE_NEWUSER) also needs) that reports the errno
  * as its exit status: under the filter it must be the exact errno, in a control child without
  * the filter the same harmless arguments must get another answer from the kernel. A child killed
@@ -29,7 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lib/seccomp-filter.h"
+#include "lib/mech/seccomp-filter.h"
 #include "shared/macro.h"
 
 #ifndef SYS_open_tree_attr

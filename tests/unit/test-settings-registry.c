@@ -1,6 +1,6 @@
-/* Unit tests for src/lib/settings-registry.c and the settings API (cordon/settings.h): every row
- * parses its default, defaults come from the table, values and list items carry origins, bad
- * values name the variable, variables not enforced refuse to pretend, and the environment and
+/* Unit tests for src/lib/settings/settings-registry.c and the settings API (cordon/settings.h):
+ * every row parses its default, defaults come from the table, values and list items carry origins,
+ * bad values name the variable, variables not enforced refuse to pretend, and the environment and
  * capability policy front ends write through the same function. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "cordon/cordon.h"
-#include "lib/settings-policy.h"
-#include "lib/settings.h"
+#include "lib/settings/settings-policy.h"
+#include "lib/settings/settings.h"
 #include "shared/macro.h"
 #include "test-helpers.h"
 

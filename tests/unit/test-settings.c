@@ -1,8 +1,9 @@
-/* Unit tests for src/lib/settings.c: the built-in defaults of the sandbox.conf variables. */
+/* Unit tests for src/lib/settings/settings.c: the built-in defaults of the sandbox.conf variables.
+ */
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "lib/settings.h"
+#include "lib/settings/settings.h"
 #include "shared/macro.h"
 
 #define BUILTIN "built-in default"

@@ -1,5 +1,5 @@
-/* Unit tests for src/lib/supervise.c: exit statuses, the wall time limit, the grace period after
- * a forwarded signal, and the teardown of orphans (double-forked daemons) by the landlock
+/* Unit tests for src/lib/launch/supervise.c: exit statuses, the wall time limit, the grace period
+ * after a forwarded signal, and the teardown of orphans (double-forked daemons) by the landlock
  * backend's reaper, also after SIGKILL of the supervisor. Each test supervises from a forked
  * child of its own, so the blocked signals never leak into the test runner. */
 #include <criterion/criterion.h>
@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/raw-syscall.h"
-#include "lib/supervise.h"
+#include "lib/launch/raw-syscall.h"
+#include "lib/launch/supervise.h"
 
 static sigset_t forward_set(void)
 {

@@ -1,12 +1,12 @@
-/* Unit tests for src/lib/term-filter.c: what passes byte for byte, what is dropped (each kind of
- * sequence, in 7-bit, raw 8-bit and UTF-8 encoded C1 forms, split across reads at every
+/* Unit tests for src/lib/terminal/term-filter.c: what passes byte for byte, what is dropped (each
+ * kind of sequence, in 7-bit, raw 8-bit and UTF-8 encoded C1 forms, split across reads at every
  * offset), over-long sequences, the answers awaited, and the reset written at the end. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/term-filter.h"
+#include "lib/terminal/term-filter.h"
 #include "shared/macro.h"
 
 #define OUT_MAX 4096

@@ -1,0 +1,373 @@
+/* Choosing the backend and the hardening layers for a policy, and preparing them in the
+ * supervisor. Profiles decide which layers are wanted; the fallback setting decides what a
+ * missing mechanism means for the worktree profile; os_hardened always insists. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/launch/backend-auto.h"
+#include "lib/policy/diag.h"
+#include "lib/resolve/host-action.h"
+#include "lib/launch/launch.h"
+#include "lib/policy/net-modes.h"
+#include "lib/policy/policy.h"
+#include "shared/macro.h"
+#include "shared/strv.h"
+
+/* Scoping of abstract unix sockets and signals: the landlock backend has no namespace to stand
+ * in for it. */
+#define LANDLOCK_BACKEND_MIN_ABI 6
+
+_printf_(2, 3) static void warn(const struct cordon_launch *l, const char *fmt, ...)
+{
+        char buf[512];
+        va_list ap;
+
+        if (!l->warn)
+                return;
+        va_start(ap, fmt);
+        vsnprintf(buf, sizeof(buf), fmt, ap);
+        va_end(ap);
+        l->warn(l->userdata, buf);
+}
+
+static const char *landlock_missing_reason(int abi)
+{
+        if (abi == -ENOSYS)
+                return "this kernel was built without Landlock";
+        if (abi == -EOPNOTSUPP)
+                return "Landlock is built in but not enabled at boot (add landlock to lsm=)";
+        return strerror(-abi);
+}
+
+/* A layer that is wanted and cannot be had: an error unless the worktree fallback says warn. */
+static int layer_missing(struct cordon_launch *l, bool *layer, const char *what,
+                         struct cordon_diag *diag)
+{
+        const struct cordon_policy *p = l->p;
+        if (p->profile == CORDON_PROFILE_OS_HARDENED)
+                return cordon_diag_set(diag, -EOPNOTSUPP, "%s; the os_hardened profile requires it",
+                                       what);
+        if (p->fallback == CORDON_FALLBACK_ENFORCE)
+                return cordon_diag_set(diag, -EOPNOTSUPP,
+                                       "%s (CORDON_HANDLER_SANDBOX=warn runs without it)", what);
+        warn(l, "%s; running without it (CORDON_HANDLER_SANDBOX=warn)", what);
+        *layer = false;
+        return 0;
+}
+
+/* The resource limits: a mechanism for each, and the cgroup.procs files the child writes itself
+ * into before anything else (so nothing it starts is ever outside), opened here. */
+static int prepare_limits(struct cordon_launch *l, struct cordon_diag *diag)
+{
+        const struct cordon_limits *lim = &l->p->limits;
+        if (!lim->memory_bytes && !lim->pids && !lim->cpus && !l->p->cgroup_path)
+                return 0;
+        l->limits = calloc(1, sizeof(*l->limits));
+        if (!l->limits)
+                return -ENOMEM;
+        int r = l->dry_run ? cordon_limits_plan(lim, l->p->cgroup_path, l->limits, diag)
+                           : cordon_limits_prepare(lim, l->p->cgroup_path, l->limits, diag);
+        if (r < 0) {
+                free(l->limits);
+                l->limits = NULL;
+                return r;
+        }
+        if (l->dry_run)
+                return 0;
+        size_t n = 0;
+        const char *dirs[1 + _CORDON_LIMIT_KIND_MAX] = {l->limits->v2_dir};
+        _Static_assert(ELEMENTSOF(dirs) <= ELEMENTSOF(l->cgroup_fds), "a cgroup.procs fd per dir");
+        for (size_t k = 0; k < _CORDON_LIMIT_KIND_MAX; k++)
+                dirs[1 + k] = l->limits->v1_dir[k];
+        for (size_t i = 0; i < ELEMENTSOF(dirs) && n < ELEMENTSOF(l->cgroup_fds); i++) {
+                if (!*dirs[i])
+                        continue;
+                bool seen = false;
+                for (size_t j = 0; j < i; j++)
+                        seen |= streq(dirs[j], dirs[i]);
+                if (seen)
+                        continue;
+                char path[CORDON_LIMITS_PATH_MAX + 16];
+                snprintf(path, sizeof(path), "%s/cgroup.procs", dirs[i]);
+                l->cgroup_fds[n] = open(path, O_WRONLY | O_CLOEXEC);
+                if (l->cgroup_fds[n] < 0)
+                        return cordon_diag_set(diag, -errno, "cannot open '%s': %m", path);
+                n++;
+        }
+        return 0;
+}
+
+static int make_tmpdir(struct cordon_launch *l, struct cordon_diag *diag)
+{
+        _cleanup_free_ char *dir = strdup("/tmp/cordon-XXXXXX");
+        if (!dir)
+                return -ENOMEM;
+        if (!mkdtemp(dir))
+                return cordon_diag_set(diag, -errno,
+                                       "failed to create a private TMPDIR in /tmp: %m");
+        l->tmpdir = TAKE_PTR(dir);
+
+        /* The command sees the host's /tmp as denied; TMPDIR points it at its own directory. */
+        _cleanup_free_ char *var = NULL;
+        if (asprintf(&var, "TMPDIR=%s", l->tmpdir) < 0)
+                return -ENOMEM;
+        _cleanup_strv_free_ char **envp = NULL;
+        STRV_FOREACH (e, l->p->envp)
+                if (!startswith(*e, "TMPDIR=") && !startswith(*e, "SANDBOX_BACKEND=") &&
+                    strv_extend(&envp, *e) < 0)
+                        return -ENOMEM;
+        if (strv_consume(&envp, TAKE_PTR(var)) < 0 ||
+            strv_extend(&envp, "SANDBOX_BACKEND=landlock") < 0)
+                return -ENOMEM;
+        l->envp = TAKE_PTR(envp);
+        return 0;
+}
+
+static int prepare_failed(const struct cordon_launch *l, int r, int rule, struct cordon_diag *diag)
+{
+        if (rule < 0 || (size_t)rule >= l->ll.n_rules)
+                return cordon_diag_set(diag, r, "failed to create the Landlock ruleset: %s",
+                                       strerror(-r));
+        const char *path = l->ll.rules[rule].path;
+        if (r == -ELOOP || r == -ESTALE)
+                return cordon_diag_set(diag, r,
+                                       "refusing to start: '%s' changed while the Landlock rules "
+                                       "were planned (%s); is something renaming it?",
+                                       path,
+                                       r == -ELOOP ? "a symlink is on its path now"
+                                                   : "another file or directory is there now");
+        return cordon_diag_set(diag, r, "failed to add the Landlock rule for '%s': %s", path,
+                               strerror(-r));
+}
+
+/* Everything that depends on the backend: the Landlock plan, the socket rule of the seccomp
+ * filter, the landlock backend's TMPDIR. */
+static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
+{
+        const struct cordon_policy *p = l->p;
+        int r;
+
+        cordon_bpf_clear(&l->bpf);
+        cordon_landlock_plan_clear(&l->ll);
+
+        if (l->backend == CORDON_BACKEND_LANDLOCK) {
+                /* Checked first, so the refusal names the flag whatever else is missing. */
+                if (p->limits.tmp_size_bytes > 0)
+                        return cordon_diag_set(
+                            diag, -EOPNOTSUPP,
+                            "--tmp-size cannot be enforced by the landlock backend: it has no "
+                            "mount namespace, so its TMPDIR is a directory on the host's /tmp and "
+                            "its home is not a tmpfs (use --backend ns)");
+                if (l->landlock_abi <= 0)
+                        return cordon_diag_set(diag, -EOPNOTSUPP,
+                                               "the landlock backend cannot run: %s",
+                                               landlock_missing_reason(l->landlock_abi));
+                if (!l->tmpdir && !l->dry_run && (r = make_tmpdir(l, diag)) < 0)
+                        return r;
+                /* Network isolation was asked for and there is no network namespace: socket()
+                 * is refused instead, whatever the profile says about the hardening layers. */
+                enum cordon_seccomp_net stand_in =
+                    cordon_net_mode_traits(p->net_mode)->seccomp_rule_no_netns;
+                if (stand_in != CORDON_SECCOMP_NET_ANY) {
+                        if (!l->probe_seccomp())
+                                return cordon_diag_set(
+                                    diag, -EOPNOTSUPP,
+                                    "the landlock backend isolates the network with seccomp, "
+                                    "which this kernel does not offer");
+                        l->seccomp_key.net =
+                            cordon_seccomp_net_stricter(l->seccomp_key.net, stand_in);
+                        l->seccomp_isolates_net = true;
+                }
+                if (l->landlock && l->landlock_abi < LANDLOCK_BACKEND_MIN_ABI) {
+                        char what[256];
+                        snprintf(what, sizeof(what),
+                                 "Landlock ABI %d cannot keep signals and abstract unix sockets "
+                                 "inside the landlock backend (needs ABI %d, Linux 6.12)",
+                                 l->landlock_abi, LANDLOCK_BACKEND_MIN_ABI);
+                        bool keep = true;
+                        r = layer_missing(l, &keep, what, diag);
+                        if (r < 0)
+                                return r;
+                }
+        }
+
+        if (l->landlock) {
+                r = cordon_landlock_plan_build(p, l->backend, l->landlock_abi, &l->ll);
+                if (r < 0)
+                        return cordon_diag_set(diag, r, "failed to plan the Landlock rules: %s",
+                                               strerror(-r));
+                if (l->backend == CORDON_BACKEND_LANDLOCK && !l->dry_run) {
+                        r = cordon_landlock_plan_add(
+                            &l->ll, l->tmpdir, CORDON_LANDLOCK_FS_READ | CORDON_LANDLOCK_FS_WRITE,
+                            false);
+                        if (r < 0)
+                                return cordon_diag_set(diag, r,
+                                                       "failed to plan the Landlock "
+                                                       "rules: %s",
+                                                       strerror(-r));
+                        /* Host paths are opened here, once, and the child gets the ruleset:
+                         * between planning and the child, a path could have changed. */
+                        int rule = -1;
+                        r = cordon_landlock_plan_prepare(&l->ll, &rule);
+                        if (r < 0)
+                                return prepare_failed(l, r, rule, diag);
+                }
+        }
+
+        if (l->seccomp || l->seccomp_key.net != CORDON_SECCOMP_NET_ANY) {
+                l->seccomp_key.tier =
+                    l->seccomp ? CORDON_SECCOMP_TIER_FULL : CORDON_SECCOMP_TIER_NET_ONLY;
+                r = cordon_seccomp_build(&l->seccomp_key, &l->bpf);
+                if (r < 0)
+                        return cordon_diag_set(diag, r, "failed to build the seccomp filter: %s",
+                                               strerror(-r));
+        }
+        return 0;
+}
+
+int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l,
+                          struct cordon_diag *diag)
+{
+        struct cordon_launch keep = *l;
+        int r;
+
+        *l = (struct cordon_launch){
+            .p = p,
+            .cgroup_fds = {-EBADF, -EBADF, -EBADF, -EBADF},
+            .dry_run = keep.dry_run,
+            .warn = keep.warn,
+            .userdata = keep.userdata,
+            .probe_landlock = keep.probe_landlock ?: cordon_landlock_abi,
+            .probe_seccomp = keep.probe_seccomp ?: cordon_seccomp_available,
+        };
+
+        if (!cordon_net_mode_traits(p->net_mode))
+                return cordon_diag_set(diag, -EINVAL, "unknown network mode %d", (int)p->net_mode);
+        if (p->profile == CORDON_PROFILE_WASI)
+                return cordon_diag_set(diag, -EINVAL,
+                                       "the wasi profile is enforced by a WASI runtime; cordon "
+                                       "cannot start a host process under it");
+
+        l->landlock_abi = l->probe_landlock();
+        switch (p->backend) {
+        case CORDON_BACKEND_NS:
+        case CORDON_BACKEND_LANDLOCK:
+                l->backend = p->backend;
+                break;
+        default: {
+                /* The decision `cordon doctor` reports; without a probe it is never -EOPNOTSUPP. */
+                struct cordon_backend_facts facts;
+                cordon_backend_facts_read(l->landlock_abi, &facts);
+                l->backend = cordon_backend_auto_decide(&facts, &l->auto_backend);
+                if (l->backend == CORDON_BACKEND_LANDLOCK)
+                        warn(l, "AppArmor restricts unprivileged user namespaces here "
+                                "(kernel.apparmor_restrict_unprivileged_userns=1); using the "
+                                "landlock backend");
+        }
+        }
+
+        bool layers =
+            p->profile != CORDON_PROFILE_UNRESTRICTED &&
+            !(p->profile == CORDON_PROFILE_WORKTREE && p->fallback == CORDON_FALLBACK_OFF);
+        if (!layers && p->profile == CORDON_PROFILE_WORKTREE)
+                warn(l, "CORDON_HANDLER_SANDBOX=off: Landlock and seccomp are not applied");
+        l->landlock = l->seccomp = layers;
+
+        if (l->landlock && l->landlock_abi <= 0) {
+                char what[256];
+                snprintf(what, sizeof(what), "Landlock is unavailable: %s",
+                         landlock_missing_reason(l->landlock_abi));
+                if ((r = layer_missing(l, &l->landlock, what, diag)) < 0)
+                        return r;
+        }
+        if (l->seccomp && !l->probe_seccomp() &&
+            (r = layer_missing(l, &l->seccomp, "seccomp filters are unavailable on this kernel",
+                               diag)) < 0)
+                return r;
+        /* The socket calls below the network level are part of the seccomp layer, and so are
+         * the socket families a network namespace cannot confine (AF_VSOCK...). */
+        if (l->seccomp)
+                l->seccomp_key.net = cordon_seccomp_net_stricter(
+                    cordon_net_mode_traits(p->net_mode)->seccomp_rule,
+                    p->side_effect_level < CORDON_SIDE_EFFECT_NETWORK ? CORDON_SECCOMP_NET_NONE
+                                                                      : CORDON_SECCOMP_NET_ANY);
+
+        /* What lowering planned for the host (placeholders, HOME_WRITABLE directories), before
+         * anything opens the paths; the layers are decided, so a refused run creates nothing. */
+        if (!l->dry_run && (r = cordon_policy_apply(p, l->warn, l->userdata, diag)) < 0)
+                return r;
+        if ((r = prepare_limits(l, diag)) < 0)
+                return r;
+        return prepare_backend(l, diag);
+}
+
+int cordon_launch_fall_back(struct cordon_launch *l, const char *why, struct cordon_diag *diag)
+{
+        if (l->landlock_abi <= 0)
+                return cordon_diag_set(diag, -EOPNOTSUPP,
+                                       "user namespaces are unavailable here (%s) and the landlock "
+                                       "backend cannot run either: %s (see 'cordon doctor')",
+                                       why, landlock_missing_reason(l->landlock_abi));
+        warn(l, "user namespaces are unavailable here (%s); using the landlock backend", why);
+        l->backend = CORDON_BACKEND_LANDLOCK;
+        l->auto_backend = false;
+        return prepare_backend(l, diag);
+}
+
+static int unlock_dir(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+        (void)ftw;
+        /* A directory the command made unwritable would keep its entries. */
+        if (type == FTW_D && (st->st_mode & 0700) != 0700)
+                (void)chmod(path, (st->st_mode & 07777) | 0700);
+        return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+        (void)st;
+        (void)ftw;
+        if (type == FTW_DP)
+                (void)rmdir(path);
+        else
+                (void)unlink(path);
+        return 0;
+}
+
+void cordon_launch_clear(struct cordon_launch *l)
+{
+        if (l->limits) {
+                /* Opened only together with the state (before that they may be 0s). */
+                for (size_t i = 0; i < ELEMENTSOF(l->cgroup_fds); i++)
+                        l->cgroup_fds[i] = safe_close(l->cgroup_fds[i]);
+                (void)cordon_limits_cleanup(l->limits);
+                free(l->limits);
+                l->limits = NULL;
+        }
+        cordon_bpf_clear(&l->bpf);
+        cordon_landlock_plan_clear(&l->ll);
+        if (l->tmpdir) {
+                /* Most commands leave it empty: one rmdir, no walk. Otherwise a physical walk
+                 * on one filesystem: a symlink or mount point the command left behind is
+                 * removed, never followed. */
+                if (rmdir(l->tmpdir) < 0 && errno != ENOENT) {
+                        (void)nftw(l->tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+                        if (access(l->tmpdir, F_OK) == 0) {
+                                /* Something stayed: a directory the command made unwritable. */
+                                (void)nftw(l->tmpdir, unlock_dir, 16, FTW_PHYS | FTW_MOUNT);
+                                (void)nftw(l->tmpdir, remove_entry, 16,
+                                           FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+                        }
+                }
+                free(l->tmpdir);
+                l->tmpdir = NULL;
+        }
+        l->envp = strv_free(l->envp);
+}

@@ -1,0 +1,66 @@
+/* Deciding how a policy is launched: which backend, which hardening layers (by profile and
+ * fallback), and preparing them in the supervisor (the seccomp program, the Landlock plan, the
+ * landlock backend's private TMPDIR). The sandbox's phases (spawn.c) then apply the lot. */
+#pragma once
+
+#include <stdbool.h>
+
+#include "cordon/cordon.h"
+#include "lib/mech/landlock.h"
+#include "lib/mech/res-limits.h"
+#include "lib/mech/seccomp-filter.h"
+#include "lib/launch/supervise.h"
+
+struct cordon_policy;
+
+struct cordon_launch {
+        const struct cordon_policy *p;
+        enum cordon_backend backend; /* CORDON_BACKEND_NS or CORDON_BACKEND_LANDLOCK */
+        bool auto_backend;           /* chosen by `auto`: may still fall back to landlock */
+
+        bool seccomp;
+        struct cordon_seccomp_key seccomp_key; /* the program in @bpf */
+        /* The landlock backend stands in for the network namespace with the socket rule. */
+        bool seccomp_isolates_net;
+        struct cordon_bpf bpf;
+
+        bool landlock;
+        int landlock_abi; /* > 0 when the kernel has Landlock, else -errno */
+        struct cordon_landlock_plan ll;
+
+        /* --memory, --pids, --cpus, --cgroup: NULL when none is asked for. */
+        struct cordon_limits_state *limits;
+        int cgroup_fds[4]; /* cgroup.procs of each cgroup the child joins; -1 when unused */
+
+        char *tmpdir; /* landlock backend: the private TMPDIR on the host, removed at clear */
+        char **envp;  /* landlock backend: the policy's environment with TMPDIR set */
+
+        /* Set before cordon_launch_prepare(): decide only, for a plan (cordon run --dry-run).
+         * Nothing is created, changed or removed on the host: no host action of the policy,
+         * no TMPDIR, no cgroup (the limits get the mechanism planning picks). The launch must
+         * not be run. */
+        bool dry_run;
+
+        /* Called with one line for each warning (a layer skipped, a backend fallback). */
+        void (*warn)(void *userdata, const char *message);
+        void *userdata;
+        /* What the kernel offers; NULL: ask it (cordon_landlock_abi(),
+         * cordon_seccomp_available()). Tests put in a kernel without a mechanism. */
+        int (*probe_landlock)(void);
+        bool (*probe_seccomp)(void);
+};
+
+/* Decides and prepares everything that can be done before the clone. @l->warn, @l->userdata
+ * and the probes may be set beforehand; everything else is initialised here. Returns 0, or
+ * -errno with the reason in @diag (a profile that cannot run, a required layer missing;
+ * -EOPNOTSUPP for a limit the chosen backend cannot enforce, such as a tmpfs size under the
+ * landlock backend).
+ * On success and failure alike, release @l with cordon_launch_clear(). */
+int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l,
+                          struct cordon_diag *diag);
+void cordon_launch_clear(struct cordon_launch *l);
+
+/* Switches a prepared `auto` launch to the landlock backend (user namespaces turned out to be
+ * unavailable). Returns 0 or -errno with the reason in @diag (-EOPNOTSUPP as for
+ * cordon_launch_prepare(), e.g. a tmpfs size the landlock backend cannot enforce). */
+int cordon_launch_fall_back(struct cordon_launch *l, const char *why, struct cordon_diag *diag);

@@ -1,0 +1,59 @@
+/* The live sandbox behind the public handle (cordon/sandbox.h): what the phase driver
+ * (spawn.c), the child's steps and the public functions (sandbox.c) share. */
+#pragma once
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "cordon/sandbox.h"
+#include "lib/launch/event-loop.h"
+#include "lib/launch/launch.h"
+#include "lib/mech/ns-limits.h"
+#include "lib/mech/ns-mount.h"
+#include "lib/launch/reaper.h"
+#include "lib/launch/supervise.h"
+
+struct cordon_pty;
+
+struct cordon_sandbox {
+        struct cordon_launch l; /* the decisions; l.p is the caller's policy during start only */
+        struct cordon_sandbox_options opts;
+        struct cordon_report report;
+        char *project_dir; /* the report's strings */
+        char limits_text[256];
+
+        /* During start: the child's plan and context (read by the child before its exec). */
+        char *const *argv;
+        struct cordon_mount_plan plan; /* ns backend */
+        struct cordon_ns_limits ns_limits;
+        sigset_t forward;   /* what PID 1 and the reaper pass on to the command */
+        bool await_release; /* the child waits for CORDON_CONTROL_RELEASE: parent steps exist */
+        int control[2];     /* the control channel: [0] the supervisor's end, [1] the child's */
+        /* NULL: the command keeps the caller's fds 0..2. Changed only in the ns backend's PID 1
+         * (its own copy), by cordon_pty_move_inside(). */
+        struct cordon_pty *pty;
+
+        /* The running sandbox. */
+        pid_t pid;
+        int pidfd;
+        struct cordon_reaper reaper; /* landlock backend */
+        struct cordon_supervise sup;
+        struct cordon_loop loop;
+        /* The caller's signal mask before start blocked the forwarded signals (and SIGWINCH for
+         * a pty) in the starting thread; restored when the wait is over. */
+        bool mask_saved;
+        sigset_t saved_mask;
+        atomic_bool killed; /* cordon_sandbox_kill(SIGKILL) */
+        atomic_bool ended;  /* reaped: kill answers -ESRCH */
+        bool waited;
+        int wait_result;
+};
+
+/* The phases of cordon_sandbox_start(), after the prepare phase's decisions (spawn.c): clone,
+ * the parent steps, release and the child's report, with the `auto` backend's fallback to
+ * landlock. Returns 0 once the command runs, or -errno with @diag set. */
+int cordon_sandbox_launch(struct cordon_sandbox *sb, char *const *argv, struct cordon_diag *diag);
+
+/* Fills the report's decisions from the launch (after prepare, and again after a fallback). */
+void cordon_sandbox_report_decisions(struct cordon_sandbox *sb);

@@ -1,0 +1,308 @@
+/* The public sandbox handle (cordon/sandbox.h): start (the prepare phase's decisions here, the
+ * other phases in spawn.c), wait on the supervisor's loop, kill, report, free; and
+ * cordon_spawn() as start + wait + free. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/policy/diag.h"
+#include "lib/mech/landlock.h"
+#include "lib/launch/launch.h"
+#include "lib/policy/net-modes.h"
+#include "lib/policy/policy.h"
+#include "lib/terminal/pty.h"
+#include "lib/mech/res-limits.h"
+#include "lib/launch/sandbox-internal.h"
+#include "shared/fd-util.h"
+#include "shared/macro.h"
+
+void cordon_sandbox_report_decisions(struct cordon_sandbox *sb)
+{
+        const struct cordon_launch *l = &sb->l;
+        struct cordon_report *rep = &sb->report;
+
+        rep->backend = l->backend;
+        rep->namespaces = 0;
+        if (l->backend == CORDON_BACKEND_NS) {
+                rep->namespaces = CORDON_NS_USER | CORDON_NS_MOUNT | CORDON_NS_PID | CORDON_NS_IPC |
+                                  CORDON_NS_UTS | CORDON_NS_CGROUP;
+                if (cordon_net_mode_traits(rep->net_mode)->netns)
+                        rep->namespaces |= CORDON_NS_NET;
+        }
+        rep->landlock.planned = l->landlock;
+        rep->landlock.abi = l->landlock_abi;
+        rep->landlock.features = 0;
+        for (size_t i = 0; i < cordon_landlock_n_features && i < 32; i++)
+                if (l->landlock_abi >= cordon_landlock_features[i].abi)
+                        rep->landlock.features |= 1u << i;
+        rep->landlock.rules = l->landlock ? l->ll.n_rules : 0;
+        rep->landlock.tcp_denied = l->landlock && l->ll.deny_tcp;
+        rep->landlock.scoped = l->landlock && l->ll.scope;
+        rep->seccomp.planned = l->bpf.len > 0;
+        rep->seccomp.deny_list = l->seccomp;
+        rep->seccomp.deny_network = l->seccomp && l->seccomp_key.net == CORDON_SECCOMP_NET_NONE;
+        rep->seccomp.deny_socket_create = l->seccomp_isolates_net;
+        rep->seccomp.instructions = l->bpf.len;
+        for (size_t k = 0; k < _CORDON_LIMIT_KIND_MAX; k++)
+                rep->limits[k] = l->limits ? l->limits->mechanism[k] : CORDON_LIMIT_NONE;
+        sb->limits_text[0] = 0;
+        if (l->limits &&
+            cordon_limits_describe(l->limits, sb->limits_text, sizeof(sb->limits_text)) < 0)
+                sb->limits_text[0] = 0;
+        rep->limits_text = sb->limits_text;
+}
+
+/* The policy's facts, copied: the policy is not referenced after start. */
+static int report_policy(struct cordon_sandbox *sb, const struct cordon_policy *p)
+{
+        struct cordon_report *rep = &sb->report;
+        rep->profile = p->profile;
+        rep->fallback = p->fallback;
+        rep->net_mode = p->net_mode;
+        if (p->project_dir && !(sb->project_dir = strdup(p->project_dir)))
+                return -ENOMEM;
+        rep->project_dir = sb->project_dir;
+        rep->home_access = p->home_access;
+        rep->env_blocked = p->n_env_blocked;
+        rep->timeout_usec = p->limits.timeout_usec;
+        rep->memory_bytes = p->limits.memory_bytes;
+        rep->limits_text = sb->limits_text;
+        return 0;
+}
+
+static int kill_cgroup(void *userdata)
+{
+        return cordon_limits_kill_all(userdata);
+}
+
+static void restore_mask(struct cordon_sandbox *sb)
+{
+        if (sb->mask_saved) {
+                sigprocmask(SIG_SETMASK, &sb->saved_mask, NULL);
+                sb->mask_saved = false;
+        }
+}
+
+static int start(const struct cordon_policy *p, char *const *argv,
+                 const struct cordon_sandbox_options *opts, struct cordon_sandbox *sb,
+                 struct cordon_diag *diag)
+{
+        int r;
+
+        if (diag)
+                diag->step = CORDON_STEP_PREPARE;
+        if (!argv || !argv[0])
+                return cordon_diag_set(diag, -EINVAL, "no command given");
+        r = cordon_policy_validate(p, diag);
+        if (r < 0)
+                return r;
+        if ((r = report_policy(sb, p)) < 0)
+                return r;
+
+        sb->l.warn = opts->warning;
+        sb->l.userdata = opts->userdata;
+        r = cordon_launch_prepare(p, &sb->l, diag);
+        cordon_sandbox_report_decisions(sb);
+        if (r < 0)
+                return r;
+        if (opts->prepared)
+                opts->prepared(opts->userdata, sb);
+
+        /* Forwarded signals (and a pty's SIGWINCH) are read from a signalfd in the wait: blocked
+         * from here on in this thread, so none is lost or acts on the caller meanwhile. */
+        sigset_t block;
+        sigemptyset(&block);
+        if (opts->flags & CORDON_SANDBOX_FORWARD_SIGNALS) {
+                sigaddset(&block, SIGINT);
+                sigaddset(&block, SIGTERM);
+                sigaddset(&block, SIGHUP);
+                sigaddset(&block, SIGQUIT);
+        }
+        if (p->process.pty)
+                sigaddset(&block, SIGWINCH);
+        if (!sigisemptyset(&block)) {
+                sigprocmask(SIG_BLOCK, &block, &sb->saved_mask);
+                sb->mask_saved = true;
+        }
+
+        r = cordon_sandbox_launch(sb, argv, diag);
+        sb->l.p = NULL;
+        sb->argv = NULL;
+        if (r < 0) {
+                restore_mask(sb);
+                return r;
+        }
+
+        sb->report.started = true;
+        sb->report.pid = sb->pid;
+        sb->sup = (struct cordon_supervise){
+            .pid = sb->pid,
+            .has_pidfd = sb->pidfd >= 0,
+            .pidfd = sb->pidfd,
+            .timeout_usec = sb->report.timeout_usec,
+            .kill_signal = sb->l.backend == CORDON_BACKEND_LANDLOCK ? CORDON_REAPER_SIGNAL : 0,
+            .kill_all = sb->l.limits ? kill_cgroup : NULL,
+            .userdata = sb->l.limits,
+            .pty = sb->pty,
+            .loop = &sb->loop,
+            .killed = &sb->killed,
+        };
+        sigemptyset(&sb->sup.forward);
+        if (opts->flags & CORDON_SANDBOX_FORWARD_SIGNALS)
+                sb->sup.forward = sb->forward;
+        return 0;
+}
+
+_public_ int cordon_sandbox_start_with(const struct cordon_policy *p, char *const *argv,
+                                       const struct cordon_sandbox_options *opts,
+                                       struct cordon_sandbox **ret_sb, struct cordon_diag *diag)
+{
+        static const struct cordon_sandbox_options none = {0};
+        if (!p || !ret_sb)
+                return -EINVAL;
+        *ret_sb = NULL;
+        struct cordon_sandbox *sb = calloc(1, sizeof(*sb));
+        if (!sb)
+                return -ENOMEM;
+        sb->opts = opts ? *opts : none;
+        sb->pidfd = sb->control[0] = sb->control[1] = -EBADF;
+        sb->l.cgroup_fds[0] = sb->l.cgroup_fds[1] = sb->l.cgroup_fds[2] = sb->l.cgroup_fds[3] =
+            -EBADF;
+        sb->report.error = 0;
+        int r = start(p, argv, &sb->opts, sb, diag);
+        if (r < 0) {
+                sb->report.error = r;
+                sb->report.failed_step = diag ? diag->step : CORDON_STEP_NONE;
+                sb->waited = true;
+                sb->wait_result = r;
+                atomic_store(&sb->ended, true);
+                if (sb->opts.flags & CORDON_SANDBOX_RETURN_FAILED)
+                        *ret_sb = sb;
+                else
+                        cordon_sandbox_free(sb);
+                return r;
+        }
+        *ret_sb = sb;
+        return 0;
+}
+
+_public_ int cordon_sandbox_start(const struct cordon_policy *p, char *const *argv,
+                                  struct cordon_sandbox **ret_sb, struct cordon_diag *diag)
+{
+        return cordon_sandbox_start_with(p, argv, NULL, ret_sb, diag);
+}
+
+_public_ int cordon_sandbox_pidfd(const struct cordon_sandbox *sb)
+{
+        return sb && sb->report.started ? sb->pidfd : -EBADF;
+}
+
+/* Reaps the first process after an error of the wait: killed first, so that nothing of the
+ * sandbox runs on (nor, for a reaper, in our memory). */
+static void kill_and_reap(struct cordon_sandbox *sb)
+{
+        if (sb->l.backend == CORDON_BACKEND_LANDLOCK) {
+                cordon_reaper_stop(&sb->reaper);
+        } else {
+                (void)cordon_supervise_kill(&sb->sup);
+                while (waitpid(sb->pid, NULL, 0) < 0 && errno == EINTR)
+                        ;
+        }
+}
+
+_public_ int cordon_sandbox_wait(struct cordon_sandbox *sb, int *ret_status)
+{
+        if (!sb)
+                return -EINVAL;
+        if (!sb->waited) {
+                int status = 0;
+                enum cordon_end end = CORDON_END_EXITED;
+                int r = cordon_supervise_run(&sb->sup, &status, &end);
+                if (r < 0)
+                        kill_and_reap(sb);
+                sb->reaper.pid = 0;
+                atomic_store(&sb->ended, true);
+                restore_mask(sb);
+                sb->report.ended = true;
+                sb->report.oom_killed = sb->l.limits && cordon_limits_oom_killed(sb->l.limits);
+                if (r < 0) {
+                        sb->report.error = r;
+                } else {
+                        sb->report.exit_status = status;
+                        sb->report.end = end;
+                }
+                sb->waited = true;
+                sb->wait_result = r;
+        }
+        if (sb->wait_result >= 0 && ret_status)
+                *ret_status = sb->report.exit_status;
+        return sb->wait_result;
+}
+
+_public_ int cordon_sandbox_kill(struct cordon_sandbox *sb, int sig)
+{
+        if (!sb)
+                return -EINVAL;
+        if (!sb->report.started || atomic_load(&sb->ended))
+                return -ESRCH;
+        if (sig == SIGKILL) {
+                atomic_store(&sb->killed, true);
+                return cordon_supervise_kill(&sb->sup);
+        }
+        /* PID 1 and the reaper pass these on to the command; anything else would hit them. */
+        if (sig != SIGINT && sig != SIGTERM && sig != SIGHUP && sig != SIGQUIT)
+                return -EINVAL;
+        if (sb->pidfd >= 0)
+                return syscall(SYS_pidfd_send_signal, sb->pidfd, sig, NULL, 0) < 0 ? -errno : 0;
+        return kill(sb->pid, sig) < 0 ? -errno : 0;
+}
+
+_public_ const struct cordon_report *cordon_sandbox_report(const struct cordon_sandbox *sb)
+{
+        return &sb->report;
+}
+
+_public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
+{
+        if (!sb)
+                return NULL;
+        if (sb->report.started && !sb->waited) {
+                atomic_store(&sb->killed, true);
+                kill_and_reap(sb);
+                atomic_store(&sb->ended, true);
+                sb->waited = true;
+        }
+        restore_mask(sb);
+        cordon_reaper_clear(&sb->reaper);
+        if (sb->pty) {
+                cordon_pty_close(sb->pty);
+                free(sb->pty);
+        }
+        safe_close(sb->pidfd);
+        safe_close(sb->control[0]);
+        safe_close(sb->control[1]);
+        cordon_mount_plan_clear(&sb->plan);
+        cordon_launch_clear(&sb->l);
+        free(sb->project_dir);
+        free(sb);
+        return NULL;
+}
+
+_public_ int cordon_spawn(const struct cordon_policy *p, char *const *argv, int *ret_status,
+                          struct cordon_diag *diag)
+{
+        const struct cordon_sandbox_options opts = {.flags = CORDON_SANDBOX_FORWARD_SIGNALS};
+        struct cordon_sandbox *sb = NULL;
+        int r = cordon_sandbox_start_with(p, argv, &opts, &sb, diag);
+        if (r < 0)
+                return r;
+        r = cordon_sandbox_wait(sb, ret_status);
+        if (r < 0)
+                cordon_diag_set(diag, r, "failed to wait for the sandbox: %s", strerror(-r));
+        cordon_sandbox_free(sb);
+        return r;
+}

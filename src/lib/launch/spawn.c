@@ -1,0 +1,677 @@
+/* The launcher's phases and the child's steps. cordon_sandbox_launch() runs the phases in a
+ * fixed order: prepare (the mount plan, the control channel, the pty) -> clone -> the parent
+ * steps (the cgroup attach of the ns backend's PID 1) -> release -> the child's report. The
+ * child's steps are data: one ordered list per backend, the same pipeline with the steps a
+ * backend has no use for left out. A step that fails is reported as {step, errno, rule} on the
+ * control channel, and the child exits; the channel's end of file means the command was
+ * executed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "lib/mech/caps.h"
+#include "lib/launch/control.h"
+#include "lib/policy/diag.h"
+#include "lib/launch/exec-search.h"
+#include "lib/mech/keyring.h"
+#include "lib/launch/launch.h"
+#include "lib/policy/net-modes.h"
+#include "lib/mech/ns-limits.h"
+#include "lib/mech/ns-mount.h"
+#include "lib/mech/ns-net.h"
+#include "lib/mech/ns-user.h"
+#include "lib/launch/pid1.h"
+#include "lib/policy/policy.h"
+#include "lib/terminal/pty.h"
+#include "lib/launch/reaper.h"
+#include "lib/launch/sandbox-internal.h"
+#include "lib/launch/step.h"
+#include "shared/fd-util.h"
+#include "shared/macro.h"
+
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x00001000
+#endif
+
+/* ---- The child ---------------------------------------------------------------------------- */
+
+/* What a step may say beyond its errno: another step than its row's (the mount plan has
+ * several), and the rule it failed on. */
+struct step_result {
+        int step;
+        int rule;
+};
+
+struct child_step {
+        enum cordon_step step;
+        int (*run)(struct cordon_sandbox *sb, struct step_result *res);
+};
+
+_Noreturn static void child_fail(const struct cordon_sandbox *sb, int step, int err, int rule,
+                                 int code)
+{
+        (void)cordon_control_report(sb->control[1], step, err, rule);
+        _exit(code);
+}
+
+/* PID 1 and the reaper wait for these with sigwaitinfo(): blocked before anyone can send them
+ * (a namespace's PID 1 would ignore them otherwise). */
+static int step_block_signals(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        sigset_t set = sb->forward;
+        sigaddset(&set, SIGCHLD);
+        return sigprocmask(SIG_BLOCK, &set, NULL) < 0 ? -errno : 0;
+}
+
+/* Die with the supervisor. The channel's end of file catches a supervisor that died before the
+ * death signal was armed; with parent steps to wait for, the release message comes on it. */
+static int step_die_with_supervisor(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        const struct cordon_policy *p = sb->l.p;
+        if (p->process.die_with_parent && prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+                return -errno;
+        if (sb->await_release) {
+                struct cordon_control_msg m;
+                if (cordon_control_recv(sb->control[1], 0, &m) <= 0 ||
+                    m.type != CORDON_CONTROL_RELEASE)
+                        _exit(125);
+        } else if (p->process.die_with_parent) {
+                struct pollfd pfd = {.fd = sb->control[1], .events = POLLIN};
+                if (poll(&pfd, 1, 0) > 0)
+                        _exit(125);
+        }
+        return 0;
+}
+
+/* The landlock backend's command joins the sandbox's cgroups itself, first thing: its parent is
+ * the reaper, which stays outside them (the pids limit must not count it, the OOM killer and
+ * cgroup.kill must not take it before it has reaped), and the supervisor cannot attach a
+ * grandchild before it runs without another round trip. */
+static int step_join_cgroups(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        const struct cordon_launch *l = &sb->l;
+        for (size_t i = 0; l->limits && i < ELEMENTSOF(l->cgroup_fds); i++)
+                if (l->cgroup_fds[i] >= 0 && write(l->cgroup_fds[i], "0", 1) != 1)
+                        return -errno;
+        return 0;
+}
+
+/* The rlimits and CPU affinity of the fallback mechanisms, inherited by everything. */
+static int step_limits(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        return sb->l.limits ? cordon_limits_apply_child(sb->l.limits) : 0;
+}
+
+static int step_close_fds(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        if (!sb->l.p->process.close_fds)
+                return 0;
+        /* The pty's fds stay for cordon_pty_child_setup(), which closes them itself; the
+         * prepared Landlock ruleset for step_landlock() (close-on-exec). */
+        const struct cordon_pty *pty = sb->pty;
+        int keep[] = {sb->control[1], pty ? pty->slave : -EBADF, pty ? pty->master : -EBADF,
+                      pty ? pty->private_tty : -EBADF,
+                      sb->l.ll.prepared ? sb->l.ll.ruleset_fd : -EBADF};
+        return close_all_fds_except(keep, ELEMENTSOF(keep));
+}
+
+static int step_id_maps(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        const struct cordon_policy *p = sb->l.p;
+        return cordon_ns_user_write_maps(p->identity.uid, p->identity.gid);
+}
+
+/* Before the mount plan makes /proc/sys read-only. */
+static int step_ns_limits(struct cordon_sandbox *sb, struct step_result *res)
+{
+        return cordon_ns_limits_apply(&sb->ns_limits, &res->rule);
+}
+
+/* The original environment block still holds every variable the supervisor saw. */
+static int step_scrub_environ(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)sb;
+        (void)res;
+        return cordon_pid1_scrub_environ();
+}
+
+static int step_mounts(struct cordon_sandbox *sb, struct step_result *res)
+{
+        return cordon_mount_plan_execute(&sb->plan, sb->l.p, &res->step, &res->rule);
+}
+
+/* Once the sandbox's devpts is mounted, the command's terminal moves there, where it has a name
+ * (/dev/pts/0) that tty(1), ttyname(3), GPG_TTY=$(tty) find. When that fails the pty made
+ * outside serves, nameless inside; once the command's end has moved, the supervisor must get
+ * the new master or the terminal would be dead. */
+static int step_pty_inside(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        if (!sb->pty)
+                return 0;
+        int m = cordon_pty_move_inside(sb->pty, "/dev/pts/ptmx");
+        if (m < 0)
+                return 0;
+        struct cordon_control_msg msg = {
+            .type = CORDON_CONTROL_FD, .kind = CORDON_CONTROL_FD_PTY_MASTER, .fd = m};
+        int r = cordon_control_send(sb->control[1], &msg);
+        safe_close(m);
+        return r;
+}
+
+static int step_hostname(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        const char *h = sb->l.p->identity.hostname;
+        return h ? cordon_ns_uts_set_hostname(h) : 0;
+}
+
+static int step_loopback(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        return cordon_net_mode_traits(sb->l.p->net_mode)->loopback ? cordon_ns_net_loopback_up()
+                                                                   : 0;
+}
+
+static int step_keyring(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)sb;
+        (void)res;
+        return cordon_keyring_detach();
+}
+
+/* Nothing inside may read PID 1's memory or /proc/1/environ, or ptrace it. */
+static int step_not_dumpable(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)sb;
+        (void)res;
+        return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 ? -errno : 0;
+}
+
+static int step_drop_caps(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        return sb->l.p->process.drop_capabilities ? cordon_caps_drop_all() : 0;
+}
+
+/* Without a user namespace only a caller that holds capabilities (root) has any to drop. */
+static int step_drop_held_caps(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        return sb->l.p->process.drop_capabilities && cordon_caps_any() ? cordon_caps_drop_all() : 0;
+}
+
+static int step_no_new_privs_if_asked(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        return sb->l.p->process.no_new_privs ? cordon_caps_set_no_new_privs() : 0;
+}
+
+/* Without a user namespace no-new-privs is what keeps everyone from gaining capabilities
+ * through execve: always. */
+static int step_no_new_privs(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)sb;
+        (void)res;
+        return cordon_caps_set_no_new_privs();
+}
+
+/* Landlock, then the seccomp filter last of all: the filter refuses calls (mount, keyctl,
+ * unshare...) that earlier steps need. Both apply to PID 1 too, and everything it forks
+ * inherits them. */
+static int step_landlock(struct cordon_sandbox *sb, struct step_result *res)
+{
+        return sb->l.landlock ? cordon_landlock_apply(&sb->l.ll, &res->rule) : 0;
+}
+
+static int step_seccomp(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        return sb->l.bpf.len > 0 ? cordon_seccomp_install(&sb->l.bpf) : 0;
+}
+
+_Noreturn static void exec_command(const struct cordon_sandbox *sb)
+{
+        const struct cordon_policy *p = sb->l.p;
+        sigset_t empty;
+        sigemptyset(&empty);
+        sigprocmask(SIG_SETMASK, &empty, NULL);
+        int r;
+        /* A session of its own with the pty as controlling terminal and its process group in
+         * the foreground: job control, ^C and ^Z work inside as in any terminal. */
+        if (sb->pty && (r = cordon_pty_child_setup(sb->pty)) < 0)
+                child_fail(sb, CORDON_STEP_TERMINAL, r, -1, 125);
+        if (!sb->pty && p->process.new_session && setsid() < 0)
+                child_fail(sb, CORDON_STEP_PROCESS, errno, -1, 125);
+        if (p->cwd && chdir(p->cwd) < 0)
+                child_fail(sb, CORDON_STEP_CHDIR, errno, -1, 125);
+        cordon_exec_search(sb->argv[0], sb->argv, sb->l.envp ? sb->l.envp : p->envp);
+        child_fail(sb, CORDON_STEP_EXEC, errno, -1, errno == ENOENT ? 127 : 126);
+}
+
+/* The ns backend's last step: fork the command, and become its PID 1. */
+static int step_become_pid1(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        pid_t cmd = fork();
+        if (cmd < 0)
+                return -errno;
+        if (cmd == 0)
+                exec_command(sb);
+        cordon_pid1_become(cmd, sb->control[1], sb->pty, &sb->forward);
+}
+
+/* The landlock backend's last step: the command's process becomes the command. */
+static int step_exec(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        exec_command(sb);
+}
+
+/* The two pipelines, side by side. A step missing on one side is one that backend has no use
+ * for (no namespaces: no id maps, mounts, hostname, loopback, PID 1) or does differently (its
+ * cgroup join, capabilities, no-new-privs). */
+static const struct child_step ns_steps[] = {
+    {CORDON_STEP_PROCESS, step_block_signals},
+    {CORDON_STEP_PROCESS, step_die_with_supervisor}, /* and the release: the parent attached
+                                                      * PID 1 to the cgroups */
+    {CORDON_STEP_LIMITS, step_limits},
+    {CORDON_STEP_PROCESS, step_close_fds},
+    {CORDON_STEP_USERNS, step_id_maps},
+    {CORDON_STEP_NS_LIMITS, step_ns_limits},
+    {CORDON_STEP_PROCESS, step_scrub_environ},
+    {CORDON_STEP_MOUNT, step_mounts},
+    {CORDON_STEP_TERMINAL, step_pty_inside},
+    {CORDON_STEP_HOSTNAME, step_hostname},
+    {CORDON_STEP_NETWORK, step_loopback},
+    {CORDON_STEP_KEYRING, step_keyring},
+    {CORDON_STEP_PROCESS, step_not_dumpable},
+    {CORDON_STEP_CAPS, step_drop_caps},
+    {CORDON_STEP_NNP, step_no_new_privs_if_asked},
+    {CORDON_STEP_LANDLOCK, step_landlock},
+    {CORDON_STEP_SECCOMP, step_seccomp},
+    {CORDON_STEP_FORK, step_become_pid1},
+};
+
+static const struct child_step landlock_steps[] = {
+    /* The reaper blocked the signals it waits for itself; the command unblocks all. */
+    {CORDON_STEP_PROCESS, step_die_with_supervisor},
+    {CORDON_STEP_LIMITS, step_join_cgroups},
+    {CORDON_STEP_LIMITS, step_limits},
+    {CORDON_STEP_PROCESS, step_close_fds},
+    {CORDON_STEP_KEYRING, step_keyring},
+    {CORDON_STEP_CAPS, step_drop_held_caps},
+    {CORDON_STEP_NNP, step_no_new_privs},
+    {CORDON_STEP_LANDLOCK, step_landlock},
+    {CORDON_STEP_SECCOMP, step_seccomp},
+    {CORDON_STEP_EXEC, step_exec},
+};
+
+_Noreturn static void run_steps(struct cordon_sandbox *sb, const struct child_step *steps, size_t n)
+{
+        for (size_t i = 0; i < n; i++) {
+                struct step_result res = {.step = steps[i].step, .rule = -1};
+                int r = steps[i].run(sb, &res);
+                if (r < 0)
+                        child_fail(sb, res.step, r, res.rule, 125);
+        }
+        _exit(125); /* not reached: the last step execs or becomes PID 1 */
+}
+
+/* The landlock backend's command, started by the reaper (a vfork-like child sharing its
+ * memory: see reaper.c). */
+static int landlock_child(void *arg)
+{
+        run_steps(arg, landlock_steps, ELEMENTSOF(landlock_steps));
+}
+
+/* ---- The phases --------------------------------------------------------------------------- */
+
+static void pty_freep(struct cordon_pty **pty)
+{
+        if (*pty) {
+                cordon_pty_close(*pty);
+                free(*pty);
+        }
+}
+
+/* The sandbox's own terminal when stdin is one, with the user's terminal in raw mode from here
+ * on (pty_freep() restores it). Returns 0 with *@ret NULL when stdin is no terminal. */
+static int open_pty(struct cordon_pty **ret, struct cordon_diag *diag)
+{
+        /* The usual non-interactive run: no 128 KiB of buffers to map and unmap. Any other
+         * answer is left to cordon_pty_open(). */
+        struct termios t;
+        if (tcgetattr(STDIN_FILENO, &t) < 0 && (errno == ENOTTY || errno == EINVAL))
+                return 0;
+        _cleanup_(pty_freep) struct cordon_pty *pty = malloc(sizeof(*pty));
+        if (!pty)
+                return -ENOMEM;
+        if (diag)
+                diag->step = CORDON_STEP_TERMINAL;
+        int r = cordon_pty_open(pty, STDIN_FILENO, STDIN_FILENO);
+        if (r < 0)
+                return cordon_diag_set(diag, r, "failed to create a pseudo-terminal: %s",
+                                       strerror(-r));
+        if (r == 0)
+                return 0;
+        cordon_pty_keep_other_std_fds(pty);
+        r = cordon_pty_enter_raw(pty);
+        if (r < 0)
+                return cordon_diag_set(diag, r, "failed to put the terminal in raw mode: %s",
+                                       strerror(-r));
+        *ret = TAKE_PTR(pty);
+        return 0;
+}
+
+static unsigned long clone_flags(const struct cordon_policy *p)
+{
+        unsigned long f = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
+                          CLONE_NEWCGROUP;
+        if (cordon_net_mode_traits(p->net_mode)->netns)
+                f |= CLONE_NEWNET;
+        return f;
+}
+
+/* Errors of clone(CLONE_NEWUSER...) that mean "no user namespaces here" rather than a
+ * transient shortage: container runtimes' seccomp policies (EPERM), kernels without them
+ * (EINVAL), a zero or exhausted namespace limit (ENOSPC, EUSERS). */
+static bool userns_refused(int err)
+{
+        return err == EPERM || err == EINVAL || err == ENOSPC || err == EUSERS || err == ENOSYS;
+}
+
+static bool limits_have_cgroup(const struct cordon_limits_state *st)
+{
+        if (!st)
+                return false;
+        bool any = *st->v2_dir;
+        for (size_t k = 0; k < _CORDON_LIMIT_KIND_MAX; k++)
+                any |= *st->v1_dir[k] != 0;
+        return any;
+}
+
+/* Prepare: what the child needs that only the supervisor can make. */
+static int phase_prepare(struct cordon_sandbox *sb, struct cordon_diag *diag)
+{
+        struct cordon_launch *l = &sb->l;
+        const struct cordon_policy *p = l->p;
+        int r;
+
+        if (l->backend == CORDON_BACKEND_NS) {
+                r = cordon_mount_plan_build(p, &sb->plan);
+                if (r < 0)
+                        return cordon_diag_set(diag, r, "failed to plan the mounts: %s",
+                                               strerror(-r));
+                /* With the seccomp layer on only the inotify counts can grow inside. */
+                r = cordon_ns_limits_plan(NULL, l->seccomp, &sb->ns_limits);
+                if (r < 0)
+                        return cordon_diag_set(diag, r,
+                                               "failed to read the user namespace limits in "
+                                               "/proc/sys/user: %s",
+                                               strerror(-r));
+        }
+        if ((r = cordon_control_pair(sb->control)) < 0)
+                return cordon_diag_set(diag, r, "failed to create the control channel: %s",
+                                       strerror(-r));
+        if (p->process.pty && !sb->pty && (r = open_pty(&sb->pty, diag)) < 0)
+                return r;
+        if (sb->pty)
+                cordon_pty_set_passthrough(sb->pty, p->process.terminal_passthrough);
+        /* The parent steps the child must wait for: the ns backend's cgroup attach. */
+        sb->await_release = l->backend == CORDON_BACKEND_NS && limits_have_cgroup(l->limits);
+        return 0;
+}
+
+/* The supervisor was SIGKILLed: its leftovers on the host (the private TMPDIR, cgroups) are the
+ * reaper's to remove, once the sandbox is gone. */
+static void clear_launch(void *userdata)
+{
+        cordon_launch_clear(userdata);
+}
+
+/* Clone: the ns backend's PID 1 in its new namespaces, or the landlock backend's reaper. Both
+ * come with a pidfd from the clone itself where the kernel has CLONE_PIDFD. */
+static pid_t phase_clone(struct cordon_sandbox *sb)
+{
+        struct cordon_launch *l = &sb->l;
+        if (l->backend == CORDON_BACKEND_LANDLOCK) {
+                int drop = 0;
+                sb->reaper.command = landlock_child;
+                sb->reaper.arg = sb;
+                sb->reaper.parent_fds[0] = sb->control[0];
+                sb->reaper.parent_fds[1] = -EBADF;
+                sb->reaper.control_fd = sb->control[1];
+                for (size_t i = 0; i < ELEMENTSOF(sb->reaper.drop_fds); i++)
+                        sb->reaper.drop_fds[i] = -EBADF;
+                if (l->ll.prepared)
+                        sb->reaper.drop_fds[drop++] = l->ll.ruleset_fd;
+                if (sb->pty) {
+                        const int fds[] = {sb->pty->slave, sb->pty->master, sb->pty->private_tty};
+                        for (size_t i = 0; i < ELEMENTSOF(fds); i++)
+                                if (fds[i] > 2)
+                                        sb->reaper.drop_fds[drop++] = fds[i];
+                }
+                sb->reaper.forward = sb->forward;
+                sb->reaper.orphaned = clear_launch;
+                sb->reaper.userdata = l;
+                sb->reaper.fork = sb->opts.flags & CORDON_SANDBOX_FORK_REAPER;
+                pid_t pid = cordon_reaper_start(&sb->reaper, &sb->pidfd);
+                if (pid < 0)
+                        errno = -pid;
+                return pid < 0 ? -1 : pid;
+        }
+        /* A raw clone, not fork(): fork() would run no namespace flags. Unlike fork() it takes
+         * none of libc's locks first, and the steps allocate (the /proc reads of
+         * cordon_pid1_scrub_environ(), the mount plan's helpers): a caller's thread holding
+         * malloc's lock right now would leave the child stuck. Hence the rule in sandbox.h
+         * that ns sandboxes start while no other thread allocates. */
+        int pidfd = -1;
+        pid_t pid = (pid_t)syscall(SYS_clone, clone_flags(l->p) | CLONE_PIDFD | SIGCHLD, NULL,
+                                   &pidfd, NULL, 0);
+        if (pid == 0) {
+                safe_close(sb->control[0]);
+                run_steps(sb, ns_steps, ELEMENTSOF(ns_steps));
+        }
+        if (pid > 0)
+                sb->pidfd = pidfd >= 0 ? pidfd : (int)syscall(SYS_pidfd_open, pid, 0);
+        return pid;
+}
+
+/* Ends a child that has not reached its command (or has reported a failure) and reaps it. */
+static void kill_child(struct cordon_sandbox *sb, bool kill_it)
+{
+        if (sb->l.backend == CORDON_BACKEND_LANDLOCK) {
+                if (kill_it)
+                        cordon_reaper_stop(&sb->reaper);
+                else
+                        while (waitpid(sb->pid, NULL, 0) < 0 && errno == EINTR)
+                                ;
+                sb->reaper.pid = 0;
+        } else {
+                if (kill_it)
+                        (void)kill(sb->pid, SIGKILL);
+                while (waitpid(sb->pid, NULL, 0) < 0 && errno == EINTR)
+                        ;
+        }
+        sb->pid = 0;
+        sb->pidfd = safe_close(sb->pidfd);
+}
+
+/* Parent steps, then the release. */
+static int phase_parent_steps(struct cordon_sandbox *sb, struct cordon_diag *diag)
+{
+        if (!sb->await_release)
+                return 0;
+        int r = cordon_limits_attach(sb->l.limits, sb->pid, diag);
+        if (r < 0) {
+                if (diag)
+                        diag->step = CORDON_STEP_LIMITS;
+                return r;
+        }
+        struct cordon_control_msg m = {.type = CORDON_CONTROL_RELEASE, .fd = -1};
+        r = cordon_control_send(sb->control[0], &m);
+        if (r < 0 && r != -EPIPE)
+                return cordon_diag_set(diag, r, "failed to release the sandbox: %s", strerror(-r));
+        return 0; /* EPIPE: the child died; its report or end of file says why */
+}
+
+/* The child's report: a failure, or end of file once the command has exec'd. Nothing but
+ * recvmsg() and close() until then: the landlock backend's reaper may share our memory and
+ * errno (see reaper.c). Returns 1 with @rep set, 0 for the exec, -errno. */
+static int phase_child_report(struct cordon_sandbox *sb, struct cordon_step_report *rep,
+                              int *ret_master)
+{
+        for (;;) {
+                struct cordon_control_msg m;
+                int r = cordon_control_recv(sb->control[0], 0, &m);
+                if (r <= 0)
+                        return r;
+                if (m.type == CORDON_CONTROL_REPORT) {
+                        *rep = (struct cordon_step_report){
+                            .step = m.step, .err = m.err, .rule = m.rule};
+                        return 1;
+                }
+                if (m.type == CORDON_CONTROL_FD && m.kind == CORDON_CONTROL_FD_PTY_MASTER &&
+                    *ret_master < 0)
+                        *ret_master = m.fd;
+                else if (m.type == CORDON_CONTROL_FD)
+                        (void)close(m.fd);
+        }
+}
+
+/* One attempt with the launch's current backend. Returns 0 once the command runs, -errno with
+ * @diag filled, or -EAGAIN with @why set when an `auto` launch should fall back. */
+static int launch_once(struct cordon_sandbox *sb, char *why, size_t whylen,
+                       struct cordon_diag *diag)
+{
+        struct cordon_launch *l = &sb->l;
+        int r;
+
+        r = phase_prepare(sb, diag);
+        if (r < 0)
+                return r;
+
+        if (diag)
+                diag->step = CORDON_STEP_CLONE;
+        pid_t pid = phase_clone(sb);
+        if (pid < 0) {
+                if (l->auto_backend && userns_refused(errno)) {
+                        snprintf(why, whylen, "clone: %s", strerror(errno));
+                        return -EAGAIN;
+                }
+                return cordon_diag_set(
+                    diag, -errno,
+                    "failed to create the sandbox namespaces: %m (see 'cordon doctor')");
+        }
+        sb->pid = pid;
+        /* Only close() until the child's report (see phase_child_report()): no errno saved
+         * and restored, and sb->control[1] stays as the child, who may share our memory,
+         * reads it. */
+        (void)close(sb->control[1]);
+
+        r = phase_parent_steps(sb, diag);
+        if (r < 0) {
+                sb->control[1] = -EBADF;
+                kill_child(sb, true);
+                return r;
+        }
+
+        struct cordon_step_report rep;
+        int master = -EBADF;
+        r = phase_child_report(sb, &rep, &master);
+        sb->control[1] = -EBADF; /* closed above */
+        if (sb->pty)
+                cordon_pty_parent_after_clone(sb->pty);
+        if (r < 0) {
+                safe_close(master);
+                kill_child(sb, true);
+                return cordon_diag_set(diag, r, "failed to read the sandbox's report: %s",
+                                       strerror(-r));
+        }
+        if (r > 0) {
+                safe_close(master);
+                kill_child(sb, false);
+                /* The namespaces were created but the id maps or the first mount were refused:
+                 * what AppArmor's userns restriction looks like. Nothing has run yet. */
+                if (l->auto_backend && (rep.step == CORDON_STEP_USERNS ||
+                                        (rep.step == CORDON_STEP_ROOT && rep.err == EPERM))) {
+                        snprintf(why, whylen, "%s: %s",
+                                 rep.step == CORDON_STEP_USERNS ? "writing the id maps"
+                                                                : "mounting the root",
+                                 strerror(rep.err));
+                        return -EAGAIN;
+                }
+                cordon_step_describe(l, &rep, sb->argv[0], diag);
+                return rep.err > 0 ? -rep.err : -EIO;
+        }
+        if (diag)
+                diag->step = CORDON_STEP_NONE;
+        /* PID 1 sent it before starting the command, whose exec we just saw; none means the pty
+         * made outside serves. A master that came and cannot be used leaves the command's
+         * terminal unrelayed: hang it up rather. */
+        if (master >= 0 && cordon_pty_adopt_master(sb->pty, master) < 0)
+                cordon_pty_close(sb->pty);
+        sb->control[0] = safe_close(sb->control[0]);
+        return 0;
+}
+
+/* What an attempt left behind, before the next one. */
+static void launch_undo(struct cordon_sandbox *sb)
+{
+        sb->control[0] = safe_close(sb->control[0]);
+        sb->control[1] = safe_close(sb->control[1]);
+        cordon_mount_plan_clear(&sb->plan);
+        sb->plan = (struct cordon_mount_plan){0};
+        cordon_reaper_clear(&sb->reaper);
+        pty_freep(&sb->pty);
+        sb->pty = NULL;
+}
+
+int cordon_sandbox_launch(struct cordon_sandbox *sb, char *const *argv, struct cordon_diag *diag)
+{
+        char why[256] = "";
+        int r;
+
+        sb->argv = argv;
+        sigemptyset(&sb->forward);
+        sigaddset(&sb->forward, SIGINT);
+        sigaddset(&sb->forward, SIGTERM);
+        sigaddset(&sb->forward, SIGHUP);
+        sigaddset(&sb->forward, SIGQUIT);
+
+        r = launch_once(sb, why, sizeof(why), diag);
+        if (r == -EAGAIN) {
+                launch_undo(sb);
+                if (diag)
+                        diag->step = CORDON_STEP_PREPARE;
+                r = cordon_launch_fall_back(&sb->l, why, diag);
+                cordon_sandbox_report_decisions(sb);
+                if (r >= 0)
+                        r = launch_once(sb, why, sizeof(why), diag);
+        }
+        if (r < 0) {
+                launch_undo(sb);
+                return r;
+        }
+        /* The child has its copy; the supervisor needs none of it any more. */
+        cordon_mount_plan_clear(&sb->plan);
+        sb->plan = (struct cordon_mount_plan){0};
+        return 0;
+}

@@ -1,0 +1,113 @@
+/* The failure message of each launcher step: a table beside enum cordon_step. A row names the
+ * action and, where there is one, what it acted on (a rule's path, the working directory, the
+ * command); the errno's text follows. */
+#include <string.h>
+
+#include "lib/policy/diag.h"
+#include "lib/launch/launch.h"
+#include "lib/mech/ns-limits.h"
+#include "lib/policy/policy.h"
+#include "lib/launch/step.h"
+#include "shared/macro.h"
+
+enum subject {
+        SUBJECT_NONE,
+        SUBJECT_SOURCE,        /* the rule's host path for a bind, else its guest path */
+        SUBJECT_GUEST,         /* the rule's guest path */
+        SUBJECT_MOUNT,         /* a bind: its source; another mount: "TYPE on 'GUEST'" */
+        SUBJECT_LANDLOCK_RULE, /* the Landlock rule's path; without one, @without */
+        SUBJECT_CWD,
+        SUBJECT_COMMAND,
+        SUBJECT_NS_LIMIT, /* the name of the /proc/sys/user limit */
+};
+
+struct step_message {
+        const char *action;   /* "failed to ..." */
+        enum subject subject; /* quoted after @action */
+        const char *after;    /* after the subject */
+        const char *without;  /* instead of @action and the subject when there is none */
+};
+
+static const struct step_message step_messages[] = {
+    [CORDON_STEP_USERNS] = {"failed to write the user namespace id maps"},
+    [CORDON_STEP_OPEN] = {"failed to open", SUBJECT_SOURCE},
+    [CORDON_STEP_ROOT] = {"failed to mount the sandbox root"},
+    [CORDON_STEP_MOUNTPOINT] = {"failed to create mount point", SUBJECT_GUEST},
+    [CORDON_STEP_MOUNT] = {"failed to bind", SUBJECT_MOUNT},
+    [CORDON_STEP_MASK] = {"failed to mask", SUBJECT_GUEST},
+    [CORDON_STEP_PIVOT] = {"failed to switch to the sandbox root"},
+    [CORDON_STEP_HOSTNAME] = {"failed to set the hostname"},
+    [CORDON_STEP_NETWORK] = {"failed to bring up the loopback interface"},
+    [CORDON_STEP_KEYRING] = {"failed to leave the session keyring"},
+    [CORDON_STEP_CAPS] = {"failed to drop capabilities"},
+    [CORDON_STEP_NNP] = {"failed to set no-new-privs"},
+    [CORDON_STEP_LANDLOCK] = {"failed to apply the Landlock rule for", SUBJECT_LANDLOCK_RULE, "",
+                              "failed to apply the Landlock ruleset"},
+    [CORDON_STEP_SECCOMP] = {"failed to install the seccomp filter"},
+    [CORDON_STEP_CHDIR] = {"failed to change directory to", SUBJECT_CWD},
+    [CORDON_STEP_FORK] = {"failed to start the command"},
+    [CORDON_STEP_EXEC] = {"failed to execute", SUBJECT_COMMAND},
+    [CORDON_STEP_LIMITS] = {"failed to apply the resource limits"},
+    [CORDON_STEP_TERMINAL] = {"failed to make the pseudo-terminal the command's"},
+    [CORDON_STEP_NS_LIMITS] = {"failed to lower the sandbox's user namespace limit",
+                               SUBJECT_NS_LIMIT, " in /proc/sys/user"},
+};
+
+static const struct step_message other_step = {"failed to set up the sandbox"};
+
+void cordon_step_describe(const struct cordon_launch *l, const struct cordon_step_report *rep,
+                          const char *argv0, struct cordon_diag *diag)
+{
+        const struct cordon_policy *p = l->p;
+        const struct step_message *m = rep->step > 0 &&
+                                               (size_t)rep->step < ELEMENTSOF(step_messages) &&
+                                               step_messages[rep->step].action
+                                           ? &step_messages[rep->step]
+                                           : &other_step;
+        const struct cordon_fs_rule *r =
+            rep->step != CORDON_STEP_LANDLOCK && rep->rule >= 0 && (size_t)rep->rule < p->n_fs
+                ? &p->fs[rep->rule]
+                : NULL;
+        bool bind = r && r->host && cordon_access_is_bind(r->access);
+        const char *err = strerror(rep->err);
+        const char *subject = "";
+
+        if (diag)
+                diag->step = (enum cordon_step)rep->step;
+        switch (m->subject) {
+        case SUBJECT_NONE:
+                cordon_diag_set(diag, 0, "%s: %s", m->action, err);
+                return;
+        case SUBJECT_MOUNT:
+                if (!(r && cordon_access_is_bind(r->access))) {
+                        cordon_diag_set(diag, 0, "failed to mount %s on '%s': %s",
+                                        r ? cordon_access_to_string(r->access) : "tmpfs",
+                                        r ? r->guest : "/", err);
+                        return;
+                }
+                __attribute__((fallthrough));
+        case SUBJECT_SOURCE:
+                subject = r ? (bind ? r->host : r->guest) : "";
+                break;
+        case SUBJECT_GUEST:
+                subject = r ? r->guest : "";
+                break;
+        case SUBJECT_LANDLOCK_RULE:
+                if (rep->rule < 0 || (size_t)rep->rule >= l->ll.n_rules) {
+                        cordon_diag_set(diag, 0, "%s: %s", m->without, err);
+                        return;
+                }
+                subject = l->ll.rules[rep->rule].path;
+                break;
+        case SUBJECT_CWD:
+                subject = strempty(p->cwd);
+                break;
+        case SUBJECT_COMMAND:
+                subject = argv0;
+                break;
+        case SUBJECT_NS_LIMIT:
+                subject = cordon_ns_limit_name(rep->rule);
+                break;
+        }
+        cordon_diag_set(diag, 0, "%s '%s'%s: %s", m->action, subject, strempty(m->after), err);
+}

@@ -1,0 +1,378 @@
+/* Landlock: the plan (which path gets which rights, built in the parent from the policy; the
+ * landlock backend's host paths in landlock-host.c), the ruleset made from it, and its
+ * application (in the child, without allocating). Raw system calls: libc has no wrappers, and the
+ * system headers predate ABI 4, so the newer constants are defined here from the kernel UAPI. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/landlock.h>
+#include <linux/openat2.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "lib/mech/landlock-internal.h"
+#include "lib/mech/landlock.h"
+#include "lib/policy/net-modes.h"
+#include "lib/policy/policy.h"
+#include "shared/macro.h"
+#include "shared/path-util.h"
+
+#ifndef __NR_landlock_create_ruleset
+#define __NR_landlock_create_ruleset 444 /* the same on every architecture */
+#endif
+#ifndef __NR_landlock_add_rule
+#define __NR_landlock_add_rule 445
+#endif
+#ifndef __NR_landlock_restrict_self
+#define __NR_landlock_restrict_self 446
+#endif
+#ifndef LANDLOCK_CREATE_RULESET_VERSION
+#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
+#endif
+#ifndef LANDLOCK_ACCESS_NET_BIND_TCP
+#define LANDLOCK_ACCESS_NET_BIND_TCP (1ULL << 0) /* ABI 4 */
+#endif
+#ifndef LANDLOCK_ACCESS_NET_CONNECT_TCP
+#define LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
+#endif
+#ifndef LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
+#define LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0) /* ABI 6 */
+#endif
+#ifndef LANDLOCK_SCOPE_SIGNAL
+#define LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
+#endif
+
+/* struct landlock_ruleset_attr as of ABI 6, under a name of our own: the system header's has
+ * only the first field. The kernel takes the size we pass, so older kernels still work. */
+struct ruleset_attr {
+        uint64_t handled_access_fs;
+        uint64_t handled_access_net; /* ABI 4 */
+        uint64_t scoped;             /* ABI 6 */
+};
+
+_Static_assert(FS_READ == (ACC(EXECUTE) | ACC(READ_FILE) | ACC(READ_DIR)), "READ");
+_Static_assert(FS_WRITE == (ACC(WRITE_FILE) | ACC(REMOVE_DIR) | ACC(REMOVE_FILE) | ACC(MAKE_DIR) |
+                            ACC(MAKE_REG) | ACC(MAKE_SOCK) | ACC(MAKE_FIFO) | ACC(MAKE_SYM) |
+                            ACC(REFER) | ACC(TRUNCATE)),
+               "WRITE");
+
+/* Every filesystem right the ABI knows: whatever is not granted is then denied. */
+static uint64_t handled_fs(int abi)
+{
+        if (abi >= 5)
+                return (ACC(IOCTL_DEV) << 1) - 1;
+        if (abi >= 3)
+                return (ACC(TRUNCATE) << 1) - 1;
+        if (abi >= 2)
+                return (ACC(REFER) << 1) - 1;
+        return (ACC(MAKE_SYM) << 1) - 1;
+}
+
+/* The attribute size of the ABI in use: its last field's end. */
+static size_t attr_size(int abi)
+{
+        if (abi >= 6)
+                return offsetof(struct ruleset_attr, scoped) + sizeof(uint64_t);
+        if (abi >= 4)
+                return offsetof(struct ruleset_attr, handled_access_net) + sizeof(uint64_t);
+        return sizeof(uint64_t);
+}
+
+int cordon_landlock_abi(void)
+{
+        long abi = syscall(__NR_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+        if (abi < 0)
+                return negative_errno(); /* ENOSYS: not built in; EOPNOTSUPP: not enabled */
+        return abi > 0 ? (int)abi : -EOPNOTSUPP;
+}
+
+/* Appends a rule, taking @path; @st is what planning saw there, or NULL. Capacity is implicit:
+ * the array grows to the next power of two (at least 8) whenever n_rules reaches one, so the
+ * plan needs no extra field. */
+int cordon_landlock_push(struct cordon_landlock_plan *plan, char *path, uint64_t access,
+                         bool optional, int fs_rule, const struct stat *st)
+{
+        _cleanup_free_ char *owned = path;
+        size_t n = plan->n_rules;
+        if (!owned)
+                return -ENOMEM;
+        if (n == 0 || (n >= 8 && (n & (n - 1)) == 0)) {
+                struct cordon_landlock_rule *r =
+                    reallocarray(plan->rules, n ? 2 * n : 8, sizeof(*plan->rules));
+                if (!r)
+                        return -ENOMEM;
+                plan->rules = r;
+        }
+        struct cordon_landlock_rule *rule = &plan->rules[plan->n_rules++];
+        *rule = (struct cordon_landlock_rule){
+            .path = TAKE_PTR(owned), .access = access, .optional = optional, .fs_rule = fs_rule};
+        if (st) {
+                rule->dev = st->st_dev;
+                rule->ino = st->st_ino;
+        }
+        return 0;
+}
+
+int cordon_landlock_plan_add(struct cordon_landlock_plan *plan, const char *path, uint64_t access,
+                             bool optional)
+{
+        if (!plan || !path_is_absolute(path) || access == 0 || plan->prepared)
+                return -EINVAL;
+        /* As the plan's own grants: a realpath, and the object found there, which prepare()
+         * then requires. */
+        char *real = plan->host ? realpath(path, NULL) : NULL;
+        struct stat st;
+        if (!real && errno == ENOMEM)
+                return -ENOMEM;
+        if (real && stat(real, &st) < 0) {
+                free(real);
+                return -errno;
+        }
+        return cordon_landlock_push(plan, real ?: strdup(path), access, optional, -1,
+                                    real ? &st : NULL);
+}
+
+void cordon_landlock_plan_clear(struct cordon_landlock_plan *plan)
+{
+        for (size_t i = 0; i < plan->n_rules; i++)
+                free(plan->rules[i].path);
+        free(plan->rules);
+        if (plan->prepared)
+                safe_close(plan->ruleset_fd);
+        *plan = (struct cordon_landlock_plan){0};
+}
+
+const struct dev_entry cordon_landlock_dev_entries[] = {
+    {"null", ACC(READ_FILE) | ACC(WRITE_FILE), true},
+    {"zero", ACC(READ_FILE), true},
+    {"full", ACC(READ_FILE), true},
+    {"random", ACC(READ_FILE), true},
+    {"urandom", ACC(READ_FILE), true},
+    {"tty", ACC(READ_FILE) | ACC(WRITE_FILE) | ACC(IOCTL_DEV), true},
+    {"pts", ACC(READ_FILE) | ACC(WRITE_FILE) | ACC(IOCTL_DEV), false},
+    {"ptmx", ACC(READ_FILE) | ACC(WRITE_FILE) | ACC(IOCTL_DEV), false},
+    {"shm", FS_READ | FS_WRITE, false},
+};
+const size_t cordon_landlock_n_dev_entries = ELEMENTSOF(cordon_landlock_dev_entries);
+
+static int push_dev(struct cordon_landlock_plan *plan, const char *dir, bool optional, int fs_rule)
+{
+        int r = cordon_landlock_push(plan, strdup(dir), ACC(READ_DIR), optional, fs_rule, NULL);
+        for (size_t i = 0; r >= 0 && i < cordon_landlock_n_dev_entries; i++) {
+                const struct dev_entry *e = &cordon_landlock_dev_entries[i];
+                /* Our /dev/ptmx is a symlink to pts/ptmx, which the pts rule covers; apply()
+                 * skips an optional symlink, and grants a real node. */
+                bool opt = optional || streq(e->name, "ptmx");
+                r = cordon_landlock_push(plan, path_join(dir, e->name), e->access, opt, fs_rule,
+                                         NULL);
+        }
+        return r;
+}
+
+/* True when @path is at or below a masked guest path. The mask is mounted over everything there
+ * (masks come last), so a grant would only reach the empty placeholder, or fail to open. */
+static bool guest_masked(const struct cordon_policy *p, const char *path)
+{
+        for (size_t i = 0; i < p->n_fs; i++)
+                if (p->fs[i].access == CORDON_ACCESS_MASKED && path_is_below(path, p->fs[i].guest))
+                        return true;
+        return false;
+}
+
+/* The namespace backend: the view is already limited by what is mounted, so the rules follow
+ * the mounts at their guest paths. */
+static int build_ns(const struct cordon_policy *p, struct cordon_landlock_plan *plan)
+{
+        /* READ_DIR reaches every directory below, so `ls` works anywhere in the view. */
+        int r = cordon_landlock_push(plan, strdup("/"), ACC(READ_DIR), false, -1, NULL);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < p->n_fs; i++) {
+                const struct cordon_fs_rule *f = &p->fs[i];
+                bool optional = f->flags & CORDON_FS_OPTIONAL;
+                uint64_t access;
+                switch (f->access) {
+                case CORDON_ACCESS_RO:
+                case CORDON_ACCESS_RW:
+                case CORDON_ACCESS_DEVICE:
+                        /* Without a host path the rule remounts what is already there (e.g.
+                         * /proc/sys read-only): it narrows, and the enclosing grant applies. */
+                        if (!f->host)
+                                continue;
+                        access = cordon_landlock_bind_access(f->access);
+                        break;
+                case CORDON_ACCESS_TMPFS:
+                        access = FS_READ | (f->flags & CORDON_FS_SEAL ? 0 : FS_WRITE);
+                        break;
+                case CORDON_ACCESS_COPY:
+                        access = FS_READ | ACC(WRITE_FILE) | ACC(TRUNCATE);
+                        break;
+                case CORDON_ACCESS_DATA:
+                        access = ACC(READ_FILE);
+                        break;
+                case CORDON_ACCESS_PROC:
+                        access = FS_PROC;
+                        break;
+                case CORDON_ACCESS_DEV:
+                        if (guest_masked(p, f->guest))
+                                continue;
+                        if ((r = push_dev(plan, f->guest, optional, (int)i)) < 0)
+                                return r;
+                        continue;
+                case CORDON_ACCESS_SYMLINK:
+                        /* Following a link needs no right; its target has its own rule. */
+                        continue;
+                case CORDON_ACCESS_MASKED:
+                        /* Nothing of its own. A parent's grant reaches into the mask, but the
+                         * mask is an empty read-only tmpfs or an empty read-only file: there is
+                         * nothing to read, and every write fails with EROFS. */
+                        continue;
+                default:
+                        return -EINVAL;
+                }
+                if (guest_masked(p, f->guest))
+                        continue;
+                if ((r = cordon_landlock_push(plan, strdup(f->guest), access, optional, (int)i,
+                                              NULL)) < 0)
+                        return r;
+        }
+        return 0;
+}
+
+int cordon_landlock_plan_build(const struct cordon_policy *p, enum cordon_backend backend, int abi,
+                               struct cordon_landlock_plan *ret)
+{
+        const struct cordon_net_mode_traits *net = p ? cordon_net_mode_traits(p->net_mode) : NULL;
+        if (!p || !ret || abi <= 0 || !net)
+                return -EINVAL;
+        struct cordon_landlock_plan plan = {
+            .abi = abi,
+            .handled = handled_fs(abi),
+            .deny_tcp = net->landlock_deny_tcp && abi >= 4,
+            .scope = abi >= 6,
+        };
+        int r;
+        if (backend == CORDON_BACKEND_NS)
+                r = build_ns(p, &plan);
+        else if (backend == CORDON_BACKEND_LANDLOCK) {
+                plan.host = true;
+                r = cordon_landlock_build_host(p, &plan);
+        } else
+                r = -EINVAL;
+        if (r < 0) {
+                cordon_landlock_plan_clear(&plan);
+                return r;
+        }
+        *ret = plan;
+        return 0;
+}
+
+/* Fail closed: a restriction the ABI cannot express is an error, not a no-op. */
+static int create_ruleset(const struct cordon_landlock_plan *plan)
+{
+        if ((plan->deny_tcp && plan->abi < 4) || (plan->scope && plan->abi < 6))
+                return -EOPNOTSUPP;
+        struct ruleset_attr attr = {
+            .handled_access_fs = plan->handled & handled_fs(plan->abi),
+            .handled_access_net =
+                plan->deny_tcp ? LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP : 0,
+            .scoped = plan->scope ? LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL : 0,
+        };
+        int rs = (int)syscall(__NR_landlock_create_ruleset, &attr, attr_size(plan->abi), 0);
+        return rs < 0 ? -errno : rs;
+}
+
+/* Opens @rule's path once and adds it to ruleset @rs. No symlink is followed in any component
+ * (O_NOFOLLOW alone guards only the last one): a directory on the way that a concurrent writer
+ * swaps for a symlink to $HOME would otherwise move the grant onto ~/.ssh. For a path planning
+ * saw, a symlink there or another object means it changed since: refused even when optional,
+ * since that is what an attack looks like; it merely vanishing is not. Returns 0, 1 when
+ * skipped, or -errno. No allocation: the ns backend's child runs it. */
+static int add_path_rule(int rs, uint64_t handled, const struct cordon_landlock_rule *rule)
+{
+        uint64_t access = rule->access & handled;
+        if (access == 0)
+                return 1; /* nothing this ABI can grant */
+        bool seen = rule->ino != 0;
+        struct open_how how = {.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+                               .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
+        _cleanup_close_ int fd = (int)syscall(SYS_openat2, AT_FDCWD, rule->path, &how, sizeof(how));
+        struct stat st;
+        if (fd < 0) {
+                if ((errno == ENOENT || errno == ENOTDIR) && rule->optional)
+                        return 1;
+                if (errno == ELOOP && rule->optional && !seen)
+                        return 1; /* it was not there when planned: no rights reach it */
+                return -errno;
+        }
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (S_ISLNK(st.st_mode))
+                return rule->optional && !seen ? 1 : -ELOOP;
+        if (seen && (st.st_dev != rule->dev || st.st_ino != rule->ino))
+                return -ESTALE;
+        if (!S_ISDIR(st.st_mode))
+                access &= FS_FILE_ONLY;
+        if (access == 0)
+                return 1;
+        struct landlock_path_beneath_attr pb = {.allowed_access = access, .parent_fd = fd};
+        if (syscall(__NR_landlock_add_rule, rs, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
+                return -errno;
+        return 0;
+}
+
+/* Creates the ruleset of @plan with every rule added. */
+static int build_ruleset(const struct cordon_landlock_plan *plan, int *ret_rule)
+{
+        _cleanup_close_ int rs = create_ruleset(plan);
+        if (rs < 0)
+                return rs;
+        uint64_t handled = plan->handled & handled_fs(plan->abi);
+        for (size_t i = 0; i < plan->n_rules; i++) {
+                int k = add_path_rule(rs, handled, &plan->rules[i]);
+                if (k < 0) {
+                        if (ret_rule)
+                                *ret_rule = (int)i;
+                        return k;
+                }
+        }
+        return TAKE_FD(rs);
+}
+
+int cordon_landlock_plan_prepare(struct cordon_landlock_plan *plan, int *ret_rule)
+{
+        if (ret_rule)
+                *ret_rule = -1;
+        if (!plan || plan->abi <= 0 || plan->prepared)
+                return -EINVAL;
+        int rs = build_ruleset(plan, ret_rule);
+        if (rs < 0)
+                return rs;
+        plan->ruleset_fd = rs;
+        plan->prepared = true;
+        return 0;
+}
+
+int cordon_landlock_apply(const struct cordon_landlock_plan *plan, int *ret_rule)
+{
+        if (ret_rule)
+                *ret_rule = -1;
+        if (!plan || plan->abi <= 0)
+                return -EINVAL;
+        if (plan->prepared)
+                return syscall(__NR_landlock_restrict_self, plan->ruleset_fd, 0) < 0 ? -errno : 0;
+        _cleanup_close_ int rs = build_ruleset(plan, ret_rule);
+        if (rs < 0)
+                return rs;
+        if (syscall(__NR_landlock_restrict_self, rs, 0) < 0)
+                return -errno;
+        return 0;
+}
+
+const struct cordon_landlock_feature cordon_landlock_features[] = {
+    {1, "filesystem"}, {2, "refer"}, {3, "truncate"}, {4, "tcp"}, {5, "ioctl_dev"}, {6, "scope"},
+};
+const size_t cordon_landlock_n_features = ELEMENTSOF(cordon_landlock_features);

@@ -1,0 +1,31 @@
+/* Network namespace plumbing (isolated mode: loopback only) and the UTS hostname. */
+#include <net/if.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "lib/mech/ns-net.h"
+#include "shared/macro.h"
+
+int cordon_ns_net_loopback_up(void)
+{
+        _cleanup_close_ int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+                return -errno;
+        struct ifreq ifr = {0};
+        strcpy(ifr.ifr_name, "lo");
+        if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+                return -errno;
+        if (ifr.ifr_flags & IFF_UP)
+                return 0;
+        ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+        if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
+                return -errno;
+        return 0;
+}
+
+int cordon_ns_uts_set_hostname(const char *name)
+{
+        return sethostname(name, strlen(name)) < 0 ? -errno : 0;
+}

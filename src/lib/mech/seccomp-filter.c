@@ -1,0 +1,307 @@
+/* The seccomp layer: the deny-list filter is built with libseccomp in the supervisor and exported
+ * as a classic BPF program; the child installs that program with one prctl() just before exec.
+ * Every denial answers an errno (EPERM; ENOSYS for clone3, EAFNOSUPPORT for socket families);
+ * nothing is ever killed. */
+#include <errno.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/mech/seccomp-filter.h"
+#include "shared/macro.h"
+
+/* Linux 6.15 (open_tree() with mount attributes), newer than the build headers of Debian 12.
+ * Since 5.1 new system calls have one number on every architecture but alpha. */
+#ifndef __NR_open_tree_attr
+#define __NR_open_tree_attr 467
+#endif
+
+#define DENY SCMP_ACT_ERRNO(EPERM)
+
+/* Refused whatever the arguments. */
+static const int denied_always[] = {
+    /* Mount API, old and new: a remount, an unmount or a detached copy of a mount tree can
+     * uncover what the namespace view masks, or undo read-only binds. */
+    SCMP_SYS(mount),
+    SCMP_SYS(umount2),
+    SCMP_SYS(pivot_root),
+    SCMP_SYS(fsopen),
+    SCMP_SYS(fsconfig),
+    SCMP_SYS(fsmount),
+    SCMP_SYS(fspick),
+    SCMP_SYS(move_mount),
+    SCMP_SYS(open_tree),
+    __NR_open_tree_attr,
+    SCMP_SYS(mount_setattr),
+    /* The kernel itself and the machine: code loading, reboot, swap, accounting, quotas. */
+    SCMP_SYS(init_module),
+    SCMP_SYS(finit_module),
+    SCMP_SYS(delete_module),
+    SCMP_SYS(kexec_load),
+    SCMP_SYS(kexec_file_load),
+    SCMP_SYS(reboot),
+    SCMP_SYS(swapon),
+    SCMP_SYS(swapoff),
+    SCMP_SYS(acct),
+    SCMP_SYS(quotactl),
+    SCMP_SYS(quotactl_fd),
+    /* Other processes' memory, and large kernel attack surfaces reachable without
+     * privilege (eBPF, perf, userfaultfd as an exploitation aid, fanotify). */
+    SCMP_SYS(bpf),
+    SCMP_SYS(ptrace),
+    SCMP_SYS(process_vm_readv),
+    SCMP_SYS(process_vm_writev),
+    SCMP_SYS(perf_event_open),
+    SCMP_SYS(userfaultfd),
+    SCMP_SYS(fanotify_init),
+    /* File handles open an inode without walking a path, past every path-based check and
+     * out of a bind mount ("shocker", 2014). */
+    SCMP_SYS(open_by_handle_at),
+    SCMP_SYS(name_to_handle_at),
+    /* Keyrings are per user, not per namespace: the host's keys stay out of reach. */
+    SCMP_SYS(keyctl),
+    SCMP_SYS(add_key),
+    SCMP_SYS(request_key),
+    /* New namespaces would give back the capabilities cordon dropped; the kernel's mount
+     * locking is the only other line against unmasking from a nested namespace. */
+    SCMP_SYS(setns),
+    SCMP_SYS(unshare),
+    /* io_uring performs its operations (socket, connect, openat...) in the kernel, where
+     * this filter never sees them. */
+    SCMP_SYS(io_uring_setup),
+    SCMP_SYS(io_uring_enter),
+    SCMP_SYS(io_uring_register),
+};
+
+/* The io_uring calls, also in denied_always: kept apart for the filter without the deny list. */
+static const int denied_io_uring[] = {
+    SCMP_SYS(io_uring_setup),
+    SCMP_SYS(io_uring_enter),
+    SCMP_SYS(io_uring_register),
+};
+
+/* clone() with any of these creates a namespace. CLONE_NEWTIME (0x80) is not among them: in
+ * clone() the low byte (CSIGNAL) is the exit signal, the kernel strips it from the flags, so a
+ * time namespace can only come from clone3() (ENOSYS below), unshare() or setns() (denied). */
+static const uint32_t clone_ns_flags[] = {
+    CLONE_NEWNS,  CLONE_NEWUTS, CLONE_NEWIPC,    CLONE_NEWUSER,
+    CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWCGROUP,
+};
+
+/* Sockets of any family and the calls that move data through them. sendmmsg and recvmmsg are
+ * the vectored sendmsg/recvmsg: leaving them open would let an inherited socket (an unconnected
+ * UDP one takes a destination per message) send and receive all the same. Metadata calls
+ * (getsockopt, getsockname, shutdown...) move nothing and stay allowed. */
+static const int denied_network[] = {
+    SCMP_SYS(socket),   SCMP_SYS(socketpair), SCMP_SYS(connect), SCMP_SYS(accept),
+    SCMP_SYS(accept4),  SCMP_SYS(bind),       SCMP_SYS(listen),  SCMP_SYS(sendto),
+    SCMP_SYS(sendmsg),  SCMP_SYS(recvfrom),   SCMP_SYS(recvmsg), SCMP_SYS(sendmmsg),
+    SCMP_SYS(recvmmsg),
+};
+
+/* The families an isolated network admits: the ones a network namespace confines. AF_UNIX
+ * reaches paths (which the mount view and Landlock govern) and the namespace's own abstract
+ * names; AF_INET, AF_INET6 and AF_NETLINK belong to the network namespace. Every other family is
+ * refused: AF_VSOCK has no namespace at all (a sandbox in a VM would reach the hypervisor's
+ * services, one beside VMs their guests'), and the rest are kernel attack surface an agent has
+ * no use for (AF_ALG and its page-cache writes, AF_KEY, AF_PACKET, AF_BLUETOOTH, AF_TIPC...). */
+static bool family_is_confined(uint32_t family, bool unix_only)
+{
+        if (unix_only)
+                return family == AF_UNIX;
+        return family == AF_UNIX || family == AF_INET || family == AF_INET6 || family == AF_NETLINK;
+}
+
+static void seccomp_releasep(scmp_filter_ctx *ctx)
+{
+        if (*ctx)
+                seccomp_release(*ctx);
+}
+
+static int deny_all(scmp_filter_ctx ctx, const int *nrs, size_t n)
+{
+        for (size_t i = 0; i < n; i++) {
+                int r = seccomp_rule_add_exact(ctx, DENY, nrs[i], 0);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* Masked comparisons only ever look at the low 32 bits here: the kernel reads the flags of
+ * clone(), the persona of personality() and the request of ioctl() as 32-bit values, so a
+ * 64-bit comparison could be dodged with garbage in the high half (CVE-2019-10063 in flatpak:
+ * TIOCSTI | 1 << 32). */
+static int deny_masked(scmp_filter_ctx ctx, int nr, unsigned arg, uint32_t mask, uint32_t value)
+{
+        struct scmp_arg_cmp cmp = {
+            .arg = arg, .op = SCMP_CMP_MASKED_EQ, .datum_a = mask, .datum_b = value};
+        return seccomp_rule_add_exact_array(ctx, DENY, nr, 1, &cmp);
+}
+
+/* @nr (socket or socketpair) answers EAFNOSUPPORT, as for a family the kernel was built
+ * without, unless its first argument is an admitted family. The kernel reads that argument as an
+ * int: the families below the highest admitted one are compared on the low 32 bits, the rest is
+ * one comparison ">= highest + 1" on all 64 bits. A value with anything in the high half (or a
+ * negative one) is that large, so garbage there can only turn an admitted family into a refusal,
+ * never let a refused one through (the CVE-2019-10063 class, see deny_masked()). */
+static int refuse_families(scmp_filter_ctx ctx, int nr, bool unix_only)
+{
+        const uint32_t highest = unix_only ? AF_UNIX : AF_NETLINK;
+        const uint32_t action = SCMP_ACT_ERRNO(EAFNOSUPPORT);
+        int r;
+
+        for (uint32_t f = 0; f < highest; f++) {
+                if (family_is_confined(f, unix_only))
+                        continue;
+                struct scmp_arg_cmp eq = {
+                    .arg = 0, .op = SCMP_CMP_MASKED_EQ, .datum_a = UINT32_MAX, .datum_b = f};
+                if ((r = seccomp_rule_add_exact_array(ctx, action, nr, 1, &eq)) < 0)
+                        return r;
+        }
+        struct scmp_arg_cmp above = {.arg = 0, .op = SCMP_CMP_GE, .datum_a = highest + 1};
+        return seccomp_rule_add_exact_array(ctx, action, nr, 1, &above);
+}
+
+static int add_deny_list(scmp_filter_ctx ctx)
+{
+        int r;
+
+        if ((r = deny_all(ctx, denied_always, ELEMENTSOF(denied_always))) < 0)
+                return r;
+        for (size_t i = 0; i < ELEMENTSOF(clone_ns_flags); i++) {
+                uint32_t f = clone_ns_flags[i];
+                if ((r = deny_masked(ctx, SCMP_SYS(clone), 0, f, f)) < 0)
+                        return r;
+        }
+        /* ENOSYS, not EPERM: libc (pthread_create, posix_spawn) then falls back to clone(), whose
+         * flags sit in a register the filter can read; clone3() passes them in memory. */
+        if ((r = seccomp_rule_add_exact(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0)) < 0)
+                return r;
+        /* personality(): only PER_LINUX (0) and the query 0xffffffff. Other personas turn off
+         * ASLR (ADDR_NO_RANDOMIZE) or make PROT_READ imply PROT_EXEC (READ_IMPLIES_EXEC).
+         * libseccomp compares an argument once per rule, so "neither all zeros nor all ones" is
+         * spelled as a union: any other 32-bit value has some bit i set whose cyclic neighbour
+         * i+1 is clear, and each of the 32 rules matches one such pair. */
+        for (unsigned i = 0; i < 32; i++) {
+                uint32_t bit = UINT32_C(1) << i, next = UINT32_C(1) << ((i + 1) % 32);
+                if ((r = deny_masked(ctx, SCMP_SYS(personality), 0, bit | next, bit)) < 0)
+                        return r;
+        }
+        /* Pushing input into a terminal (TIOCSTI) or pasting a console selection (TIOCLINUX
+         * subcode TIOCL_PASTESEL) makes the shell that owns the terminal run it after exit.
+         * Changing its line discipline (TIOCSETD: N_HDLC, N_PPP...) leaves the terminal the
+         * command shares under --no-pty unusable after exit, and loads rarely used kernel code. */
+        if ((r = deny_masked(ctx, SCMP_SYS(ioctl), 1, UINT32_MAX, TIOCSTI)) < 0 ||
+            (r = deny_masked(ctx, SCMP_SYS(ioctl), 1, UINT32_MAX, TIOCLINUX)) < 0 ||
+            (r = deny_masked(ctx, SCMP_SYS(ioctl), 1, UINT32_MAX, TIOCSETD)) < 0)
+                return r;
+        return 0;
+}
+
+static int add_rules(scmp_filter_ctx ctx, enum cordon_seccomp_tier tier,
+                     enum cordon_seccomp_net net)
+{
+        int r;
+
+        if (tier == CORDON_SECCOMP_TIER_FULL && (r = add_deny_list(ctx)) < 0)
+                return r;
+        switch (net) {
+        case CORDON_SECCOMP_NET_ANY:
+                return 0;
+        case CORDON_SECCOMP_NET_NONE:
+                /* Every call refused whatever its family gets no family rules on top. */
+                return deny_all(ctx, denied_network, ELEMENTSOF(denied_network));
+        case CORDON_SECCOMP_NET_NO_SOCKET:
+                /* io_uring goes with socket(): IORING_OP_SOCKET makes a socket inside the kernel,
+                 * where this filter never looks, and the filter without the deny list (the
+                 * unrestricted profile) would leave it open. */
+                r = seccomp_rule_add_exact(ctx, DENY, SCMP_SYS(socket), 0);
+                if (r >= 0 && tier == CORDON_SECCOMP_TIER_NET_ONLY)
+                        r = deny_all(ctx, denied_io_uring, ELEMENTSOF(denied_io_uring));
+                break;
+        case CORDON_SECCOMP_NET_FAMILIES:
+                r = refuse_families(ctx, SCMP_SYS(socket), false);
+                break;
+        default:
+                return -EINVAL;
+        }
+        if (r < 0)
+                return r;
+        return refuse_families(ctx, SCMP_SYS(socketpair), true);
+}
+
+/* libseccomp 2.5 has no export into memory: the program goes through a memfd. */
+static int export_bpf(scmp_filter_ctx ctx, struct cordon_bpf *ret)
+{
+        _cleanup_close_ int fd = -EBADF;
+        _cleanup_free_ struct sock_filter *insns = NULL;
+        struct stat st;
+        int r;
+
+        fd = memfd_create("cordon-seccomp", MFD_CLOEXEC);
+        if (fd < 0)
+                return negative_errno();
+        if ((r = seccomp_export_bpf(ctx, fd)) < 0)
+                return r;
+        if (fstat(fd, &st) < 0)
+                return negative_errno();
+        if (st.st_size <= 0 || st.st_size % sizeof(struct sock_filter) != 0)
+                return -EIO;
+        size_t n = (size_t)st.st_size / sizeof(struct sock_filter);
+        if (n > BPF_MAXINSNS)
+                return -E2BIG;
+
+        insns = malloc((size_t)st.st_size);
+        if (!insns)
+                return -ENOMEM;
+        for (size_t done = 0; done < (size_t)st.st_size;) {
+                ssize_t k = pread(fd, (char *)insns + done, (size_t)st.st_size - done, (off_t)done);
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k < 0)
+                        return negative_errno();
+                if (k == 0)
+                        return -EIO;
+                done += (size_t)k;
+        }
+        *ret = (struct cordon_bpf){.insns = TAKE_PTR(insns), .len = (unsigned short)n};
+        return 0;
+}
+
+int cordon_seccomp_compile(const struct cordon_seccomp_key *k, struct cordon_bpf *ret)
+{
+        _cleanup_(seccomp_releasep) scmp_filter_ctx ctx = NULL;
+        struct cordon_seccomp_key key = k ? *k : (struct cordon_seccomp_key){0};
+        int r;
+
+        if (!ret || cordon_seccomp_program(&key) < 0)
+                return -EINVAL;
+        ctx = seccomp_init(SCMP_ACT_ALLOW);
+        if (!ctx)
+                return -ENOMEM;
+        /* Real errnos from libseccomp instead of its catch-all -ECANCELED. */
+        if ((r = seccomp_attr_set(ctx, SCMP_FLTATR_API_SYSRAWRC, 1)) < 0)
+                return r;
+        /* Foreign ABIs answer EPERM to every call: i386 through int 0x80 (arch AUDIT_ARCH_I386)
+         * and x32 (arch AUDIT_ARCH_X86_64, numbers with __X32_SYSCALL_BIT, which libseccomp
+         * checks in every x86_64 filter that has no x32 arch). The filter only knows the
+         * native numbers, so another ABI would walk around every rule. libseccomp's default
+         * here is to kill the thread; an errno keeps "never kill". */
+        if ((r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, DENY)) < 0)
+                return r;
+        /* A binary tree of syscall numbers instead of a linear scan: every system call the
+         * command makes runs the filter, so its depth is paid over and over. */
+        if ((r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2)) < 0)
+                return r;
+        if ((r = add_rules(ctx, key.tier, key.net)) < 0)
+                return r;
+        return export_bpf(ctx, ret);
+}

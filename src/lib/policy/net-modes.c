@@ -1,0 +1,65 @@
+/* The network modes as data (see net-modes.h), and their names. */
+#include <errno.h>
+
+#include "lib/policy/net-modes.h"
+#include "shared/macro.h"
+
+static const struct cordon_net_mode_traits net_modes[] = {
+    [CORDON_NET_OPEN] =
+        {
+            .name = "open",
+            .seccomp_rule = CORDON_SECCOMP_NET_ANY,
+            .seccomp_rule_no_netns = CORDON_SECCOMP_NET_ANY,
+        },
+    /* Filtered (pasta) and proxied (the egress proxy) come with issue 13 and their hooks; until
+     * then the launcher gives them what it gives every confined network. */
+    [CORDON_NET_FILTERED] =
+        {
+            .name = "filtered",
+            .netns = true,
+            .loopback = true,
+            .seccomp_rule = CORDON_SECCOMP_NET_FAMILIES,
+            .seccomp_rule_no_netns = CORDON_SECCOMP_NET_NO_SOCKET,
+        },
+    [CORDON_NET_PROXIED] =
+        {
+            .name = "proxied",
+            .netns = true,
+            .loopback = true,
+            .seccomp_rule = CORDON_SECCOMP_NET_FAMILIES,
+            .seccomp_rule_no_netns = CORDON_SECCOMP_NET_NO_SOCKET,
+        },
+    [CORDON_NET_ISOLATED] =
+        {
+            .name = "isolated",
+            .settings_accept = true,
+            .netns = true,
+            .loopback = true,
+            .landlock_deny_tcp = true,
+            .seccomp_rule = CORDON_SECCOMP_NET_FAMILIES,
+            .seccomp_rule_no_netns = CORDON_SECCOMP_NET_NO_SOCKET,
+        },
+};
+/* A mode added to the enum without a row here fails the build, not a launch. */
+_Static_assert(ELEMENTSOF(net_modes) == CORDON_NET_MODES, "one row per network mode");
+
+const struct cordon_net_mode_traits *cordon_net_mode_traits(enum cordon_net_mode m)
+{
+        if ((unsigned)m >= ELEMENTSOF(net_modes) || !net_modes[m].name)
+                return NULL;
+        return &net_modes[m];
+}
+
+_public_ const char *cordon_net_mode_to_string(enum cordon_net_mode m)
+{
+        const struct cordon_net_mode_traits *t = cordon_net_mode_traits(m);
+        return t ? t->name : NULL;
+}
+
+_public_ int cordon_net_mode_from_string(const char *s)
+{
+        for (size_t i = 0; s && i < ELEMENTSOF(net_modes); i++)
+                if (streq(s, net_modes[i].name))
+                        return (int)i;
+        return -EINVAL;
+}

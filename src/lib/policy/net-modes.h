@@ -1,0 +1,42 @@
+/* The network modes as data: what each one needs from the launcher, Landlock and seccomp. The
+ * code that applies a mode asks this table instead of comparing enum cordon_net_mode values. */
+#pragma once
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "cordon/cordon.h"
+#include "lib/mech/seccomp-filter.h"
+
+struct cordon_policy;
+
+/* How many network modes there are (the public enum has no _MAX member). */
+#define CORDON_NET_MODES (CORDON_NET_ISOLATED + 1)
+
+struct cordon_net_mode_traits {
+        const char *name;
+        /* The settings front ends (cordon run, sandbox.conf) accept it; the others are reachable
+         * through the library API only, or not at all until their mechanisms land (issue 13). */
+        bool settings_accept;
+        /* ns backend: a network namespace of its own (CLONE_NEWNET), with its loopback brought
+         * up inside. */
+        bool netns;
+        bool loopback;
+        /* Landlock (ABI >= 4) handles TCP bind and connect and grants neither. */
+        bool landlock_deny_tcp;
+        /* The socket rule the seccomp layer adds, whatever the backend (applied with the layer). */
+        enum cordon_seccomp_net seccomp_rule;
+        /* The landlock backend has no network namespace: the socket rule standing in for one,
+         * applied whatever the profile says about the hardening layers (a kernel without seccomp
+         * is then an error). */
+        enum cordon_seccomp_net seccomp_rule_no_netns;
+        /* The mode's own steps around the clone (attaching pasta to the child's namespace, the
+         * proxy's socket); NULL when it has none. The parent's runs after clone and before the
+         * child is released, the child's inside the namespaces before the hardening layers.
+         * Both return 0 or -errno. */
+        int (*parent_setup)(const struct cordon_policy *p, pid_t child);
+        int (*child_setup)(const struct cordon_policy *p);
+};
+
+/* The traits of @m, or NULL for a value out of range. Thread-safe (a constant table). */
+const struct cordon_net_mode_traits *cordon_net_mode_traits(enum cordon_net_mode m);

@@ -1,0 +1,197 @@
+/* The plan of a launch as text: the policy's mounts, environment and host actions, and the
+ * backend, layers and limits cordon_launch_prepare() decided for it. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/resolve/host-action.h"
+#include "lib/launch/launch.h"
+#include "lib/policy/policy-describe.h"
+#include "lib/policy/policy.h"
+#include "shared/macro.h"
+#include "shared/strv.h"
+
+static void describe_layers(FILE *f, const struct cordon_launch *l)
+{
+        fprintf(f, "backend: %s%s\n", cordon_backend_to_string(l->backend),
+                l->auto_backend ? " (auto: the landlock backend if user namespaces turn out to "
+                                  "be unavailable)"
+                                : "");
+        fputs("layers:", f);
+        if (l->landlock)
+                fprintf(f, " landlock (ABI %d)", l->landlock_abi);
+        if (l->seccomp)
+                fputs(" seccomp", f);
+        else if (l->seccomp_isolates_net)
+                fputs(" seccomp (network rules only)", f);
+        if (!l->landlock && !l->seccomp && !l->seccomp_isolates_net)
+                fputs(" none", f);
+        fputc('\n', f);
+}
+
+static void describe_network(FILE *f, const struct cordon_policy *p, const struct cordon_launch *l)
+{
+        const char *how = "";
+        if (p->net_mode == CORDON_NET_ISOLATED)
+                how = l->backend == CORDON_BACKEND_NS ? ", a network namespace with loopback only"
+                                                      : ", socket() refused by seccomp";
+        fprintf(f, "network: %s (from %s%s)\n", cordon_net_mode_to_string(p->net_mode),
+                strempty(p->net_mode_origin), how);
+}
+
+static void describe_size(FILE *f, const char *name, uint64_t v)
+{
+        if (v >= (1u << 20) && v % (1u << 20) == 0)
+                fprintf(f, " %s=%" PRIu64 "M", name, v >> 20);
+        else
+                fprintf(f, " %s=%" PRIu64, name, v);
+}
+
+static void describe_limits(FILE *f, const struct cordon_policy *p, const struct cordon_launch *l)
+{
+        const struct cordon_limits *lim = &p->limits;
+        const enum cordon_limit_mechanism none[_CORDON_LIMIT_KIND_MAX] = {0};
+        const enum cordon_limit_mechanism *m = l->limits ? l->limits->mechanism : none;
+        fputs("limits:", f);
+        bool any = false;
+        if (lim->timeout_usec) {
+                fprintf(f, " timeout=%gs", (double)lim->timeout_usec / 1e6);
+                any = true;
+        }
+        if (lim->memory_bytes) {
+                describe_size(f, "memory", lim->memory_bytes);
+                fprintf(f, " (%s)", cordon_limit_mechanism_to_string(m[CORDON_LIMIT_MEMORY]));
+                any = true;
+        }
+        if (lim->pids) {
+                fprintf(f, " pids=%" PRIu64 " (%s)", lim->pids,
+                        cordon_limit_mechanism_to_string(m[CORDON_LIMIT_PIDS]));
+                any = true;
+        }
+        if (lim->cpus) {
+                fprintf(f, " cpus=%u (%s)", lim->cpus,
+                        cordon_limit_mechanism_to_string(m[CORDON_LIMIT_CPUS]));
+                any = true;
+        }
+        if (lim->tmp_size_bytes) {
+                describe_size(f, "tmp-size", lim->tmp_size_bytes);
+                any = true;
+        }
+        if (p->cgroup_path) {
+                fprintf(f, " cgroup=%s", p->cgroup_path);
+                any = true;
+        }
+        fputs(any ? "\n" : " none\n", f);
+}
+
+static void describe_mounts(FILE *f, const struct cordon_policy *p)
+{
+        fprintf(f, "mounts, in order (%zu):\n", p->n_fs);
+        for (size_t i = 0; i < p->n_fs; i++) {
+                const struct cordon_fs_rule *r = &p->fs[i];
+                fprintf(f, "  %-7s %s", cordon_access_to_string(r->access), r->guest);
+                if (r->access == CORDON_ACCESS_DATA)
+                        fputs(" <- (generated)", f);
+                else if (r->access == CORDON_ACCESS_SYMLINK)
+                        fprintf(f, " -> %s", strempty(r->host));
+                else if (r->host && !streq(r->host, r->guest))
+                        fprintf(f, " <- %s", r->host);
+                if (r->flags & CORDON_FS_OPTIONAL)
+                        fputs(" [optional]", f);
+                if (r->flags & CORDON_FS_SEAL)
+                        fputs(" [sealed]", f);
+                if (r->flags & CORDON_FS_NS_ONLY)
+                        fputs(" [ns backend only]", f);
+                fprintf(f, "  (from %s)\n", strempty(r->origin));
+        }
+}
+
+/* The environment by count: variables of the caller kept, removed, and set by the policy (a
+ * set one replaces a kept one of the same name). */
+static void describe_env(FILE *f, const struct cordon_policy *p)
+{
+        size_t set = 0;
+        CORDON_LIST_FOREACH (it, &p->env_rules.set) {
+                size_t len = strcspn(it->value, "=");
+                bool later = false;
+                for (const struct cordon_item *j = it + 1;
+                     j < p->env_rules.set.items + p->env_rules.set.n; j++)
+                        later |= strncmp(j->value, it->value, len + 1) == 0;
+                set += !later;
+        }
+        size_t total = strv_length(p->envp);
+        fprintf(f, "environment: %zu kept, %zu blocked, %zu set\n", total > set ? total - set : 0,
+                p->n_env_blocked, set);
+}
+
+static void describe_actions(FILE *f, const struct cordon_policy *p)
+{
+        if (p->n_actions == 0) {
+                fputs("host actions it would take: none\n", f);
+                return;
+        }
+        fprintf(f, "host actions it would take (%zu; none was taken):\n", p->n_actions);
+        for (size_t i = 0; i < p->n_actions; i++) {
+                const struct cordon_host_action *a = &p->actions[i];
+                fprintf(f, "  %s %s (%04o)  for %s\n",
+                        a->kind == CORDON_HOST_MKDIR ? "mkdir " : "create", a->path,
+                        (unsigned)a->mode, a->reason);
+                if (a->warning)
+                        fprintf(f, "    would report: %s\n", a->warning);
+        }
+}
+
+int cordon_policy_describe(const struct cordon_policy *p, const struct cordon_launch *l, char **ret)
+{
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        if (!f)
+                return -ENOMEM;
+        fprintf(f, "profile: %s (side effects: %s, fallback: %s)\n",
+                cordon_profile_to_string(p->profile),
+                cordon_side_effect_to_string(p->side_effect_level),
+                cordon_fallback_to_string(p->fallback));
+        describe_layers(f, l);
+        describe_network(f, p, l);
+        describe_limits(f, p, l);
+        if (p->project_dir)
+                fprintf(f, "project: %s\n", p->project_dir);
+        if (p->home_dir)
+                fprintf(f, "home: %s (%s)\n", p->home_dir,
+                        cordon_home_access_to_string(p->home_access));
+        if (p->cwd)
+                fprintf(f, "working directory: %s\n", p->cwd);
+        describe_mounts(f, p);
+        describe_env(f, p);
+        describe_actions(f, p);
+        if (fclose(f) != 0 || !buf) {
+                free(buf);
+                return -ENOMEM;
+        }
+        *ret = buf;
+        return 0;
+}
+
+/* The launch's own prepare phase with dry_run set: the same decisions, nothing created. */
+_public_ int cordon_sandbox_plan(const struct cordon_policy *p,
+                                 const struct cordon_sandbox_options *opts, char **ret_text,
+                                 struct cordon_diag *diag)
+{
+        if (!p || !ret_text)
+                return -EINVAL;
+        struct cordon_launch launch = {
+            .dry_run = true,
+            .warn = opts ? opts->warning : NULL,
+            .userdata = opts ? opts->userdata : NULL,
+        };
+        int r = cordon_policy_validate(p, diag);
+        if (r >= 0)
+                r = cordon_launch_prepare(p, &launch, diag);
+        if (r >= 0)
+                r = cordon_policy_describe(p, &launch, ret_text);
+        cordon_launch_clear(&launch);
+        return r;
+}

@@ -1,0 +1,104 @@
+/* The one data model every front end lowers into. Library-internal view of struct cordon_policy;
+ * callers outside libcordon use the opaque API in cordon/cordon.h. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cordon/cordon.h"
+#include "lib/policy/access-kinds.h"
+#include "lib/resolve/host-action.h"
+#include "lib/policy/list.h"
+
+struct cordon_fs_rule {
+        char *guest;
+        char *host;
+        enum cordon_access access;
+        unsigned flags;
+        char *origin;
+};
+
+struct cordon_env_rules {
+        struct cordon_list blocked_names;
+        struct cordon_list blocked_patterns; /* globs; a trailing "/i" makes one case-insensitive */
+        struct cordon_list allowed;          /* never blocked */
+        struct cordon_list set;              /* KEY=VALUE added after filtering */
+        /* Also remove a variable (not on the allow list) whose value carries a password in a
+         * URL, scheme://user:password@host, whatever its name. */
+        bool block_url_credentials;
+};
+
+struct cordon_process_rules {
+        bool new_session;
+        bool no_new_privs;
+        bool drop_capabilities;
+        bool die_with_parent;
+        bool close_fds;
+        /* When the caller's stdin is a terminal, the command gets a pseudo-terminal of its own
+         * and the supervisor relays between the two (see pty.h). */
+        bool pty;
+        /* The pty relay passes every escape sequence instead of filtering those that read or
+         * change the user's terminal beyond the sandbox (see term-filter.h). */
+        bool terminal_passthrough;
+};
+
+struct cordon_limits {
+        uint64_t timeout_usec; /* 0: none */
+        uint64_t memory_bytes; /* 0: none */
+        uint64_t pids;         /* 0: none */
+        unsigned cpus;         /* 0: none */
+        /* size= of every CORDON_ACCESS_TMPFS rule (the private /tmp, the tmpfs home, and a
+         * private /var/tmp should a policy have one) and of the private /dev/shm; 0: none
+         * given, then they share a quarter of RAM (cordon_mount_tmpfs_size()). Each gets the
+         * size on its own, not a share of it. Only the ns backend can enforce it
+         * (cordon_launch_prepare() refuses it for the landlock backend), and a policy with no
+         * TMPFS rule fails cordon_policy_validate(). At most CORDON_TMP_SIZE_MAX. */
+        uint64_t tmp_size_bytes;
+};
+
+/* The largest tmpfs size accepted: the kernel rounds size= up to whole pages with no overflow
+ * check, so a value within a page of 2^64 can wrap around to 0 blocks, which tmpfs reads as "no
+ * limit". 1 EiB is far beyond any real tmpfs. */
+#define CORDON_TMP_SIZE_MAX (UINT64_C(1) << 60)
+
+struct cordon_identity {
+        uid_t uid;
+        gid_t gid;
+        char *hostname;
+};
+
+struct cordon_policy {
+        struct cordon_fs_rule *fs;
+        size_t n_fs;
+
+        struct cordon_env_rules env_rules;
+        char **envp; /* the final environment handed to the command */
+        size_t n_env_blocked;
+
+        struct cordon_process_rules process;
+        enum cordon_net_mode net_mode;
+        char *net_mode_origin;
+        struct cordon_limits limits;
+        char *cgroup_path; /* --cgroup: a delegated cgroup v2 directory to make the leaf in */
+        struct cordon_identity identity;
+
+        enum cordon_backend backend;
+        enum cordon_profile profile;
+        enum cordon_side_effect side_effect_level;
+        enum cordon_fallback fallback;
+
+        char *cwd;
+        /* Facts for the banner and explanations; not needed by the launcher. */
+        char *project_dir;
+        char *home_dir;
+        enum cordon_home_access home_access;
+
+        /* What the host needs before the launch (host-action.h): planned by lowering, which
+         * changes nothing, taken by cordon_launch_prepare(). */
+        struct cordon_host_action *actions;
+        size_t n_actions;
+};
+
+const struct cordon_fs_rule *cordon_policy_find_fs(const struct cordon_policy *p,
+                                                   const char *guest);

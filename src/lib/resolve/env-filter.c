@@ -1,0 +1,184 @@
+/* Environment filtering: blocklist names, glob patterns, passwords in URL values, the allow list
+ * and added values. */
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/resolve/env-filter.h"
+#include "shared/macro.h"
+#include "shared/strv.h"
+
+bool cordon_env_name_is_valid(const char *s, size_t len)
+{
+        if (len == 0 || (s[0] >= '0' && s[0] <= '9'))
+                return false;
+        for (size_t i = 0; i < len; i++) {
+                char c = s[i];
+                if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                      c == '_'))
+                        return false;
+        }
+        return true;
+}
+
+static char fold(char c, bool casefold)
+{
+        return casefold && c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Patterns of literal characters and '*' only (all the built-in ones) are matched here instead
+ * of by fnmatch(), which was most of the cost of filtering an environment. The classic
+ * backtracking match: on a mismatch, the last '*' swallows one more character. It answers as
+ * fnmatch() without flags (or with FNM_CASEFOLD, folding ASCII letters) does for such patterns. */
+static bool star_match(const char *p, size_t plen, const char *s, bool casefold)
+{
+        size_t pi = 0, star_pi = 0;
+        const char *star_s = NULL;
+        while (*s) {
+                if (pi < plen && p[pi] == '*') {
+                        star_pi = ++pi;
+                        star_s = s;
+                } else if (pi < plen && fold(p[pi], casefold) == fold(*s, casefold)) {
+                        pi++;
+                        s++;
+                } else if (star_s) {
+                        pi = star_pi;
+                        s = ++star_s;
+                } else
+                        return false;
+        }
+        while (pi < plen && p[pi] == '*')
+                pi++;
+        return pi == plen;
+}
+
+bool cordon_env_pattern_matches(const char *pattern, const char *name)
+{
+        size_t l = strlen(pattern);
+        bool casefold = l >= 2 && streq(pattern + l - 2, "/i");
+        if (casefold)
+                l -= 2;
+        if (!memchr(pattern, '?', l) && !memchr(pattern, '[', l) && !memchr(pattern, '\\', l))
+                return star_match(pattern, l, name, casefold);
+        if (!casefold)
+                return fnmatch(pattern, name, 0) == 0;
+        char buf[256];
+        if (l >= sizeof(buf))
+                return false;
+        memcpy(buf, pattern, l);
+        buf[l] = 0;
+        return fnmatch(buf, name, FNM_CASEFOLD) == 0;
+}
+
+bool cordon_env_is_blocked(const struct cordon_env_rules *rules, const char *name)
+{
+        if (cordon_list_find(&rules->allowed, name))
+                return false;
+        if (cordon_list_find(&rules->blocked_names, name))
+                return true;
+        CORDON_LIST_FOREACH (it, &rules->blocked_patterns)
+                if (cordon_env_pattern_matches(it->value, name))
+                        return true;
+        return false;
+}
+
+/* Where the authority of a URL ends for this rule: the URL syntax ('/', '?', '#'), and what
+ * separates a URL from the next one in a list value. */
+static bool ends_authority(char c)
+{
+        return c == 0 || c == '/' || c == '?' || c == '#' || c == ' ' || c == '\t' || c == '\n' ||
+               c == '\r' || c == ',' || c == ';' || c == '"' || c == '\'' || c == '<' || c == '>';
+}
+
+bool cordon_env_value_has_url_credentials(const char *value)
+{
+        for (const char *p = value; (p = strstr(p, "://"));) {
+                p += 3;
+                /* userinfo = user ":" password "@": the first ':' must come before an '@'. A
+                 * password may itself hold '@' or ':'; the earliest "user:...@" decides. */
+                bool colon = false;
+                for (const char *q = p; !ends_authority(*q); q++) {
+                        if (*q == ':')
+                                colon = true;
+                        else if (*q == '@' && colon)
+                                return true;
+                        else if (*q == '@')
+                                break; /* user@host: a login name, no password */
+                }
+        }
+        return false;
+}
+
+bool cordon_env_entry_is_blocked(const struct cordon_env_rules *rules, const char *name,
+                                 const char *value)
+{
+        if (cordon_list_find(&rules->allowed, name))
+                return false;
+        if (cordon_env_is_blocked(rules, name))
+                return true;
+        return rules->block_url_credentials && cordon_env_value_has_url_credentials(value);
+}
+
+static ssize_t env_find(char **envp, const char *name, size_t len)
+{
+        for (size_t i = 0; envp && envp[i]; i++)
+                if (strncmp(envp[i], name, len) == 0 && envp[i][len] == '=')
+                        return (ssize_t)i;
+        return -1;
+}
+
+int cordon_env_filter(const struct cordon_env_rules *rules, char *const *envp, char ***ret_envp,
+                      size_t *ret_n_blocked)
+{
+        _cleanup_strv_free_ char **out = calloc(1, sizeof(char *));
+        size_t blocked = 0;
+        if (!out)
+                return -ENOMEM;
+
+        STRV_FOREACH (e, envp) {
+                const char *eq = strchr(*e, '=');
+                if (!eq || eq == *e)
+                        continue;
+                size_t len = (size_t)(eq - *e);
+                char name[4096];
+                if (len >= sizeof(name)) {
+                        blocked++; /* no legitimate variable name is this long */
+                        continue;
+                }
+                memcpy(name, *e, len);
+                name[len] = 0;
+                if (cordon_env_entry_is_blocked(rules, name, eq + 1)) {
+                        blocked++;
+                        continue;
+                }
+                if (env_find(out, name, len) >= 0)
+                        continue; /* first definition wins, as getenv() sees it */
+                int r = strv_extend(&out, *e);
+                if (r < 0)
+                        return r;
+        }
+
+        CORDON_LIST_FOREACH (it, &rules->set) {
+                const char *eq = strchr(it->value, '=');
+                if (!eq || !cordon_env_name_is_valid(it->value, (size_t)(eq - it->value)))
+                        return -EINVAL;
+                size_t len = (size_t)(eq - it->value);
+                ssize_t i = env_find(out, it->value, len);
+                char *c = strdup(it->value);
+                if (!c)
+                        return -ENOMEM;
+                if (i >= 0) {
+                        free(out[i]);
+                        out[i] = c;
+                } else {
+                        int r = strv_consume(&out, c);
+                        if (r < 0)
+                                return r;
+                }
+        }
+
+        *ret_envp = TAKE_PTR(out);
+        if (ret_n_blocked)
+                *ret_n_blocked = blocked;
+        return 0;
+}

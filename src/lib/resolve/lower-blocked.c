@@ -1,0 +1,216 @@
+/* Lowering of blocked paths: BLOCKED_FILES (with placeholders), EXTRA_BLOCKED_PATHS, and masks
+ * at every guest path where a hidden host path is visible. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/policy/diag.h"
+#include "lib/resolve/lower-internal.h"
+#include "shared/macro.h"
+#include "shared/path-util.h"
+
+/* Plans an empty placeholder for blocked file @abs, with any missing parent directories, and
+ * returns where it will be in @ret_real. Symlinks on the way are followed only where the sandbox
+ * could not have planted them: a link inside a directory the sandbox can write would let it
+ * point the placeholder anywhere. Every path planned has no symlink in it; the launch creates
+ * them relative to their opened parent, refusing a symlink that appeared since. */
+static int plan_placeholder(struct lower *l, const char *abs, const char *origin, char **ret_real)
+{
+        _cleanup_free_ char *cur = strdup("/");
+        if (!cur)
+                return -ENOMEM;
+        const char *p = abs;
+        int r;
+        for (;;) {
+                while (*p == '/')
+                        p++;
+                const char *e = strchrnul(p, '/');
+                bool last = *e == 0;
+                _cleanup_free_ char *name = strndup(p, (size_t)(e - p));
+                if (!name)
+                        return -ENOMEM;
+                if (streq(name, ".") || streq(name, "..") || !*name)
+                        return -EINVAL;
+                _cleanup_free_ char *next = path_join(cur, name);
+                _cleanup_free_ char *reason = NULL, *warning = NULL;
+                if (!next)
+                        return -ENOMEM;
+                struct stat st;
+                bool missing = cordon_lower_lstat(l, next, &st) < 0;
+                if (missing && errno != ENOENT)
+                        return -errno;
+                if (last) {
+                        if (!missing)
+                                return -EEXIST;
+                        if (asprintf(&reason, "placeholder for blocked file (from %s)", origin) <
+                                0 ||
+                            asprintf(&warning,
+                                     "created empty placeholder '%s' for blocked file (from %s)",
+                                     next, origin) < 0)
+                                return -ENOMEM;
+                        r = cordon_lower_plan(l, CORDON_HOST_FILE, next, 0600, "", reason, warning);
+                        if (r < 0)
+                                return r;
+                        *ret_real = TAKE_PTR(next);
+                        return 0;
+                }
+                if (missing) {
+                        if (asprintf(&reason, "directory for blocked file '%s' (from %s)", abs,
+                                     origin) < 0 ||
+                            asprintf(&warning, "created missing directory '%s'", next) < 0)
+                                return -ENOMEM;
+                        r = cordon_lower_plan(l, CORDON_HOST_MKDIR, next, 0700, NULL, reason,
+                                              warning);
+                        if (r < 0)
+                                return r;
+                } else if (S_ISLNK(st.st_mode)) {
+                        if (cordon_lower_sandbox_can_write(l, cur))
+                                return cordon_diag_set(l->diag, -ELOOP,
+                                                       "blocked file '%s' (from %s) goes through "
+                                                       "symlink '%s' in a directory the sandbox "
+                                                       "can write; refusing to follow it",
+                                                       abs, origin, next);
+                        char *real = cordon_lower_realpath(l, next);
+                        if (!real)
+                                return -errno;
+                        free(next);
+                        next = real;
+                        if (cordon_lower_lstat(l, next, &st) < 0)
+                                return -errno;
+                }
+                if (!missing && !S_ISDIR(st.st_mode))
+                        return -ENOTDIR;
+                free(cur);
+                cur = TAKE_PTR(next);
+                p = e;
+        }
+}
+
+/* Whether missing host path @abs would show inside: it lies below the host side of a bind, as
+ * written or with its existing part resolved. Nothing else needs a placeholder. */
+static bool shown_by_a_bind(const struct lower *l, const char *abs)
+{
+        _cleanup_free_ char *resolved = NULL, *prefix = strdup(abs);
+        for (char *slash; prefix && !resolved && (slash = strrchr(prefix, '/'));) {
+                *slash = 0;
+                _cleanup_free_ char *real = realpath(*prefix ? prefix : "/", NULL);
+                if (real)
+                        resolved = path_join(real, abs + (slash - prefix));
+        }
+        for (size_t i = 0; i < l->p->n_fs; i++) {
+                const struct cordon_fs_rule *r = &l->p->fs[i];
+                if (r->host && cordon_access_is_bind(r->access) &&
+                    (path_is_below(abs, r->host) || (resolved && path_is_below(resolved, r->host))))
+                        return true;
+        }
+        return false;
+}
+
+/* BLOCKED_FILES: a missing file is planned as an empty placeholder so that it can be covered; if
+ * that is impossible the run is refused rather than left unprotected. Runs once the read-write
+ * binds are known, so placeholders never follow a symlink the sandbox could have planted. */
+int cordon_lower_blocked_files(struct lower *l)
+{
+        CORDON_LIST_FOREACH (it, &l->s->blocked_files) {
+                _cleanup_free_ char *abs = NULL;
+                int r = cordon_lower_absolute(l, it->value, &abs);
+                if (r < 0)
+                        return cordon_diag_set(l->diag, r, "blocked file '%s' (from %s): %s",
+                                               it->value, it->origin, strerror(-r));
+                struct stat st;
+                _cleanup_free_ char *real = NULL;
+                if (cordon_lower_lstat(l, abs, &st) < 0) {
+                        if (errno != ENOENT)
+                                return cordon_diag_set(l->diag, -errno,
+                                                       "blocked file '%s' (from %s): %m", abs,
+                                                       it->origin);
+                        /* Not visible inside: nothing to hide, and nothing to leave behind. */
+                        if (!shown_by_a_bind(l, abs))
+                                continue;
+                        r = plan_placeholder(l, abs, it->origin, &real);
+                        if (r < 0) {
+                                if (l->diag && *l->diag->message)
+                                        return r;
+                                return cordon_diag_set(
+                                    l->diag, r,
+                                    "cannot create a placeholder for blocked file '%s' (from "
+                                    "%s): %s; refusing to run with it unprotected",
+                                    abs, it->origin, strerror(-r));
+                        }
+                }
+                if (!real && !(real = cordon_lower_realpath(l, abs)))
+                        return cordon_diag_set(l->diag, -errno, "blocked file '%s': %m", abs);
+                if ((r = cordon_list_add_unique(&l->masks, real, it->origin)) < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* EXTRA_BLOCKED_PATHS: hidden where they exist; a missing one has nothing to hide. */
+int cordon_lower_extra_blocked(struct lower *l)
+{
+        CORDON_LIST_FOREACH (it, &l->s->extra_blocked_paths) {
+                _cleanup_free_ char *abs = NULL;
+                int r = cordon_lower_absolute(l, it->value, &abs);
+                if (r == -ENOENT)
+                        continue;
+                if (r < 0)
+                        return cordon_diag_set(l->diag, r, "blocked path '%s' (from %s): %s",
+                                               it->value, it->origin, strerror(-r));
+                _cleanup_free_ char *real = cordon_lower_realpath(l, abs);
+                if (!real)
+                        continue;
+                if (streq(real, "/"))
+                        return cordon_diag_set(l->diag, -EINVAL,
+                                               "blocked path '%s' (from %s) is the host root",
+                                               it->value, it->origin);
+                if ((r = cordon_list_add_unique(&l->masks, real, it->origin)) < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* Every place a hidden host path shows up inside gets a mask: below a bind of one of its
+ * parents, and over any bind of something inside it. This is what keeps a project or home bind
+ * from re-exposing ~/.ssh. */
+int cordon_lower_masks(struct lower *l)
+{
+        size_t n = l->p->n_fs;
+        CORDON_LIST_FOREACH (m, &l->masks)
+                for (size_t i = 0; i < n; i++) {
+                        const struct cordon_fs_rule *r = &l->p->fs[i];
+                        if (!r->host || !cordon_access_host_is_path(r->access))
+                                continue;
+                        _cleanup_free_ char *guest = NULL;
+                        if (path_is_below(m->value, r->host)) {
+                                const char *suffix = m->value + strlen(r->host);
+                                guest = *suffix ? path_join(r->guest, suffix) : strdup(r->guest);
+                        } else if (path_is_below(r->host, m->value))
+                                guest = strdup(r->guest);
+                        else
+                                continue;
+                        _cleanup_free_ char *norm = NULL;
+                        if (!guest || path_normalize(guest, &norm) < 0)
+                                return -ENOMEM;
+                        int k = cordon_lower_put(l, norm, NULL, CORDON_ACCESS_MASKED, 0, m->origin);
+                        if (k < 0)
+                                return k;
+                }
+        return 0;
+}
+
+/* A project inside a hidden path would be covered by the mask: refuse it instead. */
+int cordon_lower_check_project(struct lower *l)
+{
+        CORDON_LIST_FOREACH (it, &l->masks)
+                if (l->p->project_dir && path_is_below(l->p->project_dir, it->value))
+                        return cordon_diag_set(l->diag, -EPERM,
+                                               "project directory '%s' lies inside blocked path "
+                                               "'%s' (from %s)",
+                                               l->p->project_dir, it->value, it->origin);
+        return 0;
+}

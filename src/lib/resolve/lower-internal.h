@@ -1,0 +1,84 @@
+/* Internals of the lowering (lower.c, lower-home.c, lower-blocked.c): the working state and the
+ * helpers the files share. */
+#pragma once
+
+#include <stdbool.h>
+#include <sys/stat.h>
+
+#include "lib/policy/list.h"
+#include "lib/resolve/lower.h"
+#include "lib/policy/policy.h"
+#include "shared/macro.h"
+
+#define CORDON_BUILTIN CORDON_SETTINGS_BUILTIN
+
+struct lower {
+        const struct cordon_settings *s;
+        const struct cordon_host *h;
+        struct cordon_policy *p;
+        char **warnings;
+        struct cordon_diag *diag;
+        char *home_guest;         /* $HOME as the sandbox sees it */
+        char *home_real;          /* its host realpath */
+        char *account_home_real;  /* realpath of the account's home, when not home_real */
+        struct cordon_list masks; /* host realpaths to hide, with their origin */
+        bool warn_failed;         /* a warning of cordon_policy_apply() could not be kept */
+};
+
+static inline bool cordon_lower_is_builtin(const char *origin)
+{
+        return streq_ptr(origin, CORDON_BUILTIN);
+}
+
+/* Adds a warning line for the caller to print. */
+_printf_(2, 3) int cordon_lower_warn(struct lower *l, const char *fmt, ...);
+/* Absolute, lexically normalised form of @path; relative paths are taken from the caller's
+ * working directory, ".." is resolved by realpath where the path exists. */
+int cordon_lower_absolute(struct lower *l, const char *path, char **ret);
+/* Adds a rule; a later non-mask rule for the same guest path replaces the earlier one. */
+int cordon_lower_put(struct lower *l, const char *guest, const char *host,
+                     enum cordon_access access, unsigned flags, const char *origin);
+/* Binds @path (made absolute, symlinks resolved) at the same place. A missing path is an error
+ * naming @variable and @origin, except for built-in entries. */
+int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_access access,
+                                const char *origin, const char *variable);
+/* True when host path @host lies below a read-write bind, i.e. the sandbox can write there. */
+bool cordon_lower_sandbox_can_write(const struct lower *l, const char *host);
+/* Resolves @path component by component; returns 1 with the symlink in @ret_link (and its target
+ * in @ret_target) when one on the way sits in a directory some sandbox could write, else 0, or
+ * -errno. */
+int cordon_lower_find_planted_link(struct lower *l, const char *path, char **ret_link,
+                                   char **ret_target);
+
+/* lower-plan.c: what resolving would create becomes a host action of the policy (nothing is
+ * created here); lstat() and realpath() that see a planned entry as if it existed. */
+int cordon_lower_plan(struct lower *l, enum cordon_host_action_kind kind, const char *path,
+                      mode_t mode, const char *contents, const char *reason, const char *warning);
+/* Plans directory @path and its missing parents (0700, silently), as mkdir -p would make them. */
+int cordon_lower_plan_mkdir_p(struct lower *l, const char *path, const char *reason);
+/* lstat(): 0, or -1 with errno; a planned directory or file counts as existing. */
+int cordon_lower_lstat(const struct lower *l, const char *path, struct stat *ret);
+/* realpath() of a path that may end in planned entries; NULL with errno. */
+char *cordon_lower_realpath(const struct lower *l, const char *path);
+
+/* lower-home.c: $HOME per HOME_ACCESS, and the credential directories hidden in every mode. */
+int cordon_lower_home(struct lower *l);
+int cordon_lower_home_blocked(struct lower *l);
+
+/* lower-blocked.c: BLOCKED_FILES and EXTRA_BLOCKED_PATHS, masks wherever they are visible. */
+int cordon_lower_extra_blocked(struct lower *l);
+int cordon_lower_blocked_files(struct lower *l);
+int cordon_lower_check_project(struct lower *l);
+int cordon_lower_masks(struct lower *l);
+
+/* lower-protect.c: read-only git metadata and agent settings, masks over the host's unix
+ * sockets (before cordon_lower_masks()), then pins for every rule inside a read-write bind
+ * (once every rule is known). */
+int cordon_lower_protect(struct lower *l);
+int cordon_lower_pins(struct lower *l);
+
+/* lower-cap.c: the roots and presets of a capability policy (--policy) instead of a project. */
+int cordon_lower_cap_policy(struct lower *l);
+/* True when the capability policy hands over credential file @home_rel (relative to $HOME) by
+ * naming it as a read-only root: the opt-in for the credential part of package_manager_config. */
+bool cordon_lower_cap_hands_over(const struct lower *l, const char *home_rel);

@@ -1,0 +1,333 @@
+/* Lowering of what keeps a sandbox from leaving something behind for the host: read-only git
+ * metadata and agent configuration inside writable binds, masks over the host's unix sockets,
+ * and pins that keep every protected path from being renamed away. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/policy/diag.h"
+#include "lib/resolve/lower-internal.h"
+#include "lib/resolve/proc-net-unix.h"
+#include "shared/fd-util.h"
+#include "shared/macro.h"
+#include "shared/path-util.h"
+#include "shared/strv.h"
+
+/* Larger than any real table (about 100 bytes a socket); a bigger one is refused. */
+#define PROC_NET_UNIX_MAX (8u << 20)
+
+/* Plans regular file @name in directory @dir (a realpath, or planned) holding @contents, so that
+ * the launch creates it before the sandbox could, and it can be bound read-only. @warning is
+ * the line the launch reports when it creates it (NULL: silently). */
+static int plan_file(struct lower *l, const char *dir, const char *name, const char *contents,
+                     const char *reason, const char *warning)
+{
+        _cleanup_free_ char *path = path_join(dir, name);
+        if (!path)
+                return -ENOMEM;
+        return cordon_lower_plan(l, CORDON_HOST_FILE, path, 0600, contents, reason, warning);
+}
+
+/* Binds regular file or directory @real read-only at @guest. The mount is what makes it
+ * read-only, and a mount cannot cover a symlink, which the sandbox could then replace: such a
+ * file is left as it is, with a warning naming it (refusing would stop every user who keeps
+ * these files as links into a dotfiles repository). */
+static int bind_ro(struct lower *l, const char *guest, const char *real, const char *variable)
+{
+        struct stat st;
+        if (cordon_lower_lstat(l, real, &st) < 0)
+                return cordon_diag_set(l->diag, -errno, "%s: '%s': %m", variable, real);
+        if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+                return cordon_lower_warn(l,
+                                         "%s: '%s' is not a regular file or directory, so it "
+                                         "cannot be kept read-only; the sandbox can replace it",
+                                         variable, real);
+        return cordon_lower_put(l, guest, real, CORDON_ACCESS_RO, CORDON_FS_NS_ONLY, variable);
+}
+
+/* PROTECT_GIT_CONFIG: .git/config (core.fsmonitor, core.hooksPath, filters, aliases) and
+ * .git/hooks run code on the host at the user's next git command. Objects, refs and the index
+ * stay writable, so commits, branches and fetches work. */
+static int protect_git_in(struct lower *l, const char *project)
+{
+        _cleanup_free_ char *git = path_join(project, ".git");
+        _cleanup_free_ char *config = path_join(git, "config");
+        _cleanup_free_ char *hooks = path_join(git, "hooks");
+        if (!git || !config || !hooks)
+                return -ENOMEM;
+        struct stat st;
+        /* A .git file (worktree, submodule) names a directory elsewhere; not handled here. */
+        if (lstat(git, &st) < 0 || !S_ISDIR(st.st_mode))
+                return 0;
+        if (!cordon_lower_sandbox_can_write(l, git))
+                return 0;
+        int r;
+        if (cordon_lower_lstat(l, config, &st) < 0 && errno == ENOENT) {
+                _cleanup_free_ char *warning = NULL;
+                if (asprintf(&warning, "created '%s/%s' so the sandbox cannot create it", git,
+                             "config") < 0)
+                        return -ENOMEM;
+                if ((r = plan_file(l, git, "config", "", "PROTECT_GIT_CONFIG", warning)) < 0)
+                        return r;
+        }
+        if (cordon_lower_lstat(l, hooks, &st) < 0 && errno == ENOENT) {
+                /* Made by the launch through an fd of .git, so that a .git swapped for a symlink
+                 * meanwhile fails instead of getting a hooks directory somewhere else. */
+                _cleanup_free_ char *warning = NULL;
+                if (asprintf(&warning, "created empty '%s' so the sandbox cannot add hooks",
+                             hooks) < 0)
+                        return -ENOMEM;
+                r = cordon_lower_plan(l, CORDON_HOST_MKDIR, hooks, 0755, NULL, "PROTECT_GIT_CONFIG",
+                                      warning);
+                if (r < 0)
+                        return r;
+        }
+        if ((r = bind_ro(l, config, config, "PROTECT_GIT_CONFIG")) < 0)
+                return r;
+        return bind_ro(l, hooks, hooks, "PROTECT_GIT_CONFIG");
+}
+
+/* The project, or every workspace root of a capability policy (each is a project). */
+static int protect_git(struct lower *l)
+{
+        if (!l->s->protect_git)
+                return 0;
+        if (!l->s->policy)
+                return l->p->project_dir ? protect_git_in(l, l->p->project_dir) : 0;
+        CORDON_LIST_FOREACH (it, &l->s->workspace_roots) {
+                _cleanup_free_ char *real = realpath(it->value, NULL);
+                int r = real ? protect_git_in(l, real) : 0;
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* Agent configuration whose contents the agent later runs on the host: hooks and env of claude,
+ * notify and MCP commands of codex, MCP commands of gemini. A missing one is created holding an
+ * empty document, which the agent reads as no settings; silently, like the HOME_WRITABLE
+ * directory it is in (a sandbox could otherwise create it with commands of its own). */
+static const struct {
+        const char *dir; /* a HOME_WRITABLE entry */
+        const char *file;
+        const char *empty;
+} agent_files[] = {
+    {".claude", "settings.json", "{}\n"},
+    {".claude", "settings.local.json", "{}\n"},
+    {".codex", "config.toml", ""},
+    {".gemini", "settings.json", "{}\n"},
+};
+
+static int protect_agents(struct lower *l)
+{
+        if (!l->home_real)
+                return 0;
+        for (size_t i = 0; i < ELEMENTSOF(agent_files); i++) {
+                if (!cordon_list_find(&l->s->home_writable, agent_files[i].dir))
+                        continue;
+                _cleanup_free_ char *link = path_join(l->home_real, agent_files[i].dir);
+                _cleanup_free_ char *guest_dir = path_join(l->home_guest, agent_files[i].dir);
+                if (!link || !guest_dir)
+                        return -ENOMEM;
+                /* home_entry() bound the realpath of the entry at its guest path: that rule
+                 * names the directory, with no second realpath() on every start. */
+                const struct cordon_fs_rule *bound = cordon_policy_find_fs(l->p, guest_dir);
+                _cleanup_free_ char *dir = NULL;
+                if (bound && bound->access == CORDON_ACCESS_RW && bound->host)
+                        dir = strdup(bound->host);
+                else
+                        dir = realpath(link, NULL);
+                struct stat st;
+                if (!dir || cordon_lower_lstat(l, dir, &st) < 0 || !S_ISDIR(st.st_mode))
+                        continue;
+                _cleanup_free_ char *host = path_join(dir, agent_files[i].file);
+                _cleanup_free_ char *guest = path_join(guest_dir, agent_files[i].file);
+                if (!host || !guest)
+                        return -ENOMEM;
+                /* Not writable inside (HOME_WRITABLE entry refused): nothing to protect. */
+                if (!cordon_lower_sandbox_can_write(l, host))
+                        continue;
+                int r;
+                if (cordon_lower_lstat(l, host, &st) < 0 && errno == ENOENT &&
+                    (r = plan_file(l, dir, agent_files[i].file, agent_files[i].empty,
+                                   "agent configuration", NULL)) < 0)
+                        return r;
+                if ((r = bind_ro(l, guest, host, "agent configuration")) < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static bool below_any(const struct cordon_list *roots, const char *real)
+{
+        CORDON_LIST_FOREACH (it, roots) {
+                _cleanup_free_ char *named = realpath(it->value, NULL);
+                if (named && path_is_below(real, named))
+                        return true;
+        }
+        return false;
+}
+
+/* True when @real lies below a path the user named: an --rw or --ro entry, the project, or a
+ * root of a capability policy. */
+static bool named_by_user(const struct lower *l, const char *real)
+{
+        if (l->p->project_dir && path_is_below(real, l->p->project_dir))
+                return true;
+        if (below_any(&l->s->workspace_roots, real) || below_any(&l->s->read_only_roots, real) ||
+            below_any(&l->s->read_roots, real) || below_any(&l->s->write_roots, real))
+                return true;
+        const struct cordon_list *lists[] = {&l->s->extra_writable_paths, &l->s->readonly_mounts};
+        for (size_t i = 0; i < ELEMENTSOF(lists); i++)
+                CORDON_LIST_FOREACH (it, lists[i]) {
+                        if (cordon_lower_is_builtin(it->origin))
+                                continue;
+                        _cleanup_free_ char *named = realpath(it->value, NULL);
+                        if (named && path_is_below(real, named))
+                                return true;
+                }
+        return false;
+}
+
+/* Hides host socket @real at every guest path where a bind shows it. */
+static int mask_socket(struct lower *l, const char *real)
+{
+        size_t n = l->p->n_fs;
+        for (size_t i = 0; i < n; i++) {
+                const struct cordon_fs_rule *r = &l->p->fs[i];
+                if (!r->host || !cordon_access_is_bind(r->access) || !path_is_below(real, r->host))
+                        continue;
+                const char *suffix = real + strlen(r->host);
+                _cleanup_free_ char *guest = *suffix ? path_join(r->guest, suffix) : NULL;
+                _cleanup_free_ char *norm = NULL;
+                if (!guest || path_normalize(guest, &norm) < 0)
+                        return -ENOMEM;
+                int k = cordon_lower_put(l, norm, NULL, CORDON_ACCESS_MASKED, CORDON_FS_NS_ONLY,
+                                         "unix socket");
+                if (k < 0)
+                        return k;
+        }
+        return 0;
+}
+
+/* A read-only bind does not stop connect(): every bound unix socket of the host that a bind
+ * would show is masked, except below a path the user named, where it is left with a warning.
+ * /proc/net/unix lists the sockets of the caller's network namespace only; sockets of other
+ * namespaces stay visible. Landlock's own right for this (LANDLOCK_ACCESS_FS_RESOLVE_UNIX) is
+ * younger than the kernels this runs on; the landlock backend refuses socket() anyway. */
+static int mask_unix_sockets(struct lower *l, const char *table)
+{
+        _cleanup_free_ char *text = NULL;
+        size_t len = 0;
+        int r = read_full_file(table, PROC_NET_UNIX_MAX, &text, &len);
+        if (r == -ENOENT)
+                return 0; /* no procfs or no unix sockets in this kernel: nothing to find */
+        _cleanup_strv_free_ char **paths = NULL;
+        if (r >= 0)
+                r = cordon_proc_net_unix_parse(text, len, &paths);
+        if (r < 0)
+                return cordon_diag_set(l->diag, r,
+                                       "cannot list the host's unix sockets in %s to hide them: %s",
+                                       table, strerror(-r));
+        STRV_FOREACH (it, paths) {
+                struct stat st;
+                /* Stale entries (the file was removed) and paths of other mount namespaces. */
+                if (lstat(*it, &st) < 0 || !S_ISSOCK(st.st_mode))
+                        continue;
+                _cleanup_free_ char *real = realpath(*it, NULL);
+                if (!real)
+                        continue;
+                bool visible = false;
+                for (size_t i = 0; i < l->p->n_fs && !visible; i++) {
+                        const struct cordon_fs_rule *f = &l->p->fs[i];
+                        visible = f->host && cordon_access_is_bind(f->access) &&
+                                  path_is_below(real, f->host);
+                }
+                if (!visible)
+                        continue;
+                if (named_by_user(l, real))
+                        r = cordon_lower_warn(l, "unix socket '%s' is reachable inside", real);
+                else
+                        r = mask_socket(l, real);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* The rules added here are for the namespace backend only (CORDON_FS_NS_ONLY). The landlock
+ * backend sees the host's files: a read-only file inside a writable grant would take the rights
+ * to create anything in every directory around it, the project root included; it leaves them
+ * writable, a gap cordon(1) documents (a warning on every run would drown the others). It needs
+ * no socket masks: it refuses socket() altogether. */
+int cordon_lower_protect(struct lower *l)
+{
+        int r;
+        if ((r = protect_git(l)) < 0 || (r = protect_agents(l)) < 0)
+                return r;
+        return mask_unix_sockets(l, l->h->proc_net_unix ?: "/proc/net/unix");
+}
+
+static bool needs_pins(const struct cordon_fs_rule *r)
+{
+        return r->access == CORDON_ACCESS_MASKED || r->access == CORDON_ACCESS_DATA ||
+               (r->access == CORDON_ACCESS_RO && r->host);
+}
+
+/* Pins directory @guest (@host on the host) with a bind onto itself, unless a rule already
+ * mounts something there. */
+static int pin(struct lower *l, const char *guest, const char *host, const char *origin)
+{
+        if (cordon_policy_find_fs(l->p, guest))
+                return 0;
+        _cleanup_free_ char *real = cordon_lower_realpath(l, host);
+        struct stat st;
+        /* Missing, or reached through a symlink: there is no directory of this name to keep. A
+         * planned one is kept like one that is there. */
+        if (!real || !streq(real, host) || cordon_lower_lstat(l, real, &st) < 0 ||
+            !S_ISDIR(st.st_mode))
+                return 0;
+        return cordon_lower_put(l, guest, real, CORDON_ACCESS_RW, CORDON_FS_NS_ONLY, origin);
+}
+
+/* A mount sits on one dentry: renaming a directory above it carries it away, and the next run,
+ * which finds paths by name, protects nothing at the old name. A directory that is a mount
+ * point in the sandbox's namespace cannot be renamed or removed (EBUSY), so every directory
+ * between a read-write bind and a rule inside it becomes one. */
+int cordon_lower_pins(struct lower *l)
+{
+        size_t n = l->p->n_fs;
+        for (size_t i = 0; i < n; i++) {
+                if (l->p->fs[i].access != CORDON_ACCESS_RW || !l->p->fs[i].host)
+                        continue;
+                for (size_t j = 0; j < n; j++) {
+                        /* Copies: pin() adds rules, which may move the array. */
+                        const struct cordon_fs_rule *w = &l->p->fs[i], *q = &l->p->fs[j];
+                        if (!needs_pins(q) || streq(q->guest, w->guest) ||
+                            !path_is_below(q->guest, w->guest))
+                                continue;
+                        _cleanup_free_ char *root_guest = strdup(w->guest);
+                        _cleanup_free_ char *root_host = strdup(w->host);
+                        _cleanup_free_ char *target = strdup(q->guest);
+                        _cleanup_free_ char *origin = NULL;
+                        if (!root_guest || !root_host || !target ||
+                            asprintf(&origin, "kept in place for '%s'", q->guest) < 0)
+                                return -ENOMEM;
+                        /* Each '/' after the root ends one directory on the way down. */
+                        size_t start = strlen(root_guest);
+                        for (char *c = target + start + 1; (c = strchr(c, '/')); c++) {
+                                *c = 0;
+                                _cleanup_free_ char *host = path_join(root_host, target + start);
+                                int r = host ? pin(l, target, host, origin) : -ENOMEM;
+                                *c = '/';
+                                if (r < 0)
+                                        return r;
+                        }
+                }
+        }
+        return 0;
+}

@@ -1,0 +1,754 @@
+/* Lowering of the sandbox.conf model into a policy: resolves host paths, applies HOME_ACCESS,
+ * maps every blocked path to each place it is visible inside, and builds the environment. */
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <dirent.h>
+#include <ftw.h>
+#include <glob.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/policy/diag.h"
+#include "lib/resolve/env-filter.h"
+#include "lib/resolve/host-action.h"
+#include "lib/resolve/lower-internal.h"
+#include "lib/policy/net-modes.h"
+#include "lib/resolve/passwd-filter.h"
+#include "lib/policy/policy.h"
+#include "shared/fd-util.h"
+#include "shared/macro.h"
+#include "shared/path-util.h"
+#include "shared/strv.h"
+
+#define BUILTIN CORDON_BUILTIN
+
+_printf_(2, 3) int cordon_lower_warn(struct lower *l, const char *fmt, ...)
+{
+        char *m = NULL;
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vasprintf(&m, fmt, ap);
+        va_end(ap);
+        return k < 0 ? -ENOMEM : strv_consume(&l->warnings, m);
+}
+
+/* Absolute, lexically normalised form of @path (relative ones are taken from the caller's
+ * working directory); ".." is resolved by realpath only where the path exists. */
+int cordon_lower_absolute(struct lower *l, const char *path, char **ret)
+{
+        _cleanup_free_ char *joined =
+            path_is_absolute(path) ? strdup(path) : path_join(l->h->cwd, path);
+        if (!joined)
+                return -ENOMEM;
+        int r = path_normalize(joined, ret);
+        if (r == -EINVAL) {
+                /* ".." components: only realpath can say where they lead. */
+                char *real = realpath(joined, NULL);
+                if (!real)
+                        return -errno;
+                *ret = real;
+                return 0;
+        }
+        return r;
+}
+
+/* Adds a rule, replacing an earlier non-mask rule for the same guest path: later sources
+ * (flags after defaults) win. */
+int cordon_lower_put(struct lower *l, const char *guest, const char *host,
+                     enum cordon_access access, unsigned flags, const char *origin)
+{
+        struct cordon_policy *p = l->p;
+        if (access != CORDON_ACCESS_MASKED)
+                for (size_t i = 0; i < p->n_fs; i++) {
+                        struct cordon_fs_rule *r = &p->fs[i];
+                        if (r->access == CORDON_ACCESS_MASKED || !streq(r->guest, guest))
+                                continue;
+                        char *h = host ? strdup(host) : NULL, *o = strdup(origin);
+                        if ((host && !h) || !o) {
+                                free(h);
+                                free(o);
+                                return -ENOMEM;
+                        }
+                        free(r->host);
+                        free(r->origin);
+                        *r = (struct cordon_fs_rule){.guest = r->guest,
+                                                     .host = h,
+                                                     .access = access,
+                                                     .flags = flags,
+                                                     .origin = o};
+                        return 0;
+                }
+        else {
+                const struct cordon_fs_rule *existing = cordon_policy_find_fs(p, guest);
+                if (existing && existing->access == CORDON_ACCESS_MASKED)
+                        return 0; /* already masked there */
+        }
+        return cordon_policy_add_fs(p, guest, host, access, flags, origin);
+}
+
+bool cordon_lower_sandbox_can_write(const struct lower *l, const char *host)
+{
+        for (size_t i = 0; i < l->p->n_fs; i++) {
+                const struct cordon_fs_rule *r = &l->p->fs[i];
+                if (r->access == CORDON_ACCESS_RW && r->host && path_is_below(host, r->host))
+                        return true;
+        }
+        return false;
+}
+
+/* True when some sandbox could write directory @dir (a host realpath) and so could have planted a
+ * symlink there: @dir is at or below a read-write bind of the policy being lowered, or strictly
+ * below an allowed project parent, where it is, or lies inside, a possible project of another
+ * run. The parents themselves are never projects, nor are the home directories and their
+ * parents (lower_project() refuses them), so no project contains those. */
+static bool sandbox_could_write(const struct lower *l, const char *dir)
+{
+        if (cordon_lower_sandbox_can_write(l, dir))
+                return true;
+        if ((l->home_real && path_is_below(l->home_real, dir)) ||
+            (l->account_home_real && path_is_below(l->account_home_real, dir)))
+                return false;
+        CORDON_LIST_FOREACH (it, &l->s->allowed_project_parents) {
+                _cleanup_free_ char *parent = realpath(it->value, NULL);
+                if (parent && path_is_below(dir, parent) && !streq(dir, parent))
+                        return true;
+        }
+        return false;
+}
+
+/* Resolves @path the way the kernel would, one component at a time ("." and ".." physically,
+ * relative paths from the caller's working directory), following each symlink by hand so that
+ * links inside a link's target are inspected too. A path that ends early (missing, unreadable)
+ * gives 0: the caller's own checks report that. */
+int cordon_lower_find_planted_link(struct lower *l, const char *path, char **ret_link,
+                                   char **ret_target)
+{
+        if (!path_is_absolute(path) && !l->h->cwd)
+                return 0;
+        _cleanup_free_ char *cur = path_is_absolute(path) ? strdup("/") : realpath(l->h->cwd, NULL);
+        if (!cur)
+                return path_is_absolute(path) ? -ENOMEM : 0;
+        _cleanup_free_ char *rest = strdup(path);
+        if (!rest)
+                return -ENOMEM;
+        for (unsigned links = 0;;) {
+                const char *p = rest;
+                while (*p == '/')
+                        p++;
+                if (!*p)
+                        return 0;
+                const char *e = strchrnul(p, '/');
+                _cleanup_free_ char *name = strndup(p, (size_t)(e - p));
+                _cleanup_free_ char *tail = strdup(e);
+                if (!name || !tail)
+                        return -ENOMEM;
+                free(rest);
+                rest = TAKE_PTR(tail);
+                if (streq(name, "."))
+                        continue;
+                if (streq(name, "..")) {
+                        char *slash = strrchr(cur, '/');
+                        slash[slash == cur] = 0; /* cur is absolute and normalised */
+                        continue;
+                }
+                _cleanup_free_ char *next = path_join(cur, name);
+                if (!next)
+                        return -ENOMEM;
+                struct stat st;
+                if (lstat(next, &st) < 0)
+                        return 0;
+                if (!S_ISLNK(st.st_mode)) {
+                        free(cur);
+                        cur = TAKE_PTR(next);
+                        continue;
+                }
+                char target[PATH_MAX];
+                ssize_t n = readlink(next, target, sizeof(target) - 1);
+                if (n < 0)
+                        return -errno;
+                target[n] = 0;
+                if (sandbox_could_write(l, cur)) {
+                        char *t = strdup(target);
+                        if (!t)
+                                return -ENOMEM;
+                        *ret_link = TAKE_PTR(next);
+                        *ret_target = t;
+                        return 1;
+                }
+                if (++links > 40)
+                        return -ELOOP;
+                char *joined = NULL;
+                if (asprintf(&joined, "%s%s", target, rest) < 0)
+                        return -ENOMEM;
+                free(rest);
+                rest = joined;
+                if (target[0] == '/')
+                        strcpy(cur, "/");
+        }
+}
+
+/* Refuses @path (an entry of @variable) when it passes through a symlink some sandbox could
+ * have planted: a link `sub -> ~` left in a project would otherwise turn a later bind of "sub"
+ * into all of the home directory. */
+static int refuse_planted_link(struct lower *l, const char *path, const char *what,
+                               const char *origin)
+{
+        _cleanup_free_ char *link = NULL, *target = NULL;
+        int r = cordon_lower_find_planted_link(l, path, &link, &target);
+        if (r < 0)
+                return cordon_diag_set(l->diag, r, "%s '%s' (from %s): %s", what, path, origin,
+                                       strerror(-r));
+        if (r > 0)
+                return cordon_diag_set(l->diag, -EPERM,
+                                       "%s '%s' (from %s) goes through symlink '%s' -> '%s' in a "
+                                       "directory a sandbox can write; name the resolved path "
+                                       "instead",
+                                       what, path, origin, link, target);
+        return 0;
+}
+
+/* The mounts the sandbox makes for itself: a bind over them would silently replace them with
+ * the host's (its processes, all of its devices, every other program's /tmp). */
+static int refuse_private_mount(struct lower *l, const char *path, const char *given,
+                                const char *variable, const char *origin)
+{
+        const char *what = NULL, *hint = NULL;
+        if (path_is_below(path, "/proc"))
+                what = "/proc", hint = "it cannot be bound";
+        else if (path_is_below(path, "/dev"))
+                what = "/dev", hint = "expose device nodes through DEVICES";
+        else if (l->s->private_tmp && streq(path, "/tmp"))
+                what = "/tmp", hint = "turn PRIVATE_TMP off to share the host's /tmp";
+        if (!what)
+                return 0;
+        return cordon_diag_set(l->diag, -EINVAL,
+                               "%s entry '%s' (from %s) would replace the sandbox's own %s; %s",
+                               variable, given, origin, what, hint);
+}
+
+/* True when @real is already visible read-only or read-write at the same path via a bind. */
+static bool covered(struct lower *l, const char *real, enum cordon_access access)
+{
+        for (size_t i = 0; i < l->p->n_fs; i++) {
+                const struct cordon_fs_rule *r = &l->p->fs[i];
+                if (r->access == access && r->host && streq(r->host, r->guest) &&
+                    path_is_below(real, r->host))
+                        return true;
+        }
+        return false;
+}
+
+/* Binds host @path at the same path inside. A symlink is recreated as a symlink and its target
+ * bound as well (the usr-merge links /bin, /lib, ... come out right this way). */
+int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_access access,
+                                const char *origin, const char *variable)
+{
+        _cleanup_free_ char *abs = NULL;
+        int r = cordon_lower_absolute(l, path, &abs);
+        struct stat st;
+        if (r >= 0 && cordon_lower_lstat(l, abs, &st) < 0)
+                r = -errno;
+        if (r < 0) {
+                if (r == -ENOENT && cordon_lower_is_builtin(origin))
+                        return 0;
+                return cordon_diag_set(l->diag, r, "%s entry '%s' (from %s): %s", variable, path,
+                                       origin, strerror(-r));
+        }
+        if (streq(abs, "/"))
+                return cordon_diag_set(l->diag, -EINVAL,
+                                       "%s entry '%s' (from %s): the host root cannot be bound",
+                                       variable, path, origin);
+        _cleanup_free_ char *real = cordon_lower_realpath(l, abs);
+        if (!real)
+                return cordon_diag_set(l->diag, -errno, "%s entry '%s' (from %s): %m", variable,
+                                       path, origin);
+        if (!cordon_lower_is_builtin(origin) &&
+            ((r = refuse_private_mount(l, abs, path, variable, origin)) < 0 ||
+             (r = refuse_private_mount(l, real, path, variable, origin)) < 0))
+                return r;
+        if (S_ISLNK(st.st_mode)) {
+                char target[PATH_MAX];
+                ssize_t n = readlink(abs, target, sizeof(target) - 1);
+                if (n < 0)
+                        return cordon_diag_set(l->diag, -errno, "%s entry '%s': %m", variable,
+                                               path);
+                target[n] = 0;
+                r = cordon_lower_put(l, abs, target, CORDON_ACCESS_SYMLINK, 0, origin);
+                if (r < 0)
+                        return r;
+                if (covered(l, real, access))
+                        return 0;
+        }
+        if (streq(real, "/"))
+                return cordon_diag_set(l->diag, -EINVAL,
+                                       "%s entry '%s' (from %s): the host root cannot be bound",
+                                       variable, path, origin);
+        return cordon_lower_put(l, real, real, access, 0, origin);
+}
+
+static int lower_project(struct lower *l)
+{
+        const struct cordon_settings *s = l->s;
+        const char *given = s->project_dir ?: l->h->cwd;
+        const char *origin = s->project_dir ? strempty(s->project_dir_origin) : "working directory";
+        /* The path as given, before anything resolves it: a link on the way that an earlier
+         * sandbox could have planted would hand this one another directory. The working
+         * directory comes from getcwd() and has no links. */
+        int r = refuse_planted_link(l, given, "project directory", origin);
+        if (r < 0)
+                return r;
+        _cleanup_free_ char *abs = NULL;
+        r = cordon_lower_absolute(l, given, &abs);
+        _cleanup_free_ char *real = r >= 0 ? realpath(abs, NULL) : NULL;
+        if (!real)
+                return cordon_diag_set(l->diag, r < 0 ? r : -errno,
+                                       "project directory '%s' (from %s): %s", given, origin,
+                                       strerror(r < 0 ? -r : errno));
+        struct stat st;
+        if (stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
+                return cordon_diag_set(l->diag, -ENOTDIR,
+                                       "project directory '%s' is not a directory", real);
+        if (streq(real, "/"))
+                return cordon_diag_set(l->diag, -EPERM,
+                                       "project directory '/' is not allowed: it would make the "
+                                       "whole host writable");
+        /* Checked on the resolved path, against $HOME and the account's home alike. */
+        const char *const homes[] = {l->home_real, l->account_home_real};
+        for (size_t i = 0; i < ELEMENTSOF(homes); i++) {
+                if (!homes[i] || !path_is_below(homes[i], real))
+                        continue;
+                if (streq(real, homes[i]))
+                        return cordon_diag_set(l->diag, -EPERM,
+                                               "project directory '%s' is the home directory; use "
+                                               "a directory below it",
+                                               real);
+                return cordon_diag_set(l->diag, -EPERM,
+                                       "project directory '%s' is a parent of the home directory "
+                                       "'%s'; use a directory below the home directory",
+                                       real, homes[i]);
+        }
+
+        bool allowed = false;
+        char list[1024] = "";
+        CORDON_LIST_FOREACH (it, &s->allowed_project_parents) {
+                _cleanup_free_ char *parent = realpath(it->value, NULL);
+                if (strlen(list) + strlen(it->value) + 3 < sizeof(list)) {
+                        if (*list)
+                                strcat(list, ", ");
+                        strcat(list, it->value);
+                }
+                /* Strictly below: /tmp itself would share every other program's files. */
+                if (parent && path_is_below(real, parent) && !streq(real, parent))
+                        allowed = true;
+        }
+        if (!allowed)
+                return cordon_diag_set(l->diag, -EPERM,
+                                       "project directory '%s' is not below an allowed parent "
+                                       "(%s; the parent itself does not count); add one with "
+                                       "--allow-parent",
+                                       real, *list ? list : "none");
+
+        r = cordon_lower_put(l, real, real, CORDON_ACCESS_RW, 0, origin);
+        if (r < 0)
+                return r;
+        l->p->project_dir = strdup(real);
+        return cordon_policy_set_cwd(l->p, real);
+}
+
+/* READONLY_MOUNTS and EXTRA_WRITABLE_PATHS given by the user, once every read-write bind (the
+ * project's included) is known: a link planted in any of them is refused. */
+static int check_user_binds(struct lower *l)
+{
+        const struct cordon_list *lists[] = {&l->s->readonly_mounts, &l->s->extra_writable_paths};
+        const char *const variables[] = {"READONLY_MOUNTS entry", "EXTRA_WRITABLE_PATHS entry"};
+        for (size_t i = 0; i < ELEMENTSOF(lists); i++)
+                CORDON_LIST_FOREACH (it, lists[i]) {
+                        if (cordon_lower_is_builtin(it->origin))
+                                continue;
+                        int r = refuse_planted_link(l, it->value, variables[i], it->origin);
+                        if (r < 0)
+                                return r;
+                }
+        return 0;
+}
+
+static bool blacklisted(const struct cordon_settings *s, const char *path)
+{
+        CORDON_LIST_FOREACH (b, &s->devices_blacklist)
+                if (fnmatch(b->value, path, 0) == 0 || path_is_below(path, b->value))
+                        return true;
+        return false;
+}
+
+static const struct cordon_settings *walk_settings;
+/* Stops the walk (1) at a refused node, and at anything it cannot inspect: an unreadable
+ * directory (FTW_DNR) or an entry it cannot stat (FTW_NS) might hide one. */
+static int walk_cb(const char *fpath, const struct stat *sb, int type, struct FTW *ftw)
+{
+        if (type == FTW_DNR || type == FTW_NS)
+                return 1;
+        return blacklisted(walk_settings, fpath) || S_ISBLK(sb->st_mode);
+}
+
+/* The paths matching device pattern @pattern, as glob() finds them (no sorting, names starting
+ * with '.' only for a pattern starting with '.'). Patterns whose wildcards are all in the last
+ * component, as device patterns are, take one scan of the directory that compares the literal
+ * start of the name before calling fnmatch(): glob() ran fnmatch() on every entry of /dev. */
+static int match_devices(const char *pattern, char ***ret)
+{
+        _cleanup_strv_free_ char **out = NULL;
+        const char *slash = strrchr(pattern, '/');
+        const char *base = slash ? slash + 1 : pattern;
+        size_t literal = strcspn(base, "*?[");
+        if (!slash || strpbrk(pattern, "\\") ||
+            strcspn(pattern, "*?[") < (size_t)(base - pattern)) {
+                glob_t g = {0};
+                int k = glob(pattern, GLOB_NOSORT, NULL, &g);
+                for (size_t i = 0; k == 0 && i < g.gl_pathc; i++)
+                        if (strv_extend(&out, g.gl_pathv[i]) < 0)
+                                k = GLOB_NOSPACE;
+                globfree(&g);
+                if (k != 0 && k != GLOB_NOMATCH)
+                        return -ENOMEM;
+        } else if (!base[literal]) {
+                struct stat st;
+                if (lstat(pattern, &st) == 0 && strv_extend(&out, pattern) < 0)
+                        return -ENOMEM;
+        } else {
+                _cleanup_free_ char *dir = strndup(pattern, (size_t)(slash - pattern));
+                if (!dir)
+                        return -ENOMEM;
+                DIR *d = opendir(*dir ? dir : "/");
+                int r = 0;
+                for (struct dirent *de; r >= 0 && d && (de = readdir(d));) {
+                        if (strncmp(de->d_name, base, literal) != 0 ||
+                            fnmatch(base, de->d_name, FNM_PERIOD) != 0)
+                                continue;
+                        _cleanup_free_ char *path = path_join(*dir ? dir : "/", de->d_name);
+                        r = path ? strv_extend(&out, path) : -ENOMEM;
+                }
+                if (d)
+                        closedir(d);
+                if (r < 0)
+                        return r;
+        }
+        *ret = TAKE_PTR(out);
+        return 0;
+}
+
+static int lower_devices(struct lower *l)
+{
+        CORDON_LIST_FOREACH (it, &l->s->devices) {
+                _cleanup_strv_free_ char **matches = NULL;
+                int k = match_devices(it->value, &matches);
+                if (k < 0)
+                        return k;
+                if (!matches) {
+                        if (!cordon_lower_is_builtin(it->origin) &&
+                            cordon_lower_warn(l, "device '%s' (from %s) matches nothing", it->value,
+                                              it->origin) < 0)
+                                return -ENOMEM;
+                        continue;
+                }
+                STRV_FOREACH (mp, matches) {
+                        const char *m = *mp;
+                        _cleanup_free_ char *real = realpath(m, NULL);
+                        struct stat st;
+                        bool refuse = !real || !path_is_below(real, "/dev") ||
+                                      streq(real, "/dev") || blacklisted(l->s, m) ||
+                                      blacklisted(l->s, real) || stat(real, &st) < 0;
+                        if (!refuse && S_ISDIR(st.st_mode)) {
+                                /* 1: something refused or uninspectable was found; -1: the
+                                 * walk failed. Either way the directory is not exposed. */
+                                walk_settings = l->s;
+                                refuse = nftw(real, walk_cb, 16, FTW_PHYS) != 0;
+                        } else if (!refuse && !S_ISCHR(st.st_mode))
+                                refuse = true; /* raw block devices bypass every file permission */
+                        if (refuse) {
+                                if (cordon_lower_warn(
+                                        l,
+                                        "device '%s' (from %s) is blacklisted or not a device "
+                                        "under /dev; not exposed",
+                                        m, it->origin) < 0)
+                                        return -ENOMEM;
+                                continue;
+                        }
+                        k = cordon_lower_put(l, real, real, CORDON_ACCESS_DEVICE, 0, it->origin);
+                        if (k < 0)
+                                return k;
+                }
+        }
+        return 0;
+}
+
+static int lower_passwd(struct lower *l)
+{
+        const struct cordon_host *h = l->h;
+        /* The landlock backend has no mount namespace to put the filtered files in (a gap
+         * `cordon doctor` lists); skip the lookups it would throw away. */
+        if (!l->s->filter_passwd || !cordon_policy_find_fs(l->p, "/etc") ||
+            l->s->backend == CORDON_BACKEND_LANDLOCK)
+                return 0;
+        _cleanup_free_ char *pw = NULL, *gr = NULL, *pw_out = NULL, *gr_out = NULL;
+        _cleanup_free_ char *self_pw = NULL, *self_gr = NULL;
+        int r = read_full_file(h->passwd_path ?: "/etc/passwd", 16u << 20, &pw, NULL);
+        if (r < 0)
+                return cordon_diag_set(l->diag, r, "cannot read the passwd database: %s",
+                                       strerror(-r));
+        r = read_full_file(h->group_path ?: "/etc/group", 16u << 20, &gr, NULL);
+        if (r < 0)
+                return cordon_diag_set(l->diag, r, "cannot read the group database: %s",
+                                       strerror(-r));
+
+        /* The caller's own entries: the files' lines when they have them (kept by the filter
+         * as they are), else from NSS, for directory users. NSS only when needed: its lookup
+         * code is a good part of libc, which the supervisor would otherwise keep mapped. */
+        if (!cordon_passwd_db_has_id(pw, h->uid)) {
+                struct passwd *pwd = getpwuid(h->uid);
+                if (pwd)
+                        r = asprintf(&self_pw, "%s:x:%u:%u:%s:%s:%s", pwd->pw_name,
+                                     (unsigned)pwd->pw_uid, (unsigned)pwd->pw_gid,
+                                     strempty(pwd->pw_gecos), strempty(pwd->pw_dir),
+                                     strempty(pwd->pw_shell));
+                else
+                        r = asprintf(&self_pw, "user:x:%u:%u::%s:/bin/sh", (unsigned)h->uid,
+                                     (unsigned)h->gid, l->home_guest ?: "/");
+                if (r < 0)
+                        return -ENOMEM;
+        }
+        if (!cordon_passwd_db_has_id(gr, h->gid)) {
+                struct group *grp = getgrgid(h->gid);
+                if (asprintf(&self_gr, "%s:x:%u:", grp ? grp->gr_name : "user", (unsigned)h->gid) <
+                    0)
+                        return -ENOMEM;
+        }
+        if ((r = cordon_passwd_filter(pw, h->uid, self_pw, &pw_out)) < 0 ||
+            (r = cordon_group_filter(gr, h->gid, self_gr, &gr_out)) < 0)
+                return r;
+        if ((r = cordon_lower_put(l, "/etc/passwd", pw_out, CORDON_ACCESS_DATA, 0,
+                                  "FILTER_PASSWD")) < 0 ||
+            (r = cordon_lower_put(l, "/etc/group", gr_out, CORDON_ACCESS_DATA, 0,
+                                  "FILTER_PASSWD")) < 0 ||
+            (r = cordon_lower_put(l, "/etc/nsswitch.conf", cordon_nsswitch_files_only(),
+                                  CORDON_ACCESS_DATA, 0, "FILTER_PASSWD")) < 0)
+                return r;
+        /* Password hashes are empty inside: a sandbox started by root would otherwise read
+         * them, as the owner of the files (that needs no capability). */
+        static const char *const shadows[] = {"/etc/shadow", "/etc/gshadow"};
+        for (size_t i = 0; i < ELEMENTSOF(shadows); i++) {
+                struct stat st;
+                if (lstat(shadows[i], &st) == 0 && S_ISREG(st.st_mode) &&
+                    (r = cordon_lower_put(l, shadows[i], "", CORDON_ACCESS_DATA, 0,
+                                          "FILTER_PASSWD")) < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int lower_env(struct lower *l)
+{
+        const struct cordon_settings *s = l->s;
+        struct cordon_env_rules *e = &l->p->env_rules;
+        int r;
+        if ((r = cordon_list_copy(&e->blocked_names, &s->blocked_env_vars)) < 0 ||
+            (r = cordon_list_copy(&e->blocked_patterns, &s->blocked_env_patterns)) < 0 ||
+            (r = cordon_list_copy(&e->allowed, &s->allowed_env_vars)) < 0)
+                return r;
+        e->block_url_credentials = s->block_env_url_credentials;
+        CORDON_LIST_FOREACH (it, &s->sandbox_env) {
+                const char *eq = strchr(it->value, '=');
+                if (!eq || !cordon_env_name_is_valid(it->value, (size_t)(eq - it->value)))
+                        return cordon_diag_set(l->diag, -EINVAL,
+                                               "environment entry '%s' (from %s) is not NAME=VALUE",
+                                               it->value, it->origin);
+                if ((r = cordon_list_add(&e->set, it->value, it->origin)) < 0)
+                        return r;
+        }
+        _cleanup_free_ char *pwd = NULL;
+        if (asprintf(&pwd, "PWD=%s", strempty(l->p->cwd)) < 0)
+                return -ENOMEM;
+        if ((r = cordon_list_add(&e->set, "SANDBOX_ACTIVE=1", "cordon")) < 0 ||
+            (r = cordon_list_add(&e->set, "SANDBOX_BACKEND=ns", "cordon")) < 0 ||
+            (l->p->cwd && (r = cordon_list_add(&e->set, pwd, "cordon")) < 0))
+                return r;
+        r = cordon_env_filter(e, l->h->envp, &l->p->envp, &l->p->n_env_blocked);
+        if (r < 0)
+                return cordon_diag_set(l->diag, r, "cannot build the environment: %s",
+                                       strerror(-r));
+        return 0;
+}
+
+static int lower_system(struct lower *l)
+{
+        int r;
+        if (l->s->private_tmp)
+                r = cordon_lower_put(l, "/tmp", NULL, CORDON_ACCESS_TMPFS, 0, "PRIVATE_TMP");
+        else
+                r = cordon_lower_put(l, "/tmp", "/tmp", CORDON_ACCESS_RW, 0, "PRIVATE_TMP");
+        if (r < 0)
+                return r;
+        if ((r = cordon_lower_put(l, "/dev", NULL, CORDON_ACCESS_DEV, 0, BUILTIN)) < 0 ||
+            (r = cordon_lower_put(l, "/proc", NULL, CORDON_ACCESS_PROC, 0, BUILTIN)) < 0)
+                return r;
+        if (!l->s->private_ipc && (r = cordon_lower_put(l, "/dev/shm", "/dev/shm", CORDON_ACCESS_RW,
+                                                        0, "PRIVATE_IPC")) < 0)
+                return r;
+        /* Kernel knobs stay read-only even for root inside the user namespace. The host-wide
+         * entries (/proc/keys, timer_list, ...) are masked where the ns backend mounts its own
+         * procfs (proc_masked[] in ns-mount.c), not by rules here: the landlock backend shows
+         * the host's /proc, and a mask below it would carve /proc into one grant per entry,
+         * leaving every process started later unreachable. */
+        static const char *const proc_ro[] = {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq",
+                                              "/proc/bus"};
+        for (size_t i = 0; i < ELEMENTSOF(proc_ro); i++)
+                if ((r = cordon_policy_add_fs(l->p, proc_ro[i], NULL, CORDON_ACCESS_RO,
+                                              CORDON_FS_OPTIONAL, BUILTIN)) < 0)
+                        return r;
+        return 0;
+}
+
+/* READONLY_MOUNTS, either the built-in entries or the others: plain directories first, then
+ * symlinks, so that a usr-merge link finds its target already bound. */
+static int lower_readonly_mounts(struct lower *l, bool builtin)
+{
+        /* Each entry is lstat()ed once; the symlinks wait in @links. */
+        const struct cordon_list *list = &l->s->readonly_mounts;
+        _cleanup_free_ const struct cordon_item **links = calloc(list->n ?: 1, sizeof(*links));
+        if (!links)
+                return -ENOMEM;
+        size_t n_links = 0;
+        CORDON_LIST_FOREACH (it, list) {
+                if (cordon_lower_is_builtin(it->origin) != builtin)
+                        continue;
+                struct stat st;
+                if (lstat(it->value, &st) == 0 && S_ISLNK(st.st_mode)) {
+                        links[n_links++] = it;
+                        continue;
+                }
+                int r = cordon_lower_bind_same_path(l, it->value, CORDON_ACCESS_RO, it->origin,
+                                                    "READONLY_MOUNTS");
+                if (r < 0)
+                        return r;
+        }
+        for (size_t i = 0; i < n_links; i++) {
+                int r = cordon_lower_bind_same_path(l, links[i]->value, CORDON_ACCESS_RO,
+                                                    links[i]->origin, "READONLY_MOUNTS");
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+_public_ int cordon_settings_resolve(const struct cordon_settings *s, const struct cordon_host *h,
+                                     struct cordon_policy **ret, char ***ret_warnings,
+                                     struct cordon_diag *diag)
+{
+        struct lower l = {.s = s, .h = h, .diag = diag};
+        int r;
+
+        const struct cordon_net_mode_traits *net = cordon_net_mode_traits(s->net_mode);
+        if (!net || !net->settings_accept) {
+                r = cordon_diag_set(diag, -EOPNOTSUPP,
+                                    "network mode '%s' is not supported yet; only 'isolated' is",
+                                    cordon_net_mode_to_string(s->net_mode));
+                goto fail;
+        }
+        l.p = cordon_policy_new();
+        if (!l.p)
+                return -ENOMEM;
+        l.p->identity.uid = h->uid;
+        l.p->identity.gid = h->gid;
+
+        /* Built-in system paths, then the home directory, then what the user asked for, so an
+         * explicit --ro or --rw of a path wins over the defaults for that same path. */
+        /* A capability policy without the system_runtime preset keeps the system directories
+         * out too; then the command has to come from one of its roots. */
+        bool system_runtime = !s->policy || cordon_list_find(&s->presets, "system_runtime");
+        if ((system_runtime && (r = lower_readonly_mounts(&l, true)) < 0) ||
+            (r = lower_system(&l)) < 0 || (r = cordon_lower_home(&l)) < 0 ||
+            (r = lower_readonly_mounts(&l, false)) < 0)
+                goto fail;
+        CORDON_LIST_FOREACH (it, &s->extra_writable_paths)
+                if ((r = cordon_lower_bind_same_path(&l, it->value, CORDON_ACCESS_RW, it->origin,
+                                                     "EXTRA_WRITABLE_PATHS")) < 0)
+                        goto fail;
+        /* Credential directories and placeholders come after every read-write bind is known, so
+         * that "could the sandbox create this?" sees all of them. */
+        r = s->policy ? cordon_lower_cap_policy(&l) : lower_project(&l);
+        if (r < 0 || (r = check_user_binds(&l)) < 0 || (r = cordon_lower_home_blocked(&l)) < 0 ||
+            (r = cordon_lower_extra_blocked(&l)) < 0 || (r = cordon_lower_blocked_files(&l)) < 0 ||
+            (r = cordon_lower_check_project(&l)) < 0 || (r = lower_devices(&l)) < 0 ||
+            (r = lower_passwd(&l)) < 0 || (r = cordon_lower_protect(&l)) < 0 ||
+            (r = cordon_lower_masks(&l)) < 0 || (r = cordon_lower_pins(&l)) < 0 ||
+            (r = lower_env(&l)) < 0)
+                goto fail;
+        if ((r = cordon_policy_set_hostname(l.p, "cordon")) < 0 ||
+            (r = cordon_policy_set_net_mode(l.p, s->net_mode, BUILTIN)) < 0)
+                goto fail;
+        l.p->limits = s->limits;
+        l.p->process.pty = !s->no_pty;
+        l.p->process.terminal_passthrough = s->terminal_passthrough;
+        if (s->cgroup_path && !(l.p->cgroup_path = strdup(s->cgroup_path))) {
+                r = -ENOMEM;
+                goto fail;
+        }
+        l.p->backend = s->backend;
+        l.p->fallback = s->fallback;
+        /* SANDBOX_PROFILE already holds the strictest of --profile and a capability policy's
+         * sandbox_profile (settings-policy.c). */
+        l.p->profile = s->profile;
+        l.p->side_effect_level = s->side_effect_level;
+        if ((r = cordon_policy_validate(l.p, diag)) < 0)
+                goto fail;
+
+        *ret = TAKE_PTR(l.p);
+        if (ret_warnings)
+                *ret_warnings = TAKE_PTR(l.warnings);
+        r = 0;
+fail:
+        if (r == -ENOMEM && diag && !*diag->message)
+                cordon_diag_set(diag, r, "out of memory");
+        cordon_policy_free(l.p);
+        strv_free(l.warnings);
+        free(l.home_guest);
+        free(l.home_real);
+        free(l.account_home_real);
+        cordon_list_clear(&l.masks);
+        return r;
+}
+
+static void collect_warning(void *userdata, const char *message)
+{
+        struct lower *l = userdata;
+        if (cordon_lower_warn(l, "%s", message) < 0)
+                l->warn_failed = true;
+}
+
+_public_ int cordon_settings_lower(const struct cordon_settings *s, const struct cordon_host *h,
+                                   struct cordon_policy **ret, char ***ret_warnings,
+                                   struct cordon_diag *diag)
+{
+        struct lower l = {.s = s, .h = h, .diag = diag};
+        int r = cordon_settings_resolve(s, h, &l.p, ret_warnings ? &l.warnings : NULL, diag);
+        if (r >= 0 && (r = cordon_policy_apply(l.p, collect_warning, &l, diag)) >= 0 &&
+            l.warn_failed)
+                r = -ENOMEM;
+        if (r < 0) {
+                cordon_policy_free(l.p);
+                strv_free(l.warnings);
+                return r;
+        }
+        *ret = TAKE_PTR(l.p);
+        if (ret_warnings)
+                *ret_warnings = TAKE_PTR(l.warnings);
+        else
+                strv_free(l.warnings);
+        return 0;
+}

@@ -1,0 +1,665 @@
+/* The registry of settings variables: one row per variable of sandbox.conf's index
+ * (agent-sandbox-configuration) plus cordon's own, with its type, built-in default, merge rule,
+ * admin rule, parser and field. Nothing else holds a default. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/settings/cap-policy-internal.h"
+#include "lib/resolve/env-filter.h"
+#include "lib/mech/res-limits.h"
+#include "lib/settings/settings.h"
+#include "shared/macro.h"
+
+static const char *const default_readonly_mounts[] = {
+    "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", NULL,
+};
+
+/* Shell and tool configuration that tools read but an agent must not rewrite. */
+static const char *const default_home_readonly[] = {
+    ".bashrc",       ".bash_profile", ".bash_logout",      ".profile",
+    ".inputrc",      ".zshrc",        ".zshenv",           ".zprofile",
+    ".vimrc",        ".vim",          ".tmux.conf",        ".nanorc",
+    ".editorconfig", ".linuxbrew",    ".local/bin",        "micromamba",
+    ".condarc",      ".config/git",   ".gitignore_global", NULL,
+};
+
+/* .cache/uv plus the default-enabled agent profiles (claude, codex, gemini). */
+static const char *const default_home_writable[] = {
+    ".cache/uv", ".claude", ".codex", ".gemini", NULL,
+};
+
+static const char *const default_home_seeded[] = {
+    ".gitconfig",
+    NULL,
+};
+
+/* Credential stores that are never visible, whatever HOME_ACCESS says: keys, cloud and cluster
+ * logins, registry tokens, password stores, browser profiles (session cookies). The agents' own
+ * logins (~/.claude, ~/.codex, ~/.gemini) are not here: the agent needs them. */
+static const char *const default_home_always_blocked[] = {
+    ".ssh",
+    ".aws",
+    ".gnupg",
+    ".azure",
+    ".config/gcloud",
+    ".kube",
+    ".docker",
+    ".config/containers/auth.json",
+    ".oci",
+    ".config/doctl",
+    ".pulumi/credentials.json",
+    ".terraform.d/credentials.tfrc.json",
+    ".vault-token",
+    ".config/gh",
+    ".config/hub",
+    ".git-credentials",
+    ".config/git/credentials",
+    ".netrc",
+    ".npmrc",
+    ".pypirc",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+    ".gem/credentials",
+    ".pgpass",
+    ".my.cnf",
+    ".s3cfg",
+    ".boto",
+    ".config/rclone",
+    ".password-store",
+    ".local/share/keyrings",
+    ".config/op",
+    ".mozilla",
+    ".config/google-chrome",
+    ".config/chromium",
+    NULL,
+};
+
+static const char *const default_devices[] = {
+    "/dev/nvidia[0-9]*",
+    "/dev/nvidiactl",
+    "/dev/nvidia-uvm",
+    "/dev/nvidia-uvm-tools",
+    "/dev/nvidia-modeset",
+    "/dev/nvidia-caps/*",
+    NULL,
+};
+
+static const char *const default_devices_blacklist[] = {
+    "/dev/mem", "/dev/kmem",  "/dev/port",  "/dev/pts", "/dev/pts/*",
+    "/dev/sd*", "/dev/nvme*", "/dev/loop*", NULL,
+};
+
+/* Credentials with names the patterns below do not catch, and host-session plumbing. */
+static const char *const default_blocked_env_vars[] = {
+    "GITHUB_PAT",
+    /* Unlocked password-manager sessions: Bitwarden's CLI; its API key's secret has no "_". */
+    "BW_SESSION",
+    "BW_CLIENTSECRET",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_PROFILE",
+    "DATABASE_URL",
+    "PGPASSWORD",
+    "PGPASSFILE",
+    "MYSQL_PWD",
+    "MONGODB_URI",
+    "REDIS_URL",
+    "KRB5CCNAME",
+    "NETRC",
+    "KUBECONFIG",
+    "VAULT_ADDR",
+    "GPG_AGENT_INFO",
+    "DBUS_SESSION_BUS_ADDRESS",
+    "XAUTHORITY",
+    "TMUX",
+    "TMUX_PANE",
+    "STY",
+    "OLDPWD",
+    NULL,
+};
+
+static const char *const default_blocked_env_patterns[] = {
+    "SSH_*",
+    "*_TOKEN/i",
+    "*_TOKEN_*/i",
+    "*_SECRET/i",
+    "*_SECRET_*/i",
+    "SECRET_*/i",
+    "*_PASSWORD/i",
+    "*_PASSWORD_*/i",
+    "*_PASSWD/i",
+    "*_CREDENTIAL/i",
+    "*_CREDENTIALS/i",
+    "*_API_KEY/i",
+    "*_SECRET_KEY/i",
+    "*_PRIVATE_KEY/i",
+    "*_ACCESS_KEY/i",
+    "AZURE_*",
+    "GCP_*",
+    "GCLOUD_*",
+    "GOOGLE_CLOUD_*",
+    "DOCKER_*",
+    "REGISTRY_*",
+    "CI_*",
+    "GITLAB_*",
+    "JENKINS_*",
+    "BUILDKITE_*",
+    "CIRCLECI_*",
+    /* More of BLOCKED_ENV_PATTERNS: credential names the conventions above miss. */
+    /* The credential words on their own, as exact names in any case (a glob such as *TOKEN*
+     * would take TOKENIZERS_PARALLELISM and the like). */
+    "PASSWORD/i",
+    "PASSWD/i",
+    "PASSPHRASE/i",
+    "TOKEN/i",
+    "SECRET/i",
+    "API_KEY/i",
+    /* Key passphrases, and the short form of passwords (DB_PASS, SMTP_PASS). */
+    "*_PASSPHRASE/i",
+    "*_PASS/i",
+    /* 1Password CLI sessions, one per account: OP_SESSION_<account>. */
+    "OP_SESSION_*",
+    /* npm and yarn classic take any config key from npm_config_*, also per registry
+     * (npm_config_//registry.example/:_authToken); _auth is base64 of user:password. Yarn
+     * berry's YARN_NPM_AUTH_IDENT is user:password as well. */
+    "*_authToken/i",
+    "npm_config_*_auth/i",
+    "*_AUTH_IDENT/i",
+    NULL,
+};
+
+static const char *const default_allowed_env_vars[] = {
+    "ANTHROPIC_API_KEY",
+    "OPENAI_API_KEY",
+    "CODEX_API_KEY",
+    "GOOGLE_API_KEY",
+    /* The agents' own credentials besides their API keys: Gemini CLI's key, Claude Code's
+     * long-lived OAuth token and the bearer token it sends instead of an API key. */
+    "GEMINI_API_KEY",
+    "CLAUDE_CODE_OAUTH_TOKEN",
+    "ANTHROPIC_AUTH_TOKEN",
+    NULL,
+};
+
+static const char *const default_allowed_project_parents[] = {"$HOME", "/tmp", "/var/tmp", NULL};
+static const char *const default_enabled_agents[] = {"claude", "codex", "gemini", NULL};
+/* A capability policy's presets when it names none (process_sandbox.presets null or omitted). */
+static const char *const default_presets[] = {
+    "system_runtime", "developer_toolchains", "package_manager_config", "user_temp", NULL,
+};
+
+#define ONE(v) ((const char *const[]){v, NULL})
+
+/* ---- parsers: one value (or list item) each, -EINVAL when it is not valid ---- */
+
+static int parse_bool(const char *v, union cordon_var_value *ret)
+{
+        if (!streq(v, "true") && !streq(v, "false"))
+                return -EINVAL;
+        ret->b = streq(v, "true");
+        return 0;
+}
+
+static int parse_home_access(const char *v, union cordon_var_value *ret)
+{
+        return (ret->e = cordon_home_access_from_string(v)) < 0 ? -EINVAL : 0;
+}
+
+static int parse_net_mode(const char *v, union cordon_var_value *ret)
+{
+        return (ret->e = cordon_net_mode_from_string(v)) < 0 ? -EINVAL : 0;
+}
+
+static int parse_backend(const char *v, union cordon_var_value *ret)
+{
+        return (ret->e = cordon_backend_from_string(v)) < 0 ? -EINVAL : 0;
+}
+
+static int parse_profile(const char *v, union cordon_var_value *ret)
+{
+        return (ret->e = cordon_profile_from_string(v)) < 0 ? -EINVAL : 0;
+}
+
+static int parse_fallback(const char *v, union cordon_var_value *ret)
+{
+        return (ret->e = cordon_fallback_from_string(v)) < 0 ? -EINVAL : 0;
+}
+
+static int parse_side_effect(const char *v, union cordon_var_value *ret)
+{
+        return (ret->e = cordon_side_effect_from_string(v)) < 0 ? -EINVAL : 0;
+}
+
+static const char *home_access_name(int v)
+{
+        return cordon_home_access_to_string((enum cordon_home_access)v);
+}
+static const char *net_mode_name(int v)
+{
+        return cordon_net_mode_to_string((enum cordon_net_mode)v);
+}
+static const char *backend_name(int v)
+{
+        return cordon_backend_to_string((enum cordon_backend)v);
+}
+static const char *profile_name(int v)
+{
+        return cordon_profile_to_string((enum cordon_profile)v);
+}
+static const char *fallback_name(int v)
+{
+        return cordon_fallback_to_string((enum cordon_fallback)v);
+}
+static const char *side_effect_name(int v)
+{
+        return cordon_side_effect_to_string((enum cordon_side_effect)v);
+}
+
+static int parse_one_of(const char *v, const char *const *names, union cordon_var_value *ret)
+{
+        for (int i = 0; names[i]; i++)
+                if (streq(v, names[i])) {
+                        ret->e = i;
+                        return 0;
+                }
+        return -EINVAL;
+}
+
+static int parse_filter_fallback(const char *v, union cordon_var_value *ret)
+{
+        return parse_one_of(v, (const char *const[]){"strict", "stricter", "open", NULL}, ret);
+}
+
+static int parse_mail_block(const char *v, union cordon_var_value *ret)
+{
+        return parse_one_of(v, (const char *const[]){"off", "auto", "on", NULL}, ret);
+}
+
+static int parse_slurm_scope(const char *v, union cordon_var_value *ret)
+{
+        return parse_one_of(v, (const char *const[]){"session", "project", "user", "none", NULL},
+                            ret);
+}
+
+static int parse_log_level(const char *v, union cordon_var_value *ret)
+{
+        return parse_one_of(v, (const char *const[]){"debug", "info", "warn", "error", NULL}, ret);
+}
+
+static int parse_zero_one(const char *v, union cordon_var_value *ret)
+{
+        return parse_one_of(v, (const char *const[]){"0", "1", NULL}, ret);
+}
+
+static int parse_preset(const char *v, union cordon_var_value *ret)
+{
+        for (size_t i = 0; i < ELEMENTSOF(cordon_cap_preset_names); i++)
+                if (streq(v, cordon_cap_preset_names[i])) {
+                        ret->e = (int)i;
+                        return 0;
+                }
+        return -EINVAL;
+}
+
+/* A whole number from 1 to @max. */
+static int parse_count(const char *v, uint64_t max, uint64_t *ret)
+{
+        char *end;
+        if (*v < '0' || *v > '9')
+                return -EINVAL;
+        errno = 0;
+        unsigned long long n = strtoull(v, &end, 10);
+        if (errno || *end || n == 0 || n > max)
+                return -EINVAL;
+        *ret = n;
+        return 0;
+}
+
+static int parse_pids(const char *v, union cordon_var_value *ret)
+{
+        return parse_count(v, 4194304, &ret->u64);
+}
+
+static int parse_cpus(const char *v, union cordon_var_value *ret)
+{
+        uint64_t n;
+        int r = parse_count(v, 4096, &n);
+        if (r >= 0)
+                ret->u = (unsigned)n;
+        return r;
+}
+
+/* "" (no limit) or a whole number above 0. */
+static int parse_optional_count(const char *v, union cordon_var_value *ret)
+{
+        ret->u64 = 0;
+        return *v ? parse_count(v, UINT32_MAX, &ret->u64) : 0;
+}
+
+static int parse_days(const char *v, union cordon_var_value *ret)
+{
+        return parse_count(v, 36500, &ret->u64);
+}
+
+/* "30", "0.5", "1.25": seconds with up to 6 decimals, above 0 and at most a year. */
+static int parse_seconds(const char *s, union cordon_var_value *ret)
+{
+        uint64_t whole = 0, frac = 0, scale = 1000000;
+        const char *p = s;
+        if (*p < '0' || *p > '9')
+                return -EINVAL;
+        for (; *p >= '0' && *p <= '9'; p++) {
+                whole = whole * 10 + (uint64_t)(*p - '0');
+                if (whole > 366ULL * 24 * 3600)
+                        return -EINVAL;
+        }
+        if (*p == '.') {
+                p++;
+                if (*p < '0' || *p > '9')
+                        return -EINVAL;
+                for (; *p >= '0' && *p <= '9'; p++)
+                        if (scale > 1) {
+                                scale /= 10;
+                                frac += (uint64_t)(*p - '0') * scale;
+                        }
+        }
+        if (*p)
+                return -EINVAL;
+        uint64_t usec = whole * 1000000 + frac;
+        if (usec == 0)
+                return -EINVAL;
+        ret->u64 = usec;
+        return 0;
+}
+
+static void format_seconds(uint64_t usec, char *buf, size_t size)
+{
+        if (usec % 1000000 == 0)
+                snprintf(buf, size, "%llu", (unsigned long long)(usec / 1000000));
+        else {
+                snprintf(buf, size, "%llu.%06llu", (unsigned long long)(usec / 1000000),
+                         (unsigned long long)(usec % 1000000));
+                for (char *e = buf + strlen(buf) - 1; *e == '0'; e--)
+                        *e = 0;
+        }
+}
+
+static int parse_memory(const char *v, union cordon_var_value *ret)
+{
+        return cordon_parse_size(v, &ret->u64) < 0 || ret->u64 == 0 ? -EINVAL : 0;
+}
+
+/* 0 would mean "no size" downstream; above 1E the kernel's page rounding can wrap. */
+static int parse_tmp_size(const char *v, union cordon_var_value *ret)
+{
+        return cordon_parse_size(v, &ret->u64) < 0 || ret->u64 == 0 ||
+                       ret->u64 > CORDON_TMP_SIZE_MAX
+                   ? -EINVAL
+                   : 0;
+}
+
+static int parse_absolute(const char *v, union cordon_var_value *ret)
+{
+        ret->str = v;
+        return v[0] == '/' ? 0 : -EINVAL;
+}
+
+static int parse_nonempty(const char *v, union cordon_var_value *ret)
+{
+        ret->str = v;
+        return *v ? 0 : -EINVAL;
+}
+
+/* An entry below $HOME: relative, and no ".." component to climb out with. */
+static int parse_home_relative(const char *v, union cordon_var_value *ret)
+{
+        ret->str = v;
+        if (!*v || v[0] == '/')
+                return -EINVAL;
+        for (const char *c = v; (c = strstr(c, "..")); c += 2)
+                if ((c == v || c[-1] == '/') && (c[2] == 0 || c[2] == '/'))
+                        return -EINVAL;
+        return 0;
+}
+
+static int parse_env_assignment(const char *v, union cordon_var_value *ret)
+{
+        const char *eq = strchr(v, '=');
+        ret->str = v;
+        return eq && cordon_env_name_is_valid(v, (size_t)(eq - v)) ? 0 : -EINVAL;
+}
+
+/* ---- the table ---- */
+
+#define F(field)        offsetof(struct cordon_settings, field)
+#define NO_FIELD        SIZE_MAX
+#define EXPECT_PATH     "must be an absolute path"
+#define EXPECT_HOME_REL "expected a path relative to $HOME without '..'"
+#define EXPECT_BOOL     "expected true or false"
+
+/* Lists: merge by appending; scalars by replacing unless the spec makes them harden-only. */
+#define LIST(n, field, adm, dflt, p, exp)                                                          \
+        {                                                                                          \
+                .name = n, .type = CORDON_VAR_LIST, .merge = CORDON_MERGE_APPEND, .admin = adm,    \
+                .status = CORDON_VAR_ENFORCED, .defaults = dflt, .parse = p, .expected = exp,      \
+                .offset = F(field), .origin_offset = NO_FIELD                                      \
+        }
+#define SCALAR(n, t, m, adm, dflt, p, exp, field)                                                  \
+        {                                                                                          \
+                .name = n, .type = t, .merge = m, .admin = adm, .status = CORDON_VAR_ENFORCED,     \
+                .defaults = dflt, .parse = p, .expected = exp, .offset = F(field),                 \
+                .origin_offset = F(field##_origin)                                                 \
+        }
+#define ENUM(n, m, adm, dflt, p, names, exp, field)                                                \
+        {                                                                                          \
+                .name = n, .type = CORDON_VAR_ENUM, .merge = m, .admin = adm,                      \
+                .status = CORDON_VAR_ENFORCED, .defaults = dflt, .parse = p, .enum_name = names,   \
+                .expected = exp, .offset = F(field), .origin_offset = F(field##_origin)            \
+        }
+#define LIMIT(n, t, dflt, p, fmt, exp, field, origin)                                              \
+        {                                                                                          \
+                .name = n, .type = t, .merge = CORDON_MERGE_REPLACE, .admin = CORDON_ADMIN_NONE,   \
+                .status = CORDON_VAR_ENFORCED, .defaults = dflt, .parse = p, .format = fmt,        \
+                .expected = exp, .offset = F(limits.field), .origin_offset = F(origin)             \
+        }
+/* Not enforced yet, or a documented no-op: a row with no field. */
+#define NOT_ENFORCED(n, t, m, adm, st, dflt, p, exp)                                               \
+        {                                                                                          \
+                .name = n, .type = t, .merge = m, .admin = adm, .status = st, .defaults = dflt,    \
+                .parse = p, .expected = exp, .offset = NO_FIELD, .origin_offset = NO_FIELD         \
+        }
+
+const struct cordon_var cordon_vars[] = {
+    /* ---- Project & home ---- */
+    /* cordon's default is $HOME, /tmp and /var/tmp, not the Fred Hutch file systems. */
+    LIST("ALLOWED_PROJECT_PARENTS", allowed_project_parents, CORDON_ADMIN_NARROW_ONLY,
+         default_allowed_project_parents, parse_absolute, EXPECT_PATH),
+    /* cordon's own: the writable project directory (--project-dir); unset: the working
+     * directory. */
+    SCALAR("PROJECT_DIR", CORDON_VAR_STRING, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, NULL,
+           parse_nonempty, "expected a directory", project_dir),
+    ENUM("HOME_ACCESS", CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, ONE("tmpwrite"), parse_home_access,
+         home_access_name, "expected tmpwrite, restricted, read or write", home_access),
+    LIST("HOME_READONLY", home_readonly, CORDON_ADMIN_NO_ESCALATION, default_home_readonly,
+         parse_home_relative, EXPECT_HOME_REL),
+    LIST("HOME_WRITABLE", home_writable, CORDON_ADMIN_ADDITIVE, default_home_writable,
+         parse_home_relative, EXPECT_HOME_REL),
+    LIST("HOME_SEEDED_FILES", home_seeded, CORDON_ADMIN_ADDITIVE, default_home_seeded,
+         parse_home_relative, EXPECT_HOME_REL),
+    /* cordon's own: credential stores hidden whatever HOME_ACCESS says. */
+    LIST("HOME_ALWAYS_BLOCKED", home_always_blocked, CORDON_ADMIN_RESTORED,
+         default_home_always_blocked, parse_home_relative, EXPECT_HOME_REL),
+
+    /* ---- Mounts ---- */
+    /* Relative entries are taken from the working directory, as --ro has always done. */
+    LIST("READONLY_MOUNTS", readonly_mounts, CORDON_ADMIN_ADDITIVE, default_readonly_mounts, NULL,
+         NULL),
+    LIST("EXTRA_WRITABLE_PATHS", extra_writable_paths, CORDON_ADMIN_ADDITIVE, NULL, NULL, NULL),
+    /* Only an admin baseline gives it meaning, and there is none yet (issue 14). */
+    NOT_ENFORCED("DENIED_WRITABLE_PATHS", CORDON_VAR_LIST, CORDON_MERGE_APPEND,
+                 CORDON_ADMIN_ADMIN_ONLY, CORDON_VAR_UNSUPPORTED, NULL, parse_absolute,
+                 EXPECT_PATH),
+    LIST("EXTRA_BLOCKED_PATHS", extra_blocked_paths, CORDON_ADMIN_RESTORED, NULL, NULL, NULL),
+    LIST("BLOCKED_FILES", blocked_files, CORDON_ADMIN_RESTORED, NULL, NULL, NULL),
+
+    /* ---- Devices ---- */
+    LIST("DEVICES", devices, CORDON_ADMIN_ADDITIVE, default_devices, parse_absolute, EXPECT_PATH),
+    LIST("DEVICES_BLACKLIST", devices_blacklist, CORDON_ADMIN_RESTORED, default_devices_blacklist,
+         parse_absolute, EXPECT_PATH),
+    /* Deprecated; cordon always mounts a devpts of the sandbox's own and /dev/pts is on the
+     * device blacklist, so, as on every kernel >= 5.4 of the spec, it is a no-op. */
+    NOT_ENFORCED("BIND_DEV_PTS", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
+                 CORDON_VAR_NOOP, ONE("false"), parse_bool, EXPECT_BOOL),
+
+    /* ---- Environment ---- */
+    LIST("BLOCKED_ENV_VARS", blocked_env_vars, CORDON_ADMIN_RESTORED, default_blocked_env_vars,
+         parse_nonempty, "expected a variable name"),
+    LIST("BLOCKED_ENV_PATTERNS", blocked_env_patterns, CORDON_ADMIN_RESTORED,
+         default_blocked_env_patterns, parse_nonempty, "expected a pattern"),
+    LIST("ALLOWED_ENV_VARS", allowed_env_vars, CORDON_ADMIN_ADDITIVE, default_allowed_env_vars,
+         parse_nonempty, "expected a variable name"),
+    LIST("SANDBOX_ENV", sandbox_env, CORDON_ADMIN_ADDITIVE, NULL, parse_env_assignment,
+         "expected NAME=VALUE"),
+    /* cordon's own: values that carry a password in a URL (scheme://user:pass@) are dropped. */
+    SCALAR("BLOCK_ENV_URL_CREDENTIALS", CORDON_VAR_BOOL, CORDON_MERGE_HARDEN,
+           CORDON_ADMIN_HARDEN_ONLY, ONE("true"), parse_bool, EXPECT_BOOL,
+           block_env_url_credentials),
+
+    /* ---- Backend & isolation ---- */
+    ENUM("SANDBOX_BACKEND", CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, ONE("auto"), parse_backend,
+         backend_name, "expected auto, ns (or bwrap) or landlock", backend),
+    /* Only set inline through SANDBOX_BACKEND in the spec; cordon has two backends and picks
+     * between them itself. */
+    NOT_ENFORCED("SANDBOX_PREFERRED_BACKENDS", CORDON_VAR_LIST, CORDON_MERGE_REPLACE,
+                 CORDON_ADMIN_NONE, CORDON_VAR_UNSUPPORTED, NULL, parse_backend,
+                 "expected auto, ns (or bwrap) or landlock"),
+    /* Lmod modules: cordon needs none. */
+    NOT_ENFORCED("SANDBOX_MODULES", CORDON_VAR_LIST, CORDON_MERGE_APPEND, CORDON_ADMIN_ADDITIVE,
+                 CORDON_VAR_UNSUPPORTED, NULL, parse_nonempty, "expected a module name"),
+    /* cordon's own: the profile ladder (--profile); a capability policy can only raise it. */
+    ENUM("SANDBOX_PROFILE", CORDON_MERGE_REPLACE, CORDON_ADMIN_HARDEN_ONLY, ONE("worktree"),
+         parse_profile, profile_name, "expected unrestricted, worktree, wasi or os_hardened",
+         profile),
+    /* cordon's own (harn's name): what the worktree profile does when a layer is missing. */
+    ENUM("CORDON_HANDLER_SANDBOX", CORDON_MERGE_HARDEN, CORDON_ADMIN_HARDEN_ONLY, ONE("enforce"),
+         parse_fallback, fallback_name, "expected off, warn or enforce", fallback),
+    SCALAR("PRIVATE_TMP", CORDON_VAR_BOOL, CORDON_MERGE_HARDEN, CORDON_ADMIN_HARDEN_ONLY,
+           ONE("true"), parse_bool, EXPECT_BOOL, private_tmp),
+    SCALAR("PRIVATE_IPC", CORDON_VAR_BOOL, CORDON_MERGE_HARDEN, CORDON_ADMIN_HARDEN_ONLY,
+           ONE("true"), parse_bool, EXPECT_BOOL, private_ipc),
+    SCALAR("FILTER_PASSWD", CORDON_VAR_BOOL, CORDON_MERGE_HARDEN, CORDON_ADMIN_HARDEN_ONLY,
+           ONE("true"), parse_bool, EXPECT_BOOL, filter_passwd),
+    /* cordon's own: .git/config and .git/hooks of the project read-only. */
+    SCALAR("PROTECT_GIT_CONFIG", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
+           ONE("true"), parse_bool, EXPECT_BOOL, protect_git),
+    /* RLIMIT_NPROC counts per uid, not per sandbox; PIDS_LIMIT is cordon's per-sandbox bound. */
+    NOT_ENFORCED("SANDBOX_NPROC_LIMIT", CORDON_VAR_U64, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
+                 CORDON_VAR_UNSUPPORTED, ONE(""), parse_optional_count,
+                 "expected a whole number above 0, or nothing"),
+    SCALAR("SANDBOX_QUIET", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, ONE("false"),
+           parse_bool, EXPECT_BOOL, quiet),
+
+    /* ---- cordon's own: the terminal ---- */
+    SCALAR("NO_PTY", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, ONE("false"),
+           parse_bool, EXPECT_BOOL, no_pty),
+    SCALAR("TERMINAL_PASSTHROUGH", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
+           ONE("false"), parse_bool, EXPECT_BOOL, terminal_passthrough),
+
+    /* ---- cordon's own: limits (unset: none) ---- */
+    LIMIT("TIMEOUT", CORDON_VAR_U64, NULL, parse_seconds, format_seconds,
+          "expected a number of seconds above 0 (such as 30 or 0.5)", timeout_usec, timeout_origin),
+    LIMIT("MEMORY_LIMIT", CORDON_VAR_U64, NULL, parse_memory, NULL,
+          "expected a size such as 512M or 4G", memory_bytes, memory_origin),
+    LIMIT("PIDS_LIMIT", CORDON_VAR_U64, NULL, parse_pids, NULL, "expected a whole number above 0",
+          pids, pids_origin),
+    LIMIT("CPU_LIMIT", CORDON_VAR_UNSIGNED, NULL, parse_cpus, NULL,
+          "expected a whole number above 0", cpus, cpus_origin),
+    LIMIT("TMP_SIZE", CORDON_VAR_U64, NULL, parse_tmp_size, NULL,
+          "expected a size such as 64M or 1G, at most 1E", tmp_size_bytes, tmp_size_origin),
+    SCALAR("CGROUP_PATH", CORDON_VAR_STRING, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, NULL,
+           parse_absolute, EXPECT_PATH, cgroup_path),
+
+    /* ---- Network filter ---- */
+    /* cordon's default is isolated; lowering refuses the other modes until they exist. */
+    ENUM("NETWORK_FILTER_MODE", CORDON_MERGE_HARDEN, CORDON_ADMIN_HARDEN_ONLY, ONE("isolated"),
+         parse_net_mode, net_mode_name, "expected open, filtered, proxied or isolated", net_mode),
+    NOT_ENFORCED("NETWORK_FILTER_FALLBACK", CORDON_VAR_ENUM, CORDON_MERGE_HARDEN,
+                 CORDON_ADMIN_HARDEN_ONLY, CORDON_VAR_UNSUPPORTED, ONE("open"),
+                 parse_filter_fallback, "expected strict, stricter or open"),
+    NOT_ENFORCED("NETWORK_BLOCKLIST", CORDON_VAR_LIST, CORDON_MERGE_APPEND, CORDON_ADMIN_RESTORED,
+                 CORDON_VAR_UNSUPPORTED, NULL, parse_nonempty,
+                 "expected a host, CIDR or port pattern"),
+    NOT_ENFORCED("NETWORK_BLOCKLIST_EXCEPT", CORDON_VAR_LIST, CORDON_MERGE_APPEND,
+                 CORDON_ADMIN_ADDITIVE, CORDON_VAR_UNSUPPORTED, NULL, parse_nonempty,
+                 "expected a host, CIDR or port pattern"),
+    NOT_ENFORCED("NETWORK_MAIL_BLOCK", CORDON_VAR_ENUM, CORDON_MERGE_HARDEN,
+                 CORDON_ADMIN_HARDEN_ONLY, CORDON_VAR_UNSUPPORTED, ONE("auto"), parse_mail_block,
+                 "expected off, auto or on"),
+    NOT_ENFORCED("NETWORK_FILTER_SKIP_HELPER_PROBE", CORDON_VAR_ENUM, CORDON_MERGE_REPLACE,
+                 CORDON_ADMIN_NONE, CORDON_VAR_UNSUPPORTED, ONE("0"), parse_zero_one,
+                 "expected 0 or 1"),
+
+    /* ---- Slurm and the chaperon (src/slurm/, not built yet) ---- */
+    NOT_ENFORCED("SLURM_SCOPE", CORDON_VAR_ENUM, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
+                 CORDON_VAR_UNSUPPORTED, ONE("project"), parse_slurm_scope,
+                 "expected session, project, user or none"),
+    NOT_ENFORCED("CHAPERON_LOG_LEVEL", CORDON_VAR_ENUM, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
+                 CORDON_VAR_UNSUPPORTED, ONE("info"), parse_log_level,
+                 "expected debug, info, warn or error"),
+    NOT_ENFORCED("CHAPERON_LOG_RETAIN_DAYS", CORDON_VAR_U64, CORDON_MERGE_REPLACE,
+                 CORDON_ADMIN_NONE, CORDON_VAR_UNSUPPORTED, ONE("7"), parse_days,
+                 "expected a whole number of days above 0"),
+
+    /* ---- Agent profiles ---- */
+    /* The default three are built into HOME_WRITABLE; other agents have no profile yet. */
+    NOT_ENFORCED("ENABLED_AGENTS", CORDON_VAR_LIST, CORDON_MERGE_APPEND, CORDON_ADMIN_ADDITIVE,
+                 CORDON_VAR_UNSUPPORTED, default_enabled_agents, parse_nonempty,
+                 "expected an agent name"),
+    /* cordon prints no per-agent warnings, so there is nothing to silence. */
+    NOT_ENFORCED("SUPPRESS_AGENT_WARNINGS", CORDON_VAR_LIST, CORDON_MERGE_APPEND,
+                 CORDON_ADMIN_ADDITIVE, CORDON_VAR_NOOP, NULL, parse_nonempty,
+                 "expected an agent name or all"),
+
+    /* ---- cordon's own: a capability policy (cordon-policy(5), settings-policy.c) ---- */
+    /* Set: the sandbox is confined to the roots below instead of a project directory. */
+    SCALAR("POLICY", CORDON_VAR_STRING, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, NULL,
+           parse_nonempty, "expected the policy's name", policy),
+    LIST("POLICY_WORKSPACE_ROOTS", workspace_roots, CORDON_ADMIN_NARROW_ONLY, NULL, parse_absolute,
+         EXPECT_PATH),
+    LIST("POLICY_READ_ONLY_ROOTS", read_only_roots, CORDON_ADMIN_ADDITIVE, NULL, parse_absolute,
+         EXPECT_PATH),
+    LIST("POLICY_READ_ROOTS", read_roots, CORDON_ADMIN_NARROW_ONLY, NULL, parse_absolute,
+         EXPECT_PATH),
+    LIST("POLICY_WRITE_ROOTS", write_roots, CORDON_ADMIN_NARROW_ONLY, NULL, parse_absolute,
+         EXPECT_PATH),
+    LIST("POLICY_PRESETS", presets, CORDON_ADMIN_NARROW_ONLY, default_presets, parse_preset,
+         "expected system_runtime, developer_toolchains, package_manager_config or user_temp"),
+    /* The workspace.write_text or workspace.delete capability: workspace and write roots are
+     * writable. */
+    SCALAR("POLICY_WORKSPACE_WRITES", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE,
+           CORDON_ADMIN_HARDEN_ONLY, ONE("true"), parse_bool, EXPECT_BOOL, workspace_writes),
+    /* The process.exec capability: without it no command may run. */
+    SCALAR("POLICY_PROCESS_EXEC", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_HARDEN_ONLY,
+           ONE("true"), parse_bool, EXPECT_BOOL, process_exec),
+    ENUM("SIDE_EFFECT_LEVEL", CORDON_MERGE_REPLACE, CORDON_ADMIN_HARDEN_ONLY, ONE("network"),
+         parse_side_effect, side_effect_name,
+         "expected none, read_only, workspace_write, process_exec or network", side_effect_level),
+};
+const size_t cordon_vars_count = ELEMENTSOF(cordon_vars);
+
+const struct cordon_var *cordon_var_find(const char *name)
+{
+        for (size_t i = 0; name && i < cordon_vars_count; i++)
+                if (streq(cordon_vars[i].name, name))
+                        return &cordon_vars[i];
+        return NULL;
+}
+
+_public_ const char *cordon_settings_variable(size_t i)
+{
+        return i < cordon_vars_count ? cordon_vars[i].name : NULL;
+}

@@ -1,0 +1,328 @@
+/* The settings object: built-in defaults from the registry, cordon_settings_set() (the one way a
+ * value gets in), reset and the getters. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/policy/diag.h"
+#include "lib/settings/settings.h"
+#include "shared/macro.h"
+
+/* Enum fields are written as int: every enum here has int's size. */
+_Static_assert(sizeof(enum cordon_home_access) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum cordon_profile) == sizeof(int), "enum size");
+
+static void *field(struct cordon_settings *s, const struct cordon_var *v)
+{
+        return (char *)s + v->offset;
+}
+
+static const void *cfield(const struct cordon_settings *s, const struct cordon_var *v)
+{
+        return (const char *)s + v->offset;
+}
+
+static char **origin_field(struct cordon_settings *s, const struct cordon_var *v)
+{
+        return (char **)(void *)((char *)s + v->origin_offset);
+}
+
+static bool has_field(const struct cordon_var *v)
+{
+        return v->offset != SIZE_MAX;
+}
+
+/* The built-in default of a scalar, "" when it has none. */
+static const char *scalar_default(const struct cordon_var *v)
+{
+        return v->defaults && v->defaults[0] ? v->defaults[0] : "";
+}
+
+/* Stores parsed @val in the field of scalar @v, with @origin. */
+static int store_scalar(struct cordon_settings *s, const struct cordon_var *v,
+                        const union cordon_var_value *val, const char *origin)
+{
+        char *o = strdup(origin);
+        if (!o)
+                return -ENOMEM;
+        switch (v->type) {
+        case CORDON_VAR_BOOL:
+                *(bool *)field(s, v) = val->b;
+                break;
+        case CORDON_VAR_ENUM:
+                *(int *)field(s, v) = val->e;
+                break;
+        case CORDON_VAR_U64:
+                *(uint64_t *)field(s, v) = val->u64;
+                break;
+        case CORDON_VAR_UNSIGNED:
+                *(unsigned *)field(s, v) = val->u;
+                break;
+        case CORDON_VAR_STRING: {
+                char *dup = val->str ? strdup(val->str) : NULL;
+                if (val->str && !dup) {
+                        free(o);
+                        return -ENOMEM;
+                }
+                char **f = field(s, v);
+                free(*f);
+                *f = dup;
+                break;
+        }
+        case CORDON_VAR_LIST:
+                free(o);
+                return -EINVAL;
+        }
+        char **of = origin_field(s, v);
+        free(*of);
+        *of = o;
+        return 0;
+}
+
+/* Puts @v to its default ("$HOME" expanded to @home; left out when @home is not absolute). */
+static int reset_var(struct cordon_settings *s, const struct cordon_var *v, const char *home)
+{
+        if (!has_field(v))
+                return 0;
+        if (v->type == CORDON_VAR_LIST) {
+                struct cordon_list *l = field(s, v);
+                cordon_list_clear(l);
+                for (const char *const *d = v->defaults; d && *d; d++) {
+                        const char *value = *d;
+                        if (streq(value, "$HOME")) {
+                                if (!home || home[0] != '/')
+                                        continue;
+                                value = home;
+                        }
+                        int r = cordon_list_add(l, value, CORDON_SETTINGS_BUILTIN);
+                        if (r < 0)
+                                return r;
+                }
+                return 0;
+        }
+        union cordon_var_value val = {0};
+        const char *d = scalar_default(v);
+        /* An unset scalar (no default) is zero; a default always parses (unit-tested). */
+        if (*d && v->parse && v->parse(d, &val) < 0)
+                return -EINVAL;
+        if (!*d && v->type == CORDON_VAR_STRING)
+                val.str = NULL;
+        else if (v->type == CORDON_VAR_STRING)
+                val.str = d;
+        return store_scalar(s, v, &val, CORDON_SETTINGS_BUILTIN);
+}
+
+int cordon_settings_init_defaults(struct cordon_settings *s, const char *home)
+{
+        *s = (struct cordon_settings){0};
+        if (home && !(s->home = strdup(home)))
+                return -ENOMEM;
+        for (size_t i = 0; i < cordon_vars_count; i++) {
+                int r = reset_var(s, &cordon_vars[i], home);
+                if (r < 0) {
+                        cordon_settings_clear(s);
+                        return r;
+                }
+        }
+        return 0;
+}
+
+void cordon_settings_clear(struct cordon_settings *s)
+{
+        for (size_t i = 0; i < cordon_vars_count; i++) {
+                const struct cordon_var *v = &cordon_vars[i];
+                if (!has_field(v))
+                        continue;
+                if (v->type == CORDON_VAR_LIST) {
+                        cordon_list_clear(field(s, v));
+                        continue;
+                }
+                if (v->type == CORDON_VAR_STRING)
+                        free(*(char **)field(s, v));
+                free(*origin_field(s, v));
+        }
+        free(s->home);
+        *s = (struct cordon_settings){0};
+}
+
+_public_ int cordon_settings_new(const char *home, struct cordon_settings **ret)
+{
+        struct cordon_settings *s = malloc(sizeof(*s));
+        if (!s)
+                return -ENOMEM;
+        int r = cordon_settings_init_defaults(s, home);
+        if (r < 0) {
+                free(s);
+                return r;
+        }
+        *ret = s;
+        return 0;
+}
+
+_public_ struct cordon_settings *cordon_settings_free(struct cordon_settings *s)
+{
+        if (s) {
+                cordon_settings_clear(s);
+                free(s);
+        }
+        return NULL;
+}
+
+/* Is @value one of @v's defaults? (What a variable that is not enforced accepts.) */
+static bool is_default(const struct cordon_var *v, const char *value)
+{
+        if (v->type != CORDON_VAR_LIST)
+                return streq(scalar_default(v), value);
+        for (const char *const *d = v->defaults; d && *d; d++)
+                if (streq(*d, value))
+                        return true;
+        return false;
+}
+
+int cordon_settings_set_var(struct cordon_settings *s, const struct cordon_var *v,
+                            const char *value, const char *origin, const char *spelling,
+                            const char *sep, struct cordon_diag *diag)
+{
+        if (!value || !origin)
+                return -EINVAL;
+        union cordon_var_value val = {.str = value};
+        if (v->parse && v->parse(value, &val) < 0)
+                return cordon_diag_set(diag, -EINVAL, "%s%s'%s': %s", spelling, sep, value,
+                                       v->expected ? v->expected : "not a valid value");
+        if (v->status == CORDON_VAR_UNSUPPORTED && !is_default(v, value))
+                return cordon_diag_set(diag, -EOPNOTSUPP,
+                                       "%s%s'%s': %s is not enforced by cordon yet; only its "
+                                       "default is accepted",
+                                       spelling, sep, value, v->name);
+        if (!has_field(v)) /* a no-op, or the default of one not enforced */
+                return 0;
+        if (v->type == CORDON_VAR_LIST)
+                return cordon_list_add(field(s, v), value, origin);
+        return store_scalar(s, v, &val, origin);
+}
+
+_public_ int cordon_settings_set(struct cordon_settings *s, const char *name, const char *value,
+                                 const char *origin, struct cordon_diag *diag)
+{
+        const struct cordon_var *v = cordon_var_find(name);
+        if (!v)
+                return cordon_diag_set(diag, -ENOENT, "%s: no such variable",
+                                       name ? name : "(null)");
+        return cordon_settings_set_var(s, v, value, origin, v->name, " ", diag);
+}
+
+_public_ int cordon_settings_reset(struct cordon_settings *s, const char *name)
+{
+        const struct cordon_var *v = cordon_var_find(name);
+        if (!v)
+                return -ENOENT;
+        /* Emptying a list that is not enforced would pretend to remove its default items. */
+        if (v->status == CORDON_VAR_UNSUPPORTED && v->type == CORDON_VAR_LIST && v->defaults &&
+            v->defaults[0])
+                return -EOPNOTSUPP;
+        return reset_var(s, v, s->home);
+}
+
+_public_ void cordon_settings_diag_respell(struct cordon_diag *diag, const char *name,
+                                           const char *spelling)
+{
+        if (!diag || !name || !spelling)
+                return;
+        size_t n = strlen(name);
+        if (strncmp(diag->message, name, n) != 0 || diag->message[n] != ' ')
+                return;
+        size_t sl = strlen(spelling);
+        bool glue = sl > 0 && spelling[sl - 1] == '=';
+        char buf[sizeof(diag->message)];
+        snprintf(buf, sizeof(buf), "%s%s", spelling, diag->message + n + (glue ? 1 : 0));
+        memcpy(diag->message, buf, sizeof(buf));
+}
+
+_public_ int cordon_settings_get(const struct cordon_settings *s, const char *name, char *buf,
+                                 size_t size, const char **ret_origin)
+{
+        const struct cordon_var *v = cordon_var_find(name);
+        if (!v)
+                return -ENOENT;
+        if (v->type == CORDON_VAR_LIST)
+                return -EISDIR;
+        char tmp[64];
+        const char *text = tmp, *origin = CORDON_SETTINGS_BUILTIN;
+        if (!has_field(v))
+                text = scalar_default(v);
+        else {
+                origin = *(char *const *)(const void *)((const char *)s + v->origin_offset);
+                switch (v->type) {
+                case CORDON_VAR_BOOL:
+                        text = *(const bool *)cfield(s, v) ? "true" : "false";
+                        break;
+                case CORDON_VAR_ENUM:
+                        text = strempty(v->enum_name(*(const int *)cfield(s, v)));
+                        break;
+                case CORDON_VAR_U64: {
+                        uint64_t u = *(const uint64_t *)cfield(s, v);
+                        if (!u)
+                                text = "";
+                        else if (v->format)
+                                v->format(u, tmp, sizeof(tmp));
+                        else
+                                snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)u);
+                        break;
+                }
+                case CORDON_VAR_UNSIGNED: {
+                        unsigned u = *(const unsigned *)cfield(s, v);
+                        if (u)
+                                snprintf(tmp, sizeof(tmp), "%u", u);
+                        else
+                                text = "";
+                        break;
+                }
+                case CORDON_VAR_STRING:
+                        text = strempty(*(char *const *)cfield(s, v));
+                        break;
+                case CORDON_VAR_LIST:
+                        return -EISDIR;
+                }
+        }
+        if (strlen(text) >= size)
+                return -ENOBUFS;
+        strcpy(buf, text);
+        if (ret_origin)
+                *ret_origin = origin;
+        return 0;
+}
+
+static const struct cordon_list *list_of(const struct cordon_settings *s, const char *name,
+                                         int *ret_err)
+{
+        static const struct cordon_list empty = {0};
+        const struct cordon_var *v = cordon_var_find(name);
+        *ret_err = !v ? -ENOENT : v->type != CORDON_VAR_LIST ? -ENOTDIR : 0;
+        if (*ret_err)
+                return NULL;
+        return has_field(v) ? cfield(s, v) : &empty;
+}
+
+_public_ ssize_t cordon_settings_count(const struct cordon_settings *s, const char *name)
+{
+        int r;
+        const struct cordon_list *l = list_of(s, name, &r);
+        return l ? (ssize_t)l->n : r;
+}
+
+_public_ int cordon_settings_get_item(const struct cordon_settings *s, const char *name, size_t i,
+                                      const char **ret_value, const char **ret_origin)
+{
+        int r;
+        const struct cordon_list *l = list_of(s, name, &r);
+        if (!l)
+                return r;
+        if (i >= l->n)
+                return -ERANGE;
+        if (ret_value)
+                *ret_value = l->items[i].value;
+        if (ret_origin)
+                *ret_origin = l->items[i].origin;
+        return 0;
+}

@@ -1,0 +1,176 @@
+/* The settings model behind include/cordon/settings.h: the variables of sandbox.conf (and
+ * cordon's own) as fields, each scalar with its origin beside it, and the registry that names,
+ * types, defaults and parses them (settings-registry.c). Lowering reads the fields directly. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cordon/cordon.h"
+#include "cordon/settings.h"
+#include "lib/policy/list.h"
+#include "lib/policy/policy.h"
+
+/* The origin of every built-in default. */
+#define CORDON_SETTINGS_BUILTIN "built-in default"
+
+struct cordon_settings {
+        char *home; /* what "$HOME" in a default expands to; NULL: none */
+        struct cordon_list allowed_project_parents;
+        struct cordon_list readonly_mounts;
+        struct cordon_list home_readonly;       /* $HOME-relative */
+        struct cordon_list home_writable;       /* $HOME-relative, created when missing */
+        struct cordon_list home_seeded;         /* $HOME-relative, writable copies */
+        struct cordon_list home_always_blocked; /* $HOME-relative, hidden in every mode */
+        struct cordon_list extra_blocked_paths;
+        struct cordon_list extra_writable_paths;
+        struct cordon_list blocked_files;
+        struct cordon_list devices;
+        struct cordon_list devices_blacklist;
+        struct cordon_list blocked_env_vars;
+        struct cordon_list blocked_env_patterns;
+        struct cordon_list allowed_env_vars;
+        struct cordon_list sandbox_env; /* KEY=VALUE */
+        bool block_env_url_credentials; /* BLOCK_ENV_URL_CREDENTIALS */
+        char *block_env_url_credentials_origin;
+
+        enum cordon_home_access home_access;
+        char *home_access_origin;
+        enum cordon_net_mode net_mode;
+        char *net_mode_origin;
+        bool private_tmp;
+        char *private_tmp_origin;
+        bool private_ipc;
+        char *private_ipc_origin;
+        bool filter_passwd;
+        char *filter_passwd_origin;
+        bool protect_git; /* PROTECT_GIT_CONFIG: .git/config and .git/hooks read-only */
+        char *protect_git_origin;
+        bool quiet; /* SANDBOX_QUIET */
+        char *quiet_origin;
+        bool no_pty; /* NO_PTY */
+        char *no_pty_origin;
+        bool terminal_passthrough; /* TERMINAL_PASSTHROUGH */
+        char *terminal_passthrough_origin;
+        struct cordon_limits limits; /* TIMEOUT, MEMORY_LIMIT, PIDS_LIMIT, CPU_LIMIT, TMP_SIZE */
+        char *timeout_origin;
+        char *memory_origin;
+        char *pids_origin;
+        char *cpus_origin;
+        char *tmp_size_origin;
+        char *cgroup_path; /* CGROUP_PATH */
+        char *cgroup_path_origin;
+
+        char *project_dir; /* PROJECT_DIR; NULL: the working directory */
+        char *project_dir_origin;
+
+        enum cordon_backend backend; /* SANDBOX_BACKEND */
+        char *backend_origin;
+        enum cordon_profile profile; /* SANDBOX_PROFILE */
+        char *profile_origin;
+        enum cordon_fallback fallback; /* CORDON_HANDLER_SANDBOX */
+        char *fallback_origin;
+
+        /* A capability policy (settings-policy.c): set, the sandbox is confined to the roots
+         * below instead of a project directory. POLICY holds the policy's name. */
+        char *policy;
+        char *policy_origin;
+        struct cordon_list workspace_roots; /* POLICY_WORKSPACE_ROOTS */
+        struct cordon_list read_only_roots; /* POLICY_READ_ONLY_ROOTS */
+        struct cordon_list read_roots;      /* POLICY_READ_ROOTS (process_sandbox) */
+        struct cordon_list write_roots;     /* POLICY_WRITE_ROOTS (process_sandbox) */
+        struct cordon_list presets;         /* POLICY_PRESETS */
+        bool workspace_writes;              /* POLICY_WORKSPACE_WRITES */
+        char *workspace_writes_origin;
+        bool process_exec; /* POLICY_PROCESS_EXEC */
+        char *process_exec_origin;
+        enum cordon_side_effect side_effect_level; /* SIDE_EFFECT_LEVEL */
+        char *side_effect_level_origin;
+};
+
+enum cordon_var_type {
+        CORDON_VAR_BOOL,     /* true | false */
+        CORDON_VAR_ENUM,     /* one of the names of the row's enum */
+        CORDON_VAR_STRING,   /* char *, NULL when unset */
+        CORDON_VAR_U64,      /* uint64_t, 0 when unset */
+        CORDON_VAR_UNSIGNED, /* unsigned, 0 when unset */
+        CORDON_VAR_LIST,     /* struct cordon_list, one item per value */
+};
+
+/* The merge and admin columns describe the layering of sandbox.conf files; the config loader
+ * (issue 14) applies them. cordon_settings_set() itself always replaces a scalar and appends a
+ * list item: the front ends of today (environment, flags, a capability policy) have one layer
+ * each, and the policy's strictest-wins profile is done by its front end.
+ *
+ * What a later layer does to an earlier one's value. */
+enum cordon_var_merge {
+        CORDON_MERGE_REPLACE,
+        CORDON_MERGE_APPEND,
+        CORDON_MERGE_HARDEN, /* only up the row's ladder (the enum order, or false < true) */
+};
+
+/* What an admin baseline does to the user's layers (applied once, after all layers). */
+enum cordon_var_admin {
+        CORDON_ADMIN_NONE,
+        CORDON_ADMIN_ADDITIVE,      /* admin and user entries are joined */
+        CORDON_ADMIN_RESTORED,      /* admin entries are restored when the user removes them */
+        CORDON_ADMIN_HARDEN_ONLY,   /* the user can only go up the ladder from the admin value */
+        CORDON_ADMIN_NARROW_ONLY,   /* user entries must lie below an admin entry */
+        CORDON_ADMIN_NO_ESCALATION, /* admin HOME_READONLY entries cannot move here */
+        CORDON_ADMIN_ADMIN_ONLY,    /* only the admin layer's value counts */
+};
+
+/* Whether cordon does what the variable says. */
+enum cordon_var_status {
+        CORDON_VAR_ENFORCED,
+        /* Accepted and documented to change nothing in cordon (say why in the row). */
+        CORDON_VAR_NOOP,
+        /* Not enforced yet: its default is accepted, any other value fails with -EOPNOTSUPP. */
+        CORDON_VAR_UNSUPPORTED,
+};
+
+union cordon_var_value {
+        bool b;
+        int e;
+        uint64_t u64;
+        unsigned u;
+        const char *str; /* points into the value being set; copied by the setter */
+};
+
+struct cordon_var {
+        const char *name;
+        enum cordon_var_type type;
+        enum cordon_var_merge merge;
+        enum cordon_var_admin admin;
+        enum cordon_var_status status;
+        /* The built-in default: a NULL-terminated list of values as sandbox.conf would spell them
+         * ("$HOME" expands to the home directory); NULL or empty: unset / no items. */
+        const char *const *defaults;
+        /* Parses one value (a list: one item) into @ret; -EINVAL when it is not valid. NULL:
+         * any string. */
+        int (*parse)(const char *value, union cordon_var_value *ret);
+        /* CORDON_VAR_ENUM: the name of value @v, for getters. */
+        const char *(*enum_name)(int v);
+        /* CORDON_VAR_U64: writes the value in the spelling parse() reads; NULL: decimal. */
+        void (*format)(uint64_t v, char *buf, size_t size);
+        const char *expected; /* the reason quoted when parse fails: "expected ..." */
+        size_t offset;        /* of the field; SIZE_MAX: no field (not enforced, no-op) */
+        size_t origin_offset; /* of the scalar's origin (char *); unused for lists */
+};
+
+extern const struct cordon_var cordon_vars[];
+extern const size_t cordon_vars_count;
+
+const struct cordon_var *cordon_var_find(const char *name);
+
+/* Sets @v from @value as cordon_settings_set() does; a failure message starts with @spelling
+ * followed by @sep ("NAME" and " " for cordon_settings_set()). */
+int cordon_settings_set_var(struct cordon_settings *s, const struct cordon_var *v,
+                            const char *value, const char *origin, const char *spelling,
+                            const char *sep, struct cordon_diag *diag);
+
+/* Fills an embedded @s with the built-in defaults (see cordon_settings_new()). */
+int cordon_settings_init_defaults(struct cordon_settings *s, const char *home);
+/* Frees what @s holds and zeroes it; twice is harmless. */
+void cordon_settings_clear(struct cordon_settings *s);
