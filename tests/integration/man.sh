@@ -88,13 +88,15 @@ else
         fi
 fi
 
-# Every function the public headers declare is named in the page. The settings registry
-# (settings.h) is only pointed to, in a section of its own, until the page describes it.
+# Every function the public headers declare (or name in their comments) is named in the page,
+# with no exception: a new public function needs its entry in libcordon.3. The whole name must
+# appear (cordon_settings_get_item does not stand for cordon_settings_get), alone or after a
+# font escape such as \fB.
 missing=""
 for h in "$T_SRC"/include/cordon/*.h; do
-        [ "${h##*/}" = settings.h ] && continue
         for fn in $(grep -ohE '\bcordon_[a-z0-9_]+ *\(' "$h" | tr -d ' (' | sort -u); do
-                grep -qF "$(printf '%s' "$fn" | sed 's/-/\\-/g')" "$lib_page" || missing="$missing $fn"
+                grep -qE "(^|[^a-zA-Z0-9_]|\\\\f[BIRP])$fn([^a-zA-Z0-9_]|\$)" "$lib_page" ||
+                        missing="$missing $fn"
         done
 done
 if [ -f "$lib_page" ] && [ -z "$missing" ]; then
