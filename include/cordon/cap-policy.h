@@ -1,6 +1,7 @@
 /* libcordon: capability policies, the JSON shape of harn-process-sandboxing (see
  * cordon-policy(5)): parsing and validating, the canonical form, and the strictest-wins
- * intersection of two policies. Pure code: nothing here reads files, prints or exits.
+ * intersection of two policies. Nothing here prints or exits; only cordon_cap_policy_load()
+ * reads a file.
  *
  * Conventions as in cordon/cordon.h: >= 0 on success, a negative errno on failure, context in
  * the optional struct cordon_diag. A policy object is immutable once made: any number of
@@ -28,6 +29,13 @@ struct cordon_cap_policy;
  * CORDON_CAP_POLICY_MAX_BYTES; -ENOMEM. @ret is untouched on failure. */
 int cordon_cap_policy_from_json(const char *json, size_t len, const char *source,
                                 struct cordon_cap_policy **ret, struct cordon_diag *diag);
+
+/* Reads the policy file @path ("-": standard input; at most CORDON_CAP_POLICY_MAX_BYTES) and
+ * parses it as cordon_cap_policy_from_json() does, naming the file ("<stdin>" for "-") in
+ * messages. Returns 0 with a new policy in @ret (owned by the caller); the errors of
+ * cordon_cap_policy_from_json(), or -errno of reading with the file named in @diag. */
+int cordon_cap_policy_load(const char *path, struct cordon_cap_policy **ret,
+                           struct cordon_diag *diag);
 
 /* The strictest-wins intersection of @a and @b as a new policy in @ret (owned by the caller):
  * profiles by the ladder, capabilities and presets by their common bits, root lists narrowed

@@ -69,20 +69,8 @@ static const char *display_name(const char *path)
 
 int policy_file_load(const char *path, struct cordon_cap_policy **ret)
 {
-        const char *name = display_name(path);
-        _cleanup_free_ char *buf = NULL;
-        size_t len = 0;
-        int r = streq(path, "-")
-                    ? read_full_fd(STDIN_FILENO, CORDON_CAP_POLICY_MAX_BYTES, &buf, &len)
-                    : read_full_file(path, CORDON_CAP_POLICY_MAX_BYTES, &buf, &len);
-        if (r == -EFBIG)
-                return log_error_errno(r, "%s: larger than %d bytes (1 MiB)", name,
-                                       CORDON_CAP_POLICY_MAX_BYTES);
-        if (r < 0)
-                return log_error_errno(r, "%s: %m", name);
-
         struct cordon_diag diag = {0};
-        r = cordon_cap_policy_from_json(buf, len, name, ret, &diag);
+        int r = cordon_cap_policy_load(path, ret, &diag);
         if (r < 0)
                 return log_error_errno(r, "%s", *diag.message ? diag.message : strerror(-r));
         return 0;

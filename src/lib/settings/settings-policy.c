@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cordon/cap-policy.h"
 #include "lib/settings/cap-policy-internal.h"
 #include "lib/policy/diag.h"
 #include "lib/settings/settings-policy.h"
@@ -101,21 +102,11 @@ _public_ int cordon_settings_load_policy(struct cordon_settings *s, const char *
                                          struct cordon_diag *diag)
 {
         const char *name = streq(path, "-") ? "<stdin>" : path;
-        _cleanup_free_ char *buf = NULL;
-        size_t len = 0;
-        int r = streq(path, "-")
-                    ? read_full_fd(STDIN_FILENO, CORDON_CAP_POLICY_MAX_BYTES, &buf, &len)
-                    : read_full_file(path, CORDON_CAP_POLICY_MAX_BYTES, &buf, &len);
-        if (r == -EFBIG)
-                return cordon_diag_set(diag, r, "%s: larger than %d bytes (1 MiB)", name,
-                                       CORDON_CAP_POLICY_MAX_BYTES);
-        if (r < 0)
-                return cordon_diag_set(diag, r, "%s: %s", name, strerror(-r));
-
-        _cleanup_(cordon_cap_policy_clear) struct cordon_cap_policy c;
-        cordon_cap_policy_init(&c);
-        r = cordon_cap_policy_parse(buf, len, name, &c, diag);
+        struct cordon_cap_policy *c = NULL;
+        int r = cordon_cap_policy_load(path, &c, diag);
         if (r < 0)
                 return r;
-        return cordon_settings_apply_cap_policy(s, &c, name, diag);
+        r = cordon_settings_apply_cap_policy(s, c, name, diag);
+        cordon_cap_policy_free(c);
+        return r;
 }
