@@ -87,6 +87,7 @@ int main(void)
         printf("backend=%s started=%d end=%s status=%d wait=%d\n",
                cordon_backend_to_string(rep->backend), rep->started,
                (unsigned)rep->end < 3 ? ends[rep->end] : "?", status, r);
-        cordon_sandbox_free(sb);
-        return r < 0 || rep->end != CORDON_END_KILLED || status != 128 + SIGKILL;
+        int failed = r < 0 || rep->end != CORDON_END_KILLED || status != 128 + SIGKILL;
+        cordon_sandbox_free(sb); /* the report goes with it */
+        return failed;
 }

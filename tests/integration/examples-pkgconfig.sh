@@ -56,8 +56,14 @@ check "every installed header compiles on its own (-std=c11 -pedantic)" "" "$bad
 
 src="$T_SRC/examples/run-and-kill.c" exe="$T_TMP/run-and-kill"
 lines=$(wc -l <"$src")
+# The sanitizer build installs a libcordon that needs the ASan runtime first in the process: a
+# program that uses it is built with the same sanitizers (as any client of such a build must be).
+san=""
+if ldd "$libdir/libcordon.so" 2>/dev/null | grep -q 'libasan'; then
+        san="-fsanitize=address,undefined"
+fi
 # shellcheck disable=SC2086 # word splitting of the flags is intended
-if out=$(cc -std=c11 -Wall -Wextra -Werror -pthread $cflags -c "$src" -o "$exe.o" 2>&1) &&
+if out=$(cc -std=c11 -Wall -Wextra -Werror -pthread $san $cflags -c "$src" -o "$exe.o" 2>&1) &&
         [ "$lines" -lt 100 ]; then
         ok "examples/run-and-kill.c ($lines lines) compiles against the installed headers"
 else
@@ -65,7 +71,7 @@ else
 fi
 
 # shellcheck disable=SC2086
-if out=$(cc -pthread "$exe.o" -o "$exe" $libs 2>&1); then
+if out=$(cc -pthread $san "$exe.o" -o "$exe" $libs 2>&1); then
         ok "examples/run-and-kill links against the installed libcordon"
 else
         not_ok "examples/run-and-kill links against the installed libcordon" "$(printf '%s\n' "$out" | head -5)"

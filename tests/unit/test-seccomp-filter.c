@@ -854,5 +854,5 @@ Test(seccomp, program_keys)
         /* The socket rules form a chain: the stricter of two is the later one. */
         for (int a = 0; a < _CORDON_SECCOMP_NET_MAX; a++)
                 for (int c = 0; c < _CORDON_SECCOMP_NET_MAX; c++)
-                        cr_expect_eq(cordon_seccomp_net_stricter(a, c), a > c ? a : c);
+                        cr_expect_eq((int)cordon_seccomp_net_stricter(a, c), a > c ? a : c);
 }
