@@ -331,6 +331,27 @@ Test(term_filter, finish_resets_what_was_turned_on)
         cr_assert_str_eq(finish_after("\x1bPtmux;\x1b\x1b[?1000h\x1b\\", false), "\x1b[?1000l");
 }
 
+/* More parameters than the filter keeps: the ones past its limit still reach the terminal, so
+ * the reset at the end must cover every mode it knows (the seventeenth here turns the mouse on). */
+Test(term_filter, modes_past_the_parameter_limit_are_reset)
+{
+        const char *seventeenth = "\x1b[?0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;1000h";
+        for (int passthrough = 0; passthrough <= 1; passthrough++) {
+                const char *out = finish_after(seventeenth, passthrough);
+                cr_assert(strstr(out, "\x1b[?1000l"), "mouse mode left on (passthrough %d): '%s'",
+                          passthrough, out);
+                out = finish_after("\x1b[0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;31m", passthrough);
+                cr_assert(strstr(out, "\x1b[0m"), "colour left on (passthrough %d): '%s'",
+                          passthrough, out);
+                out = finish_after("\x1b[0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;4h", passthrough);
+                cr_assert(strstr(out, "\x1b[4l"), "insert mode left on (passthrough %d): '%s'",
+                          passthrough, out);
+        }
+        /* Sixteen are all kept: nothing unknown, nothing extra to reset. */
+        cr_assert_str_eq(finish_after("\x1b[?0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;1000h", false),
+                         "\x1b[?1000l");
+}
+
 Test(term_filter, passthrough_is_byte_for_byte)
 {
         char in[4096];

@@ -40,8 +40,11 @@ struct csi {
         uint8_t inter;  /* the first intermediate, or 0 */
         uint8_t final;
         bool sub;    /* ':' sub-parameters were used */
-        unsigned np; /* parameters seen (at most ELEMENTSOF(p) kept) */
+        unsigned np; /* parameters kept (at most ELEMENTSOF(p)) */
         int p[16];   /* -1: left out */
+        /* More parameters came than p[] keeps: what the rest change is unknown, and the state
+         * tracking must assume the worst (every mode it knows touched). */
+        bool truncated;
 };
 
 /* The kitty keyboard mode stack of the screen shown: each screen has its own. */

@@ -357,8 +357,10 @@ static bool csi_parse(const struct cordon_term_filter *f, struct csi *q)
         /* "1;" has a second, empty parameter */
         if (end > 0 && f->hold[end - 1] == ';' && q->np < ELEMENTSOF(q->p))
                 q->p[q->np++] = -1;
-        if (q->np > ELEMENTSOF(q->p))
+        if (q->np > ELEMENTSOF(q->p)) {
                 q->np = ELEMENTSOF(q->p);
+                q->truncated = true;
+        }
         return true;
 }
 

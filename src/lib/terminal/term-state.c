@@ -64,6 +64,20 @@ static void track_dec_mode(struct cordon_term_filter *f, int mode, int how)
         }
 }
 
+/* A mode sequence with more parameters than a struct csi keeps: any mode the filter knows may
+ * have been changed by the ones it did not see, so all of them are reset at the end. (Without
+ * this, `CSI ? 0;...;0;1000 h` with the mouse mode seventeenth would leave mouse reporting on in
+ * the user's shell.) */
+static void track_all_modes_unknown(struct cordon_term_filter *f, uint8_t prefix)
+{
+        if (prefix == '?')
+                for (size_t i = 0; i < ELEMENTSOF(dec_modes); i++)
+                        f->dirty |= BIT(i);
+        else if (!prefix)
+                for (size_t i = 0; i < ELEMENTSOF(ansi_modes); i++)
+                        f->dirty |= D_ANSI(i);
+}
+
 static void track_ansi_mode(struct cordon_term_filter *f, int mode, bool set)
 {
         for (size_t i = 0; i < ELEMENTSOF(ansi_modes); i++)
@@ -92,6 +106,8 @@ void cordon_term_track_csi(struct cordon_term_filter *f, const struct csi *q)
         case 'l':
                 if (q->inter)
                         break;
+                if (q->truncated)
+                        track_all_modes_unknown(f, q->prefix);
                 for (unsigned i = 0; i < q->np; i++) {
                         if (q->prefix == '?')
                                 track_dec_mode(f, q->p[i], q->final == 'h');
@@ -102,10 +118,12 @@ void cordon_term_track_csi(struct cordon_term_filter *f, const struct csi *q)
         case 'r':
                 if (q->inter)
                         break;
-                if (q->prefix == '?') /* XTRESTORE: modes back to values saved earlier */
+                if (q->prefix == '?') { /* XTRESTORE: modes back to values saved earlier */
+                        if (q->truncated)
+                                track_all_modes_unknown(f, '?');
                         for (unsigned i = 0; i < q->np; i++)
                                 track_dec_mode(f, q->p[i], -1);
-                else if (!q->prefix) {
+                } else if (!q->prefix) {
                         if (q->np == 0)
                                 f->dirty &= ~D_SCROLL;
                         else
@@ -145,7 +163,7 @@ void cordon_term_track_csi(struct cordon_term_filter *f, const struct csi *q)
                                         f->modkeys_dirty &= (uint8_t) ~(1u << q->p[0]);
                         }
                 } else if (!q->prefix) {
-                        bool reset = !q->sub;
+                        bool reset = !q->sub && !q->truncated;
                         for (unsigned i = 0; i < q->np && reset; i++)
                                 reset = q->p[i] <= 0;
                         if (reset)
