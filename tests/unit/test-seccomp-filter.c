@@ -818,6 +818,21 @@ Test(seccomp, network_rules_only)
         cordon_bpf_clear(&sock);
 }
 
+Test(seccomp, network_rules_only_families_refuse_io_uring)
+{
+        /* IORING_OP_SOCKET creates sockets of any family inside the kernel: the family rule of
+         * the filter without the deny list takes io_uring away too. */
+        struct cordon_bpf fam = {.insns = NULL};
+        build(&(struct cordon_seccomp_key){.tier = CORDON_SECCOMP_TIER_NET_ONLY,
+                                           .net = CORDON_SECCOMP_NET_FAMILIES},
+              &fam);
+        cr_expect_eq(run(&fam, false, c_io_uring_setup), EPERM);
+        cr_expect_neq(run(NULL, false, c_io_uring_setup), EPERM, "control: no filter");
+        family_raw = AF_VSOCK;
+        cr_expect_eq(run(&fam, false, c_socket_raw), EAFNOSUPPORT);
+        cordon_bpf_clear(&fam);
+}
+
 Test(seccomp, prebuilt_programs_match_libseccomp)
 {
         /* The programs compiled into cordon are what libseccomp makes of the rules today. */

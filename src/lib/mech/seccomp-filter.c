@@ -229,6 +229,9 @@ static int add_rules(scmp_filter_ctx ctx, enum cordon_seccomp_tier tier,
                 break;
         case CORDON_SECCOMP_NET_FAMILIES:
                 r = refuse_families(ctx, SCMP_SYS(socket), false);
+                /* The same for the families: IORING_OP_SOCKET takes any of them. */
+                if (r >= 0 && tier == CORDON_SECCOMP_TIER_NET_ONLY)
+                        r = deny_all(ctx, denied_io_uring, ELEMENTSOF(denied_io_uring));
                 break;
         default:
                 return -EINVAL;
