@@ -328,6 +328,40 @@ Test(landlock, mask_reached_through_a_bind_and_a_symlink)
         expect(in_root("g/b/keep"), READ & FILE_ONLY, true);
 }
 
+/* Grant paths become realpaths with the object found there noted, whether the path needs
+ * resolving (a symlink on the way or at the end, '..', '//', a trailing slash) or not; a
+ * missing path stays as it is, with nothing noted. */
+Test(landlock, grant_paths_resolved_as_realpath)
+{
+        make_tree();
+        cr_assert_eq(symlink(in_root("g"), in_root("alias")), 0);
+        cr_assert_eq(symlink(in_root("g/b/keep"), in_root("keep-link")), 0);
+        add("/t/plain", in_root("g/b/sub"), CORDON_ACCESS_RW, 0);
+        add("/t/plain-file", in_root("g/a"), CORDON_ACCESS_RO, 0);
+        add("/t/via-link", fmt("%s/c", in_root("alias")), CORDON_ACCESS_RO, 0);
+        add("/t/final-link", in_root("keep-link"), CORDON_ACCESS_RO, 0);
+        add("/t/dotdot", fmt("%s/../empty", in_root("g/b")), CORDON_ACCESS_RO, 0);
+        add("/t/slashes", fmt("%s//x", in_root("g/c")), CORDON_ACCESS_RO, 0);
+        add("/t/missing", in_root("g/none"), CORDON_ACCESS_RO, CORDON_FS_OPTIONAL);
+        build(CORDON_BACKEND_LANDLOCK, 7);
+        dump_plan();
+        const char *real[] = {"g/b/sub", "g/a", "g/c", "g/b/keep", "g/empty", "g/c/x"};
+        for (size_t i = 0; i < ELEMENTSOF(real); i++) {
+                struct stat st;
+                cr_assert_eq(stat(in_root(real[i]), &st), 0);
+                const struct cordon_landlock_rule *r = find(in_root(real[i]));
+                cr_assert_not_null(r, "no rule for '%s'", real[i]);
+                cr_assert(r->dev == st.st_dev && r->ino == st.st_ino, "'%s': not what is there",
+                          real[i]);
+        }
+        const struct cordon_landlock_rule *r = find(in_root("g/none"));
+        cr_assert_not_null(r);
+        cr_assert_eq(r->ino, 0, "nothing seen at a missing path");
+        cr_assert_eq(plan.n_rules, ELEMENTSOF(real) + 1);
+        /* The plan prepares: every path is still what planning saw. */
+        cr_assert_eq(cordon_landlock_plan_prepare(&plan, NULL), 0);
+}
+
 Test(landlock, nested_grants_with_fewer_rights_carve_the_parent)
 {
         make_tree();

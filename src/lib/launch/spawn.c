@@ -629,6 +629,10 @@ static int launch_once(struct cordon_sandbox *sb, char *why, size_t whylen,
         if (master >= 0 && cordon_pty_adopt_master(sb->pty, master) < 0)
                 cordon_pty_close(sb->pty);
         sb->control[0] = safe_close(sb->control[0]);
+        /* The command is confined now and the ruleset is done with: closing it here, while the
+         * command runs, takes freeing its rules off the way from the command's exit to ours. */
+        if (l->ll.prepared)
+                l->ll.ruleset_fd = safe_close(l->ll.ruleset_fd);
         return 0;
 }
 

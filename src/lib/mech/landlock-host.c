@@ -33,6 +33,8 @@ struct host_view {
         bool *mask_dirs;
         size_t n_masks;
         size_t budget; /* rules carving may still add */
+        char **dirs;   /* directories on the way to a grant seen to be no symlink (plain_path()) */
+        size_t n_dirs;
 };
 
 static void host_view_clear(struct host_view *v)
@@ -41,9 +43,93 @@ static void host_view_clear(struct host_view *v)
                 free(v->grants[i].path);
         for (size_t i = 0; i < v->n_masks; i++)
                 free(v->masks[i]);
+        for (size_t i = 0; i < v->n_dirs; i++)
+                free(v->dirs[i]);
         free(v->grants);
         free(v->masks);
         free(v->mask_dirs);
+        free(v->dirs);
+}
+
+/* True for an absolute path with nothing for realpath() to normalize: no empty, "." or ".."
+ * component and no trailing slash. */
+static bool path_is_normal(const char *path)
+{
+        if (path[0] != '/')
+                return false;
+        if (path[1] == 0)
+                return true;
+        for (const char *c = path; *c; c++) {
+                if (*c != '/')
+                        continue;
+                const char *n = c + 1;
+                if (*n == 0 || *n == '/' || (n[0] == '.' && (n[1] == 0 || n[1] == '/')) ||
+                    (n[0] == '.' && n[1] == '.' && (n[2] == 0 || n[2] == '/')))
+                        return false;
+        }
+        return true;
+}
+
+static bool dir_seen(const struct host_view *v, const char *dir, size_t len)
+{
+        for (size_t i = 0; i < v->n_dirs; i++)
+                if (strlen(v->dirs[i]) == len && memcmp(v->dirs[i], dir, len) == 0)
+                        return true;
+        return false;
+}
+
+static int note_dir(struct host_view *v, const char *dir, size_t len)
+{
+        _cleanup_free_ char *copy = strndup(dir, len);
+        if (!copy)
+                return -ENOMEM;
+        char **d = reallocarray(v->dirs, v->n_dirs + 1, sizeof(*d));
+        if (!d)
+                return -ENOMEM;
+        v->dirs = d;
+        d[v->n_dirs++] = TAKE_PTR(copy);
+        return 0;
+}
+
+/* realpath() and stat() of @path at once, for the usual grant, which has nothing to resolve: a
+ * normal absolute path with no symlink on it is its own realpath. Each directory on the way is
+ * looked at once per plan (most grants share their parents: /dev, $HOME, /proc), where
+ * realpath() would read every one again for each path. Returns 1 with *@ret_real (a copy of
+ * @path) and *@ret_st set; -ENOENT or -ENOTDIR when nothing is there (as realpath() would
+ * fail); 0 when realpath() must decide (a symlink, an odd path, another error); -ENOMEM. Racy
+ * as realpath() is: prepare() opens the result with RESOLVE_NO_SYMLINKS and requires this
+ * object there. */
+static int plain_path(struct host_view *v, const char *path, char **ret_real, struct stat *ret_st)
+{
+        if (!path_is_normal(path))
+                return 0;
+        struct stat st;
+        int r;
+        for (const char *c = strchr(path + 1, '/'); c; c = strchr(c + 1, '/')) {
+                size_t len = (size_t)(c - path);
+                if (dir_seen(v, path, len))
+                        continue;
+                _cleanup_free_ char *dir = strndup(path, len);
+                if (!dir)
+                        return -ENOMEM;
+                if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+                        return 0;
+                if ((r = note_dir(v, path, len)) < 0)
+                        return r;
+        }
+        if (lstat(path, &st) < 0)
+                return errno == ENOENT || errno == ENOTDIR ? -errno : 0;
+        if (S_ISLNK(st.st_mode))
+                return 0;
+        if (S_ISDIR(st.st_mode) && !dir_seen(v, path, strlen(path)) &&
+            (r = note_dir(v, path, strlen(path))) < 0)
+                return r;
+        char *real = strdup(path);
+        if (!real)
+                return -ENOMEM;
+        *ret_real = real;
+        *ret_st = st;
+        return 1;
 }
 
 static int add_grant(struct host_view *v, const char *path, uint64_t access, bool optional,
@@ -144,14 +230,19 @@ struct in_place {
 static int add_in_place(void *userdata, const char *path)
 {
         struct in_place *ip = userdata;
-        _cleanup_free_ char *real = realpath(path, NULL);
-        if (!real)
+        _cleanup_free_ char *real = NULL;
+        struct stat st;
+        int plain = plain_path(ip->v, path, &real, &st);
+        if (plain == -ENOENT || plain == -ENOTDIR)
+                return 0; /* as when realpath() fails */
+        if (plain < 0)
+                return plain;
+        if (!plain && !(real = realpath(path, NULL)))
                 return 0;
         const struct grant *g = enclosing(ip->v, real);
         if (!g || !(g->access & ~FS_READ) || in_mask(ip->v, real))
                 return 0;
-        struct stat st;
-        if (stat(real, &st) < 0)
+        if (!plain && stat(real, &st) < 0)
                 return errno == ENOENT ? 0 : -errno;
         int r = add_grant(ip->v, real, g->access & FS_READ, true, ip->fs_rule);
         if (r >= 0) {
@@ -472,7 +563,19 @@ static int collect_host(const struct cordon_policy *p, struct host_view *v)
          * stays as it is, and prepare() decides (optional or not). */
         for (size_t i = 0; i < v->n_grants; i++) {
                 struct grant *g = &v->grants[i];
-                char *real = realpath(g->path, NULL);
+                char *real = NULL;
+                r = plain_path(v, g->path, &real, &g->st);
+                if (r == -ENOENT || r == -ENOTDIR)
+                        continue; /* stays as it is, as when realpath() fails */
+                if (r < 0)
+                        return r;
+                if (r > 0) {
+                        free(g->path);
+                        g->path = real;
+                        g->seen = true;
+                        continue;
+                }
+                real = realpath(g->path, NULL);
                 if (real) {
                         free(g->path);
                         g->path = real;

@@ -89,5 +89,5 @@ void cordon_bpf_clear(struct cordon_bpf *b);
  * -EACCES from the kernel). Async-signal-safe: no allocation. Returns 0 or -errno. */
 int cordon_seccomp_install(const struct cordon_bpf *b);
 
-/* Whether this kernel can install seccomp filters at all. */
+/* Whether this kernel can install seccomp filters at all; asked once per process. */
 bool cordon_seccomp_available(void);

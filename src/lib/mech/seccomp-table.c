@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <linux/seccomp.h>
 #include <linux/filter.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -50,11 +51,24 @@ int cordon_seccomp_install(const struct cordon_bpf *b)
         return 0;
 }
 
-bool cordon_seccomp_available(void)
+static bool probe_seccomp(void)
 {
         /* EINVAL: a kernel without CONFIG_SECCOMP. A NULL filter is refused with EFAULT only once
          * the kernel has accepted the request as a filter (CONFIG_SECCOMP_FILTER). */
         if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0)
                 return false;
         return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL, 0, 0) < 0 && errno == EFAULT;
+}
+
+bool cordon_seccomp_available(void)
+{
+        /* What the kernel offers does not change while we run: asked once per process (a start
+         * asks twice: for the layer, and for the landlock backend's socket rule). */
+        static atomic_int known; /* 0: not asked yet; 1: available; -1: not */
+        int k = atomic_load_explicit(&known, memory_order_relaxed);
+        if (k == 0) {
+                k = probe_seccomp() ? 1 : -1;
+                atomic_store_explicit(&known, k, memory_order_relaxed);
+        }
+        return k > 0;
 }
