@@ -244,6 +244,24 @@ Test(lower_protect, unreadable_table_refused)
         cr_assert(strstr(diag.message, "unix sockets"), "%s", diag.message);
 }
 
+/* The landlock backend refuses socket(): the table is not even read (a broken one would
+ * otherwise refuse the run), and no mask or warning is made. */
+Test(lower_protect, landlock_backend_skips_the_socket_table)
+{
+        mkdir_p(fmt("%s/.local/run", home));
+        const char *sock = fmt("%s/.local/run/svc.sock", home);
+        _cleanup_close_ int fd = listen_at(sock);
+        cr_assert_geq(fd, 0);
+        fake_table(sock);
+        s.home_access = CORDON_HOME_READ;
+        s.backend = CORDON_BACKEND_LANDLOCK;
+        lower_ok();
+        cr_assert_null(rule(sock, CORDON_ACCESS_MASKED));
+        cr_assert_not(warned("svc.sock"));
+        write_file(in_root("unix"), "not the kernel's table\n");
+        lower_ok();
+}
+
 /* ---- the parser ---- */
 
 Test(lower_protect, parser_paths)

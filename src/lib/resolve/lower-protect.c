@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lib/policy/diag.h"
+#include "lib/policy/net-modes.h"
 #include "lib/resolve/lower-internal.h"
 #include "lib/resolve/proc-net-unix.h"
 #include "shared/fd-util.h"
@@ -269,6 +270,13 @@ int cordon_lower_protect(struct lower *l)
         int r;
         if ((r = protect_git(l)) < 0 || (r = protect_agents(l)) < 0)
                 return r;
+        /* The landlock backend refuses socket() for every network mode that has a stand-in
+         * (launch.c: prepare_backend()), so it has no use for the masks, and the run is spared
+         * reading and parsing the host's whole socket table. */
+        if (l->s->backend == CORDON_BACKEND_LANDLOCK &&
+            cordon_net_mode_traits(l->s->net_mode)->seccomp_rule_no_netns ==
+                CORDON_SECCOMP_NET_NO_SOCKET)
+                return 0;
         return mask_unix_sockets(l, l->h->proc_net_unix ?: "/proc/net/unix");
 }
 
