@@ -31,7 +31,7 @@ static bool writable_target_allowed(struct lower *l, const char *real)
         if (path_is_below(real, l->home_real))
                 return true;
         CORDON_LIST_FOREACH (it, &l->s->allowed_project_parents) {
-                _cleanup_free_ char *parent = realpath(it->value, NULL);
+                _cleanup_free_ char *parent = cordon_lower_host_realpath(l, it->value);
                 if (parent && path_is_below(real, parent))
                         return true;
         }
@@ -99,7 +99,7 @@ int cordon_lower_home(struct lower *l)
         /* The account's own home holds the same credentials whatever $HOME says; it is kept
          * for the masks even when $HOME is unset or points elsewhere. */
         if (l->h->account_home && path_is_absolute(l->h->account_home)) {
-                l->account_home_real = realpath(l->h->account_home, NULL);
+                l->account_home_real = cordon_lower_host_realpath(l, l->h->account_home);
                 if (l->account_home_real && streq(l->account_home_real, "/")) {
                         free(l->account_home_real);
                         l->account_home_real = NULL;
@@ -110,7 +110,7 @@ int cordon_lower_home(struct lower *l)
         if (path_normalize(l->h->home, &l->home_guest) < 0 || streq(l->home_guest, "/"))
                 return cordon_lower_warn(
                     l, "HOME='%s' is not usable; the sandbox has no home directory", l->h->home);
-        l->home_real = realpath(l->home_guest, NULL);
+        l->home_real = cordon_lower_host_realpath(l, l->home_guest);
         if (!l->home_real)
                 return cordon_lower_warn(
                     l, "home directory '%s' does not exist; the sandbox has none", l->home_guest);
@@ -229,8 +229,9 @@ static int block_in_home(struct lower *l, const char *base, const char *guest_ho
         if (!link && (r = path_normalize(host, &norm)) < 0 && r != -EINVAL)
                 return r;
         /* Without a link on the way a normalised path is its own realpath. */
-        _cleanup_free_ char *real =
-            !link && norm && streq(norm, host) ? TAKE_PTR(norm) : realpath(host, NULL);
+        _cleanup_free_ char *real = !link && norm && streq(norm, host)
+                                        ? TAKE_PTR(norm)
+                                        : cordon_lower_host_realpath(l, host);
         if (real && (r = cordon_list_add_unique(&l->masks, real, it->origin)) < 0)
                 return r;
         return 0;

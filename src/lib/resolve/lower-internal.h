@@ -12,6 +12,14 @@
 
 #define CORDON_BUILTIN CORDON_SETTINGS_BUILTIN
 
+/* Directories this resolve has found to be their own realpath (no symlink on the way): below one
+ * of them, a realpath takes one lstat() per further component instead of glibc's readlink() of
+ * every component from the root. It lives for one resolve only and decides nothing alone: the
+ * launch still opens every path with RESOLVE_NO_SYMLINKS and checks what it finds. */
+struct lower_real_dirs {
+        char **dirs;
+};
+
 struct lower {
         const struct cordon_settings *s;
         const struct cordon_host *h;
@@ -23,6 +31,7 @@ struct lower {
         char *account_home_real;  /* realpath of the account's home, when not home_real */
         struct cordon_list masks; /* host realpaths to hide, with their origin */
         bool warn_failed;         /* a warning of cordon_policy_apply() could not be kept */
+        struct lower_real_dirs *real_dirs; /* NULL: every realpath goes to glibc */
 };
 
 static inline bool cordon_lower_is_builtin(const char *origin)
@@ -58,6 +67,8 @@ int cordon_lower_plan(struct lower *l, enum cordon_host_action_kind kind, const 
 int cordon_lower_plan_mkdir_p(struct lower *l, const char *path, const char *reason);
 /* lstat(): 0, or -1 with errno; a planned directory or file counts as existing. */
 int cordon_lower_lstat(const struct lower *l, const char *path, struct stat *ret);
+/* realpath() of @path as it is on the host (planned entries do not count); NULL with errno. */
+char *cordon_lower_host_realpath(const struct lower *l, const char *path);
 /* realpath() of a path that may end in planned entries; NULL with errno. */
 char *cordon_lower_realpath(const struct lower *l, const char *path);
 

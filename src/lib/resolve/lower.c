@@ -116,7 +116,7 @@ static bool sandbox_could_write(const struct lower *l, const char *dir)
             (l->account_home_real && path_is_below(l->account_home_real, dir)))
                 return false;
         CORDON_LIST_FOREACH (it, &l->s->allowed_project_parents) {
-                _cleanup_free_ char *parent = realpath(it->value, NULL);
+                _cleanup_free_ char *parent = cordon_lower_host_realpath(l, it->value);
                 if (parent && path_is_below(dir, parent) && !streq(dir, parent))
                         return true;
         }
@@ -306,7 +306,7 @@ static int lower_project(struct lower *l)
                 return r;
         _cleanup_free_ char *abs = NULL;
         r = cordon_lower_absolute(l, given, &abs);
-        _cleanup_free_ char *real = r >= 0 ? realpath(abs, NULL) : NULL;
+        _cleanup_free_ char *real = r >= 0 ? cordon_lower_host_realpath(l, abs) : NULL;
         if (!real)
                 return cordon_diag_set(l->diag, r < 0 ? r : -errno,
                                        "project directory '%s' (from %s): %s", given, origin,
@@ -338,7 +338,7 @@ static int lower_project(struct lower *l)
         bool allowed = false;
         char list[1024] = "";
         CORDON_LIST_FOREACH (it, &s->allowed_project_parents) {
-                _cleanup_free_ char *parent = realpath(it->value, NULL);
+                _cleanup_free_ char *parent = cordon_lower_host_realpath(l, it->value);
                 if (strlen(list) + strlen(it->value) + 3 < sizeof(list)) {
                         if (*list)
                                 strcat(list, ", ");
@@ -459,7 +459,7 @@ static int lower_devices(struct lower *l)
                 }
                 STRV_FOREACH (mp, matches) {
                         const char *m = *mp;
-                        _cleanup_free_ char *real = realpath(m, NULL);
+                        _cleanup_free_ char *real = cordon_lower_host_realpath(l, m);
                         struct stat st;
                         bool refuse = !real || !path_is_below(real, "/dev") ||
                                       streq(real, "/dev") || blacklisted(l->s, m) ||
@@ -650,7 +650,8 @@ _public_ int cordon_settings_resolve(const struct cordon_settings *s, const stru
                                      struct cordon_policy **ret, char ***ret_warnings,
                                      struct cordon_diag *diag)
 {
-        struct lower l = {.s = s, .h = h, .diag = diag};
+        struct lower_real_dirs real_dirs = {0};
+        struct lower l = {.s = s, .h = h, .diag = diag, .real_dirs = &real_dirs};
         int r;
 
         const struct cordon_net_mode_traits *net = cordon_net_mode_traits(s->net_mode);
@@ -721,6 +722,7 @@ fail:
         free(l.home_real);
         free(l.account_home_real);
         cordon_list_clear(&l.masks);
+        strv_free(real_dirs.dirs);
         return r;
 }
 
