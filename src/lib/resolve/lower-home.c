@@ -1,10 +1,14 @@
 /* Lowering of $HOME: HOME_ACCESS modes, HOME_READONLY/WRITABLE/SEEDED_FILES entries, and the
  * credential directories that are hidden whatever the mode. */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +16,7 @@
 #include "lib/resolve/lower-internal.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
+#include "shared/strv.h"
 
 static int check_home_relative(struct lower *l, const struct cordon_item *it, const char *variable)
 {
@@ -187,11 +192,113 @@ static bool has_link_below(const char *base, const char *rel)
         }
 }
 
+/* What one read of a home directory says about the credential stores' first components, so
+ * that a store that is not there costs no lstat(): most are missing on every start. */
+struct store_heads {
+        char **heads; /* first components of the stores, lowercased, sorted, unique */
+        bool *found;  /* heads[i] is in the listing, in any letter case */
+        size_t n;
+        bool complete; /* the listing is whole and trustworthy: a head not found is absent */
+};
+
+static void store_heads_clear(struct store_heads *sh)
+{
+        strv_free(sh->heads);
+        free(sh->found);
+        *sh = (struct store_heads){0};
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static ssize_t head_index(const struct store_heads *sh, const char *name, size_t len)
+{
+        char key[NAME_MAX + 1];
+        if (len > NAME_MAX)
+                return -1;
+        for (size_t i = 0; i < len; i++)
+                key[i] = (char)tolower((unsigned char)name[i]);
+        key[len] = 0;
+        const char *k = key;
+        char **hit = bsearch(&k, sh->heads, sh->n, sizeof(char *), cmp_str);
+        return hit ? hit - sh->heads : -1;
+}
+
+static int store_heads_init(struct store_heads *sh, const struct cordon_list *stores)
+{
+        CORDON_LIST_FOREACH (it, stores) {
+                size_t len = strcspn(it->value, "/");
+                _cleanup_free_ char *h = strndup(it->value, len);
+                if (!h)
+                        return -ENOMEM;
+                for (char *c = h; *c; c++)
+                        *c = (char)tolower((unsigned char)*c);
+                if (strv_contains(sh->heads, h))
+                        continue;
+                if (strv_consume(&sh->heads, TAKE_PTR(h)) < 0)
+                        return -ENOMEM;
+        }
+        sh->n = strv_length(sh->heads);
+        if (sh->n > 0)
+                qsort(sh->heads, sh->n, sizeof(char *), cmp_str);
+        sh->found = calloc(sh->n ?: 1, sizeof(bool));
+        return sh->found ? 0 : -ENOMEM;
+}
+
+/* Lists @base once. The listing is only trusted when it is whole and every name in it is ASCII:
+ * it is compared without letter case, as a case-folding filesystem (ext4 or tmpfs casefold, SMB)
+ * would look a store's name up, and a non-ASCII name could fold onto one (U+212A KELVIN SIGN is
+ * a 'k'). Anything else leaves complete false, and every store gets its lstat(). */
+static void store_heads_list(struct store_heads *sh, const char *base)
+{
+        memset(sh->found, 0, sh->n * sizeof(bool));
+        sh->complete = false;
+        DIR *d = opendir(base);
+        if (!d)
+                return;
+        bool ok = true;
+        errno = 0;
+        for (struct dirent *de; ok && (de = readdir(d));) {
+                size_t len = strlen(de->d_name);
+                for (size_t i = 0; i < len && ok; i++)
+                        ok = !((unsigned char)de->d_name[i] & 0x80);
+                ssize_t k = ok ? head_index(sh, de->d_name, len) : -1;
+                if (k >= 0)
+                        sh->found[k] = true;
+        }
+        sh->complete = ok && errno == 0;
+        closedir(d);
+}
+
+/* True when @sh says @rel (a store) is not below the home it listed, and nothing the resolve
+ * plans could be there either. */
+static bool store_absent(const struct lower *l, const struct store_heads *sh, const char *base,
+                         const char *rel)
+{
+        if (!sh || !sh->complete)
+                return false;
+        size_t head = strcspn(rel, "/"), n = strlen(base);
+        /* A planned entry counts as there (cordon_lower_lstat()): one under the same first
+         * component, in any letter case, sends the store to the lstat(). */
+        for (size_t i = 0; i < l->p->n_actions; i++) {
+                const char *a = l->p->actions[i].path;
+                if (!path_is_below(a, base) || streq(a, base))
+                        continue;
+                a += n + (n > 1);
+                if (strcspn(a, "/") == head && strncasecmp(a, rel, head) == 0)
+                        return false;
+        }
+        ssize_t k = head_index(sh, rel, head);
+        return k >= 0 && !sh->found[k];
+}
+
 /* One credential store @it below home @base (a realpath): hidden wherever it is visible, and
  * over @guest_home (the tmpfs home, or NULL) as well. Where the sandbox could create a missing
  * credential directory on the host, an empty one is made first so that it can be covered. */
 static int block_in_home(struct lower *l, const char *base, const char *guest_home,
-                         const struct cordon_item *it)
+                         const struct cordon_item *it, const struct store_heads *sh)
 {
         _cleanup_free_ char *host = path_join(base, it->value);
         _cleanup_free_ char *guest = guest_home ? path_join(guest_home, it->value) : NULL;
@@ -199,7 +306,12 @@ static int block_in_home(struct lower *l, const char *base, const char *guest_ho
                 return -ENOMEM;
         struct stat st;
         int r;
-        bool exists = cordon_lower_lstat(l, host, &st) == 0;
+        bool exists;
+        if (store_absent(l, sh, base, it->value)) {
+                exists = false;
+                errno = ENOENT;
+        } else
+                exists = cordon_lower_lstat(l, host, &st) == 0;
         if (!exists && errno == ENOENT && created_when_missing(it->value) &&
             cordon_lower_sandbox_can_write(l, host)) {
                 /* Made empty by the launch, with this warning; a directory from here on. */
@@ -218,10 +330,9 @@ static int block_in_home(struct lower *l, const char *base, const char *guest_ho
          * the way: the target is masked, wherever it is visible. @base is a realpath, so a
          * one-component entry has a link on the way only when it is one itself. This runs for
          * every entry on every start, and most entries do not exist: one lstat() for those. */
-        bool link = strchr(it->value, '/') ? has_link_below(base, it->value)
-                                           : exists && S_ISLNK(st.st_mode);
         if (!exists)
                 return 0; /* nothing there to hide, under this name or behind a link */
+        bool link = strchr(it->value, '/') ? has_link_below(base, it->value) : S_ISLNK(st.st_mode);
         if (guest && !link &&
             (r = cordon_lower_put(l, guest, NULL, CORDON_ACCESS_MASKED, 0, it->origin)) < 0)
                 return r;
@@ -241,15 +352,29 @@ static int block_in_home(struct lower *l, const char *base, const char *guest_ho
  * $HOME need not point to). A capability policy may hand over the package-manager ones. */
 int cordon_lower_home_blocked(struct lower *l)
 {
-        CORDON_LIST_FOREACH (it, &l->s->home_always_blocked) {
+        const struct cordon_list *stores = &l->s->home_always_blocked;
+        CORDON_LIST_FOREACH (it, stores) {
                 int r = check_home_relative(l, it, "blocked home entry");
                 if (r < 0)
                         return r;
+        }
+        /* One listing per home instead of an lstat() per store; the homes are listed before
+         * any store is planned, and a plan below a home turns the listing off (store_absent()). */
+        _cleanup_(store_heads_clear) struct store_heads home = {0}, account = {0};
+        int r;
+        if ((l->home_real && (r = store_heads_init(&home, stores)) < 0) ||
+            (l->account_home_real && (r = store_heads_init(&account, stores)) < 0))
+                return r;
+        if (l->home_real)
+                store_heads_list(&home, l->home_real);
+        if (l->account_home_real)
+                store_heads_list(&account, l->account_home_real);
+        CORDON_LIST_FOREACH (it, stores) {
                 if (l->home_real && !cordon_lower_cap_hands_over(l, it->value) &&
-                    (r = block_in_home(l, l->home_real, l->home_guest, it)) < 0)
+                    (r = block_in_home(l, l->home_real, l->home_guest, it, &home)) < 0)
                         return r;
                 if (l->account_home_real &&
-                    (r = block_in_home(l, l->account_home_real, NULL, it)) < 0)
+                    (r = block_in_home(l, l->account_home_real, NULL, it, &account)) < 0)
                         return r;
         }
         return 0;
