@@ -43,6 +43,85 @@ static bool writable_target_allowed(struct lower *l, const char *real)
         return false;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void cordon_lower_dir_names_clear(struct lower_dir_names *dn)
+{
+        strv_free(dn->names);
+        *dn = (struct lower_dir_names){0};
+}
+
+/* Lists @dir once: the home entries and the credential stores below it are looked up in the
+ * listing, and most of them are missing on every start. The listing is only trusted when it is
+ * whole and every name in it is ASCII: names are compared without letter case, as a
+ * case-folding filesystem (ext4 or tmpfs casefold, SMB) would look them up, and a non-ASCII
+ * name could fold onto an ASCII one (U+212A KELVIN SIGN is a 'k'). Anything else leaves
+ * complete false, and every lookup gets its lstat(). */
+static int dir_names_read(struct lower_dir_names *dn, const char *dir)
+{
+        cordon_lower_dir_names_clear(dn);
+        DIR *d = opendir(dir);
+        if (!d)
+                return 0;
+        bool ok = true;
+        int r = 0;
+        errno = 0;
+        for (struct dirent *de; ok && (de = readdir(d));) {
+                char *name = strdup(de->d_name);
+                if (!name) {
+                        r = -ENOMEM;
+                        break;
+                }
+                for (char *c = name; *c && ok; c++) {
+                        ok = !((unsigned char)*c & 0x80);
+                        *c = (char)tolower((unsigned char)*c);
+                }
+                if ((r = strv_consume(&dn->names, name)) < 0)
+                        break;
+                dn->n++;
+        }
+        bool whole = ok && r == 0 && errno == 0;
+        closedir(d);
+        if (!whole) {
+                cordon_lower_dir_names_clear(dn);
+                return r;
+        }
+        if (dn->n > 0)
+                qsort(dn->names, dn->n, sizeof(char *), cmp_str);
+        dn->complete = true;
+        return 0;
+}
+
+/* True when @dn, the listing of @base, says nothing is at @rel below it (its first component is
+ * not there, in any letter case) and nothing the resolve plans could be there either. */
+static bool dir_names_absent(const struct lower *l, const struct lower_dir_names *dn,
+                             const char *base, const char *rel)
+{
+        size_t head = strcspn(rel, "/"), n = strlen(base);
+        char key[NAME_MAX + 1];
+        if (!dn || !dn->complete || head == 0 || head > NAME_MAX || streq(rel, ".") ||
+            startswith(rel, "./"))
+                return false;
+        /* A planned entry counts as there (cordon_lower_lstat()): one under the same first
+         * component, in any letter case, sends the lookup to the lstat(). */
+        for (size_t i = 0; i < l->p->n_actions; i++) {
+                const char *a = l->p->actions[i].path;
+                if (!path_is_below(a, base) || streq(a, base))
+                        continue;
+                a += n + (n > 1);
+                if (strcspn(a, "/") == head && strncasecmp(a, rel, head) == 0)
+                        return false;
+        }
+        for (size_t i = 0; i < head; i++)
+                key[i] = (char)tolower((unsigned char)rel[i]);
+        key[head] = 0;
+        const char *k = key;
+        return !bsearch(&k, dn->names, dn->n, sizeof(char *), cmp_str);
+}
+
 static int home_entry(struct lower *l, const struct cordon_item *it, enum cordon_access access,
                       const char *variable)
 {
@@ -55,9 +134,15 @@ static int home_entry(struct lower *l, const struct cordon_item *it, enum cordon
         if (!host || !guest_raw || path_normalize(guest_raw, &guest) < 0)
                 return -ENOMEM;
         struct stat st;
+        int have;
+        if (dir_names_absent(l, &l->home_names, l->home_real, it->value)) {
+                have = -1;
+                errno = ENOENT;
+        } else
+                have = cordon_lower_lstat(l, host, &st);
         /* A missing writable entry is made (mkdir -p) by the launch; planned here, it counts as
          * there for every check below. */
-        if (access == CORDON_ACCESS_RW && cordon_lower_lstat(l, host, &st) < 0 && errno == ENOENT) {
+        if (access == CORDON_ACCESS_RW && have < 0 && errno == ENOENT) {
                 _cleanup_free_ char *reason = NULL;
                 if (asprintf(&reason, "%s entry (from %s)", variable, it->origin) < 0)
                         return -ENOMEM;
@@ -65,12 +150,17 @@ static int home_entry(struct lower *l, const struct cordon_item *it, enum cordon
                 if (r < 0)
                         return cordon_diag_set(l->diag, r, "cannot create %s entry '%s': %s",
                                                variable, host, strerror(-r));
+                have = cordon_lower_lstat(l, host, &st);
         }
-        if (cordon_lower_lstat(l, host, &st) < 0)
+        if (have < 0)
                 return 0; /* missing entries are skipped */
         if (access == CORDON_ACCESS_COPY && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
                 return 0;
-        _cleanup_free_ char *real = cordon_lower_realpath(l, host);
+        /* A name right below the home (a realpath) that is no symlink is its own realpath. */
+        bool direct = !strchr(it->value, '/') && !streq(it->value, ".") && !S_ISLNK(st.st_mode);
+        _cleanup_free_ char *real = direct ? strdup(host) : cordon_lower_realpath(l, host);
+        if (direct && !real)
+                return -ENOMEM;
         if (!real)
                 return 0; /* dangling symlink */
         /* A symlink planted by an earlier session must not widen the next one: never the host
@@ -119,6 +209,9 @@ int cordon_lower_home(struct lower *l)
         if (!l->home_real)
                 return cordon_lower_warn(
                     l, "home directory '%s' does not exist; the sandbox has none", l->home_guest);
+        /* Read once: the home entries and the credential stores are looked up in it. */
+        if ((r = dir_names_read(&l->home_names, l->home_real)) < 0)
+                return r;
         if (streq_ptr(l->account_home_real, l->home_real)) {
                 free(l->account_home_real);
                 l->account_home_real = NULL;
@@ -192,113 +285,11 @@ static bool has_link_below(const char *base, const char *rel)
         }
 }
 
-/* What one read of a home directory says about the credential stores' first components, so
- * that a store that is not there costs no lstat(): most are missing on every start. */
-struct store_heads {
-        char **heads; /* first components of the stores, lowercased, sorted, unique */
-        bool *found;  /* heads[i] is in the listing, in any letter case */
-        size_t n;
-        bool complete; /* the listing is whole and trustworthy: a head not found is absent */
-};
-
-static void store_heads_clear(struct store_heads *sh)
-{
-        strv_free(sh->heads);
-        free(sh->found);
-        *sh = (struct store_heads){0};
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-        return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static ssize_t head_index(const struct store_heads *sh, const char *name, size_t len)
-{
-        char key[NAME_MAX + 1];
-        if (len > NAME_MAX)
-                return -1;
-        for (size_t i = 0; i < len; i++)
-                key[i] = (char)tolower((unsigned char)name[i]);
-        key[len] = 0;
-        const char *k = key;
-        char **hit = bsearch(&k, sh->heads, sh->n, sizeof(char *), cmp_str);
-        return hit ? hit - sh->heads : -1;
-}
-
-static int store_heads_init(struct store_heads *sh, const struct cordon_list *stores)
-{
-        CORDON_LIST_FOREACH (it, stores) {
-                size_t len = strcspn(it->value, "/");
-                _cleanup_free_ char *h = strndup(it->value, len);
-                if (!h)
-                        return -ENOMEM;
-                for (char *c = h; *c; c++)
-                        *c = (char)tolower((unsigned char)*c);
-                if (strv_contains(sh->heads, h))
-                        continue;
-                if (strv_consume(&sh->heads, TAKE_PTR(h)) < 0)
-                        return -ENOMEM;
-        }
-        sh->n = strv_length(sh->heads);
-        if (sh->n > 0)
-                qsort(sh->heads, sh->n, sizeof(char *), cmp_str);
-        sh->found = calloc(sh->n ?: 1, sizeof(bool));
-        return sh->found ? 0 : -ENOMEM;
-}
-
-/* Lists @base once. The listing is only trusted when it is whole and every name in it is ASCII:
- * it is compared without letter case, as a case-folding filesystem (ext4 or tmpfs casefold, SMB)
- * would look a store's name up, and a non-ASCII name could fold onto one (U+212A KELVIN SIGN is
- * a 'k'). Anything else leaves complete false, and every store gets its lstat(). */
-static void store_heads_list(struct store_heads *sh, const char *base)
-{
-        memset(sh->found, 0, sh->n * sizeof(bool));
-        sh->complete = false;
-        DIR *d = opendir(base);
-        if (!d)
-                return;
-        bool ok = true;
-        errno = 0;
-        for (struct dirent *de; ok && (de = readdir(d));) {
-                size_t len = strlen(de->d_name);
-                for (size_t i = 0; i < len && ok; i++)
-                        ok = !((unsigned char)de->d_name[i] & 0x80);
-                ssize_t k = ok ? head_index(sh, de->d_name, len) : -1;
-                if (k >= 0)
-                        sh->found[k] = true;
-        }
-        sh->complete = ok && errno == 0;
-        closedir(d);
-}
-
-/* True when @sh says @rel (a store) is not below the home it listed, and nothing the resolve
- * plans could be there either. */
-static bool store_absent(const struct lower *l, const struct store_heads *sh, const char *base,
-                         const char *rel)
-{
-        if (!sh || !sh->complete)
-                return false;
-        size_t head = strcspn(rel, "/"), n = strlen(base);
-        /* A planned entry counts as there (cordon_lower_lstat()): one under the same first
-         * component, in any letter case, sends the store to the lstat(). */
-        for (size_t i = 0; i < l->p->n_actions; i++) {
-                const char *a = l->p->actions[i].path;
-                if (!path_is_below(a, base) || streq(a, base))
-                        continue;
-                a += n + (n > 1);
-                if (strcspn(a, "/") == head && strncasecmp(a, rel, head) == 0)
-                        return false;
-        }
-        ssize_t k = head_index(sh, rel, head);
-        return k >= 0 && !sh->found[k];
-}
-
 /* One credential store @it below home @base (a realpath): hidden wherever it is visible, and
  * over @guest_home (the tmpfs home, or NULL) as well. Where the sandbox could create a missing
  * credential directory on the host, an empty one is made first so that it can be covered. */
 static int block_in_home(struct lower *l, const char *base, const char *guest_home,
-                         const struct cordon_item *it, const struct store_heads *sh)
+                         const struct cordon_item *it, const struct lower_dir_names *dn)
 {
         _cleanup_free_ char *host = path_join(base, it->value);
         _cleanup_free_ char *guest = guest_home ? path_join(guest_home, it->value) : NULL;
@@ -307,7 +298,7 @@ static int block_in_home(struct lower *l, const char *base, const char *guest_ho
         struct stat st;
         int r;
         bool exists;
-        if (store_absent(l, sh, base, it->value)) {
+        if (dir_names_absent(l, dn, base, it->value)) {
                 exists = false;
                 errno = ENOENT;
         } else
@@ -358,20 +349,15 @@ int cordon_lower_home_blocked(struct lower *l)
                 if (r < 0)
                         return r;
         }
-        /* One listing per home instead of an lstat() per store; the homes are listed before
-         * any store is planned, and a plan below a home turns the listing off (store_absent()). */
-        _cleanup_(store_heads_clear) struct store_heads home = {0}, account = {0};
+        /* The listing of $HOME made by cordon_lower_home(), and one of the account's home:
+         * an lstat() only for a store that is there. */
+        _cleanup_(cordon_lower_dir_names_clear) struct lower_dir_names account = {0};
         int r;
-        if ((l->home_real && (r = store_heads_init(&home, stores)) < 0) ||
-            (l->account_home_real && (r = store_heads_init(&account, stores)) < 0))
+        if (l->account_home_real && (r = dir_names_read(&account, l->account_home_real)) < 0)
                 return r;
-        if (l->home_real)
-                store_heads_list(&home, l->home_real);
-        if (l->account_home_real)
-                store_heads_list(&account, l->account_home_real);
         CORDON_LIST_FOREACH (it, stores) {
                 if (l->home_real && !cordon_lower_cap_hands_over(l, it->value) &&
-                    (r = block_in_home(l, l->home_real, l->home_guest, it, &home)) < 0)
+                    (r = block_in_home(l, l->home_real, l->home_guest, it, &l->home_names)) < 0)
                         return r;
                 if (l->account_home_real &&
                     (r = block_in_home(l, l->account_home_real, NULL, it, &account)) < 0)

@@ -20,6 +20,14 @@ struct lower_real_dirs {
         char **dirs;
 };
 
+/* One listing of a directory (lower-home.c): names lowercased and sorted; trusted only when
+ * complete. */
+struct lower_dir_names {
+        char **names;
+        size_t n;
+        bool complete;
+};
+
 struct lower {
         const struct cordon_settings *s;
         const struct cordon_host *h;
@@ -32,6 +40,7 @@ struct lower {
         struct cordon_list masks; /* host realpaths to hide, with their origin */
         bool warn_failed;         /* a warning of cordon_policy_apply() could not be kept */
         struct lower_real_dirs *real_dirs; /* NULL: every realpath goes to glibc */
+        struct lower_dir_names home_names; /* the listing of home_real */
 };
 
 static inline bool cordon_lower_is_builtin(const char *origin)
@@ -74,6 +83,7 @@ char *cordon_lower_realpath(const struct lower *l, const char *path);
 
 /* lower-home.c: $HOME per HOME_ACCESS, and the credential directories hidden in every mode. */
 int cordon_lower_home(struct lower *l);
+void cordon_lower_dir_names_clear(struct lower_dir_names *dn);
 int cordon_lower_home_blocked(struct lower *l);
 
 /* lower-blocked.c: BLOCKED_FILES and EXTRA_BLOCKED_PATHS, masks wherever they are visible. */

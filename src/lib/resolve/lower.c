@@ -723,6 +723,7 @@ fail:
         free(l.account_home_real);
         cordon_list_clear(&l.masks);
         strv_free(real_dirs.dirs);
+        cordon_lower_dir_names_clear(&l.home_names);
         return r;
 }
 
