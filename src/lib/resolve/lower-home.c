@@ -60,34 +60,35 @@ void cordon_lower_dir_names_clear(struct lower_dir_names *dn)
  * case-folding filesystem (ext4 or tmpfs casefold, SMB) would look them up, and a non-ASCII
  * name could fold onto an ASCII one (U+212A KELVIN SIGN is a 'k'). Anything else leaves
  * complete false, and every lookup gets its lstat(). */
+static int dir_names_add(const char *entry, void *userdata)
+{
+        struct lower_dir_names *dn = userdata;
+        if (streq(entry, ".") || streq(entry, ".."))
+                return 0;
+        char *name = strdup(entry);
+        if (!name)
+                return -ENOMEM;
+        for (char *c = name; *c; c++) {
+                if ((unsigned char)*c & 0x80) {
+                        free(name);
+                        return 1; /* a non-ASCII name: the listing is not trusted */
+                }
+                *c = (char)tolower((unsigned char)*c);
+        }
+        int r = strv_consume(&dn->names, name);
+        if (r < 0)
+                return r;
+        dn->n++;
+        return 0;
+}
+
 static int dir_names_read(struct lower_dir_names *dn, const char *dir)
 {
         cordon_lower_dir_names_clear(dn);
-        DIR *d = opendir(dir);
-        if (!d)
-                return 0;
-        bool ok = true;
-        int r = 0;
-        errno = 0;
-        for (struct dirent *de; ok && (de = readdir(d));) {
-                char *name = strdup(de->d_name);
-                if (!name) {
-                        r = -ENOMEM;
-                        break;
-                }
-                for (char *c = name; *c && ok; c++) {
-                        ok = !((unsigned char)*c & 0x80);
-                        *c = (char)tolower((unsigned char)*c);
-                }
-                if ((r = strv_consume(&dn->names, name)) < 0)
-                        break;
-                dn->n++;
-        }
-        bool whole = ok && r == 0 && errno == 0;
-        closedir(d);
-        if (!whole) {
+        int r = cordon_lower_read_dir(dir, dir_names_add, dn);
+        if (r != 0) {
                 cordon_lower_dir_names_clear(dn);
-                return r;
+                return r == -ENOMEM ? r : 0;
         }
         if (dn->n > 0)
                 qsort(dn->names, dn->n, sizeof(char *), cmp_str);

@@ -50,6 +50,10 @@ static inline bool cordon_lower_is_builtin(const char *origin)
 
 /* Adds a warning line for the caller to print. */
 _printf_(2, 3) int cordon_lower_warn(struct lower *l, const char *fmt, ...);
+/* Calls @fn with the name of every entry of directory @dir ("." and ".." included) until it
+ * returns non-zero, which is returned. 0, or -errno when @dir cannot be opened or read. */
+int cordon_lower_read_dir(const char *dir, int (*fn)(const char *name, void *userdata),
+                          void *userdata);
 /* Absolute, lexically normalised form of @path; relative paths are taken from the caller's
  * working directory, ".." is resolved by realpath where the path exists. */
 int cordon_lower_absolute(struct lower *l, const char *path, char **ret);

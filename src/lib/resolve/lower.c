@@ -39,6 +39,30 @@ _printf_(2, 3) int cordon_lower_warn(struct lower *l, const char *fmt, ...)
         return k < 0 ? -ENOMEM : strv_consume(&l->warnings, m);
 }
 
+int cordon_lower_read_dir(const char *dir, int (*fn)(const char *name, void *userdata),
+                          void *userdata)
+{
+        _cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        /* On the stack: opendir() would malloc() 32 KiB and fstat() the directory first. */
+        _Alignas(struct dirent64) char buf[8192];
+        for (;;) {
+                ssize_t n = getdents64(fd, buf, sizeof(buf));
+                if (n < 0)
+                        return -errno;
+                if (n == 0)
+                        return 0;
+                for (ssize_t off = 0; off < n;) {
+                        const struct dirent64 *de = (const struct dirent64 *)(buf + off);
+                        off += de->d_reclen;
+                        int r = fn(de->d_name, userdata);
+                        if (r != 0)
+                                return r;
+                }
+        }
+}
+
 /* Absolute, lexically normalised form of @path (relative ones are taken from the caller's
  * working directory); ".." is resolved by realpath only where the path exists. */
 int cordon_lower_absolute(struct lower *l, const char *path, char **ret)
@@ -397,6 +421,22 @@ static int walk_cb(const char *fpath, const struct stat *sb, int type, struct FT
         return blacklisted(walk_settings, fpath) || S_ISBLK(sb->st_mode);
 }
 
+struct device_scan {
+        const char *dir, *base;
+        size_t literal;
+        char ***out;
+};
+
+static int device_scan_entry(const char *name, void *userdata)
+{
+        struct device_scan *scan = userdata;
+        if (strncmp(name, scan->base, scan->literal) != 0 ||
+            fnmatch(scan->base, name, FNM_PERIOD) != 0)
+                return 0;
+        _cleanup_free_ char *path = path_join(scan->dir, name);
+        return path && strv_extend(scan->out, path) >= 0 ? 0 : -ENOMEM;
+}
+
 /* The paths matching device pattern @pattern, as glob() finds them (no sorting, names starting
  * with '.' only for a pattern starting with '.'). Patterns whose wildcards are all in the last
  * component, as device patterns are, take one scan of the directory that compares the literal
@@ -425,18 +465,11 @@ static int match_devices(const char *pattern, char ***ret)
                 _cleanup_free_ char *dir = strndup(pattern, (size_t)(slash - pattern));
                 if (!dir)
                         return -ENOMEM;
-                DIR *d = opendir(*dir ? dir : "/");
-                int r = 0;
-                for (struct dirent *de; r >= 0 && d && (de = readdir(d));) {
-                        if (strncmp(de->d_name, base, literal) != 0 ||
-                            fnmatch(base, de->d_name, FNM_PERIOD) != 0)
-                                continue;
-                        _cleanup_free_ char *path = path_join(*dir ? dir : "/", de->d_name);
-                        r = path ? strv_extend(&out, path) : -ENOMEM;
-                }
-                if (d)
-                        closedir(d);
-                if (r < 0)
+                struct device_scan scan = {
+                    .dir = *dir ? dir : "/", .base = base, .literal = literal, .out = &out};
+                /* A directory that cannot be read has no matches (as with glob()). */
+                int r = cordon_lower_read_dir(scan.dir, device_scan_entry, &scan);
+                if (r == -ENOMEM)
                         return r;
         }
         *ret = TAKE_PTR(out);
