@@ -163,6 +163,25 @@ Test(lower_protect, landlock_backend_plan_leaves_them_out)
         cordon_landlock_plan_clear(&plan);
 }
 
+/* An explicit landlock backend drops ns-only rules: none is made, and nothing is planned on the
+ * host for them (the sandbox could write those files there anyway). */
+Test(lower_protect, landlock_backend_makes_none)
+{
+        mkdir_p(fmt("%s/.git", project));
+        s.backend = CORDON_BACKEND_LANDLOCK;
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.git/config", project), CORDON_ACCESS_RO));
+        cr_assert_null(rule(fmt("%s/.git/hooks", project), CORDON_ACCESS_RO));
+        cr_assert_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_RO));
+        cr_assert_not(exists(fmt("%s/.git/config", project)));
+        cr_assert_not(exists(fmt("%s/.git/hooks", project)));
+        cr_assert_not(exists(fmt("%s/.claude/settings.json", home)));
+        for (size_t i = 0; i < p->n_fs; i++)
+                cr_assert_not(p->fs[i].flags & CORDON_FS_NS_ONLY &&
+                                  p->fs[i].access == CORDON_ACCESS_RO,
+                              "ns-only rule at '%s'", p->fs[i].guest);
+}
+
 /* ---- unix sockets ---- */
 
 static int listen_at(const char *path)

@@ -269,7 +269,10 @@ static int mask_unix_sockets(struct lower *l, const char *table)
 int cordon_lower_protect(struct lower *l)
 {
         int r;
-        if ((r = protect_git(l)) < 0 || (r = protect_agents(l)) < 0)
+        /* An explicit landlock backend would drop the read-only rules, and the files planned for
+         * them would protect nothing there (the sandbox can write them): neither is made. */
+        if (l->s->backend != CORDON_BACKEND_LANDLOCK &&
+            ((r = protect_git(l)) < 0 || (r = protect_agents(l)) < 0))
                 return r;
         /* The landlock backend refuses socket() for every network mode that has a stand-in
          * (launch.c: prepare_backend()), so it has no use for the masks, and the run is spared
