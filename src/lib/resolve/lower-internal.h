@@ -84,6 +84,9 @@ int cordon_lower_lstat(const struct lower *l, const char *path, struct stat *ret
 char *cordon_lower_host_realpath(const struct lower *l, const char *path);
 /* realpath() of a path that may end in planned entries; NULL with errno. */
 char *cordon_lower_realpath(const struct lower *l, const char *path);
+/* The same, with @st (or NULL) what lstat() of @path gave just before (a real lstat(), not
+ * cordon_lower_lstat() of a planned entry): one system call fewer. */
+char *cordon_lower_realpath_lstated(const struct lower *l, const char *path, const struct stat *st);
 
 /* lower-home.c: $HOME per HOME_ACCESS, and the credential directories hidden in every mode. */
 int cordon_lower_home(struct lower *l);

@@ -62,7 +62,10 @@ static size_t known_prefix(const struct lower_real_dirs *cache, const char *path
         return best;
 }
 
-static char *host_realpath(const struct lower *l, const char *path, unsigned links)
+/* @last, when not NULL, is what lstat() said of @path itself a moment ago (never a planned
+ * entry's made-up stat): it stands in for the lstat() of the final component. */
+static char *host_realpath(const struct lower *l, const char *path, unsigned links,
+                           const struct stat *last)
 {
         _cleanup_free_ char *norm = NULL;
         /* Only paths already in normal form: "." or a trailing '/' after a file, "..", and
@@ -79,7 +82,9 @@ static char *host_realpath(const struct lower *l, const char *path, unsigned lin
                 char saved = *c;
                 *c = 0;
                 struct stat st;
-                if (lstat(norm, &st) < 0)
+                if (!saved && last)
+                        st = *last;
+                else if (lstat(norm, &st) < 0)
                         return NULL; /* errno as realpath() gives it: ENOENT, ENOTDIR, EACCES */
                 if (S_ISLNK(st.st_mode)) {
                         /* Followed as the kernel would: its target, from the directory that
@@ -104,7 +109,7 @@ static char *host_realpath(const struct lower *l, const char *path, unsigned lin
                         _cleanup_free_ char *next_norm = NULL;
                         if (path_normalize(next, &next_norm) < 0)
                                 return realpath(next, NULL); /* ".." in the target */
-                        return host_realpath(l, next_norm, links);
+                        return host_realpath(l, next_norm, links, NULL);
                 }
                 if (S_ISDIR(st.st_mode) && strv_extend(&l->real_dirs->dirs, norm) < 0) {
                         errno = ENOMEM;
@@ -122,12 +127,17 @@ static char *host_realpath(const struct lower *l, const char *path, unsigned lin
 
 char *cordon_lower_host_realpath(const struct lower *l, const char *path)
 {
-        return host_realpath(l, path, 0);
+        return host_realpath(l, path, 0, NULL);
 }
 
 char *cordon_lower_realpath(const struct lower *l, const char *path)
 {
-        char *real = cordon_lower_host_realpath(l, path);
+        return cordon_lower_realpath_lstated(l, path, NULL);
+}
+
+char *cordon_lower_realpath_lstated(const struct lower *l, const char *path, const struct stat *st)
+{
+        char *real = host_realpath(l, path, 0, st);
         if (real || errno != ENOENT || l->p->n_actions == 0)
                 return real;
         _cleanup_free_ char *prefix = strdup(path);

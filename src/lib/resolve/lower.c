@@ -271,13 +271,17 @@ static bool covered(struct lower *l, const char *real, enum cordon_access access
 
 /* Binds host @path at the same path inside. A symlink is recreated as a symlink and its target
  * bound as well (the usr-merge links /bin, /lib, ... come out right this way). */
-int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_access access,
-                                const char *origin, const char *variable)
+static int bind_same_path(struct lower *l, const char *path, const struct stat *lstated,
+                          enum cordon_access access, const char *origin, const char *variable)
 {
         _cleanup_free_ char *abs = NULL;
         int r = cordon_lower_absolute(l, path, &abs);
         struct stat st;
-        if (r >= 0 && cordon_lower_lstat(l, abs, &st) < 0)
+        /* @lstated: what lstat() of @path gave the caller, good for @abs if it is the same. */
+        bool known = r >= 0 && lstated && streq(abs, path);
+        if (known)
+                st = *lstated;
+        else if (r >= 0 && cordon_lower_lstat(l, abs, &st) < 0)
                 r = -errno;
         if (r < 0) {
                 if (r == -ENOENT && cordon_lower_is_builtin(origin))
@@ -289,7 +293,7 @@ int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_a
                 return cordon_diag_set(l->diag, -EINVAL,
                                        "%s entry '%s' (from %s): the host root cannot be bound",
                                        variable, path, origin);
-        _cleanup_free_ char *real = cordon_lower_realpath(l, abs);
+        _cleanup_free_ char *real = cordon_lower_realpath_lstated(l, abs, known ? &st : NULL);
         if (!real)
                 return cordon_diag_set(l->diag, -errno, "%s entry '%s' (from %s): %m", variable,
                                        path, origin);
@@ -315,6 +319,12 @@ int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_a
                                        "%s entry '%s' (from %s): the host root cannot be bound",
                                        variable, path, origin);
         return cordon_lower_put(l, real, real, access, 0, origin);
+}
+
+int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_access access,
+                                const char *origin, const char *variable)
+{
+        return bind_same_path(l, path, NULL, access, origin, variable);
 }
 
 static int lower_project(struct lower *l)
@@ -661,12 +671,16 @@ static int lower_readonly_mounts(struct lower *l, bool builtin)
                 if (cordon_lower_is_builtin(it->origin) != builtin)
                         continue;
                 struct stat st;
-                if (lstat(it->value, &st) == 0 && S_ISLNK(st.st_mode)) {
+                bool found = lstat(it->value, &st) == 0;
+                if (found && S_ISLNK(st.st_mode)) {
                         links[n_links++] = it;
                         continue;
                 }
-                int r = cordon_lower_bind_same_path(l, it->value, CORDON_ACCESS_RO, it->origin,
-                                                    "READONLY_MOUNTS");
+                /* A missing built-in entry (an absolute path) is skipped, as below. */
+                if (!found && errno == ENOENT && builtin && l->p->n_actions == 0)
+                        continue;
+                int r = bind_same_path(l, it->value, found ? &st : NULL, CORDON_ACCESS_RO,
+                                       it->origin, "READONLY_MOUNTS");
                 if (r < 0)
                         return r;
         }
