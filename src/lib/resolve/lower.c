@@ -661,9 +661,13 @@ static int lower_system(struct lower *l)
  * symlinks, so that a usr-merge link finds its target already bound. */
 static int lower_readonly_mounts(struct lower *l, bool builtin)
 {
-        /* Each entry is lstat()ed once; the symlinks wait in @links. */
+        /* Each entry is lstat()ed once; the symlinks wait in @links, with what lstat() said. */
         const struct cordon_list *list = &l->s->readonly_mounts;
-        _cleanup_free_ const struct cordon_item **links = calloc(list->n ?: 1, sizeof(*links));
+        struct pending {
+                const struct cordon_item *it;
+                struct stat st;
+        };
+        _cleanup_free_ struct pending *links = calloc(list->n ?: 1, sizeof(*links));
         if (!links)
                 return -ENOMEM;
         size_t n_links = 0;
@@ -673,7 +677,7 @@ static int lower_readonly_mounts(struct lower *l, bool builtin)
                 struct stat st;
                 bool found = lstat(it->value, &st) == 0;
                 if (found && S_ISLNK(st.st_mode)) {
-                        links[n_links++] = it;
+                        links[n_links++] = (struct pending){.it = it, .st = st};
                         continue;
                 }
                 /* A missing built-in entry (an absolute path) is skipped, as below. */
@@ -685,8 +689,8 @@ static int lower_readonly_mounts(struct lower *l, bool builtin)
                         return r;
         }
         for (size_t i = 0; i < n_links; i++) {
-                int r = cordon_lower_bind_same_path(l, links[i]->value, CORDON_ACCESS_RO,
-                                                    links[i]->origin, "READONLY_MOUNTS");
+                int r = bind_same_path(l, links[i].it->value, &links[i].st, CORDON_ACCESS_RO,
+                                       links[i].it->origin, "READONLY_MOUNTS");
                 if (r < 0)
                         return r;
         }
