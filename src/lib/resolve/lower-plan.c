@@ -93,6 +93,8 @@ static char *host_realpath(const struct lower *l, const char *path, unsigned lin
                         ssize_t n = readlink(norm, target, sizeof(target) - 1);
                         if (n < 0)
                                 return NULL;
+                        if ((size_t)n >= sizeof(target) - 1)
+                                return realpath(path, NULL); /* maybe cut short: glibc's say */
                         target[n] = 0;
                         if (++links > 40) {
                                 errno = ELOOP;
