@@ -239,6 +239,19 @@ Test(lower_home, credential_stores_listing_edge_cases)
         assert_masked(fmt("%s/.config/gh", home));
 }
 
+/* A home too large to be listed: every store is looked up on its own, and found. */
+Test(lower_home, credential_stores_in_a_large_home)
+{
+        for (int i = 0; i < 600; i++)
+                write_file(fmt("%s/.some-longer-dotfile-name-%d", home, i), "");
+        write_file(fmt("%s/.netrc", home), "machine x password y\n");
+        write_file(fmt("%s/.config/gh/hosts.yml", home), "token");
+        s.home_access = CORDON_HOME_READ;
+        lower_ok();
+        assert_masked(fmt("%s/.netrc", home));
+        assert_masked(fmt("%s/.config/gh", home));
+}
+
 /* A HOME_WRITABLE entry planned below a missing ~/.aws makes ~/.aws exist too. */
 Test(lower_home, credential_store_existing_in_the_plan_masked)
 {

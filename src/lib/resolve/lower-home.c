@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -43,55 +44,78 @@ static bool writable_target_allowed(struct lower *l, const char *real)
         return false;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-        return strcmp(*(char *const *)a, *(char *const *)b);
-}
+/* A home directory larger than this is not listed: past a few hundred entries (one 4 KiB block
+ * on ext4, 200 entries on tmpfs) reading them costs more than the lstat()s the listing saves. */
+#define HOME_LISTING_MAX_SIZE 4096
 
 void cordon_lower_dir_names_clear(struct lower_dir_names *dn)
 {
-        strv_free(dn->names);
+        free(dn->slots);
         *dn = (struct lower_dir_names){0};
 }
 
+/* FNV-1a of @name (@len bytes) with its ASCII letters folded to lower case; never 0, the mark of
+ * an empty slot. */
+static uint64_t name_hash(const char *name, size_t len)
+{
+        uint64_t h = 0xcbf29ce484222325u;
+        for (size_t i = 0; i < len; i++) {
+                h ^= (unsigned char)tolower((unsigned char)name[i]);
+                h *= 0x100000001b3u;
+        }
+        return h ?: 1;
+}
+
+static bool dir_names_has(const struct lower_dir_names *dn, uint64_t h)
+{
+        for (size_t i = h & (LOWER_DIR_NAMES_SLOTS - 1);;
+             i = (i + 1) & (LOWER_DIR_NAMES_SLOTS - 1)) {
+                if (dn->slots[i] == h)
+                        return true;
+                if (dn->slots[i] == 0)
+                        return false;
+        }
+}
+
 /* Lists @dir once: the home entries and the credential stores below it are looked up in the
- * listing, and most of them are missing on every start. The listing is only trusted when it is
- * whole and every name in it is ASCII: names are compared without letter case, as a
- * case-folding filesystem (ext4 or tmpfs casefold, SMB) would look them up, and a non-ASCII
- * name could fold onto an ASCII one (U+212A KELVIN SIGN is a 'k'). Anything else leaves
- * complete false, and every lookup gets its lstat(). */
+ * listing, and most of them are missing on every start. Only a hash of each name is kept: two
+ * names with one hash make a missing entry look present, which costs an lstat() and nothing
+ * else. The listing is only trusted when it is whole and every name in it is ASCII: names are
+ * compared without letter case, as a case-folding filesystem (ext4 or tmpfs casefold, SMB)
+ * would look them up, and a non-ASCII name could fold onto an ASCII one (U+212A KELVIN SIGN is
+ * a 'k'). A large directory is not read at all. Anything else leaves complete false, and every
+ * lookup gets its lstat(). */
 static int dir_names_add(const char *entry, void *userdata)
 {
         struct lower_dir_names *dn = userdata;
-        if (streq(entry, ".") || streq(entry, ".."))
-                return 0;
-        char *name = strdup(entry);
-        if (!name)
-                return -ENOMEM;
-        for (char *c = name; *c; c++) {
-                if ((unsigned char)*c & 0x80) {
-                        free(name);
+        size_t len = strlen(entry);
+        for (size_t i = 0; i < len; i++)
+                if ((unsigned char)entry[i] & 0x80)
                         return 1; /* a non-ASCII name: the listing is not trusted */
-                }
-                *c = (char)tolower((unsigned char)*c);
+        if (dn->n >= LOWER_DIR_NAMES_SLOTS / 2)
+                return 1; /* more than the table holds well */
+        uint64_t h = name_hash(entry, len);
+        size_t i = h & (LOWER_DIR_NAMES_SLOTS - 1);
+        for (; dn->slots[i] && dn->slots[i] != h; i = (i + 1) & (LOWER_DIR_NAMES_SLOTS - 1))
+                ;
+        if (!dn->slots[i]) {
+                dn->slots[i] = h;
+                dn->n++;
         }
-        int r = strv_consume(&dn->names, name);
-        if (r < 0)
-                return r;
-        dn->n++;
         return 0;
 }
 
 static int dir_names_read(struct lower_dir_names *dn, const char *dir)
 {
         cordon_lower_dir_names_clear(dn);
-        int r = cordon_lower_read_dir(dir, dir_names_add, dn);
+        dn->slots = calloc(LOWER_DIR_NAMES_SLOTS, sizeof(*dn->slots));
+        if (!dn->slots)
+                return -ENOMEM;
+        int r = cordon_lower_read_dir(dir, HOME_LISTING_MAX_SIZE, dir_names_add, dn);
         if (r != 0) {
                 cordon_lower_dir_names_clear(dn);
                 return r == -ENOMEM ? r : 0;
         }
-        if (dn->n > 0)
-                qsort(dn->names, dn->n, sizeof(char *), cmp_str);
         dn->complete = true;
         return 0;
 }
@@ -102,9 +126,7 @@ static bool dir_names_absent(const struct lower *l, const struct lower_dir_names
                              const char *base, const char *rel)
 {
         size_t head = strcspn(rel, "/"), n = strlen(base);
-        char key[NAME_MAX + 1];
-        if (!dn || !dn->complete || head == 0 || head > NAME_MAX || streq(rel, ".") ||
-            startswith(rel, "./"))
+        if (!dn || !dn->complete || head == 0 || streq(rel, ".") || startswith(rel, "./"))
                 return false;
         /* A planned entry counts as there (cordon_lower_lstat()): one under the same first
          * component, in any letter case, sends the lookup to the lstat(). */
@@ -116,11 +138,7 @@ static bool dir_names_absent(const struct lower *l, const struct lower_dir_names
                 if (strcspn(a, "/") == head && strncasecmp(a, rel, head) == 0)
                         return false;
         }
-        for (size_t i = 0; i < head; i++)
-                key[i] = (char)tolower((unsigned char)rel[i]);
-        key[head] = 0;
-        const char *k = key;
-        return !bsearch(&k, dn->names, dn->n, sizeof(char *), cmp_str);
+        return !dir_names_has(dn, name_hash(rel, head));
 }
 
 static int home_entry(struct lower *l, const struct cordon_item *it, enum cordon_access access,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/stat.h>
 
 #include "lib/policy/list.h"
@@ -20,10 +21,11 @@ struct lower_real_dirs {
         char **dirs;
 };
 
-/* One listing of a directory (lower-home.c): names lowercased and sorted; trusted only when
- * complete. */
+/* One listing of a directory (lower-home.c): a hash table of its names, folded to lower case;
+ * trusted only when complete. */
+#define LOWER_DIR_NAMES_SLOTS 1024
 struct lower_dir_names {
-        char **names;
+        uint64_t *slots; /* LOWER_DIR_NAMES_SLOTS hashes, 0 for an empty slot */
         size_t n;
         bool complete;
 };
@@ -51,9 +53,10 @@ static inline bool cordon_lower_is_builtin(const char *origin)
 /* Adds a warning line for the caller to print. */
 _printf_(2, 3) int cordon_lower_warn(struct lower *l, const char *fmt, ...);
 /* Calls @fn with the name of every entry of directory @dir ("." and ".." included) until it
- * returns non-zero, which is returned. 0, or -errno when @dir cannot be opened or read. */
-int cordon_lower_read_dir(const char *dir, int (*fn)(const char *name, void *userdata),
-                          void *userdata);
+ * returns non-zero, which is returned. 0, or -errno when @dir cannot be opened or read, or
+ * -EFBIG when @max_size is not 0 and the directory's st_size is larger. */
+int cordon_lower_read_dir(const char *dir, off_t max_size,
+                          int (*fn)(const char *name, void *userdata), void *userdata);
 /* Absolute, lexically normalised form of @path; relative paths are taken from the caller's
  * working directory, ".." is resolved by realpath where the path exists. */
 int cordon_lower_absolute(struct lower *l, const char *path, char **ret);

@@ -39,12 +39,15 @@ _printf_(2, 3) int cordon_lower_warn(struct lower *l, const char *fmt, ...)
         return k < 0 ? -ENOMEM : strv_consume(&l->warnings, m);
 }
 
-int cordon_lower_read_dir(const char *dir, int (*fn)(const char *name, void *userdata),
-                          void *userdata)
+int cordon_lower_read_dir(const char *dir, off_t max_size,
+                          int (*fn)(const char *name, void *userdata), void *userdata)
 {
         _cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
                 return -errno;
+        struct stat st;
+        if (max_size > 0 && (fstat(fd, &st) < 0 || st.st_size > max_size))
+                return -EFBIG;
         /* On the stack: opendir() would malloc() 32 KiB and fstat() the directory first. */
         _Alignas(struct dirent64) char buf[8192];
         for (;;) {
@@ -478,7 +481,7 @@ static int match_devices(const char *pattern, char ***ret)
                 struct device_scan scan = {
                     .dir = *dir ? dir : "/", .base = base, .literal = literal, .out = &out};
                 /* A directory that cannot be read has no matches (as with glob()). */
-                int r = cordon_lower_read_dir(scan.dir, device_scan_entry, &scan);
+                int r = cordon_lower_read_dir(scan.dir, 0, device_scan_entry, &scan);
                 if (r == -ENOMEM)
                         return r;
         }
