@@ -1,6 +1,10 @@
 /* Resolving without touching the host: what lowering would have created becomes a host action
- * of the policy, and the checks that follow see a planned entry as if it were there already. */
+ * of the policy, and the checks that follow see a planned entry as if it were there already.
+ * Also the cheap ways resolve looks at the host: a realpath through the directories already
+ * known, and a directory read into a stack buffer. */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +13,7 @@
 #include <unistd.h>
 
 #include "lib/resolve/lower-internal.h"
+#include "shared/fd-util.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
 #include "shared/strv.h"
@@ -225,5 +230,32 @@ int cordon_lower_plan_mkdir_p(struct lower *l, const char *path, const char *rea
                     0)
                         return r;
                 p = e;
+        }
+}
+
+int cordon_lower_read_dir(const char *dir, off_t max_size,
+                          int (*fn)(const char *name, void *userdata), void *userdata)
+{
+        _cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        struct stat st;
+        if (max_size > 0 && (fstat(fd, &st) < 0 || st.st_size > max_size))
+                return -EFBIG;
+        /* On the stack: opendir() would malloc() 32 KiB and fstat() the directory first. */
+        _Alignas(struct dirent64) char buf[8192];
+        for (;;) {
+                ssize_t n = getdents64(fd, buf, sizeof(buf));
+                if (n < 0)
+                        return -errno;
+                if (n == 0)
+                        return 0;
+                for (ssize_t off = 0; off < n;) {
+                        const struct dirent64 *de = (const struct dirent64 *)(buf + off);
+                        off += de->d_reclen;
+                        int r = fn(de->d_name, userdata);
+                        if (r != 0)
+                                return r;
+                }
         }
 }

@@ -39,33 +39,6 @@ _printf_(2, 3) int cordon_lower_warn(struct lower *l, const char *fmt, ...)
         return k < 0 ? -ENOMEM : strv_consume(&l->warnings, m);
 }
 
-int cordon_lower_read_dir(const char *dir, off_t max_size,
-                          int (*fn)(const char *name, void *userdata), void *userdata)
-{
-        _cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
-        struct stat st;
-        if (max_size > 0 && (fstat(fd, &st) < 0 || st.st_size > max_size))
-                return -EFBIG;
-        /* On the stack: opendir() would malloc() 32 KiB and fstat() the directory first. */
-        _Alignas(struct dirent64) char buf[8192];
-        for (;;) {
-                ssize_t n = getdents64(fd, buf, sizeof(buf));
-                if (n < 0)
-                        return -errno;
-                if (n == 0)
-                        return 0;
-                for (ssize_t off = 0; off < n;) {
-                        const struct dirent64 *de = (const struct dirent64 *)(buf + off);
-                        off += de->d_reclen;
-                        int r = fn(de->d_name, userdata);
-                        if (r != 0)
-                                return r;
-                }
-        }
-}
-
 /* Absolute, lexically normalised form of @path (relative ones are taken from the caller's
  * working directory); ".." is resolved by realpath only where the path exists. */
 int cordon_lower_absolute(struct lower *l, const char *path, char **ret)
