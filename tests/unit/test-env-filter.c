@@ -135,6 +135,52 @@ Test(env, star_patterns_agree_with_fnmatch)
         each_string("Aa_*", 5, check_pattern, NULL);
 }
 
+/* cordon_env_filter() takes its patterns apart once per call; what it keeps must be what fnmatch()
+ * says, for every pattern of up to 4 characters over {A, a, _, *} (as written and with "/i")
+ * against an environment of every name of 1 to 4 characters over {A, a, _}. */
+static char **all_names_env;
+
+static void add_name(const char *name, const void *userdata)
+{
+        (void)userdata;
+        char entry[16];
+        snprintf(entry, sizeof(entry), "%s=v", name);
+        if (*name)
+                cr_assert_eq(strv_extend(&all_names_env, entry), 0);
+}
+
+static void check_filter_pattern(const char *pattern, const void *userdata)
+{
+        (void)userdata;
+        for (int casefold = 0; casefold < 2; casefold++) {
+                struct cordon_env_rules r = {0};
+                char p[16];
+                snprintf(p, sizeof(p), "%s%s", pattern, casefold ? "/i" : "");
+                cr_assert_eq(cordon_list_add(&r.blocked_patterns, p, "test"), 0);
+                _cleanup_strv_free_ char **out = NULL;
+                size_t blocked = 0;
+                cr_assert_eq(cordon_env_filter(&r, all_names_env, &out, &blocked), 0);
+                size_t want_blocked = 0;
+                STRV_FOREACH (e, all_names_env) {
+                        char name[8];
+                        snprintf(name, sizeof(name), "%.*s", (int)(strchr(*e, '=') - *e), *e);
+                        bool match = fnmatch(pattern, name, casefold ? FNM_CASEFOLD : 0) == 0;
+                        want_blocked += match;
+                        cr_assert_eq(strv_contains(out, *e), !match, "'%s' against '%s'", p, name);
+                }
+                cr_assert_eq(blocked, want_blocked, "'%s'", p);
+                cordon_list_clear(&r.blocked_patterns);
+        }
+}
+
+Test(env, filter_patterns_agree_with_fnmatch)
+{
+        each_string("Aa_", 4, add_name, NULL);
+        each_string("Aa_*", 4, check_filter_pattern, NULL);
+        strv_free(all_names_env);
+        all_names_env = NULL;
+}
+
 Test(env, long_case_insensitive_pattern)
 {
         /* A pattern that does not fit the internal buffer must not overflow it. */

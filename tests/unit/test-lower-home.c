@@ -225,6 +225,45 @@ Test(lower_home, credential_stores_hidden_with_home_read)
         cr_assert_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_MASKED));
 }
 
+/* The stores are checked against one listing of the home: a non-ASCII name in it (which a
+ * case-folding filesystem could fold onto a store's name) and a store that exists only in the
+ * plan must not make a present store look absent. */
+Test(lower_home, credential_stores_listing_edge_cases)
+{
+        write_file(fmt("%s/.netrc", home), "machine x password y\n");
+        write_file(fmt("%s/.\xe2\x84\xaaube/config", home), "kelvin");
+        write_file(fmt("%s/.config/gh/hosts.yml", home), "token");
+        s.home_access = CORDON_HOME_READ;
+        lower_ok();
+        assert_masked(fmt("%s/.netrc", home));
+        assert_masked(fmt("%s/.config/gh", home));
+}
+
+/* A home too large to be listed: every store is looked up on its own, and found. */
+Test(lower_home, credential_stores_in_a_large_home)
+{
+        for (int i = 0; i < 600; i++)
+                write_file(fmt("%s/.some-longer-dotfile-name-%d", home, i), "");
+        write_file(fmt("%s/.netrc", home), "machine x password y\n");
+        write_file(fmt("%s/.config/gh/hosts.yml", home), "token");
+        s.home_access = CORDON_HOME_READ;
+        lower_ok();
+        assert_masked(fmt("%s/.netrc", home));
+        assert_masked(fmt("%s/.config/gh", home));
+}
+
+/* A HOME_WRITABLE entry planned below a missing ~/.aws makes ~/.aws exist too. */
+Test(lower_home, credential_store_existing_in_the_plan_masked)
+{
+        cr_assert_eq(cordon_list_add(&s.home_writable, ".aws/cache", "test"), 0);
+        s.home_access = CORDON_HOME_TMPWRITE;
+        lower_ok();
+        const struct cordon_host_action *a =
+            cordon_policy_find_host_action(p, fmt("%s/.aws/cache", home));
+        cr_assert_not_null(a, "the writable entry is planned");
+        assert_masked(fmt("%s/.aws", home));
+}
+
 Test(lower_home, credential_store_below_symlinked_dir_masked_at_target)
 {
         /* ~/.config -> elsewhere (a dotfile manager): the guest path cannot be masked through

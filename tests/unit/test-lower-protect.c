@@ -163,6 +163,25 @@ Test(lower_protect, landlock_backend_plan_leaves_them_out)
         cordon_landlock_plan_clear(&plan);
 }
 
+/* An explicit landlock backend drops ns-only rules: none is made, and nothing is planned on the
+ * host for them (the sandbox could write those files there anyway). */
+Test(lower_protect, landlock_backend_makes_none)
+{
+        mkdir_p(fmt("%s/.git", project));
+        s.backend = CORDON_BACKEND_LANDLOCK;
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.git/config", project), CORDON_ACCESS_RO));
+        cr_assert_null(rule(fmt("%s/.git/hooks", project), CORDON_ACCESS_RO));
+        cr_assert_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_RO));
+        cr_assert_not(exists(fmt("%s/.git/config", project)));
+        cr_assert_not(exists(fmt("%s/.git/hooks", project)));
+        cr_assert_not(exists(fmt("%s/.claude/settings.json", home)));
+        for (size_t i = 0; i < p->n_fs; i++)
+                cr_assert_not(p->fs[i].flags & CORDON_FS_NS_ONLY &&
+                                  p->fs[i].access == CORDON_ACCESS_RO,
+                              "ns-only rule at '%s'", p->fs[i].guest);
+}
+
 /* ---- unix sockets ---- */
 
 static int listen_at(const char *path)
@@ -242,6 +261,24 @@ Test(lower_protect, unreadable_table_refused)
         h.proc_net_unix = in_root("unix");
         cr_assert_eq(lower(), -EBADMSG);
         cr_assert(strstr(diag.message, "unix sockets"), "%s", diag.message);
+}
+
+/* The landlock backend refuses socket(): the table is not even read (a broken one would
+ * otherwise refuse the run), and no mask or warning is made. */
+Test(lower_protect, landlock_backend_skips_the_socket_table)
+{
+        mkdir_p(fmt("%s/.local/run", home));
+        const char *sock = fmt("%s/.local/run/svc.sock", home);
+        _cleanup_close_ int fd = listen_at(sock);
+        cr_assert_geq(fd, 0);
+        fake_table(sock);
+        s.home_access = CORDON_HOME_READ;
+        s.backend = CORDON_BACKEND_LANDLOCK;
+        lower_ok();
+        cr_assert_null(rule(sock, CORDON_ACCESS_MASKED));
+        cr_assert_not(warned("svc.sock"));
+        write_file(in_root("unix"), "not the kernel's table\n");
+        lower_ok();
 }
 
 /* ---- the parser ---- */

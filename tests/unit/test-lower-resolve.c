@@ -4,6 +4,7 @@
 #include "lower-fixture.h"
 
 #include "lib/resolve/host-action.h"
+#include "lib/resolve/lower-internal.h"
 #include "lib/launch/launch.h"
 #include "lib/policy/policy-describe.h"
 
@@ -208,4 +209,50 @@ Test(lower_resolve, dry_run_launch_creates_nothing_and_describes_the_plan)
         cordon_launch_clear(&l);
         cr_assert(exists(fmt("%s/.env", project)));
         cr_assert(warned(fmt("created empty placeholder '%s/.env'", project)));
+}
+
+/* cordon_lower_host_realpath() gives glibc's realpath() answer, errno included, whatever links,
+ * files and dots are on the way, with its cache of known directories warm or cold. */
+Test(lower_resolve, host_realpath_is_realpath)
+{
+        mkdir_p(in_root("a/b/c"));
+        write_file(in_root("a/b/file"), "x");
+        cr_assert_eq(symlink("b", in_root("a/rel")), 0);
+        cr_assert_eq(symlink(in_root("a/b/c"), in_root("a/abs")), 0);
+        cr_assert_eq(symlink("../a/rel/c", in_root("a/b/up")), 0);
+        cr_assert_eq(symlink("rel", in_root("a/chain")), 0);
+        cr_assert_eq(symlink("missing", in_root("a/dangling")), 0);
+        cr_assert_eq(symlink("loop2", in_root("a/loop1")), 0);
+        cr_assert_eq(symlink("loop1", in_root("a/loop2")), 0);
+        cr_assert_eq(symlink("file", in_root("a/b/tofile")), 0);
+        const char *const rel[] = {
+            "a",          "a/b",          "a/b/c",       "a/b/file",  "a/rel",
+            "a/rel/c",    "a/abs",        "a/abs/",      "a/b/up",    "a/b/up/",
+            "a/chain/c",  "a/dangling",   "a/loop1",     "a/loop1/x", "a/b/file/x",
+            "a/b/file/.", "a/b/tofile/x", "a/b/tofile",  "a/./b",     "a//b",
+            "a/b/../rel", "a/missing",    "a/missing/x", "a/rel/..",  "a/b/c/../..",
+        };
+        struct lower_real_dirs dirs = {0};
+        struct lower l = {.real_dirs = &dirs};
+        for (int pass = 0; pass < 2; pass++)
+                for (size_t i = 0; i < ELEMENTSOF(rel); i++) {
+                        const char *path = in_root(rel[i]);
+                        errno = 0;
+                        char *want = realpath(path, NULL);
+                        int want_errno = errno;
+                        errno = 0;
+                        char *got = cordon_lower_host_realpath(&l, path);
+                        int got_errno = errno;
+                        cr_assert_str_eq(got ?: "(null)", want ?: "(null)", "pass %d: %s", pass,
+                                         rel[i]);
+                        if (!want)
+                                cr_assert_eq(got_errno, want_errno, "%s: errno %d, not %d", rel[i],
+                                             got_errno, want_errno);
+                        free(want);
+                        free(got);
+                }
+        cr_assert_not_null(dirs.dirs, "the fast path ran and learnt directories");
+        _cleanup_free_ char *slash = cordon_lower_host_realpath(&l, "/");
+        cr_assert_str_eq(slash, "/");
+        strv_free(dirs.dirs);
 }

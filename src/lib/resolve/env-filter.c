@@ -119,6 +119,80 @@ bool cordon_env_entry_is_blocked(const struct cordon_env_rules *rules, const cha
         return rules->block_url_credentials && cordon_env_value_has_url_credentials(value);
 }
 
+/* A blocked pattern taken apart once per cordon_env_filter() call instead of once per variable:
+ * the built-in ones are all a literal with a '*' at one end, both ends or neither, which memcmp()
+ * or memmem() answers on a name folded once. Anything else keeps cordon_env_pattern_matches(). */
+struct env_pattern {
+        enum { EP_GENERAL, EP_EXACT, EP_PREFIX, EP_SUFFIX, EP_INFIX } kind;
+        bool casefold;
+        const char *raw;
+        size_t len;
+        char lit[256]; /* folded when casefold */
+};
+
+static void env_pattern_compile(const char *pattern, struct env_pattern *ep)
+{
+        *ep = (struct env_pattern){.kind = EP_GENERAL, .raw = pattern};
+        size_t l = strlen(pattern);
+        bool casefold = l >= 2 && streq(pattern + l - 2, "/i");
+        if (casefold)
+                l -= 2;
+        if (l >= sizeof(ep->lit) || memchr(pattern, '?', l) || memchr(pattern, '[', l) ||
+            memchr(pattern, '\\', l))
+                return;
+        size_t start = 0, end = l;
+        bool lead = l > 0 && pattern[0] == '*';
+        if (lead)
+                start = 1;
+        bool trail = end > start && pattern[end - 1] == '*';
+        if (trail)
+                end--;
+        if (memchr(pattern + start, '*', end - start))
+                return; /* a '*' inside */
+        ep->kind = lead && trail ? EP_INFIX : lead ? EP_SUFFIX : trail ? EP_PREFIX : EP_EXACT;
+        ep->casefold = casefold;
+        ep->len = end - start;
+        for (size_t i = 0; i < ep->len; i++)
+                ep->lit[i] = fold(pattern[start + i], casefold);
+}
+
+/* @folded is @name (@len bytes) with its ASCII letters folded as fold() does. */
+static bool env_pattern_match(const struct env_pattern *ep, const char *name, const char *folded,
+                              size_t len)
+{
+        const char *n = ep->casefold ? folded : name;
+        switch (ep->kind) {
+        case EP_EXACT:
+                return len == ep->len && memcmp(n, ep->lit, len) == 0;
+        case EP_PREFIX:
+                return len >= ep->len && memcmp(n, ep->lit, ep->len) == 0;
+        case EP_SUFFIX:
+                return len >= ep->len && memcmp(n + len - ep->len, ep->lit, ep->len) == 0;
+        case EP_INFIX:
+                return memmem(n, len, ep->lit, ep->len) != NULL;
+        case EP_GENERAL:
+                break;
+        }
+        return cordon_env_pattern_matches(ep->raw, name);
+}
+
+/* cordon_env_entry_is_blocked() with the patterns compiled. */
+static bool entry_blocked(const struct cordon_env_rules *rules, const struct env_pattern *eps,
+                          size_t n_eps, const char *name, size_t len, const char *value)
+{
+        if (cordon_list_find(&rules->allowed, name))
+                return false;
+        if (cordon_list_find(&rules->blocked_names, name))
+                return true;
+        char folded[4096];
+        for (size_t i = 0; i < len; i++)
+                folded[i] = fold(name[i], true);
+        for (size_t i = 0; i < n_eps; i++)
+                if (env_pattern_match(&eps[i], name, folded, len))
+                        return true;
+        return rules->block_url_credentials && cordon_env_value_has_url_credentials(value);
+}
+
 static ssize_t env_find(char **envp, const char *name, size_t len)
 {
         for (size_t i = 0; envp && envp[i]; i++)
@@ -131,9 +205,12 @@ int cordon_env_filter(const struct cordon_env_rules *rules, char *const *envp, c
                       size_t *ret_n_blocked)
 {
         _cleanup_strv_free_ char **out = calloc(1, sizeof(char *));
-        size_t blocked = 0;
-        if (!out)
+        size_t blocked = 0, n_eps = rules->blocked_patterns.n;
+        _cleanup_free_ struct env_pattern *eps = calloc(n_eps ?: 1, sizeof(*eps));
+        if (!out || !eps)
                 return -ENOMEM;
+        for (size_t i = 0; i < n_eps; i++)
+                env_pattern_compile(rules->blocked_patterns.items[i].value, &eps[i]);
 
         STRV_FOREACH (e, envp) {
                 const char *eq = strchr(*e, '=');
@@ -147,7 +224,7 @@ int cordon_env_filter(const struct cordon_env_rules *rules, char *const *envp, c
                 }
                 memcpy(name, *e, len);
                 name[len] = 0;
-                if (cordon_env_entry_is_blocked(rules, name, eq + 1)) {
+                if (entry_blocked(rules, eps, n_eps, name, len, eq + 1)) {
                         blocked++;
                         continue;
                 }

@@ -97,7 +97,7 @@ static bool shown_by_a_bind(const struct lower *l, const char *abs)
         _cleanup_free_ char *resolved = NULL, *prefix = strdup(abs);
         for (char *slash; prefix && !resolved && (slash = strrchr(prefix, '/'));) {
                 *slash = 0;
-                _cleanup_free_ char *real = realpath(*prefix ? prefix : "/", NULL);
+                _cleanup_free_ char *real = cordon_lower_host_realpath(l, *prefix ? prefix : "/");
                 if (real)
                         resolved = path_join(real, abs + (slash - prefix));
         }

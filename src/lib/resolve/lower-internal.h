@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/stat.h>
 
 #include "lib/policy/list.h"
@@ -11,6 +12,23 @@
 #include "shared/macro.h"
 
 #define CORDON_BUILTIN CORDON_SETTINGS_BUILTIN
+
+/* Directories this resolve has found to be their own realpath (no symlink on the way): below one
+ * of them, a realpath takes one lstat() per further component instead of glibc's readlink() of
+ * every component from the root. It lives for one resolve only and decides nothing alone: the
+ * launch still opens every path with RESOLVE_NO_SYMLINKS and checks what it finds. */
+struct lower_real_dirs {
+        char **dirs;
+};
+
+/* One listing of a directory (lower-home.c): a hash table of its names, folded to lower case;
+ * trusted only when complete. */
+#define LOWER_DIR_NAMES_SLOTS 1024
+struct lower_dir_names {
+        uint64_t *slots; /* LOWER_DIR_NAMES_SLOTS hashes, 0 for an empty slot */
+        size_t n;
+        bool complete;
+};
 
 struct lower {
         const struct cordon_settings *s;
@@ -23,6 +41,8 @@ struct lower {
         char *account_home_real;  /* realpath of the account's home, when not home_real */
         struct cordon_list masks; /* host realpaths to hide, with their origin */
         bool warn_failed;         /* a warning of cordon_policy_apply() could not be kept */
+        struct lower_real_dirs *real_dirs; /* NULL: every realpath goes to glibc */
+        struct lower_dir_names home_names; /* the listing of home_real */
 };
 
 static inline bool cordon_lower_is_builtin(const char *origin)
@@ -32,6 +52,11 @@ static inline bool cordon_lower_is_builtin(const char *origin)
 
 /* Adds a warning line for the caller to print. */
 _printf_(2, 3) int cordon_lower_warn(struct lower *l, const char *fmt, ...);
+/* Calls @fn with the name of every entry of directory @dir ("." and ".." included) until it
+ * returns non-zero, which is returned. 0, or -errno when @dir cannot be opened or read, or
+ * -EFBIG when @max_size is not 0 and the directory's st_size is larger. */
+int cordon_lower_read_dir(const char *dir, off_t max_size,
+                          int (*fn)(const char *name, void *userdata), void *userdata);
 /* Absolute, lexically normalised form of @path; relative paths are taken from the caller's
  * working directory, ".." is resolved by realpath where the path exists. */
 int cordon_lower_absolute(struct lower *l, const char *path, char **ret);
@@ -58,11 +83,17 @@ int cordon_lower_plan(struct lower *l, enum cordon_host_action_kind kind, const 
 int cordon_lower_plan_mkdir_p(struct lower *l, const char *path, const char *reason);
 /* lstat(): 0, or -1 with errno; a planned directory or file counts as existing. */
 int cordon_lower_lstat(const struct lower *l, const char *path, struct stat *ret);
+/* realpath() of @path as it is on the host (planned entries do not count); NULL with errno. */
+char *cordon_lower_host_realpath(const struct lower *l, const char *path);
 /* realpath() of a path that may end in planned entries; NULL with errno. */
 char *cordon_lower_realpath(const struct lower *l, const char *path);
+/* The same, with @st (or NULL) what lstat() of @path gave just before (a real lstat(), not
+ * cordon_lower_lstat() of a planned entry): one system call fewer. */
+char *cordon_lower_realpath_lstated(const struct lower *l, const char *path, const struct stat *st);
 
 /* lower-home.c: $HOME per HOME_ACCESS, and the credential directories hidden in every mode. */
 int cordon_lower_home(struct lower *l);
+void cordon_lower_dir_names_clear(struct lower_dir_names *dn);
 int cordon_lower_home_blocked(struct lower *l);
 
 /* lower-blocked.c: BLOCKED_FILES and EXTRA_BLOCKED_PATHS, masks wherever they are visible. */

@@ -1,13 +1,22 @@
 /* Resolving without touching the host: what lowering would have created becomes a host action
- * of the policy, and the checks that follow see a planned entry as if it were there already. */
+ * of the policy, and the checks that follow see a planned entry as if it were there already.
+ * Also the cheap ways resolve looks at the host: a realpath through the directories already
+ * known, and a directory read into a stack buffer. */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/resolve/lower-internal.h"
+#include "shared/fd-util.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
+#include "shared/strv.h"
 
 int cordon_lower_plan(struct lower *l, enum cordon_host_action_kind kind, const char *path,
                       mode_t mode, const char *contents, const char *reason, const char *warning)
@@ -45,9 +54,97 @@ static char *join_planned(const struct lower *l, char *base, const char *rest)
         }
 }
 
+/* The longest directory of @cache that @path (normalised) lies at or below, as a length; 0 for
+ * none. */
+static size_t known_prefix(const struct lower_real_dirs *cache, const char *path)
+{
+        size_t best = 0;
+        STRV_FOREACH (d, cache->dirs) {
+                size_t n = strlen(*d);
+                if (n > best && strncmp(path, *d, n) == 0 && (path[n] == '/' || !path[n]))
+                        best = n;
+        }
+        return best;
+}
+
+/* @last, when not NULL, is what lstat() said of @path itself a moment ago (never a planned
+ * entry's made-up stat): it stands in for the lstat() of the final component. */
+static char *host_realpath(const struct lower *l, const char *path, unsigned links,
+                           const struct stat *last)
+{
+        _cleanup_free_ char *norm = NULL;
+        /* Only paths already in normal form: "." or a trailing '/' after a file, "..", and
+         * doubled slashes keep glibc's answer. */
+        if (!l->real_dirs || !path_is_absolute(path) || path_normalize(path, &norm) < 0 ||
+            !streq(norm, path))
+                return realpath(path, NULL);
+        size_t known = known_prefix(l->real_dirs, norm);
+        if (streq(norm, "/") || !norm[known])
+                return TAKE_PTR(norm);
+        for (char *c = norm + known + 1;; c++) {
+                if (*c && *c != '/')
+                        continue;
+                char saved = *c;
+                *c = 0;
+                struct stat st;
+                if (!saved && last)
+                        st = *last;
+                else if (lstat(norm, &st) < 0)
+                        return NULL; /* errno as realpath() gives it: ENOENT, ENOTDIR, EACCES */
+                if (S_ISLNK(st.st_mode)) {
+                        /* Followed as the kernel would: its target, from the directory that
+                         * holds it (a realpath), then the rest. */
+                        char target[PATH_MAX];
+                        ssize_t n = readlink(norm, target, sizeof(target) - 1);
+                        if (n < 0)
+                                return NULL;
+                        if ((size_t)n >= sizeof(target) - 1)
+                                return realpath(path, NULL); /* maybe cut short: glibc's say */
+                        target[n] = 0;
+                        if (++links > 40) {
+                                errno = ELOOP;
+                                return NULL;
+                        }
+                        char *slash = strrchr(norm, '/');
+                        *slash = 0;
+                        _cleanup_free_ char *next = NULL;
+                        if (asprintf(&next, "%s/%s%s%s", target[0] == '/' ? "" : norm, target,
+                                     saved ? "/" : "", saved ? c + 1 : "") < 0) {
+                                errno = ENOMEM;
+                                return NULL;
+                        }
+                        _cleanup_free_ char *next_norm = NULL;
+                        if (path_normalize(next, &next_norm) < 0)
+                                return realpath(next, NULL); /* ".." in the target */
+                        return host_realpath(l, next_norm, links, NULL);
+                }
+                if (S_ISDIR(st.st_mode) && strv_extend(&l->real_dirs->dirs, norm) < 0) {
+                        errno = ENOMEM;
+                        return NULL;
+                }
+                if (!saved)
+                        return TAKE_PTR(norm);
+                if (!S_ISDIR(st.st_mode)) {
+                        errno = ENOTDIR;
+                        return NULL;
+                }
+                *c = saved;
+        }
+}
+
+char *cordon_lower_host_realpath(const struct lower *l, const char *path)
+{
+        return host_realpath(l, path, 0, NULL);
+}
+
 char *cordon_lower_realpath(const struct lower *l, const char *path)
 {
-        char *real = realpath(path, NULL);
+        return cordon_lower_realpath_lstated(l, path, NULL);
+}
+
+char *cordon_lower_realpath_lstated(const struct lower *l, const char *path, const struct stat *st)
+{
+        char *real = host_realpath(l, path, 0, st);
         if (real || errno != ENOENT || l->p->n_actions == 0)
                 return real;
         _cleanup_free_ char *prefix = strdup(path);
@@ -56,7 +153,7 @@ char *cordon_lower_realpath(const struct lower *l, const char *path)
         /* The longest part that exists, then the rest, which the plan must hold. */
         for (char *slash; (slash = strrchr(prefix, '/'));) {
                 *slash = 0;
-                char *base = realpath(*prefix ? prefix : "/", NULL);
+                char *base = cordon_lower_host_realpath(l, *prefix ? prefix : "/");
                 if (base)
                         return join_planned(l, base, path + (slash - prefix));
                 if (errno != ENOENT)
@@ -133,5 +230,32 @@ int cordon_lower_plan_mkdir_p(struct lower *l, const char *path, const char *rea
                     0)
                         return r;
                 p = e;
+        }
+}
+
+int cordon_lower_read_dir(const char *dir, off_t max_size,
+                          int (*fn)(const char *name, void *userdata), void *userdata)
+{
+        _cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        struct stat st;
+        if (max_size > 0 && (fstat(fd, &st) < 0 || st.st_size > max_size))
+                return -EFBIG;
+        /* On the stack: opendir() would malloc() 32 KiB and fstat() the directory first. */
+        _Alignas(struct dirent64) char buf[8192];
+        for (;;) {
+                ssize_t n = getdents64(fd, buf, sizeof(buf));
+                if (n < 0)
+                        return -errno;
+                if (n == 0)
+                        return 0;
+                for (ssize_t off = 0; off < n;) {
+                        const struct dirent64 *de = (const struct dirent64 *)(buf + off);
+                        off += de->d_reclen;
+                        int r = fn(de->d_name, userdata);
+                        if (r != 0)
+                                return r;
+                }
         }
 }

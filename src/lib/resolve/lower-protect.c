@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lib/policy/diag.h"
+#include "lib/policy/net-modes.h"
 #include "lib/resolve/lower-internal.h"
 #include "lib/resolve/proc-net-unix.h"
 #include "shared/fd-util.h"
@@ -99,7 +100,7 @@ static int protect_git(struct lower *l)
         if (!l->s->policy)
                 return l->p->project_dir ? protect_git_in(l, l->p->project_dir) : 0;
         CORDON_LIST_FOREACH (it, &l->s->workspace_roots) {
-                _cleanup_free_ char *real = realpath(it->value, NULL);
+                _cleanup_free_ char *real = cordon_lower_host_realpath(l, it->value);
                 int r = real ? protect_git_in(l, real) : 0;
                 if (r < 0)
                         return r;
@@ -140,7 +141,7 @@ static int protect_agents(struct lower *l)
                 if (bound && bound->access == CORDON_ACCESS_RW && bound->host)
                         dir = strdup(bound->host);
                 else
-                        dir = realpath(link, NULL);
+                        dir = cordon_lower_host_realpath(l, link);
                 struct stat st;
                 if (!dir || cordon_lower_lstat(l, dir, &st) < 0 || !S_ISDIR(st.st_mode))
                         continue;
@@ -162,10 +163,10 @@ static int protect_agents(struct lower *l)
         return 0;
 }
 
-static bool below_any(const struct cordon_list *roots, const char *real)
+static bool below_any(const struct lower *l, const struct cordon_list *roots, const char *real)
 {
         CORDON_LIST_FOREACH (it, roots) {
-                _cleanup_free_ char *named = realpath(it->value, NULL);
+                _cleanup_free_ char *named = cordon_lower_host_realpath(l, it->value);
                 if (named && path_is_below(real, named))
                         return true;
         }
@@ -178,15 +179,16 @@ static bool named_by_user(const struct lower *l, const char *real)
 {
         if (l->p->project_dir && path_is_below(real, l->p->project_dir))
                 return true;
-        if (below_any(&l->s->workspace_roots, real) || below_any(&l->s->read_only_roots, real) ||
-            below_any(&l->s->read_roots, real) || below_any(&l->s->write_roots, real))
+        if (below_any(l, &l->s->workspace_roots, real) ||
+            below_any(l, &l->s->read_only_roots, real) || below_any(l, &l->s->read_roots, real) ||
+            below_any(l, &l->s->write_roots, real))
                 return true;
         const struct cordon_list *lists[] = {&l->s->extra_writable_paths, &l->s->readonly_mounts};
         for (size_t i = 0; i < ELEMENTSOF(lists); i++)
                 CORDON_LIST_FOREACH (it, lists[i]) {
                         if (cordon_lower_is_builtin(it->origin))
                                 continue;
-                        _cleanup_free_ char *named = realpath(it->value, NULL);
+                        _cleanup_free_ char *named = cordon_lower_host_realpath(l, it->value);
                         if (named && path_is_below(real, named))
                                 return true;
                 }
@@ -238,7 +240,7 @@ static int mask_unix_sockets(struct lower *l, const char *table)
                 /* Stale entries (the file was removed) and paths of other mount namespaces. */
                 if (lstat(*it, &st) < 0 || !S_ISSOCK(st.st_mode))
                         continue;
-                _cleanup_free_ char *real = realpath(*it, NULL);
+                _cleanup_free_ char *real = cordon_lower_host_realpath(l, *it);
                 if (!real)
                         continue;
                 bool visible = false;
@@ -267,8 +269,18 @@ static int mask_unix_sockets(struct lower *l, const char *table)
 int cordon_lower_protect(struct lower *l)
 {
         int r;
-        if ((r = protect_git(l)) < 0 || (r = protect_agents(l)) < 0)
+        /* An explicit landlock backend would drop the read-only rules, and the files planned for
+         * them would protect nothing there (the sandbox can write them): neither is made. */
+        if (l->s->backend != CORDON_BACKEND_LANDLOCK &&
+            ((r = protect_git(l)) < 0 || (r = protect_agents(l)) < 0))
                 return r;
+        /* The landlock backend refuses socket() for every network mode that has a stand-in
+         * (launch.c: prepare_backend()), so it has no use for the masks, and the run is spared
+         * reading and parsing the host's whole socket table. */
+        if (l->s->backend == CORDON_BACKEND_LANDLOCK &&
+            cordon_net_mode_traits(l->s->net_mode)->seccomp_rule_no_netns ==
+                CORDON_SECCOMP_NET_NO_SOCKET)
+                return 0;
         return mask_unix_sockets(l, l->h->proc_net_unix ?: "/proc/net/unix");
 }
 

@@ -116,7 +116,7 @@ static bool sandbox_could_write(const struct lower *l, const char *dir)
             (l->account_home_real && path_is_below(l->account_home_real, dir)))
                 return false;
         CORDON_LIST_FOREACH (it, &l->s->allowed_project_parents) {
-                _cleanup_free_ char *parent = realpath(it->value, NULL);
+                _cleanup_free_ char *parent = cordon_lower_host_realpath(l, it->value);
                 if (parent && path_is_below(dir, parent) && !streq(dir, parent))
                         return true;
         }
@@ -247,13 +247,17 @@ static bool covered(struct lower *l, const char *real, enum cordon_access access
 
 /* Binds host @path at the same path inside. A symlink is recreated as a symlink and its target
  * bound as well (the usr-merge links /bin, /lib, ... come out right this way). */
-int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_access access,
-                                const char *origin, const char *variable)
+static int bind_same_path(struct lower *l, const char *path, const struct stat *lstated,
+                          enum cordon_access access, const char *origin, const char *variable)
 {
         _cleanup_free_ char *abs = NULL;
         int r = cordon_lower_absolute(l, path, &abs);
         struct stat st;
-        if (r >= 0 && cordon_lower_lstat(l, abs, &st) < 0)
+        /* @lstated: what lstat() of @path gave the caller, good for @abs if it is the same. */
+        bool known = r >= 0 && lstated && streq(abs, path);
+        if (known)
+                st = *lstated;
+        else if (r >= 0 && cordon_lower_lstat(l, abs, &st) < 0)
                 r = -errno;
         if (r < 0) {
                 if (r == -ENOENT && cordon_lower_is_builtin(origin))
@@ -265,7 +269,7 @@ int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_a
                 return cordon_diag_set(l->diag, -EINVAL,
                                        "%s entry '%s' (from %s): the host root cannot be bound",
                                        variable, path, origin);
-        _cleanup_free_ char *real = cordon_lower_realpath(l, abs);
+        _cleanup_free_ char *real = cordon_lower_realpath_lstated(l, abs, known ? &st : NULL);
         if (!real)
                 return cordon_diag_set(l->diag, -errno, "%s entry '%s' (from %s): %m", variable,
                                        path, origin);
@@ -293,6 +297,12 @@ int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_a
         return cordon_lower_put(l, real, real, access, 0, origin);
 }
 
+int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_access access,
+                                const char *origin, const char *variable)
+{
+        return bind_same_path(l, path, NULL, access, origin, variable);
+}
+
 static int lower_project(struct lower *l)
 {
         const struct cordon_settings *s = l->s;
@@ -306,7 +316,7 @@ static int lower_project(struct lower *l)
                 return r;
         _cleanup_free_ char *abs = NULL;
         r = cordon_lower_absolute(l, given, &abs);
-        _cleanup_free_ char *real = r >= 0 ? realpath(abs, NULL) : NULL;
+        _cleanup_free_ char *real = r >= 0 ? cordon_lower_host_realpath(l, abs) : NULL;
         if (!real)
                 return cordon_diag_set(l->diag, r < 0 ? r : -errno,
                                        "project directory '%s' (from %s): %s", given, origin,
@@ -338,7 +348,7 @@ static int lower_project(struct lower *l)
         bool allowed = false;
         char list[1024] = "";
         CORDON_LIST_FOREACH (it, &s->allowed_project_parents) {
-                _cleanup_free_ char *parent = realpath(it->value, NULL);
+                _cleanup_free_ char *parent = cordon_lower_host_realpath(l, it->value);
                 if (strlen(list) + strlen(it->value) + 3 < sizeof(list)) {
                         if (*list)
                                 strcat(list, ", ");
@@ -397,6 +407,22 @@ static int walk_cb(const char *fpath, const struct stat *sb, int type, struct FT
         return blacklisted(walk_settings, fpath) || S_ISBLK(sb->st_mode);
 }
 
+struct device_scan {
+        const char *dir, *base;
+        size_t literal;
+        char ***out;
+};
+
+static int device_scan_entry(const char *name, void *userdata)
+{
+        struct device_scan *scan = userdata;
+        if (strncmp(name, scan->base, scan->literal) != 0 ||
+            fnmatch(scan->base, name, FNM_PERIOD) != 0)
+                return 0;
+        _cleanup_free_ char *path = path_join(scan->dir, name);
+        return path && strv_extend(scan->out, path) >= 0 ? 0 : -ENOMEM;
+}
+
 /* The paths matching device pattern @pattern, as glob() finds them (no sorting, names starting
  * with '.' only for a pattern starting with '.'). Patterns whose wildcards are all in the last
  * component, as device patterns are, take one scan of the directory that compares the literal
@@ -425,18 +451,11 @@ static int match_devices(const char *pattern, char ***ret)
                 _cleanup_free_ char *dir = strndup(pattern, (size_t)(slash - pattern));
                 if (!dir)
                         return -ENOMEM;
-                DIR *d = opendir(*dir ? dir : "/");
-                int r = 0;
-                for (struct dirent *de; r >= 0 && d && (de = readdir(d));) {
-                        if (strncmp(de->d_name, base, literal) != 0 ||
-                            fnmatch(base, de->d_name, FNM_PERIOD) != 0)
-                                continue;
-                        _cleanup_free_ char *path = path_join(*dir ? dir : "/", de->d_name);
-                        r = path ? strv_extend(&out, path) : -ENOMEM;
-                }
-                if (d)
-                        closedir(d);
-                if (r < 0)
+                struct device_scan scan = {
+                    .dir = *dir ? dir : "/", .base = base, .literal = literal, .out = &out};
+                /* A directory that cannot be read has no matches (as with glob()). */
+                int r = cordon_lower_read_dir(scan.dir, 0, device_scan_entry, &scan);
+                if (r == -ENOMEM)
                         return r;
         }
         *ret = TAKE_PTR(out);
@@ -459,7 +478,7 @@ static int lower_devices(struct lower *l)
                 }
                 STRV_FOREACH (mp, matches) {
                         const char *m = *mp;
-                        _cleanup_free_ char *real = realpath(m, NULL);
+                        _cleanup_free_ char *real = cordon_lower_host_realpath(l, m);
                         struct stat st;
                         bool refuse = !real || !path_is_below(real, "/dev") ||
                                       streq(real, "/dev") || blacklisted(l->s, m) ||
@@ -618,9 +637,13 @@ static int lower_system(struct lower *l)
  * symlinks, so that a usr-merge link finds its target already bound. */
 static int lower_readonly_mounts(struct lower *l, bool builtin)
 {
-        /* Each entry is lstat()ed once; the symlinks wait in @links. */
+        /* Each entry is lstat()ed once; the symlinks wait in @links, with what lstat() said. */
         const struct cordon_list *list = &l->s->readonly_mounts;
-        _cleanup_free_ const struct cordon_item **links = calloc(list->n ?: 1, sizeof(*links));
+        struct pending {
+                const struct cordon_item *it;
+                struct stat st;
+        };
+        _cleanup_free_ struct pending *links = calloc(list->n ?: 1, sizeof(*links));
         if (!links)
                 return -ENOMEM;
         size_t n_links = 0;
@@ -628,18 +651,22 @@ static int lower_readonly_mounts(struct lower *l, bool builtin)
                 if (cordon_lower_is_builtin(it->origin) != builtin)
                         continue;
                 struct stat st;
-                if (lstat(it->value, &st) == 0 && S_ISLNK(st.st_mode)) {
-                        links[n_links++] = it;
+                bool found = lstat(it->value, &st) == 0;
+                if (found && S_ISLNK(st.st_mode)) {
+                        links[n_links++] = (struct pending){.it = it, .st = st};
                         continue;
                 }
-                int r = cordon_lower_bind_same_path(l, it->value, CORDON_ACCESS_RO, it->origin,
-                                                    "READONLY_MOUNTS");
+                /* A missing built-in entry (an absolute path) is skipped, as below. */
+                if (!found && errno == ENOENT && builtin && l->p->n_actions == 0)
+                        continue;
+                int r = bind_same_path(l, it->value, found ? &st : NULL, CORDON_ACCESS_RO,
+                                       it->origin, "READONLY_MOUNTS");
                 if (r < 0)
                         return r;
         }
         for (size_t i = 0; i < n_links; i++) {
-                int r = cordon_lower_bind_same_path(l, links[i]->value, CORDON_ACCESS_RO,
-                                                    links[i]->origin, "READONLY_MOUNTS");
+                int r = bind_same_path(l, links[i].it->value, &links[i].st, CORDON_ACCESS_RO,
+                                       links[i].it->origin, "READONLY_MOUNTS");
                 if (r < 0)
                         return r;
         }
@@ -650,7 +677,8 @@ _public_ int cordon_settings_resolve(const struct cordon_settings *s, const stru
                                      struct cordon_policy **ret, char ***ret_warnings,
                                      struct cordon_diag *diag)
 {
-        struct lower l = {.s = s, .h = h, .diag = diag};
+        struct lower_real_dirs real_dirs = {0};
+        struct lower l = {.s = s, .h = h, .diag = diag, .real_dirs = &real_dirs};
         int r;
 
         const struct cordon_net_mode_traits *net = cordon_net_mode_traits(s->net_mode);
@@ -721,6 +749,8 @@ fail:
         free(l.home_real);
         free(l.account_home_real);
         cordon_list_clear(&l.masks);
+        strv_free(real_dirs.dirs);
+        cordon_lower_dir_names_clear(&l.home_names);
         return r;
 }
 

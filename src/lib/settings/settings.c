@@ -88,6 +88,16 @@ static int reset_var(struct cordon_settings *s, const struct cordon_var *v, cons
         if (v->type == CORDON_VAR_LIST) {
                 struct cordon_list *l = field(s, v);
                 cordon_list_clear(l);
+                size_t count = 0;
+                for (const char *const *d = v->defaults; d && *d; d++)
+                        count++;
+                if (count == 0)
+                        return 0;
+                /* One array for all of them: cordon_list_add() would realloc() it once per item,
+                 * for the 150-odd defaults of every start. */
+                l->items = calloc(count, sizeof(*l->items));
+                if (!l->items)
+                        return -ENOMEM;
                 for (const char *const *d = v->defaults; d && *d; d++) {
                         const char *value = *d;
                         if (streq(value, "$HOME")) {
@@ -95,9 +105,13 @@ static int reset_var(struct cordon_settings *s, const struct cordon_var *v, cons
                                         continue;
                                 value = home;
                         }
-                        int r = cordon_list_add(l, value, CORDON_SETTINGS_BUILTIN);
-                        if (r < 0)
-                                return r;
+                        char *val = strdup(value), *origin = strdup(CORDON_SETTINGS_BUILTIN);
+                        if (!val || !origin) {
+                                free(val);
+                                free(origin);
+                                return -ENOMEM;
+                        }
+                        l->items[l->n++] = (struct cordon_item){.value = val, .origin = origin};
                 }
                 return 0;
         }
