@@ -7,8 +7,9 @@
 #   RUNS defaults to 60. Without --as-root the runs are made as BENCH_USER (default cordon-test).
 #
 # The phase boundaries are particular syscalls of the current launcher (getcwd at the start of
-# main, the first pipe2 of cordon_spawn, close_range in the child, pivot_root, the fork of the
-# command); if the launcher stops making one of them, adjust the markers below.
+# main, the socketpair of the control channel in the prepare phase, close_range in the child,
+# pivot_root, the fork of the command); if the launcher stops making one of them, adjust the
+# markers below.
 set -eu
 
 as_root=0 runs=60
@@ -42,7 +43,7 @@ EOF
 chmod 644 "$work/loop.sh"
 
 events=()
-for s in execve getcwd pipe2 clone close_range pivot_root exit_group; do
+for s in execve getcwd socketpair clone close_range pivot_root exit_group; do
         events+=(-e "syscalls:sys_enter_$s")
 done
 events+=(-e sched:sched_process_exit)
@@ -86,7 +87,7 @@ for k, s in enumerate(starts):
         G = ex[2]
         pts = [seg[0][0],
                first(lambda x: x[2] == P and x[3] == "sys_enter_getcwd")[0],
-               first(lambda x: x[2] == P and x[3] == "sys_enter_pipe2")[0],
+               first(lambda x: x[2] == P and x[3] == "sys_enter_socketpair")[0],
                cr[0],
                first(lambda x: x[2] == C and x[3] == "sys_enter_pivot_root")[0],
                first(lambda x: x[2] == C and x[3] == "sys_enter_clone")[0],
