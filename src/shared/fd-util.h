@@ -15,9 +15,3 @@ int read_full_fd(int fd, size_t max, char **ret, size_t *ret_len);
 int write_string_file_at(int dirfd, const char *path, const char *s);
 /* Closes every fd >= 3 except those listed in @keep (n entries). */
 int close_all_fds_except(const int *keep, size_t n);
-/* Sends @fd over the unix socket @sock (SCM_RIGHTS) with one byte of data. Returns 0 or -errno. */
-int send_fd(int sock, int fd);
-/* Receives a descriptor sent by send_fd() on @sock, close-on-exec, with recvmsg() @flags
- * (MSG_DONTWAIT: -EAGAIN when nothing is queued). Returns the fd or -errno (-EBADMSG when a
- * message came without one). */
-int recv_fd(int sock, int flags);

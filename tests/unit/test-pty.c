@@ -8,6 +8,7 @@
 #include <grp.h>
 #include <sys/socket.h>
 
+#include "lib/launch/control.h"
 #include "pty-fixture.h"
 #include "shared/fd-util.h"
 
@@ -655,13 +656,13 @@ Test(pty, keeps_std_fds_that_are_not_the_terminal)
 }
 
 /* The ns backend's move: the child makes a new pair from a ptmx (here the host's), takes its
- * slave and sends the master over a socket; the parent adopts it, and the relay carries on
- * through the new pair. The control: the old slave, still open in the parent's copy of the
- * fds until adopt, is no longer the command's terminal. */
+ * slave and sends the master over the control channel; the parent adopts it, and the relay carries
+ * on through the new pair. The control: the old slave, still open in the parent's copy of the fds
+ * until adopt, is no longer the command's terminal. */
 Test(pty, move_inside_and_adopt)
 {
         int sv[2];
-        cr_assert_eq(socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv), 0);
+        cr_assert_eq(cordon_control_pair(sv), 0);
         if (open_and_fork(outer_slave) == 0) {
                 close(sv[0]);
                 struct stat old_slave;
@@ -670,7 +671,9 @@ Test(pty, move_inside_and_adopt)
                 int m = cordon_pty_move_inside(pty, "/dev/ptmx");
                 if (m < 0)
                         _exit(90);
-                if (send_fd(sv[1], m) < 0)
+                struct cordon_control_msg msg = {
+                    .type = CORDON_CONTROL_FD, .kind = CORDON_CONTROL_FD_PTY_MASTER, .fd = m};
+                if (cordon_control_send(sv[1], &msg) < 0)
                         _exit(91);
                 close(m);
                 close(sv[1]);
@@ -681,8 +684,12 @@ Test(pty, move_inside_and_adopt)
         }
         close(sv[1]);
         cordon_pty_parent_after_clone(pty);
-        int m = recv_fd(sv[0], 0);
-        cr_assert_geq(m, 0, "recv_fd: %s", strerror(-m));
+        struct cordon_control_msg msg;
+        int r = cordon_control_recv(sv[0], 0, &msg);
+        cr_assert_eq(r, 1, "cordon_control_recv: %s", strerror(-r));
+        cr_assert_eq(msg.type, CORDON_CONTROL_FD);
+        int m = msg.fd;
+        cr_assert_geq(m, 0, "no descriptor came");
         cr_assert_eq(cordon_pty_adopt_master(pty, m), 0);
         cr_assert_eq(pty->master, m);
         PUMP_TEXT("33 101\r\nmoved-ok\r\n", 5000);
