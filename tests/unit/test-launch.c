@@ -116,6 +116,33 @@ Test(launch, side_effect_below_network_denies_sockets)
         cr_assert_eq(l.seccomp_key.net, CORDON_SECCOMP_NET_NONE);
 }
 
+/* The side-effect ceiling is the policy's own restriction, not a hardening layer: profiles and
+ * fallbacks that switch the layers off keep its socket rule, and without seccomp it cannot run. */
+Test(launch, side_effect_below_network_survives_layers_off)
+{
+        if (!cordon_seccomp_available())
+                cr_skip_test("this kernel lacks seccomp");
+        p->side_effect_level = CORDON_SIDE_EFFECT_READ_ONLY;
+        p->profile = CORDON_PROFILE_UNRESTRICTED;
+        cr_assert_eq(prepare(), 0, "%s", diag.message);
+        cr_assert(!l.landlock && !l.seccomp);
+        cr_assert_eq(l.seccomp_key.net, CORDON_SECCOMP_NET_NONE);
+        cr_assert_eq(l.seccomp_key.tier, CORDON_SECCOMP_TIER_NET_ONLY);
+        cr_assert_gt(l.bpf.len, 0, "a filter with the socket rule alone");
+        p->profile = CORDON_PROFILE_WORKTREE;
+        p->fallback = CORDON_FALLBACK_OFF;
+        cr_assert_eq(prepare(), 0, "%s", diag.message);
+        cr_assert_eq(l.seccomp_key.net, CORDON_SECCOMP_NET_NONE);
+        cr_assert_gt(l.bpf.len, 0);
+        p->fallback = CORDON_FALLBACK_WARN;
+        l.probe_seccomp = no_seccomp;
+        cr_assert_eq(prepare(), -EOPNOTSUPP);
+        cr_assert(strstr(diag.message, "side-effect level read_only"), "%s", diag.message);
+        p->side_effect_level = CORDON_SIDE_EFFECT_NETWORK;
+        cr_assert_eq(prepare(), 0, "control: without the ceiling the warning path runs: %s",
+                     diag.message);
+}
+
 Test(launch, missing_landlock_refused_by_default)
 {
         l.probe_landlock = no_landlock;

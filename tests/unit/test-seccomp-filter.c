@@ -818,7 +818,7 @@ Test(seccomp, network_rules_only)
         cordon_bpf_clear(&sock);
 }
 
-Test(seccomp, network_rules_only_families_refuse_io_uring)
+Test(seccomp, network_rules_only_refuse_io_uring)
 {
         /* IORING_OP_SOCKET creates sockets of any family inside the kernel: the family rule of
          * the filter without the deny list takes io_uring away too. */
@@ -831,6 +831,13 @@ Test(seccomp, network_rules_only_families_refuse_io_uring)
         family_raw = AF_VSOCK;
         cr_expect_eq(run(&fam, false, c_socket_raw), EAFNOSUPPORT);
         cordon_bpf_clear(&fam);
+        /* The same for the rule that refuses every socket call. */
+        struct cordon_bpf none = {.insns = NULL};
+        build(&(struct cordon_seccomp_key){.tier = CORDON_SECCOMP_TIER_NET_ONLY,
+                                           .net = CORDON_SECCOMP_NET_NONE},
+              &none);
+        cr_expect_eq(run(&none, false, c_io_uring_setup), EPERM);
+        cordon_bpf_clear(&none);
 }
 
 Test(seccomp, prebuilt_programs_match_libseccomp)

@@ -291,13 +291,24 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
             (r = layer_missing(l, &l->seccomp, "seccomp filters are unavailable on this kernel",
                                diag)) < 0)
                 return r;
-        /* The socket calls below the network level are part of the seccomp layer, and so are
-         * the socket families a network namespace cannot confine (AF_VSOCK...). */
+        /* The socket families a network namespace cannot confine (AF_VSOCK...) are part of the
+         * seccomp layer. */
         if (l->seccomp)
-                l->seccomp_key.net = cordon_seccomp_net_stricter(
-                    cordon_net_mode_traits(p->net_mode)->seccomp_rule,
-                    p->side_effect_level < CORDON_SIDE_EFFECT_NETWORK ? CORDON_SECCOMP_NET_NONE
-                                                                      : CORDON_SECCOMP_NET_ANY);
+                l->seccomp_key.net = cordon_net_mode_traits(p->net_mode)->seccomp_rule;
+        /* A side-effect ceiling below `network` is a restriction the policy asked for, not a
+         * hardening layer: its socket rule is applied whatever the profile or the fallback says
+         * about the layers (as a filter with the network rules only when they are off), and a
+         * kernel without seccomp cannot run it. */
+        if (p->side_effect_level < CORDON_SIDE_EFFECT_NETWORK) {
+                if (!l->seccomp && !l->probe_seccomp())
+                        return cordon_diag_set(
+                            diag, -EOPNOTSUPP,
+                            "the side-effect level %s refuses the network with seccomp, which "
+                            "this kernel does not offer",
+                            cordon_side_effect_to_string(p->side_effect_level));
+                l->seccomp_key.net =
+                    cordon_seccomp_net_stricter(l->seccomp_key.net, CORDON_SECCOMP_NET_NONE);
+        }
 
         /* What lowering planned for the host (placeholders, HOME_WRITABLE directories), before
          * anything opens the paths; the layers are decided, so a refused run creates nothing. */

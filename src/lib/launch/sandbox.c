@@ -44,7 +44,7 @@ void cordon_sandbox_report_decisions(struct cordon_sandbox *sb)
         rep->landlock.scoped = l->landlock && l->ll.scope;
         rep->seccomp.planned = l->bpf.len > 0;
         rep->seccomp.deny_list = l->seccomp;
-        rep->seccomp.deny_network = l->seccomp && l->seccomp_key.net == CORDON_SECCOMP_NET_NONE;
+        rep->seccomp.deny_network = l->seccomp_key.net == CORDON_SECCOMP_NET_NONE;
         rep->seccomp.deny_socket_create = l->seccomp_isolates_net;
         rep->seccomp.instructions = l->bpf.len;
         for (size_t k = 0; k < _CORDON_LIMIT_KIND_MAX; k++)

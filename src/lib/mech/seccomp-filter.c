@@ -217,8 +217,12 @@ static int add_rules(scmp_filter_ctx ctx, enum cordon_seccomp_tier tier,
         case CORDON_SECCOMP_NET_ANY:
                 return 0;
         case CORDON_SECCOMP_NET_NONE:
-                /* Every call refused whatever its family gets no family rules on top. */
-                return deny_all(ctx, denied_network, ELEMENTSOF(denied_network));
+                /* Every call refused whatever its family gets no family rules on top; io_uring
+                 * (IORING_OP_SOCKET, _CONNECT, _SEND...) goes with them, as for NO_SOCKET. */
+                r = deny_all(ctx, denied_network, ELEMENTSOF(denied_network));
+                if (r >= 0 && tier == CORDON_SECCOMP_TIER_NET_ONLY)
+                        r = deny_all(ctx, denied_io_uring, ELEMENTSOF(denied_io_uring));
+                return r;
         case CORDON_SECCOMP_NET_NO_SOCKET:
                 /* io_uring goes with socket(): IORING_OP_SOCKET makes a socket inside the kernel,
                  * where this filter never looks, and the filter without the deny list (the

@@ -24,9 +24,9 @@ static void describe_layers(FILE *f, const struct cordon_launch *l)
                 fprintf(f, " landlock (ABI %d)", l->landlock_abi);
         if (l->seccomp)
                 fputs(" seccomp", f);
-        else if (l->seccomp_isolates_net)
+        else if (l->seccomp_key.net != CORDON_SECCOMP_NET_ANY)
                 fputs(" seccomp (network rules only)", f);
-        if (!l->landlock && !l->seccomp && !l->seccomp_isolates_net)
+        if (!l->landlock && !l->seccomp && l->seccomp_key.net == CORDON_SECCOMP_NET_ANY)
                 fputs(" none", f);
         fputc('\n', f);
 }
