@@ -197,6 +197,35 @@ Test(lower_cap, root_through_symlink_refused)
         cr_assert(strstr(diag.message, "read_roots"), "%s", diag.message);
 }
 
+/* A writable root is held to what a project is: a policy naming the home, or a parent of it,
+ * would otherwise make the whole home writable whatever HOME_ACCESS says. */
+Test(lower_cap, writable_root_is_held_to_the_project_rules)
+{
+        struct cordon_cap_policy *c = cap();
+        add_root(&c->workspace_roots, home);
+        c->has_capabilities = true;
+        c->capabilities = CORDON_CAP_READ_TEXT | CORDON_CAP_WRITE_TEXT | CORDON_CAP_EXEC;
+        cr_assert_eq(lower(), -EPERM);
+        cr_assert(strstr(diag.message, "is the home directory"), "%s", diag.message);
+        cr_assert(strstr(diag.message, "workspace_roots"), "%s", diag.message);
+
+        c = cap();
+        add_root(&c->write_roots, root);
+        c->has_capabilities = true;
+        c->capabilities = CORDON_CAP_READ_TEXT | CORDON_CAP_WRITE_TEXT | CORDON_CAP_EXEC;
+        cr_assert_eq(lower(), -EPERM);
+        cr_assert(strstr(diag.message, "parent of the home directory"), "%s", diag.message);
+
+        /* Control: the home is fine as a read-only root, a directory below it as a writable one. */
+        c = cap();
+        add_root(&c->read_only_roots, home);
+        add_root(&c->workspace_roots, project);
+        c->has_capabilities = true;
+        c->capabilities = CORDON_CAP_READ_TEXT | CORDON_CAP_WRITE_TEXT | CORDON_CAP_EXEC;
+        lower_ok();
+        cr_assert_not_null(rule(project, CORDON_ACCESS_RW));
+}
+
 Test(lower_cap, credentials_opt_in)
 {
         /* The default presets leave ~/.netrc hidden; naming it as a read root hands it over. */

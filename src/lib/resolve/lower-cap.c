@@ -62,7 +62,16 @@ static int bind_list(struct lower *l, const struct cordon_list *roots, const cha
                                                "%s (root '%s') resolves to '%s' through a symlink; "
                                                "name the resolved path instead",
                                                origin, root, real);
-                int r = cordon_lower_bind_same_path(l, root, access, origin, key);
+                int r;
+                /* A writable root is a project: not the home, not a parent of it, not outside
+                 * ALLOWED_PROJECT_PARENTS (else a policy would override HOME_ACCESS unseen). */
+                if (access == CORDON_ACCESS_RW && real) {
+                        char what[256];
+                        snprintf(what, sizeof(what), "%s (root)", origin);
+                        if ((r = cordon_lower_check_writable_root(l, real, what)) < 0)
+                                return r;
+                }
+                r = cordon_lower_bind_same_path(l, root, access, origin, key);
                 if (r < 0)
                         return r;
         }

@@ -65,6 +65,9 @@ int cordon_lower_put(struct lower *l, const char *guest, const char *host,
                      enum cordon_access access, unsigned flags, const char *origin);
 /* Binds @path (made absolute, symlinks resolved) at the same place. A missing path is an error
  * naming @variable and @origin, except for built-in entries. */
+/* Refuses (-EPERM, naming @what) a resolved directory the sandbox may write that is the root,
+ * the home or a parent of it, or not strictly below an allowed project parent. */
+int cordon_lower_check_writable_root(struct lower *l, const char *real, const char *what);
 int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_access access,
                                 const char *origin, const char *variable);
 /* True when host path @host lies below a read-write bind, i.e. the sandbox can write there. */

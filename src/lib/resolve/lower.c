@@ -303,6 +303,57 @@ int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_a
         return bind_same_path(l, path, NULL, access, origin, variable);
 }
 
+/* What a directory the sandbox may write must not be (@real resolved, @what names it in the
+ * message): the root, the home or a parent of it, or anything not strictly below an allowed
+ * project parent. The project directory and every writable root of a capability policy are
+ * held to it alike. */
+int cordon_lower_check_writable_root(struct lower *l, const char *real, const char *what)
+{
+        const struct cordon_settings *s = l->s;
+        if (streq(real, "/"))
+                return cordon_diag_set(l->diag, -EPERM,
+                                       "%s '/' is not allowed: it would make the whole host "
+                                       "writable",
+                                       what);
+        /* Checked on the resolved path, against $HOME and the account's home alike. */
+        const char *const homes[] = {l->home_real, l->account_home_real};
+        for (size_t i = 0; i < ELEMENTSOF(homes); i++) {
+                if (!homes[i] || !path_is_below(homes[i], real))
+                        continue;
+                if (streq(real, homes[i]))
+                        return cordon_diag_set(l->diag, -EPERM,
+                                               "%s '%s' is the home directory; use a "
+                                               "directory below it",
+                                               what, real);
+                return cordon_diag_set(l->diag, -EPERM,
+                                       "%s '%s' is a parent of the home directory '%s'; use a "
+                                       "directory below the home directory",
+                                       what, real, homes[i]);
+        }
+
+        bool allowed = false;
+        char list[1024] = "";
+        CORDON_LIST_FOREACH (it, &s->allowed_project_parents) {
+                _cleanup_free_ char *parent = cordon_lower_host_realpath(l, it->value);
+                if (strlen(list) + strlen(it->value) + 3 < sizeof(list)) {
+                        if (*list)
+                                strcat(list, ", ");
+                        strcat(list, it->value);
+                }
+                /* Strictly below: /tmp itself would share every other program's files. */
+                if (parent && path_is_below(real, parent) && !streq(real, parent))
+                        allowed = true;
+        }
+        if (!allowed)
+                return cordon_diag_set(l->diag, -EPERM,
+                                       "%s '%s' is not below an allowed parent (%s; the "
+                                       "parent itself does not count); add one to "
+                                       "ALLOWED_PROJECT_PARENTS",
+                                       what, real, *list ? list : "none");
+
+        return 0;
+}
+
 static int lower_project(struct lower *l)
 {
         const struct cordon_settings *s = l->s;
@@ -325,45 +376,8 @@ static int lower_project(struct lower *l)
         if (stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
                 return cordon_diag_set(l->diag, -ENOTDIR,
                                        "project directory '%s' is not a directory", real);
-        if (streq(real, "/"))
-                return cordon_diag_set(l->diag, -EPERM,
-                                       "project directory '/' is not allowed: it would make the "
-                                       "whole host writable");
-        /* Checked on the resolved path, against $HOME and the account's home alike. */
-        const char *const homes[] = {l->home_real, l->account_home_real};
-        for (size_t i = 0; i < ELEMENTSOF(homes); i++) {
-                if (!homes[i] || !path_is_below(homes[i], real))
-                        continue;
-                if (streq(real, homes[i]))
-                        return cordon_diag_set(l->diag, -EPERM,
-                                               "project directory '%s' is the home directory; use "
-                                               "a directory below it",
-                                               real);
-                return cordon_diag_set(l->diag, -EPERM,
-                                       "project directory '%s' is a parent of the home directory "
-                                       "'%s'; use a directory below the home directory",
-                                       real, homes[i]);
-        }
-
-        bool allowed = false;
-        char list[1024] = "";
-        CORDON_LIST_FOREACH (it, &s->allowed_project_parents) {
-                _cleanup_free_ char *parent = cordon_lower_host_realpath(l, it->value);
-                if (strlen(list) + strlen(it->value) + 3 < sizeof(list)) {
-                        if (*list)
-                                strcat(list, ", ");
-                        strcat(list, it->value);
-                }
-                /* Strictly below: /tmp itself would share every other program's files. */
-                if (parent && path_is_below(real, parent) && !streq(real, parent))
-                        allowed = true;
-        }
-        if (!allowed)
-                return cordon_diag_set(l->diag, -EPERM,
-                                       "project directory '%s' is not below an allowed parent "
-                                       "(%s; the parent itself does not count); add one with "
-                                       "--allow-parent",
-                                       real, *list ? list : "none");
+        if ((r = cordon_lower_check_writable_root(l, real, "project directory")) < 0)
+                return r;
 
         r = cordon_lower_put(l, real, real, CORDON_ACCESS_RW, 0, origin);
         if (r < 0)
