@@ -154,7 +154,9 @@ int cordon_policy_set_hostname(struct cordon_policy *p, const char *hostname);
 int cordon_policy_set_net_mode(struct cordon_policy *p, enum cordon_net_mode mode,
                                const char *origin);
 /* Defaults: CORDON_BACKEND_AUTO, CORDON_PROFILE_WORKTREE, CORDON_SIDE_EFFECT_NETWORK,
- * CORDON_FALLBACK_ENFORCE. Each returns 0 or -EINVAL for a value out of range. */
+ * CORDON_FALLBACK_ENFORCE. Each returns 0 or -EINVAL for a value out of range;
+ * cordon_policy_set_backend() returns -EPERM for any backend but landlock on a policy that
+ * cordon_settings_resolve() made for the landlock backend (it lacks the ns backend's rules). */
 int cordon_policy_set_backend(struct cordon_policy *p, enum cordon_backend b);
 int cordon_policy_set_profile(struct cordon_policy *p, enum cordon_profile profile);
 int cordon_policy_set_side_effect_level(struct cordon_policy *p, enum cordon_side_effect level);

@@ -281,6 +281,20 @@ Test(lower_protect, landlock_backend_skips_the_socket_table)
         lower_ok();
 }
 
+/* What was resolved without the ns backend's rules cannot be launched by the ns backend. */
+Test(lower_protect, landlock_resolved_policy_stays_landlock)
+{
+        s.backend = CORDON_BACKEND_LANDLOCK;
+        lower_ok();
+        cr_assert_eq(cordon_policy_set_backend(p, CORDON_BACKEND_NS), -EPERM);
+        cr_assert_eq(cordon_policy_set_backend(p, CORDON_BACKEND_AUTO), -EPERM);
+        cr_assert_eq(cordon_policy_set_backend(p, CORDON_BACKEND_LANDLOCK), 0);
+        /* Control: a policy resolved for auto may go either way. */
+        s.backend = CORDON_BACKEND_AUTO;
+        lower_ok();
+        cr_assert_eq(cordon_policy_set_backend(p, CORDON_BACKEND_NS), 0);
+}
+
 /* ---- the parser ---- */
 
 Test(lower_protect, parser_paths)

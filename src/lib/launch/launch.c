@@ -255,6 +255,11 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
                                        "the wasi profile is enforced by a WASI runtime; cordon "
                                        "cannot start a host process under it");
 
+        if (p->landlock_only && p->backend != CORDON_BACKEND_LANDLOCK)
+                return cordon_diag_set(diag, -EPERM,
+                                       "the policy was resolved for the landlock backend and lacks "
+                                       "the %s backend's rules",
+                                       cordon_backend_to_string(p->backend));
         l->landlock_abi = l->probe_landlock();
         switch (p->backend) {
         case CORDON_BACKEND_NS:

@@ -116,6 +116,8 @@ _public_ int cordon_policy_set_backend(struct cordon_policy *p, enum cordon_back
 {
         if (!p || !cordon_backend_to_string(b))
                 return -EINVAL;
+        if (p->landlock_only && b != CORDON_BACKEND_LANDLOCK)
+                return -EPERM;
         p->backend = b;
         return 0;
 }

@@ -84,6 +84,10 @@ struct cordon_policy {
         struct cordon_identity identity;
 
         enum cordon_backend backend;
+        /* Resolved for an explicit landlock backend, which leaves out the rules only a mount
+         * namespace gives and the work behind them (socket masks, read-only git and agent
+         * files, the passwd filter): no other backend may launch it. */
+        bool landlock_only;
         enum cordon_profile profile;
         enum cordon_side_effect side_effect_level;
         enum cordon_fallback fallback;

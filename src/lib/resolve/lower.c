@@ -742,6 +742,7 @@ _public_ int cordon_settings_resolve(const struct cordon_settings *s, const stru
                 goto fail;
         }
         l.p->backend = s->backend;
+        l.p->landlock_only = s->backend == CORDON_BACKEND_LANDLOCK;
         l.p->fallback = s->fallback;
         /* SANDBOX_PROFILE already holds the strictest of --profile and a capability policy's
          * sandbox_profile (settings-policy.c). */
