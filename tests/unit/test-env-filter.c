@@ -580,3 +580,16 @@ Test(env, defaults_pass_ordinary_variables)
                 cr_expect(strv_contains(out, passed[i]), "'%s' was removed", passed[i]);
         cr_expect_eq(n, 0);
 }
+
+/* A case-insensitive pattern longer than the matcher's stack buffer still blocks. */
+Test(env, long_casefold_pattern_still_matches)
+{
+        char pattern[400], name[400];
+        memset(pattern, 'A', 300);
+        memcpy(pattern + 300, "[XY]/i", 7);
+        memset(name, 'a', 300);
+        memcpy(name + 300, "x", 2);
+        cr_assert(cordon_env_pattern_matches(pattern, name));
+        name[300] = 'z';
+        cr_assert_not(cordon_env_pattern_matches(pattern, name), "control: another name");
+}

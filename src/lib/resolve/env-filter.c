@@ -62,12 +62,18 @@ bool cordon_env_pattern_matches(const char *pattern, const char *name)
                 return star_match(pattern, l, name, casefold);
         if (!casefold)
                 return fnmatch(pattern, name, 0) == 0;
-        char buf[256];
-        if (l >= sizeof(buf))
-                return false;
-        memcpy(buf, pattern, l);
-        buf[l] = 0;
-        return fnmatch(buf, name, FNM_CASEFOLD) == 0;
+        /* Without its "/i". A pattern too long for the stack copy gets a heap one; should that
+         * fail, the variable counts as matched: a blocking pattern must not fail open. */
+        char buf[256], *heap = NULL;
+        const char *pat = buf;
+        if (l < sizeof(buf)) {
+                memcpy(buf, pattern, l);
+                buf[l] = 0;
+        } else if (!(pat = heap = strndup(pattern, l)))
+                return true;
+        bool m = fnmatch(pat, name, FNM_CASEFOLD) == 0;
+        free(heap);
+        return m;
 }
 
 bool cordon_env_is_blocked(const struct cordon_env_rules *rules, const char *name)

@@ -1,6 +1,5 @@
 /* Lowering of $HOME: HOME_ACCESS modes, HOME_READONLY/WRITABLE/SEEDED_FILES entries, and the
  * credential directories that are hidden whatever the mode. */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
@@ -60,7 +59,10 @@ static uint64_t name_hash(const char *name, size_t len)
 {
         uint64_t h = 0xcbf29ce484222325u;
         for (size_t i = 0; i < len; i++) {
-                h ^= (unsigned char)tolower((unsigned char)name[i]);
+                /* ASCII only, whatever the caller's locale (a Turkish one folds 'I' to a
+                 * dotless i): the listing is trusted only for ASCII names. */
+                unsigned char c = (unsigned char)name[i];
+                h ^= c >= 'A' && c <= 'Z' ? c | 0x20 : c;
                 h *= 0x100000001b3u;
         }
         return h ?: 1;
