@@ -436,6 +436,27 @@ Test(settings_registry, policy_profile_is_strictest_wins_and_a_second_policy_rep
         unlink(b);
 }
 
+Test(settings_registry, policy_side_effect_level_is_strictest_wins)
+{
+        cr_assert_eq(cordon_settings_set(s, "SIDE_EFFECT_LEVEL", "none", "env X", &diag), 0);
+        _cleanup_free_ char *looser = write_policy("{\"side_effect_level\": \"network\"}");
+        _cleanup_free_ char *plain = write_policy("{\"workspace_roots\": [\"/z\"]}");
+        cr_assert_eq(cordon_settings_load_policy(s, looser, &diag), 0, "%s", diag.message);
+        const char *origin;
+        cr_assert_str_eq(get("SIDE_EFFECT_LEVEL", &origin), "none");
+        cr_assert_str_eq(origin, "env X", "a policy cannot loosen the side-effect level");
+        cr_assert_eq(cordon_settings_load_policy(s, plain, &diag), 0, "%s", diag.message);
+        cr_assert_str_eq(get("SIDE_EFFECT_LEVEL", NULL), "none", "nor can one that omits it");
+        /* Control: a stricter one lowers it. */
+        cr_assert_eq(cordon_settings_reset(s, "SIDE_EFFECT_LEVEL"), 0);
+        _cleanup_free_ char *stricter = write_policy("{\"side_effect_level\": \"read_only\"}");
+        cr_assert_eq(cordon_settings_load_policy(s, stricter, &diag), 0, "%s", diag.message);
+        cr_assert_str_eq(get("SIDE_EFFECT_LEVEL", NULL), "read_only");
+        unlink(looser);
+        unlink(plain);
+        unlink(stricter);
+}
+
 Test(settings_registry, policy_errors)
 {
         cr_assert_eq(cordon_settings_load_policy(s, "/nonexistent/policy.json", &diag), -ENOENT);

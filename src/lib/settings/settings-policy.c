@@ -14,7 +14,9 @@
 #include "shared/macro.h"
 #include "shared/strv.h"
 
-/* The policy variables: replaced as a whole when a policy is applied. */
+/* The policy variables: replaced as a whole when a policy is applied. SIDE_EFFECT_LEVEL and
+ * SANDBOX_PROFILE are not among them: other front ends set them too, and a policy may only make
+ * them stricter. */
 static const char *const policy_vars[] = {
     "POLICY",
     "POLICY_WORKSPACE_ROOTS",
@@ -24,7 +26,6 @@ static const char *const policy_vars[] = {
     "POLICY_PRESETS",
     "POLICY_WORKSPACE_WRITES",
     "POLICY_PROCESS_EXEC",
-    "SIDE_EFFECT_LEVEL",
 };
 
 static int set(struct cordon_settings *s, const char *name, const char *value, const char *src,
@@ -86,7 +87,9 @@ int cordon_settings_apply_cap_policy(struct cordon_settings *s, const struct cor
                              "/capabilities/process", diag)) < 0)
                         return r;
         }
-        if (c->has_side_effect_level &&
+        /* Strictest wins here too: a level set before (by another front end) is never raised
+         * by the policy, which may only lower it. */
+        if (c->has_side_effect_level && c->side_effect_level < s->side_effect_level &&
             (r = set(s, "SIDE_EFFECT_LEVEL", cordon_side_effect_to_string(c->side_effect_level),
                      src, "/side_effect_level", diag)) < 0)
                 return r;
