@@ -114,6 +114,9 @@ Test(term_filter, strings_dropped)
         DROPPED("\x1b_Gf=100,t=f;L2V0Yy9wYXNzd2Q=\x1b\\"); /* kitty graphics from a file */
         DROPPED("\x1b^privacy\x1b\\");
         DROPPED("\x1bXsos\x1b\\");
+        /* screen's and tmux's window title: the text is the title, not output. */
+        DROPPED("\x1bkevil title\x1b\\");
+        cr_assert_str_eq(filter("a\x1bkevil\x1b\\b"), "ab");
         DROPPED("\x1bP0;1|17/ab\x1b\\"); /* DECUDK */
 }
 

@@ -301,6 +301,9 @@ static void esc(struct cordon_term_filter *f, struct sink *s, uint8_t c)
                 case 'X':
                         kind = STR_SOS;
                         break;
+                case 'k': /* screen's and tmux's title string, ended by ST like the others */
+                        kind = STR_SOS;
+                        break;
                 case '^':
                         kind = STR_PM;
                         break;
