@@ -36,12 +36,17 @@ static const char *rel(const char *guest)
         return guest;
 }
 
-static const struct cordon_policy *sort_policy;
+/* qsort_r(): the policy travels with the call, so sandboxes started at once from several
+ * threads each sort their own. */
+struct order_ctx {
+        const struct cordon_policy *policy;
+};
 
-static int order_cmp(const void *a, const void *b)
+static int order_cmp(const void *a, const void *b, void *userdata)
 {
-        const struct cordon_fs_rule *ra = &sort_policy->fs[*(const size_t *)a];
-        const struct cordon_fs_rule *rb = &sort_policy->fs[*(const size_t *)b];
+        const struct cordon_policy *policy = ((const struct order_ctx *)userdata)->policy;
+        const struct cordon_fs_rule *ra = &policy->fs[*(const size_t *)a];
+        const struct cordon_fs_rule *rb = &policy->fs[*(const size_t *)b];
         int ma = ra->access == CORDON_ACCESS_MASKED, mb = rb->access == CORDON_ACCESS_MASKED;
         if (ma != mb)
                 return ma - mb;
@@ -93,9 +98,8 @@ int cordon_mount_plan_build(const struct cordon_policy *p, struct cordon_mount_p
         }
         plan.n = p->n_fs;
         /* qsort is not stable; the index tie-break keeps insertion order (later rules win). */
-        sort_policy = p;
-        qsort(plan.order, plan.n, sizeof(size_t), order_cmp);
-        sort_policy = NULL;
+        struct order_ctx ctx = {.policy = p};
+        qsort_r(plan.order, plan.n, sizeof(size_t), order_cmp, &ctx);
         *ret = plan;
         return 0;
 }

@@ -411,7 +411,9 @@ static bool blacklisted(const struct cordon_settings *s, const char *path)
         return false;
 }
 
-static const struct cordon_settings *walk_settings;
+/* nftw() takes no context: the settings of the walk are per thread, so resolves running at once
+ * in several threads each check against their own blacklist. */
+static _Thread_local const struct cordon_settings *walk_settings;
 /* Stops the walk (1) at a refused node, and at anything it cannot inspect: an unreadable
  * directory (FTW_DNR) or an entry it cannot stat (FTW_NS) might hide one. */
 static int walk_cb(const char *fpath, const struct stat *sb, int type, struct FTW *ftw)
