@@ -5,6 +5,7 @@
  * reports through its exit status: 0, or the number of the first check that failed. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -161,6 +162,65 @@ Test(sandbox, two_landlock_sandboxes_killed_and_reported, .timeout = 60)
         int k = in_child(CORDON_BACKEND_LANDLOCK);
         if (k == 77)
                 cr_skip_test("the landlock backend cannot run here");
+        cr_assert_eq(k, 0, "check %d failed", k);
+}
+
+/* Whatever the caller holds when it starts a sandbox stays the caller's: nothing of the
+ * sandbox (the landlock backend's reaper, the ns backend's PID 1) keeps a copy, or a pipe the
+ * caller closes would never see its end of file while the sandbox runs (another sandbox's
+ * control channel, in a program that starts sandboxes from several threads). */
+static int caller_fds_not_held(enum cordon_backend backend)
+{
+        struct cordon_policy *p = policy(backend);
+        char sleep_[] = "sleep", secs[] = "30";
+        char *argv[] = {sleep_, secs, NULL};
+        int pipefd[2];
+        if (!p || pipe2(pipefd, O_CLOEXEC) < 0)
+                return 1;
+        struct cordon_sandbox *sb = NULL;
+        struct cordon_diag d = {0};
+        int r = cordon_sandbox_start(p, argv, &sb, &d);
+        if (r == -EOPNOTSUPP)
+                return 77;
+        if (r < 0)
+                return 2;
+        close(pipefd[1]);
+        struct pollfd pfd = {.fd = pipefd[0], .events = POLLIN};
+        char c;
+        int k = poll(&pfd, 1, 2000) == 1 && read(pipefd[0], &c, 1) == 0 ? 0 : 3;
+        cordon_sandbox_kill(sb, SIGKILL);
+        int status;
+        cordon_sandbox_wait(sb, &status);
+        cordon_sandbox_free(sb);
+        cordon_policy_free(p);
+        return k;
+}
+
+static int fds_in_child(enum cordon_backend backend)
+{
+        pid_t pid = fork();
+        cr_assert_geq(pid, 0);
+        if (pid == 0)
+                _exit(caller_fds_not_held(backend));
+        int st;
+        cr_assert_eq(waitpid(pid, &st, 0), pid);
+        cr_assert(WIFEXITED(st), "the child died: %d", st);
+        return WEXITSTATUS(st);
+}
+
+Test(sandbox, caller_fds_not_held_landlock, .timeout = 30)
+{
+        int k = fds_in_child(CORDON_BACKEND_LANDLOCK);
+        if (k == 77)
+                cr_skip_test("the landlock backend cannot run here");
+        cr_assert_eq(k, 0, "check %d failed", k);
+}
+
+Test(sandbox, caller_fds_not_held_ns, .timeout = 30)
+{
+        int k = fds_in_child(CORDON_BACKEND_NS);
+        if (k == 77)
+                cr_skip_test("the ns backend cannot run here");
         cr_assert_eq(k, 0, "check %d failed", k);
 }
 

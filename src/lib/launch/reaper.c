@@ -260,6 +260,12 @@ _Noreturn static void reaper_main(struct cordon_reaper *r)
         raw_close(r->control_fd);
         for (size_t i = 0; i < ELEMENTSOF(r->drop_fds); i++)
                 raw_close(r->drop_fds[i]);
+        /* Nor any other descriptor: the reaper never execs, so close-on-exec does not take
+         * the caller's fds from it, and a copy kept for the sandbox's life would hold a pipe
+         * the caller closes (or another sandbox's control channel) open. It needs none; its
+         * clean-up after an orphaning opens what it uses. Kernels before 5.9 have no
+         * close_range(): the closes above are what they get. */
+        (void)cordon_raw_syscall3(SYS_close_range, 3, ~0U, 0);
         cordon_reaper_run(cmd, &r->forward, r->supervisor, r->orphaned, r->userdata);
 }
 
