@@ -77,6 +77,23 @@ static int exit_code(void)
         return status == 7 && end == CORDON_END_EXITED ? 0 : 1;
 }
 
+/* Someone else reaped the sandbox's first process (here: SIGCHLD ignored, so the kernel did):
+ * supervision ends with -ECHILD instead of spinning on a pidfd that stays readable. */
+static int reaped_elsewhere(void)
+{
+        block_all();
+        signal(SIGCHLD, SIG_IGN);
+        struct cordon_supervise s = {.pid = start("sleep 0.2"), .forward = forward_set()};
+        int status = -1;
+        enum cordon_end end;
+        return cordon_supervise_run(&s, &status, &end) == -ECHILD ? 0 : 1;
+}
+
+Test(supervise, reaped_elsewhere_is_an_error, .timeout = 20)
+{
+        cr_assert_eq(in_child(reaped_elsewhere), 0);
+}
+
 Test(supervise, exit_code_comes_back)
 {
         cr_assert_eq(in_child(exit_code), 0);

@@ -55,18 +55,23 @@ int cordon_supervise_kill(const struct cordon_supervise *s)
 }
 
 /* Reaps @pid once it has exited. Returns true then, storing its wait status. */
-static bool reap(struct supervision *v)
+/* 1 once the sandbox's first process is reaped, 0 while it runs, or -errno: -ECHILD when
+ * someone else reaped it (a caller with SIGCHLD ignored, or waitpid(-1)): its pidfd then stays
+ * readable, and the loop would spin on it forever. */
+static int reap(struct supervision *v)
 {
         for (;;) {
                 int st;
                 pid_t w = waitpid(v->s->pid, &st, WNOHANG);
                 if (w < 0 && errno == EINTR)
                         continue;
-                if (w <= 0)
-                        return false;
+                if (w < 0)
+                        return -errno;
+                if (w == 0)
+                        return 0;
                 v->status = st;
                 v->exited = true;
-                return true;
+                return 1;
         }
 }
 
@@ -87,8 +92,9 @@ static int on_exit_ready(void *userdata, const struct pollfd *fds)
 {
         (void)fds;
         struct supervision *v = userdata;
-        if (reap(v))
-                cordon_loop_quit(v->loop, 0);
+        int r = reap(v);
+        if (r != 0)
+                cordon_loop_quit(v->loop, r < 0 ? r : 0);
         return 0;
 }
 
@@ -134,8 +140,9 @@ static int on_timer(void *userdata, const struct pollfd *fds)
         (void)fds;
         struct supervision *v = userdata;
         uint64_t t = cordon_now_usec();
-        if (v->pidfd < 0 && reap(v)) {
-                cordon_loop_quit(v->loop, 0);
+        int k = v->pidfd < 0 ? reap(v) : 0;
+        if (k != 0) {
+                cordon_loop_quit(v->loop, k < 0 ? k : 0);
                 return 0;
         }
         if (v->end == CORDON_END_EXITED && v->deadline && t >= v->deadline)
@@ -211,7 +218,7 @@ int cordon_supervise_run(const struct cordon_supervise *s, int *ret_status,
         if (r >= 0)
                 r = cordon_loop_add(v.loop, &v.timer_src);
         /* It may be gone before the loop ran. */
-        if (r >= 0 && !reap(&v))
+        if (r >= 0 && (r = reap(&v)) == 0)
                 r = cordon_loop_run(v.loop);
         cordon_loop_remove(v.loop, &v.exit_src);
         cordon_loop_remove(v.loop, &v.signal_src);
