@@ -309,6 +309,20 @@ Test(launch, fall_back_switches_to_landlock)
         cr_assert_eq(l.seccomp_key.net, CORDON_SECCOMP_NET_NO_SOCKET);
 }
 
+/* What the fallback gives up is said, not dropped silently. */
+Test(launch, fall_back_names_what_it_leaves_out)
+{
+        if (cordon_landlock_abi() < 6 || !cordon_seccomp_available())
+                cr_skip_test("this kernel lacks Landlock ABI 6 or seccomp");
+        cr_assert_eq(cordon_policy_add_fs(p, "/etc/hostname", "/etc/hostname", CORDON_ACCESS_RO,
+                                          CORDON_FS_NS_ONLY, "test"),
+                     0);
+        cr_assert_eq(prepare(), 0, "%s", diag.message);
+        cr_assert_eq(cordon_launch_fall_back(&l, "clone: Operation not permitted", &diag), 0, "%s",
+                     diag.message);
+        cr_assert(warned("leaves out 1 read-only file(s) inside writable directories"));
+}
+
 Test(launch, fall_back_without_landlock_is_an_error)
 {
         l.probe_landlock = no_landlock;

@@ -232,6 +232,28 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
         return 0;
 }
 
+/* What an `auto` launch gives up by taking the landlock backend, for its warning: the rules of
+ * @p only a mount namespace can give (read-only files inside writable directories, generated
+ * files such as the filtered passwd); "" when there are none. */
+static void landlock_drops(const struct cordon_policy *p, char *buf, size_t n)
+{
+        size_t ro_inside = 0, generated = 0;
+        for (size_t i = 0; i < p->n_fs; i++) {
+                const struct cordon_fs_rule *r = &p->fs[i];
+                if (r->flags & CORDON_FS_NS_ONLY)
+                        ro_inside++;
+                else if (r->access == CORDON_ACCESS_DATA)
+                        generated++;
+        }
+        *buf = 0;
+        if (ro_inside || generated)
+                snprintf(buf, n,
+                         ", which leaves out %zu read-only file(s) inside writable directories "
+                         "(.git/config, hooks, agent settings) and %zu generated file(s) (the "
+                         "filtered passwd and group)",
+                         ro_inside, generated);
+}
+
 int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l,
                           struct cordon_diag *diag)
 {
@@ -271,10 +293,15 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
                 struct cordon_backend_facts facts;
                 cordon_backend_facts_read(l->landlock_abi, &facts);
                 l->backend = cordon_backend_auto_decide(&facts, &l->auto_backend);
-                if (l->backend == CORDON_BACKEND_LANDLOCK)
-                        warn(l, "AppArmor restricts unprivileged user namespaces here "
-                                "(kernel.apparmor_restrict_unprivileged_userns=1); using the "
-                                "landlock backend");
+                if (l->backend == CORDON_BACKEND_LANDLOCK) {
+                        char drops[256];
+                        landlock_drops(p, drops, sizeof(drops));
+                        warn(l,
+                             "AppArmor restricts unprivileged user namespaces here "
+                             "(kernel.apparmor_restrict_unprivileged_userns=1); using the "
+                             "landlock backend%s",
+                             drops);
+                }
         }
         }
 
@@ -331,7 +358,10 @@ int cordon_launch_fall_back(struct cordon_launch *l, const char *why, struct cor
                                        "user namespaces are unavailable here (%s) and the landlock "
                                        "backend cannot run either: %s (see 'cordon doctor')",
                                        why, landlock_missing_reason(l->landlock_abi));
-        warn(l, "user namespaces are unavailable here (%s); using the landlock backend", why);
+        char drops[256];
+        landlock_drops(l->p, drops, sizeof(drops));
+        warn(l, "user namespaces are unavailable here (%s); using the landlock backend%s", why,
+             drops);
         l->backend = CORDON_BACKEND_LANDLOCK;
         l->auto_backend = false;
         return prepare_backend(l, diag);
