@@ -152,7 +152,11 @@ int cmd_run(int argc, char **argv)
         /* The presets a capability policy grants, for the banner: they decide what of the home
          * directory the command sees. */
         char presets[160] = "";
-        if (cordon_settings_get(a.settings, "POLICY", value, sizeof(value), NULL) < 0 || *value) {
+        char policy[4096] = "";
+        int k = cordon_settings_get(a.settings, "POLICY", policy, sizeof(policy), NULL);
+        if (k < 0 && k != -ENOBUFS)
+                log_warning("POLICY: %s", strerror(-k));
+        if (k == -ENOBUFS || (k >= 0 && *policy)) {
                 strcpy(presets, " presets=");
                 ssize_t n = cordon_settings_count(a.settings, "POLICY_PRESETS");
                 for (ssize_t i = 0; i < n; i++) {
