@@ -31,10 +31,6 @@
 #endif
 #endif
 
-#ifndef CLONE_PIDFD
-#define CLONE_PIDFD 0x00001000
-#endif
-
 /* The reaper's side runs on raw system calls only: in the landlock backend it may share the
  * supervisor's memory (see spawn.c), so it must not write errno or touch libc state. */
 

@@ -7,6 +7,11 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* Older libc headers lack it (Linux 5.2). */
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x00001000
+#endif
+
 /* The landlock backend has no pid namespace whose PID 1 takes every process along when it
  * dies. Its stand-in is a reaper: a process between the supervisor and the command, outside the
  * sandbox, that is a child subreaper (whatever the command detaches is reparented to it, never

@@ -52,7 +52,8 @@ struct cordon_sandbox {
 
 /* The phases of cordon_sandbox_start(), after the prepare phase's decisions (spawn.c): clone,
  * the parent steps, release and the child's report, with the `auto` backend's fallback to
- * landlock. Returns 0 once the command runs, or -errno with @diag set. */
+ * landlock. @sb->forward must be set. Returns 0 once the command runs, or -errno with @diag
+ * set. */
 int cordon_sandbox_launch(struct cordon_sandbox *sb, char *const *argv, struct cordon_diag *diag);
 
 /* Fills the report's decisions from the launch (after prepare, and again after a fallback). */

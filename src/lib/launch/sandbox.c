@@ -102,6 +102,13 @@ static int start(const struct cordon_policy *p, char *const *argv,
                 return r;
         if ((r = report_policy(sb, p)) < 0)
                 return r;
+        /* What PID 1 and the reaper pass on to the command, and what cordon_sandbox_kill() and
+         * the signal forwarding may send. */
+        sigemptyset(&sb->forward);
+        sigaddset(&sb->forward, SIGINT);
+        sigaddset(&sb->forward, SIGTERM);
+        sigaddset(&sb->forward, SIGHUP);
+        sigaddset(&sb->forward, SIGQUIT);
 
         sb->l.warn = opts->warning;
         sb->l.userdata = opts->userdata;
@@ -116,12 +123,8 @@ static int start(const struct cordon_policy *p, char *const *argv,
          * from here on in this thread, so none is lost or acts on the caller meanwhile. */
         sigset_t block;
         sigemptyset(&block);
-        if (opts->flags & CORDON_SANDBOX_FORWARD_SIGNALS) {
-                sigaddset(&block, SIGINT);
-                sigaddset(&block, SIGTERM);
-                sigaddset(&block, SIGHUP);
-                sigaddset(&block, SIGQUIT);
-        }
+        if (opts->flags & CORDON_SANDBOX_FORWARD_SIGNALS)
+                block = sb->forward;
         if (p->process.pty)
                 sigaddset(&block, SIGWINCH);
         if (!sigisemptyset(&block)) {
@@ -254,7 +257,7 @@ _public_ int cordon_sandbox_kill(struct cordon_sandbox *sb, int sig)
                 return cordon_supervise_kill(&sb->sup);
         }
         /* PID 1 and the reaper pass these on to the command; anything else would hit them. */
-        if (sig != SIGINT && sig != SIGTERM && sig != SIGHUP && sig != SIGQUIT)
+        if (sig <= 0 || sig >= _NSIG || !sigismember(&sb->forward, sig))
                 return -EINVAL;
         if (sb->pidfd >= 0)
                 return syscall(SYS_pidfd_send_signal, sb->pidfd, sig, NULL, 0) < 0 ? -errno : 0;

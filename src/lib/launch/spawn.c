@@ -39,10 +39,6 @@
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 
-#ifndef CLONE_PIDFD
-#define CLONE_PIDFD 0x00001000
-#endif
-
 /* ---- The child ---------------------------------------------------------------------------- */
 
 /* What a step may say beyond its errno: another step than its row's (the mount plan has
@@ -653,12 +649,7 @@ int cordon_sandbox_launch(struct cordon_sandbox *sb, char *const *argv, struct c
         char why[256] = "";
         int r;
 
-        sb->argv = argv;
-        sigemptyset(&sb->forward);
-        sigaddset(&sb->forward, SIGINT);
-        sigaddset(&sb->forward, SIGTERM);
-        sigaddset(&sb->forward, SIGHUP);
-        sigaddset(&sb->forward, SIGQUIT);
+        sb->argv = argv; /* sb->forward: set by the caller, cordon_sandbox_start() */
 
         r = launch_once(sb, why, sizeof(why), diag);
         if (r == -EAGAIN) {
