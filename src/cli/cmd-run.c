@@ -153,10 +153,10 @@ int cmd_run(int argc, char **argv)
          * directory the command sees. */
         char presets[160] = "";
         char policy[4096] = "";
-        int k = cordon_settings_get(a.settings, "POLICY", policy, sizeof(policy), NULL);
-        if (k < 0 && k != -ENOBUFS)
-                log_warning("POLICY: %s", strerror(-k));
-        if (k == -ENOBUFS || (k >= 0 && *policy)) {
+        int got = cordon_settings_get(a.settings, "POLICY", policy, sizeof(policy), NULL);
+        if (got < 0 && got != -ENOBUFS)
+                log_warning("POLICY: %s", strerror(-got));
+        if (got == -ENOBUFS || (got >= 0 && *policy)) {
                 strcpy(presets, " presets=");
                 ssize_t n = cordon_settings_count(a.settings, "POLICY_PRESETS");
                 for (ssize_t i = 0; i < n; i++) {
