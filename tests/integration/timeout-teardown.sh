@@ -25,7 +25,8 @@ sh -c 'setsid sh -c "sleep 300; :" "$0-daemon" </dev/null >/dev/null 2>&1 & :' "
 for _ in $(seq 40); do [ -n "$(marked "$marker-ctl-daemon")" ] && break; sleep 0.05; done
 check "control: the daemon pattern outlives its parent" "yes" \
         "$([ -n "$(marked "$marker-ctl-daemon")" ] && echo yes || echo no)"
-for p in $(marked "$marker-ctl-daemon"); do kill -KILL "$p"; done
+# The daemon leads its own session: its sleep goes with the group.
+for p in $(marked "$marker-ctl-daemon"); do kill -KILL -- "-$p" 2>/dev/null || kill -KILL "$p"; done
 
 start=$(date +%s%N)
 out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --timeout 1 -- sh -c "$daemonize" "$marker-a" 2>&1)
