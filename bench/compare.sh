@@ -47,15 +47,18 @@ project=$(mktemp -d /tmp/cordon-compare.XXXXXX)
 trap 'rm -rf "$project"' EXIT
 cd "$project"
 "$python" - "$old" "$new" "$iterations" "${WARMUP:-10}" <<'EOF'
-import os, random, sys, time
+import os, random, subprocess, sys, time
 
 old, new, iterations, warmup = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
 actions = [(os.POSIX_SPAWN_DUP2, devnull, fd) for fd in (0, 1, 2)]
 commands = [("bare", ["/bin/true"])]
 for tag, binary in (("old", old), ("new", new)):
-    commands.append(("%s-ns" % tag, [binary, "run", "--quiet", "--backend", "ns", "--", "/bin/true"]))
-    commands.append(("%s-ll" % tag, [binary, "run", "--quiet", "--backend", "landlock", "--", "/bin/true"]))
+    # Since issue 13 the default network is filtered (pasta): both sides run isolated, as
+    # before, when the binary knows --net.
+    net = ["--net", "isolated"] if b"--net" in subprocess.run([binary, "run", "--help"], capture_output=True).stdout else []
+    commands.append(("%s-ns" % tag, [binary, "run", "--quiet", "--backend", "ns"] + net + ["--", "/bin/true"]))
+    commands.append(("%s-ll" % tag, [binary, "run", "--quiet", "--backend", "landlock"] + net + ["--", "/bin/true"]))
 
 def run(argv):
     t0 = time.perf_counter_ns()

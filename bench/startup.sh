@@ -2,9 +2,10 @@
 # Startup cost of cordon against bare /bin/true, bwrap and a minimal Landlock launcher, measured
 # in one run with all of them interleaved so machine noise hits them alike. Six rows:
 #   bare       /bin/true
-#   cordon     cordon run --quiet -- /bin/true               (ns backend, all layers)
+#   cordon     cordon run --quiet --net isolated -- /bin/true (ns backend, all layers; no
+#              network, as bwrap --unshare-all: filtered mode adds pasta, see bench/proxy.sh)
 #   bwrap      bwrap with the mounts cordon builds, then /bin/true
-#   cordon-ll  cordon run --backend landlock --quiet -- /bin/true
+#   cordon-ll  cordon run --backend landlock --quiet --net isolated -- /bin/true
 #   ll-launch  bench/ll-launch.c: no-new-privs + Landlock + execvp, nothing else
 #   ll-sup     ll-launch --supervised: the same under cordon-ll's processes (supervisor, reaper,
 #              vfork-like child), still without seccomp or policy: how much is the structure
@@ -132,8 +133,8 @@ def tmpfs_mode(m):
     return mo.group(1).rjust(4, "0") if mo else "1777"
 
 # --- What cordon builds, seen from inside. ---------------------------------------------------
-base = [cordon, "run", "--quiet", "--"]
-base_ll = [cordon, "run", "--backend", "landlock", "--quiet", "--"]
+base = [cordon, "run", "--quiet", "--net", "isolated", "--"]
+base_ll = [cordon, "run", "--backend", "landlock", "--quiet", "--net", "isolated", "--"]
 inside = probe(base + ["/bin/sh", "-c",
     'cat /proc/self/mountinfo; echo @@links; for f in /* /.[!.]*; do [ -L "$f" ] && printf "%s %s\\n" "$f" "$(readlink "$f")"; done; true'])
 mi_text, links_text = inside.split("@@links\n")

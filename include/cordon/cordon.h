@@ -45,6 +45,7 @@ enum cordon_step {
         CORDON_STEP_TERMINAL, /* the pseudo-terminal: creating it, or taking it in the child */
         /* lowering the limits of the sandbox's user namespace (/proc/sys/user) */
         CORDON_STEP_NS_LIMITS,
+        CORDON_STEP_PROXY, /* the egress proxy's listening socket inside (proxied mode) */
 };
 
 struct cordon_diag {

@@ -79,7 +79,18 @@ struct cordon_report {
         enum cordon_backend backend;
         enum cordon_profile profile;
         enum cordon_fallback fallback;
+        /* The network mode delivered, and the one asked for: they differ when the asked one
+         * could not be delivered and NETWORK_FILTER_FALLBACK chose another. */
         enum cordon_net_mode net_mode;
+        enum cordon_net_mode net_mode_requested;
+        /* When they differ: why, what NETWORK_FILTER_FALLBACK chose and how to get the mode
+         * asked for ("" otherwise). A weaker mode than asked for is also a warning. */
+        const char *net_note;
+        /* The egress proxy (proxied mode): connections served and refused so far. */
+        struct {
+                unsigned long long connections;
+                unsigned long long refused;
+        } proxy;
         unsigned namespaces; /* CORDON_NS_* */
         struct {
                 bool planned; /* the profile asked for it and the kernel has it */

@@ -84,6 +84,17 @@ int cordon_settings_apply_environment(struct cordon_settings *s, char *const *en
 int cordon_settings_load_policy(struct cordon_settings *s, const char *path,
                                 struct cordon_diag *diag);
 
+/* The NetworkPolicy front end (harn-hostlib's sandbox API): reads the JSON at @path ("-" is
+ * standard input), at most 1 MiB. {"mode":"unrestricted"} sets NETWORK_FILTER_MODE=open;
+ * {"mode":"limited","allowed_hosts":[...]} sets proxied, adds `*` to NETWORK_BLOCKLIST and each
+ * host to NETWORK_BLOCKLIST_EXCEPT (an empty list denies everything). `type` is accepted for
+ * `mode`. Either way NETWORK_FILTER_FALLBACK becomes strict: the mode is delivered or the sandbox
+ * does not start. Origins are "FILE: /json/pointer". Returns 0, -EFBIG, -errno of reading, or
+ * -EINVAL (unknown mode or field, a malformed host) with @diag naming the file and the JSON
+ * pointer; the settings are unchanged on failure of reading or parsing. */
+int cordon_settings_load_network_policy(struct cordon_settings *s, const char *path,
+                                        struct cordon_diag *diag);
+
 /* Getters, for explanations and the startup banner. cordon_settings_get() writes the value of
  * scalar @name in its sandbox.conf spelling to @buf ("" for an unset one) and stores its origin
  * in @ret_origin (owned by @s, valid until @s changes; may be NULL). Returns 0, -ENOENT for an

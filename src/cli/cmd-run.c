@@ -64,6 +64,14 @@ static void print_banner(void *userdata, const struct cordon_sandbox *sb)
                 ll ? "landlock" : "", ll && sc ? "," : "", sc ? "seccomp" : (ll ? "" : "none"),
                 rep->project_dir, cordon_home_access_to_string(rep->home_access),
                 cordon_net_mode_to_string(rep->net_mode), rep->env_blocked, b->presets);
+        if (*rep->net_note && rep->net_mode > rep->net_mode_requested)
+                fprintf(stderr, "cordon: %s\n", rep->net_note);
+        if (rep->net_mode == CORDON_NET_OPEN)
+                fprintf(stderr, "cordon: network=open: the command shares the host's network; "
+                                "nothing it sends or connects to is filtered\n");
+        else if (rep->net_mode == CORDON_NET_PROXIED)
+                fprintf(stderr, "cordon: network=proxied: only through the proxy at "
+                                "127.0.0.1:3128 inside (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY)\n");
         if (*rep->limits_text) {
                 fprintf(stderr, "cordon: limits %s\n", rep->limits_text);
                 /* RLIMIT_AS counts mappings, not the pages of files in tmpfs or of a memfd
@@ -119,6 +127,13 @@ int cmd_run(int argc, char **argv)
         if (a.policy_file &&
             (r = cordon_settings_load_policy(a.settings, a.policy_file, &sdiag)) < 0) {
                 log_error("%s", *sdiag.message ? sdiag.message : strerror(-r));
+                cordon_settings_free(a.settings);
+                return EXIT_USAGE;
+        }
+
+        if (a.network_policy_file && (r = cordon_settings_load_network_policy(
+                                          a.settings, a.network_policy_file, &sdiag)) < 0) {
+                log_error("--network-policy %s", *sdiag.message ? sdiag.message : strerror(-r));
                 cordon_settings_free(a.settings);
                 return EXIT_USAGE;
         }

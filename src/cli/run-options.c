@@ -63,6 +63,24 @@ const struct cli_option run_options_table[] = {
     {"git-writable", 0, NULL, OPT_GIT_WRITABLE,
      "leave the project's .git/config and .git/hooks writable (read-only by default)",
      "PROTECT_GIT_CONFIG", "false", 0},
+    {"net", 0, "MODE", OPT_NET,
+     "filtered (default: pasta with a port and address firewall), proxied (only through "
+     "cordon's HTTP/SOCKS5 proxy), open (the host's network) or isolated (none); a mode given "
+     "here is delivered or the sandbox does not start",
+     "NETWORK_FILTER_MODE", NULL, CLI_OPTION_NONEMPTY},
+    {"block", 0, "PATTERN", OPT_BLOCK,
+     "also block host, *.suffix, host:port, address, CIDR[:port], port or *", "NETWORK_BLOCKLIST",
+     NULL, CLI_OPTION_NONEMPTY},
+    {"allow-host", 0, "PATTERN", OPT_ALLOW_HOST,
+     "an exception to the blocklist (never to the built-in floor)", "NETWORK_BLOCKLIST_EXCEPT",
+     NULL, CLI_OPTION_NONEMPTY},
+    {"network-policy", 0, "FILE", OPT_NETWORK_POLICY,
+     "a NetworkPolicy (JSON): unrestricted, or limited to allowed_hosts through the proxy"},
+    {"proxy-dns", 0, "ADDR[:PORT]", OPT_PROXY_DNS,
+     "the DNS server the proxy resolves names with (default: the host's resolver)",
+     "NETWORK_PROXY_DNS", NULL, 0},
+    {"net-log", 0, "FILE", OPT_NET_LOG, "append one JSON line per proxy decision to FILE",
+     "NETWORK_LOG", NULL, CLI_OPTION_NONEMPTY},
     {"dry-run", 0, NULL, OPT_DRY_RUN,
      "print the resolved plan and exit; nothing is created, changed or run"},
     {"help", 'h', NULL, OPT_HELP, "show this help and exit"},
@@ -74,12 +92,16 @@ void run_args_help(FILE *f)
 {
         fprintf(f, "Usage: cordon run [OPTIONS] [--] COMMAND [ARGS...]\n\n"
                    "Run COMMAND confined: only the project directory is writable, credentials and\n"
-                   "other projects are invisible, and there is no network.\n\nOptions:\n");
+                   "other projects are invisible, and the network is filtered.\n\nOptions:\n");
         cli_options_print(f, run_options_table, run_options_count, 28);
         fprintf(f, "\nExit status: the command's, 128+N if it was killed by signal N, 125 if the\n"
                    "sandbox could not be set up, 126/127 if COMMAND could not be executed/found,\n"
                    "2 for a usage error.\n");
 }
+
+/* What --net also sets, under its name. */
+static const struct cli_option strict_fallback = {.long_name = "net",
+                                                  .variable = "NETWORK_FILTER_FALLBACK"};
 
 /* An option row's variable, set through the settings registry; a failure names the option. */
 static int set_variable(struct run_args *a, const struct cli_option *o, const char *value,
@@ -114,6 +136,9 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
                                                  : NULL;
                 if (o && o->variable) {
                         int r = set_variable(a, o, o->arg ? optarg : o->value, err, errlen);
+                        /* A mode asked for here is delivered or refused, never weakened. */
+                        if (r >= 0 && c == OPT_NET)
+                                r = set_variable(a, &strict_fallback, "strict", err, errlen);
                         if (r < 0)
                                 return r;
                         continue;
@@ -121,6 +146,9 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
                 switch (c) {
                 case OPT_POLICY:
                         a->policy_file = optarg;
+                        break;
+                case OPT_NETWORK_POLICY:
+                        a->network_policy_file = optarg;
                         break;
                 case OPT_RECEIPT:
                         a->receipt_file = optarg;

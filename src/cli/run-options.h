@@ -33,6 +33,12 @@ enum run_option_id {
         OPT_TERMINAL_PASSTHROUGH,
         OPT_QUIET,
         OPT_GIT_WRITABLE,
+        OPT_NET,
+        OPT_BLOCK,
+        OPT_ALLOW_HOST,
+        OPT_NETWORK_POLICY,
+        OPT_PROXY_DNS,
+        OPT_NET_LOG,
         OPT_DRY_RUN,
         OPT_HELP,
 };
@@ -44,6 +50,7 @@ struct run_args {
         struct cordon_settings *settings; /* defaults with the flags applied; not owned */
         char **command;                   /* points into argv */
         const char *policy_file;          /* --policy; read by the caller */
+        const char *network_policy_file;  /* --network-policy; read by the caller */
         const char *receipt_file;         /* --receipt */
         bool dry_run;                     /* --dry-run: print the plan, run nothing */
         bool help;

@@ -20,7 +20,7 @@ try:
 except OSError as e:
     print(errno.errorcode[e.errno])'
 
-inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet --backend landlock "$@" 2>&1); }
+inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet --net isolated --backend landlock "$@" 2>&1); }
 # TRY with the socket module at hand.
 TRY="import socket
 $TRY"
@@ -48,10 +48,10 @@ check "control: with --profile unrestricted kill($pid, 0) works" "OK:None" \
 check "control: the abstract socket answers outside" "OK:HOST-SERVICE" \
         "$(python3 -c "$WITH_SOCKET" python3 -c "$CONNECT" "$name" 2>&1)"
 check "connecting to it inside: EPERM" "EPERM" \
-        "$(cd "$T_PROJECT" && python3 -c "$WITH_SOCKET" "$CORDON" run --quiet --backend landlock -- \
+        "$(cd "$T_PROJECT" && python3 -c "$WITH_SOCKET" "$CORDON" run --quiet --net isolated --backend landlock -- \
                 python3 -c "$CONNECT" "$name" 2>&1)"
 check "creating a socket inside: EPERM (seccomp, isolated network)" "EPERM" \
         "$(inside -- python3 -c "$TRY" 'socket.socket(socket.AF_UNIX).close()' 2>&1)"
 check "control: with --profile unrestricted the connect works" "OK:HOST-SERVICE" \
-        "$(cd "$T_PROJECT" && python3 -c "$WITH_SOCKET" "$CORDON" run --quiet --backend landlock \
+        "$(cd "$T_PROJECT" && python3 -c "$WITH_SOCKET" "$CORDON" run --quiet --net isolated --backend landlock \
                 --profile unrestricted -- python3 -c "$CONNECT" "$name" 2>&1)"

@@ -20,7 +20,7 @@ try:
         u.sendto(b"ping", u.getsockname()); print("OK:" + u.recv(4).decode())
 except OSError as e:
     print(errno.errorcode[e.errno])'
-inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet --backend ns "$@" 2>&1); }
+inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet --net isolated --backend ns "$@" 2>&1); }
 
 plan 7
 if ! out=$(inside -- true); then

@@ -34,7 +34,7 @@ sock() { # sock [CORDON-ARGS...] -- FAMILY [TYPE]
         local args=()
         while [ "$1" != -- ]; do args+=("$1"); shift; done
         shift
-        (cd "$T_PROJECT" && "$CORDON" run --quiet "${args[@]}" -- python3 -c "$SOCK" "$@" 2>&1)
+        (cd "$T_PROJECT" && "$CORDON" run --quiet --net isolated "${args[@]}" -- python3 -c "$SOCK" "$@" 2>&1)
 }
 
 AF_VSOCK=40 SOCK_DGRAM=2 SOCK_RAW=3
@@ -61,5 +61,5 @@ done
 # UDP for the internet families: Landlock governs TCP binds.
 got=$(sock -- 1; sock -- 2 $SOCK_DGRAM; sock -- 10 $SOCK_DGRAM; sock -- 16 $SOCK_RAW)
 check "AF_UNIX, AF_INET, AF_INET6, AF_NETLINK: socket+bind inside" "OK OK OK OK" "$(echo $got)"
-check "socketpair(AF_UNIX) inside" OK "$(cd "$T_PROJECT" && "$CORDON" run --quiet -- python3 -c \
+check "socketpair(AF_UNIX) inside" OK "$(cd "$T_PROJECT" && "$CORDON" run --quiet --net isolated -- python3 -c \
         'import socket; socket.socketpair(); print("OK")' 2>&1)"

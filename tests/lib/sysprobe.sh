@@ -9,7 +9,7 @@ sysprobe_in() {
         local args=()
         while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
         shift
-        (cd "$T_PROJECT" && "$CORDON" run --quiet "${set_args[@]}" "${args[@]}" -- ./sysprobe "$@" 2>&1)
+        (cd "$T_PROJECT" && "$CORDON" run --quiet --net isolated "${set_args[@]}" "${args[@]}" -- ./sysprobe "$@" 2>&1)
 }
 
 # expect DESCRIPTION WANT [CORDON-ARGS...] -- NAME [--userns]: one check in the current backend

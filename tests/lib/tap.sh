@@ -97,11 +97,12 @@ except OSError as e:
 # unrestricted), for tests of the namespace view on its own: with the layers on, they refuse
 # many attacks before the view is ever reached, which would hide a gap in the view.
 run_view_only() {
-        out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --profile unrestricted -- "$@" 2>&1); rc=$?
+        out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --net isolated --profile unrestricted -- "$@" 2>&1); rc=$?
 }
 
-# run_sandboxed CMD...: runs cordon quietly with the scratch project; stdout+stderr in $out,
-# status in $rc.
+# run_sandboxed CMD...: runs cordon quietly with the scratch project and no network (the mode
+# the confinement tests were written for; the network modes have tests of their own); stdout+
+# stderr in $out, status in $rc.
 run_sandboxed() {
-        out=$(cd "$T_PROJECT" && "$CORDON" run --quiet -- "$@" 2>&1); rc=$?
+        out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --net isolated -- "$@" 2>&1); rc=$?
 }

@@ -9,18 +9,17 @@
 struct row {
         enum cordon_net_mode mode;
         const char *name;
-        bool settings_accept, netns, loopback, landlock_deny_tcp;
+        bool netns, loopback, landlock_deny_tcp;
         enum cordon_seccomp_net seccomp_rule, seccomp_rule_no_netns;
 };
 
 static const struct row rows[] = {
-    {CORDON_NET_OPEN, "open", false, false, false, false, CORDON_SECCOMP_NET_ANY,
-     CORDON_SECCOMP_NET_ANY},
-    {CORDON_NET_FILTERED, "filtered", false, true, true, false, CORDON_SECCOMP_NET_FAMILIES,
+    {CORDON_NET_OPEN, "open", false, false, false, CORDON_SECCOMP_NET_ANY, CORDON_SECCOMP_NET_ANY},
+    {CORDON_NET_FILTERED, "filtered", true, true, false, CORDON_SECCOMP_NET_FAMILIES,
      CORDON_SECCOMP_NET_NO_SOCKET},
-    {CORDON_NET_PROXIED, "proxied", false, true, true, false, CORDON_SECCOMP_NET_FAMILIES,
+    {CORDON_NET_PROXIED, "proxied", true, true, false, CORDON_SECCOMP_NET_FAMILIES,
      CORDON_SECCOMP_NET_NO_SOCKET},
-    {CORDON_NET_ISOLATED, "isolated", true, true, true, true, CORDON_SECCOMP_NET_FAMILIES,
+    {CORDON_NET_ISOLATED, "isolated", true, true, true, CORDON_SECCOMP_NET_FAMILIES,
      CORDON_SECCOMP_NET_NO_SOCKET},
 };
 
@@ -32,7 +31,6 @@ Test(net_modes, every_row_pinned)
                 const struct cordon_net_mode_traits *t = cordon_net_mode_traits(w->mode);
                 cr_assert_not_null(t, "%s", w->name);
                 cr_expect_str_eq(t->name, w->name);
-                cr_expect_eq(t->settings_accept, w->settings_accept, "%s", w->name);
                 cr_expect_eq(t->netns, w->netns, "%s", w->name);
                 cr_expect_eq(t->loopback, w->loopback, "%s", w->name);
                 cr_expect_eq(t->landlock_deny_tcp, w->landlock_deny_tcp, "%s", w->name);

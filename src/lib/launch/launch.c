@@ -147,6 +147,35 @@ static int prepare_failed(const struct cordon_launch *l, int r, int rule, struct
                                strerror(-r));
 }
 
+/* Proxied mode: the command is pointed at the proxy, in both spellings tools read; whatever
+ * proxy the caller's environment named is replaced (it would not be reachable anyway). */
+static int set_proxy_env(struct cordon_launch *l)
+{
+        static const char *const vars[] = {
+            "HTTP_PROXY=http://127.0.0.1:3128",   "http_proxy=http://127.0.0.1:3128",
+            "HTTPS_PROXY=http://127.0.0.1:3128",  "https_proxy=http://127.0.0.1:3128",
+            "ALL_PROXY=socks5h://127.0.0.1:3128", "all_proxy=socks5h://127.0.0.1:3128",
+            "NO_PROXY=localhost,127.0.0.1,::1",   "no_proxy=localhost,127.0.0.1,::1",
+        };
+        _Static_assert(CORDON_PROXY_PORT == 3128, "the proxy variables name the port");
+        if (!cordon_net_mode_traits(l->net_mode)->proxy)
+                return 0;
+        _cleanup_strv_free_ char **envp = NULL;
+        STRV_FOREACH (e, l->envp ?: l->p->envp) {
+                bool ours = false;
+                for (size_t i = 0; i < ELEMENTSOF(vars) && !ours; i++)
+                        ours = strncmp(*e, vars[i], strcspn(vars[i], "=") + 1) == 0;
+                if (!ours && strv_extend(&envp, *e) < 0)
+                        return -ENOMEM;
+        }
+        for (size_t i = 0; i < ELEMENTSOF(vars); i++)
+                if (strv_extend(&envp, vars[i]) < 0)
+                        return -ENOMEM;
+        strv_free(l->envp);
+        l->envp = TAKE_PTR(envp);
+        return 0;
+}
+
 /* Everything that depends on the backend: the Landlock plan, the socket rule of the seccomp
  * filter, the landlock backend's TMPDIR. */
 static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
@@ -174,7 +203,7 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                 /* Network isolation was asked for and there is no network namespace: socket()
                  * is refused instead, whatever the profile says about the hardening layers. */
                 enum cordon_seccomp_net stand_in =
-                    cordon_net_mode_traits(p->net_mode)->seccomp_rule_no_netns;
+                    cordon_net_mode_traits(l->net_mode)->seccomp_rule_no_netns;
                 if (stand_in != CORDON_SECCOMP_NET_ANY) {
                         if (!l->probe_seccomp())
                                 return cordon_diag_set(
@@ -203,6 +232,7 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                 if (r < 0)
                         return cordon_diag_set(diag, r, "failed to plan the Landlock rules: %s",
                                                strerror(-r));
+                cordon_landlock_plan_set_net(&l->ll, l->net_mode, CORDON_PROXY_PORT);
                 if (l->backend == CORDON_BACKEND_LANDLOCK && !l->dry_run) {
                         r = cordon_landlock_plan_add(
                             &l->ll, l->tmpdir, CORDON_LANDLOCK_FS_READ | CORDON_LANDLOCK_FS_WRITE,
@@ -221,6 +251,8 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                 }
         }
 
+        if ((r = set_proxy_env(l)) < 0)
+                return r;
         if (l->seccomp || l->seccomp_key.net != CORDON_SECCOMP_NET_ANY) {
                 l->seccomp_key.tier =
                     l->seccomp ? CORDON_SECCOMP_TIER_FULL : CORDON_SECCOMP_TIER_NET_ONLY;
@@ -254,6 +286,44 @@ static void landlock_drops(const struct cordon_policy *p, char *buf, size_t n)
                          ro_inside, generated);
 }
 
+/* The delivered network mode, for the backend now chosen; a fallback is warned about. */
+static int decide_net(struct cordon_launch *l, struct cordon_diag *diag)
+{
+        int r = cordon_net_decide(l->p, l->backend, l->probe_filtered, &l->net_mode, l->net_note,
+                                  sizeof(l->net_note), diag);
+        /* A weaker network than asked for is always a warning; a stricter one takes nothing
+         * away and is told in the report (and the banner). */
+        if (r >= 0 && *l->net_note && l->net_mode < l->p->net_mode)
+                warn(l, "%s", l->net_note);
+        return r;
+}
+
+/* The socket rule of the seccomp filter, from the delivered mode and the side-effect level. */
+static int net_seccomp_rule(struct cordon_launch *l, struct cordon_diag *diag)
+{
+        const struct cordon_policy *p = l->p;
+        /* The socket families a network namespace cannot confine (AF_VSOCK...) are part of the
+         * seccomp layer. */
+        l->seccomp_key.net =
+            l->seccomp ? cordon_net_mode_traits(l->net_mode)->seccomp_rule : CORDON_SECCOMP_NET_ANY;
+        /* A side-effect ceiling below `network` is a restriction the policy asked for, not a
+         * hardening layer: its socket rule is applied whatever the profile or the fallback says
+         * about the layers (as a filter with the network rules only when they are off), and a
+         * kernel without seccomp cannot run it. */
+        if (p->side_effect_level < CORDON_SIDE_EFFECT_NETWORK) {
+                if (!l->seccomp && !l->probe_seccomp())
+                        return cordon_diag_set(
+                            diag, -EOPNOTSUPP,
+                            "the side-effect level %s refuses the network with seccomp, which "
+                            "this kernel does not offer",
+                            cordon_side_effect_to_string(p->side_effect_level));
+                l->seccomp_key.net =
+                    cordon_seccomp_net_stricter(l->seccomp_key.net, CORDON_SECCOMP_NET_NONE);
+        }
+
+        return 0;
+}
+
 int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l,
                           struct cordon_diag *diag)
 {
@@ -268,6 +338,7 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
             .userdata = keep.userdata,
             .probe_landlock = keep.probe_landlock ?: cordon_landlock_abi,
             .probe_seccomp = keep.probe_seccomp ?: cordon_seccomp_available,
+            .probe_filtered = keep.probe_filtered ?: cordon_pasta_filtered_probe,
         };
 
         if (!cordon_net_mode_traits(p->net_mode))
@@ -323,24 +394,8 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
             (r = layer_missing(l, &l->seccomp, "seccomp filters are unavailable on this kernel",
                                diag)) < 0)
                 return r;
-        /* The socket families a network namespace cannot confine (AF_VSOCK...) are part of the
-         * seccomp layer. */
-        if (l->seccomp)
-                l->seccomp_key.net = cordon_net_mode_traits(p->net_mode)->seccomp_rule;
-        /* A side-effect ceiling below `network` is a restriction the policy asked for, not a
-         * hardening layer: its socket rule is applied whatever the profile or the fallback says
-         * about the layers (as a filter with the network rules only when they are off), and a
-         * kernel without seccomp cannot run it. */
-        if (p->side_effect_level < CORDON_SIDE_EFFECT_NETWORK) {
-                if (!l->seccomp && !l->probe_seccomp())
-                        return cordon_diag_set(
-                            diag, -EOPNOTSUPP,
-                            "the side-effect level %s refuses the network with seccomp, which "
-                            "this kernel does not offer",
-                            cordon_side_effect_to_string(p->side_effect_level));
-                l->seccomp_key.net =
-                    cordon_seccomp_net_stricter(l->seccomp_key.net, CORDON_SECCOMP_NET_NONE);
-        }
+        if ((r = decide_net(l, diag)) < 0 || (r = net_seccomp_rule(l, diag)) < 0)
+                return r;
 
         /* What lowering planned for the host (placeholders, HOME_WRITABLE directories), before
          * anything opens the paths; the layers are decided, so a refused run creates nothing. */
@@ -364,6 +419,9 @@ int cordon_launch_fall_back(struct cordon_launch *l, const char *why, struct cor
              drops);
         l->backend = CORDON_BACKEND_LANDLOCK;
         l->auto_backend = false;
+        int r = decide_net(l, diag);
+        if (r < 0 || (r = net_seccomp_rule(l, diag)) < 0)
+                return r;
         return prepare_backend(l, diag);
 }
 

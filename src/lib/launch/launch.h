@@ -9,6 +9,7 @@
 #include "lib/mech/landlock.h"
 #include "lib/mech/res-limits.h"
 #include "lib/mech/seccomp-filter.h"
+#include "lib/launch/net-decide.h"
 #include "lib/launch/supervise.h"
 
 struct cordon_policy;
@@ -17,6 +18,9 @@ struct cordon_launch {
         const struct cordon_policy *p;
         enum cordon_backend backend; /* CORDON_BACKEND_NS or CORDON_BACKEND_LANDLOCK */
         bool auto_backend;           /* chosen by `auto`: may still fall back to landlock */
+        /* The network mode delivered: the policy's, or its fallback (net-decide.h). */
+        enum cordon_net_mode net_mode;
+        char net_note[1024]; /* why it is not the policy's mode; "" when it is */
 
         bool seccomp;
         struct cordon_seccomp_key seccomp_key; /* the program in @bpf */
@@ -48,6 +52,8 @@ struct cordon_launch {
          * cordon_seccomp_available()). Tests put in a kernel without a mechanism. */
         int (*probe_landlock)(void);
         bool (*probe_seccomp)(void);
+        /* Whether filtered mode can be delivered (pasta); NULL: the real probe. */
+        cordon_net_filtered_probe probe_filtered;
 };
 
 /* Decides and prepares everything that can be done before the clone. @l->warn, @l->userdata

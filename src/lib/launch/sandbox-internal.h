@@ -40,6 +40,13 @@ struct cordon_sandbox {
         struct cordon_reaper reaper; /* landlock backend */
         struct cordon_supervise sup;
         struct cordon_loop loop;
+        /* Proxied mode: the listening socket PID 1 opened inside (until the proxy takes it),
+         * the proxy serving it on @loop, its rules (the policy's, copied) and its log. */
+        int proxy_listener;
+        struct cordon_proxy *proxy;
+        struct cordon_net_rules *net_rules;
+        int net_log_fd;
+        char *proxy_dns;
         /* The caller's signal mask before start blocked the forwarded signals (and SIGWINCH for
          * a pty) in the starting thread; restored when the wait is over. */
         bool mask_saved;

@@ -16,6 +16,7 @@
 #include "lib/policy/policy.h"
 #include "lib/terminal/pty.h"
 #include "lib/mech/res-limits.h"
+#include "lib/launch/egress.h"
 #include "lib/launch/sandbox-internal.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
@@ -26,6 +27,8 @@ void cordon_sandbox_report_decisions(struct cordon_sandbox *sb)
         struct cordon_report *rep = &sb->report;
 
         rep->backend = l->backend;
+        rep->net_mode = l->net_mode;
+        rep->net_note = l->net_note;
         rep->namespaces = 0;
         if (l->backend == CORDON_BACKEND_NS) {
                 rep->namespaces = CORDON_NS_USER | CORDON_NS_MOUNT | CORDON_NS_PID | CORDON_NS_IPC |
@@ -62,7 +65,9 @@ static int report_policy(struct cordon_sandbox *sb, const struct cordon_policy *
         struct cordon_report *rep = &sb->report;
         rep->profile = p->profile;
         rep->fallback = p->fallback;
-        rep->net_mode = p->net_mode;
+        rep->net_mode = p->net_mode; /* until the launch decides (report_launch()) */
+        rep->net_mode_requested = p->net_mode;
+        rep->net_note = "";
         if (p->project_dir && !(sb->project_dir = strdup(p->project_dir)))
                 return -ENOMEM;
         rep->project_dir = sb->project_dir;
@@ -86,6 +91,8 @@ static void restore_mask(struct cordon_sandbox *sb)
                 sb->mask_saved = false;
         }
 }
+
+static void kill_and_reap(struct cordon_sandbox *sb);
 
 static int start(const struct cordon_policy *p, char *const *argv,
                  const struct cordon_sandbox_options *opts, struct cordon_sandbox *sb,
@@ -114,7 +121,7 @@ static int start(const struct cordon_policy *p, char *const *argv,
         sb->l.userdata = opts->userdata;
         r = cordon_launch_prepare(p, &sb->l, diag);
         cordon_sandbox_report_decisions(sb);
-        if (r < 0)
+        if (r < 0 || (r = cordon_egress_prepare(sb, p, diag)) < 0)
                 return r;
         if (opts->prepared)
                 opts->prepared(opts->userdata, sb);
@@ -139,6 +146,7 @@ static int start(const struct cordon_policy *p, char *const *argv,
                 restore_mask(sb);
                 return r;
         }
+        r = cordon_egress_start(sb, diag);
 
         sb->report.started = true;
         sb->report.pid = sb->pid;
@@ -153,10 +161,18 @@ static int start(const struct cordon_policy *p, char *const *argv,
             .pty = sb->pty,
             .loop = &sb->loop,
             .killed = &sb->killed,
+            .proxy = sb->proxy,
         };
         sigemptyset(&sb->sup.forward);
         if (opts->flags & CORDON_SANDBOX_FORWARD_SIGNALS)
                 sb->sup.forward = sb->forward;
+        if (r < 0) {
+                /* The command runs, told of a proxy that is not there: end it. */
+                kill_and_reap(sb);
+                sb->pid = 0;
+                restore_mask(sb);
+                return r;
+        }
         return 0;
 }
 
@@ -173,6 +189,7 @@ _public_ int cordon_sandbox_start_with(const struct cordon_policy *p, char *cons
                 return -ENOMEM;
         sb->opts = opts ? *opts : none;
         sb->pidfd = sb->control[0] = sb->control[1] = -EBADF;
+        sb->proxy_listener = sb->net_log_fd = -EBADF;
         sb->l.cgroup_fds[0] = sb->l.cgroup_fds[1] = sb->l.cgroup_fds[2] = sb->l.cgroup_fds[3] =
             -EBADF;
         sb->report.error = 0;
@@ -231,6 +248,7 @@ _public_ int cordon_sandbox_wait(struct cordon_sandbox *sb, int *ret_status)
                 atomic_store(&sb->ended, true);
                 restore_mask(sb);
                 sb->report.ended = true;
+                cordon_egress_report(sb);
                 sb->report.oom_killed = sb->l.limits && cordon_limits_oom_killed(sb->l.limits);
                 if (r < 0) {
                         sb->report.error = r;
@@ -289,6 +307,7 @@ _public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
         safe_close(sb->control[0]);
         safe_close(sb->control[1]);
         cordon_mount_plan_clear(&sb->plan);
+        cordon_egress_free(sb);
         cordon_launch_clear(&sb->l);
         free(sb->project_dir);
         free(sb);

@@ -181,8 +181,25 @@ static int step_hostname(struct cordon_sandbox *sb, struct step_result *res)
 static int step_loopback(struct cordon_sandbox *sb, struct step_result *res)
 {
         (void)res;
-        return cordon_net_mode_traits(sb->l.p->net_mode)->loopback ? cordon_ns_net_loopback_up()
-                                                                   : 0;
+        return cordon_net_mode_traits(sb->l.net_mode)->loopback ? cordon_ns_net_loopback_up() : 0;
+}
+
+/* Proxied mode: the proxy's port is opened inside, on the sandbox's own loopback, and served
+ * from outside by the supervisor, which gets the socket over the control channel: no bridge
+ * process, no socket file under any bound path. */
+static int step_proxy_listener(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        if (!cordon_net_mode_traits(sb->l.net_mode)->proxy)
+                return 0;
+        int fd = cordon_ns_net_listen_loopback(CORDON_PROXY_PORT);
+        if (fd < 0)
+                return fd;
+        struct cordon_control_msg msg = {
+            .type = CORDON_CONTROL_FD, .kind = CORDON_CONTROL_FD_PROXY_LISTENER, .fd = fd};
+        int r = cordon_control_send(sb->control[1], &msg);
+        safe_close(fd);
+        return r;
 }
 
 static int step_keyring(struct cordon_sandbox *sb, struct step_result *res)
@@ -296,6 +313,7 @@ static const struct child_step ns_steps[] = {
     {CORDON_STEP_TERMINAL, step_pty_inside},
     {CORDON_STEP_HOSTNAME, step_hostname},
     {CORDON_STEP_NETWORK, step_loopback},
+    {CORDON_STEP_PROXY, step_proxy_listener},
     {CORDON_STEP_KEYRING, step_keyring},
     {CORDON_STEP_PROCESS, step_not_dumpable},
     {CORDON_STEP_CAPS, step_drop_caps},
@@ -376,11 +394,11 @@ static int open_pty(struct cordon_pty **ret, struct cordon_diag *diag)
         return 0;
 }
 
-static unsigned long clone_flags(const struct cordon_policy *p)
+static unsigned long clone_flags(const struct cordon_launch *l)
 {
         unsigned long f = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
                           CLONE_NEWCGROUP;
-        if (cordon_net_mode_traits(p->net_mode)->netns)
+        if (cordon_net_mode_traits(l->net_mode)->netns)
                 f |= CLONE_NEWNET;
         return f;
 }
@@ -479,8 +497,8 @@ static pid_t phase_clone(struct cordon_sandbox *sb)
          * malloc's lock right now would leave the child stuck. Hence the rule in sandbox.h
          * that ns sandboxes start while no other thread allocates. */
         int pidfd = -1;
-        pid_t pid = (pid_t)syscall(SYS_clone, clone_flags(l->p) | CLONE_PIDFD | SIGCHLD, NULL,
-                                   &pidfd, NULL, 0);
+        pid_t pid = (pid_t)syscall(SYS_clone, clone_flags(l) | CLONE_PIDFD | SIGCHLD, NULL, &pidfd,
+                                   NULL, 0);
         if (pid == 0) {
                 safe_close(sb->control[0]);
                 run_steps(sb, ns_steps, ELEMENTSOF(ns_steps));
@@ -547,6 +565,9 @@ static int phase_child_report(struct cordon_sandbox *sb, struct cordon_step_repo
                 if (m.type == CORDON_CONTROL_FD && m.kind == CORDON_CONTROL_FD_PTY_MASTER &&
                     *ret_master < 0)
                         *ret_master = m.fd;
+                else if (m.type == CORDON_CONTROL_FD &&
+                         m.kind == CORDON_CONTROL_FD_PROXY_LISTENER && sb->proxy_listener < 0)
+                        sb->proxy_listener = m.fd;
                 else if (m.type == CORDON_CONTROL_FD)
                         (void)close(m.fd);
         }

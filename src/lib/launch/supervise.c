@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib/launch/pid1.h"
+#include "lib/proxy/proxy.h"
 #include "lib/terminal/pty.h"
 #include "lib/launch/supervise.h"
 #include "shared/macro.h"
@@ -28,7 +29,7 @@ struct supervision {
         enum cordon_end end;
         int status; /* the wait status */
         bool exited;
-        struct cordon_loop_source exit_src, signal_src, pty_src, timer_src;
+        struct cordon_loop_source exit_src, signal_src, pty_src, timer_src, proxy_src;
 };
 
 static int send_signal(const struct cordon_supervise *s, int pidfd, int sig)
@@ -135,6 +136,16 @@ static int on_pty(void *userdata, const struct pollfd *fds)
         return 0;
 }
 
+static int on_proxy(void *userdata, const struct pollfd *fds)
+{
+        (void)fds;
+        struct supervision *v = userdata;
+        /* The proxy's own failures end a connection, never the sandbox. */
+        (void)cordon_proxy_dispatch(v->s->proxy);
+        v->proxy_src.deadline = cordon_proxy_deadline(v->s->proxy);
+        return 0;
+}
+
 static int on_timer(void *userdata, const struct pollfd *fds)
 {
         (void)fds;
@@ -205,6 +216,15 @@ int cordon_supervise_run(const struct cordon_supervise *s, int *ret_status,
         v.pty_src = (struct cordon_loop_source){
             .n_fds = CORDON_PTY_POLL_MAX, .fill = pty_fill, .dispatch = on_pty, .userdata = &v};
         v.timer_src = (struct cordon_loop_source){.dispatch = on_timer, .userdata = &v};
+        if (s->proxy)
+                v.proxy_src = (struct cordon_loop_source){
+                    .n_fds = 1,
+                    .fd = cordon_proxy_fd(s->proxy),
+                    .events = POLLIN,
+                    .deadline = cordon_proxy_deadline(s->proxy),
+                    .dispatch = on_proxy,
+                    .userdata = &v,
+                };
         v.deadline = s->timeout_usec ? cordon_now_usec() + s->timeout_usec : 0;
         update_timer(&v);
 
@@ -217,6 +237,8 @@ int cordon_supervise_run(const struct cordon_supervise *s, int *ret_status,
                 r = cordon_loop_add(v.loop, &v.pty_src);
         if (r >= 0)
                 r = cordon_loop_add(v.loop, &v.timer_src);
+        if (r >= 0 && s->proxy)
+                r = cordon_loop_add(v.loop, &v.proxy_src);
         /* It may be gone before the loop ran. */
         if (r >= 0 && (r = reap(&v)) == 0)
                 r = cordon_loop_run(v.loop);
@@ -224,6 +246,7 @@ int cordon_supervise_run(const struct cordon_supervise *s, int *ret_status,
         cordon_loop_remove(v.loop, &v.signal_src);
         cordon_loop_remove(v.loop, &v.pty_src);
         cordon_loop_remove(v.loop, &v.timer_src);
+        cordon_loop_remove(v.loop, &v.proxy_src);
         if (r < 0)
                 return r;
         if (!v.exited)

@@ -14,6 +14,7 @@
 #include "lib/launch/reaper.h"
 
 struct cordon_pty;
+struct cordon_proxy;
 
 struct cordon_supervise {
         pid_t pid; /* the sandbox's first process: PID 1 (ns) or the reaper (landlock) */
@@ -42,6 +43,9 @@ struct cordon_supervise {
         /* Set (from any thread) when the sandbox was killed on request: it then ended
          * CORDON_END_KILLED. NULL: never. */
         const atomic_bool *killed;
+        /* The egress proxy (proxied mode), served on the loop while the sandbox runs; NULL:
+         * none. */
+        struct cordon_proxy *proxy;
 };
 
 /* After the sandbox ended, how long what it wrote to its terminal may take to reach the user's. */

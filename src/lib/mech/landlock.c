@@ -45,6 +45,14 @@
 #define LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
 #endif
 
+/* LANDLOCK_RULE_NET_PORT and its attribute (ABI 4), under a name of our own: Debian 12's
+ * headers predate them. */
+#define CORDON_LANDLOCK_RULE_NET_PORT 2
+struct net_port_attr {
+        uint64_t allowed_access;
+        uint64_t port;
+} __attribute__((packed));
+
 /* struct landlock_ruleset_attr as of ABI 6, under a name of our own: the system header's has
  * only the first field. The kernel takes the size we pass, so older kernels still work. */
 struct ruleset_attr {
@@ -270,6 +278,14 @@ int cordon_landlock_plan_build(const struct cordon_policy *p, enum cordon_backen
         return 0;
 }
 
+void cordon_landlock_plan_set_net(struct cordon_landlock_plan *plan, enum cordon_net_mode mode,
+                                  uint16_t proxy_port)
+{
+        const struct cordon_net_mode_traits *net = cordon_net_mode_traits(mode);
+        plan->deny_tcp = net && net->landlock_deny_tcp && plan->abi >= 4;
+        plan->connect_port = plan->deny_tcp && net->proxy ? proxy_port : 0;
+}
+
 /* Fail closed: a restriction the ABI cannot express is an error, not a no-op. */
 static int create_ruleset(const struct cordon_landlock_plan *plan)
 {
@@ -362,6 +378,14 @@ static int build_ruleset(const struct cordon_landlock_plan *plan, int *ret_rule)
         _cleanup_close_ int rs = create_ruleset(plan);
         if (rs < 0)
                 return rs;
+        if (plan->connect_port) {
+                struct net_port_attr np = {
+                    .allowed_access = LANDLOCK_ACCESS_NET_CONNECT_TCP,
+                    .port = plan->connect_port,
+                };
+                if (syscall(__NR_landlock_add_rule, rs, CORDON_LANDLOCK_RULE_NET_PORT, &np, 0) < 0)
+                        return -errno;
+        }
         uint64_t handled = plan->handled & handled_fs(plan->abi);
         struct fd_batch done = {.n = 0};
         for (size_t i = 0; i < plan->n_rules; i++) {

@@ -43,7 +43,10 @@ struct cordon_landlock_rule {
 struct cordon_landlock_plan {
         struct cordon_landlock_rule *rules;
         size_t n_rules;
-        bool deny_tcp;    /* handle LANDLOCK_ACCESS_NET_BIND_TCP|CONNECT_TCP, grant nothing */
+        bool deny_tcp; /* handle LANDLOCK_ACCESS_NET_BIND_TCP|CONNECT_TCP, grant nothing */
+        /* With @deny_tcp: the one TCP port the sandbox may connect to (the egress proxy's);
+         * 0: none. */
+        uint16_t connect_port;
         bool scope;       /* LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL */
         int abi;          /* ABI the plan was built for (cordon_landlock_abi()) */
         uint64_t handled; /* LANDLOCK_ACCESS_FS_* handled, already masked by @abi */
@@ -53,6 +56,12 @@ struct cordon_landlock_plan {
         bool prepared;
         int ruleset_fd;
 };
+
+/* Sets the network part of @plan for the network mode the launch delivers (which may differ
+ * from the policy's, see net-decide.h): TCP handled and denied, save a connect to @proxy_port
+ * when the mode has a proxy. Parent side, before cordon_landlock_plan_prepare(). */
+void cordon_landlock_plan_set_net(struct cordon_landlock_plan *plan, enum cordon_net_mode mode,
+                                  uint16_t proxy_port);
 
 /* Parent side. Builds the ruleset for @p as seen by @backend:
  *   CORDON_BACKEND_NS: guest paths (the child applies it after pivot_root);

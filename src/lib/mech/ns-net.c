@@ -1,5 +1,7 @@
 /* Network namespace plumbing (isolated mode: loopback only) and the UTS hostname. */
+#include <errno.h>
 #include <net/if.h>
+#include <netinet/in.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -28,4 +30,22 @@ int cordon_ns_net_loopback_up(void)
 int cordon_ns_uts_set_hostname(const char *name)
 {
         return sethostname(name, strlen(name)) < 0 ? -errno : 0;
+}
+
+int cordon_ns_net_listen_loopback(uint16_t port)
+{
+        int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+                return -errno;
+        struct sockaddr_in a = {
+            .sin_family = AF_INET,
+            .sin_port = htons(port),
+            .sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+        };
+        if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 512) < 0) {
+                int r = -errno;
+                (void)close(fd);
+                return r;
+        }
+        return fd;
 }

@@ -26,13 +26,14 @@ static const struct cordon_net_mode_traits net_modes[] = {
             .name = "proxied",
             .netns = true,
             .loopback = true,
+            .landlock_deny_tcp = true,
+            .proxy = true,
             .seccomp_rule = CORDON_SECCOMP_NET_FAMILIES,
             .seccomp_rule_no_netns = CORDON_SECCOMP_NET_NO_SOCKET,
         },
     [CORDON_NET_ISOLATED] =
         {
             .name = "isolated",
-            .settings_accept = true,
             .netns = true,
             .loopback = true,
             .landlock_deny_tcp = true,
@@ -62,4 +63,16 @@ _public_ int cordon_net_mode_from_string(const char *s)
                 if (streq(s, net_modes[i].name))
                         return (int)i;
         return -EINVAL;
+}
+
+const char *cordon_net_fallback_to_string(enum cordon_net_fallback f)
+{
+        static const char *const names[] = {"open", "stricter", "strict"};
+        return (unsigned)f < ELEMENTSOF(names) ? names[f] : NULL;
+}
+
+const char *cordon_mail_block_to_string(enum cordon_mail_block m)
+{
+        static const char *const names[] = {"off", "auto", "on"};
+        return (unsigned)m < ELEMENTSOF(names) ? names[m] : NULL;
 }

@@ -10,20 +10,41 @@
 
 struct cordon_policy;
 
+/* NETWORK_FILTER_FALLBACK: what happens when the requested mode cannot be delivered. In ladder
+ * order, weakest first (an admin baseline lets the user only move up). */
+enum cordon_net_fallback {
+        CORDON_NET_FALLBACK_OPEN,     /* the nearest weaker mode that can be delivered */
+        CORDON_NET_FALLBACK_STRICTER, /* the nearest stricter mode that can be delivered */
+        CORDON_NET_FALLBACK_STRICT,   /* refuse to start */
+};
+
+/* NETWORK_MAIL_BLOCK, in ladder order. */
+enum cordon_mail_block {
+        CORDON_MAIL_BLOCK_OFF,
+        CORDON_MAIL_BLOCK_AUTO, /* on unless both the requested and the delivered mode are open */
+        CORDON_MAIL_BLOCK_ON,
+};
+
+const char *cordon_net_fallback_to_string(enum cordon_net_fallback f);
+const char *cordon_mail_block_to_string(enum cordon_mail_block m);
+
+/* Where the egress proxy listens inside the sandbox's network namespace. */
+#define CORDON_PROXY_PORT 3128
+
 /* How many network modes there are (the public enum has no _MAX member). */
 #define CORDON_NET_MODES (CORDON_NET_ISOLATED + 1)
 
 struct cordon_net_mode_traits {
         const char *name;
-        /* The settings front ends (cordon run, sandbox.conf) accept it; the others are reachable
-         * through the library API only, or not at all until their mechanisms land (issue 13). */
-        bool settings_accept;
         /* ns backend: a network namespace of its own (CLONE_NEWNET), with its loopback brought
          * up inside. */
         bool netns;
         bool loopback;
-        /* Landlock (ABI >= 4) handles TCP bind and connect and grants neither. */
+        /* Landlock (ABI >= 4) handles TCP bind and connect and grants neither... */
         bool landlock_deny_tcp;
+        /* ...but a connect to the egress proxy's port, whose listening socket the child makes
+         * inside (127.0.0.1:CORDON_PROXY_PORT) and the supervisor serves. */
+        bool proxy;
         /* The socket rule the seccomp layer adds, whatever the backend (applied with the layer). */
         enum cordon_seccomp_net seccomp_rule;
         /* The landlock backend has no network namespace: the socket rule standing in for one,

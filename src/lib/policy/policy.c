@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/net/net-rules.h"
 #include "lib/policy/diag.h"
 #include "lib/policy/net-modes.h"
 #include "lib/policy/policy.h"
@@ -161,6 +162,7 @@ _public_ struct cordon_policy *cordon_policy_new(void)
             .pty = true,
         };
         p->net_mode = CORDON_NET_ISOLATED;
+        p->net.fallback = CORDON_NET_FALLBACK_STRICT;
         p->backend = CORDON_BACKEND_AUTO;
         p->profile = CORDON_PROFILE_WORKTREE;
         p->side_effect_level = CORDON_SIDE_EFFECT_NETWORK;
@@ -191,6 +193,11 @@ _public_ struct cordon_policy *cordon_policy_free(struct cordon_policy *p)
         env_rules_clear(&p->env_rules);
         strv_free(p->envp);
         free(p->net_mode_origin);
+        free(p->net.fallback_origin);
+        cordon_net_rules_free(p->net.rules);
+        free(p->net.filter_helper);
+        free(p->net.proxy_dns);
+        free(p->net.log_path);
         free(p->identity.hostname);
         free(p->cwd);
         free(p->cgroup_path);

@@ -10,6 +10,7 @@
 #include "lib/policy/access-kinds.h"
 #include "lib/resolve/host-action.h"
 #include "lib/policy/list.h"
+#include "lib/policy/net-modes.h"
 
 struct cordon_fs_rule {
         char *guest;
@@ -68,6 +69,21 @@ struct cordon_identity {
         char *hostname;
 };
 
+struct cordon_net_rules;
+
+/* The network beyond its mode (NETWORK_* variables). */
+struct cordon_policy_net {
+        enum cordon_net_fallback fallback; /* NETWORK_FILTER_FALLBACK */
+        char *fallback_origin;
+        /* NETWORK_BLOCKLIST and NETWORK_BLOCKLIST_EXCEPT over the floor; NULL: the floor
+         * only (built by the launch when a mode needs it). */
+        struct cordon_net_rules *rules;
+        char *filter_helper; /* pasta's path; NULL: searched in the system directories */
+        bool skip_probe;     /* NETWORK_FILTER_SKIP_HELPER_PROBE */
+        char *proxy_dns;     /* ADDR[:PORT]; NULL: the host's resolver */
+        char *log_path;      /* one JSON line per proxy decision; NULL: none */
+};
+
 struct cordon_policy {
         struct cordon_fs_rule *fs;
         size_t n_fs;
@@ -77,8 +93,11 @@ struct cordon_policy {
         size_t n_env_blocked;
 
         struct cordon_process_rules process;
+        /* The mode asked for; the launch delivers it or, as @net.fallback says, another one
+         * (struct cordon_launch's net_mode). */
         enum cordon_net_mode net_mode;
         char *net_mode_origin;
+        struct cordon_policy_net net;
         struct cordon_limits limits;
         char *cgroup_path; /* --cgroup: a delegated cgroup v2 directory to make the leaf in */
         struct cordon_identity identity;

@@ -110,6 +110,8 @@ int cordon_lower_masks(struct lower *l);
  * (once every rule is known). */
 int cordon_lower_protect(struct lower *l);
 int cordon_lower_pins(struct lower *l);
+/* The NETWORK_* variables (lower-net.c): mode, fallback, rules, proxy and pasta settings. */
+int cordon_lower_net(struct lower *l);
 
 /* lower-cap.c: the roots and presets of a capability policy (--policy) instead of a project. */
 int cordon_lower_cap_policy(struct lower *l);

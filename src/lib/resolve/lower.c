@@ -697,13 +697,6 @@ _public_ int cordon_settings_resolve(const struct cordon_settings *s, const stru
         struct lower l = {.s = s, .h = h, .diag = diag, .real_dirs = &real_dirs};
         int r;
 
-        const struct cordon_net_mode_traits *net = cordon_net_mode_traits(s->net_mode);
-        if (!net || !net->settings_accept) {
-                r = cordon_diag_set(diag, -EOPNOTSUPP,
-                                    "network mode '%s' is not supported yet; only 'isolated' is",
-                                    cordon_net_mode_to_string(s->net_mode));
-                goto fail;
-        }
         l.p = cordon_policy_new();
         if (!l.p)
                 return -ENOMEM;
@@ -733,8 +726,7 @@ _public_ int cordon_settings_resolve(const struct cordon_settings *s, const stru
             (r = cordon_lower_masks(&l)) < 0 || (r = cordon_lower_pins(&l)) < 0 ||
             (r = lower_env(&l)) < 0)
                 goto fail;
-        if ((r = cordon_policy_set_hostname(l.p, "cordon")) < 0 ||
-            (r = cordon_policy_set_net_mode(l.p, s->net_mode, BUILTIN)) < 0)
+        if ((r = cordon_policy_set_hostname(l.p, "cordon")) < 0 || (r = cordon_lower_net(&l)) < 0)
                 goto fail;
         l.p->limits = s->limits;
         l.p->process.pty = !s->no_pty;

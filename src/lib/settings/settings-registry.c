@@ -12,6 +12,8 @@
 #include "lib/resolve/env-filter.h"
 #include "lib/mech/res-limits.h"
 #include "lib/settings/settings.h"
+#include "lib/net/net-rules.h"
+#include "lib/net/net-server.h"
 #include "shared/macro.h"
 
 static const char *const default_readonly_mounts[] = {
@@ -269,9 +271,46 @@ static int parse_one_of(const char *v, const char *const *names, union cordon_va
         return -EINVAL;
 }
 
+/* In ladder order (enum cordon_net_fallback), weakest first. */
 static int parse_filter_fallback(const char *v, union cordon_var_value *ret)
 {
-        return parse_one_of(v, (const char *const[]){"strict", "stricter", "open", NULL}, ret);
+        return parse_one_of(v, (const char *const[]){"open", "stricter", "strict", NULL}, ret);
+}
+
+static const char *filter_fallback_name(int v)
+{
+        return cordon_net_fallback_to_string((enum cordon_net_fallback)v);
+}
+
+static const char *mail_block_name(int v)
+{
+        return cordon_mail_block_to_string((enum cordon_mail_block)v);
+}
+
+static const char *zero_one_name(int v)
+{
+        return v == 0 ? "0" : v == 1 ? "1" : NULL;
+}
+
+/* A NETWORK_BLOCKLIST(_EXCEPT) pattern; the full reason, with the item's origin, comes from
+ * resolving (cordon_net_rules_add()). */
+static int parse_net_pattern(const char *v, union cordon_var_value *ret)
+{
+        struct cordon_net_rule rule;
+        ret->str = v;
+        int r = cordon_net_rule_parse(v, false, "", &rule, NULL);
+        if (r >= 0)
+                cordon_net_rule_clear(&rule);
+        return r < 0 ? -EINVAL : 0;
+}
+
+/* ADDR, ADDR:PORT or [V6]:PORT, canonical addresses only. */
+static int parse_dns_server(const char *v, union cordon_var_value *ret)
+{
+        struct cordon_net_addr a;
+        uint16_t port;
+        ret->str = v;
+        return cordon_net_parse_server(v, &a, &port) < 0 ? -EINVAL : 0;
 }
 
 static int parse_mail_block(const char *v, union cordon_var_value *ret)
@@ -440,6 +479,8 @@ static int parse_env_assignment(const char *v, union cordon_var_value *ret)
 #define EXPECT_PATH     "must be an absolute path"
 #define EXPECT_HOME_REL "expected a path relative to $HOME without '..'"
 #define EXPECT_BOOL     "expected true or false"
+#define EXPECT_NET_PATTERN                                                                         \
+        "expected a host, *.suffix, host:port, address, CIDR, CIDR:port, port or *"
 
 /* Lists: merge by appending; scalars by replacing unless the spec makes them harden-only. */
 #define LIST(n, field, adm, dflt, p, exp)                                                          \
@@ -584,24 +625,32 @@ const struct cordon_var cordon_vars[] = {
            parse_absolute, EXPECT_PATH, cgroup_path),
 
     /* ---- Network filter ---- */
-    /* cordon's default is isolated; lowering refuses the other modes until they exist. */
-    ENUM("NETWORK_FILTER_MODE", CORDON_MERGE_HARDEN, CORDON_ADMIN_HARDEN_ONLY, ONE("isolated"),
+    ENUM("NETWORK_FILTER_MODE", CORDON_MERGE_HARDEN, CORDON_ADMIN_HARDEN_ONLY, ONE("filtered"),
          parse_net_mode, net_mode_name, "expected open, filtered, proxied or isolated", net_mode),
-    NOT_ENFORCED("NETWORK_FILTER_FALLBACK", CORDON_VAR_ENUM, CORDON_MERGE_HARDEN,
-                 CORDON_ADMIN_HARDEN_ONLY, CORDON_VAR_UNSUPPORTED, ONE("open"),
-                 parse_filter_fallback, "expected strict, stricter or open"),
-    NOT_ENFORCED("NETWORK_BLOCKLIST", CORDON_VAR_LIST, CORDON_MERGE_APPEND, CORDON_ADMIN_RESTORED,
-                 CORDON_VAR_UNSUPPORTED, NULL, parse_nonempty,
-                 "expected a host, CIDR or port pattern"),
-    NOT_ENFORCED("NETWORK_BLOCKLIST_EXCEPT", CORDON_VAR_LIST, CORDON_MERGE_APPEND,
-                 CORDON_ADMIN_ADDITIVE, CORDON_VAR_UNSUPPORTED, NULL, parse_nonempty,
-                 "expected a host, CIDR or port pattern"),
-    NOT_ENFORCED("NETWORK_MAIL_BLOCK", CORDON_VAR_ENUM, CORDON_MERGE_HARDEN,
-                 CORDON_ADMIN_HARDEN_ONLY, CORDON_VAR_UNSUPPORTED, ONE("auto"), parse_mail_block,
-                 "expected off, auto or on"),
-    NOT_ENFORCED("NETWORK_FILTER_SKIP_HELPER_PROBE", CORDON_VAR_ENUM, CORDON_MERGE_REPLACE,
-                 CORDON_ADMIN_NONE, CORDON_VAR_UNSUPPORTED, ONE("0"), parse_zero_one,
-                 "expected 0 or 1"),
+    /* cordon's default is stricter, not the spec's open: its own proxy needs nothing external,
+     * so a host that cannot run pasta lands on proxied, not on the open network. */
+    ENUM("NETWORK_FILTER_FALLBACK", CORDON_MERGE_HARDEN, CORDON_ADMIN_HARDEN_ONLY, ONE("stricter"),
+         parse_filter_fallback, filter_fallback_name, "expected strict, stricter or open",
+         net_fallback),
+    /* The built-in floor is the rule matcher's (net-rules-floor.c), never an item here, so no
+     * list operation can remove it. */
+    LIST("NETWORK_BLOCKLIST", net_blocklist, CORDON_ADMIN_RESTORED, NULL, parse_net_pattern,
+         EXPECT_NET_PATTERN),
+    LIST("NETWORK_BLOCKLIST_EXCEPT", net_blocklist_except, CORDON_ADMIN_ADDITIVE, NULL,
+         parse_net_pattern, EXPECT_NET_PATTERN),
+    ENUM("NETWORK_MAIL_BLOCK", CORDON_MERGE_HARDEN, CORDON_ADMIN_HARDEN_ONLY, ONE("auto"),
+         parse_mail_block, mail_block_name, "expected off, auto or on", mail_block),
+    ENUM("NETWORK_FILTER_SKIP_HELPER_PROBE", CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, ONE("0"),
+         parse_zero_one, zero_one_name, "expected 0 or 1", net_skip_probe),
+    /* cordon's own: pasta's path (unset: searched in the system directories only, never in
+     * the caller's PATH), the proxy's DNS server, and the proxy's decision log. */
+    SCALAR("NETWORK_FILTER_HELPER", CORDON_VAR_STRING, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
+           NULL, parse_absolute, EXPECT_PATH, net_filter_helper),
+    SCALAR("NETWORK_PROXY_DNS", CORDON_VAR_STRING, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, NULL,
+           parse_dns_server, "expected an IP address, optionally with :PORT ([v6]:PORT)",
+           net_proxy_dns),
+    SCALAR("NETWORK_LOG", CORDON_VAR_STRING, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, NULL,
+           parse_nonempty, "expected a file name", net_log),
 
     /* ---- Slurm and the chaperon (src/slurm/, not built yet) ---- */
     NOT_ENFORCED("SLURM_SCOPE", CORDON_VAR_ENUM, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,

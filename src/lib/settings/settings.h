@@ -10,6 +10,7 @@
 #include "cordon/cordon.h"
 #include "cordon/settings.h"
 #include "lib/policy/list.h"
+#include "lib/policy/net-modes.h"
 #include "lib/policy/policy.h"
 
 /* The origin of every built-in default. */
@@ -37,8 +38,22 @@ struct cordon_settings {
 
         enum cordon_home_access home_access;
         char *home_access_origin;
-        enum cordon_net_mode net_mode;
+        enum cordon_net_mode net_mode; /* NETWORK_FILTER_MODE */
         char *net_mode_origin;
+        enum cordon_net_fallback net_fallback; /* NETWORK_FILTER_FALLBACK */
+        char *net_fallback_origin;
+        struct cordon_list net_blocklist;        /* NETWORK_BLOCKLIST */
+        struct cordon_list net_blocklist_except; /* NETWORK_BLOCKLIST_EXCEPT */
+        enum cordon_mail_block mail_block;       /* NETWORK_MAIL_BLOCK */
+        char *mail_block_origin;
+        int net_skip_probe; /* NETWORK_FILTER_SKIP_HELPER_PROBE: 0 or 1 */
+        char *net_skip_probe_origin;
+        char *net_filter_helper; /* NETWORK_FILTER_HELPER: pasta's path; NULL: searched */
+        char *net_filter_helper_origin;
+        char *net_proxy_dns; /* NETWORK_PROXY_DNS: ADDR[:PORT] the proxy resolves through */
+        char *net_proxy_dns_origin;
+        char *net_log; /* NETWORK_LOG: a file for one JSON line per proxy decision */
+        char *net_log_origin;
         bool private_tmp;
         char *private_tmp_origin;
         bool private_ipc;

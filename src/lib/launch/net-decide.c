@@ -1,0 +1,89 @@
+/* The network mode a launch delivers (see net-decide.h). */
+#include <errno.h>
+#include <stdio.h>
+
+#include "lib/launch/net-decide.h"
+#include "lib/policy/diag.h"
+#include "lib/policy/net-modes.h"
+#include "lib/policy/policy.h"
+
+bool cordon_net_mode_deliverable(const struct cordon_policy *p, enum cordon_backend backend,
+                                 enum cordon_net_mode mode, cordon_net_filtered_probe probe,
+                                 char *why, size_t n)
+{
+        *why = 0;
+        switch (mode) {
+        case CORDON_NET_OPEN:
+        case CORDON_NET_ISOLATED:
+                return true;
+        case CORDON_NET_FILTERED:
+                if (backend != CORDON_BACKEND_NS) {
+                        snprintf(why, n,
+                                 "the landlock backend has no network namespace to attach pasta "
+                                 "to (use the ns backend)");
+                        return false;
+                }
+                if (!probe) {
+                        snprintf(why, n, "pasta cannot be used");
+                        return false;
+                }
+                return probe(p, why, n);
+        case CORDON_NET_PROXIED:
+                if (backend != CORDON_BACKEND_NS) {
+                        snprintf(why, n,
+                                 "the landlock backend has no network namespace to keep the "
+                                 "command behind the proxy (use the ns backend)");
+                        return false;
+                }
+                return true;
+        }
+        snprintf(why, n, "unknown network mode");
+        return false;
+}
+
+int cordon_net_decide(const struct cordon_policy *p, enum cordon_backend backend,
+                      cordon_net_filtered_probe probe, enum cordon_net_mode *ret, char *warning,
+                      size_t n, struct cordon_diag *diag)
+{
+        enum cordon_net_mode want = p->net_mode;
+        char why[512];
+        *warning = 0;
+        if (cordon_net_mode_deliverable(p, backend, want, probe, why, sizeof(why))) {
+                *ret = want;
+                return 0;
+        }
+        const char *name = cordon_net_mode_to_string(want);
+        const char *fallback = cordon_net_fallback_to_string(p->net.fallback);
+        int step = p->net.fallback == CORDON_NET_FALLBACK_STRICTER ? 1
+                   : p->net.fallback == CORDON_NET_FALLBACK_OPEN   ? -1
+                                                                   : 0;
+        /* The modes are in strictness order: open < filtered < proxied < isolated. */
+        for (int m = (int)want + step; step && m >= 0 && m < (int)CORDON_NET_MODES; m += step) {
+                char other[256];
+                if (!cordon_net_mode_deliverable(p, backend, (enum cordon_net_mode)m, probe, other,
+                                                 sizeof(other)))
+                        continue;
+                snprintf(warning, n,
+                         "network mode %s (from %s) cannot be delivered: %s; "
+                         "NETWORK_FILTER_FALLBACK=%s (from %s): using %s instead",
+                         name, strempty(p->net_mode_origin), why, fallback,
+                         strempty(p->net.fallback_origin),
+                         cordon_net_mode_to_string((enum cordon_net_mode)m));
+                *ret = (enum cordon_net_mode)m;
+                return 0;
+        }
+        return cordon_diag_set(diag, -EOPNOTSUPP,
+                               "network mode %s (from %s) cannot be delivered: %s; "
+                               "NETWORK_FILTER_FALLBACK=%s (from %s) %s",
+                               name, strempty(p->net_mode_origin), why, fallback,
+                               strempty(p->net.fallback_origin),
+                               step ? "finds no other mode this backend can deliver"
+                                    : "refuses to start; choose another NETWORK_FILTER_MODE");
+}
+
+bool cordon_pasta_filtered_probe(const struct cordon_policy *p, char *why, size_t n)
+{
+        (void)p;
+        snprintf(why, n, "pasta is not supported yet");
+        return false;
+}

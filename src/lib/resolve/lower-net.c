@@ -1,0 +1,61 @@
+/* Lowering the NETWORK_* variables: the mode asked for, its fallback, the blocklist and its
+ * exceptions as one rule set over the floor (every pattern parsed here, so a bad one is refused
+ * before anything starts, naming the pattern and where it came from), and the proxy's and
+ * pasta's settings. Which mode is delivered is the launch's decision (net-decide.c): it depends
+ * on the backend and on the host. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/net/net-rules.h"
+#include "lib/policy/diag.h"
+#include "lib/resolve/lower-internal.h"
+#include "lib/settings/settings.h"
+
+static int dup_opt(const char *s, char **ret)
+{
+        if (!s)
+                return 0;
+        *ret = strdup(s);
+        return *ret ? 0 : -ENOMEM;
+}
+
+static int add_list(struct lower *l, struct cordon_net_rules *rules, const struct cordon_list *list,
+                    bool exception, const char *variable)
+{
+        CORDON_LIST_FOREACH (it, list) {
+                char origin[512];
+                snprintf(origin, sizeof(origin), "%s from %s", variable, it->origin);
+                int r = cordon_net_rules_add(rules, it->value, exception, origin, l->diag);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+int cordon_lower_net(struct lower *l)
+{
+        const struct cordon_settings *s = l->s;
+        struct cordon_policy_net *net = &l->p->net;
+        int r;
+
+        if ((r = cordon_policy_set_net_mode(l->p, s->net_mode, s->net_mode_origin)) < 0)
+                return r;
+        net->fallback = s->net_fallback;
+        if ((r = dup_opt(s->net_fallback_origin, &net->fallback_origin)) < 0 ||
+            (r = dup_opt(s->net_filter_helper, &net->filter_helper)) < 0 ||
+            (r = dup_opt(s->net_proxy_dns, &net->proxy_dns)) < 0 ||
+            (r = dup_opt(s->net_log, &net->log_path)) < 0)
+                return r;
+        net->skip_probe = s->net_skip_probe == 1;
+
+        r = cordon_net_rules_new(&net->rules);
+        if (r < 0)
+                return r;
+        if ((r = add_list(l, net->rules, &s->net_blocklist, false, "NETWORK_BLOCKLIST")) < 0 ||
+            (r = add_list(l, net->rules, &s->net_blocklist_except, true,
+                          "NETWORK_BLOCKLIST_EXCEPT")) < 0)
+                return r;
+        return 0;
+}
