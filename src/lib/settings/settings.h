@@ -45,6 +45,9 @@ struct cordon_settings {
         char *private_ipc_origin;
         bool filter_passwd;
         char *filter_passwd_origin;
+        /* NETWORK_MAIL_BLOCK's decision (auto, on or off together with the network mode):
+         * true puts the mail stub in place (lower-mail.c). Nothing sets it yet but the tests. */
+        bool mail_stub;
         bool protect_git; /* PROTECT_GIT_CONFIG: .git/config and .git/hooks read-only */
         char *protect_git_origin;
         bool quiet; /* SANDBOX_QUIET */
