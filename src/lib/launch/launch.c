@@ -194,6 +194,14 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                             "--tmp-size cannot be enforced by the landlock backend: it has no "
                             "mount namespace, so its TMPDIR is a directory on the host's /tmp and "
                             "its home is not a tmpfs (use --backend ns)");
+                /* The stub over the mailers is mounts; without them the stub layer is
+                 * missing, and a requested restriction missing is a refusal. */
+                if (p->mail_stub && (p->mail_stub_required || p->landlock_only))
+                        return cordon_diag_set(
+                            diag, -EOPNOTSUPP,
+                            "NETWORK_MAIL_BLOCK cannot be enforced by the landlock backend: it "
+                            "has no mount namespace to put the mail stub over the host's mailers "
+                            "(use the ns backend, or set NETWORK_MAIL_BLOCK=off)");
                 if (l->landlock_abi <= 0)
                         return cordon_diag_set(diag, -EOPNOTSUPP,
                                                "the landlock backend cannot run: %s",

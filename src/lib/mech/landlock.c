@@ -219,7 +219,8 @@ static int build_ns(const struct cordon_policy *p, struct cordon_landlock_plan *
                         access = FS_READ | ACC(WRITE_FILE) | ACC(TRUNCATE);
                         break;
                 case CORDON_ACCESS_DATA:
-                        access = ACC(READ_FILE);
+                        /* A generated program (the mail stub) is run as well as read. */
+                        access = ACC(READ_FILE) | (f->flags & CORDON_FS_EXEC ? ACC(EXECUTE) : 0);
                         break;
                 case CORDON_ACCESS_PROC:
                         access = FS_PROC;

@@ -220,6 +220,55 @@ static int bind_new_file(int rootfd, const char *relpath, int target_fd, const c
         return r;
 }
 
+/* The staged file of the last DATA rule: rules with the same contents and mode (the mail stub
+ * over each mailer and in the directory of stubs) share it, each costing a clone and a move
+ * rather than a file written anew. Its name stays on the staging root until staged_drop(): a
+ * clone of an unlinked file cannot be attached. */
+struct staged {
+        const char *data;
+        mode_t mode;
+        int fd;
+        char name[64];
+};
+
+static int staged_drop(int rootfd, struct staged *st)
+{
+        if (st->fd < 0)
+                return 0;
+        /* Closed before anything can exec the file: an open writer makes exec fail (ETXTBSY). */
+        st->fd = safe_close(st->fd);
+        return unlinkat(rootfd, st->name, 0) < 0 ? -errno : 0;
+}
+
+static int bind_data(int rootfd, const char *relpath, const struct cordon_fs_rule *r,
+                     struct staged *st)
+{
+        mode_t mode = r->flags & CORDON_FS_EXEC ? 0555 : 0644;
+        if (st->fd < 0 || st->mode != mode || !streq(st->data, r->host)) {
+                static unsigned counter;
+                int k = staged_drop(rootfd, st);
+                if (k < 0)
+                        return k;
+                snprintf(st->name, sizeof(st->name), ".cordon-data-%u", counter++);
+                st->fd = openat(rootfd, st->name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, mode);
+                if (st->fd < 0)
+                        return -errno;
+                st->data = r->host;
+                st->mode = mode;
+                /* A program's mode whatever the caller's umask. */
+                if ((r->flags & CORDON_FS_EXEC) && fchmod(st->fd, mode) < 0)
+                        return -errno;
+                k = write_all(st->fd, r->host, strlen(r->host));
+                if (k < 0)
+                        return k;
+        }
+        _cleanup_close_ int t = cordon_clone_tree(st->fd, ATTR_RO, false);
+        if (t < 0)
+                return t;
+        _cleanup_close_ int target = cordon_make_mountpoint(rootfd, relpath, false);
+        return target < 0 ? target : cordon_move_mount_fd(t, target);
+}
+
 /* A seeded copy whose place is on a sandbox tmpfs (the tmpwrite home) becomes a plain file there,
  * so tools can replace it by rename as usual. Returns -EAGAIN when the place is not such a tmpfs
  * or already taken, and the caller binds a copy over it instead. */
@@ -406,13 +455,24 @@ static int mask_proc(int rootfd, const char *relpath)
         return r;
 }
 
+/* What consecutive rules of one kind share while the plan is executed. */
+struct apply_cache {
+        struct staged data;
+        int link_dir; /* the directory of the last SYMLINK rule, at link_rel; only for the next */
+        char link_rel[256];
+};
+
 static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct cordon_policy *p,
-                      size_t idx, int *ret_step)
+                      size_t idx, struct apply_cache *cache, int *ret_step)
 {
         const struct cordon_fs_rule *r = &p->fs[idx];
         const char *relpath = rel(r->guest);
         int src = plan->src_fds[idx];
         int k;
+
+        /* A mount after the last link could cover its directory. */
+        if (r->access != CORDON_ACCESS_SYMLINK)
+                cache->link_dir = safe_close(cache->link_dir);
 
         *ret_step = CORDON_STEP_MOUNTPOINT;
         switch (r->access) {
@@ -457,10 +517,21 @@ static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct c
                 return cordon_mount_on_fd("tmpfs", t, "tmpfs", MS_NOSUID | MS_NODEV, opts);
         }
         case CORDON_ACCESS_SYMLINK: {
+                const char *slash = strrchr(relpath, '/');
+                size_t dl = slash ? (size_t)(slash - relpath) : 0;
+                /* The links of one directory (the mail stubs' names) come one after another:
+                 * the first finds or makes the directory, the others go straight in. An
+                 * existing entry is left as it is, as below. */
+                if (slash && cache->link_dir >= 0 && strlen(cache->link_rel) == dl &&
+                    strncmp(cache->link_rel, relpath, dl) == 0) {
+                        *ret_step = CORDON_STEP_MOUNT;
+                        return symlinkat(r->host, cache->link_dir, slash + 1) < 0 && errno != EEXIST
+                                   ? -errno
+                                   : 0;
+                }
                 _cleanup_close_ int existing = cordon_open_beneath(rootfd, relpath, O_NOFOLLOW);
                 if (existing >= 0)
                         return 0; /* already visible through a parent bind */
-                const char *slash = strrchr(relpath, '/');
                 _cleanup_close_ int parent = -EBADF;
                 if (slash) {
                         char buf[4096];
@@ -471,11 +542,18 @@ static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct c
                 if (parent < 0)
                         return parent == -1 ? -errno : parent;
                 *ret_step = CORDON_STEP_MOUNT;
-                return symlinkat(r->host, parent, slash ? slash + 1 : relpath) < 0 ? -errno : 0;
+                if (symlinkat(r->host, parent, slash ? slash + 1 : relpath) < 0)
+                        return -errno;
+                if (slash && dl < sizeof(cache->link_rel)) {
+                        memcpy(cache->link_rel, relpath, dl);
+                        cache->link_rel[dl] = 0;
+                        cache->link_dir = TAKE_FD(parent);
+                }
+                return 0;
         }
         case CORDON_ACCESS_DATA:
                 *ret_step = CORDON_STEP_MOUNT;
-                return bind_new_file(rootfd, relpath, -EBADF, r->host, -EBADF, 0644, ATTR_RO);
+                return bind_data(rootfd, relpath, r, &cache->data);
         case CORDON_ACCESS_COPY: {
                 if (src < 0)
                         return 0;
@@ -558,14 +636,23 @@ int cordon_mount_plan_execute(struct cordon_mount_plan *plan, const struct cordo
         if (rootfd < 0)
                 return -errno;
 
+        struct apply_cache cache = {.data.fd = -EBADF, .link_dir = -EBADF};
         for (size_t i = 0; i < plan->n; i++) {
                 size_t idx = plan->order[i];
                 *ret_rule = (int)idx;
-                r = apply_rule(plan, rootfd, p, idx, ret_step);
+                r = apply_rule(plan, rootfd, p, idx, &cache, ret_step);
                 if (r < 0)
-                        return r;
+                        break;
                 plan->src_fds[idx] = safe_close(plan->src_fds[idx]);
         }
+        safe_close(cache.link_dir);
+        int k = staged_drop(rootfd, &cache.data);
+        if (r < 0)
+                return r;
+        *ret_rule = -1;
+        r = k;
+        if (r < 0)
+                return r;
 
         *ret_step = CORDON_STEP_MOUNT;
         r = seal(rootfd, p, ret_rule);

@@ -104,6 +104,8 @@ static void describe_mounts(FILE *f, const struct cordon_policy *p)
                         fputs(" [sealed]", f);
                 if (r->flags & CORDON_FS_NS_ONLY)
                         fputs(" [ns backend only]", f);
+                if (r->flags & CORDON_FS_EXEC)
+                        fputs(" [executable]", f);
                 fprintf(f, "  (from %s)\n", strempty(r->origin));
         }
 }

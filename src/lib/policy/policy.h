@@ -12,6 +12,12 @@
 #include "lib/policy/list.h"
 #include "lib/policy/net-modes.h"
 
+/* Library-internal flags of a rule, above the public CORDON_FS_* ones (cordon/cordon.h). */
+enum {
+        /* DATA: the generated file is a program, mode 0555 instead of 0644 (the mail stub). */
+        CORDON_FS_EXEC = 1u << 16,
+};
+
 struct cordon_fs_rule {
         char *guest;
         char *host;
@@ -98,6 +104,13 @@ struct cordon_policy {
         enum cordon_net_mode net_mode;
         char *net_mode_origin;
         struct cordon_policy_net net;
+        /* NETWORK_MAIL_BLOCK is on: the resolve put a stub program over every mailer the host
+         * has and a directory of stubs first on PATH (lower-mail.c). Those are mounts, so only
+         * the ns backend can give it: cordon_launch_prepare() refuses the landlock backend. */
+        bool mail_stub;
+        /* ...because NETWORK_MAIL_BLOCK=on: an `auto` backend that falls back to landlock
+         * refuses to start instead of going without it. */
+        bool mail_stub_required;
         struct cordon_limits limits;
         char *cgroup_path; /* --cgroup: a delegated cgroup v2 directory to make the leaf in */
         struct cordon_identity identity;

@@ -43,6 +43,7 @@ struct lower {
         bool warn_failed;         /* a warning of cordon_policy_apply() could not be kept */
         struct lower_real_dirs *real_dirs; /* NULL: every realpath goes to glibc */
         struct lower_dir_names home_names; /* the listing of home_real */
+        const char *mail_stub_dir;         /* the directory of mail stubs, once planned */
 };
 
 static inline bool cordon_lower_is_builtin(const char *origin)
@@ -118,3 +119,19 @@ int cordon_lower_cap_policy(struct lower *l);
 /* True when the capability policy hands over credential file @home_rel (relative to $HOME) by
  * naming it as a read-only root: the opt-in for the credential part of package_manager_config. */
 bool cordon_lower_cap_hands_over(const struct lower *l, const char *home_rel);
+
+/* lower-mail.c: NETWORK_MAIL_BLOCK. The directory of stubs put first on PATH. */
+#define CORDON_MAIL_STUB_DIR "/run/cordon/mail-block"
+/* The stub program (a shell script), the canonical mailer paths and the names in the directory
+ * of stubs (NULL-terminated). */
+const char *cordon_mail_stub_script(void);
+const char *const *cordon_mail_paths(void);
+const char *const *cordon_mail_names(void);
+/* When the settings ask for it (mail_stub), sets the policy's mail_stub and adds the stub rules:
+ * before cordon_lower_pins(), which must see them. */
+int cordon_lower_mail_stub(struct lower *l);
+/* The same with mailer paths @paths and directory @dir of stubs named @names, for tests. */
+int cordon_lower_mail_stub_at(struct lower *l, const char *const *paths, const char *const *names,
+                              const char *dir);
+/* Puts the directory of stubs first on the command's PATH: after the environment is built. */
+int cordon_lower_mail_path(struct lower *l);

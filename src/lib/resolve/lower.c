@@ -723,8 +723,9 @@ _public_ int cordon_settings_resolve(const struct cordon_settings *s, const stru
             (r = cordon_lower_extra_blocked(&l)) < 0 || (r = cordon_lower_blocked_files(&l)) < 0 ||
             (r = cordon_lower_check_project(&l)) < 0 || (r = lower_devices(&l)) < 0 ||
             (r = lower_passwd(&l)) < 0 || (r = cordon_lower_protect(&l)) < 0 ||
-            (r = cordon_lower_masks(&l)) < 0 || (r = cordon_lower_pins(&l)) < 0 ||
-            (r = lower_env(&l)) < 0)
+            (r = cordon_lower_masks(&l)) < 0 || (r = cordon_lower_mail_stub(&l)) < 0 ||
+            (r = cordon_lower_pins(&l)) < 0 || (r = lower_env(&l)) < 0 ||
+            (r = cordon_lower_mail_path(&l)) < 0)
                 goto fail;
         if ((r = cordon_policy_set_hostname(l.p, "cordon")) < 0 || (r = cordon_lower_net(&l)) < 0)
                 goto fail;
