@@ -738,3 +738,98 @@ Test(net_rules, quote)
         cordon_net_quote(buf, sizeof(buf), big, sizeof(big));
         cr_assert_eq(strlen(buf), 163);
 }
+
+/* The floor holds what the spec lists, under an allow-everything exception. */
+Test(net_rules, floor_contents)
+{
+        _cleanup_rules_ struct cordon_net_rules *r = make(NULL, L("*", "0.0.0.0/0", "::/0"));
+        static const char *const hosts[] = {"api.mailgun.net",
+                                            "api.eu.mailgun.net",
+                                            "api.sendgrid.com",
+                                            "api.postmarkapp.com",
+                                            "api.mailjet.com",
+                                            "api.sparkpost.com",
+                                            "api.eu.sparkpost.com",
+                                            "api.brevo.com",
+                                            "api.sendinblue.com",
+                                            "mandrillapp.com",
+                                            "api.resend.com",
+                                            "api.smtp2go.com",
+                                            "api.elasticemail.com",
+                                            "api.mailersend.com",
+                                            "hooks.slack.com",
+                                            "outlook.webhook.office.com",
+                                            "hooks.zapier.com",
+                                            "maker.ifttt.com",
+                                            "webhook.site",
+                                            "abc.webhook.site",
+                                            "transfer.sh",
+                                            "0x0.st",
+                                            "file.io",
+                                            "temp.sh",
+                                            "bashupload.com",
+                                            "oshi.at",
+                                            "catbox.moe",
+                                            "litter.catbox.moe",
+                                            "tmpfiles.org",
+                                            "gofile.io",
+                                            "store1.gofile.io",
+                                            "pixeldrain.com",
+                                            "uguu.se",
+                                            "keep.sh",
+                                            "pastebin.com",
+                                            "paste.ee",
+                                            "hastebin.com",
+                                            "ix.io",
+                                            "sprunge.us",
+                                            "termbin.com",
+                                            "dpaste.com",
+                                            "dpaste.org",
+                                            "paste.rs",
+                                            "rentry.co",
+                                            "ghostbin.co",
+                                            "controlc.com",
+                                            "privatebin.net",
+                                            "cloudflare-dns.com",
+                                            "mozilla.cloudflare-dns.com",
+                                            "dns.google",
+                                            "dns.google.com",
+                                            "dns.quad9.net",
+                                            "dns9.quad9.net",
+                                            "dns10.quad9.net",
+                                            "dns11.quad9.net",
+                                            "doh.opendns.com",
+                                            "dns.adguard.com",
+                                            "dns.adguard-dns.com",
+                                            "dns.nextdns.io",
+                                            "doh.cleanbrowsing.org",
+                                            "doh.mullvad.net",
+                                            "dns.mullvad.net",
+                                            "one.one.one.one",
+                                            "1dot1dot1dot1.cloudflare-dns.com",
+                                            "security.cloudflare-dns.com",
+                                            "family.cloudflare-dns.com"};
+        for (size_t i = 0; i < ELEMENTSOF(hosts); i++) {
+                struct cordon_net_verdict v;
+                cordon_net_rules_check_name(r, hosts[i], 443, &v);
+                cr_assert(!v.allow && v.rule && v.rule->floor, "%s not in the floor", hosts[i]);
+        }
+        /* Near misses stay open. */
+        name_is(r, "slack.com", 443, true, "*");
+        name_is(r, "discord.com", 443, true, "*");
+        name_is(r, "notpastebin.com", 443, true, "*");
+        name_is(r, "google.com", 443, true, "*");
+
+        static const uint16_t ports[] = {24, 25, 465, 587, 2525, 853, 23, 79, 113, 512, 513, 514};
+        for (size_t i = 0; i < ELEMENTSOF(ports); i++) {
+                struct cordon_net_verdict v;
+                cordon_net_rules_check_name(r, "example.com", ports[i], &v);
+                cr_assert(!v.allow && v.rule->floor, "port %u", ports[i]);
+                struct cordon_net_addr a;
+                cordon_net_addr_parse("2001:db8::1", &a);
+                cordon_net_rules_check_addr(r, &a, ports[i], true, &v);
+                cr_assert(!v.allow && v.rule->floor, "port %u", ports[i]);
+        }
+        name_is(r, "example.com", 22, true, "*");
+        name_is(r, "example.com", 443, true, "*");
+}
