@@ -186,8 +186,14 @@ int cordon_net_policy_parse(const char *json, size_t len, const char *source,
         if (!root) {
                 if (json_error_code(&err) == json_error_out_of_memory)
                         return -ENOMEM;
-                char text[CORDON_NET_QUOTE_MAX];
-                cordon_net_quote(text, sizeof(text), err.text, strlen(err.text));
+                /* jansson quotes the input near the error: keep the message one printable line. */
+                char text[sizeof(err.text)];
+                size_t i = 0;
+                for (; err.text[i] && i + 1 < sizeof(text); i++) {
+                        unsigned char c = (unsigned char)err.text[i];
+                        text[i] = c < 0x20 || c >= 0x7f ? '?' : (char)c;
+                }
+                text[i] = 0;
                 if (err.line > 0)
                         return cordon_diag_set(diag, -EINVAL, "%s:%d:%d: %s", source, err.line,
                                                err.column, text);

@@ -81,7 +81,10 @@ struct cordon_net_rule {
 
 struct cordon_net_rules;
 
-/* What decided a connection: the rule (NULL: no rule matched, allowed by default) and verdict. */
+/* What decided a connection: the rule and the verdict. rule NULL with allow: no rule matched
+ * (allowed by default, reason "no rule matched"); rule NULL without allow: the query itself was
+ * refused (reason "not a host name" / "not an address"). A floor rule that matched is reported
+ * even when a more specific floor rule matched too (the first in the floor's order). */
 struct cordon_net_verdict {
         bool allow;
         const struct cordon_net_rule *rule; /* owned by the rule set */

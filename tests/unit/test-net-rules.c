@@ -1,0 +1,835 @@
+/* Unit tests for src/lib/net/net-rules.c: pattern syntax and its messages, name normalisation,
+ * and every precedence case of the matcher, the floor and the default-blocked ranges. */
+#include <arpa/inet.h>
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/net/net-rules.h"
+#include "shared/macro.h"
+
+TestSuite(net_rules);
+
+#define ORIGIN "command line --block"
+
+static void rules_freep(struct cordon_net_rules **r)
+{
+        cordon_net_rules_free(*r);
+}
+#define _cleanup_rules_ _cleanup_(rules_freep)
+
+/* A set with the built-ins plus @blocks and @excepts (NULL-terminated lists). */
+static struct cordon_net_rules *make(const char *const *blocks, const char *const *excepts)
+{
+        struct cordon_net_rules *r = NULL;
+        cr_assert_eq(cordon_net_rules_new(&r), 0);
+        for (size_t i = 0; blocks && blocks[i]; i++) {
+                struct cordon_diag d = {0};
+                cr_assert_eq(cordon_net_rules_add(r, blocks[i], false, ORIGIN, &d), 0,
+                             "block %s: %s", blocks[i], d.message);
+        }
+        for (size_t i = 0; excepts && excepts[i]; i++) {
+                struct cordon_diag d = {0};
+                cr_assert_eq(cordon_net_rules_add(r, excepts[i], true, "test except", &d), 0,
+                             "except %s: %s", excepts[i], d.message);
+        }
+        return r;
+}
+#define L(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+/* @name:@port is allowed or not, decided by the rule written @pattern (NULL: no rule). */
+static void name_is(const struct cordon_net_rules *r, const char *name, uint16_t port, bool allow,
+                    const char *pattern)
+{
+        struct cordon_net_verdict v;
+        cordon_net_rules_check_name(r, name, port, &v);
+        cr_assert_eq(v.allow, allow, "%s:%u: allow %d, expected %d (%s, %s)", name, port, v.allow,
+                     allow, v.rule ? v.rule->pattern : "no rule", v.reason);
+        cr_assert_not_null(v.reason);
+        if (pattern) {
+                cr_assert_not_null(v.rule, "%s:%u decided by no rule", name, port);
+                cr_assert_str_eq(v.rule->pattern, pattern, "%s:%u", name, port);
+        } else
+                cr_assert_null(v.rule, "%s:%u decided by %s", name, port, v.rule->pattern);
+}
+
+static void addr_is(const struct cordon_net_rules *r, const char *a, uint16_t port, bool by_name,
+                    bool allow, const char *pattern)
+{
+        struct cordon_net_addr addr;
+        cr_assert_eq(cordon_net_addr_parse(a, &addr), 0, "%s", a);
+        struct cordon_net_verdict v;
+        cordon_net_rules_check_addr(r, &addr, port, by_name, &v);
+        cr_assert_eq(v.allow, allow, "%s port %u by_name %d: allow %d, expected %d (%s, %s)", a,
+                     port, by_name, v.allow, allow, v.rule ? v.rule->pattern : "no rule", v.reason);
+        cr_assert_not_null(v.reason);
+        if (pattern) {
+                cr_assert_not_null(v.rule, "%s decided by no rule", a);
+                cr_assert_str_eq(v.rule->pattern, pattern, "%s", a);
+        } else
+                cr_assert_null(v.rule, "%s decided by %s", a, v.rule->pattern);
+}
+
+static void parse_ok(const char *p, enum cordon_net_rule_kind kind, uint16_t port,
+                     const char *name_or_addr, unsigned prefix)
+{
+        struct cordon_net_rule rule;
+        struct cordon_diag d = {0};
+        cr_assert_eq(cordon_net_rule_parse(p, false, ORIGIN, &rule, &d), 0, "%s: %s", p, d.message);
+        cr_assert_eq(rule.kind, kind, "%s: kind %d", p, rule.kind);
+        cr_assert_eq(rule.port, port, "%s: port %u", p, rule.port);
+        cr_assert_str_eq(rule.pattern, p);
+        cr_assert_str_eq(rule.origin, ORIGIN);
+        cr_assert(!rule.exception && !rule.floor);
+        if (kind == CORDON_NET_RULE_HOST || kind == CORDON_NET_RULE_SUFFIX)
+                cr_assert_str_eq(rule.name, name_or_addr, "%s", p);
+        else
+                cr_assert_null(rule.name);
+        if (kind == CORDON_NET_RULE_CIDR) {
+                char buf[INET6_ADDRSTRLEN];
+                cordon_net_addr_format(&rule.addr, buf, sizeof(buf));
+                cr_assert_str_eq(buf, name_or_addr, "%s", p);
+                cr_assert_eq(rule.prefix, prefix, "%s: prefix %u", p, rule.prefix);
+        }
+        cordon_net_rule_clear(&rule);
+}
+
+/* @p is refused with a message naming the pattern (as quoted), the origin and @why. */
+static void parse_bad_quoted(const char *p, const char *quoted, const char *why)
+{
+        struct cordon_net_rule rule;
+        struct cordon_diag d = {0};
+        cr_assert_eq(cordon_net_rule_parse(p, false, ORIGIN, &rule, &d), -EINVAL, "%s accepted",
+                     quoted);
+        char expect[sizeof(d.message)];
+        snprintf(expect, sizeof(expect), "NETWORK_BLOCKLIST entry \"%s\" (" ORIGIN "): %s", quoted,
+                 why);
+        cr_assert_str_eq(d.message, expect);
+        const char *reason = NULL;
+        cr_assert_eq(cordon_net_pattern_check(p, &reason), -EINVAL);
+        cr_assert_str_eq(reason, why);
+}
+
+static void parse_bad(const char *p, const char *why)
+{
+        parse_bad_quoted(p, p, why);
+}
+
+Test(net_rules, builtins_parse_and_are_marked)
+{
+        _cleanup_rules_ struct cordon_net_rules *r = make(NULL, NULL);
+        size_t n = cordon_net_rules_count(r), floor = 0, def = 0;
+        cr_assert_gt(n, 80);
+        for (size_t i = 0; i < n; i++) {
+                const struct cordon_net_rule *rule = cordon_net_rules_get(r, i);
+                cr_assert(!rule->exception);
+                if (rule->floor) {
+                        floor++;
+                        cr_assert_str_eq(rule->origin, "built-in floor");
+                } else {
+                        def++;
+                        cr_assert_str_eq(rule->origin, "built-in default");
+                        cr_assert_eq(rule->kind, CORDON_NET_RULE_CIDR);
+                }
+        }
+        cr_assert_eq(def, 5);
+        cr_assert_eq(floor + def, n);
+        cr_assert_null(cordon_net_rules_get(r, n));
+}
+
+Test(net_rules, every_kind_parses)
+{
+        parse_ok("example.com", CORDON_NET_RULE_HOST, 0, "example.com", 0);
+        parse_ok("Example.COM.", CORDON_NET_RULE_HOST, 0, "example.com", 0);
+        parse_ok("my_host-1.example.com:8443", CORDON_NET_RULE_HOST, 8443, "my_host-1.example.com",
+                 0);
+        parse_ok("localhost", CORDON_NET_RULE_HOST, 0, "localhost", 0);
+        parse_ok("*.example.com", CORDON_NET_RULE_SUFFIX, 0, "example.com", 0);
+        parse_ok("*.EXAMPLE.com.:443", CORDON_NET_RULE_SUFFIX, 443, "example.com", 0);
+        parse_ok("*.com", CORDON_NET_RULE_SUFFIX, 0, "com", 0);
+        parse_ok("*", CORDON_NET_RULE_ANY, 0, NULL, 0);
+        parse_ok("*:22", CORDON_NET_RULE_ANY, 22, NULL, 0);
+        parse_ok("22", CORDON_NET_RULE_PORT, 22, NULL, 0);
+        parse_ok("1", CORDON_NET_RULE_PORT, 1, NULL, 0);
+        parse_ok("65535", CORDON_NET_RULE_PORT, 65535, NULL, 0);
+        parse_ok("203.0.113.5", CORDON_NET_RULE_CIDR, 0, "203.0.113.5", 32);
+        parse_ok("203.0.113.5:80", CORDON_NET_RULE_CIDR, 80, "203.0.113.5", 32);
+        parse_ok("0.0.0.0", CORDON_NET_RULE_CIDR, 0, "0.0.0.0", 32);
+        parse_ok("10.0.0.0/8", CORDON_NET_RULE_CIDR, 0, "10.0.0.0", 8);
+        parse_ok("10.1.2.3/8:25", CORDON_NET_RULE_CIDR, 25, "10.0.0.0", 8); /* host bits cleared */
+        parse_ok("0.0.0.0/0", CORDON_NET_RULE_CIDR, 0, "0.0.0.0", 0);
+        parse_ok("2001:db8::1", CORDON_NET_RULE_CIDR, 0, "2001:db8::1", 128);
+        parse_ok("2001:DB8::1", CORDON_NET_RULE_CIDR, 0, "2001:db8::1", 128);
+        parse_ok("[2001:db8::1]:443", CORDON_NET_RULE_CIDR, 443, "2001:db8::1", 128);
+        parse_ok("[2001:db8::1]", CORDON_NET_RULE_CIDR, 0, "2001:db8::1", 128);
+        parse_ok("2001:db8::/32", CORDON_NET_RULE_CIDR, 0, "2001:db8::", 32);
+        parse_ok("[2001:db8:ffff::/32]:443", CORDON_NET_RULE_CIDR, 443, "2001:db8::", 32);
+        parse_ok("::/0", CORDON_NET_RULE_CIDR, 0, "::", 0);
+        parse_ok("::1", CORDON_NET_RULE_CIDR, 0, "::1", 128);
+        /* IPv4-mapped patterns become the IPv4 rule they stand for. */
+        parse_ok("::ffff:10.1.2.3", CORDON_NET_RULE_CIDR, 0, "10.1.2.3", 32);
+        parse_ok("::ffff:10.0.0.0/104", CORDON_NET_RULE_CIDR, 0, "10.0.0.0", 8);
+        parse_ok("::ffff:0:0/80", CORDON_NET_RULE_CIDR, 0, "::", 80);
+}
+
+Test(net_rules, exception_flag_and_null_origin)
+{
+        struct cordon_net_rule rule;
+        cr_assert_eq(cordon_net_rule_parse("github.com", true, NULL, &rule, NULL), 0);
+        cr_assert(rule.exception);
+        cr_assert_null(rule.origin);
+        cordon_net_rule_clear(&rule);
+        cordon_net_rule_clear(&rule); /* idempotent */
+
+        struct cordon_diag d = {0};
+        cr_assert_eq(cordon_net_rule_parse("127.1", true, NULL, &rule, &d), -EINVAL);
+        cr_assert_str_eq(d.message,
+                         "NETWORK_BLOCKLIST_EXCEPT entry \"127.1\": not a canonical IP address");
+        cr_assert_eq(cordon_net_rule_parse("127.1", true, "policy.json", &rule, &d), -EINVAL);
+        cr_assert_str_eq(d.message, "NETWORK_BLOCKLIST_EXCEPT entry \"127.1\" (policy.json): not "
+                                    "a canonical IP address");
+}
+
+Test(net_rules, malformed_patterns_name_pattern_and_origin)
+{
+        parse_bad("", "empty pattern");
+        parse_bad(" example.com", "control byte or space in pattern");
+        parse_bad("example .com", "control byte or space in pattern");
+        parse_bad_quoted("exa\tmple.com", "exa\\x09mple.com", "control byte or space in pattern");
+        parse_bad_quoted("exa\x7fmple.com", "exa\\x7fmple.com", "control byte or space in pattern");
+        parse_bad_quoted("b\xc3\xbc"
+                         "cher.de",
+                         "b\\xc3\\xbccher.de", "non-ASCII byte in pattern (IDN only as punycode)");
+        parse_bad_quoted("a\"b", "a\\\"b",
+                         "character not allowed in a host name (letters, digits, '-', '_')");
+        parse_bad("**", "a wildcard is allowed only as \"*\" or a leading \"*.\"");
+        parse_bad("*.", "empty host name");
+        parse_bad("*.*.example.com", "a wildcard is allowed only as \"*\" or a leading \"*.\"");
+        parse_bad("a*b", "a wildcard is allowed only as \"*\" or a leading \"*.\"");
+        parse_bad("*example.com", "a wildcard is allowed only as \"*\" or a leading \"*.\"");
+        parse_bad("example.*", "a wildcard is allowed only as \"*\" or a leading \"*.\"");
+        parse_bad("*:", "empty port");
+        parse_bad("*:0", "port out of range (1-65535)");
+        parse_bad("0", "port out of range (1-65535)");
+        parse_bad("65536", "port out of range (1-65535)");
+        parse_bad("99999", "port out of range (1-65535)");
+        parse_bad("080", "port with a leading zero");
+        parse_bad("example.com:080", "port with a leading zero");
+        parse_bad("example.com:+80", "port is not a decimal number");
+        parse_bad("example.com:-1", "port is not a decimal number");
+        parse_bad("example.com:65536", "port out of range (1-65535)");
+        parse_bad("example.com:", "empty port");
+        parse_bad(":80", "empty host");
+        parse_bad("example.com:80:90", "not a canonical IPv6 address");
+        parse_bad("10.0.0.0/33", "CIDR prefix length out of range (0-32)");
+        parse_bad("10.0.0.0/", "malformed CIDR prefix length");
+        parse_bad("10.0.0.0/08", "malformed CIDR prefix length");
+        parse_bad("10.0.0.0/-1", "malformed CIDR prefix length");
+        parse_bad("10.0.0.0/8/8", "malformed CIDR prefix length");
+        parse_bad("2001:db8::/129", "CIDR prefix length out of range (0-128)");
+        parse_bad("[2001:db8::]/32:443",
+                  "an IPv6 CIDR with a port is written [ADDRESS/LENGTH]:PORT");
+        parse_bad("[2001:db8::1", "\"[\" without \"]\"");
+        parse_bad("2001:db8::1]:443", "\"]\" without \"[\"");
+        parse_bad("[2001:db8::1]443", "expected \":PORT\" after \"]\"");
+        parse_bad("[2001:db8::1]:0", "port out of range (1-65535)");
+        parse_bad("[1.2.3.4]:80", "not a canonical IPv6 address");
+        parse_bad("fe80::1%eth0", "not a canonical IPv6 address");
+        parse_bad("example.com/8", "not a canonical IP address");
+        parse_bad("a..b", "empty label in host name");
+        parse_bad(".example.com", "empty label in host name");
+        parse_bad("example.com..", "empty label in host name");
+        /* Non-canonical IPv4 forms are refused, never read as inet_aton would. */
+        parse_bad("127.1", "not a canonical IP address");
+        parse_bad("2130706433", "not a canonical IP address");
+        parse_bad("0x7f000001", "not a canonical IP address");
+        parse_bad("0177.0.0.1", "not a canonical IP address");
+        parse_bad("1.2.3.04", "not a canonical IP address");
+        parse_bad("127.0.0.0x1", "not a canonical IP address");
+        parse_bad("1.2.3.4.5", "not a canonical IP address");
+        parse_bad("256.1.1.1", "not a canonical IP address");
+        parse_bad("127.1:80", "not a canonical IP address");
+        parse_bad("80:443", "not a canonical IP address");
+        parse_bad("::ffff:1.2.3.04", "not a canonical IPv6 address");
+
+        char long_label[80];
+        memset(long_label, 'a', 64);
+        strcpy(long_label + 64, ".com");
+        parse_bad(long_label, "label longer than 63 bytes in host name");
+        char long_name[600];
+        memset(long_name, 0, sizeof(long_name));
+        for (size_t i = 0; i < 300; i += 2)
+                memcpy(long_name + i, "a.", 2);
+        strcat(long_name, "com");
+        char cut[170];
+        snprintf(cut, sizeof(cut), "%.160s...", long_name); /* quoted values are cut at 160 */
+        parse_bad_quoted(long_name, cut, "host name longer than 253 bytes");
+        memset(long_name, 'a', 520);
+        long_name[520] = 0;
+        struct cordon_net_rule rule;
+        struct cordon_diag d = {0};
+        cr_assert_eq(cordon_net_rule_parse(long_name, false, ORIGIN, &rule, &d), -EINVAL);
+        cr_assert(strstr(d.message, "...\" (" ORIGIN "): pattern longer than 512 bytes"), "%s",
+                  d.message);
+        cr_assert_eq(cordon_net_rule_parse(NULL, false, ORIGIN, &rule, &d), -EINVAL);
+}
+
+Test(net_rules, add_refuses_and_keeps_the_set)
+{
+        _cleanup_rules_ struct cordon_net_rules *r = make(NULL, NULL);
+        size_t n = cordon_net_rules_count(r);
+        const struct cordon_net_rule *first = cordon_net_rules_get(r, 0);
+        struct cordon_diag d = {0};
+        cr_assert_eq(cordon_net_rules_add(r, "127.1", false, "/etc/cordon.conf:3", &d), -EINVAL);
+        cr_assert_str_eq(d.message, "NETWORK_BLOCKLIST entry \"127.1\" (/etc/cordon.conf:3): not "
+                                    "a canonical IP address");
+        cr_assert_eq(cordon_net_rules_count(r), n);
+        for (int i = 0; i < 300; i++)
+                cr_assert_eq(cordon_net_rules_add(r, "example.com", false, NULL, NULL), 0);
+        cr_assert_eq(cordon_net_rules_get(r, 0), first, "rule pointers moved");
+        const struct cordon_net_rule *last = cordon_net_rules_get(r, n + 299);
+        cr_assert_str_eq(last->pattern, "example.com");
+        cr_assert_null(last->origin);
+}
+
+Test(net_rules, rule_count_is_bounded)
+{
+        _cleanup_rules_ struct cordon_net_rules *r = make(NULL, NULL);
+        int ret = 0;
+        size_t added = 0;
+        while ((ret = cordon_net_rules_add(r, "*", false, NULL, NULL)) == 0)
+                added++;
+        cr_assert_eq(ret, -E2BIG);
+        cr_assert_eq(cordon_net_rules_count(r), CORDON_NET_RULES_MAX);
+        struct cordon_diag d = {0};
+        cr_assert_eq(cordon_net_rules_add(r, "*", true, NULL, &d), -E2BIG);
+        cr_assert(strstr(d.message, "NETWORK_BLOCKLIST_EXCEPT: more than"), "%s", d.message);
+}
+
+/* ---- names ---- */
+
+static void norm_ok(const char *in, size_t len, const char *out)
+{
+        char buf[CORDON_NET_NAME_MAX + 1];
+        cr_assert_eq(cordon_net_name_normalize(in, len, buf), 0, "%s refused", in);
+        cr_assert_str_eq(buf, out);
+}
+
+static void norm_bad(const char *in, size_t len)
+{
+        char buf[CORDON_NET_NAME_MAX + 1];
+        cr_assert_eq(cordon_net_name_normalize(in, len, buf), -EINVAL, "%.*s accepted", (int)len,
+                     in);
+}
+#define NORM_BAD(s) norm_bad(s, sizeof(s) - 1)
+
+Test(net_rules, name_normalize)
+{
+        norm_ok("Example.COM", 11, "example.com");
+        norm_ok("example.com.", 12, "example.com");
+        norm_ok("example.com.trailing", 11, "example.com"); /* only @len bytes */
+        norm_ok("_dmarc.x-y.example", 18, "_dmarc.x-y.example");
+        norm_ok("a", 1, "a");
+        norm_ok("xn--bcher-kva.de", 16, "xn--bcher-kva.de");
+        norm_ok("123.example.com", 15, "123.example.com");
+        norm_ok("0x7f.example", 12, "0x7f.example");
+        NORM_BAD("");
+        NORM_BAD(".");
+        NORM_BAD("example.com..");
+        NORM_BAD("..example.com");
+        NORM_BAD("a..b");
+        NORM_BAD("exam\0ple.com");
+        NORM_BAD("example.com\0");
+        NORM_BAD("example.com\0.evil.com");
+        NORM_BAD("exa\nmple.com");
+        NORM_BAD("exa\rmple.com");
+        NORM_BAD("exa\x1bmple.com");
+        NORM_BAD("exa\x7fmple.com");
+        NORM_BAD("exa mple.com");
+        NORM_BAD("b\xc3\xbc"
+                 "cher.de");
+        NORM_BAD("user@example.com");
+        NORM_BAD("example.com:80");
+        NORM_BAD("example.com/x");
+        NORM_BAD("*.example.com");
+        NORM_BAD("[::1]");
+        /* IP literals in every lenient form are not names. */
+        NORM_BAD("127.0.0.1");
+        NORM_BAD("127.1");
+        NORM_BAD("2130706433");
+        NORM_BAD("0x7f000001");
+        NORM_BAD("0X7F000001");
+        NORM_BAD("0177.0.0.1");
+        NORM_BAD("127.0.0.1.");
+        NORM_BAD("1.2.3.04");
+        NORM_BAD("example.0x10");
+        NORM_BAD("example.123");
+
+        char buf[CORDON_NET_NAME_MAX + 1];
+        char name[300];
+        memset(name, 'a', 63);
+        strcpy(name + 63, ".com");
+        cr_assert_eq(cordon_net_name_normalize(name, strlen(name), buf), 0);
+        memset(name, 'a', 64);
+        strcpy(name + 64, ".com");
+        cr_assert_eq(cordon_net_name_normalize(name, strlen(name), buf), -EINVAL);
+        /* 253 bytes pass (with one trailing dot too), 254 do not. */
+        for (size_t i = 0; i < 252; i += 2)
+                memcpy(name + i, "a.", 2);
+        name[252] = 'b';
+        name[253] = 0;
+        cr_assert_eq(cordon_net_name_normalize(name, 253, buf), 0);
+        cr_assert_eq(strlen(buf), 253);
+        name[253] = '.';
+        name[254] = 0;
+        cr_assert_eq(cordon_net_name_normalize(name, 254, buf), 0);
+        name[253] = 'c';
+        cr_assert_eq(cordon_net_name_normalize(name, 254, buf), -EINVAL);
+}
+
+Test(net_rules, addr_parse_is_canonical_only)
+{
+        struct cordon_net_addr a;
+        char buf[INET6_ADDRSTRLEN];
+        cr_assert_eq(cordon_net_addr_parse("192.0.2.1", &a), 0);
+        cr_assert_eq(a.family, AF_INET);
+        cr_assert_str_eq(cordon_net_addr_format(&a, buf, sizeof(buf)), "192.0.2.1");
+        cr_assert_eq(cordon_net_addr_parse("::ffff:127.0.0.1", &a), 0);
+        cr_assert_eq(a.family, AF_INET6); /* kept as written; the matcher unmaps */
+        const char *bad[] = {"127.1",     "2130706433", "0x7f000001", "0177.0.0.1",  "1.2.3.04",
+                             "1.2.3.4 ",  " 1.2.3.4",   "1.2.3.",     ".1.2.3",      "1.2.3.4.",
+                             "01.2.3.4",  "1.2.3.256",  "1.2.3.-1",   "+1.2.3.4",    "[::1]",
+                             "fe80::1%1", "",           "1::2::3",    "example.com", "1.2.3.4/32"};
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++)
+                cr_assert_eq(cordon_net_addr_parse(bad[i], &a), -EINVAL, "%s accepted", bad[i]);
+        cr_assert_eq(cordon_net_addr_parse(NULL, &a), -EINVAL);
+}
+
+/* ---- precedence for names ---- */
+
+Test(net_rules, no_rule_allows)
+{
+        _cleanup_rules_ struct cordon_net_rules *r = make(NULL, NULL);
+        name_is(r, "example.com", 443, true, NULL);
+        addr_is(r, "192.0.2.1", 443, false, true, NULL);
+        addr_is(r, "2001:db8::1", 443, false, true, NULL);
+}
+
+Test(net_rules, exact_beats_suffix_beats_any)
+{
+        _cleanup_rules_ struct cordon_net_rules *r =
+            make(L("*", "*.s3.amazonaws.com"), L("mybucket.s3.amazonaws.com", "*.amazonaws.com"));
+        name_is(r, "mybucket.s3.amazonaws.com", 443, true, "mybucket.s3.amazonaws.com");
+        name_is(r, "other.s3.amazonaws.com", 443, false, "*.s3.amazonaws.com");
+        name_is(r, "ec2.amazonaws.com", 443, true, "*.amazonaws.com");
+        name_is(r, "example.com", 443, false, "*");
+        /* *.suffix matches below the suffix only. */
+        name_is(r, "amazonaws.com", 443, false, "*");
+        name_is(r, "s3.amazonaws.com", 443, true, "*.amazonaws.com");
+        /* Not a suffix match at a label boundary: xamazonaws.com. */
+        name_is(r, "xamazonaws.com", 443, false, "*");
+}
+
+Test(net_rules, longer_suffix_beats_shorter_either_way)
+{
+        _cleanup_rules_ struct cordon_net_rules *r =
+            make(L("*.example.com"), L("*.dev.example.com"));
+        name_is(r, "a.dev.example.com", 80, true, "*.dev.example.com");
+        name_is(r, "a.prod.example.com", 80, false, "*.example.com");
+        _cleanup_rules_ struct cordon_net_rules *s =
+            make(L("*.dev.example.com"), L("*.example.com"));
+        name_is(s, "a.dev.example.com", 80, false, "*.dev.example.com");
+        name_is(s, "a.prod.example.com", 80, true, "*.example.com");
+}
+
+Test(net_rules, port_beats_same_rule_without)
+{
+        _cleanup_rules_ struct cordon_net_rules *r =
+            make(L("example.com", "*.example.org:8080", "*:22"),
+                 L("example.com:443", "*.example.org", "*"));
+        name_is(r, "example.com", 443, true, "example.com:443");
+        name_is(r, "example.com", 80, false, "example.com");
+        name_is(r, "a.example.org", 8080, false, "*.example.org:8080");
+        name_is(r, "a.example.org", 80, true, "*.example.org");
+        name_is(r, "other.net", 22, false, "*:22");
+        name_is(r, "other.net", 80, true, "*");
+        /* The host part is compared first: an excepted exact host is not caught by *:22. */
+        _cleanup_rules_ struct cordon_net_rules *s = make(L("*:22"), L("github.com"));
+        name_is(s, "github.com", 22, true, "github.com");
+        name_is(s, "gitlab.com", 22, false, "*:22");
+        /* Port 0 (unknown) matches no rule with a port. */
+        name_is(s, "gitlab.com", 0, true, NULL);
+}
+
+Test(net_rules, bare_port_is_star_port)
+{
+        _cleanup_rules_ struct cordon_net_rules *r = make(L("8080"), L("*:8080"));
+        name_is(r, "example.com", 8080, true, "*:8080"); /* equal rank: the exception wins */
+        _cleanup_rules_ struct cordon_net_rules *s = make(L("*:8080"), L("8080"));
+        name_is(s, "example.com", 8080, true, "8080");
+        _cleanup_rules_ struct cordon_net_rules *t = make(L("8080"), L("*"));
+        name_is(t, "example.com", 8080, false, "8080");
+        name_is(t, "example.com", 8081, true, "*");
+        addr_is(t, "192.0.2.1", 8080, false, false, "8080");
+        addr_is(t, "192.0.2.1", 8081, false, true, "*");
+}
+
+Test(net_rules, exception_wins_a_tie)
+{
+        _cleanup_rules_ struct cordon_net_rules *r =
+            make(L("example.com", "*.example.net", "*", "192.0.2.0/24"),
+                 L("example.com", "*.example.net", "192.0.2.0/24"));
+        name_is(r, "example.com", 443, true, "example.com");
+        name_is(r, "a.example.net", 443, true, "*.example.net");
+        name_is(r, "example.org", 443, false, "*");
+        addr_is(r, "192.0.2.7", 443, false, true, "192.0.2.0/24");
+        /* Order does not matter. */
+        _cleanup_rules_ struct cordon_net_rules *s = make(NULL, L("example.com"));
+        cr_assert_eq(cordon_net_rules_add(s, "EXAMPLE.com.", false, ORIGIN, NULL), 0);
+        name_is(s, "example.com", 443, true, "example.com");
+}
+
+Test(net_rules, check_name_normalises)
+{
+        _cleanup_rules_ struct cordon_net_rules *r = make(L("*"), L("github.com"));
+        name_is(r, "github.com", 443, true, "github.com");
+        name_is(r, "GitHub.COM", 443, true, "github.com");
+        name_is(r, "github.com.", 443, true, "github.com");
+        name_is(r, "github.com..", 443, false, NULL);
+        name_is(r, "", 443, false, NULL);
+        name_is(r, "127.1", 443, false, NULL);
+        name_is(r, "github.com\x01", 443, false, NULL);
+        struct cordon_net_verdict v;
+        cordon_net_rules_check_name(r, NULL, 443, &v);
+        cr_assert(!v.allow);
+}
+
+/* ---- the floor ---- */
+
+Test(net_rules, floor_hosts_and_ports_are_not_liftable)
+{
+        _cleanup_rules_ struct cordon_net_rules *r =
+            make(NULL, L("hooks.slack.com", "hooks.slack.com:443", "*.slack.com", "*", "*:25", "25",
+                         "example.com:25", "*.webhook.office.com", "x.webhook.office.com:443",
+                         "dns.google:443", "0.0.0.0/0:25", "[::/0]:25", "192.0.2.1:853"));
+        name_is(r, "hooks.slack.com", 443, false, "hooks.slack.com");
+        name_is(r, "HOOKS.slack.com.", 443, false, "hooks.slack.com");
+        name_is(r, "x.webhook.office.com", 443, false, "*.webhook.office.com");
+        name_is(r, "webhook.office.com", 443, true, "*"); /* *.x is strictly below x */
+        name_is(r, "dns.google", 443, false, "dns.google");
+        name_is(r, "pastebin.com", 443, false, "pastebin.com");
+        name_is(r, "api.sendgrid.com", 443, false, "api.sendgrid.com");
+        name_is(r, "transfer.sh", 443, false, "transfer.sh");
+        name_is(r, "security.cloudflare-dns.com", 443, false, "*.cloudflare-dns.com");
+        name_is(r, "example.com", 25, false, "25");
+        name_is(r, "example.com", 587, false, "587");
+        name_is(r, "example.com", 853, false, "853");
+        name_is(r, "example.com", 513, false, "513");
+        name_is(r, "example.com", 443, true, "*");
+        addr_is(r, "192.0.2.1", 25, false, false, "25");
+        addr_is(r, "192.0.2.1", 25, true, false, "25");
+        addr_is(r, "192.0.2.1", 853, false, false, "853");
+        addr_is(r, "2001:db8::1", 465, true, false, "465");
+        addr_is(r, "192.0.2.1", 443, false, true, "*");
+
+        struct cordon_net_verdict v;
+        cordon_net_rules_check_name(r, "hooks.slack.com", 443, &v);
+        cr_assert(v.rule->floor);
+        cr_assert_str_eq(v.rule->origin, "built-in floor");
+        cr_assert_str_eq(v.reason, "floor: webhook");
+        cordon_net_rules_check_name(r, "example.com", 25, &v);
+        cr_assert_str_eq(v.reason, "floor: mail port");
+}
+
+Test(net_rules, floor_addresses_are_not_liftable)
+{
+        _cleanup_rules_ struct cordon_net_rules *r =
+            make(NULL, L("127.0.0.1", "127.0.0.1:8080", "127.0.0.0/8", "::1", "[::1]:80",
+                         "169.254.169.254", "fe80::/10", "0.0.0.0/0", "::/0", "224.0.0.1",
+                         "ff02::1", "255.255.255.255", "0.0.0.0", "::", "::ffff:127.0.0.1", "*"));
+        const char *floor[] = {"127.0.0.1",       "127.255.255.254",  "::1",
+                               "169.254.169.254", "fe80::1",          "febf::1",
+                               "0.0.0.0",         "0.1.2.3",          "::",
+                               "224.0.0.1",       "239.255.255.250",  "ff02::1",
+                               "255.255.255.255", "::ffff:127.0.0.1", "::ffff:169.254.169.254",
+                               "::ffff:0.0.0.0",  "::ffff:224.0.0.1"};
+        for (size_t i = 0; i < ELEMENTSOF(floor); i++) {
+                for (int by_name = 0; by_name < 2; by_name++) {
+                        struct cordon_net_addr a;
+                        cr_assert_eq(cordon_net_addr_parse(floor[i], &a), 0);
+                        struct cordon_net_verdict v;
+                        cordon_net_rules_check_addr(r, &a, 8080, by_name, &v);
+                        cr_assert(!v.allow, "%s allowed", floor[i]);
+                        cr_assert(v.rule && v.rule->floor, "%s not decided by the floor", floor[i]);
+                        cr_assert(startswith(v.reason, "floor: "), "%s", v.reason);
+                }
+        }
+        addr_is(r, "::ffff:127.0.0.1", 80, true, false, "127.0.0.0/8");
+        addr_is(r, "127.0.0.1", 80, false, false, "127.0.0.0/8");
+        addr_is(r, "fec0::1", 80, false, true, "::/0"); /* just past fe80::/10 */
+        addr_is(r, "192.0.2.1", 80, false, true, "0.0.0.0/0");
+
+        struct cordon_net_addr a;
+        struct cordon_net_verdict v;
+        cordon_net_addr_parse("::ffff:127.0.0.1", &a);
+        cordon_net_rules_check_addr(r, &a, 80, false, &v);
+        cr_assert_str_eq(v.reason, "floor: loopback");
+        cordon_net_addr_parse("169.254.169.254", &a);
+        cordon_net_rules_check_addr(r, &a, 80, false, &v);
+        cr_assert_str_eq(v.reason, "floor: link-local");
+        cordon_net_addr_parse("ff02::1", &a);
+        cordon_net_rules_check_addr(r, &a, 80, false, &v);
+        cr_assert_str_eq(v.reason, "floor: multicast");
+}
+
+Test(net_rules, invalid_queries_fail_closed)
+{
+        _cleanup_rules_ struct cordon_net_rules *r = make(NULL, NULL);
+        struct cordon_net_addr a = {.family = AF_UNIX};
+        struct cordon_net_verdict v;
+        cordon_net_rules_check_addr(r, &a, 80, false, &v);
+        cr_assert(!v.allow);
+        cr_assert_null(v.rule);
+        cordon_net_rules_check_addr(r, NULL, 80, false, &v);
+        cr_assert(!v.allow);
+        cordon_net_rules_check_addr(NULL, &a, 80, false, &v);
+        cr_assert(!v.allow);
+}
+
+/* ---- the default-blocked ranges ---- */
+
+Test(net_rules, default_ranges_blocked)
+{
+        _cleanup_rules_ struct cordon_net_rules *r =
+            make(NULL, L("*", "0.0.0.0/0", "::/0", "10.0.0.0/7"));
+        const char *def[] = {"10.0.0.1",        "10.255.255.255",    "172.16.0.1",
+                             "172.31.255.255",  "192.168.1.1",       "100.64.0.1",
+                             "100.127.255.255", "fc00::1",           "fd12:3456::1",
+                             "::ffff:10.0.0.1", "::ffff:192.168.0.1"};
+        for (size_t i = 0; i < ELEMENTSOF(def); i++) {
+                struct cordon_net_addr a;
+                cr_assert_eq(cordon_net_addr_parse(def[i], &a), 0);
+                struct cordon_net_verdict v;
+                cordon_net_rules_check_addr(r, &a, 443, false, &v);
+                cr_assert(!v.allow, "%s allowed", def[i]);
+                cr_assert(v.rule && !v.rule->floor && !v.rule->exception, "%s", def[i]);
+                cr_assert_str_eq(v.rule->origin, "built-in default");
+                cr_assert(strstr(v.reason, "liftable by an exception"), "%s", v.reason);
+        }
+        addr_is(r, "172.32.0.1", 443, false, true, "0.0.0.0/0");
+        addr_is(r, "172.15.255.255", 443, false, true, "0.0.0.0/0");
+        addr_is(r, "100.128.0.1", 443, false, true, "0.0.0.0/0");
+        addr_is(r, "fe00::1", 443, false, true, "::/0");
+        addr_is(r, "11.0.0.1", 443, false, true, "10.0.0.0/7");
+}
+
+Test(net_rules, exception_lifts_a_default_range)
+{
+        _cleanup_rules_ struct cordon_net_rules *r =
+            make(NULL, L("10.0.0.0/8", "192.168.1.0/24:443", "fd00::/8", "[fc00::1]:22"));
+        addr_is(r, "10.1.2.3", 443, false, true, "10.0.0.0/8"); /* equal: the exception wins */
+        addr_is(r, "10.1.2.3", 443, true, true, "10.0.0.0/8");
+        addr_is(r, "192.168.1.5", 443, true, true, "192.168.1.0/24:443");
+        addr_is(r, "192.168.1.5", 80, true, false, "192.168.0.0/16");
+        addr_is(r, "192.168.2.5", 443, true, false, "192.168.0.0/16");
+        addr_is(r, "fd00::5", 443, false, true, "fd00::/8");
+        addr_is(r, "fc00::1", 22, false, true, "[fc00::1]:22");
+        addr_is(r, "fc00::1", 23, false, false, "23"); /* the floor's port still closes */
+        addr_is(r, "fc00::2", 22, false, false, "fc00::/7");
+        /* A user block inside the lifted range is more specific again. */
+        cr_assert_eq(cordon_net_rules_add(r, "10.9.0.0/16", false, ORIGIN, NULL), 0);
+        addr_is(r, "10.9.1.1", 443, true, false, "10.9.0.0/16");
+        addr_is(r, "10.8.1.1", 443, true, true, "10.0.0.0/8");
+}
+
+Test(net_rules, shorter_or_any_exception_cannot_lift_a_range)
+{
+        _cleanup_rules_ struct cordon_net_rules *r =
+            make(NULL, L("*", "8443", "0.0.0.0/0", "8.0.0.0/7"));
+        addr_is(r, "10.0.0.1", 8443, false, false, "10.0.0.0/8");
+        addr_is(r, "10.0.0.1", 8443, true, false, "10.0.0.0/8");
+        /* A CIDR of /0 still outranks * and bare ports. */
+        _cleanup_rules_ struct cordon_net_rules *s = make(L("0.0.0.0/0"), L("*", "443"));
+        addr_is(s, "192.0.2.1", 443, false, false, "0.0.0.0/0");
+}
+
+Test(net_rules, longer_prefix_beats_shorter)
+{
+        _cleanup_rules_ struct cordon_net_rules *r =
+            make(L("198.18.0.0/15", "198.18.1.128/25", "2001:db8::/32", "[2001:db8:1::/48]:443"),
+                 L("198.18.1.0/24", "198.18.1.200", "2001:db8:1::/48"));
+        addr_is(r, "198.18.0.1", 80, false, false, "198.18.0.0/15");
+        addr_is(r, "198.18.1.1", 80, false, true, "198.18.1.0/24");
+        addr_is(r, "198.18.1.129", 80, false, false, "198.18.1.128/25");
+        addr_is(r, "198.18.1.200", 80, false, true, "198.18.1.200");
+        addr_is(r, "2001:db8::1", 80, false, false, "2001:db8::/32");
+        addr_is(r, "2001:db8:1::1", 80, false, true, "2001:db8:1::/48");
+        addr_is(r, "2001:db8:1::1", 443, false, false, "[2001:db8:1::/48]:443");
+        addr_is(r, "2001:db9::1", 80, false, true, NULL);
+        /* Families do not mix. */
+        addr_is(r, "::ffff:198.18.0.1", 80, false, false, "198.18.0.0/15");
+}
+
+Test(net_rules, by_name_skips_any_and_port_rules)
+{
+        _cleanup_rules_ struct cordon_net_rules *r =
+            make(L("*", "8080", "203.0.113.0/24"), L("github.com", "198.18.0.0/15:22"));
+        /* The name decides github.com; its addresses are checked by address rules only. */
+        name_is(r, "github.com", 443, true, "github.com");
+        addr_is(r, "192.0.2.10", 443, true, true, NULL);
+        addr_is(r, "192.0.2.10", 8080, true, true, NULL);
+        addr_is(r, "203.0.113.9", 443, true, false, "203.0.113.0/24");
+        /* An IP literal meets every rule. */
+        addr_is(r, "192.0.2.10", 443, false, false, "*");
+        addr_is(r, "192.0.2.10", 8080, false, false, "8080");
+        addr_is(r, "198.18.0.1", 22, false, true, "198.18.0.0/15:22");
+}
+
+Test(net_rules, excepted_name_into_blocked_range_is_refused)
+{
+        /* DNS rebinding: a name excepted by the user resolves into a blocked range. */
+        _cleanup_rules_ struct cordon_net_rules *r =
+            make(L("*", "203.0.113.0/24"), L("rebind.test", "*.internal.test"));
+        name_is(r, "rebind.test", 443, true, "rebind.test");
+        addr_is(r, "10.0.0.5", 443, true, false, "10.0.0.0/8");
+        addr_is(r, "127.0.0.1", 443, true, false, "127.0.0.0/8");
+        addr_is(r, "::ffff:127.0.0.1", 443, true, false, "127.0.0.0/8");
+        addr_is(r, "169.254.169.254", 80, true, false, "169.254.0.0/16");
+        addr_is(r, "203.0.113.1", 443, true, false, "203.0.113.0/24");
+        addr_is(r, "fd00::1", 443, true, false, "fc00::/7");
+        /* ... unless an address exception covers it. */
+        cr_assert_eq(cordon_net_rules_add(r, "10.0.0.5", true, "test except", NULL), 0);
+        addr_is(r, "10.0.0.5", 443, true, true, "10.0.0.5");
+        addr_is(r, "10.0.0.6", 443, true, false, "10.0.0.0/8");
+        cr_assert_eq(cordon_net_rules_add(r, "127.0.0.1", true, "test except", NULL), 0);
+        addr_is(r, "127.0.0.1", 443, true, false, "127.0.0.0/8");
+}
+
+Test(net_rules, verdict_reasons)
+{
+        _cleanup_rules_ struct cordon_net_rules *r = make(L("example.com"), L("example.org"));
+        struct cordon_net_verdict v;
+        cordon_net_rules_check_name(r, "example.com", 443, &v);
+        cr_assert_str_eq(v.reason, "blocked by rule");
+        cr_assert_str_eq(v.rule->origin, ORIGIN);
+        cordon_net_rules_check_name(r, "example.org", 443, &v);
+        cr_assert_str_eq(v.reason, "allowed by exception");
+        cr_assert_str_eq(v.rule->origin, "test except");
+        cordon_net_rules_check_name(r, "example.net", 443, &v);
+        cr_assert_str_eq(v.reason, "no rule matched");
+        struct cordon_net_addr a;
+        cordon_net_addr_parse("10.0.0.1", &a);
+        cordon_net_rules_check_addr(r, &a, 443, true, &v);
+        cr_assert_str_eq(v.reason, "private range (liftable by an exception)");
+}
+
+Test(net_rules, quote)
+{
+        char buf[CORDON_NET_QUOTE_MAX];
+        cordon_net_quote(buf, sizeof(buf), "a\"b\\c\n\xff", 7);
+        cr_assert_str_eq(buf, "a\\\"b\\\\c\\x0a\\xff");
+        char small[8];
+        cordon_net_quote(small, sizeof(small), "abcdefghij", 10);
+        cr_assert_str_eq(small, "abcd...");
+        cordon_net_quote(small, 2, "abc", 3);
+        cr_assert_str_eq(small, "");
+        char big[400];
+        memset(big, 'x', sizeof(big));
+        cordon_net_quote(buf, sizeof(buf), big, sizeof(big));
+        cr_assert_eq(strlen(buf), 163);
+}
+
+/* The floor holds what the spec lists, under an allow-everything exception. */
+Test(net_rules, floor_contents)
+{
+        _cleanup_rules_ struct cordon_net_rules *r = make(NULL, L("*", "0.0.0.0/0", "::/0"));
+        static const char *const hosts[] = {"api.mailgun.net",
+                                            "api.eu.mailgun.net",
+                                            "api.sendgrid.com",
+                                            "api.postmarkapp.com",
+                                            "api.mailjet.com",
+                                            "api.sparkpost.com",
+                                            "api.eu.sparkpost.com",
+                                            "api.brevo.com",
+                                            "api.sendinblue.com",
+                                            "mandrillapp.com",
+                                            "api.resend.com",
+                                            "api.smtp2go.com",
+                                            "api.elasticemail.com",
+                                            "api.mailersend.com",
+                                            "hooks.slack.com",
+                                            "outlook.webhook.office.com",
+                                            "hooks.zapier.com",
+                                            "maker.ifttt.com",
+                                            "webhook.site",
+                                            "abc.webhook.site",
+                                            "transfer.sh",
+                                            "0x0.st",
+                                            "file.io",
+                                            "temp.sh",
+                                            "bashupload.com",
+                                            "oshi.at",
+                                            "catbox.moe",
+                                            "litter.catbox.moe",
+                                            "tmpfiles.org",
+                                            "gofile.io",
+                                            "store1.gofile.io",
+                                            "pixeldrain.com",
+                                            "uguu.se",
+                                            "keep.sh",
+                                            "pastebin.com",
+                                            "paste.ee",
+                                            "hastebin.com",
+                                            "ix.io",
+                                            "sprunge.us",
+                                            "termbin.com",
+                                            "dpaste.com",
+                                            "dpaste.org",
+                                            "paste.rs",
+                                            "rentry.co",
+                                            "ghostbin.co",
+                                            "controlc.com",
+                                            "privatebin.net",
+                                            "cloudflare-dns.com",
+                                            "mozilla.cloudflare-dns.com",
+                                            "dns.google",
+                                            "dns.google.com",
+                                            "dns.quad9.net",
+                                            "dns9.quad9.net",
+                                            "dns10.quad9.net",
+                                            "dns11.quad9.net",
+                                            "doh.opendns.com",
+                                            "dns.adguard.com",
+                                            "dns.adguard-dns.com",
+                                            "dns.nextdns.io",
+                                            "doh.cleanbrowsing.org",
+                                            "doh.mullvad.net",
+                                            "dns.mullvad.net",
+                                            "one.one.one.one",
+                                            "1dot1dot1dot1.cloudflare-dns.com",
+                                            "security.cloudflare-dns.com",
+                                            "family.cloudflare-dns.com"};
+        for (size_t i = 0; i < ELEMENTSOF(hosts); i++) {
+                struct cordon_net_verdict v;
+                cordon_net_rules_check_name(r, hosts[i], 443, &v);
+                cr_assert(!v.allow && v.rule && v.rule->floor, "%s not in the floor", hosts[i]);
+        }
+        /* Near misses stay open. */
+        name_is(r, "slack.com", 443, true, "*");
+        name_is(r, "discord.com", 443, true, "*");
+        name_is(r, "notpastebin.com", 443, true, "*");
+        name_is(r, "google.com", 443, true, "*");
+
+        static const uint16_t ports[] = {24, 25, 465, 587, 2525, 853, 23, 79, 113, 512, 513, 514};
+        for (size_t i = 0; i < ELEMENTSOF(ports); i++) {
+                struct cordon_net_verdict v;
+                cordon_net_rules_check_name(r, "example.com", ports[i], &v);
+                cr_assert(!v.allow && v.rule->floor, "port %u", ports[i]);
+                struct cordon_net_addr a;
+                cordon_net_addr_parse("2001:db8::1", &a);
+                cordon_net_rules_check_addr(r, &a, ports[i], true, &v);
+                cr_assert(!v.allow && v.rule->floor, "port %u", ports[i]);
+        }
+        name_is(r, "example.com", 22, true, "*");
+        name_is(r, "example.com", 443, true, "*");
+}
