@@ -1,17 +1,16 @@
 /* pasta attached to the sandbox's network namespace (see pasta.h). Facts this relies on,
- * measured on Debian 12's passt: attached by pid it configures the namespace, daemonizes and its
- * first process exits 0, with the daemon's pid written to the -P file by that first process;
- * the daemon does not exit when the namespace's process dies; run as root without --runas it
- * drops to nobody and hangs; its defaults forward the host's loopback ports in and map the
- * gateway to the host. */
+ * measured on Debian 12's passt: attached by pid it configures the namespace and then writes
+ * its pid to the -P file (in the foreground: its own); a daemonized pasta does not exit when
+ * the namespace's process dies, and run as root without --runas it drops to nobody and hangs;
+ * its defaults forward the host's loopback ports in and map the gateway to the host. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -158,137 +157,117 @@ static void tidy_errors(char *s)
         *out = 0;
 }
 
-/* Waits for the first process (@pidfd) to exit, collecting its error output until the end of
- * file, until @deadline. Returns 0 or -ETIME. */
-static int wait_first(int pidfd, int errfd, char *err, size_t *err_len, uint64_t deadline)
-{
-        bool exited = false, eof = false;
-        while (!exited || !eof) {
-                uint64_t now = now_ms();
-                if (now >= deadline)
-                        return -ETIME;
-                struct pollfd pfd[2] = {{.fd = exited ? -1 : pidfd, .events = POLLIN},
-                                        {.fd = eof ? -1 : errfd, .events = POLLIN}};
-                int n = poll(pfd, 2, (int)(deadline - now));
-                if (n < 0 && errno != EINTR)
-                        return -errno;
-                if (n <= 0)
-                        continue;
-                if (pfd[0].revents)
-                        exited = true;
-                if (pfd[1].revents) {
-                        char buf[256];
-                        ssize_t k = read(errfd, buf, sizeof(buf));
-                        if (k < 0 && errno == EINTR)
-                                continue;
-                        if (k <= 0) {
-                                eof = true;
-                                continue;
-                        }
-                        size_t room = ERR_MAX - 1 - *err_len;
-                        size_t take = (size_t)k < room ? (size_t)k : room;
-                        memcpy(err + *err_len, buf, take);
-                        *err_len += take;
-                        err[*err_len] = 0;
-                }
-        }
-        return 0;
-}
-
-/* The daemon's pid, as the first process wrote it ("PID\n"); 0 when none came by @deadline. */
-static pid_t read_daemon_pid(int fd, uint64_t deadline)
+/* The daemon's pid as it wrote it ("PID\n") once the namespace is configured; 0 when it exited
+ * first (@pidfd readable) or -ETIME at @deadline. */
+static int wait_ready(int pidfd, int fd, uint64_t deadline, pid_t *ret)
 {
         char buf[32];
         size_t len = 0;
         for (;;) {
                 uint64_t now = now_ms();
-                struct pollfd pfd = {.fd = fd, .events = POLLIN};
-                int n = poll(&pfd, 1, now >= deadline ? 0 : (int)(deadline - now));
-                if (n < 0 && errno == EINTR)
-                        continue;
+                if (now >= deadline)
+                        return -ETIME;
+                struct pollfd pfd[2] = {{.fd = fd, .events = POLLIN},
+                                        {.fd = pidfd, .events = POLLIN}};
+                int n = poll(pfd, 2, (int)(deadline - now));
+                if (n < 0 && errno != EINTR)
+                        return -errno;
                 if (n <= 0)
-                        break;
-                ssize_t k = read(fd, buf + len, sizeof(buf) - 1 - len);
-                if (k < 0 && errno == EINTR)
                         continue;
-                if (k <= 0)
-                        break;
-                len += (size_t)k;
-                if (memchr(buf, '\n', len) || len == sizeof(buf) - 1)
-                        break;
+                if (pfd[0].revents) {
+                        ssize_t k = read(fd, buf + len, sizeof(buf) - 1 - len);
+                        if (k < 0 && errno == EINTR)
+                                continue;
+                        if (k > 0) {
+                                len += (size_t)k;
+                                if (memchr(buf, '\n', len) || len == sizeof(buf) - 1)
+                                        break;
+                                continue;
+                        }
+                }
+                /* The end of the pid pipe, or an exit: gone without saying it was ready. */
+                *ret = 0;
+                return 0;
         }
         buf[len] = 0;
         char *end = NULL;
         long pid = strtol(buf, &end, 10);
-        if (end == buf || pid <= 0 || pid > INT32_MAX || (*end && *end != '\n'))
-                return 0;
-        return (pid_t)pid;
+        *ret = end == buf || pid <= 0 || pid > INT32_MAX || (*end && *end != '\n') ? 0 : (pid_t)pid;
+        return 0;
 }
 
-static void spawn_actions_freep(posix_spawn_file_actions_t **fa)
+/* What pasta wrote to its error output so far (without blocking). */
+static void read_errors(int fd, char *err, size_t size)
 {
-        if (*fa)
-                posix_spawn_file_actions_destroy(*fa);
+        size_t len = strlen(err);
+        ssize_t k;
+        while (len + 1 < size && (k = read(fd, err + len, size - 1 - len)) > 0)
+                len += (size_t)k;
+        err[len] = 0;
 }
 
-static int spawn_pasta(const char *path, pid_t child, int errfd, int pidfd_w, pid_t *ret_pid)
+_noreturn_ static void exec_pasta(const char *path, pid_t parent, char *const *argv,
+                                  char *const *envp, int errfd, int pid_w)
 {
-        char target[16], runas[32];
+        /* In the foreground, pasta stays our child and dies with us: a supervisor that is
+         * SIGKILLed leaves no pasta behind (a daemonized one would outlive its namespace). The
+         * signal survives pasta's own setup: its credentials change only to fewer capabilities. */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
+                _exit(127);
+        /* Not in the caller's process group (a ^C at the terminal is the sandbox's to get), with
+         * no signal blocked or ignored that the supervisor blocks or ignores for itself. */
+        (void)setpgid(0, 0);
+        struct sigaction dfl = {.sa_handler = SIG_DFL};
+        for (int sig = 1; sig < 32; sig++)
+                if (sig != SIGKILL && sig != SIGSTOP)
+                        (void)sigaction(sig, &dfl, NULL);
+        sigset_t none;
+        sigemptyset(&none);
+        (void)sigprocmask(SIG_SETMASK, &none, NULL);
+        int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+        if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0 ||
+            dup2(errfd, STDERR_FILENO) < 0 || dup2(pid_w, PIDFILE_FD) < 0)
+                _exit(127);
+        execve(path, argv, envp);
+        _exit(127);
+}
+
+/* Forks and runs pasta in the foreground. Only async-signal-safe calls in the child: the caller
+ * may have other threads. */
+static int spawn_pasta(const char *path, pid_t child, int errfd, int pid_w, pid_t *ret_pid)
+{
+        char target[16], runas[32], pidfile[32];
         snprintf(target, sizeof(target), "%d", (int)child);
         snprintf(runas, sizeof(runas), "%u:%u", (unsigned)getuid(), (unsigned)getgid());
-        char pidfile[32];
         snprintf(pidfile, sizeof(pidfile), "/dev/fd/%d", PIDFILE_FD);
         /* -T/-U none: no port of the host's loopback forwarded in; -t/-u none: none forwarded
          * out to the sandbox; --no-map-gw: the gateway's address is the real gateway, not the
-         * host. --runas: as root, pasta would otherwise drop to nobody and hang. */
+         * host. --runas: as root, pasta would otherwise drop to nobody and hang. -f: it writes
+         * its pid file once the namespace is configured, which is our sign that it is ready. */
         static const char *const fixed[] = {
-            "pasta", "-q",   "--config-net", "-T",      "none", "-U", "none", "-t", "none",
-            "-u",    "none", "--no-map-gw",  "--runas", NULL,   "-P", NULL,   NULL,
+            "pasta", "-f", "-q",   "--config-net", "-T",      "none", "-U", "none", "-t",
+            "none",  "-u", "none", "--no-map-gw",  "--runas", NULL,   "-P", NULL,   NULL,
         };
-        /* posix_spawn() takes char *const[]: writable copies, no cast away from const. */
+        /* execve() takes char *const[]: writable copies, no cast away from const. */
         char words[ELEMENTSOF(fixed)][16];
         char *argv[ELEMENTSOF(fixed) + 1];
         for (size_t i = 0; i < ELEMENTSOF(fixed); i++) {
                 snprintf(words[i], sizeof(words[i]), "%s", fixed[i] ? fixed[i] : "");
                 argv[i] = words[i];
         }
-        argv[13] = runas;
-        argv[15] = pidfile;
-        argv[16] = target;
+        argv[14] = runas;
+        argv[16] = pidfile;
+        argv[17] = target;
         argv[ELEMENTSOF(fixed)] = NULL;
         char path_env[] = "PATH=/usr/sbin:/usr/bin:/sbin:/bin";
         char *const envp[] = {path_env, NULL};
 
-        posix_spawn_file_actions_t fa_storage;
-        _cleanup_(spawn_actions_freep) posix_spawn_file_actions_t *fa = NULL;
-        if (posix_spawn_file_actions_init(&fa_storage) != 0)
-                return -ENOMEM;
-        fa = &fa_storage;
-        int r;
-        if ((r = posix_spawn_file_actions_addopen(fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0)) ||
-            (r = posix_spawn_file_actions_addopen(fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)) ||
-            (r = posix_spawn_file_actions_adddup2(fa, errfd, STDERR_FILENO)) ||
-            (r = posix_spawn_file_actions_adddup2(fa, pidfd_w, PIDFILE_FD)))
-                return -r;
-
-        posix_spawnattr_t attr;
-        if ((r = posix_spawnattr_init(&attr)))
-                return -r;
-        sigset_t none, all;
-        sigemptyset(&none);
-        sigfillset(&all);
-        /* Not in the caller's process group (a ^C at the terminal is the sandbox's to get), with
-         * no signal blocked or ignored that the supervisor blocks for its own signalfd. */
-        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                            POSIX_SPAWN_SETSIGDEF);
-        posix_spawnattr_setpgroup(&attr, 0);
-        posix_spawnattr_setsigmask(&attr, &none);
-        posix_spawnattr_setsigdefault(&attr, &all);
-        pid_t pid;
-        r = posix_spawn(&pid, path, fa, &attr, argv, envp);
-        posix_spawnattr_destroy(&attr);
-        if (r)
-                return -r;
+        pid_t parent = getpid();
+        pid_t pid = fork();
+        if (pid < 0)
+                return -errno;
+        if (pid == 0)
+                exec_pasta(path, parent, argv, envp, errfd, pid_w);
         *ret_pid = pid;
         return 0;
 }
@@ -312,94 +291,77 @@ int cordon_pasta_start(const struct cordon_pasta_config *cfg, pid_t child, struc
                                        strerror(-r));
 
         int errp[2], pidp[2];
-        if (pipe2(errp, O_CLOEXEC) < 0)
+        if (pipe2(errp, O_CLOEXEC | O_NONBLOCK) < 0)
                 return -errno;
+        /* Non-blocking on both ends: pasta's later messages are dropped when nobody reads them,
+         * never a reason for it to stall. */
         _cleanup_close_ int err_r = errp[0], err_w = errp[1];
         if (pipe2(pidp, O_CLOEXEC) < 0)
                 return -errno;
         _cleanup_close_ int pid_r = pidp[0], pid_w = pidp[1];
 
         uint64_t deadline = now_ms() + timeout;
-        pid_t first = 0;
-        r = spawn_pasta(path, child, err_w, pid_w, &first);
+        pid_t pid = 0;
+        r = spawn_pasta(path, child, err_w, pid_w, &pid);
         if (r < 0)
                 return cordon_diag_set(diag, r, "failed to run pasta '%s': %s", path, strerror(-r));
         err_w = safe_close(err_w);
         pid_w = safe_close(pid_w);
-        _cleanup_close_ int first_fd = pidfd_open(first);
+        int pidfd = pidfd_open(pid);
+        if (pidfd < 0) {
+                r = -errno;
+                kill_pidfd(-EBADF, pid);
+                reap(pid);
+                return cordon_diag_set(diag, r, "failed to watch pasta: %s", strerror(-r));
+        }
 
+        pid_t said = 0;
         char err[ERR_MAX] = "";
-        size_t err_len = 0;
+        r = wait_ready(pidfd, pid_r, deadline, &said);
+        if (r >= 0 && said == pid) {
+                *ret = (struct cordon_pasta){.pid = pid, .pidfd = pidfd, .errfd = TAKE_FD(err_r)};
+                return 0;
+        }
+        kill_pidfd(pidfd, pid);
         int status = 0;
-        pid_t daemon = 0;
-        r = first_fd < 0 ? -errno : wait_first(first_fd, err_r, err, &err_len, deadline);
-        if (r < 0) {
-                /* It hangs (the known way: dropped to nobody as root) or poll failed. The pid
-                 * file may already name a daemon: that one goes too. */
-                kill_pidfd(first_fd, first);
-                reap(first);
-                daemon = read_daemon_pid(pid_r, 0);
-                if (daemon > 0)
-                        (void)kill(daemon, SIGKILL);
-                if (r == -ETIME)
-                        return cordon_diag_set(diag, -ETIMEDOUT,
-                                               "pasta '%s' did not attach to the sandbox's network "
-                                               "namespace within %u ms; killed it",
-                                               path, timeout);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+        safe_close(pidfd);
+        read_errors(err_r, err, sizeof(err));
+        tidy_errors(err);
+        if (r == -ETIME)
+                return cordon_diag_set(diag, -ETIMEDOUT,
+                                       "pasta '%s' did not attach to the sandbox's network "
+                                       "namespace within %u ms; killed it",
+                                       path, timeout);
+        if (r < 0)
                 return cordon_diag_set(diag, r, "failed to wait for pasta '%s': %s", path,
                                        strerror(-r));
-        }
-        while (waitpid(first, &status, 0) < 0 && errno == EINTR)
-                ;
-        daemon = read_daemon_pid(pid_r, deadline);
-        tidy_errors(err);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-                if (daemon > 0)
-                        (void)kill(daemon, SIGKILL);
-                char how[64];
-                if (WIFEXITED(status))
-                        snprintf(how, sizeof(how), "exit status %d", WEXITSTATUS(status));
-                else
-                        snprintf(how, sizeof(how), "killed by signal %d", WTERMSIG(status));
-                return cordon_diag_set(diag, -ECHILD,
-                                       "pasta '%s' failed to attach to the sandbox's network "
-                                       "namespace (%s)%s%s",
-                                       path, how, *err ? ": " : "", err);
-        }
-        if (daemon <= 0)
-                return cordon_diag_set(diag, -EPROTO,
-                                       "pasta '%s' started but did not say its daemon's pid%s%s",
-                                       path, *err ? ": " : "", err);
-        int dfd = pidfd_open(daemon);
-        if (dfd < 0)
-                return cordon_diag_set(diag, -ESRCH, "pasta '%s' exited right after starting%s%s",
-                                       path, *err ? ": " : "", err);
-        struct pollfd pfd = {.fd = dfd, .events = POLLIN};
-        if (poll(&pfd, 1, 0) > 0) {
-                close(dfd);
-                return cordon_diag_set(diag, -ESRCH, "pasta '%s' exited right after starting%s%s",
-                                       path, *err ? ": " : "", err);
-        }
-        *ret = (struct cordon_pasta){.pid = daemon, .pidfd = dfd};
-        return 0;
+        char how[64];
+        if (WIFEXITED(status))
+                snprintf(how, sizeof(how), "exit status %d", WEXITSTATUS(status));
+        else if (said)
+                snprintf(how, sizeof(how), "it named pid %d, not its own", (int)said);
+        else
+                snprintf(how, sizeof(how), "killed by signal %d", WTERMSIG(status));
+        return cordon_diag_set(diag, -ECHILD,
+                               "pasta '%s' failed to attach to the sandbox's network namespace "
+                               "(%s)%s%s",
+                               path, how, *err ? ": " : "", err);
 }
 
 void cordon_pasta_stop(struct cordon_pasta *p)
 {
-        if (!p || p->pidfd < 0) {
-                if (p)
-                        *p = CORDON_PASTA_NONE;
+        if (!p)
                 return;
+        if (p->pidfd >= 0) {
+                (void)syscall(SYS_pidfd_send_signal, p->pidfd, SIGKILL, NULL, 0);
+                /* Our child: gone and reaped before we return. */
+                siginfo_t si;
+                while (waitid(P_PIDFD, (id_t)p->pidfd, &si, WEXITED) < 0 && errno == EINTR)
+                        ;
+                safe_close(p->pidfd);
         }
-        (void)syscall(SYS_pidfd_send_signal, p->pidfd, SIGKILL, NULL, 0);
-        /* Gone before we return (a caller that checks finds no pasta), bounded: a process in
-         * uninterruptible sleep is not ours to wait for. Reaped when it is ours after all (a
-         * caller that is a child subreaper inherits the daemon). */
-        struct pollfd pfd = {.fd = p->pidfd, .events = POLLIN};
-        while (poll(&pfd, 1, 1000) < 0 && errno == EINTR)
-                ;
-        siginfo_t si;
-        (void)waitid(P_PIDFD, (id_t)p->pidfd, &si, WEXITED | WNOHANG);
-        safe_close(p->pidfd);
+        safe_close(p->errfd);
         *p = CORDON_PASTA_NONE;
 }

@@ -20,13 +20,16 @@ struct cordon_pasta_config {
         unsigned timeout_ms; /* 0: CORDON_PASTA_START_TIMEOUT_MS */
 };
 
-/* A running pasta daemon. */
+/* A running pasta: our child, in the foreground, with SIGKILL as its parent-death signal (it
+ * dies with the thread that started it). */
 struct cordon_pasta {
         pid_t pid; /* 0: none */
         int pidfd; /* -EBADF: none */
+        int errfd; /* the read end of its error output, kept so that it never writes to a closed
+                    * pipe */
 };
 
-#define CORDON_PASTA_NONE ((struct cordon_pasta){.pid = 0, .pidfd = -EBADF})
+#define CORDON_PASTA_NONE ((struct cordon_pasta){.pid = 0, .pidfd = -EBADF, .errfd = -EBADF})
 
 /* The absolute path of an executable pasta: @path itself when set (it must be absolute and
  * executable), else the first in CORDON_PASTA_SEARCH_PATH. Returns 0 with *@ret_path malloc'ed,
@@ -45,14 +48,13 @@ int cordon_pasta_probe(const struct cordon_pasta_config *cfg, enum cordon_backen
 
 /* Starts pasta attached to the user and network namespaces of @child (configuring its eth0 and
  * default route, no port forwarded either way, the gateway not mapped to the host), as the
- * caller's uid and gid. Waits at most the configured bound for it to daemonize; on failure or
- * timeout everything it started is killed and reaped. Returns 0 with @ret owning the daemon, or
+ * caller's uid and gid. Waits at most the configured bound for it to say it is ready; on
+ * failure or timeout it is killed and reaped. Returns 0 with @ret owning the daemon, or
  * -errno with @diag naming pasta (its own error output included). Not async-signal-safe: call
  * it from the supervisor. */
 int cordon_pasta_start(const struct cordon_pasta_config *cfg, pid_t child, struct cordon_pasta *ret,
                        struct cordon_diag *diag);
 
-/* Kills the daemon (SIGKILL through its pidfd) and closes the pidfd. Idempotent; @p may be
- * CORDON_PASTA_NONE. The daemon is not our child (it double-forked), so it is not reaped here:
- * init reaps it. */
+/* Kills pasta (SIGKILL through its pidfd), reaps it and closes its descriptors. Idempotent; @p
+ * may be CORDON_PASTA_NONE. */
 void cordon_pasta_stop(struct cordon_pasta *p);
