@@ -45,6 +45,8 @@ enum cordon_step {
         CORDON_STEP_TERMINAL, /* the pseudo-terminal: creating it, or taking it in the child */
         /* lowering the limits of the sandbox's user namespace (/proc/sys/user) */
         CORDON_STEP_NS_LIMITS,
+        /* the network mode's own rules inside the namespace (filtered: its nftables rules) */
+        CORDON_STEP_NET_FILTER,
 };
 
 struct cordon_diag {

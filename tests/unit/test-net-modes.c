@@ -38,9 +38,13 @@ Test(net_modes, every_row_pinned)
                 cr_expect_eq(t->landlock_deny_tcp, w->landlock_deny_tcp, "%s", w->name);
                 cr_expect_eq(t->seccomp_rule, w->seccomp_rule, "%s", w->name);
                 cr_expect_eq(t->seccomp_rule_no_netns, w->seccomp_rule_no_netns, "%s", w->name);
-                /* No mode has steps of its own yet: pasta and the proxy come with issue 13. */
-                cr_expect_null(t->parent_setup, "%s", w->name);
-                cr_expect_null(t->child_setup, "%s", w->name);
+                /* Only filtered has steps of its own so far (pasta, its nftables rules); the
+                 * proxy's come with it. */
+                bool hooks = w->mode == CORDON_NET_FILTERED;
+                cr_expect_eq(t->prepare != NULL, hooks, "%s", w->name);
+                cr_expect_eq(t->parent_setup != NULL, hooks, "%s", w->name);
+                cr_expect_eq(t->child_setup != NULL, hooks, "%s", w->name);
+                cr_expect_eq(t->teardown != NULL, hooks, "%s", w->name);
         }
 }
 

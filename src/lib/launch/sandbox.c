@@ -175,6 +175,7 @@ _public_ int cordon_sandbox_start_with(const struct cordon_policy *p, char *cons
         sb->pidfd = sb->control[0] = sb->control[1] = -EBADF;
         sb->l.cgroup_fds[0] = sb->l.cgroup_fds[1] = sb->l.cgroup_fds[2] = sb->l.cgroup_fds[3] =
             -EBADF;
+        sb->l.pasta = CORDON_PASTA_NONE;
         sb->report.error = 0;
         int r = start(p, argv, &sb->opts, sb, diag);
         if (r < 0) {
@@ -227,6 +228,8 @@ _public_ int cordon_sandbox_wait(struct cordon_sandbox *sb, int *ret_status)
                 int r = cordon_supervise_run(&sb->sup, &status, &end);
                 if (r < 0)
                         kill_and_reap(sb);
+                /* The sandbox has ended: its network helper goes now, not at free. */
+                cordon_pasta_stop(&sb->l.pasta);
                 sb->reaper.pid = 0;
                 atomic_store(&sb->ended, true);
                 restore_mask(sb);

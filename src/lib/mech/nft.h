@@ -9,8 +9,9 @@
 #include "lib/net/net-rules.h"
 
 /* What a refused packet gets: an ICMP "administratively prohibited" error generated locally, so
- * a program fails at once. connect() and a connected UDP socket's next call then fail with
- * EHOSTUNREACH over IPv4 and EACCES over IPv6 (the kernel's mapping of the two ICMP codes). */
+ * a program fails at once: a TCP connect() fails with EHOSTUNREACH (IPv4; EACCES over IPv6, the
+ * kernel's mapping of that ICMPv6 code), a UDP send() with EPERM (the packet is dropped on its
+ * way out). tests/unit/test-net-filtered.c pins both. */
 #define CORDON_NFT_REJECT "reject with icmpx type admin-prohibited"
 
 /* Addresses the ruleset treats specially. */

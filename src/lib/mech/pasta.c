@@ -354,6 +354,11 @@ void cordon_pasta_stop(struct cordon_pasta *p)
 {
         if (!p)
                 return;
+        /* A zeroed struct (pid 0) owns nothing, fd 0 included. */
+        if (p->pid <= 0) {
+                *p = CORDON_PASTA_NONE;
+                return;
+        }
         if (p->pidfd >= 0) {
                 (void)syscall(SYS_pidfd_send_signal, p->pidfd, SIGKILL, NULL, 0);
                 /* Our child: gone and reaped before we return. */

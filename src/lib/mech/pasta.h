@@ -56,5 +56,5 @@ int cordon_pasta_start(const struct cordon_pasta_config *cfg, pid_t child, struc
                        struct cordon_diag *diag);
 
 /* Kills pasta (SIGKILL through its pidfd), reaps it and closes its descriptors. Idempotent; @p
- * may be CORDON_PASTA_NONE. */
+ * may be CORDON_PASTA_NONE or zeroed (pid 0: nothing owned). */
 void cordon_pasta_stop(struct cordon_pasta *p);

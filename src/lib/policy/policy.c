@@ -6,6 +6,7 @@
 #include "lib/policy/diag.h"
 #include "lib/policy/net-modes.h"
 #include "lib/policy/policy.h"
+#include "lib/net/net-rules.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
 #include "shared/strv.h"
@@ -191,6 +192,8 @@ _public_ struct cordon_policy *cordon_policy_free(struct cordon_policy *p)
         env_rules_clear(&p->env_rules);
         strv_free(p->envp);
         free(p->net_mode_origin);
+        cordon_net_rules_free(p->net_rules);
+        free(p->pasta_path);
         free(p->identity.hostname);
         free(p->cwd);
         free(p->cgroup_path);

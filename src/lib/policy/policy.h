@@ -68,6 +68,8 @@ struct cordon_identity {
         char *hostname;
 };
 
+struct cordon_net_rules;
+
 struct cordon_policy {
         struct cordon_fs_rule *fs;
         size_t n_fs;
@@ -79,6 +81,11 @@ struct cordon_policy {
         struct cordon_process_rules process;
         enum cordon_net_mode net_mode;
         char *net_mode_origin;
+        /* NETWORK_BLOCKLIST and NETWORK_BLOCKLIST_EXCEPT with the floor (lib/net/net-rules.h),
+         * owned; NULL: the floor and the default-blocked ranges only. */
+        struct cordon_net_rules *net_rules;
+        /* The filtered mode's pasta: NULL searches the fixed system directories. */
+        char *pasta_path;
         struct cordon_limits limits;
         char *cgroup_path; /* --cgroup: a delegated cgroup v2 directory to make the leaf in */
         struct cordon_identity identity;
