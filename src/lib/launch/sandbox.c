@@ -228,8 +228,9 @@ _public_ int cordon_sandbox_wait(struct cordon_sandbox *sb, int *ret_status)
                 int r = cordon_supervise_run(&sb->sup, &status, &end);
                 if (r < 0)
                         kill_and_reap(sb);
-                /* The sandbox has ended: its network helper goes now, not at free. */
-                cordon_pasta_stop(&sb->l.pasta);
+                /* The sandbox has ended: its network helper goes now (reaped at free, where
+                 * cordon_launch_clear() stops it: its exit takes tens of milliseconds). */
+                cordon_pasta_kill(&sb->l.pasta);
                 sb->reaper.pid = 0;
                 atomic_store(&sb->ended, true);
                 restore_mask(sb);

@@ -350,6 +350,12 @@ int cordon_pasta_start(const struct cordon_pasta_config *cfg, pid_t child, struc
                                path, how, *err ? ": " : "", err);
 }
 
+void cordon_pasta_kill(const struct cordon_pasta *p)
+{
+        if (p && p->pid > 0 && p->pidfd >= 0)
+                (void)syscall(SYS_pidfd_send_signal, p->pidfd, SIGKILL, NULL, 0);
+}
+
 void cordon_pasta_stop(struct cordon_pasta *p)
 {
         if (!p)

@@ -55,6 +55,11 @@ int cordon_pasta_probe(const struct cordon_pasta_config *cfg, enum cordon_backen
 int cordon_pasta_start(const struct cordon_pasta_config *cfg, pid_t child, struct cordon_pasta *ret,
                        struct cordon_diag *diag);
 
+/* Sends pasta SIGKILL through its pidfd without waiting for it: its exit takes tens of
+ * milliseconds (closing its tap device unregisters a network device, which waits for RCU grace
+ * periods). cordon_pasta_stop() reaps it later. */
+void cordon_pasta_kill(const struct cordon_pasta *p);
+
 /* Kills pasta (SIGKILL through its pidfd), reaps it and closes its descriptors. Idempotent; @p
  * may be CORDON_PASTA_NONE or zeroed (pid 0: nothing owned). */
 void cordon_pasta_stop(struct cordon_pasta *p);
