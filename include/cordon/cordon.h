@@ -46,6 +46,8 @@ enum cordon_step {
         /* lowering the limits of the sandbox's user namespace (/proc/sys/user) */
         CORDON_STEP_NS_LIMITS,
         CORDON_STEP_PROXY, /* the egress proxy's listening socket inside (proxied mode) */
+        /* the network mode's own rules inside the namespace (filtered: its nftables rules) */
+        CORDON_STEP_NET_FILTER,
 };
 
 struct cordon_diag {

@@ -15,7 +15,9 @@ Test(lower, defaults_give_a_valid_policy)
         cr_assert_eq(p->identity.uid, h.uid);
         cr_assert_eq(p->identity.gid, h.gid);
         cr_assert_str_eq(p->identity.hostname, "cordon");
-        cr_assert_eq(p->net_mode, CORDON_NET_ISOLATED);
+        cr_assert_eq(p->net_mode, CORDON_NET_FILTERED, "the spec's default");
+        cr_assert_eq(p->net.fallback, CORDON_NET_FALLBACK_STRICTER);
+        cr_assert_not_null(p->net.rules, "the floor at least");
 
         const struct cordon_fs_rule *proj = rule(project, CORDON_ACCESS_RW);
         cr_assert_not_null(proj, "the project is writable");
@@ -75,11 +77,23 @@ Test(lower, tmp_size_with_no_tmpfs_refused)
         lower_ok();
 }
 
-Test(lower, network_modes_other_than_isolated_refused)
+Test(lower, every_network_mode_resolves)
 {
-        s.net_mode = CORDON_NET_OPEN;
-        cr_assert_eq(lower(), -EOPNOTSUPP);
-        cr_assert(strstr(diag.message, "open"), "%s", diag.message);
+        for (int m = 0; m < (int)CORDON_NET_MODES; m++) {
+                s.net_mode = (enum cordon_net_mode)m;
+                lower_ok();
+                cr_assert_eq(p->net_mode, m);
+                p = cordon_policy_free(p);
+                warnings = strv_free(warnings);
+        }
+}
+
+Test(lower, bad_network_pattern_named_with_its_origin)
+{
+        cr_assert_eq(cordon_list_add(&s.net_blocklist, "0x7f000001", "file.conf:3"), 0);
+        cr_assert_eq(lower(), -EINVAL);
+        cr_assert(strstr(diag.message, "0x7f000001"), "%s", diag.message);
+        cr_assert(strstr(diag.message, "file.conf:3"), "%s", diag.message);
         cr_assert_null(p);
 }
 
@@ -396,7 +410,8 @@ Test(lower, environment_filtered_and_counted)
         cr_assert_null(env_get("GITHUB_PAT"));
         cr_assert_null(env_get("SSH_AUTH_SOCK"));
         cr_assert_str_eq(env_get("ANTHROPIC_API_KEY"), "sk-allowed", "allow list wins");
-        cr_assert_str_eq(env_get("PATH"), "/usr/bin:/bin");
+        /* The mail stub's directory first (NETWORK_MAIL_BLOCK=auto, the mode is not open). */
+        cr_assert_str_eq(env_get("PATH"), "/run/cordon/mail-block:/usr/bin:/bin");
         cr_assert_str_eq(env_get("TERM"), "xterm");
         cr_assert_str_eq(env_get("SANDBOX_ACTIVE"), "1");
         cr_assert_str_eq(env_get("SANDBOX_BACKEND"), "ns");

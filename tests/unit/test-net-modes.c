@@ -9,17 +9,19 @@
 struct row {
         enum cordon_net_mode mode;
         const char *name;
-        bool netns, loopback, landlock_deny_tcp;
+        bool netns, loopback, landlock_deny_tcp, proxy;
         enum cordon_seccomp_net seccomp_rule, seccomp_rule_no_netns;
 };
 
 static const struct row rows[] = {
-    {CORDON_NET_OPEN, "open", false, false, false, CORDON_SECCOMP_NET_ANY, CORDON_SECCOMP_NET_ANY},
-    {CORDON_NET_FILTERED, "filtered", true, true, false, CORDON_SECCOMP_NET_FAMILIES,
+    {CORDON_NET_OPEN, "open", false, false, false, false, CORDON_SECCOMP_NET_ANY,
+     CORDON_SECCOMP_NET_ANY},
+    {CORDON_NET_FILTERED, "filtered", true, true, false, false, CORDON_SECCOMP_NET_FAMILIES,
      CORDON_SECCOMP_NET_NO_SOCKET},
-    {CORDON_NET_PROXIED, "proxied", true, true, false, CORDON_SECCOMP_NET_FAMILIES,
+    /* TCP only to the proxy's port (Landlock ABI 4). */
+    {CORDON_NET_PROXIED, "proxied", true, true, true, true, CORDON_SECCOMP_NET_FAMILIES,
      CORDON_SECCOMP_NET_NO_SOCKET},
-    {CORDON_NET_ISOLATED, "isolated", true, true, true, CORDON_SECCOMP_NET_FAMILIES,
+    {CORDON_NET_ISOLATED, "isolated", true, true, true, false, CORDON_SECCOMP_NET_FAMILIES,
      CORDON_SECCOMP_NET_NO_SOCKET},
 };
 
@@ -34,11 +36,16 @@ Test(net_modes, every_row_pinned)
                 cr_expect_eq(t->netns, w->netns, "%s", w->name);
                 cr_expect_eq(t->loopback, w->loopback, "%s", w->name);
                 cr_expect_eq(t->landlock_deny_tcp, w->landlock_deny_tcp, "%s", w->name);
+                cr_expect_eq(t->proxy, w->proxy, "%s", w->name);
                 cr_expect_eq(t->seccomp_rule, w->seccomp_rule, "%s", w->name);
                 cr_expect_eq(t->seccomp_rule_no_netns, w->seccomp_rule_no_netns, "%s", w->name);
-                /* No mode has steps of its own yet: pasta and the proxy come with issue 13. */
-                cr_expect_null(t->parent_setup, "%s", w->name);
-                cr_expect_null(t->child_setup, "%s", w->name);
+                /* Only filtered has hooks of its own (pasta, its nftables rules); the proxy's
+                 * socket is a child step of PID 1 and its server the supervisor's (egress.c). */
+                bool hooks = w->mode == CORDON_NET_FILTERED;
+                cr_expect_eq(t->prepare != NULL, hooks, "%s", w->name);
+                cr_expect_eq(t->parent_setup != NULL, hooks, "%s", w->name);
+                cr_expect_eq(t->child_setup != NULL, hooks, "%s", w->name);
+                cr_expect_eq(t->teardown != NULL, hooks, "%s", w->name);
         }
 }
 

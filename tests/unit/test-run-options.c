@@ -67,6 +67,14 @@ static const char *sample_arg(enum run_option_id id)
         case OPT_PIDS:
         case OPT_CPUS:
                 return "3";
+        case OPT_NET:
+                return "proxied";
+        case OPT_BLOCK:
+                return "*.example.com";
+        case OPT_ALLOW_HOST:
+                return "api.example.com:443";
+        case OPT_PROXY_DNS:
+                return "198.18.0.2:5353";
         default:
                 return "/some/dir";
         }
@@ -86,6 +94,10 @@ static const struct cordon_list *list_of(enum run_option_id id)
                 return &a.settings->blocked_files;
         case OPT_HIDE:
                 return &a.settings->extra_blocked_paths;
+        case OPT_BLOCK:
+                return &a.settings->net_blocklist;
+        case OPT_ALLOW_HOST:
+                return &a.settings->net_blocklist_except;
         case OPT_DEVICE:
                 return &a.settings->devices;
         case OPT_SETENV:
@@ -159,6 +171,22 @@ static void check_effect(const struct cli_option *o, const char *arg)
                 break;
         case OPT_DRY_RUN:
                 cr_assert(a.dry_run);
+                break;
+        case OPT_NET:
+                cr_assert_eq(a.settings->net_mode, CORDON_NET_PROXIED);
+                cr_assert_str_eq(a.settings->net_mode_origin, origin);
+                /* A mode asked for on the command line is delivered or refused. */
+                cr_assert_eq(a.settings->net_fallback, CORDON_NET_FALLBACK_STRICT);
+                cr_assert_str_eq(a.settings->net_fallback_origin, origin);
+                break;
+        case OPT_NETWORK_POLICY:
+                cr_assert_str_eq(a.network_policy_file, arg);
+                break;
+        case OPT_PROXY_DNS:
+                cr_assert_str_eq(a.settings->net_proxy_dns, arg);
+                break;
+        case OPT_NET_LOG:
+                cr_assert_str_eq(a.settings->net_log, arg);
                 break;
         case OPT_HELP:
                 cr_assert(a.help);

@@ -286,9 +286,12 @@ Test(settings_registry, not_enforced_refuses_all_but_the_default)
         cr_assert(strstr(diag.message, "not enforced"), "%s", diag.message);
         cr_assert_eq(cordon_settings_set(s, "SLURM_SCOPE", "bogus", "f:1", &diag), -EINVAL,
                      "a bad value is still a bad value");
-        cr_assert_eq(cordon_settings_set(s, "NETWORK_BLOCKLIST", "*.example", "f:1", &diag),
-                     -EOPNOTSUPP);
-        cr_assert_eq(cordon_settings_count(s, "NETWORK_BLOCKLIST"), 0);
+        cr_assert_eq(cordon_settings_set(s, "NETWORK_BLOCKLIST", "*.example", "f:1", &diag), 0,
+                     "enforced since the network modes landed");
+        cr_assert_eq(cordon_settings_count(s, "NETWORK_BLOCKLIST"), 1);
+        cr_assert_eq(cordon_settings_set(s, "NETWORK_BLOCKLIST", "127.1", "f:2", &diag), -EINVAL,
+                     "a lenient numeric address is no pattern");
+        cr_assert_eq(cordon_settings_count(s, "NETWORK_BLOCKLIST"), 1);
         cr_assert_eq(cordon_settings_set(s, "ENABLED_AGENTS", "claude", "f:1", &diag), 0);
         cr_assert_eq(cordon_settings_set(s, "ENABLED_AGENTS", "aider", "f:1", &diag), -EOPNOTSUPP);
         cr_assert_eq(cordon_settings_reset(s, "ENABLED_AGENTS"), -EOPNOTSUPP,

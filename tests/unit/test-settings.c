@@ -41,7 +41,9 @@ Test(settings, scalar_defaults)
 {
         cr_assert_eq(s.home_access, CORDON_HOME_TMPWRITE);
         cr_assert_str_eq(s.home_access_origin, BUILTIN);
-        cr_assert_eq(s.net_mode, CORDON_NET_ISOLATED);
+        cr_assert_eq(s.net_mode, CORDON_NET_FILTERED, "the spec's default");
+        cr_assert_eq(s.net_fallback, CORDON_NET_FALLBACK_STRICTER, "cordon's: never weaker");
+        cr_assert_eq(s.mail_block, CORDON_MAIL_BLOCK_AUTO);
         cr_assert(s.private_tmp);
         cr_assert(s.private_ipc);
         cr_assert(s.filter_passwd);

@@ -186,6 +186,11 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
         cordon_bpf_clear(&l->bpf);
         cordon_landlock_plan_clear(&l->ll);
 
+        /* The network mode's own (filtered: pasta needs the ns backend; the ruleset). */
+        const struct cordon_net_mode_traits *net = cordon_net_mode_traits(l->net_mode);
+        if (net->prepare && (r = net->prepare(l, diag)) < 0)
+                return r;
+
         if (l->backend == CORDON_BACKEND_LANDLOCK) {
                 /* Checked first, so the refusal names the flag whatever else is missing. */
                 if (p->limits.tmp_size_bytes > 0)
@@ -341,6 +346,7 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
         *l = (struct cordon_launch){
             .p = p,
             .cgroup_fds = {-EBADF, -EBADF, -EBADF, -EBADF},
+            .pasta = CORDON_PASTA_NONE,
             .dry_run = keep.dry_run,
             .warn = keep.warn,
             .userdata = keep.userdata,
@@ -455,6 +461,9 @@ static int remove_entry(const char *path, const struct stat *st, int type, struc
 
 void cordon_launch_clear(struct cordon_launch *l)
 {
+        /* pasta first: nothing of the sandbox's network outlives it. */
+        cordon_pasta_stop(&l->pasta);
+        cordon_nft_plan_clear(&l->nft);
         if (l->limits) {
                 /* Opened only together with the state (before that they may be 0s). */
                 for (size_t i = 0; i < ELEMENTSOF(l->cgroup_fds); i++)

@@ -7,6 +7,8 @@
 
 #include "cordon/cordon.h"
 #include "lib/mech/landlock.h"
+#include "lib/mech/nft.h"
+#include "lib/mech/pasta.h"
 #include "lib/mech/res-limits.h"
 #include "lib/mech/seccomp-filter.h"
 #include "lib/launch/net-decide.h"
@@ -35,6 +37,11 @@ struct cordon_launch {
         /* --memory, --pids, --cpus, --cgroup: NULL when none is asked for. */
         struct cordon_limits_state *limits;
         int cgroup_fds[4]; /* cgroup.procs of each cgroup the child joins; -1 when unused */
+
+        /* The filtered network: the ruleset the child loads (built in prepare), pasta once the
+         * parent steps started it (stopped by the mode's teardown, and at clear). */
+        struct cordon_nft_plan nft;
+        struct cordon_pasta pasta;
 
         char *tmpdir; /* landlock backend: the private TMPDIR on the host, removed at clear */
         char **envp;  /* landlock backend: the policy's environment with TMPDIR set */

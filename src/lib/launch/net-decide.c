@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "lib/launch/net-decide.h"
+#include "lib/mech/pasta.h"
 #include "lib/policy/diag.h"
 #include "lib/policy/net-modes.h"
 #include "lib/policy/policy.h"
@@ -83,7 +84,11 @@ int cordon_net_decide(const struct cordon_policy *p, enum cordon_backend backend
 
 bool cordon_pasta_filtered_probe(const struct cordon_policy *p, char *why, size_t n)
 {
-        (void)p;
-        snprintf(why, n, "pasta is not supported yet");
+        struct cordon_diag diag = {0};
+        const struct cordon_pasta_config cfg = {.path = p->net.filter_helper};
+        /* The backend was checked by the caller. */
+        if (cordon_pasta_probe(&cfg, CORDON_BACKEND_NS, p->net.skip_probe, &diag) >= 0)
+                return true;
+        snprintf(why, n, "%s", diag.message);
         return false;
 }

@@ -192,6 +192,7 @@ _public_ int cordon_sandbox_start_with(const struct cordon_policy *p, char *cons
         sb->proxy_listener = sb->net_log_fd = -EBADF;
         sb->l.cgroup_fds[0] = sb->l.cgroup_fds[1] = sb->l.cgroup_fds[2] = sb->l.cgroup_fds[3] =
             -EBADF;
+        sb->l.pasta = CORDON_PASTA_NONE;
         sb->report.error = 0;
         int r = start(p, argv, &sb->opts, sb, diag);
         if (r < 0) {
@@ -244,6 +245,9 @@ _public_ int cordon_sandbox_wait(struct cordon_sandbox *sb, int *ret_status)
                 int r = cordon_supervise_run(&sb->sup, &status, &end);
                 if (r < 0)
                         kill_and_reap(sb);
+                /* The sandbox has ended: its network helper goes now (reaped at free, where
+                 * cordon_launch_clear() stops it: its exit takes tens of milliseconds). */
+                cordon_pasta_kill(&sb->l.pasta);
                 sb->reaper.pid = 0;
                 atomic_store(&sb->ended, true);
                 restore_mask(sb);

@@ -202,6 +202,15 @@ static int step_proxy_listener(struct cordon_sandbox *sb, struct step_result *re
         return r;
 }
 
+/* The network mode's own step (filtered: its nftables rules), while the capabilities it needs
+ * in the namespace are still held. */
+static int step_net_mode(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        const struct cordon_net_mode_traits *t = cordon_net_mode_traits(sb->l.net_mode);
+        return t->child_setup ? t->child_setup(&sb->l) : 0;
+}
+
 static int step_keyring(struct cordon_sandbox *sb, struct step_result *res)
 {
         (void)sb;
@@ -314,6 +323,7 @@ static const struct child_step ns_steps[] = {
     {CORDON_STEP_HOSTNAME, step_hostname},
     {CORDON_STEP_NETWORK, step_loopback},
     {CORDON_STEP_PROXY, step_proxy_listener},
+    {CORDON_STEP_NET_FILTER, step_net_mode},
     {CORDON_STEP_KEYRING, step_keyring},
     {CORDON_STEP_PROCESS, step_not_dumpable},
     {CORDON_STEP_CAPS, step_drop_caps},
@@ -448,8 +458,11 @@ static int phase_prepare(struct cordon_sandbox *sb, struct cordon_diag *diag)
                 return r;
         if (sb->pty)
                 cordon_pty_set_passthrough(sb->pty, p->process.terminal_passthrough);
-        /* The parent steps the child must wait for: the ns backend's cgroup attach. */
-        sb->await_release = l->backend == CORDON_BACKEND_NS && limits_have_cgroup(l->limits);
+        /* The parent steps the child must wait for: the ns backend's cgroup attach, the network
+         * mode's own (filtered: pasta attached to the namespace). */
+        sb->await_release =
+            l->backend == CORDON_BACKEND_NS &&
+            (limits_have_cgroup(l->limits) || cordon_net_mode_traits(l->net_mode)->parent_setup);
         return 0;
 }
 
@@ -533,10 +546,17 @@ static int phase_parent_steps(struct cordon_sandbox *sb, struct cordon_diag *dia
 {
         if (!sb->await_release)
                 return 0;
-        int r = cordon_limits_attach(sb->l.limits, sb->pid, diag);
-        if (r < 0) {
+        int r;
+        if (limits_have_cgroup(sb->l.limits) &&
+            (r = cordon_limits_attach(sb->l.limits, sb->pid, diag)) < 0) {
                 if (diag)
                         diag->step = CORDON_STEP_LIMITS;
+                return r;
+        }
+        const struct cordon_net_mode_traits *net = cordon_net_mode_traits(sb->l.net_mode);
+        if (net->parent_setup && (r = net->parent_setup(&sb->l, sb->pid, diag)) < 0) {
+                if (diag)
+                        diag->step = CORDON_STEP_NETWORK;
                 return r;
         }
         struct cordon_control_msg m = {.type = CORDON_CONTROL_RELEASE, .fd = -1};
@@ -656,6 +676,9 @@ static int launch_once(struct cordon_sandbox *sb, char *why, size_t whylen,
 /* What an attempt left behind, before the next one. */
 static void launch_undo(struct cordon_sandbox *sb)
 {
+        const struct cordon_net_mode_traits *net = cordon_net_mode_traits(sb->l.net_mode);
+        if (net->teardown)
+                net->teardown(&sb->l);
         sb->control[0] = safe_close(sb->control[0]);
         sb->control[1] = safe_close(sb->control[1]);
         cordon_mount_plan_clear(&sb->plan);

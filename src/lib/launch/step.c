@@ -52,6 +52,7 @@ static const struct step_message step_messages[] = {
     [CORDON_STEP_NS_LIMITS] = {"failed to lower the sandbox's user namespace limit",
                                SUBJECT_NS_LIMIT, " in /proc/sys/user"},
     [CORDON_STEP_PROXY] = {"failed to open the egress proxy's port 127.0.0.1:3128 inside"},
+    [CORDON_STEP_NET_FILTER] = {"failed to load the filtered network's nftables rules"},
 };
 
 static const struct step_message other_step = {"failed to set up the sandbox"};

@@ -1,6 +1,7 @@
 /* The network modes as data (see net-modes.h), and their names. */
 #include <errno.h>
 
+#include "lib/launch/net-filtered.h"
 #include "lib/policy/net-modes.h"
 #include "shared/macro.h"
 
@@ -11,8 +12,9 @@ static const struct cordon_net_mode_traits net_modes[] = {
             .seccomp_rule = CORDON_SECCOMP_NET_ANY,
             .seccomp_rule_no_netns = CORDON_SECCOMP_NET_ANY,
         },
-    /* Filtered (pasta) and proxied (the egress proxy) come with issue 13 and their hooks; until
-     * then the launcher gives them what it gives every confined network. */
+    /* pasta attached to the namespace in the parent steps, the address and port rules as an
+     * nftables ruleset the child loads. Only the ns backend can give it (its prepare hook
+     * refuses the landlock backend). */
     [CORDON_NET_FILTERED] =
         {
             .name = "filtered",
@@ -20,7 +22,13 @@ static const struct cordon_net_mode_traits net_modes[] = {
             .loopback = true,
             .seccomp_rule = CORDON_SECCOMP_NET_FAMILIES,
             .seccomp_rule_no_netns = CORDON_SECCOMP_NET_NO_SOCKET,
+            .prepare = cordon_net_filtered_prepare,
+            .parent_setup = cordon_net_filtered_parent,
+            .child_setup = cordon_net_filtered_child,
+            .teardown = cordon_net_filtered_teardown,
         },
+    /* The proxied mode (the egress proxy) comes with its hooks; until then the launcher gives it
+     * what it gives every confined network. */
     [CORDON_NET_PROXIED] =
         {
             .name = "proxied",

@@ -8,6 +8,7 @@
 #include "cordon/cordon.h"
 #include "lib/mech/seccomp-filter.h"
 
+struct cordon_launch;
 struct cordon_policy;
 
 /* NETWORK_FILTER_FALLBACK: what happens when the requested mode cannot be delivered. In ladder
@@ -51,12 +52,17 @@ struct cordon_net_mode_traits {
          * applied whatever the profile says about the hardening layers (a kernel without seccomp
          * is then an error). */
         enum cordon_seccomp_net seccomp_rule_no_netns;
-        /* The mode's own steps around the clone (attaching pasta to the child's namespace, the
-         * proxy's socket); NULL when it has none. The parent's runs after clone and before the
-         * child is released, the child's inside the namespaces before the hardening layers.
-         * Both return 0 or -errno. */
-        int (*parent_setup)(const struct cordon_policy *p, pid_t child);
-        int (*child_setup)(const struct cordon_policy *p);
+        /* The mode's own work in the launcher (lib/launch/net-filtered.c), NULL when it has
+         * none. @prepare runs in the supervisor before the clone (again after an `auto` launch
+         * fell back to the landlock backend; with @l->dry_run it only decides); @parent_setup
+         * after the clone, before the child is released (so the child waits for the release);
+         * @child_setup inside the namespaces after the loopback, before the capabilities are
+         * dropped; @teardown once the sandbox has ended or its start failed (idempotent; also
+         * from cordon_launch_clear()). They return 0 or -errno, the supervisor's with @diag. */
+        int (*prepare)(struct cordon_launch *l, struct cordon_diag *diag);
+        int (*parent_setup)(struct cordon_launch *l, pid_t child, struct cordon_diag *diag);
+        int (*child_setup)(const struct cordon_launch *l);
+        void (*teardown)(struct cordon_launch *l);
 };
 
 /* The traits of @m, or NULL for a value out of range. Thread-safe (a constant table). */

@@ -7,6 +7,7 @@
 #include "lib/policy/diag.h"
 #include "lib/policy/net-modes.h"
 #include "lib/policy/policy.h"
+#include "lib/net/net-rules.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
 #include "shared/strv.h"

@@ -1,0 +1,139 @@
+/* The filtered network mode's hooks (see net-filtered.h). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/launch/launch.h"
+#include "lib/launch/net-filtered.h"
+#include "lib/mech/nft.h"
+#include "lib/mech/pasta.h"
+#include "lib/net/net-rules.h"
+#include "lib/policy/diag.h"
+#include "lib/policy/policy.h"
+#include "shared/macro.h"
+
+#define RESOLV_CONF "/etc/resolv.conf"
+
+static void rules_freep(struct cordon_net_rules **r)
+{
+        cordon_net_rules_free(*r);
+}
+
+/* One line naming the host-name rules the firewall cannot apply. */
+static void warn_unapplied(const struct cordon_launch *l)
+{
+        if (!l->warn || l->nft.n_unapplied == 0)
+                return;
+        char line[1024];
+        size_t n = 0;
+        int len = snprintf(line, sizeof(line),
+                           "the filtered network cannot enforce host-name rules; not applied:");
+        for (size_t i = 0; i < l->nft.n_unapplied && len > 0 && (size_t)len < sizeof(line); i++) {
+                const struct cordon_net_rule *r = l->nft.unapplied[i];
+                /* The floor's and defaults' host names are the same every run: the manual says
+                 * so once (they hold in proxied mode); only the caller's are news. */
+                if (r->floor || streq_ptr(r->origin, "built-in default"))
+                        continue;
+                len += snprintf(line + len, sizeof(line) - (size_t)len, "%s %s (%s)", n++ ? "," : "",
+                                strempty(r->pattern), strempty(r->origin));
+        }
+        if (n == 0)
+                return;
+        if (len > 0 && (size_t)len < sizeof(line))
+                snprintf(line + len, sizeof(line) - (size_t)len,
+                         " (NETWORK_FILTER_MODE=proxied enforces them)");
+        l->warn(l->userdata, line);
+}
+
+/* The sandbox shares the host's resolv.conf: a resolver on the host's loopback is the
+ * sandbox's own loopback inside, where nothing answers. */
+static void warn_loopback_resolvers(const struct cordon_launch *l, const char *path)
+{
+        FILE *f = l->warn ? fopen(path, "re") : NULL;
+        if (!f)
+                return;
+        char line[512];
+        while (fgets(line, sizeof(line), f)) {
+                char word[16], addr[INET6_ADDRSTRLEN + 1];
+                struct in_addr a4;
+                struct in6_addr a6;
+                if (sscanf(line, " %15s %46s", word, addr) != 2 || !streq(word, "nameserver"))
+                        continue;
+                if ((inet_pton(AF_INET, addr, &a4) == 1 && (ntohl(a4.s_addr) >> 24) == 127) ||
+                    (inet_pton(AF_INET6, addr, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6))) {
+                        char msg[256];
+                        snprintf(msg, sizeof(msg),
+                                 "the host's resolver %s is on its loopback, which the filtered "
+                                 "network does not reach: names may not resolve inside",
+                                 addr);
+                        l->warn(l->userdata, msg);
+                        break;
+                }
+        }
+        fclose(f);
+}
+
+int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *diag)
+{
+        const struct cordon_policy *p = l->p;
+        cordon_nft_plan_clear(&l->nft);
+        /* Only the facts: whether pasta really works shows when it starts (and the settings'
+         * fallback has probed, unless NETWORK_FILTER_SKIP_HELPER_PROBE said not to). */
+        const struct cordon_pasta_config cfg = {.path = p->net.filter_helper};
+        int r = cordon_pasta_probe(&cfg, l->backend, true, diag);
+        if (r < 0)
+                return r;
+        if (l->dry_run)
+                return 0;
+
+        _cleanup_(rules_freep) struct cordon_net_rules *own = NULL;
+        const struct cordon_net_rules *set = p->net.rules;
+        if (!set) {
+                if ((r = cordon_net_rules_new(&own)) < 0)
+                        return r;
+                set = own;
+        }
+        size_t n = cordon_net_rules_count(set);
+        _cleanup_free_ const struct cordon_net_rule **rules = calloc(n ? n : 1, sizeof(*rules));
+        if (!rules)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++)
+                rules[i] = cordon_net_rules_get(set, i);
+
+        _cleanup_free_ struct cordon_net_addr *host = NULL, *dns = NULL;
+        struct cordon_nft_extra extra = {0};
+        if ((r = cordon_nft_host_addrs(&host, &extra.n_host)) < 0)
+                return cordon_diag_set(diag, r, "failed to list the host's addresses: %s",
+                                       strerror(-r));
+        if ((r = cordon_nft_resolvers(RESOLV_CONF, &dns, &extra.n_resolvers)) < 0)
+                return cordon_diag_set(diag, r, "failed to read %s: %s", RESOLV_CONF, strerror(-r));
+        extra.host = host;
+        extra.resolvers = dns;
+        if ((r = cordon_nft_plan_build(rules, n, &extra, &l->nft)) < 0)
+                return r;
+        warn_unapplied(l);
+        warn_loopback_resolvers(l, RESOLV_CONF);
+        /* They point into the policy, which is not referenced after the start. */
+        free(l->nft.unapplied);
+        l->nft.unapplied = NULL;
+        l->nft.n_unapplied = 0;
+        return 0;
+}
+
+int cordon_net_filtered_parent(struct cordon_launch *l, pid_t child, struct cordon_diag *diag)
+{
+        const struct cordon_pasta_config cfg = {.path = l->p->net.filter_helper};
+        return cordon_pasta_start(&cfg, child, &l->pasta, diag);
+}
+
+int cordon_net_filtered_child(const struct cordon_launch *l)
+{
+        return l->nft.text ? cordon_nft_load(l->nft.text) : -EINVAL;
+}
+
+void cordon_net_filtered_teardown(struct cordon_launch *l)
+{
+        cordon_pasta_stop(&l->pasta);
+}

@@ -1,0 +1,22 @@
+/* The filtered network mode's hooks in the launcher (the FILTERED row of net-modes.c): pasta
+ * attached to the sandbox's network namespace by the supervisor, the address and port rules
+ * loaded as nftables rules by the child. */
+#pragma once
+
+#include <sys/types.h>
+
+#include "cordon/cordon.h"
+
+struct cordon_launch;
+
+/* Prepare (supervisor): refuses a backend without a network namespace and a missing pasta,
+ * builds the ruleset from the policy's rules (the floor and the default-blocked ranges when it
+ * has none), the host's own addresses and resolvers, and warns once (through @l->warn) about
+ * the host-name rules it cannot apply and a resolver it cannot reach. */
+int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *diag);
+/* Parent step: starts pasta attached to @child's namespaces. */
+int cordon_net_filtered_parent(struct cordon_launch *l, pid_t child, struct cordon_diag *diag);
+/* Child step: loads the ruleset into the child's network namespace. */
+int cordon_net_filtered_child(const struct cordon_launch *l);
+/* Stops pasta (idempotent). */
+void cordon_net_filtered_teardown(struct cordon_launch *l);

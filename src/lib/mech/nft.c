@@ -1,0 +1,258 @@
+/* The filtered mode's nftables ruleset (see nft.h): built in the supervisor's prepare phase from
+ * parsed rules only (no text a user wrote reaches nft), loaded by the child with libnftables. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <nftables/libnftables.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/mech/nft.h"
+#include "shared/macro.h"
+
+/* How specific an enforceable rule is: `*` < `*:port` (and a bare port) < any address rule, an
+ * address rule by its prefix, with a port just above the same without. */
+static unsigned specificity(const struct cordon_net_rule *r)
+{
+        switch (r->kind) {
+        case CORDON_NET_RULE_ANY:
+        case CORDON_NET_RULE_PORT:
+                return r->port ? 1 : 0;
+        case CORDON_NET_RULE_CIDR:
+                return 2 + 2 * r->prefix + (r->port ? 1 : 0);
+        default:
+                return 0;
+        }
+}
+
+static bool enforceable(const struct cordon_net_rule *r)
+{
+        return r->kind == CORDON_NET_RULE_ANY || r->kind == CORDON_NET_RULE_PORT ||
+               r->kind == CORDON_NET_RULE_CIDR;
+}
+
+struct ranked {
+        const struct cordon_net_rule *rule;
+        size_t index;
+};
+
+static int compare_ranked(const void *a, const void *b)
+{
+        const struct ranked *x = a, *y = b;
+        unsigned sx = specificity(x->rule), sy = specificity(y->rule);
+        if (sx != sy)
+                return sx > sy ? -1 : 1;
+        if (x->rule->exception != y->rule->exception)
+                return x->rule->exception ? -1 : 1;
+        return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static void put_addr(FILE *f, const struct cordon_net_addr *a, unsigned prefix)
+{
+        char buf[INET6_ADDRSTRLEN];
+        bool v4 = a->family == AF_INET;
+        inet_ntop(a->family, v4 ? (const void *)&a->v4 : (const void *)&a->v6, buf, sizeof(buf));
+        fprintf(f, "%s daddr %s", v4 ? "ip" : "ip6", buf);
+        if (prefix < (v4 ? 32u : 128u))
+                fprintf(f, "/%u", prefix);
+        fputc(' ', f);
+}
+
+static void put_port(FILE *f, uint16_t port)
+{
+        fprintf(f, "meta l4proto { tcp, udp } th dport %u ", (unsigned)port);
+}
+
+static void put_rule(FILE *f, const struct cordon_net_rule *r)
+{
+        fputs("\t\t", f);
+        if (r->kind == CORDON_NET_RULE_CIDR)
+                put_addr(f, &r->addr, r->prefix);
+        if (r->port)
+                put_port(f, r->port);
+        fputs(r->exception && !r->floor ? "accept\n" : CORDON_NFT_REJECT "\n", f);
+}
+
+static void put_host_addr(FILE *f, const struct cordon_net_addr *a, const char *verdict, bool dns)
+{
+        fputs("\t\t", f);
+        put_addr(f, a, a->family == AF_INET ? 32 : 128);
+        if (dns)
+                put_port(f, 53);
+        fprintf(f, "%s\n", verdict);
+}
+
+int cordon_nft_plan_build(const struct cordon_net_rule *const *rules, size_t n,
+                          const struct cordon_nft_extra *extra, struct cordon_nft_plan *ret)
+{
+        static const struct cordon_nft_extra none = {0};
+        if (!extra)
+                extra = &none;
+        _cleanup_free_ struct ranked *ranked = calloc(n ? n : 1, sizeof(*ranked));
+        _cleanup_free_ const struct cordon_net_rule **unapplied =
+            calloc(n ? n : 1, sizeof(*unapplied));
+        if (!ranked || !unapplied)
+                return -ENOMEM;
+        size_t n_ranked = 0, n_unapplied = 0;
+        for (size_t i = 0; i < n; i++) {
+                const struct cordon_net_rule *r = rules[i];
+                if (!enforceable(r)) {
+                        if (!r->floor)
+                                unapplied[n_unapplied++] = r;
+                } else if (!r->floor) {
+                        ranked[n_ranked++] = (struct ranked){.rule = r, .index = i};
+                }
+        }
+        qsort(ranked, n_ranked, sizeof(*ranked), compare_ranked);
+
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        if (!f)
+                return -ENOMEM;
+        fputs("table inet cordon {\n"
+              "\tchain output {\n"
+              "\t\ttype filter hook output priority filter; policy accept;\n"
+              "\t\t# the sandbox's own loopback (and its own copy of the host's address)\n"
+              "\t\toif \"lo\" accept\n"
+              "\t\t# neighbour discovery with pasta, which answers it itself\n"
+              "\t\ticmpv6 type { nd-router-solicit, nd-neighbor-solicit, nd-neighbor-advert } "
+              "accept\n"
+              "\t\t# the floor: never lifted\n",
+              f);
+        for (size_t i = 0; i < n; i++)
+                if (rules[i]->floor && enforceable(rules[i]))
+                        put_rule(f, rules[i]);
+        if (extra->n_resolvers)
+                fputs("\t\t# the host's resolvers\n", f);
+        for (size_t i = 0; i < extra->n_resolvers; i++)
+                put_host_addr(f, &extra->resolvers[i], "accept", true);
+        if (extra->n_host)
+                fputs("\t\t# the host's own addresses: its services are not reached through "
+                      "pasta\n",
+                      f);
+        for (size_t i = 0; i < extra->n_host; i++)
+                put_host_addr(f, &extra->host[i], CORDON_NFT_REJECT, false);
+        if (n_ranked)
+                fputs("\t\t# the rules, most specific first\n", f);
+        for (size_t i = 0; i < n_ranked; i++)
+                put_rule(f, ranked[i].rule);
+        fputs("\t}\n}\n", f);
+        if (fclose(f) != 0) {
+                free(text);
+                return -ENOMEM;
+        }
+        *ret = (struct cordon_nft_plan){
+            .text = text, .unapplied = TAKE_PTR(unapplied), .n_unapplied = n_unapplied};
+        return 0;
+}
+
+void cordon_nft_plan_clear(struct cordon_nft_plan *p)
+{
+        if (!p)
+                return;
+        free(p->text);
+        free(p->unapplied);
+        *p = (struct cordon_nft_plan){0};
+}
+
+static int addrs_append(struct cordon_net_addr **v, size_t *n, const struct cordon_net_addr *a)
+{
+        for (size_t i = 0; i < *n; i++)
+                if ((*v)[i].family == a->family &&
+                    (a->family == AF_INET ? (*v)[i].v4.s_addr == a->v4.s_addr
+                                          : !memcmp(&(*v)[i].v6, &a->v6, sizeof(a->v6))))
+                        return 0;
+        struct cordon_net_addr *grown = realloc(*v, (*n + 1) * sizeof(**v));
+        if (!grown)
+                return -ENOMEM;
+        grown[(*n)++] = *a;
+        *v = grown;
+        return 0;
+}
+
+int cordon_nft_host_addrs(struct cordon_net_addr **ret, size_t *ret_n)
+{
+        struct ifaddrs *ifa = NULL;
+        if (getifaddrs(&ifa) < 0)
+                return -errno;
+        _cleanup_free_ struct cordon_net_addr *v = NULL;
+        size_t n = 0;
+        int r = 0;
+        for (struct ifaddrs *i = ifa; i && r >= 0; i = i->ifa_next) {
+                if (!i->ifa_addr)
+                        continue;
+                struct cordon_net_addr a = {.family = i->ifa_addr->sa_family};
+                if (a.family == AF_INET) {
+                        a.v4 = ((const struct sockaddr_in *)(const void *)i->ifa_addr)->sin_addr;
+                        if ((ntohl(a.v4.s_addr) >> 24) == 127 ||
+                            (ntohl(a.v4.s_addr) >> 16) == 0xa9fe)
+                                continue;
+                } else if (a.family == AF_INET6) {
+                        a.v6 = ((const struct sockaddr_in6 *)(const void *)i->ifa_addr)->sin6_addr;
+                        if (IN6_IS_ADDR_LOOPBACK(&a.v6) || IN6_IS_ADDR_LINKLOCAL(&a.v6))
+                                continue;
+                } else {
+                        continue;
+                }
+                r = addrs_append(&v, &n, &a);
+        }
+        freeifaddrs(ifa);
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(v);
+        *ret_n = n;
+        return 0;
+}
+
+int cordon_nft_resolvers(const char *path, struct cordon_net_addr **ret, size_t *ret_n)
+{
+        FILE *f = fopen(path, "re");
+        if (!f && errno != ENOENT)
+                return -errno;
+        _cleanup_free_ struct cordon_net_addr *v = NULL;
+        size_t n = 0;
+        int r = 0;
+        char line[512];
+        /* A resolv.conf has at most three nameservers that count; a few more do no harm, a
+         * runaway file is not read to its end. */
+        for (size_t lines = 0; f && r >= 0 && lines < 256 && fgets(line, sizeof(line), f);
+             lines++) {
+                char word[16], addr[INET6_ADDRSTRLEN + 1];
+                if (sscanf(line, " %15s %46s", word, addr) != 2 || !streq(word, "nameserver"))
+                        continue;
+                struct cordon_net_addr a = {0};
+                if (inet_pton(AF_INET, addr, &a.v4) == 1)
+                        a.family = AF_INET;
+                else if (inet_pton(AF_INET6, addr, &a.v6) == 1)
+                        a.family = AF_INET6;
+                else
+                        continue; /* scoped ("fe80::1%eth0") or malformed */
+                r = addrs_append(&v, &n, &a);
+        }
+        if (f)
+                fclose(f);
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(v);
+        *ret_n = n;
+        return 0;
+}
+
+int cordon_nft_load(const char *text)
+{
+        struct nft_ctx *ctx = nft_ctx_new(NFT_CTX_DEFAULT);
+        if (!ctx)
+                return -ENOMEM;
+        /* Its messages have nowhere to go from the child: buffered and dropped. */
+        (void)nft_ctx_buffer_output(ctx);
+        (void)nft_ctx_buffer_error(ctx);
+        errno = 0;
+        int r = nft_run_cmd_from_buffer(ctx, text);
+        int err = errno;
+        nft_ctx_free(ctx);
+        if (r == 0)
+                return 0;
+        return err == EPERM || err == EACCES || err == ENOMEM ? -err : -EINVAL;
+}

@@ -1,0 +1,378 @@
+/* pasta attached to the sandbox's network namespace (see pasta.h). Facts this relies on,
+ * measured on Debian 12's passt: attached by pid it configures the namespace and then writes
+ * its pid to the -P file (in the foreground: its own); a daemonized pasta does not exit when
+ * the namespace's process dies, and run as root without --runas it drops to nobody and hangs;
+ * its defaults forward the host's loopback ports in and map the gateway to the host. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/mech/pasta.h"
+#include "lib/policy/diag.h"
+#include "shared/macro.h"
+#include "shared/path-util.h"
+
+/* The descriptor pasta writes its daemon's pid to, through -P /dev/fd/N: a pipe of ours, so no
+ * file is made anywhere. */
+#define PIDFILE_FD 3
+#define ERR_MAX    1024
+
+int cordon_pasta_find(const char *path, char **ret_path)
+{
+        if (path) {
+                if (!path_is_absolute(path))
+                        return -EINVAL;
+                struct stat st;
+                if (stat(path, &st) < 0)
+                        return -errno;
+                if (!S_ISREG(st.st_mode) || faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) < 0)
+                        return -EACCES;
+                char *copy = strdup(path);
+                if (!copy)
+                        return -ENOMEM;
+                *ret_path = copy;
+                return 0;
+        }
+        _cleanup_free_ char *dirs = strdup(CORDON_PASTA_SEARCH_PATH);
+        if (!dirs)
+                return -ENOMEM;
+        char *rest = dirs, *dir;
+        while ((dir = strsep(&rest, ":"))) {
+                _cleanup_free_ char *candidate = path_join(dir, "pasta");
+                if (!candidate)
+                        return -ENOMEM;
+                struct stat st;
+                if (stat(candidate, &st) < 0 || !S_ISREG(st.st_mode) ||
+                    faccessat(AT_FDCWD, candidate, X_OK, AT_EACCESS) < 0)
+                        continue;
+                *ret_path = TAKE_PTR(candidate);
+                return 0;
+        }
+        return -ENOENT;
+}
+
+/* Before Linux 5.7 SO_BINDTODEVICE, which pasta uses on its host-side sockets, needs
+ * CAP_NET_RAW. */
+static bool kernel_before(unsigned major, unsigned minor)
+{
+        struct utsname u;
+        unsigned ma = 0, mi = 0;
+        if (uname(&u) < 0 || sscanf(u.release, "%u.%u", &ma, &mi) != 2)
+                return false;
+        return ma < major || (ma == major && mi < minor);
+}
+
+int cordon_pasta_probe(const struct cordon_pasta_config *cfg, enum cordon_backend backend,
+                       bool skip_probes, struct cordon_diag *diag)
+{
+        const char *path = cfg ? cfg->path : NULL;
+        if (backend == CORDON_BACKEND_LANDLOCK)
+                return cordon_diag_set(diag, -EOPNOTSUPP,
+                                       "the filtered network needs a network namespace for pasta "
+                                       "and the landlock backend has none (SANDBOX_BACKEND=ns)");
+        _cleanup_free_ char *found = NULL;
+        int r = cordon_pasta_find(path, &found);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0 && path)
+                return cordon_diag_set(diag, r == -EINVAL ? -EINVAL : -ENOENT,
+                                       "pasta '%s' is not an executable file given by an absolute "
+                                       "path: %s",
+                                       path, strerror(-r));
+        if (r < 0)
+                return cordon_diag_set(diag, -ENOENT,
+                                       "the filtered network needs pasta, which is not in %s "
+                                       "(install the passt package: apt-get install passt)",
+                                       CORDON_PASTA_SEARCH_PATH);
+        if (skip_probes)
+                return 0;
+        if (geteuid() != 0 && kernel_before(5, 7))
+                return cordon_diag_set(diag, -EOPNOTSUPP,
+                                       "pasta needs Linux 5.7 or later to run without privileges "
+                                       "(SO_BINDTODEVICE)");
+        int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0) {
+                r = -errno;
+                if (r == -ENOENT || r == -ENXIO || r == -ENODEV)
+                        return cordon_diag_set(diag, -EOPNOTSUPP,
+                                               "pasta needs /dev/net/tun, which this host lacks: "
+                                               "%s (load the tun module: modprobe tun)",
+                                               strerror(-r));
+                return cordon_diag_set(diag, -EACCES,
+                                       "pasta cannot open /dev/net/tun: %s (udev's default makes "
+                                       "it usable by everyone: chmod 0666 /dev/net/tun)",
+                                       strerror(-r));
+        }
+        close(fd);
+        return 0;
+}
+
+static uint64_t now_ms(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static int pidfd_open(pid_t pid)
+{
+        return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+static void kill_pidfd(int pidfd, pid_t pid)
+{
+        if (pidfd >= 0)
+                (void)syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+        else if (pid > 0)
+                (void)kill(pid, SIGKILL);
+}
+
+/* pasta's error output without the lines of its failed syslog writes, on one line. */
+static void tidy_errors(char *s)
+{
+        char *out = s;
+        for (char *line = s, *next; line && *line; line = next) {
+                next = strchr(line, '\n');
+                if (next)
+                        *next++ = 0;
+                if (!*line || (startswith(line, "Failed to send ") && strstr(line, "syslog")))
+                        continue;
+                if (out != s)
+                        *out++ = ';', *out++ = ' ';
+                size_t n = strlen(line);
+                memmove(out, line, n);
+                out += n;
+        }
+        *out = 0;
+}
+
+/* The daemon's pid as it wrote it ("PID\n") once the namespace is configured; 0 when it exited
+ * first (@pidfd readable) or -ETIME at @deadline. */
+static int wait_ready(int pidfd, int fd, uint64_t deadline, pid_t *ret)
+{
+        char buf[32];
+        size_t len = 0;
+        for (;;) {
+                uint64_t now = now_ms();
+                if (now >= deadline)
+                        return -ETIME;
+                struct pollfd pfd[2] = {{.fd = fd, .events = POLLIN},
+                                        {.fd = pidfd, .events = POLLIN}};
+                int n = poll(pfd, 2, (int)(deadline - now));
+                if (n < 0 && errno != EINTR)
+                        return -errno;
+                if (n <= 0)
+                        continue;
+                if (pfd[0].revents) {
+                        ssize_t k = read(fd, buf + len, sizeof(buf) - 1 - len);
+                        if (k < 0 && errno == EINTR)
+                                continue;
+                        if (k > 0) {
+                                len += (size_t)k;
+                                if (memchr(buf, '\n', len) || len == sizeof(buf) - 1)
+                                        break;
+                                continue;
+                        }
+                }
+                /* The end of the pid pipe, or an exit: gone without saying it was ready. */
+                *ret = 0;
+                return 0;
+        }
+        buf[len] = 0;
+        char *end = NULL;
+        long pid = strtol(buf, &end, 10);
+        *ret = end == buf || pid <= 0 || pid > INT32_MAX || (*end && *end != '\n') ? 0 : (pid_t)pid;
+        return 0;
+}
+
+/* What pasta wrote to its error output so far (without blocking). */
+static void read_errors(int fd, char *err, size_t size)
+{
+        size_t len = strlen(err);
+        ssize_t k;
+        while (len + 1 < size && (k = read(fd, err + len, size - 1 - len)) > 0)
+                len += (size_t)k;
+        err[len] = 0;
+}
+
+_noreturn_ static void exec_pasta(const char *path, pid_t parent, char *const *argv,
+                                  char *const *envp, int errfd, int pid_w)
+{
+        /* In the foreground, pasta stays our child and dies with us: a supervisor that is
+         * SIGKILLed leaves no pasta behind (a daemonized one would outlive its namespace). The
+         * signal survives pasta's own setup: its credentials change only to fewer capabilities. */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
+                _exit(127);
+        /* Not in the caller's process group (a ^C at the terminal is the sandbox's to get), with
+         * no signal blocked or ignored that the supervisor blocks or ignores for itself. */
+        (void)setpgid(0, 0);
+        struct sigaction dfl = {.sa_handler = SIG_DFL};
+        for (int sig = 1; sig < 32; sig++)
+                if (sig != SIGKILL && sig != SIGSTOP)
+                        (void)sigaction(sig, &dfl, NULL);
+        sigset_t none;
+        sigemptyset(&none);
+        (void)sigprocmask(SIG_SETMASK, &none, NULL);
+        int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+        if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0 ||
+            dup2(errfd, STDERR_FILENO) < 0 || dup2(pid_w, PIDFILE_FD) < 0)
+                _exit(127);
+        execve(path, argv, envp);
+        _exit(127);
+}
+
+/* Forks and runs pasta in the foreground. Only async-signal-safe calls in the child: the caller
+ * may have other threads. */
+static int spawn_pasta(const char *path, pid_t child, int errfd, int pid_w, pid_t *ret_pid)
+{
+        char target[16], runas[32], pidfile[32];
+        snprintf(target, sizeof(target), "%d", (int)child);
+        snprintf(runas, sizeof(runas), "%u:%u", (unsigned)getuid(), (unsigned)getgid());
+        snprintf(pidfile, sizeof(pidfile), "/dev/fd/%d", PIDFILE_FD);
+        /* -T/-U none: no port of the host's loopback forwarded in; -t/-u none: none forwarded
+         * out to the sandbox; --no-map-gw: the gateway's address is the real gateway, not the
+         * host. --runas: as root, pasta would otherwise drop to nobody and hang. -f: it writes
+         * its pid file once the namespace is configured, which is our sign that it is ready. */
+        static const char *const fixed[] = {
+            "pasta", "-f", "-q",   "--config-net", "-T",      "none", "-U", "none", "-t",
+            "none",  "-u", "none", "--no-map-gw",  "--runas", NULL,   "-P", NULL,   NULL,
+        };
+        /* execve() takes char *const[]: writable copies, no cast away from const. */
+        char words[ELEMENTSOF(fixed)][16];
+        char *argv[ELEMENTSOF(fixed) + 1];
+        for (size_t i = 0; i < ELEMENTSOF(fixed); i++) {
+                snprintf(words[i], sizeof(words[i]), "%s", fixed[i] ? fixed[i] : "");
+                argv[i] = words[i];
+        }
+        argv[14] = runas;
+        argv[16] = pidfile;
+        argv[17] = target;
+        argv[ELEMENTSOF(fixed)] = NULL;
+        char path_env[] = "PATH=/usr/sbin:/usr/bin:/sbin:/bin";
+        char *const envp[] = {path_env, NULL};
+
+        pid_t parent = getpid();
+        pid_t pid = fork();
+        if (pid < 0)
+                return -errno;
+        if (pid == 0)
+                exec_pasta(path, parent, argv, envp, errfd, pid_w);
+        *ret_pid = pid;
+        return 0;
+}
+
+static void reap(pid_t pid)
+{
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+}
+
+int cordon_pasta_start(const struct cordon_pasta_config *cfg, pid_t child, struct cordon_pasta *ret,
+                       struct cordon_diag *diag)
+{
+        unsigned timeout = cfg && cfg->timeout_ms ? cfg->timeout_ms : CORDON_PASTA_START_TIMEOUT_MS;
+        _cleanup_free_ char *path = NULL;
+        int r = cordon_pasta_find(cfg ? cfg->path : NULL, &path);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return cordon_diag_set(diag, r, "cannot find pasta for the filtered network: %s",
+                                       strerror(-r));
+
+        int errp[2], pidp[2];
+        if (pipe2(errp, O_CLOEXEC | O_NONBLOCK) < 0)
+                return -errno;
+        /* Non-blocking on both ends: pasta's later messages are dropped when nobody reads them,
+         * never a reason for it to stall. */
+        _cleanup_close_ int err_r = errp[0], err_w = errp[1];
+        if (pipe2(pidp, O_CLOEXEC) < 0)
+                return -errno;
+        _cleanup_close_ int pid_r = pidp[0], pid_w = pidp[1];
+
+        uint64_t deadline = now_ms() + timeout;
+        pid_t pid = 0;
+        r = spawn_pasta(path, child, err_w, pid_w, &pid);
+        if (r < 0)
+                return cordon_diag_set(diag, r, "failed to run pasta '%s': %s", path, strerror(-r));
+        err_w = safe_close(err_w);
+        pid_w = safe_close(pid_w);
+        int pidfd = pidfd_open(pid);
+        if (pidfd < 0) {
+                r = -errno;
+                kill_pidfd(-EBADF, pid);
+                reap(pid);
+                return cordon_diag_set(diag, r, "failed to watch pasta: %s", strerror(-r));
+        }
+
+        pid_t said = 0;
+        char err[ERR_MAX] = "";
+        r = wait_ready(pidfd, pid_r, deadline, &said);
+        if (r >= 0 && said == pid) {
+                *ret = (struct cordon_pasta){.pid = pid, .pidfd = pidfd, .errfd = TAKE_FD(err_r)};
+                return 0;
+        }
+        kill_pidfd(pidfd, pid);
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+        safe_close(pidfd);
+        read_errors(err_r, err, sizeof(err));
+        tidy_errors(err);
+        if (r == -ETIME)
+                return cordon_diag_set(diag, -ETIMEDOUT,
+                                       "pasta '%s' did not attach to the sandbox's network "
+                                       "namespace within %u ms; killed it",
+                                       path, timeout);
+        if (r < 0)
+                return cordon_diag_set(diag, r, "failed to wait for pasta '%s': %s", path,
+                                       strerror(-r));
+        char how[64];
+        if (WIFEXITED(status))
+                snprintf(how, sizeof(how), "exit status %d", WEXITSTATUS(status));
+        else if (said)
+                snprintf(how, sizeof(how), "it named pid %d, not its own", (int)said);
+        else
+                snprintf(how, sizeof(how), "killed by signal %d", WTERMSIG(status));
+        return cordon_diag_set(diag, -ECHILD,
+                               "pasta '%s' failed to attach to the sandbox's network namespace "
+                               "(%s)%s%s",
+                               path, how, *err ? ": " : "", err);
+}
+
+void cordon_pasta_kill(const struct cordon_pasta *p)
+{
+        if (p && p->pid > 0 && p->pidfd >= 0)
+                (void)syscall(SYS_pidfd_send_signal, p->pidfd, SIGKILL, NULL, 0);
+}
+
+void cordon_pasta_stop(struct cordon_pasta *p)
+{
+        if (!p)
+                return;
+        /* A zeroed struct (pid 0) owns nothing, fd 0 included. */
+        if (p->pid <= 0) {
+                *p = CORDON_PASTA_NONE;
+                return;
+        }
+        if (p->pidfd >= 0) {
+                (void)syscall(SYS_pidfd_send_signal, p->pidfd, SIGKILL, NULL, 0);
+                /* Our child: gone and reaped before we return. */
+                siginfo_t si;
+                while (waitid(P_PIDFD, (id_t)p->pidfd, &si, WEXITED) < 0 && errno == EINTR)
+                        ;
+                safe_close(p->pidfd);
+        }
+        safe_close(p->errfd);
+        *p = CORDON_PASTA_NONE;
+}

@@ -1,0 +1,203 @@
+/* Unit tests for src/lib/mech/pasta.c: finding pasta, the probe, and the start-up's bound and
+ * ownership with stand-in scripts (a pasta that daemonizes, one that hangs, one that fails), and
+ * as root the real pasta attached to a child's network namespace. Every test checks that no
+ * process it started is left behind. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/mech/pasta.h"
+
+static char dir[] = "/tmp/cordon-test-pasta-XXXXXX";
+
+static void setup(void)
+{
+        cr_assert_not_null(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+        char cmd[128];
+        snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+        if (system(cmd) != 0)
+                cr_log_warn("could not remove %s", dir);
+}
+
+static const char *script(const char *name, const char *body)
+{
+        static char path[256];
+        snprintf(path, sizeof(path), "%s/%s", dir, name);
+        FILE *f = fopen(path, "w");
+        cr_assert_not_null(f);
+        fprintf(f, "#!/bin/sh\n%s", body);
+        fclose(f);
+        chmod(path, 0755);
+        return path;
+}
+
+/* Whether @pidfd's process has exited, waiting up to @ms. */
+static bool gone(int pidfd, int ms)
+{
+        struct pollfd pfd = {.fd = pidfd, .events = POLLIN};
+        return poll(&pfd, 1, ms) == 1;
+}
+
+Test(pasta, find)
+{
+        char *p = NULL;
+        cr_expect_eq(cordon_pasta_find("relative/pasta", &p), -EINVAL);
+        cr_expect_eq(cordon_pasta_find("/nonexistent/pasta", &p), -ENOENT);
+        cr_expect_eq(cordon_pasta_find("/etc/passwd", &p), -EACCES);
+        int r = cordon_pasta_find(NULL, &p);
+        if (access("/usr/bin/pasta", X_OK) == 0 || access("/usr/local/bin/pasta", X_OK) == 0) {
+                cr_assert_eq(r, 0);
+                cr_expect(strstr(p, "/pasta") != NULL);
+                free(p);
+        } else {
+                cr_expect_eq(r, -ENOENT);
+        }
+}
+
+Test(pasta, probe)
+{
+        struct cordon_diag d = {0};
+        cr_expect_eq(cordon_pasta_probe(NULL, CORDON_BACKEND_LANDLOCK, false, &d), -EOPNOTSUPP);
+        cr_expect(strstr(d.message, "landlock backend") != NULL, "%s", d.message);
+        struct cordon_pasta_config cfg = {.path = "/nonexistent/pasta"};
+        cr_expect_eq(cordon_pasta_probe(&cfg, CORDON_BACKEND_NS, true, &d), -ENOENT);
+        cr_expect(strstr(d.message, "/nonexistent/pasta") != NULL, "%s", d.message);
+        /* With a pasta, the probe's answer is /dev/net/tun's. */
+        cfg.path = "/bin/true";
+        int tun = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+        int r = cordon_pasta_probe(&cfg, CORDON_BACKEND_NS, false, &d);
+        if (tun >= 0) {
+                cr_expect_eq(r, 0, "%s", d.message);
+                close(tun);
+        } else {
+                cr_expect_lt(r, 0);
+                cr_expect(strstr(d.message, "/dev/net/tun") != NULL, "%s", d.message);
+        }
+        cr_expect_eq(cordon_pasta_probe(&cfg, CORDON_BACKEND_NS, true, &d), 0, "%s", d.message);
+}
+
+Test(pasta, owns_and_stops_its_daemon, .init = setup, .fini = teardown)
+{
+        struct cordon_pasta_config cfg = {.path = script("daemon", "echo $$ >&3\nexec sleep 60\n")};
+        struct cordon_pasta p = CORDON_PASTA_NONE;
+        struct cordon_diag d = {0};
+        cr_assert_eq(cordon_pasta_start(&cfg, getpid(), &p, &d), 0, "%s", d.message);
+        cr_assert_gt(p.pid, 0);
+        cr_assert_geq(p.pidfd, 0);
+        int mine = (int)syscall(SYS_pidfd_open, p.pid, 0);
+        cr_assert_geq(mine, 0);
+        cr_expect_not(gone(mine, 0));
+        cordon_pasta_stop(&p);
+        cr_expect_eq(p.pidfd, -EBADF);
+        cr_expect(gone(mine, 0), "pasta outlived cordon_pasta_stop()");
+        close(mine);
+        cordon_pasta_stop(&p); /* idempotent */
+}
+
+Test(pasta, bounded_start_up, .init = setup, .fini = teardown)
+{
+        /* A pasta that hangs (the known way as root without --runas): killed at the bound, and
+         * the daemon it had already named goes too. */
+        struct cordon_pasta_config cfg = {
+            .path = script("hang", "echo $$ >\"$(dirname \"$0\")/pid\"\nexec sleep 60\n"),
+            .timeout_ms = 300};
+        struct cordon_pasta p = CORDON_PASTA_NONE;
+        struct cordon_diag d = {0};
+        cr_assert_eq(cordon_pasta_start(&cfg, getpid(), &p, &d), -ETIMEDOUT);
+        cr_expect(strstr(d.message, "within 300 ms") != NULL, "%s", d.message);
+        cr_expect_eq(p.pidfd, -EBADF);
+        char path[256];
+        snprintf(path, sizeof(path), "%s/pid", dir);
+        FILE *f = fopen(path, "r");
+        cr_assert_not_null(f);
+        int pid = 0;
+        cr_assert_eq(fscanf(f, "%d", &pid), 1);
+        fclose(f);
+        /* Killed and reaped: no such process, not even a zombie of ours. */
+        cr_expect_eq(kill(pid, 0), -1);
+        cr_expect_eq(errno, ESRCH);
+}
+
+/* Ready means it named itself: a pid file naming another process is refused. */
+Test(pasta, names_itself, .init = setup, .fini = teardown)
+{
+        struct cordon_pasta_config cfg = {.path = script("other", "echo 1 >&3\nexec sleep 60\n"),
+                                          .timeout_ms = 2000};
+        struct cordon_pasta p = CORDON_PASTA_NONE;
+        struct cordon_diag d = {0};
+        cr_assert_eq(cordon_pasta_start(&cfg, getpid(), &p, &d), -ECHILD);
+        cr_expect(strstr(d.message, "named pid 1") != NULL, "%s", d.message);
+}
+
+Test(pasta, failure_says_why, .init = setup, .fini = teardown)
+{
+        struct cordon_pasta_config cfg = {
+            .path = script("fail", "echo 'Failed to send 9 bytes to syslog' >&2\n"
+                                   "echo 'Couldn'\\''t open network namespace' >&2\nexit 1\n")};
+        struct cordon_pasta p = CORDON_PASTA_NONE;
+        struct cordon_diag d = {0};
+        cr_assert_eq(cordon_pasta_start(&cfg, getpid(), &p, &d), -ECHILD);
+        cr_expect(strstr(d.message, "(exit status 1): Couldn't open network namespace") != NULL,
+                  "%s", d.message);
+        cr_expect_null(strstr(d.message, "syslog"), "%s", d.message);
+        cr_expect_eq(p.pidfd, -EBADF);
+}
+
+/* As root: the real pasta attached to a child in a network namespace of its own gives it an
+ * eth0 with an address and a default route, and is gone after cordon_pasta_stop(). */
+Test(pasta, real_pasta_attaches)
+{
+        char *path = NULL;
+        if (geteuid() != 0 || cordon_pasta_find(NULL, &path) < 0) {
+                cr_skip_test("needs root and pasta");
+                return;
+        }
+        free(path);
+        int go[2];
+        cr_assert_eq(pipe(go), 0);
+        pid_t child = fork();
+        cr_assert_geq(child, 0);
+        if (child == 0) {
+                close(go[1]);
+                /* Its own user namespace, as the sandbox's PID 1 has: pasta, which keeps no
+                 * capability in the host's, joins it (no id maps needed). */
+                if (unshare(CLONE_NEWUSER | CLONE_NEWNET) < 0)
+                        _exit(2);
+                char c;
+                if (read(go[0], &c, 1) != 1)
+                        _exit(3);
+                /* eth0 up with an IPv4 default route: pasta configured it. */
+                _exit(system("ip -4 route show default | grep -q 'dev eth0'") == 0 ? 0 : 1);
+        }
+        close(go[0]);
+        usleep(50 * 1000); /* the child's unshare */
+        struct cordon_pasta p = CORDON_PASTA_NONE;
+        struct cordon_diag d = {0};
+        int r = cordon_pasta_start(NULL, child, &p, &d);
+        cr_expect_eq(r, 0, "%s", d.message);
+        int mine = r == 0 ? (int)syscall(SYS_pidfd_open, p.pid, 0) : -1;
+        cr_expect_eq(write(go[1], "x", 1), 1);
+        close(go[1]);
+        int st;
+        cr_assert_eq(waitpid(child, &st, 0), child);
+        cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+        cordon_pasta_stop(&p);
+        if (mine >= 0) {
+                cr_expect(gone(mine, 0), "pasta outlived cordon_pasta_stop()");
+                close(mine);
+        }
+}
