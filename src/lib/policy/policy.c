@@ -194,6 +194,7 @@ _public_ struct cordon_policy *cordon_policy_free(struct cordon_policy *p)
         free(p->net_mode_origin);
         cordon_net_rules_free(p->net_rules);
         free(p->pasta_path);
+        free(p->pasta_dns_forward);
         free(p->identity.hostname);
         free(p->cwd);
         free(p->cgroup_path);

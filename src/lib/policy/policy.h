@@ -86,6 +86,9 @@ struct cordon_policy {
         struct cordon_net_rules *net_rules;
         /* The filtered mode's pasta: NULL searches the fixed system directories. */
         char *pasta_path;
+        /* NULL, or the address pasta forwards DNS queries from (--dns-forward) to the host's
+         * resolver; the sandbox's resolv.conf must name it (a host resolver on loopback). */
+        char *pasta_dns_forward;
         struct cordon_limits limits;
         char *cgroup_path; /* --cgroup: a delegated cgroup v2 directory to make the leaf in */
         struct cordon_identity identity;
