@@ -401,3 +401,55 @@ Test(net_filtered, blocked_port_and_cidr_refused, .fini = net_down)
                      0);
         cr_expect_eq(in_child(blocking), 0);
 }
+
+/* ---- The prepare hook (no pasta run) --------------------------------------------------- */
+
+static char last_warning[1024];
+static int n_warnings;
+
+static void collect(void *userdata, const char *message)
+{
+        (void)userdata;
+        snprintf(last_warning, sizeof(last_warning), "%s", message);
+        n_warnings++;
+}
+
+/* The host-name rules are named in one line; the ruleset holds the address and port rules; the
+ * landlock backend is refused. */
+Test(net_filtered, prepare_names_unapplied_rules)
+{
+        struct cordon_policy *p = policy();
+        cr_assert_not_null(p);
+        struct cordon_diag d = {0};
+        cr_assert_eq(cordon_net_rules_new(&p->net.rules), 0);
+        cr_assert_eq(cordon_net_rules_add(p->net.rules, "pastebin.example", false, "test", &d), 0);
+        cr_assert_eq(cordon_net_rules_add(p->net.rules, "*.corp.example", true, "test", &d), 0);
+        cr_assert_eq(cordon_net_rules_add(p->net.rules, "198.19.254.0/24", false, "test", &d), 0);
+        p->net.filter_helper = strdup("/bin/true");
+        struct cordon_launch l = {.warn = collect};
+        n_warnings = 0;
+        int r = cordon_launch_prepare(p, &l, &d);
+        cr_assert_eq(r, 0, "%s", d.message);
+        cr_expect(strstr(last_warning, "not applied: pastebin.example (test), *.corp.example "
+                                       "(test) (NETWORK_FILTER_MODE=proxied enforces them)"),
+                  "%s", last_warning);
+        cr_expect_not_null(l.nft.text);
+        cr_expect(strstr(l.nft.text, "ip daddr 198.19.254.0/24 reject"), "%s", l.nft.text);
+        cr_expect_null(l.nft.unapplied);
+        cordon_launch_clear(&l);
+
+        cordon_policy_set_backend(p, CORDON_BACKEND_LANDLOCK);
+        l = (struct cordon_launch){.warn = collect};
+        cr_expect_eq(cordon_launch_prepare(p, &l, &d), -EOPNOTSUPP);
+        cr_expect(strstr(d.message, "landlock backend has none"), "%s", d.message);
+        cordon_launch_clear(&l);
+
+        cordon_policy_set_backend(p, CORDON_BACKEND_NS);
+        free(p->net.filter_helper);
+        p->net.filter_helper = strdup("/nonexistent/pasta");
+        l = (struct cordon_launch){.warn = collect};
+        cr_expect_eq(cordon_launch_prepare(p, &l, &d), -ENOENT);
+        cr_expect(strstr(d.message, "/nonexistent/pasta"), "%s", d.message);
+        cordon_launch_clear(&l);
+        cordon_policy_free(p);
+}

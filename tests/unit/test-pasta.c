@@ -132,6 +132,34 @@ Test(pasta, bounded_start_up, .init = setup, .fini = teardown)
         cr_expect_eq(errno, ESRCH);
 }
 
+/* The command line, pinned: nothing forwarded either way, the gateway not mapped, our own ids,
+ * the pid file on descriptor 3, and the DNS forwarding address when one is given. */
+Test(pasta, command_line, .init = setup, .fini = teardown)
+{
+        struct cordon_pasta_config cfg = {
+            .path = script("args", "echo \"$*\" >\"$(dirname \"$0\")/args\"\necho $$ >&3\n"
+                                   "exec sleep 60\n"),
+            .dns_forward = "198.18.0.53"};
+        struct cordon_pasta p = CORDON_PASTA_NONE;
+        struct cordon_diag d = {0};
+        cr_assert_eq(cordon_pasta_start(&cfg, 4242, &p, &d), 0, "%s", d.message);
+        cordon_pasta_stop(&p);
+        char path[256], got[512] = "", want[512];
+        snprintf(path, sizeof(path), "%s/args", dir);
+        FILE *f = fopen(path, "r");
+        cr_assert_not_null(f);
+        cr_assert_not_null(fgets(got, sizeof(got), f));
+        fclose(f);
+        snprintf(want, sizeof(want),
+                 "-f -q --config-net -T none -U none -t none -u none --no-map-gw --runas %u:%u "
+                 "--dns-forward 198.18.0.53 -P /dev/fd/3 4242\n",
+                 (unsigned)getuid(), (unsigned)getgid());
+        cr_expect_str_eq(got, want);
+        cfg.dns_forward = "localhost";
+        cr_expect_eq(cordon_pasta_start(&cfg, 4242, &p, &d), -EINVAL);
+        cr_expect(strstr(d.message, "'localhost' is not an IP address") != NULL, "%s", d.message);
+}
+
 /* Ready means it named itself: a pid file naming another process is refused. */
 Test(pasta, names_itself, .init = setup, .fini = teardown)
 {

@@ -83,6 +83,18 @@ int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *dia
          * fallback has probed, unless NETWORK_FILTER_SKIP_HELPER_PROBE said not to). */
         const struct cordon_pasta_config cfg = {.path = p->net.filter_helper};
         int r = cordon_pasta_probe(&cfg, l->backend, true, diag);
+        struct cordon_net_addr fwd = {0};
+        if (p->pasta_dns_forward) {
+                if (inet_pton(AF_INET, p->pasta_dns_forward, &fwd.v4) == 1)
+                        fwd.family = AF_INET;
+                else if (inet_pton(AF_INET6, p->pasta_dns_forward, &fwd.v6) == 1)
+                        fwd.family = AF_INET6;
+                else
+                        return cordon_diag_set(diag, -EINVAL,
+                                               "pasta's DNS forwarding address '%s' is not an IP "
+                                               "address",
+                                               p->pasta_dns_forward);
+        }
         if (r < 0)
                 return r;
         if (l->dry_run)
@@ -114,7 +126,8 @@ int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *dia
         if ((r = cordon_nft_plan_build(rules, n, &extra, &l->nft)) < 0)
                 return r;
         warn_unapplied(l);
-        warn_loopback_resolvers(l, RESOLV_CONF);
+        if (!fwd.family)
+                warn_loopback_resolvers(l, RESOLV_CONF);
         /* They point into the policy, which is not referenced after the start. */
         free(l->nft.unapplied);
         l->nft.unapplied = NULL;
@@ -124,7 +137,8 @@ int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *dia
 
 int cordon_net_filtered_parent(struct cordon_launch *l, pid_t child, struct cordon_diag *diag)
 {
-        const struct cordon_pasta_config cfg = {.path = l->p->net.filter_helper};
+        const struct cordon_pasta_config cfg = {.path = l->p->net.filter_helper,
+                                                .dns_forward = l->p->pasta_dns_forward};
         return cordon_pasta_start(&cfg, child, &l->pasta, diag);
 }
 

@@ -3,6 +3,7 @@
  * its pid to the -P file (in the foreground: its own); a daemonized pasta does not exit when
  * the namespace's process dies, and run as root without --runas it drops to nobody and hangs;
  * its defaults forward the host's loopback ports in and map the gateway to the host. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -234,31 +235,45 @@ _noreturn_ static void exec_pasta(const char *path, pid_t parent, char *const *a
 
 /* Forks and runs pasta in the foreground. Only async-signal-safe calls in the child: the caller
  * may have other threads. */
-static int spawn_pasta(const char *path, pid_t child, int errfd, int pid_w, pid_t *ret_pid)
+static int spawn_pasta(const char *path, pid_t child, const char *dns_forward, int errfd, int pid_w,
+                       pid_t *ret_pid)
 {
-        char target[16], runas[32], pidfile[32];
+        char target[16], runas[32], pidfile[32], dns[INET6_ADDRSTRLEN];
         snprintf(target, sizeof(target), "%d", (int)child);
         snprintf(runas, sizeof(runas), "%u:%u", (unsigned)getuid(), (unsigned)getgid());
         snprintf(pidfile, sizeof(pidfile), "/dev/fd/%d", PIDFILE_FD);
+        snprintf(dns, sizeof(dns), "%s", dns_forward ? dns_forward : "");
         /* -T/-U none: no port of the host's loopback forwarded in; -t/-u none: none forwarded
          * out to the sandbox; --no-map-gw: the gateway's address is the real gateway, not the
          * host. --runas: as root, pasta would otherwise drop to nobody and hang. -f: it writes
          * its pid file once the namespace is configured, which is our sign that it is ready. */
         static const char *const fixed[] = {
-            "pasta", "-f", "-q",   "--config-net", "-T",      "none", "-U", "none", "-t",
-            "none",  "-u", "none", "--no-map-gw",  "--runas", NULL,   "-P", NULL,   NULL,
+            "pasta", "-f", "-q",   "--config-net", "-T",   "none",        "-U",
+            "none",  "-t", "none", "-u",           "none", "--no-map-gw",
         };
         /* execve() takes char *const[]: writable copies, no cast away from const. */
-        char words[ELEMENTSOF(fixed)][16];
-        char *argv[ELEMENTSOF(fixed) + 1];
+        char words[ELEMENTSOF(fixed) + 2][16];
+        char *argv[ELEMENTSOF(fixed) + 8];
+        size_t n = 0;
         for (size_t i = 0; i < ELEMENTSOF(fixed); i++) {
-                snprintf(words[i], sizeof(words[i]), "%s", fixed[i] ? fixed[i] : "");
-                argv[i] = words[i];
+                snprintf(words[i], sizeof(words[i]), "%s", fixed[i]);
+                argv[n++] = words[i];
         }
-        argv[14] = runas;
-        argv[16] = pidfile;
-        argv[17] = target;
-        argv[ELEMENTSOF(fixed)] = NULL;
+        snprintf(words[ELEMENTSOF(fixed)], sizeof(words[0]), "--runas");
+        snprintf(words[ELEMENTSOF(fixed) + 1], sizeof(words[0]), "-P");
+        argv[n++] = words[ELEMENTSOF(fixed)];
+        argv[n++] = runas;
+        /* Queries to this address inside go to the host's first resolver, even one on the
+         * host's loopback. */
+        char dns_opt[] = "--dns-forward";
+        if (*dns) {
+                argv[n++] = dns_opt;
+                argv[n++] = dns;
+        }
+        argv[n++] = words[ELEMENTSOF(fixed) + 1];
+        argv[n++] = pidfile;
+        argv[n++] = target;
+        argv[n] = NULL;
         char path_env[] = "PATH=/usr/sbin:/usr/bin:/sbin:/bin";
         char *const envp[] = {path_env, NULL};
 
@@ -282,6 +297,15 @@ int cordon_pasta_start(const struct cordon_pasta_config *cfg, pid_t child, struc
                        struct cordon_diag *diag)
 {
         unsigned timeout = cfg && cfg->timeout_ms ? cfg->timeout_ms : CORDON_PASTA_START_TIMEOUT_MS;
+        if (cfg && cfg->dns_forward) {
+                unsigned char a[sizeof(struct in6_addr)];
+                if (inet_pton(AF_INET, cfg->dns_forward, a) != 1 &&
+                    inet_pton(AF_INET6, cfg->dns_forward, a) != 1)
+                        return cordon_diag_set(diag, -EINVAL,
+                                               "pasta's DNS forwarding address '%s' is not an IP "
+                                               "address",
+                                               cfg->dns_forward);
+        }
         _cleanup_free_ char *path = NULL;
         int r = cordon_pasta_find(cfg ? cfg->path : NULL, &path);
         if (r == -ENOMEM)
@@ -302,7 +326,7 @@ int cordon_pasta_start(const struct cordon_pasta_config *cfg, pid_t child, struc
 
         uint64_t deadline = now_ms() + timeout;
         pid_t pid = 0;
-        r = spawn_pasta(path, child, err_w, pid_w, &pid);
+        r = spawn_pasta(path, child, cfg ? cfg->dns_forward : NULL, err_w, pid_w, &pid);
         if (r < 0)
                 return cordon_diag_set(diag, r, "failed to run pasta '%s': %s", path, strerror(-r));
         err_w = safe_close(err_w);

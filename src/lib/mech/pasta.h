@@ -18,6 +18,10 @@
 struct cordon_pasta_config {
         const char *path;    /* NULL: search CORDON_PASTA_SEARCH_PATH */
         unsigned timeout_ms; /* 0: CORDON_PASTA_START_TIMEOUT_MS */
+        /* NULL, or an IP address whose DNS queries from inside pasta forwards to the host's
+         * first resolver (--dns-forward): the way to a resolver on the host's loopback, which
+         * the sandbox cannot reach otherwise. The sandbox's resolv.conf must then name it. */
+        const char *dns_forward;
 };
 
 /* A running pasta: our child, in the foreground, with SIGKILL as its parent-death signal (it

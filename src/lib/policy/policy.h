@@ -111,6 +111,9 @@ struct cordon_policy {
         /* ...because NETWORK_MAIL_BLOCK=on: an `auto` backend that falls back to landlock
          * refuses to start instead of going without it. */
         bool mail_stub_required;
+        /* NULL, or the address pasta forwards DNS queries from (--dns-forward) to the host's
+         * resolver; the sandbox's resolv.conf must name it (a host resolver on loopback). */
+        char *pasta_dns_forward;
         struct cordon_limits limits;
         char *cgroup_path; /* --cgroup: a delegated cgroup v2 directory to make the leaf in */
         struct cordon_identity identity;
