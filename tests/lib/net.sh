@@ -46,6 +46,8 @@ net_require() {
 #                           3 UDP ASSOCIATE; default 1) to TARGET (an IPv4 or IPv6 literal is
 #                           sent as such, anything else as a name, escapes decoded); on success
 #                           send "ping" -> REP:0|ping, else REP:<reply code> (0x02: not allowed)
+#   multi "KIND ARG..." ... several probes in one process, one answer per line (the arguments of
+#                           each split on single spaces)
 NET_PROBE='import codecs, errno, socket, struct, sys
 
 def esc(s):
@@ -56,8 +58,12 @@ def conn(host, port):
 
 def readall(s):
     data = b""
-    while chunk := s.recv(65536):
-        data += chunk
+    try:
+        while chunk := s.recv(65536):
+            data += chunk
+    except socket.timeout:
+        if not data:
+            raise
     return data
 
 def reply(data):
@@ -146,12 +152,19 @@ def main(a):
         s.sendall(b"ping")
         return "REP:0|" + s.recv(64).decode()
 
-try:
-    print(main(sys.argv[1:]))
-except socket.timeout:
-    print("TIMEOUT")
-except OSError as e:
-    print(errno.errorcode[e.errno] if e.errno else type(e).__name__)'
+def one(a):
+    try:
+        return main(a)
+    except socket.timeout:
+        return "TIMEOUT"
+    except OSError as e:
+        return errno.errorcode[e.errno] if e.errno else type(e).__name__
+
+if sys.argv[1] == "multi":
+    for spec in sys.argv[2:]:
+        print(one(spec.split(" ")), flush=True)
+else:
+    print(one(sys.argv[1:]))'
 
 # in_cordon OPTION... -- CMD...: runs cordon in the scratch project with the options (network
 # options, mostly); stdout+stderr in $out, status in $rc. Bounded, so a hung proxy fails a test
@@ -193,3 +206,38 @@ devtcp_probe() {
 
 # A curl that fails fast and says why; through the proxy its environment variables apply.
 CURL=(curl -sS --max-time 15)
+
+# decide KIND DESCRIPTION OPTION... -- TARGET=VERDICT...: one proxied sandbox (--net proxied,
+# names resolved by the test internet's DNS, plus the options), and through its proxy one
+# request per TARGET (host:port, [v6]:port), by KIND: connect (HTTP CONNECT, then "ping" down
+# the tunnel to a TCP echo), socks (SOCKS5 CONNECT, the same) or http (an absolute-URI GET of
+# http://TARGET/echo from the HTTP service). VERDICT: allow (the echo answered) or deny (403,
+# SOCKS5 reply 2). One TAP line per target.
+decide() {
+        local kind=$1 desc=$2 opts=() specs=() targets=() want=() t v h p i got lines
+        shift 2
+        while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+        shift
+        for t; do
+                v=${t##*=} t=${t%=*}
+                targets+=("$t") want+=("$v")
+                case $kind in
+                connect) specs+=("connect ${NET_PROXY%:*} ${NET_PROXY##*:} $t") ;;
+                socks)
+                        h=${t%:*} p=${t##*:}
+                        h=${h#[} h=${h%]}
+                        specs+=("socks ${NET_PROXY%:*} ${NET_PROXY##*:} $h $p") ;;
+                http) specs+=("http ${NET_PROXY%:*} ${NET_PROXY##*:} GET\\x20http://$t/echo\\x20HTTP/1.1\\r\\nHost:\\x20$t\\r\\nConnection:\\x20close\\r\\n\\r\\n") ;;
+                esac
+        done
+        in_cordon --net proxied --proxy-dns "$NET_DNS" "${opts[@]}" -- python3 -c "$NET_PROBE" multi "${specs[@]}"
+        mapfile -t lines <<<"$out"
+        for i in "${!targets[@]}"; do
+                got=${lines[$i]:-}
+                case $kind:${want[$i]}:$got in
+                connect:allow:"200|ping" | socks:allow:"REP:0|ping" | http:allow:"200|method=GET "*) ok "$desc: $kind ${targets[$i]} allowed" ;;
+                connect:deny:"403|"* | http:deny:"403|"* | socks:deny:REP:2) ok "$desc: $kind ${targets[$i]} denied" ;;
+                *) not_ok "$desc: $kind ${targets[$i]} (want ${want[$i]})" "got: $got" "cordon exit status $rc, all output:" "${lines[@]}" ;;
+                esac
+        done
+}
