@@ -32,7 +32,8 @@ net_require() {
 # NET_PROBE: a python3 program for one network probe; prints "OK:<what came back>", the errno
 # name of the OSError (ECONNREFUSED, ENETUNREACH, EACCES...), TIMEOUT, or a protocol answer:
 #   tcp HOST PORT           connect, send "ping", read the echo          -> OK:ping
-#   udp HOST PORT           send "ping" in a datagram, read the echo      -> OK:ping
+#   udp HOST PORT           send "ping" in a datagram on a connected socket (so ICMP errors
+#                           come back as errno), read the echo            -> OK:ping
 #   dns SERVER NAME [AAAA]  one query over UDP                            -> OK:addr[,addr] |
 #                           RCODE:n | NODATA
 #   http HOST PORT DATA     send DATA (backslash escapes decoded: \r\n, \x00...) to HOST:PORT
@@ -107,7 +108,7 @@ def main(a):
     if a[0] == "udp":
         fam = socket.AF_INET6 if ":" in a[1] else socket.AF_INET
         s = socket.socket(fam, socket.SOCK_DGRAM); s.settimeout(3)
-        s.sendto(b"ping", (a[1], int(a[2]))); return "OK:" + s.recv(64).decode()
+        s.connect((a[1], int(a[2]))); s.send(b"ping"); return "OK:" + s.recv(64).decode()
     if a[0] == "dns":
         return dns(a[1], a[2], a[3] if len(a) > 3 else "A")
     if a[0] == "http":
@@ -211,8 +212,10 @@ CURL=(curl -sS --max-time 15)
 # names resolved by the test internet's DNS, plus the options), and through its proxy one
 # request per TARGET (host:port, [v6]:port), by KIND: connect (HTTP CONNECT, then "ping" down
 # the tunnel to a TCP echo), socks (SOCKS5 CONNECT, the same) or http (an absolute-URI GET of
-# http://TARGET/echo from the HTTP service). VERDICT: allow (the echo answered) or deny (403,
-# SOCKS5 reply 2). One TAP line per target.
+# http://TARGET/echo from the HTTP service). VERDICT: allow (the echo answered), deny (403,
+# SOCKS5 reply 2: refused by the rules), bad (400, SOCKS5 reply 2: refused as malformed) or
+# notallow (anything but a tunnel or an answer). Backslash escapes in TARGET are decoded (\x00).
+# One TAP line per target.
 decide() {
         local kind=$1 desc=$2 opts=() specs=() targets=() want=() t v h p i got lines
         shift 2
@@ -237,6 +240,13 @@ decide() {
                 case $kind:${want[$i]}:$got in
                 connect:allow:"200|ping" | socks:allow:"REP:0|ping" | http:allow:"200|method=GET "*) ok "$desc: $kind ${targets[$i]} allowed" ;;
                 connect:deny:"403|"* | http:deny:"403|"* | socks:deny:REP:2) ok "$desc: $kind ${targets[$i]} denied" ;;
+                connect:bad:"400|"* | http:bad:"400|"* | socks:bad:REP:2) ok "$desc: $kind ${targets[$i]} refused as malformed" ;;
+                *:notallow:*)
+                        if [[ $got == 200\|* || $got == REP:0\|* ]]; then
+                                not_ok "$desc: $kind ${targets[$i]} not allowed" "got: $got"
+                        else
+                                ok "$desc: $kind ${targets[$i]} not allowed ($got)"
+                        fi ;;
                 *) not_ok "$desc: $kind ${targets[$i]} (want ${want[$i]})" "got: $got" "cordon exit status $rc, all output:" "${lines[@]}" ;;
                 esac
         done
