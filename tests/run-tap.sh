@@ -14,7 +14,14 @@ files=("$@")
 # A world-readable copy of the binary and the suites, so the test user can run them even when
 # the checkout lives in root's private home.
 stage=$(mktemp -d /tmp/cordon-tap.XXXXXX)
-trap 'rm -rf "$stage"' EXIT
+net_env=${T_NET_ENV:-} net_up= tun_mode=
+cleanup() {
+        [ -n "$net_up" ] && "$src/tests/lib/testnet.sh" down "$net_up"
+        [ -n "$tun_mode" ] && chmod "$tun_mode" /dev/net/tun
+        rm -rf "$stage"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
 chmod 755 "$stage"
 cp "$build/src/cli/cordon" "$stage/cordon"
 cp "$build/tests/helpers/sysprobe" "$stage/sysprobe"
@@ -33,6 +40,25 @@ users=("$(id -un)")
 if [ "$(id -u)" -eq 0 ]; then
         "$src/tests/ensure-test-user.sh" || { echo "tap: cannot create the test user"; exit 1; }
         users+=(cordon-test)
+        # The unprivileged user's pasta (the filtered network mode) opens /dev/net/tun. Debian's
+        # udev makes it 0666; these VMs have no udev and leave it 0600, so open it up for the
+        # run, as a normal Debian machine has it, and restore the mode afterwards (unless it
+        # already was 0666: a run alongside this one may have opened it and still need it).
+        if [ -c /dev/net/tun ] && [ "$(stat -c %a /dev/net/tun)" != 666 ]; then
+                tun_mode=$(stat -c %a /dev/net/tun)
+                chmod 0666 /dev/net/tun
+        fi
+        # The test internet (tests/lib/testnet.sh) for the files that use it (tests/lib/net.sh):
+        # up once before the runs, down on exit; its services also exit on their own once this
+        # script is gone. Without it those files skip (or fail under CORDON_TESTS_MUST_RUN=1).
+        if grep -qs 'lib/net\.sh' "${files[@]}"; then
+                if net_up=$("$src/tests/lib/testnet.sh" up --owner $$); then
+                        net_env=$net_up
+                else
+                        echo "# tap: the test internet is not up; the network tests cannot run"
+                        net_up=
+                fi
+        fi
 fi
 
 # Every integration test (what must keep working) runs again under the landlock backend; a test
@@ -55,6 +81,7 @@ for user in "${users[@]}"; do
                 [ "$user" = "$(id -un)" ] || chown -R "$user:" "$tmp"
                 envs=(CORDON="$stage/cordon" T_TMP="$tmp" HOME="$tmp/home" T_PROJECT="$tmp/home/proj"
                       T_SRC="$stage" T_INSTALL="$stage/install" SYSPROBE="$stage/sysprobe" CORDON_TESTS_MUST_RUN="${CORDON_TESTS_MUST_RUN:-0}"
+                      T_NET_ENV="$net_env"
                       PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 USER="$user"
                       ASAN_OPTIONS="${ASAN_OPTIONS:-}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-}")
                 label="as $user"
