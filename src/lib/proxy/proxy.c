@@ -598,6 +598,16 @@ static void conn_event(struct proxy_conn *c, struct cordon_proxy_watch *w, uint3
                 r = cordon_proxy_relay_event(c, w, events);
                 if (r < 0)
                         return conn_end(c); /* a reset ends a tunnel; it was allowed */
+                if (r > 0 && c->proto == PROXY_PROTO_HTTP) {
+                        /* The response is out and the client's side shut: drain what the
+                         * client may still send (a request on a connection it thought it
+                         * could keep) so that closing does not reset the response away. */
+                        cordon_proxy_watch_remove(c->p->epfd, &c->uw);
+                        c->uw.fd = safe_close(c->uw.fd);
+                        c->state = PROXY_DRAIN;
+                        set_deadline(c, DRAIN_TIMEOUT_MS);
+                        return update_interest(c);
+                }
                 if (r > 0)
                         return conn_end(c);
                 return update_interest(c);
