@@ -25,6 +25,7 @@ trap 'exit 130' INT TERM HUP
 chmod 755 "$stage"
 cp "$build/src/cli/cordon" "$stage/cordon"
 cp "$build/tests/helpers/sysprobe" "$stage/sysprobe"
+cp "$build/tests/helpers/proxy-harness" "$stage/proxy-harness"
 cp -r "$src/tests" "$stage/tests"
 [ -d "$src/man" ] && cp -r "$src/man" "$stage/man"
 [ -d "$src/include" ] && cp -r "$src/include" "$stage/include"
@@ -80,7 +81,7 @@ for user in "${users[@]}"; do
                 mkdir -p "$tmp/home/proj"
                 [ "$user" = "$(id -un)" ] || chown -R "$user:" "$tmp"
                 envs=(CORDON="$stage/cordon" T_TMP="$tmp" HOME="$tmp/home" T_PROJECT="$tmp/home/proj"
-                      T_SRC="$stage" T_INSTALL="$stage/install" SYSPROBE="$stage/sysprobe" CORDON_TESTS_MUST_RUN="${CORDON_TESTS_MUST_RUN:-0}"
+                      T_SRC="$stage" T_INSTALL="$stage/install" SYSPROBE="$stage/sysprobe" PROXY_HARNESS="$stage/proxy-harness" CORDON_TESTS_MUST_RUN="${CORDON_TESTS_MUST_RUN:-0}"
                       T_NET_ENV="$net_env"
                       PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 USER="$user"
                       ASAN_OPTIONS="${ASAN_OPTIONS:-}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-}")

@@ -1,7 +1,7 @@
 /* Runs cordon's egress proxy on its own, for the integration tests and bench/proxy.sh:
  *   proxy-harness --listen ADDR:PORT [--block PATTERN]... [--allow PATTERN]... [--dns ADDR[:PORT]]
  *                 [--log FILE] [--max-connections N] [--idle-timeout MS] [--dns-timeout MS]
- *                 [--connect-timeout MS] [--max-header-bytes N]
+ *                 [--connect-timeout MS] [--max-header-bytes N] [--pipe-bytes N]
  * Prints "listening ADDR:PORT" (the port bound, useful with port 0) once ready, serves until
  * SIGTERM or SIGINT, then prints the stats as one line and exits 0. Exit 2: usage; 1: failure. */
 #include <arpa/inet.h>
@@ -77,7 +77,7 @@ static int usage(void)
         fprintf(stderr, "usage: proxy-harness --listen ADDR:PORT [--block P]... [--allow P]... "
                         "[--dns ADDR[:PORT]] [--log FILE] [--max-connections N] "
                         "[--idle-timeout MS] [--dns-timeout MS] [--connect-timeout MS] "
-                        "[--max-header-bytes N]\n");
+                        "[--max-header-bytes N] [--pipe-bytes N]\n");
         return 2;
 }
 
@@ -94,6 +94,7 @@ int main(int argc, char **argv)
             {"dns-timeout", required_argument, NULL, 'D'},
             {"connect-timeout", required_argument, NULL, 'c'},
             {"max-header-bytes", required_argument, NULL, 'H'},
+            {"pipe-bytes", required_argument, NULL, 'P'},
             {},
         };
         struct cordon_net_rules *rules = NULL;
@@ -141,6 +142,9 @@ int main(int argc, char **argv)
                         break;
                 case 'H':
                         cfg.max_header_bytes = strtoul(optarg, NULL, 10);
+                        break;
+                case 'P':
+                        cfg.pipe_bytes = strtoul(optarg, NULL, 10);
                         break;
                 default:
                         return usage();

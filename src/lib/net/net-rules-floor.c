@@ -21,6 +21,10 @@ const struct cordon_net_builtin cordon_net_builtins[] = {
     FLOOR("224.0.0.0/4", "multicast"),
     FLOOR("ff00::/8", "multicast"),
     FLOOR("255.255.255.255", "broadcast"),
+    /* The loopback by name (RFC 6761): refused before any resolver is asked, whatever a
+     * configured DNS server or the hosts file would answer for it. */
+    FLOOR("localhost", "loopback"),
+    FLOOR("*.localhost", "loopback"),
 
     /* Ports closed on every destination: SMTP and its submission ports (the identity-hijack
      * threat: mail sent as the user), DNS over TLS (a resolver the policy does not see),

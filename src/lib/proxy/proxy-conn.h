@@ -97,7 +97,21 @@ struct cordon_proxy {
         struct cordon_proxy_stats stats;
 };
 
+#define CORDON_PROXY_DRAIN_TIMEOUT_MS 2000 /* after a refusal, how long the client is drained */
+
 uint64_t cordon_proxy_now(void);
+
+/* proxy.c: a connection's timer (@ms from the current dispatch), its epoll interest after a
+ * change of state, and its end (logged; freed after the dispatch). conn_error ends it with
+ * verdict "error" and @reason unless a verdict was given already. */
+void cordon_proxy_conn_set_deadline(struct proxy_conn *c, unsigned ms);
+void cordon_proxy_conn_update_interest(struct proxy_conn *c);
+void cordon_proxy_conn_end(struct proxy_conn *c);
+void cordon_proxy_conn_error(struct proxy_conn *c, const char *reason);
+
+/* proxy-request.c: epoll reported @events on @w, one of @c's watches; @c's deadline passed. */
+void cordon_proxy_conn_event(struct proxy_conn *c, struct cordon_proxy_watch *w, uint32_t events);
+void cordon_proxy_conn_timeout(struct proxy_conn *c);
 
 /* proxy-relay.c: sets up the pipes of @c's tunnel (pre-buffers already queued). Returns 0 or
  * -errno (no pipe and no memory). */

@@ -32,7 +32,7 @@ struct cordon_proxy_resolver {
         int epfd;
         ares_channel channel;
         bool channel_ok;
-        struct cordon_proxy_watch *socks[DNS_SOCKETS_MAX];
+        struct cordon_proxy_watch socks[DNS_SOCKETS_MAX];
         struct cordon_proxy_query *done, **done_tail;
 };
 
@@ -56,40 +56,37 @@ void cordon_proxy_watch_remove(int epfd, struct cordon_proxy_watch *w)
         w->events = 0;
 }
 
-/* c-ares opens, changes and closes its sockets through here. A failure to register leaves the
- * socket unpolled; its query then ends by c-ares' own timeout. */
+/* c-ares opens, changes and closes its sockets through here. The watches are slots of a fixed
+ * array, never freed while the resolver lives: an event fetched in the same epoll batch as the
+ * one whose processing closed the socket still points at valid memory (at worst at a slot
+ * reused for another socket, which then sees one spurious, harmless ares_process_fd()). A
+ * failure to register leaves the socket unpolled; its query then ends by the proxy's deadline. */
 static void sock_state(void *data, ares_socket_t fd, int readable, int writable)
 {
         struct cordon_proxy_resolver *r = data;
-        size_t free_slot = DNS_SOCKETS_MAX;
-        struct cordon_proxy_watch *w = NULL;
-        size_t i;
+        struct cordon_proxy_watch *w = NULL, *free_slot = NULL;
 
-        for (i = 0; i < DNS_SOCKETS_MAX; i++) {
-                if (r->socks[i] && r->socks[i]->fd == fd) {
-                        w = r->socks[i];
+        for (size_t i = 0; i < DNS_SOCKETS_MAX; i++) {
+                if (r->socks[i].fd == fd) {
+                        w = &r->socks[i];
                         break;
                 }
-                if (!r->socks[i] && free_slot == DNS_SOCKETS_MAX)
-                        free_slot = i;
+                if (r->socks[i].fd < 0 && !free_slot)
+                        free_slot = &r->socks[i];
         }
         if (!readable && !writable) {
                 if (w) {
                         cordon_proxy_watch_remove(r->epfd, w);
-                        free(w);
-                        r->socks[i] = NULL;
+                        w->fd = -EBADF;
                 }
                 return;
         }
         if (!w) {
-                if (free_slot == DNS_SOCKETS_MAX)
+                if (!free_slot)
                         return;
-                w = calloc(1, sizeof(*w));
-                if (!w)
-                        return;
+                w = free_slot;
                 *w = (struct cordon_proxy_watch){
                     .kind = CORDON_PROXY_WATCH_DNS, .fd = fd, .owner = r};
-                r->socks[free_slot] = w;
         }
         (void)cordon_proxy_watch_set(r->epfd, w,
                                      (readable ? EPOLLIN : 0) | (writable ? EPOLLOUT : 0));
@@ -112,6 +109,8 @@ int cordon_proxy_resolver_new(int epfd, const char *dns_server, unsigned timeout
         }
         r->epfd = epfd;
         r->done_tail = &r->done;
+        for (size_t i = 0; i < DNS_SOCKETS_MAX; i++)
+                r->socks[i].fd = -EBADF;
 
         o.sock_state_cb = sock_state;
         o.sock_state_cb_data = r;
@@ -162,8 +161,6 @@ void cordon_proxy_resolver_free(struct cordon_proxy_resolver *r)
                 r->done = q->next_done;
                 free(q);
         }
-        for (size_t i = 0; i < DNS_SOCKETS_MAX; i++)
-                free(r->socks[i]);
         free(r);
         ares_library_cleanup();
 }
@@ -248,7 +245,8 @@ void cordon_proxy_resolver_event(struct cordon_proxy_resolver *r, struct cordon_
                                  uint32_t events)
 {
         int fd = w->fd;
-        /* @w may be freed by sock_state() inside ares_process_fd(): use the copy. */
+        if (fd < 0)
+                return; /* closed by an earlier event of the same batch */
         ares_process_fd(r->channel, events & (EPOLLIN | EPOLLERR | EPOLLHUP) ? fd : ARES_SOCKET_BAD,
                         events & (EPOLLOUT | EPOLLERR) ? fd : ARES_SOCKET_BAD);
 }
