@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -216,6 +217,15 @@ int cmd_run(int argc, char **argv)
         int status = 0;
         r = cordon_sandbox_start_with(p, a.command, &opts, &sb, &diag);
         cordon_policy_free(p);
+        /* The proxy holds six descriptors a tunnel: the soft open-file limit up to the hard one,
+         * in this process only (the command started with the limits it was given). */
+        if (r >= 0 && cordon_sandbox_report(sb)->net_mode == CORDON_NET_PROXIED) {
+                struct rlimit rl;
+                if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+                        rl.rlim_cur = rl.rlim_max;
+                        (void)setrlimit(RLIMIT_NOFILE, &rl);
+                }
+        }
         if (r >= 0) {
                 r = cordon_sandbox_wait(sb, &status);
                 if (r < 0)

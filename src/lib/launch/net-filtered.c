@@ -36,8 +36,8 @@ static void warn_unapplied(const struct cordon_launch *l)
                  * so once (they hold in proxied mode); only the caller's are news. */
                 if (r->floor || streq_ptr(r->origin, "built-in default"))
                         continue;
-                len += snprintf(line + len, sizeof(line) - (size_t)len, "%s %s (%s)", n++ ? "," : "",
-                                strempty(r->pattern), strempty(r->origin));
+                len += snprintf(line + len, sizeof(line) - (size_t)len, "%s %s (%s)",
+                                n++ ? "," : "", strempty(r->pattern), strempty(r->origin));
         }
         if (n == 0)
                 return;

@@ -4,6 +4,9 @@
  * non-blocking on one epoll fd the caller polls. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,7 +261,30 @@ static void run_timers(struct cordon_proxy *p)
         p->next_deadline = next;
 }
 
+static int dispatch(struct cordon_proxy *p);
+
+/* splice(2) into a socket whose peer has gone raises SIGPIPE, and splice has no MSG_NOSIGNAL:
+ * the signal is blocked in this thread while the proxy works and one it raised is taken back
+ * (one that was pending before is left for its owner). The process's disposition is not
+ * touched, so a library caller keeps its own. */
 int cordon_proxy_dispatch(struct cordon_proxy *p)
+{
+        sigset_t pipe_set, old, pending;
+        sigemptyset(&pipe_set);
+        sigaddset(&pipe_set, SIGPIPE);
+        pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+        bool was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE);
+        int r = dispatch(p);
+        if (!was_pending) {
+                const struct timespec zero = {0};
+                while (sigtimedwait(&pipe_set, NULL, &zero) == SIGPIPE)
+                        ;
+        }
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        return r;
+}
+
+static int dispatch(struct cordon_proxy *p)
 {
         struct epoll_event events[EVENTS_MAX];
         int n = epoll_wait(p->epfd, events, EVENTS_MAX, 0);
