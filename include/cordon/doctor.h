@@ -90,6 +90,14 @@ struct cordon_doctor_pasta {
         char *path; /* absolute path of the first executable `pasta` in the search path, or NULL */
 };
 
+/* Which network modes (NETWORK_FILTER_MODE) the ns backend can deliver here: open, proxied and
+ * isolated always; filtered when pasta is found in the system directories and usable by this
+ * user (/dev/net/tun, kernel). The landlock backend delivers open and isolated only. */
+struct cordon_doctor_network {
+        bool filtered;
+        char reason[sizeof(((struct cordon_diag *)0)->message)]; /* why not, with the fix; "" */
+};
+
 struct cordon_doctor_report {
         struct cordon_doctor_userns userns;
         struct cordon_doctor_landlock landlock;
@@ -97,6 +105,7 @@ struct cordon_doctor_report {
         struct cordon_doctor_cgroup cgroup;
         struct cordon_doctor_limits limits;
         struct cordon_doctor_pasta pasta;
+        struct cordon_doctor_network network;
 };
 
 /* Runs every check. @search_path is a PATH-style list for finding pasta (NULL: a default);
@@ -121,6 +130,7 @@ void cordon_doctor_check_seccomp(struct cordon_doctor_seccomp *ret);
 int cordon_doctor_check_cgroup(struct cordon_doctor_cgroup *ret);
 int cordon_doctor_check_limits(struct cordon_doctor_limits *ret);
 int cordon_doctor_find_pasta(const char *search_path, struct cordon_doctor_pasta *ret);
+void cordon_doctor_check_network(struct cordon_doctor_network *ret);
 
 /* True when the `ns` backend can start a sandbox here (it needs a user namespace). */
 bool cordon_doctor_ns_backend_usable(const struct cordon_doctor_report *r);

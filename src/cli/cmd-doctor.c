@@ -313,6 +313,10 @@ static void print_text(const struct cordon_doctor_report *r)
         print_line("limits", limits, limits_why);
 
         print_line("pasta", r->pasta.path ?: "not found in PATH", "");
+        print_line("network",
+                   r->network.filtered ? "filtered, proxied, open, isolated"
+                                       : "proxied, open, isolated",
+                   r->network.filtered ? "" : r->network.reason);
 
         printf("landlock features:");
         const char *name;
@@ -466,6 +470,11 @@ static json_t *build_json(const struct cordon_doctor_report *r)
         put(root, "cgroup", cgroup_json(&r->cgroup, &oom), &oom);
         put(root, "limits", limits_json(&r->limits, &oom), &oom);
         put(root, "pasta", pasta, &oom);
+        json_t *net = json_object();
+        put(net, "filtered", json_boolean(r->network.filtered), &oom);
+        put(net, "reason", json_string_or_null(*r->network.reason ? r->network.reason : NULL),
+            &oom);
+        put(root, "network", net, &oom);
         put(root, "ns_backend_usable", json_boolean(cordon_doctor_ns_backend_usable(r)), &oom);
         put(root, "backend", json_string_or_null(auto_backend(r)), &oom);
         json_t *lb = json_object(), *gaps = json_array();

@@ -92,7 +92,7 @@ banner_mech() {
         fi
 }
 
-plan 20
+plan 21
 
 if [ "$userns" = yes ]; then
         check "exit status 0: user namespaces work here" "0" "$rc"
@@ -103,7 +103,7 @@ fi
 
 labels=$(printf '%s\n' "$out" | sed 's/:.*//' | paste -sd,)
 check "text: one line per check, in order" \
-        "user namespaces,landlock,seccomp,cgroup,limits,pasta,landlock features,backend,landlock backend" \
+        "user namespaces,landlock,seccomp,cgroup,limits,pasta,network,landlock features,backend,landlock backend" \
         "$(printf '%s\n' "$labels" | tr , '\n' | grep -v '^landlock backend gap$' | paste -sd,)"
 
 ul=$(line "user namespaces")
@@ -146,6 +146,16 @@ esac
 check "limits: a caveat for each fallback, a reason for each unavailable limit" "" "$missing${missing:+: $lim}"
 
 check "pasta: agrees with command -v" "pasta: $pasta" "$(line pasta)"
+# filtered needs pasta in the system directories and /dev/net/tun read-write for this user.
+want_net="network: proxied, open, isolated ("
+if [ -x /usr/bin/pasta ] || [ -x /usr/local/bin/pasta ] || [ -x /usr/sbin/pasta ] || [ -x /bin/pasta ]; then
+        if python3 -c 'import os; os.close(os.open("/dev/net/tun", os.O_RDWR))' 2>/dev/null; then
+                want_net="network: filtered, proxied, open, isolated"
+        fi
+fi
+got_net=$(line network)
+case $got_net in "network: proxied, open, isolated ("*) got_net="network: proxied, open, isolated (" ;; esac
+check "network: filtered listed exactly when pasta and /dev/net/tun are usable" "$want_net" "$got_net"
 
 # ABI n brings these features; the control is the ABI from Python above.
 features=""
@@ -171,9 +181,9 @@ fi
 keys=$(printf '%s' "$json" | python3 -c 'import json, sys
 d = json.load(sys.stdin)
 print(",".join(k for k in ("user_namespaces", "landlock", "seccomp", "cgroup", "limits", "pasta",
-                           "ns_backend_usable") if k in d))' 2>&1 | tail -1)
+                           "network", "ns_backend_usable") if k in d))' 2>&1 | tail -1)
 check "--json: parses, with every key" \
-        "user_namespaces,landlock,seccomp,cgroup,limits,pasta,ns_backend_usable" "$keys"
+        "user_namespaces,landlock,seccomp,cgroup,limits,pasta,network,ns_backend_usable" "$keys"
 
 from_json=$(printf '%s' "$json" | python3 -c 'import json, sys
 d = json.load(sys.stdin)

@@ -15,6 +15,7 @@
 #include "lib/launch/backend-auto.h"
 #include "lib/mech/cgroup.h"
 #include "lib/launch/doctor.h"
+#include "lib/mech/pasta.h"
 #include "lib/mech/landlock.h"
 #include "lib/mech/ns-user.h"
 #include "shared/fd-util.h"
@@ -316,6 +317,15 @@ _public_ int cordon_doctor_find_pasta(const char *search_path, struct cordon_doc
         return 0;
 }
 
+_public_ void cordon_doctor_check_network(struct cordon_doctor_network *ret)
+{
+        struct cordon_diag diag = {0};
+        /* The launch's own probe, for the ns backend and without NETWORK_FILTER_HELPER:
+         * what the default settings get. */
+        ret->filtered = cordon_pasta_probe(NULL, CORDON_BACKEND_NS, false, &diag) >= 0;
+        snprintf(ret->reason, sizeof(ret->reason), "%s", ret->filtered ? "" : diag.message);
+}
+
 _public_ void cordon_doctor_report_clear(struct cordon_doctor_report *r)
 {
         if (!r)
@@ -341,6 +351,7 @@ _public_ int cordon_doctor_collect(const char *search_path, struct cordon_doctor
         r = cordon_doctor_find_pasta(search_path, &rep.pasta);
         if (r < 0)
                 return r;
+        cordon_doctor_check_network(&rep.network);
         *ret = rep;
         rep = (struct cordon_doctor_report){0}; /* ownership went to *ret */
         return 0;
