@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A short demonstration of a confined shell: a throwaway home with an SSH key and a project,
 # then one sandboxed shell that tries to read the key, write outside the project, reach the
-# network, and write the project.
+# network (filtered: the web works, metadata, mail and the host do not), and write the project.
 set -u
 cordon=$(realpath "${1:?usage: demo.sh PATH_TO_CORDON}")
 demo=$(mktemp -d /tmp/cordon-demo.XXXXXX)
@@ -19,7 +19,10 @@ try "read ~/.ssh/id_ed25519"            cat ~/.ssh/id_ed25519
 try "see ~/notes.txt (home is a tmpfs)"  cat ~/notes.txt
 try "write /usr/local/evil"              touch /usr/local/evil
 try "write ../escaped (home is throwaway)" touch ../escaped
-try "connect to 1.1.1.1:443"             timeout 3 bash -c "exec 3<>/dev/tcp/1.1.1.1/443"
+try "fetch https://deb.debian.org/"       curl -sS -m 10 -o /dev/null -w "HTTP %{http_code}" https://deb.debian.org/debian/
+try "reach cloud metadata 169.254.169.254" timeout 3 bash -c "exec 3<>/dev/tcp/169.254.169.254/80"
+try "SMTP to deb.debian.org:25"            timeout 3 bash -c "exec 3<>/dev/tcp/deb.debian.org/25"
+try "run sendmail"                         sendmail -t
 try "read \$GITHUB_TOKEN"                 printenv GITHUB_TOKEN
 try "write the project"                  bash -c "echo hello > result.txt && cat result.txt"
 '
