@@ -6,19 +6,41 @@
 
 export GITHUB_TOKEN=banner-s3cret-token AWS_SECRET_ACCESS_KEY=banner-s3cret-aws
 
-plan 10
+plan 11
 so=$(cd "$T_PROJECT" && "$CORDON" run -- echo out 2>"$T_TMP/stderr"); rc=$?
 se=$(cat "$T_TMP/stderr")
 check "the command's stdout is untouched" "0:out" "$rc:$so"
-check "exactly one line on stderr" "1" "$(printf '%s\n' "$se" | grep -c .)"
 backend=${SANDBOX_BACKEND:-ns}
+# One banner line, and under the landlock backend one more: the default network (filtered)
+# cannot be delivered without a network namespace, and the line says what was used instead.
+want_lines=1
+[ "$backend" = landlock ] && want_lines=2
+check "exactly $want_lines line(s) on stderr" "$want_lines" "$(printf '%s\n' "$se" | grep -c .)"
 case $se in
 "cordon: backend=$backend profile=worktree layers=landlock,seccomp "*)
         ok "the banner names backend=$backend, the profile and the layers" ;;
 *) not_ok "the banner names backend=$backend, the profile and the layers" "stderr: $se" ;;
 esac
+if [ "$backend" = landlock ]; then
+        case $se in
+        *"cordon: network mode filtered (from built-in default) cannot be delivered: "*"using isolated instead"*)
+                ok "landlock: one line says the default network fell back to isolated, and why" ;;
+        *) not_ok "landlock: one line says the default network fell back to isolated, and why" "stderr: $se" ;;
+        esac
+else
+        ok "ns: no network fallback line"
+fi
+# The network delivered: the default filtered, or (no usable pasta here) the stricter proxied;
+# the landlock backend has no network namespace and falls back to isolated.
+case $backend in landlock) nets=isolated ;; *) nets="filtered|proxied" ;; esac
+net_word=$(printf '%s' "$se" | sed -n 's/.* network=\([a-z]*\) .*/\1/p' | head -1)
 case $se in
-*"project=$T_PROJECT "*"home=tmpwrite"*"network=isolated"*)
+*"project=$T_PROJECT "*"home=tmpwrite"*"network="*)
+        ;;
+*) net_word= ;;
+esac
+case "|$nets|" in
+*"|$net_word|"*)
         ok "the banner names project, home mode and network" ;;
 *) not_ok "the banner names project, home mode and network" "stderr: $se" ;;
 esac

@@ -16,11 +16,13 @@ check "the host root (${host_root}) is not mounted anywhere inside" "" \
         "$(printf '%s\n' "$inside" | awk -v r="$host_root" '$3 " " $4 == r { print $5 }')"
 check "exactly one mount at / inside, a tmpfs" "tmpfs" \
         "$(printf '%s\n' "$inside" | awk '$5 == "/" { sub(/.* - /, ""); print $1 }')"
-# Mount points inside: system dirs, /tmp, /dev, /proc, the home and the project (or below them).
+# Mount points inside: system dirs, /tmp, /dev, /proc, the home and the project (or below them),
+# and the mail stub's directory (NETWORK_MAIL_BLOCK, on in every mode but open).
 unexpected=$(printf '%s\n' "$inside" | awk '{ print $5 }' | while read -r m; do
         case $m in
         / | /usr | /usr/* | /etc | /etc/* | /lib* | /bin | /sbin) ;;
         /tmp | /dev | /dev/* | /proc | /proc/*) ;;
+        /run/cordon/mail-block/*) ;;
         "$HOME" | "$HOME"/*) ;;
         *) echo "$m" ;;
         esac
