@@ -3,14 +3,38 @@
  * connection (a name first, then every address the name resolved to); the filtered mode lowers
  * its address and port rules into nftables rules.
  *
- * Patterns: `host`, `*.suffix`, `host:port`, an IPv4/IPv6 address (`[v6]:port` with a port),
- * `CIDR`, `CIDR:port`, a bare port, `*`. Most specific wins: exact host > longer `*.suffix` >
- * shorter > `*`; with a port > without; longer prefix > shorter. An exception wins over a block
- * of equal specificity. Name rules decide for a name; then each address is checked against the
- * address rules, the default-blocked ranges and the floor, and a blocked address is refused even
- * when the name was excepted unless an address exception covers it.
+ * Patterns (ASCII only; no spaces or control bytes):
+ *   host, host:port            a name, normalised as by cordon_net_name_normalize()
+ *   *.suffix, *.suffix:port    names strictly under suffix (not suffix itself)
+ *   1.2.3.4, 1.2.3.4:port      a canonical dotted quad (no leading zeros, four parts)
+ *   2001:db8::1, [2001:db8::1]:port   IPv6 (brackets only needed with a port)
+ *   10.0.0.0/8, 10.0.0.0/8:port       IPv4 CIDR (host bits are cleared)
+ *   2001:db8::/32, [2001:db8::/32]:port   IPv6 CIDR; with a port the prefix goes inside the
+ *                              brackets -- "[2001:db8::]/32:port" is refused
+ *   port                       a bare port, 1-65535, the same as *:port
+ *   *, *:port                  every destination
+ * Ports are decimal 1-65535 without sign or leading zeros. IPv4-mapped IPv6 patterns with a
+ * prefix of at least 96 (::ffff:a.b.c.d[/n]) become the IPv4 rule they stand for.
  *
- * Not thread-safe for writers; a finished set may be read from several threads. */
+ * Precedence, most specific wins. For a name: exact host > *.suffix (a longer suffix beats a
+ * shorter one) > * and bare ports; among rules of the same host part, one with a port beats one
+ * without (so the host part is compared first: "example.com" beats "*:443" for example.com:443).
+ * For an address: a longer prefix beats a shorter one; with a port beats without; * and bare
+ * ports rank below every CIDR, /0 included. An exception wins over a block of equal
+ * specificity; between two rules of the same kind and specificity the first added decides. No
+ * matching rule: allowed. The floor is outside this order: a floor rule that matches denies,
+ * whatever else matches. The default-blocked ranges are ordinary blocks, so an exception of
+ * equal or higher specificity (10.0.0.0/8, 10.1.2.3, 10.0.0.0/8:443) lifts them.
+ *
+ * Name rules decide for a name; then each address is checked against the address rules, the
+ * default-blocked ranges and the floor, and a blocked address is refused even when the name was
+ * excepted unless an address exception covers it.
+ *
+ * Not handled: NAT64 (64:ff9b::/96) and 6to4 (2002::/16) spellings of IPv4 addresses are plain
+ * IPv6 here; nothing in the sandbox's path translates them back to the host's IPv4 loopback.
+ *
+ * Not thread-safe for writers; a finished set may be read from several threads. Matching is a
+ * linear scan (the floor is about a hundred rules; a set holds at most CORDON_NET_RULES_MAX). */
 #pragma once
 
 #include <netinet/in.h>
@@ -20,7 +44,9 @@
 
 #include "cordon/cordon.h"
 
-#define CORDON_NET_NAME_MAX 253 /* a DNS name without its trailing dot */
+#define CORDON_NET_NAME_MAX    253   /* a DNS name without its trailing dot */
+#define CORDON_NET_PATTERN_MAX 512   /* bytes in one pattern */
+#define CORDON_NET_RULES_MAX   16384 /* rules in one set, the built-in ones included */
 
 /* An address, IPv4 kept as such (not mapped). */
 struct cordon_net_addr {
@@ -49,7 +75,7 @@ struct cordon_net_rule {
         struct cordon_net_addr addr; /* CIDR: the network (host bits cleared) */
         unsigned prefix;             /* CIDR: prefix length */
         char *pattern;               /* as written */
-        char *origin;                /* where it came from ("NETWORK_BLOCKLIST built-in floor",
+        char *origin;                /* where it came from ("built-in floor", "built-in default",
                                       * "command line --block", a file:line, ...) */
 };
 
@@ -71,17 +97,27 @@ int cordon_net_rules_new(struct cordon_net_rules **ret);
 void cordon_net_rules_free(struct cordon_net_rules *r);
 
 /* Parses @pattern and adds it as a block or, with @exception, an exception. A malformed pattern
- * is -EINVAL with @diag naming the pattern and @origin. Returns 0 or -errno. */
+ * is -EINVAL with @diag naming the pattern and @origin, e.g.
+ *   NETWORK_BLOCKLIST entry "127.1" (command line --block): not a canonical IP address
+ * (NETWORK_BLOCKLIST_EXCEPT for an exception). More than CORDON_NET_RULES_MAX rules: -E2BIG.
+ * Returns 0, -EINVAL, -E2BIG or -ENOMEM. Rule pointers handed out before stay valid. */
 int cordon_net_rules_add(struct cordon_net_rules *r, const char *pattern, bool exception,
                          const char *origin, struct cordon_diag *diag);
 
 /* Parses one pattern into @ret without adding it (its strings owned by @ret; free with
- * cordon_net_rule_clear()). Returns 0 or -EINVAL with @diag naming pattern and origin. */
+ * cordon_net_rule_clear()). @origin may be NULL. Returns 0, -ENOMEM, or -EINVAL with @diag
+ * naming pattern and origin; @ret is set only on success. */
 int cordon_net_rule_parse(const char *pattern, bool exception, const char *origin,
                           struct cordon_net_rule *ret, struct cordon_diag *diag);
 void cordon_net_rule_clear(struct cordon_net_rule *rule);
 
-/* The rules in the set, floor and defaults included, in the order they were added. */
+/* Whether @pattern is well-formed; on -EINVAL *@ret_reason (may be NULL) is the static reason
+ * ("not a canonical IP address", ...) without pattern or origin, for callers that word the
+ * message themselves (the NetworkPolicy parser names a JSON pointer). Returns 0 or -EINVAL. */
+int cordon_net_pattern_check(const char *pattern, const char **ret_reason);
+
+/* The rules in the set, floor and defaults included, in the order they were added (the
+ * built-in ones first). Pointers stay valid until the set is freed. */
 size_t cordon_net_rules_count(const struct cordon_net_rules *r);
 const struct cordon_net_rule *cordon_net_rules_get(const struct cordon_net_rules *r, size_t i);
 
@@ -98,8 +134,14 @@ int cordon_net_addr_parse(const char *s, struct cordon_net_addr *ret);
 /* Formats @a into @buf (INET6_ADDRSTRLEN). */
 const char *cordon_net_addr_format(const struct cordon_net_addr *a, char *buf, size_t size);
 
+/* Writes @len bytes of @s into @buf for a message inside "...": control bytes, bytes >= 0x80,
+ * '"' and '\\' escaped as \xNN / \" / \\, cut with "..." past 160 bytes. Always terminated. */
+void cordon_net_quote(char *buf, size_t size, const char *s, size_t len);
+#define CORDON_NET_QUOTE_MAX (160 * 4 + 8) /* a buffer size cordon_net_quote() never cuts */
+
 /* Decides a connection to the normalised name @name on @port by the name rules alone (exact,
- * suffix, `*`, port rules, the floor's hosts and ports). */
+ * suffix, `*`, port rules, the floor's hosts and ports). @port 0 (unknown) matches no rule
+ * with a port. An IP literal is not a name: check it with cordon_net_rules_check_addr(). */
 void cordon_net_rules_check_name(const struct cordon_net_rules *r, const char *name, uint16_t port,
                                  struct cordon_net_verdict *ret);
 
