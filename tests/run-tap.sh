@@ -14,7 +14,7 @@ files=("$@")
 # A world-readable copy of the binary and the suites, so the test user can run them even when
 # the checkout lives in root's private home.
 stage=$(mktemp -d /tmp/cordon-tap.XXXXXX)
-net_env=${T_NET_ENV:-} net_up= tun_mode=
+net_env=${T_NET_ENV:-} net_up='' tun_mode=''
 cleanup() {
         [ -n "$net_up" ] && "$src/tests/lib/testnet.sh" down "$net_up"
         [ -n "$tun_mode" ] && chmod "$tun_mode" /dev/net/tun

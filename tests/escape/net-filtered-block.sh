@@ -2,7 +2,7 @@
 # Attack: in filtered mode (pasta plus the sandbox's own nftables rules), reach a blocked port, a
 # blocked CIDR, a blocked CIDR:port, a default-blocked range (fc00::/7), a floor port and
 # link-local, over TCP and UDP. The rules answer "admin prohibited": TCP connect fails with
-# EHOSTUNREACH, a UDP send with EPERM (IPv6: EACCES). Controls: in the same sandbox the ports and
+# EHOSTUNREACH (IPv6: EACCES), a UDP send with EPERM. Controls: in the same sandbox the ports and
 # addresses left open answer, and an exception lifts a block.
 . "$(dirname "$0")/../lib/net.sh"
 net_require
@@ -46,8 +46,8 @@ EHOSTUNREACH" "$out"
 
 if [ "$NET_V6" = 1 ]; then
         probe "${F[@]}" -- multi "tcp $NET_OK_ADDR6 $E" "udp $NET_OK_ADDR6 $U"
-        check "fc00::/7 is blocked by default: TCP and UDP to [$NET_OK_ADDR6] EACCES" "EACCES
-EACCES" "$out"
+        check "fc00::/7 is blocked by default: TCP to [$NET_OK_ADDR6] EACCES, UDP EPERM" "EACCES
+EPERM" "$out"
         probe "${F[@]}" --allow-host "$NET_V6_NET" -- multi "tcp $NET_OK_ADDR6 $E" "udp $NET_OK_ADDR6 $U"
         check "--allow-host $NET_V6_NET lifts it for TCP and UDP" "OK:ping
 OK:ping" "$out"

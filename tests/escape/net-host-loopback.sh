@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Attack: reach a service on the host's 127.0.0.1 from a sandbox in every network mode that
 # has a namespace of its own: isolated, filtered (pasta started with its loopback forwarding and
-# gateway mapping off: the gateway, the host's own address and the veth address lead nowhere
-# near it) and proxied (the proxy refuses loopback in every spelling and through every name,
+# gateway mapping off, the host's own addresses refused by the sandbox's firewall: the gateway
+# and the host's address on the test veth lead nowhere near it) and proxied (the proxy refuses loopback in every spelling and through every name,
 # however the rules are written). Control: the service answers on the host.
 . "$(dirname "$0")/../lib/net.sh"
 net_require
@@ -39,8 +39,8 @@ F=(--net filtered --profile unrestricted)
 in_cordon "${F[@]}" -- python3 -c "$NET_PROBE" http 127.0.0.1 "$port" "$GET"
 check "filtered: 127.0.0.1:$port is the sandbox's own loopback: ECONNREFUSED" "ECONNREFUSED" "$out"
 in_cordon "${F[@]}" -- python3 -c "$NET_PROBE" http "$NET_HOST_ADDR" "$port" "$GET"
-check "filtered: the host's veth address $NET_HOST_ADDR:$port (listener on loopback only): ECONNREFUSED" \
-        "ECONNREFUSED" "$out"
+check "filtered: the host's own address $NET_HOST_ADDR:$port, refused by the firewall: EHOSTUNREACH" \
+        "EHOSTUNREACH" "$out"
 in_cordon "${F[@]}" -- python3 -c "$NET_PROBE" tcp "$NET_OK_ADDR" "$NET_TCP_ECHO_PORT"
 check "filtered, control: the test internet answers ($NET_OK_ADDR:$NET_TCP_ECHO_PORT)" "OK:ping" "$out"
 in_cordon "${F[@]}" -- sh -c 'gw=$(python3 -c "$1") && [ -n "$gw" ] && python3 -c "$2" http "$gw" "$3" "$4"' \

@@ -233,7 +233,9 @@ decide() {
                 http) specs+=("http ${NET_PROXY%:*} ${NET_PROXY##*:} GET\\x20http://$t/echo\\x20HTTP/1.1\\r\\nHost:\\x20$t\\r\\nConnection:\\x20close\\r\\n\\r\\n") ;;
                 esac
         done
-        in_cordon --net proxied --proxy-dns "$NET_DNS" "${opts[@]}" -- python3 -c "$NET_PROBE" multi "${specs[@]}"
+        local mode=(--net proxied)
+        [ -n "${DECIDE_NO_MODE:-}" ] && mode=() # the options choose the mode (--network-policy)
+        in_cordon "${mode[@]}" --proxy-dns "$NET_DNS" "${opts[@]}" -- python3 -c "$NET_PROBE" multi "${specs[@]}"
         mapfile -t lines <<<"$out"
         for i in "${!targets[@]}"; do
                 got=${lines[$i]:-}

@@ -233,10 +233,13 @@ def serve(dirpath, owner, dnsmasq_argv):
         s.bind(("::", int(port)))
         s.listen(128)
         threading.Thread(target=tcp_echo, args=(s,), daemon=True).start()
+    # One UDP socket per address, so that each answer comes from the address it was sent to
+    # (a connected client drops it otherwise).
     for port in ports["udp_echo"].split():
-        s = dual_stack(socket.SOCK_DGRAM)
-        s.bind(("::", int(port)))
-        threading.Thread(target=udp_echo, args=(s,), daemon=True).start()
+        for addr in ports["addrs"].split():
+            s = socket.socket(socket.AF_INET6 if ":" in addr else socket.AF_INET, socket.SOCK_DGRAM)
+            s.bind((addr, int(port)))
+            threading.Thread(target=udp_echo, args=(s,), daemon=True).start()
     # dnsmasq dies with this process (PR_SET_PDEATHSIG; it keeps root, --user=root, since a
     # change of credentials would clear that).
     libc = ctypes.CDLL(None, use_errno=True)

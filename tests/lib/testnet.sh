@@ -124,7 +124,9 @@ up() {
         fi
 
         python3 "$lib/testnet.py" build "$d" || { down_dir "$d"; die "cannot build the fixtures"; }
-        printf 'http=80 8080\ntcp_echo=7 25 2222\nudp_echo=7 2222\ndns=%s\n' "$a.2" >"$d/ports"
+        local addrs="$a.2 $a.3 $a.4 $a.5 $b.3 $b.4"
+        [ $has_v6 = 1 ] && addrs+=" $v6::2 $v6::3"
+        printf 'http=80 8080\ntcp_echo=7 25 2222\nudp_echo=7 2222\ndns=%s\naddrs=%s\n' "$a.2" "$addrs" >"$d/ports"
         local dns=(dnsmasq --keep-in-foreground --conf-file=/dev/null --no-resolv --no-hosts
                    --user=root --pid-file --bind-interfaces --listen-address="$a.2" --cache-size=0
                    --address=/test.example/
