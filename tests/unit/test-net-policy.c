@@ -205,8 +205,9 @@ Test(net_policy, errors_name_source_and_pointer)
                   SOURCE ": /allowed_hosts/0: \"**\": a wildcard is allowed only as \"*\" or a "
                          "leading \"*.\"");
         parse_bad("{\"mode\":\"limited\",\"allowed_hosts\":[],\"extra\":1}",
-                  SOURCE ": top level: unknown key \"extra\" (expected mode, type or "
-                         "allowed_hosts)");
+                  SOURCE ": /extra: unknown key (expected mode, type or allowed_hosts)");
+        parse_bad("{\"mode\":\"limited\",\"allowed_hosts\":[],\"a/b~c\":1}",
+                  SOURCE ": /a~1b~0c: unknown key (expected mode, type or allowed_hosts)");
         parse_bad_syntax("{\"mode\":\"limited\",\"mode\":\"limited\",\"allowed_hosts\":[]}",
                          SOURCE ":1:24: duplicate object key near '\"mode\"'");
 }

@@ -133,8 +133,19 @@ static int parse_top(json_t *root, const char *source, struct cordon_diag *diag,
                 char q[CORDON_NET_QUOTE_MAX];
                 /* A key with a NUL byte is cut there; the message names the part before. */
                 cordon_net_quote(q, sizeof(q), key, strlen(key));
-                return fail(diag, source, "top level",
-                            "unknown key \"%s\" (expected mode, type or allowed_hosts)", q);
+                /* Its JSON pointer (RFC 6901: "~" is "~0", "/" is "~1"), of the quoted form. */
+                char ptr[2 * CORDON_NET_QUOTE_MAX + 2] = "/";
+                size_t n = 1;
+                for (const char *c = q; *c && n + 3 < sizeof(ptr); c++) {
+                        if (*c == '~' || *c == '/') {
+                                ptr[n++] = '~';
+                                ptr[n++] = *c == '~' ? '0' : '1';
+                        } else
+                                ptr[n++] = *c;
+                }
+                ptr[n] = 0;
+                return fail(diag, source, ptr,
+                            "unknown key (expected mode, type or allowed_hosts)");
         }
         if (!mode && !type)
                 return fail(diag, source, "top level", "missing key \"mode\"");
