@@ -41,7 +41,8 @@ static int copy_rules(const struct cordon_net_rules *from, struct cordon_net_rul
 int cordon_egress_prepare(struct cordon_sandbox *sb, const struct cordon_policy *p,
                           struct cordon_diag *diag)
 {
-        if (!cordon_net_mode_traits(sb->l.net_mode)->proxy || sb->l.dry_run)
+        /* Again after a fallback to proxied: what the first call made stays. */
+        if (!cordon_net_mode_traits(sb->l.net_mode)->proxy || sb->l.dry_run || sb->net_rules)
                 return 0;
         int r = copy_rules(p->net.rules, &sb->net_rules);
         if (r < 0)

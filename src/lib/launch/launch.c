@@ -302,8 +302,8 @@ static void landlock_drops(const struct cordon_policy *p, char *buf, size_t n)
 /* The delivered network mode, for the backend now chosen; a fallback is warned about. */
 static int decide_net(struct cordon_launch *l, struct cordon_diag *diag)
 {
-        int r = cordon_net_decide(l->p, l->backend, l->probe_filtered, &l->net_mode, l->net_note,
-                                  sizeof(l->net_note), diag);
+        int r = cordon_net_decide(l->p, l->backend, l->probe_filtered, l->filtered_failed,
+                                  &l->net_mode, l->net_note, sizeof(l->net_note), diag);
         /* A weaker network than asked for is always a warning; a stricter one takes nothing
          * away and is told in the report (and the banner). */
         if (r >= 0 && *l->net_note && l->net_mode < l->p->net_mode)
@@ -436,6 +436,19 @@ int cordon_launch_fall_back(struct cordon_launch *l, const char *why, struct cor
         int r = decide_net(l, diag);
         if (r < 0 || (r = net_seccomp_rule(l, diag)) < 0)
                 return r;
+        return prepare_backend(l, diag);
+}
+
+int cordon_launch_net_fall_back(struct cordon_launch *l, const char *why, struct cordon_diag *diag)
+{
+        snprintf(l->filtered_failed, sizeof(l->filtered_failed), "pasta failed to start: %s", why);
+        enum cordon_net_mode before = l->net_mode;
+        int r = decide_net(l, diag);
+        if (r < 0 || (r = net_seccomp_rule(l, diag)) < 0)
+                return r;
+        /* The banner has told of filtered already: a change after it is always said. */
+        if (l->net_mode > before)
+                warn(l, "%s", l->net_note);
         return prepare_backend(l, diag);
 }
 

@@ -23,6 +23,8 @@ struct cordon_launch {
         /* The network mode delivered: the policy's, or its fallback (net-decide.h). */
         enum cordon_net_mode net_mode;
         char net_note[1024]; /* why it is not the policy's mode; "" when it is */
+        /* Why pasta failed to start on an earlier attempt ("": it did not). */
+        char filtered_failed[sizeof(((struct cordon_diag *)0)->message) + 32];
 
         bool seccomp;
         struct cordon_seccomp_key seccomp_key; /* the program in @bpf */
@@ -77,3 +79,7 @@ void cordon_launch_clear(struct cordon_launch *l);
  * unavailable). Returns 0 or -errno with the reason in @diag (-EOPNOTSUPP as for
  * cordon_launch_prepare(), e.g. a tmpfs size the landlock backend cannot enforce). */
 int cordon_launch_fall_back(struct cordon_launch *l, const char *why, struct cordon_diag *diag);
+/* pasta failed to start (@why): decides the network mode again without filtered, as
+ * NETWORK_FILTER_FALLBACK says, and prepares the launch for it. Returns 0, or -errno with the
+ * reason in @diag (a strict fallback, no other mode this backend can deliver). */
+int cordon_launch_net_fall_back(struct cordon_launch *l, const char *why, struct cordon_diag *diag);

@@ -10,7 +10,7 @@
 
 bool cordon_net_mode_deliverable(const struct cordon_policy *p, enum cordon_backend backend,
                                  enum cordon_net_mode mode, cordon_net_filtered_probe probe,
-                                 char *why, size_t n)
+                                 const char *filtered_failed, char *why, size_t n)
 {
         *why = 0;
         switch (mode) {
@@ -22,6 +22,10 @@ bool cordon_net_mode_deliverable(const struct cordon_policy *p, enum cordon_back
                         snprintf(why, n,
                                  "the landlock backend has no network namespace to attach pasta "
                                  "to (use the ns backend)");
+                        return false;
+                }
+                if (filtered_failed && *filtered_failed) {
+                        snprintf(why, n, "%s", filtered_failed);
                         return false;
                 }
                 if (!probe) {
@@ -43,13 +47,14 @@ bool cordon_net_mode_deliverable(const struct cordon_policy *p, enum cordon_back
 }
 
 int cordon_net_decide(const struct cordon_policy *p, enum cordon_backend backend,
-                      cordon_net_filtered_probe probe, enum cordon_net_mode *ret, char *warning,
-                      size_t n, struct cordon_diag *diag)
+                      cordon_net_filtered_probe probe, const char *filtered_failed,
+                      enum cordon_net_mode *ret, char *warning, size_t n, struct cordon_diag *diag)
 {
         enum cordon_net_mode want = p->net_mode;
         char why[512];
         *warning = 0;
-        if (cordon_net_mode_deliverable(p, backend, want, probe, why, sizeof(why))) {
+        if (cordon_net_mode_deliverable(p, backend, want, probe, filtered_failed, why,
+                                        sizeof(why))) {
                 *ret = want;
                 return 0;
         }
@@ -61,8 +66,8 @@ int cordon_net_decide(const struct cordon_policy *p, enum cordon_backend backend
         /* The modes are in strictness order: open < filtered < proxied < isolated. */
         for (int m = (int)want + step; step && m >= 0 && m < (int)CORDON_NET_MODES; m += step) {
                 char other[256];
-                if (!cordon_net_mode_deliverable(p, backend, (enum cordon_net_mode)m, probe, other,
-                                                 sizeof(other)))
+                if (!cordon_net_mode_deliverable(p, backend, (enum cordon_net_mode)m, probe,
+                                                 filtered_failed, other, sizeof(other)))
                         continue;
                 snprintf(warning, n,
                          "network mode %s (from %s) cannot be delivered: %s; "

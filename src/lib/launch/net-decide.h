@@ -18,14 +18,15 @@ typedef bool (*cordon_net_filtered_probe)(const struct cordon_policy *p, char *w
 /* Why @mode cannot be delivered by @backend for @p ("" and true when it can). */
 bool cordon_net_mode_deliverable(const struct cordon_policy *p, enum cordon_backend backend,
                                  enum cordon_net_mode mode, cordon_net_filtered_probe probe,
-                                 char *why, size_t n);
+                                 const char *filtered_failed, char *why, size_t n);
 
-/* Decides for @p under @backend. Returns 0 with the mode in @ret and, when it is not the one
- * asked for, the warning in @warning (otherwise ""), or -EOPNOTSUPP with @diag saying what
- * could not be delivered, why and how to fix it. */
+/* Decides for @p under @backend. @filtered_failed: why pasta failed to start on an earlier
+ * attempt of this launch (filtered is then not deliverable), or NULL. Returns 0 with the mode in
+ * @ret and, when it is not the one asked for, the warning in @warning (otherwise ""), or
+ * -EOPNOTSUPP with @diag saying what could not be delivered, why and how to fix it. */
 int cordon_net_decide(const struct cordon_policy *p, enum cordon_backend backend,
-                      cordon_net_filtered_probe probe, enum cordon_net_mode *ret, char *warning,
-                      size_t n, struct cordon_diag *diag);
+                      cordon_net_filtered_probe probe, const char *filtered_failed,
+                      enum cordon_net_mode *ret, char *warning, size_t n, struct cordon_diag *diag);
 
 /* The real probe: pasta found in the system directories (or NETWORK_FILTER_HELPER) and usable
  * by this user here. */

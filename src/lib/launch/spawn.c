@@ -21,6 +21,7 @@
 
 #include "lib/mech/caps.h"
 #include "lib/launch/control.h"
+#include "lib/launch/egress.h"
 #include "lib/policy/diag.h"
 #include "lib/launch/exec-search.h"
 #include "lib/mech/keyring.h"
@@ -627,6 +628,14 @@ static int launch_once(struct cordon_sandbox *sb, char *why, size_t whylen,
         if (r < 0) {
                 sb->control[1] = -EBADF;
                 kill_child(sb, true);
+                /* pasta would not start: NETWORK_FILTER_FALLBACK decides, unless it is strict
+                 * (then this is the refusal). */
+                if (diag && diag->step == CORDON_STEP_NETWORK &&
+                    l->net_mode == CORDON_NET_FILTERED &&
+                    l->p->net.fallback != CORDON_NET_FALLBACK_STRICT) {
+                        snprintf(why, whylen, "%s", diag->message);
+                        return -ENOLINK;
+                }
                 return r;
         }
 
@@ -690,12 +699,23 @@ static void launch_undo(struct cordon_sandbox *sb)
 
 int cordon_sandbox_launch(struct cordon_sandbox *sb, char *const *argv, struct cordon_diag *diag)
 {
-        char why[256] = "";
+        char why[sizeof(((struct cordon_diag *)0)->message)] = "";
         int r;
 
         sb->argv = argv; /* sb->forward: set by the caller, cordon_sandbox_start() */
 
         r = launch_once(sb, why, sizeof(why), diag);
+        if (r == -ENOLINK) {
+                launch_undo(sb);
+                if (diag)
+                        diag->step = CORDON_STEP_PREPARE;
+                r = cordon_launch_net_fall_back(&sb->l, why, diag);
+                if (r >= 0)
+                        r = cordon_egress_prepare(sb, sb->l.p, diag);
+                cordon_sandbox_report_decisions(sb);
+                if (r >= 0)
+                        r = launch_once(sb, why, sizeof(why), diag);
+        }
         if (r == -EAGAIN) {
                 launch_undo(sb);
                 if (diag)
