@@ -3,14 +3,18 @@
 # internet's veth (tests/lib/testnet.sh, built here and torn down on exit). Root only. A
 # benchmark, not a test: it prints numbers and verdicts, and fails only when something breaks.
 #
-#   bench/proxy.sh [--rounds N] [--size MIB] [--conns N] [--tunnels N] [--starts N]
+#   bench/proxy.sh [--rounds N] [--size MIB] [--conns N] [--tunnels N] [--starts N] [--rate R]
 #
 #   bulk     one HTTP GET of SIZE MiB (default 256) by curl, timed by curl itself
 #            (speed_download), N rounds (default 7), every path once per round in a shuffled
 #            order: direct; through proxy-harness (CONNECT, --proxytunnel) with pipes of 16, 64
 #            and 256 KiB; `cordon run --net proxied` (supervisor + proxy, the real path);
 #            `cordon run --net filtered` (pasta + firewall); a bare pasta-attached namespace
-#            (pasta alone, the flags cordon uses). Target: proxied/direct >= 0.9.
+#            (pasta alone, the flags cordon uses). Target: proxied/direct >= 0.9. Twice: on the
+#            bare veth (memory speed, so the CPUs are the bottleneck and the proxy's extra
+#            loopback hop shows in full), then with the remote end's veth shaped by tc tbf to
+#            R (default 8gbit, about 1 GB/s: a fast real link is the bottleneck); --rate ''
+#            skips the second.
 #   connect  CONNS (default 2000) sequential short connections to a TCP echo, one client
 #            process, alternating direct and through proxy-harness (CONNECT to an address, wait
 #            for 200, send "ping", read it back, close); the added ms is the difference of the
@@ -33,7 +37,7 @@
 set -u
 PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 repo=$(cd "$(dirname "$0")/.." && pwd)
-rounds=7 size=256 conns=2000 tunnels=1000 starts=40
+rounds=7 size=256 conns=2000 tunnels=1000 starts=40 rate=8gbit
 while [ $# -gt 0 ]; do
         case $1 in
         --rounds) rounds=$2; shift 2 ;;
@@ -41,7 +45,8 @@ while [ $# -gt 0 ]; do
         --conns) conns=$2; shift 2 ;;
         --tunnels) tunnels=$2; shift 2 ;;
         --starts) starts=$2; shift 2 ;;
-        *) echo "usage: bench/proxy.sh [--rounds N] [--size MIB] [--conns N] [--tunnels N] [--starts N]" >&2; exit 2 ;;
+        --rate) rate=$2; shift 2 ;;
+        *) echo "usage: bench/proxy.sh [--rounds N] [--size MIB] [--conns N] [--tunnels N] [--starts N] [--rate R]" >&2; exit 2 ;;
         esac
 done
 die() { echo "proxy.sh: $*" >&2; exit 1; }
@@ -183,11 +188,11 @@ mkdir "$work/project"
 cd "$work/project" || die "no project directory"
 ulimit -n "$(ulimit -Hn)"
 "$python" - "$cordon" "$host" "$http_port" "$echo_port" "$size" "$rounds" "$conns" "$tunnels" \
-        "$starts" "$holder" "$harness_list" <<'EOF'
+        "$starts" "$holder" "$harness_list" "$NET_NS" "ctn${NET_STATE##*/}r" "$rate" <<'EOF'
 import os, random, resource, socket, statistics, subprocess, sys, time
 
 (cordon, host, http_port, echo_port, size, rounds, conns, tunnels, starts, holder,
- harness_list) = sys.argv[1:]
+ harness_list, netns, rdev, rate) = sys.argv[1:]
 http_port, echo_port, size = int(http_port), int(echo_port), int(size)
 rounds, conns, tunnels, starts = int(rounds), int(conns), int(tunnels), int(starts)
 harnesses = {}
@@ -252,28 +257,48 @@ def transfer(argv):
 rng = random.Random(1)
 for name, argv in bulk:  # warm-up, and a check that every path works
     transfer(argv)
-speeds = {name: [] for name, _ in bulk}
-b0, w0 = cpu_busy(), time.monotonic()
-for _ in range(rounds):
-    order = list(bulk)
-    rng.shuffle(order)
-    for name, argv in order:
-        speeds[name].append(transfer(argv))
-print("## bulk: %d MiB by curl, %d rounds (+1 warm-up), MB/s (speed_download); %s"
-      % (size, rounds, load_line(b0, w0)))
-print("%-16s %9s %9s %9s %8s" % ("", "median", "min", "max", "/direct"))
-med = {n: median(v) for n, v in speeds.items()}
-for name, _ in bulk:
-    base = "pasta-alone" if name == "cordon-filtered" else "direct"
-    print("%-16s %9.0f %9.0f %9.0f %8.2f%s" % (
-        name, med[name], min(speeds[name]), max(speeds[name]), med[name] / med["direct"],
-        "   (/pasta-alone %.2f)" % (med[name] / med[base]) if base != "direct" else ""))
+
 def verdict(ok, text):
     print("verdict: %s: %s" % ("MET" if ok else "MISSED", text))
-for name in ["cordon-proxied"] + ["harness-%dk" % (pb // 1024) for pb in sorted(harnesses)]:
-    r = med[name] / med["direct"]
-    verdict(r >= BULK_TARGET, "bulk %s/direct %.2f (target >= %.2f)" % (name, r, BULK_TARGET))
-print("info: cordon-filtered/pasta-alone %.2f" % (med["cordon-filtered"] / med["pasta-alone"]))
+
+def shape(rate):
+    tc = ["ip", "netns", "exec", netns, "tc", "qdisc"]
+    if rate:
+        run(tc + ["replace", "dev", rdev, "root", "tbf", "rate", rate, "burst", "8mb", "latency", "20ms"])
+    else:
+        subprocess.run(tc + ["del", "dev", rdev, "root"], capture_output=True)
+
+def bulk_run(rate):
+    shape(rate)
+    speeds = {name: [] for name, _ in bulk}
+    b0, w0 = cpu_busy(), time.monotonic()
+    for _ in range(rounds):
+        order = list(bulk)
+        rng.shuffle(order)
+        for name, argv in order:
+            speeds[name].append(transfer(argv))
+    shape(None)
+    link = ("the remote veth shaped to %s (tbf): the link is the bottleneck" % rate if rate else
+            "the veth unshaped: memory speed, the CPUs are the bottleneck")
+    print("## bulk, %s: %d MiB by curl, %d rounds, MB/s (speed_download); %s"
+          % (link, size, rounds, load_line(b0, w0)))
+    print("%-16s %9s %9s %9s %8s" % ("", "median", "min", "max", "/direct"))
+    med = {n: median(v) for n, v in speeds.items()}
+    for name, _ in bulk:
+        extra = ("   (/pasta-alone %.2f)" % (med[name] / med["pasta-alone"])
+                 if name == "cordon-filtered" else "")
+        print("%-16s %9.0f %9.0f %9.0f %8.2f%s" % (
+            name, med[name], min(speeds[name]), max(speeds[name]), med[name] / med["direct"], extra))
+    for name in ["cordon-proxied"] + ["harness-%dk" % (pb // 1024) for pb in sorted(harnesses)]:
+        r = med[name] / med["direct"]
+        verdict(r >= BULK_TARGET, "bulk (%s) %s/direct %.2f (target >= %.2f)"
+                % (rate or "unshaped", name, r, BULK_TARGET))
+    print("info: bulk (%s) cordon-filtered/pasta-alone %.2f"
+          % (rate or "unshaped", med["cordon-filtered"] / med["pasta-alone"]))
+
+bulk_run(None)
+if rate:
+    bulk_run(rate)
 
 # --- connection set-up ---------------------------------------------------------------------------
 def recv_until(s, end):
@@ -376,6 +401,9 @@ for pb, (pid, proxy) in sorted(harnesses.items()):
             "%d tunnels (pipe %d KiB): %d errors, %.1f KiB VmRSS per tunnel (target 0 errors, <= %d KiB)"
             % (tunnels, pb // 1024, errors, per, TUNNEL_TARGET_KIB))
     time.sleep(0.5)
+print("info: Slab/t is the whole kernel's slab growth per tunnel, so it counts all four sockets of a"
+      " tunnel (this client's, the proxy's two, the echo server's); a pipe holds pages only while"
+      " bytes are in flight, at most 2 x pipe bytes per tunnel")
 
 # --- start-up: filtered against isolated ------------------------------------------------------------
 def spawn_time(argv):
