@@ -62,7 +62,7 @@ command -v curl >/dev/null || die "curl is required"
 
 work=$(mktemp -d /tmp/cordon-bench-proxy.XXXXXX)
 chmod 755 "$work"
-net_env= pids=()
+net_env='' pids=()
 cleanup() {
         local p
         for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
@@ -74,6 +74,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 net_env=$("$repo/tests/lib/testnet.sh" up --owner $$) || die "cannot bring the test internet up"
+# shellcheck disable=SC1090 # the test internet's state file, made above
 . "$net_env"
 host=$NET_OK_ADDR http_port=9080 echo_port=9007
 
@@ -166,7 +167,7 @@ for pb in 16384 65536 262144; do
         "$harness" --listen 127.0.0.1:0 --pipe-bytes $pb --max-connections $((tunnels + 100)) \
                 >"$work/harness-$pb.out" 2>"$work/harness-$pb.err" &
         hp=$!
-        pids+=($hp)
+        pids+=("$hp")
         exec {hfd}<"$work/harness-$pb.out"
         read -r -t 10 word addr <&$hfd || true
         [ "${word:-}" = listening ] || die "proxy-harness did not start: $(cat "$work/harness-$pb.err")"
@@ -176,7 +177,7 @@ done
 # pasta alone: a network namespace held by a sleeping process, pasta attached with cordon's flags.
 unshare -Urn sleep 100000 &
 holder=$!
-pids+=($holder)
+pids+=("$holder")
 sleep 0.1
 timeout 3600 "$pasta" -f -q --config-net -T none -U none -t none -u none --no-map-gw \
         --runas 0:0 -P "$work/pasta.pid" "$holder" 2>"$work/pasta.err" &
