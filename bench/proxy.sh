@@ -21,7 +21,8 @@
 #            medians. Target <= 0.3 ms.
 #   tunnels  TUNNELS (default 1000) CONNECT tunnels open at once through proxy-harness, each
 #            answering an echo; the harness's VmRSS before and with them open, per tunnel.
-#            Target <= 64 KiB.
+#            Then the same from inside `cordon run --net proxied`, reading the VmRSS of the
+#            cordon process (the supervisor, where the proxy runs). Target <= 64 KiB.
 #   startup  `cordon run --quiet --net filtered -- /bin/true` against `--net isolated`,
 #            interleaved, STARTS rounds (default 40).
 #
@@ -402,6 +403,61 @@ for pb, (pid, proxy) in sorted(harnesses.items()):
             "%d tunnels (pipe %d KiB): %d errors, %.1f KiB VmRSS per tunnel (target 0 errors, <= %d KiB)"
             % (tunnels, pb // 1024, errors, per, TUNNEL_TARGET_KIB))
     time.sleep(0.5)
+# The real path: the proxy in cordon's supervisor, the tunnels opened from inside the sandbox.
+INSIDE = r"""
+import resource, socket, sys
+s, h = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (h, h))
+host, port, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+def until(s, end):
+    d = b""
+    while not d.endswith(end):
+        x = s.recv(4096)
+        if not x:
+            raise ConnectionError(d)
+        d += x
+    return d
+def one():
+    s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
+    s.sendall(b"CONNECT %s:%d HTTP/1.1\r\n\r\n" % (host.encode(), port))
+    return s
+one().close()
+print("ready", flush=True); sys.stdin.readline()
+socks, errors = [], 0
+for _ in range(n):
+    try:
+        socks.append(one())
+    except OSError:
+        errors += 1
+for s in socks:
+    try:
+        if not until(s, b"\r\n\r\n").startswith(b"HTTP/1.1 200"):
+            raise ConnectionError()
+        s.sendall(b"ping"); until(s, b"ping")
+    except (OSError, ConnectionError):
+        errors += 1
+print("open %d" % errors, flush=True); sys.stdin.readline()
+"""
+sup = subprocess.Popen([cordon, "run", "--quiet", "--net", "proxied", "--", "python3", "-c", INSIDE,
+                        host, str(echo_port), str(tunnels)],
+                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+if sup.stdout.readline().strip() != "ready":
+    die("the sandbox for the supervisor's tunnels did not start")
+time.sleep(0.2)
+rss0 = status(sup.pid, "VmRSS")
+sup.stdin.write("\n"); sup.stdin.flush()
+line = sup.stdout.readline().split()
+if not line or line[0] != "open":
+    die("the sandbox's tunnels failed: %r" % line)
+time.sleep(0.2)
+rss1, sfds = status(sup.pid, "VmRSS"), fds(sup.pid)
+sup.stdin.write("\n"); sup.stdin.flush()
+sup.wait()
+per = (rss1 - rss0) / tunnels
+print("%-16s %9d %9d %5d->%-6d %12.1f %9s" % ("supervisor 16K", int(line[1]), sfds, rss0, rss1, per, "-"))
+verdict(int(line[1]) == 0 and per <= TUNNEL_TARGET_KIB,
+        "%d tunnels through cordon run --net proxied: %s errors, %.1f KiB of the supervisor's VmRSS per tunnel"
+        " (target 0 errors, <= %d KiB)" % (tunnels, line[1], per, TUNNEL_TARGET_KIB))
 print("info: Slab/t is the whole kernel's slab growth per tunnel, so it counts all four sockets of a"
       " tunnel (this client's, the proxy's two, the echo server's); a pipe holds pages only while"
       " bytes are in flight, at most 2 x pipe bytes per tunnel")
