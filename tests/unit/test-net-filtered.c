@@ -90,9 +90,11 @@ static bool gone(pid_t pid)
         return r;
 }
 
-/* No child of ours is left: pasta is one while it runs. */
+/* No child of ours is left: pasta is one while it runs. A killed pasta is reaped at the next
+ * stop or start without waiting for its exit; here it is waited for first. */
 static bool no_children(void)
 {
+        cordon_pasta_reap(true);
         return waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD;
 }
 

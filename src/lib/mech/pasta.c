@@ -5,6 +5,7 @@
  * its defaults forward the host's loopback ports in and map the gateway to the host. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -297,9 +298,54 @@ static void reap(pid_t pid)
                 ;
 }
 
+/* pastas killed but not yet reaped: a killed pasta takes tens of milliseconds to exit (its tap
+ * device is unregistered), which a caller should not wait for. Each is reaped without waiting at
+ * the next stop or start in this process; a process that exits first leaves them to init. */
+static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
+static int pending[32];
+static size_t n_pending;
+
+static bool reaped(int pidfd)
+{
+        siginfo_t si = {0};
+        return waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED | WNOHANG) == 0 ? si.si_pid != 0
+                                                                         : errno == ECHILD;
+}
+
+void cordon_pasta_reap(bool wait)
+{
+        pthread_mutex_lock(&pending_lock);
+        for (size_t i = 0; i < n_pending;)
+                if (wait) {
+                        siginfo_t si;
+                        while (waitid(P_PIDFD, (id_t)pending[i], &si, WEXITED) < 0 &&
+                               errno == EINTR)
+                                ;
+                        safe_close(pending[i]);
+                        pending[i] = pending[--n_pending];
+                } else if (reaped(pending[i])) {
+                        safe_close(pending[i]);
+                        pending[i] = pending[--n_pending];
+                } else
+                        i++;
+        pthread_mutex_unlock(&pending_lock);
+}
+
+/* Keeps @pidfd for a later reap; false when the list is full (then the caller waits). */
+static bool defer_reap(int pidfd)
+{
+        pthread_mutex_lock(&pending_lock);
+        bool kept = n_pending < ELEMENTSOF(pending);
+        if (kept)
+                pending[n_pending++] = pidfd;
+        pthread_mutex_unlock(&pending_lock);
+        return kept;
+}
+
 int cordon_pasta_start(const struct cordon_pasta_config *cfg, pid_t child, struct cordon_pasta *ret,
                        struct cordon_diag *diag)
 {
+        cordon_pasta_reap(false);
         unsigned timeout = cfg && cfg->timeout_ms ? cfg->timeout_ms : CORDON_PASTA_START_TIMEOUT_MS;
         if (cfg && cfg->dns_forward) {
                 unsigned char a[sizeof(struct in6_addr)];
@@ -395,12 +441,18 @@ void cordon_pasta_stop(struct cordon_pasta *p)
         }
         if (p->pidfd >= 0) {
                 (void)syscall(SYS_pidfd_send_signal, p->pidfd, SIGKILL, NULL, 0);
-                /* Our child: gone and reaped before we return. */
-                siginfo_t si;
-                while (waitid(P_PIDFD, (id_t)p->pidfd, &si, WEXITED) < 0 && errno == EINTR)
-                        ;
-                safe_close(p->pidfd);
+                /* Killed now; reaped now if it is already gone, else later (see above). */
+                if (reaped(p->pidfd))
+                        safe_close(p->pidfd);
+                else if (!defer_reap(p->pidfd)) {
+                        siginfo_t si;
+                        while (waitid(P_PIDFD, (id_t)p->pidfd, &si, WEXITED) < 0 && errno == EINTR)
+                                ;
+                        safe_close(p->pidfd);
+                }
+                p->pidfd = -EBADF;
         }
+        cordon_pasta_reap(false);
         safe_close(p->errfd);
         *p = CORDON_PASTA_NONE;
 }

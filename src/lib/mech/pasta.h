@@ -67,3 +67,7 @@ void cordon_pasta_kill(const struct cordon_pasta *p);
 /* Kills pasta (SIGKILL through its pidfd), reaps it and closes its descriptors. Idempotent; @p
  * may be CORDON_PASTA_NONE or zeroed (pid 0: nothing owned). */
 void cordon_pasta_stop(struct cordon_pasta *p);
+/* Reaps the pastas earlier stops killed but did not wait for (their exit takes tens of
+ * milliseconds: the tap device is unregistered); each stop and start does it without waiting.
+ * With @wait, waits for each. Thread-safe. */
+void cordon_pasta_reap(bool wait);
