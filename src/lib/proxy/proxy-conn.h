@@ -49,6 +49,7 @@ struct proxy_dir {
         bool shut;      /* @dst shut down for writing */
         uint64_t bytes; /* bytes written to @dst (pre included) */
         bool pre_own;   /* @pre is the proxy's own reply, not relayed bytes */
+        bool grown;     /* the pipe was grown to CORDON_PROXY_PIPE_GROWN (counted in the proxy) */
 };
 
 struct proxy_conn {
@@ -95,7 +96,16 @@ struct cordon_proxy {
         uint64_t next_deadline; /* lower bound of every connection's deadline; 0 none */
         uint64_t now;           /* of the current dispatch */
         struct cordon_proxy_stats stats;
+        unsigned grown_pipes; /* pipes grown for a stream, at most CORDON_PROXY_GROWN_MAX */
 };
+
+/* A direction that keeps its pipe full after CORDON_PROXY_GROW_AFTER bytes is a stream: its pipe
+ * grows to CORDON_PROXY_PIPE_GROWN, fewer splice rounds per byte, for at most
+ * CORDON_PROXY_GROWN_MAX pipes of the proxy at once (16 MiB of kernel memory at most), so 1,000
+ * idle tunnels keep their small pipes. */
+#define CORDON_PROXY_GROW_AFTER (1024 * 1024)
+#define CORDON_PROXY_PIPE_GROWN (256 * 1024)
+#define CORDON_PROXY_GROWN_MAX  64
 
 #define CORDON_PROXY_DRAIN_TIMEOUT_MS 2000 /* after a refusal, how long the client is drained */
 

@@ -56,6 +56,10 @@ void cordon_proxy_relay_clear(struct proxy_conn *c)
         struct proxy_dir *dirs[] = {&c->up, &c->down};
         for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
                 struct proxy_dir *d = dirs[i];
+                if (d->grown) {
+                        c->p->grown_pipes--;
+                        d->grown = false;
+                }
                 d->pipe_r = safe_close(d->pipe_r);
                 d->pipe_w = safe_close(d->pipe_w);
                 free(d->buf);
@@ -92,6 +96,28 @@ static bool dir_pending(const struct proxy_dir *d)
         return d->pre || d->fill > 0;
 }
 
+static struct cordon_proxy *dir_proxy(const struct proxy_dir *d)
+{
+        return d->src->owner ? ((struct proxy_conn *)d->src->owner)->p : NULL;
+}
+
+/* A full pipe after CORDON_PROXY_GROW_AFTER bytes: a stream, which gets a bigger pipe while the
+ * proxy's budget lasts (see proxy-conn.h). A refusal (pipe-user-pages-soft) keeps the pipe. */
+static void dir_maybe_grow(struct proxy_dir *d)
+{
+        struct cordon_proxy *p;
+        if (d->grown || d->buf || d->off + d->fill < d->cap || d->bytes < CORDON_PROXY_GROW_AFTER ||
+            d->cap >= CORDON_PROXY_PIPE_GROWN || !(p = dir_proxy(d)) ||
+            p->grown_pipes >= CORDON_PROXY_GROWN_MAX)
+                return;
+        int sz = fcntl(d->pipe_w, F_SETPIPE_SZ, CORDON_PROXY_PIPE_GROWN);
+        if (sz <= 0)
+                return;
+        d->cap = (size_t)sz;
+        d->grown = true;
+        p->grown_pipes++;
+}
+
 /* Takes what @d's source has, up to the room left. Returns bytes taken, 0, -errno. */
 static ssize_t dir_fill(struct proxy_dir *d)
 {
@@ -115,6 +141,7 @@ static ssize_t dir_fill(struct proxy_dir *d)
         d->fill += (size_t)n;
         if (d->limit != UINT64_MAX)
                 d->limit -= (uint64_t)n;
+        dir_maybe_grow(d);
         return n;
 }
 
