@@ -111,3 +111,9 @@ int close_all_fds_except(const int *keep, size_t n)
                 return -errno;
         return 0;
 }
+
+int read_full_file_or_stdin(const char *path, size_t max, char **ret, size_t *ret_len)
+{
+        return streq(path, "-") ? read_full_fd(STDIN_FILENO, max, ret, ret_len)
+                                : read_full_file(path, max, ret, ret_len);
+}

@@ -11,6 +11,8 @@ int write_all(int fd, const void *buf, size_t len);
 int read_full_file(const char *path, size_t max, char **ret, size_t *ret_len);
 /* The same from an open file descriptor (a pipe, standard input), which stays open. */
 int read_full_fd(int fd, size_t max, char **ret, size_t *ret_len);
+/* read_full_file(), or read_full_fd() of standard input for @path "-". */
+int read_full_file_or_stdin(const char *path, size_t max, char **ret, size_t *ret_len);
 /* Opens @path relative to @dirfd with O_CLOEXEC|O_NOCTTY, writes @s and closes. */
 int write_string_file_at(int dirfd, const char *path, const char *s);
 /* Closes every fd >= 3 except those listed in @keep (n entries). */

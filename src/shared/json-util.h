@@ -16,3 +16,25 @@ static inline json_t *json_string_or_null(const char *s)
         json_t *j = s ? json_string(s) : NULL;
         return j ? j : json_null();
 }
+
+/* "an object", "a string", ... for messages that say what was found instead. */
+static inline const char *json_type_name(const json_t *v)
+{
+        switch (json_typeof(v)) {
+        case JSON_OBJECT:
+                return "an object";
+        case JSON_ARRAY:
+                return "an array";
+        case JSON_STRING:
+                return "a string";
+        case JSON_INTEGER:
+        case JSON_REAL:
+                return "a number";
+        case JSON_TRUE:
+        case JSON_FALSE:
+                return "a boolean";
+        case JSON_NULL:
+                break;
+        }
+        return "null";
+}

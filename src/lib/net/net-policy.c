@@ -42,33 +42,12 @@ _printf_(4, 5) static int fail(struct cordon_diag *diag, const char *source, con
         return cordon_diag_set(diag, -EINVAL, "%s: %s: %s", source, ptr, msg);
 }
 
-static const char *type_name(const json_t *v)
-{
-        switch (json_typeof(v)) {
-        case JSON_OBJECT:
-                return "an object";
-        case JSON_ARRAY:
-                return "an array";
-        case JSON_STRING:
-                return "a string";
-        case JSON_INTEGER:
-        case JSON_REAL:
-                return "a number";
-        case JSON_TRUE:
-        case JSON_FALSE:
-                return "a boolean";
-        case JSON_NULL:
-                break;
-        }
-        return "null";
-}
-
 /* The mode named by the string @v at @ptr. */
 static int parse_mode(json_t *v, const char *source, const char *ptr, struct cordon_diag *diag,
                       enum cordon_net_policy_mode *ret)
 {
         if (!json_is_string(v))
-                return fail(diag, source, ptr, "expected a string, got %s", type_name(v));
+                return fail(diag, source, ptr, "expected a string, got %s", json_type_name(v));
         const char *s = json_string_value(v);
         size_t len = json_string_length(v);
         for (size_t i = 0; i < ELEMENTSOF(mode_names); i++)
@@ -85,7 +64,7 @@ static int parse_hosts(json_t *v, const char *source, struct cordon_diag *diag, 
 {
         if (!json_is_array(v))
                 return fail(diag, source, "/allowed_hosts", "expected an array, got %s",
-                            type_name(v));
+                            json_type_name(v));
         if (json_array_size(v) > CORDON_NET_POLICY_MAX_HOSTS)
                 return fail(diag, source, "/allowed_hosts", "more than %d hosts (the limit)",
                             CORDON_NET_POLICY_MAX_HOSTS);
@@ -99,7 +78,8 @@ static int parse_hosts(json_t *v, const char *source, struct cordon_diag *diag, 
                 char ptr[64];
                 snprintf(ptr, sizeof(ptr), "/allowed_hosts/%zu", i);
                 if (!json_is_string(e))
-                        return fail(diag, source, ptr, "expected a string, got %s", type_name(e));
+                        return fail(diag, source, ptr, "expected a string, got %s",
+                                    json_type_name(e));
                 const char *s = json_string_value(e), *why = NULL;
                 size_t len = json_string_length(e);
                 char q[CORDON_NET_QUOTE_MAX];
@@ -121,7 +101,7 @@ static int parse_top(json_t *root, const char *source, struct cordon_diag *diag,
 {
         if (!json_is_object(root))
                 return fail(diag, source, "top level", "expected an object, got %s",
-                            type_name(root));
+                            json_type_name(root));
         json_t *mode = json_object_get(root, "mode"), *type = json_object_get(root, "type"),
                *hosts = json_object_get(root, "allowed_hosts");
         const char *key;

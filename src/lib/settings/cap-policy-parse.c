@@ -9,6 +9,7 @@
 
 #include "lib/settings/cap-policy-internal.h"
 #include "lib/policy/diag.h"
+#include "shared/json-util.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
 #include "shared/strv.h"
@@ -56,27 +57,6 @@ _printf_(2, 3) static int fail(struct parse_ctx *c, const char *fmt, ...)
                                c->ptr_len ? c->ptr : "top level", msg);
 }
 
-static const char *type_name(const json_t *v)
-{
-        switch (json_typeof(v)) {
-        case JSON_OBJECT:
-                return "an object";
-        case JSON_ARRAY:
-                return "an array";
-        case JSON_STRING:
-                return "a string";
-        case JSON_INTEGER:
-        case JSON_REAL:
-                return "a number";
-        case JSON_TRUE:
-        case JSON_FALSE:
-                return "a boolean";
-        case JSON_NULL:
-                break;
-        }
-        return "null";
-}
-
 /* A string value without NUL bytes (the parser allows \u0000 so that it can say where). */
 static int get_string(struct parse_ctx *c, json_t *v, const char **ret, size_t *ret_len)
 {
@@ -86,7 +66,7 @@ static int get_string(struct parse_ctx *c, json_t *v, const char **ret, size_t *
         if (ret_len)
                 *ret_len = 0;
         if (!json_is_string(v))
-                return fail(c, "expected a string, got %s", type_name(v));
+                return fail(c, "expected a string, got %s", json_type_name(v));
         const char *s = json_string_value(v);
         size_t len = json_string_length(v);
         if (memchr(s, 0, len))
@@ -100,7 +80,7 @@ static int get_string(struct parse_ctx *c, json_t *v, const char **ret, size_t *
 static int get_array(struct parse_ctx *c, json_t *v)
 {
         if (!json_is_array(v))
-                return fail(c, "expected an array, got %s", type_name(v));
+                return fail(c, "expected an array, got %s", json_type_name(v));
         if (json_array_size(v) > CORDON_CAP_POLICY_MAX_ENTRIES)
                 return fail(c, "more than %d entries (the limit)", CORDON_CAP_POLICY_MAX_ENTRIES);
         return 0;
@@ -212,7 +192,7 @@ static int parse_capabilities(struct parse_ctx *c, json_t *v, struct cordon_cap_
         if (json_is_null(v))
                 return 0;
         if (!json_is_object(v))
-                return fail(c, "expected an object or null, got %s", type_name(v));
+                return fail(c, "expected an object or null, got %s", json_type_name(v));
         if (json_object_size(v) == 0)
                 return 0; /* {}: no ceiling, like null */
         p->has_capabilities = true;
@@ -246,7 +226,7 @@ static int parse_process_sandbox(struct parse_ctx *c, json_t *v, struct cordon_c
         if (json_is_null(v))
                 return 0;
         if (!json_is_object(v))
-                return fail(c, "expected an object or null, got %s", type_name(v));
+                return fail(c, "expected an object or null, got %s", json_type_name(v));
         const char *key;
         json_t *e;
         json_object_foreach(v, key, e)
@@ -293,7 +273,7 @@ static int parse_enum(struct parse_ctx *c, json_t *v, int (*from_string)(const c
 static int parse_top(struct parse_ctx *c, json_t *v, struct cordon_cap_policy *p)
 {
         if (!json_is_object(v))
-                return fail(c, "expected an object, got %s", type_name(v));
+                return fail(c, "expected an object, got %s", json_type_name(v));
         const char *key;
         json_t *e;
         json_object_foreach(v, key, e)

@@ -45,9 +45,7 @@ _public_ int cordon_cap_policy_load(const char *path, struct cordon_cap_policy *
         const char *name = streq(path, "-") ? "<stdin>" : path;
         _cleanup_free_ char *buf = NULL;
         size_t len = 0;
-        int r = streq(path, "-")
-                    ? read_full_fd(STDIN_FILENO, CORDON_CAP_POLICY_MAX_BYTES, &buf, &len)
-                    : read_full_file(path, CORDON_CAP_POLICY_MAX_BYTES, &buf, &len);
+        int r = read_full_file_or_stdin(path, CORDON_CAP_POLICY_MAX_BYTES, &buf, &len);
         if (r == -EFBIG)
                 return cordon_diag_set(diag, r, "%s: larger than %d bytes (1 MiB)", name,
                                        CORDON_CAP_POLICY_MAX_BYTES);

@@ -47,9 +47,7 @@ _public_ int cordon_settings_load_network_policy(struct cordon_settings *s, cons
         const char *name = streq(path, "-") ? "<stdin>" : path;
         _cleanup_free_ char *buf = NULL;
         size_t len = 0;
-        int r = streq(path, "-")
-                    ? read_full_fd(STDIN_FILENO, CORDON_NET_POLICY_MAX_BYTES, &buf, &len)
-                    : read_full_file(path, CORDON_NET_POLICY_MAX_BYTES, &buf, &len);
+        int r = read_full_file_or_stdin(path, CORDON_NET_POLICY_MAX_BYTES, &buf, &len);
         if (r < 0)
                 return cordon_diag_set(diag, r, "%s: %s", name,
                                        r == -EFBIG ? "larger than 1 MiB" : strerror(-r));
