@@ -82,7 +82,7 @@ Test(lower, every_network_mode_resolves)
         for (int m = 0; m < (int)CORDON_NET_MODES; m++) {
                 s.net_mode = (enum cordon_net_mode)m;
                 lower_ok();
-                cr_assert_eq(p->net_mode, m);
+                cr_assert_eq((int)p->net_mode, m);
                 p = cordon_policy_free(p);
                 warnings = strv_free(warnings);
         }

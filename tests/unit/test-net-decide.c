@@ -52,7 +52,7 @@ Test(net_decide, deliverable_modes_are_delivered_as_asked)
                 cr_assert_eq(decide(m, CORDON_NET_FALLBACK_STRICT, CORDON_BACKEND_NS, pasta_ok,
                                     NULL, &got, note, &d),
                              0, "%s: %s", cordon_net_mode_to_string(m), d.message);
-                cr_assert_eq(got, m);
+                cr_assert_eq((int)got, m);
                 cr_assert_str_empty(note);
         }
 }

@@ -314,7 +314,6 @@ static const struct child_step ns_steps[] = {
     {CORDON_STEP_PROCESS, step_block_signals},
     {CORDON_STEP_PROCESS, step_die_with_supervisor}, /* and the release: the parent attached
                                                       * PID 1 to the cgroups */
-    {CORDON_STEP_LIMITS, step_limits},
     {CORDON_STEP_PROCESS, step_close_fds},
     {CORDON_STEP_USERNS, step_id_maps},
     {CORDON_STEP_NS_LIMITS, step_ns_limits},
@@ -325,6 +324,8 @@ static const struct child_step ns_steps[] = {
     {CORDON_STEP_NETWORK, step_loopback},
     {CORDON_STEP_PROXY, step_proxy_listener},
     {CORDON_STEP_NET_FILTER, step_net_mode},
+    /* After the set-up that allocates (libnftables): a memory rlimit is for the command. */
+    {CORDON_STEP_LIMITS, step_limits},
     {CORDON_STEP_KEYRING, step_keyring},
     {CORDON_STEP_PROCESS, step_not_dumpable},
     {CORDON_STEP_CAPS, step_drop_caps},

@@ -232,9 +232,8 @@ int cordon_lower_mail_stub(struct lower *l)
          * a stub: auto leaves it out there (as the spec's landlock backend does), on refuses
          * to start (cordon_launch_prepare()). */
         bool on = s->mail_block == CORDON_MAIL_BLOCK_ON;
-        bool want = on ||
-                    (s->mail_block == CORDON_MAIL_BLOCK_AUTO && s->net_mode != CORDON_NET_OPEN &&
-                     s->backend != CORDON_BACKEND_LANDLOCK);
+        bool want = on || (s->mail_block == CORDON_MAIL_BLOCK_AUTO &&
+                           s->net_mode != CORDON_NET_OPEN && s->backend != CORDON_BACKEND_LANDLOCK);
         if (!want)
                 return 0;
         l->p->mail_stub_required = on;
