@@ -209,6 +209,8 @@ Test(nft, nftables_accepts_it)
  * (in a user namespace of its own, as the sandbox's child does), and refuses garbage. */
 static int load_in_child(const char *text)
 {
+        /* As the supervisor does before the clone: the library is opened, not linked. */
+        cr_assert_eq(cordon_nft_open(NULL), 0);
         pid_t pid = fork();
         if (pid == 0) {
                 if (unshare(CLONE_NEWUSER | CLONE_NEWNET) < 0)

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "lib/launch/net-decide.h"
+#include "lib/mech/nft.h"
 #include "lib/mech/pasta.h"
 #include "lib/policy/diag.h"
 #include "lib/policy/net-modes.h"
@@ -92,8 +93,17 @@ bool cordon_pasta_filtered_probe(const struct cordon_policy *p, char *why, size_
         struct cordon_diag diag = {0};
         const struct cordon_pasta_config cfg = {.path = p->net.filter_helper};
         /* The backend was checked by the caller. */
-        if (cordon_pasta_probe(&cfg, CORDON_BACKEND_NS, p->net.skip_probe, &diag) >= 0)
-                return true;
-        snprintf(why, n, "%s", diag.message);
-        return false;
+        if (cordon_pasta_probe(&cfg, CORDON_BACKEND_NS, p->net.skip_probe, &diag) < 0) {
+                snprintf(why, n, "%s", diag.message);
+                return false;
+        }
+        const char *err = NULL;
+        if (cordon_nft_open(&err) < 0) {
+                snprintf(why, n,
+                         "the filtered network's firewall needs libnftables, which cannot be "
+                         "loaded: %s (install libnftables1)",
+                         err);
+                return false;
+        }
+        return true;
 }

@@ -97,6 +97,12 @@ int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *dia
         }
         if (r < 0)
                 return r;
+        const char *err = NULL;
+        if ((r = cordon_nft_open(&err)) < 0)
+                return cordon_diag_set(diag, r,
+                                       "the filtered network's firewall needs libnftables, which "
+                                       "cannot be loaded: %s (install libnftables1)",
+                                       err);
         if (l->dry_run)
                 return 0;
 

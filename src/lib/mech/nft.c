@@ -1,8 +1,10 @@
 /* The filtered mode's nftables ruleset (see nft.h): built in the supervisor's prepare phase from
  * parsed rules only (no text a user wrote reaches nft), loaded by the child with libnftables. */
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <ifaddrs.h>
+#include <pthread.h>
 #include <nftables/libnftables.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,18 +242,65 @@ int cordon_nft_resolvers(const char *path, struct cordon_net_addr **ret, size_t 
         return 0;
 }
 
+/* libnftables and what it pulls in (libnftnl, libmnl, libxtables, libgmp) cost every start of
+ * cordon about 0.4 ms of the dynamic loader if linked; only the filtered mode needs them, so
+ * they are opened then, by the supervisor before the clone (the child inherits the mapping). */
+static struct {
+        void *handle;
+        __typeof__(&nft_ctx_new) ctx_new;
+        __typeof__(&nft_ctx_free) ctx_free;
+        __typeof__(&nft_ctx_buffer_output) buffer_output;
+        __typeof__(&nft_ctx_buffer_error) buffer_error;
+        __typeof__(&nft_run_cmd_from_buffer) run_cmd_from_buffer;
+} lib;
+static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
+static char lib_error[256];
+
+static void lib_open(void)
+{
+        void *h = dlopen("libnftables.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!h) {
+                snprintf(lib_error, sizeof(lib_error), "%s", dlerror());
+                return;
+        }
+        lib.ctx_new = (__typeof__(lib.ctx_new))dlsym(h, "nft_ctx_new");
+        lib.ctx_free = (__typeof__(lib.ctx_free))dlsym(h, "nft_ctx_free");
+        lib.buffer_output = (__typeof__(lib.buffer_output))dlsym(h, "nft_ctx_buffer_output");
+        lib.buffer_error = (__typeof__(lib.buffer_error))dlsym(h, "nft_ctx_buffer_error");
+        lib.run_cmd_from_buffer =
+            (__typeof__(lib.run_cmd_from_buffer))dlsym(h, "nft_run_cmd_from_buffer");
+        if (!lib.ctx_new || !lib.ctx_free || !lib.buffer_output || !lib.buffer_error ||
+            !lib.run_cmd_from_buffer) {
+                snprintf(lib_error, sizeof(lib_error), "libnftables.so.1 lacks a function");
+                dlclose(h);
+                lib.ctx_new = NULL;
+                return;
+        }
+        lib.handle = h;
+}
+
+int cordon_nft_open(const char **ret_error)
+{
+        pthread_once(&lib_once, lib_open);
+        if (ret_error)
+                *ret_error = lib_error;
+        return lib.handle ? 0 : -ENOPKG;
+}
+
 int cordon_nft_load(const char *text)
 {
-        struct nft_ctx *ctx = nft_ctx_new(NFT_CTX_DEFAULT);
+        if (!lib.handle)
+                return -ENOPKG;
+        struct nft_ctx *ctx = lib.ctx_new(NFT_CTX_DEFAULT);
         if (!ctx)
                 return -ENOMEM;
         /* Its messages have nowhere to go from the child: buffered and dropped. */
-        (void)nft_ctx_buffer_output(ctx);
-        (void)nft_ctx_buffer_error(ctx);
+        (void)lib.buffer_output(ctx);
+        (void)lib.buffer_error(ctx);
         errno = 0;
-        int r = nft_run_cmd_from_buffer(ctx, text);
+        int r = lib.run_cmd_from_buffer(ctx, text);
         int err = errno;
-        nft_ctx_free(ctx);
+        lib.ctx_free(ctx);
         if (r == 0)
                 return 0;
         return err == EPERM || err == EACCES || err == ENOMEM ? -err : -EINVAL;

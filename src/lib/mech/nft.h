@@ -57,3 +57,7 @@ int cordon_nft_resolvers(const char *path, struct cordon_net_addr **ret, size_t 
 /* Child side: loads @text into the current network namespace with libnftables. Needs
  * CAP_NET_ADMIN there. Returns 0 or -errno (-EINVAL when nftables refused the text). */
 int cordon_nft_load(const char *text);
+/* Opens libnftables (once per process; it is not linked, see nft.c): supervisor side, before
+ * the child needs cordon_nft_load(). Returns 0, or -ENOPKG with the loader's message in
+ * *@ret_error (may be NULL). Thread-safe. */
+int cordon_nft_open(const char **ret_error);
