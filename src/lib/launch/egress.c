@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/launch/egress.h"
@@ -49,12 +50,21 @@ int cordon_egress_prepare(struct cordon_sandbox *sb, const struct cordon_policy 
                 return cordon_diag_set(diag, r, "failed to copy the network rules: %s",
                                        strerror(-r));
         if (p->net.log_path) {
-                /* Opened as the caller, appended to, never through a symlink. */
+                /* Opened as the caller, appended to, never through a symlink, and only a regular
+                 * file: a FIFO an earlier sandbox left at that path (say, in the project) would
+                 * block the start forever, a device would take the lines elsewhere. */
                 sb->net_log_fd = open(p->net.log_path,
-                                      O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+                                      O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
+                                          O_NOCTTY | O_CLOEXEC,
+                                      0600);
                 if (sb->net_log_fd < 0)
                         return cordon_diag_set(diag, -errno,
                                                "NETWORK_LOG: cannot open '%s' for appending: %m",
+                                               p->net.log_path);
+                struct stat st;
+                if (fstat(sb->net_log_fd, &st) < 0 || !S_ISREG(st.st_mode))
+                        return cordon_diag_set(diag, -EPERM,
+                                               "NETWORK_LOG: '%s' is not a regular file",
                                                p->net.log_path);
         }
         if (p->net.proxy_dns && !(sb->proxy_dns = strdup(p->net.proxy_dns)))
