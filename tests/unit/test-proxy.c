@@ -764,3 +764,27 @@ Test(proxy_bounds, closed_clients_free_their_slots)
         cr_expect(strncmp(buf, "HTTP/1.1 200", 12) == 0);
         close(c);
 }
+
+/* The DNS server has NETWORK_PROXY_DNS's grammar: canonical addresses only, never a name. */
+Test(proxy_config, dns_server_grammar)
+{
+        struct cordon_net_rules *r = NULL;
+        cr_assert_eq(cordon_net_rules_new(&r), 0);
+        const char *bad[] = {"127.1", "0x7f000001:53", "dns.example", "1.2.3.4:0", "[::1]x", ""};
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                struct cordon_proxy_config cfg = {.rules = r, .dns_server = bad[i], .log_fd = -1};
+                struct cordon_proxy *p = NULL;
+                struct cordon_diag d = {0};
+                cr_expect_eq(cordon_proxy_new(&cfg, &p, &d), -EINVAL, "%s", bad[i]);
+                cordon_proxy_free(p);
+        }
+        const char *good[] = {"198.18.0.2", "198.18.0.2:5353", "[::1]:53", "::1"};
+        for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+                struct cordon_proxy_config cfg = {.rules = r, .dns_server = good[i], .log_fd = -1};
+                struct cordon_proxy *p = NULL;
+                struct cordon_diag d = {0};
+                cr_expect_eq(cordon_proxy_new(&cfg, &p, &d), 0, "%s: %s", good[i], d.message);
+                cordon_proxy_free(p);
+        }
+        cordon_net_rules_free(r);
+}

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "lib/policy/diag.h"
+#include "lib/net/net-server.h"
 #include "lib/proxy/proxy-resolve.h"
 #include "shared/macro.h"
 
@@ -132,7 +133,10 @@ int cordon_proxy_resolver_new(int epfd, const char *dns_server, unsigned timeout
         r->channel_ok = true;
         if (dns_server) {
                 struct ares_addr_port_node *servers = NULL;
-                bool ok = !strchr(dns_server, ',') && !strchr(dns_server, '%') &&
+                struct cordon_net_addr addr;
+                uint16_t port;
+                /* The grammar of NETWORK_PROXY_DNS (canonical addresses only), then c-ares's. */
+                bool ok = cordon_net_parse_server(dns_server, &addr, &port) >= 0 &&
                           ares_set_servers_ports_csv(r->channel, dns_server) == ARES_SUCCESS &&
                           ares_get_servers_ports(r->channel, &servers) == ARES_SUCCESS && servers &&
                           !servers->next;
