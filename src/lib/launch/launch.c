@@ -104,6 +104,26 @@ static int prepare_limits(struct cordon_launch *l, struct cordon_diag *diag)
         return 0;
 }
 
+/* The command's environment with @vars (NAME=VALUE) set: the launch's own copy, made from the
+ * policy's on first use; an earlier value of each name is replaced. */
+static int launch_setenv(struct cordon_launch *l, const char *const *vars, size_t n)
+{
+        _cleanup_strv_free_ char **envp = NULL;
+        STRV_FOREACH (e, l->envp ?: l->p->envp) {
+                bool replaced = false;
+                for (size_t i = 0; i < n && !replaced; i++)
+                        replaced = strncmp(*e, vars[i], strcspn(vars[i], "=") + 1) == 0;
+                if (!replaced && strv_extend(&envp, *e) < 0)
+                        return -ENOMEM;
+        }
+        for (size_t i = 0; i < n; i++)
+                if (strv_extend(&envp, vars[i]) < 0)
+                        return -ENOMEM;
+        strv_free(l->envp);
+        l->envp = TAKE_PTR(envp);
+        return 0;
+}
+
 static int make_tmpdir(struct cordon_launch *l, struct cordon_diag *diag)
 {
         _cleanup_free_ char *dir = strdup("/tmp/cordon-XXXXXX");
@@ -113,20 +133,6 @@ static int make_tmpdir(struct cordon_launch *l, struct cordon_diag *diag)
                 return cordon_diag_set(diag, -errno,
                                        "failed to create a private TMPDIR in /tmp: %m");
         l->tmpdir = TAKE_PTR(dir);
-
-        /* The command sees the host's /tmp as denied; TMPDIR points it at its own directory. */
-        _cleanup_free_ char *var = NULL;
-        if (asprintf(&var, "TMPDIR=%s", l->tmpdir) < 0)
-                return -ENOMEM;
-        _cleanup_strv_free_ char **envp = NULL;
-        STRV_FOREACH (e, l->p->envp)
-                if (!startswith(*e, "TMPDIR=") && !startswith(*e, "SANDBOX_BACKEND=") &&
-                    strv_extend(&envp, *e) < 0)
-                        return -ENOMEM;
-        if (strv_consume(&envp, TAKE_PTR(var)) < 0 ||
-            strv_extend(&envp, "SANDBOX_BACKEND=landlock") < 0)
-                return -ENOMEM;
-        l->envp = TAKE_PTR(envp);
         return 0;
 }
 
@@ -160,20 +166,24 @@ static int set_proxy_env(struct cordon_launch *l)
         _Static_assert(CORDON_PROXY_PORT == 3128, "the proxy variables name the port");
         if (!cordon_net_mode_traits(l->net_mode)->proxy)
                 return 0;
-        _cleanup_strv_free_ char **envp = NULL;
-        STRV_FOREACH (e, l->envp ?: l->p->envp) {
-                bool ours = false;
-                for (size_t i = 0; i < ELEMENTSOF(vars) && !ours; i++)
-                        ours = strncmp(*e, vars[i], strcspn(vars[i], "=") + 1) == 0;
-                if (!ours && strv_extend(&envp, *e) < 0)
+        return launch_setenv(l, vars, ELEMENTSOF(vars));
+}
+
+/* The launch's own environment, built again for every backend and mode decided: the landlock
+ * backend's TMPDIR (the command sees the host's /tmp as denied) and SANDBOX_BACKEND, the
+ * proxy's variables; NULL when the policy's serves as it is. */
+static int build_env(struct cordon_launch *l)
+{
+        l->envp = strv_free(l->envp);
+        if (l->backend == CORDON_BACKEND_LANDLOCK && l->tmpdir) {
+                _cleanup_free_ char *var = NULL;
+                if (asprintf(&var, "TMPDIR=%s", l->tmpdir) < 0)
                         return -ENOMEM;
+                int r = launch_setenv(l, (const char *const[]){var, "SANDBOX_BACKEND=landlock"}, 2);
+                if (r < 0)
+                        return r;
         }
-        for (size_t i = 0; i < ELEMENTSOF(vars); i++)
-                if (strv_extend(&envp, vars[i]) < 0)
-                        return -ENOMEM;
-        strv_free(l->envp);
-        l->envp = TAKE_PTR(envp);
-        return 0;
+        return set_proxy_env(l);
 }
 
 /* Everything that depends on the backend: the Landlock plan, the socket rule of the seccomp
@@ -264,7 +274,7 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                 }
         }
 
-        if ((r = set_proxy_env(l)) < 0)
+        if ((r = build_env(l)) < 0)
                 return r;
         if (l->seccomp || l->seccomp_key.net != CORDON_SECCOMP_NET_ANY) {
                 l->seccomp_key.tier =
