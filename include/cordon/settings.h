@@ -95,6 +95,55 @@ int cordon_settings_load_policy(struct cordon_settings *s, const char *path,
 int cordon_settings_load_network_policy(struct cordon_settings *s, const char *path,
                                         struct cordon_diag *diag);
 
+/* ---- sandbox.conf: the layered configuration files (cordon-config(5)) ---- */
+
+/* Flags of struct cordon_config_options. */
+enum {
+        /* Write a commented default sandbox.conf to the user's configuration directory when it
+         * has none (what `cordon run` does on a first run). */
+        CORDON_CONFIG_WRITE_DEFAULT = 1u << 0,
+};
+
+struct cordon_config_options {
+        /* HOME, CORDON_CONF, SANDBOX_CONF, CORDON_ADMIN_CONF and PATH are read from here, never
+         * from the process environment; NULL: none. */
+        char *const *envp;
+        /* _PROJECT_DIR while the files are read; NULL: the working directory. */
+        const char *project_dir;
+        unsigned flags; /* CORDON_CONFIG_* */
+};
+
+/* The sandbox.conf front end: the admin baseline (/etc/cordon/sandbox.conf), the user's
+ * sandbox.conf (user.conf beside an admin baseline; CORDON_CONF or SANDBOX_CONF name another),
+ * and conf.d/ *.conf in lexical order, each layer adding to the one before, written into @s with
+ * origins "FILE:LINE". The files are bash, evaluated in a confined child; nothing is started
+ * when there is no file. Call it before the environment and command-line front ends, and
+ * cordon_settings_finalize() after them. Warnings (an unknown variable, the agent-sandbox files
+ * used instead of cordon's own, a default file written) go to @ret_warnings (a NULL-terminated
+ * vector the caller frees with each string; may be NULL). Returns 0, or -errno with the file,
+ * line and reason in @diag; the settings are unchanged on failure. */
+int cordon_settings_load_config(struct cordon_settings *s, const struct cordon_config_options *o,
+                                char ***ret_warnings, struct cordon_diag *diag);
+/* The configuration files read by cordon_settings_load_config(), in order: item @i's path and
+ * layer ("admin", "user" or "conf.d"). Count: 0 when none; the getter returns 0 or -ERANGE. */
+ssize_t cordon_settings_config_file_count(const struct cordon_settings *s);
+int cordon_settings_get_config_file(const struct cordon_settings *s, size_t i,
+                                    const char **ret_path, const char **ret_layer);
+
+/* After every front end: folds the ENABLED_AGENTS profiles in and applies the admin baseline's
+ * rules (cordon-config(5)), so that no layer, the environment or the command line included,
+ * lifts an admin rule. One warning line per entry the rules restored or stripped. Idempotent;
+ * any later cordon_settings_set() or _reset() makes it due again, and
+ * cordon_settings_resolve() finalizes a copy itself when it is due. Returns 0, or -errno with
+ * the reason in @diag (-EPERM: no allowed project parent is left). */
+int cordon_settings_finalize(struct cordon_settings *s, char ***ret_warnings,
+                             struct cordon_diag *diag);
+/* What the admin rules changed at the last finalize: item @i's variable and message. Count: 0
+ * when nothing; the getter returns 0 or -ERANGE. */
+ssize_t cordon_settings_admin_change_count(const struct cordon_settings *s);
+int cordon_settings_get_admin_change(const struct cordon_settings *s, size_t i,
+                                     const char **ret_name, const char **ret_message);
+
 /* Getters, for explanations and the startup banner. cordon_settings_get() writes the value of
  * scalar @name in its sandbox.conf spelling to @buf ("" for an unset one) and stores its origin
  * in @ret_origin (owned by @s, valid until @s changes; may be NULL). Returns 0, -ENOENT for an

@@ -157,6 +157,13 @@ void cordon_settings_clear(struct cordon_settings *s)
                 free(*origin_field(s, v));
         }
         free(s->home);
+        cordon_list_clear(&s->config_files);
+        cordon_list_clear(&s->admin_changes);
+        if (s->admin) {
+                cordon_settings_clear(s->admin);
+                free(s->admin);
+        }
+        free(s->admin_set);
         *s = (struct cordon_settings){0};
 }
 

@@ -102,6 +102,20 @@ struct cordon_settings {
         char *process_exec_origin;
         enum cordon_side_effect side_effect_level; /* SIDE_EFFECT_LEVEL */
         char *side_effect_level_origin;
+
+        /* ---- sandbox.conf (src/lib/config/) ---- */
+        /* The files read, in order: value the path, origin the layer ("admin", "user",
+         * "conf.d"). */
+        struct cordon_list config_files;
+        /* The admin baseline: the built-in defaults plus the admin file; NULL without one.
+         * admin_set[i]: the admin file assigned cordon_vars[i] (its rules apply only then). */
+        struct cordon_settings *admin;
+        bool *admin_set;
+        /* cordon_settings_finalize() (settings-finalize.c): what the admin rules changed, value
+         * the variable's name, origin the message; and whether it is done for the values as
+         * they are (any set or reset clears it). */
+        struct cordon_list admin_changes;
+        bool finalized;
 };
 
 enum cordon_var_type {
