@@ -146,6 +146,11 @@ enum {
          * for its report: the decisions made before the failure, `error` and `failed_step`
          * (e.g. for a receipt of a run that could not start). Free it as any other. */
         CORDON_SANDBOX_RETURN_FAILED = 1u << 2,
+        /* The command gets @stdio[0], [1] and [2] of struct cordon_sandbox_options as its fds 0,
+         * 1 and 2 (say /dev/null and the write ends of two pipes) instead of the caller's, and
+         * no pseudo-terminal. The fds are the caller's: it closes its copies after the start
+         * (the sandbox holds its own). Every other fd is closed as always. */
+        CORDON_SANDBOX_STDIO = 1u << 3,
 };
 
 struct cordon_sandbox_options {
@@ -156,6 +161,8 @@ struct cordon_sandbox_options {
          * in place (e.g. to print a banner). NULL: none. */
         void (*prepared)(void *userdata, const struct cordon_sandbox *sb);
         void *userdata;
+        /* With CORDON_SANDBOX_STDIO: the command's fds 0, 1, 2 (each >= 0). */
+        int stdio[3];
 };
 
 /* Starts @argv (argv[0] is looked up in the sandbox's PATH) confined by @p: prepare, clone,

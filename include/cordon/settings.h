@@ -63,9 +63,11 @@ int cordon_settings_reset(struct cordon_settings *s, const char *name);
  * with @name is left alone. Thread-safe. */
 void cordon_settings_diag_respell(struct cordon_diag *diag, const char *name, const char *spelling);
 
-/* The environment front end: SANDBOX_BACKEND, SANDBOX_QUIET, PROTECT_GIT_CONFIG, and the worktree
- * fallback CORDON_HANDLER_SANDBOX (or harn's HARN_HANDLER_SANDBOX when that is unset), each with
- * origin "env NAME". @envp is a NULL-terminated KEY=VALUE vector (environ). Returns 0 or the
+/* The environment front end: SANDBOX_BACKEND, SANDBOX_QUIET, HOME_ACCESS, SLURM_SCOPE,
+ * CLEANUP_MATERIALIZED_BLOCKED_FILES, NETWORK_FILTER_SKIP_HELPER_PROBE (the overrides of
+ * agent-sandbox's configuration), PROTECT_GIT_CONFIG, and the worktree fallback
+ * CORDON_HANDLER_SANDBOX (or harn's HARN_HANDLER_SANDBOX when that is unset), each with origin
+ * "env NAME". @envp is a NULL-terminated KEY=VALUE vector (environ). Returns 0 or the
  * error of cordon_settings_set(); the message then names the environment variable as
  * "NAME='value': reason". Reads @envp, never the process environment; not thread-safe on one
  * @s. */

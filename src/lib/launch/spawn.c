@@ -113,9 +113,37 @@ static int step_limits(struct cordon_sandbox *sb, struct step_result *res)
         return sb->l.limits ? cordon_limits_apply_child(sb->l.limits) : 0;
 }
 
+/* CORDON_SANDBOX_STDIO: the caller's fds become 0, 1 and 2. One that already sits at 0..2 is
+ * first moved above them, so that no dup2() overwrites another still to be placed; dup2()
+ * clears close-on-exec on the copy, and an fd already in its place gets it cleared by hand. */
+static int place_stdio(const int stdio[3])
+{
+        int fds[3];
+        for (int i = 0; i < 3; i++) {
+                fds[i] = stdio[i];
+                if (fds[i] < 0)
+                        return -EBADF;
+                if (fds[i] < 3 && fds[i] != i && (fds[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3)) < 0)
+                        return -errno;
+        }
+        for (int i = 0; i < 3; i++) {
+                if (fds[i] == i) {
+                        if (fcntl(i, F_SETFD, 0) < 0)
+                                return -errno;
+                } else if (dup2(fds[i], i) < 0)
+                        return -errno;
+        }
+        return 0;
+}
+
 static int step_close_fds(struct cordon_sandbox *sb, struct step_result *res)
 {
         (void)res;
+        if (sb->opts.flags & CORDON_SANDBOX_STDIO) {
+                int r = place_stdio(sb->opts.stdio);
+                if (r < 0)
+                        return r;
+        }
         if (!sb->l.p->process.close_fds)
                 return 0;
         /* The pty's fds stay for cordon_pty_child_setup(), which closes them itself; the
@@ -456,7 +484,9 @@ static int phase_prepare(struct cordon_sandbox *sb, struct cordon_diag *diag)
         if ((r = cordon_control_pair(sb->control)) < 0)
                 return cordon_diag_set(diag, r, "failed to create the control channel: %s",
                                        strerror(-r));
-        if (p->process.pty && !sb->pty && (r = open_pty(&sb->pty, diag)) < 0)
+        /* Given fds for 0..2 are the command's terminal or none: no pty of its own. */
+        if (p->process.pty && !sb->pty && !(sb->opts.flags & CORDON_SANDBOX_STDIO) &&
+            (r = open_pty(&sb->pty, diag)) < 0)
                 return r;
         if (sb->pty)
                 cordon_pty_set_passthrough(sb->pty, p->process.terminal_passthrough);

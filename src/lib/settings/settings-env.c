@@ -1,5 +1,8 @@
-/* The environment front end: the variables cordon takes from the caller's environment, written
- * with cordon_settings_set_var() like every other front end, with origin "env NAME". */
+/* The environment front end: the variables cordon takes from the caller's environment (its own,
+ * and those agent-sandbox's configuration lets the environment override: SANDBOX_BACKEND,
+ * SANDBOX_QUIET, HOME_ACCESS, SLURM_SCOPE, CLEANUP_MATERIALIZED_BLOCKED_FILES,
+ * NETWORK_FILTER_SKIP_HELPER_PROBE), written with cordon_settings_set_var() like every other
+ * front end, with origin "env NAME". Applied after the sandbox.conf layers, so they win. */
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +30,11 @@ static const struct {
     {"HARN_HANDLER_SANDBOX", "CORDON_HANDLER_SANDBOX"},
     {"PROTECT_GIT_CONFIG", "PROTECT_GIT_CONFIG"},
     {"SANDBOX_QUIET", "SANDBOX_QUIET"},
+    /* The other names agent-sandbox's configuration lets the environment override. */
+    {"HOME_ACCESS", "HOME_ACCESS"},
+    {"SLURM_SCOPE", "SLURM_SCOPE"},
+    {"CLEANUP_MATERIALIZED_BLOCKED_FILES", "CLEANUP_MATERIALIZED_BLOCKED_FILES"},
+    {"NETWORK_FILTER_SKIP_HELPER_PROBE", "NETWORK_FILTER_SKIP_HELPER_PROBE"},
 };
 
 _public_ int cordon_settings_apply_environment(struct cordon_settings *s, char *const *envp,
@@ -40,6 +48,9 @@ _public_ int cordon_settings_apply_environment(struct cordon_settings *s, char *
                 if (!value)
                         continue;
                 const struct cordon_var *v = cordon_var_find(env_vars[i].variable);
+                /* A row for a variable the registry does not have (yet) is skipped. */
+                if (!v)
+                        continue;
                 char origin[64];
                 snprintf(origin, sizeof(origin), "env %s", env_vars[i].env);
                 /* Messages spell it as the environment does: NAME='value'. */

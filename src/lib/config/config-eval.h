@@ -1,0 +1,54 @@
+/* Evaluating the configuration files: one bash child per load, confined by cordon's own
+ * launcher (nothing writable, no network, a read-only view of the system and of the
+ * directories holding the files, an environment of HOME, _PROJECT_DIR and PATH only, a time
+ * limit, a pids limit, bounded output), which prints `declare -p` of the registry's variables
+ * after each file. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cordon/cordon.h"
+#include "lib/config/config-files.h"
+
+#define CORDON_CONFIG_EVAL_TIMEOUT_USEC (5ULL * 1000 * 1000)
+#define CORDON_CONFIG_EVAL_STDOUT_MAX   (1024u * 1024)
+#define CORDON_CONFIG_EVAL_STDERR_MAX   (64u * 1024)
+#define CORDON_CONFIG_EVAL_PIDS         64
+
+/* What the child printed and how it ended. */
+struct cordon_config_output {
+        char *out, *err; /* NUL-terminated */
+        size_t out_len, err_len;
+        int status;     /* shell-style */
+        bool timed_out; /* killed at the time limit */
+        bool out_over;  /* killed: stdout above its limit */
+        bool err_over;  /* killed: stderr above its limit */
+};
+
+/* Markers: "#cordon-layer K STATUS" on stdout before layer K's dump (0: the defaults),
+ * "#cordon-end" after the last; "#cordon-stderr K" on stderr before file K runs. K counts
+ * the evaluated files (those with code) from 1. */
+#define CORDON_CONFIG_MARK_LAYER  "#cordon-layer "
+#define CORDON_CONFIG_MARK_END    "#cordon-end"
+#define CORDON_CONFIG_MARK_STDERR "#cordon-stderr "
+
+/* The bash script: the registry's defaults (@home for "$HOME"), then each of @n_files files
+ * (positional parameters 1..n, the first sourced as the admin baseline when @admin) with a
+ * dump after each. The caller frees it. */
+char *cordon_config_script(const char *home, size_t n_files, bool admin);
+
+struct cordon_config_eval_args {
+        char *const *paths; /* the files the child reads, absolute and resolved */
+        size_t n;
+        bool admin; /* paths[0] is the admin baseline */
+        const char *home, *project_dir, *path_env;
+        enum cordon_backend backend; /* CORDON_BACKEND_AUTO: cordon's choice */
+};
+
+/* Runs the child. Returns 0 with @ret filled (however the child ended), or -errno when it could
+ * not be started (@diag says why). Release @ret with cordon_config_output_clear(). */
+int cordon_config_eval(const struct cordon_config_eval_args *a, struct cordon_config_output *ret,
+                       struct cordon_diag *diag);
+void cordon_config_output_clear(struct cordon_config_output *o);

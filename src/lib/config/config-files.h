@@ -1,0 +1,57 @@
+/* Finding the layers of sandbox.conf (cordon-config(5)): the admin baseline with its ownership
+ * checks, the user's file (or the one CORDON_CONF / SANDBOX_CONF names), conf.d/ *.conf in
+ * lexical order, agent-sandbox's files when cordon has none, and the commented default file
+ * written on a first run. Reads @envp, never the process environment. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "cordon/cordon.h"
+
+/* The real admin baseline. */
+#define CORDON_ADMIN_CONF_PATH "/etc/cordon/sandbox.conf"
+/* The largest configuration file read. */
+#define CORDON_CONFIG_FILE_MAX (1024u * 1024)
+/* The most conf.d files read. */
+#define CORDON_CONFD_MAX 256u
+
+struct cordon_config_file {
+        char *path;        /* absolute, as found (what messages name) */
+        char *real_path;   /* resolved: what the child reads; NULL when the same */
+        const char *layer; /* "admin", "user" or "conf.d" */
+        char *text;        /* the contents, NUL-terminated */
+        bool code;         /* holds more than comments and blank lines: evaluated */
+};
+
+struct cordon_config_files {
+        struct cordon_config_file *files;
+        size_t n;
+        bool admin; /* files[0] is the admin baseline */
+};
+
+/* Where the files are looked for. Tests pass their own admin path (a stand-in for
+ * /etc/cordon/sandbox.conf) and owner. */
+struct cordon_config_where {
+        char *const *envp;
+        const char *admin_path; /* NULL: CORDON_ADMIN_CONF_PATH */
+        uid_t admin_owner;      /* the owner the real baseline must have: 0 (root) */
+        uid_t caller;           /* CORDON_ADMIN_CONF's file may also belong to it */
+        bool write_default;     /* CORDON_CONFIG_WRITE_DEFAULT */
+};
+
+/* Finds and reads the files, in layer order. Warnings (the agent-sandbox files read instead, a
+ * default file written) are appended to *@warnings. Returns 0; -ENOENT (a file CORDON_CONF,
+ * SANDBOX_CONF or CORDON_ADMIN_CONF names does not exist), -EPERM (an admin file or a directory
+ * above it with the wrong owner or mode, a symlink, not a regular file, or CORDON_ADMIN_CONF set
+ * while a real baseline exists), -EFBIG, -errno of reading; @diag names the file. */
+int cordon_config_find(const struct cordon_config_where *w, struct cordon_config_files *ret,
+                       char ***warnings, struct cordon_diag *diag);
+void cordon_config_files_clear(struct cordon_config_files *f);
+
+/* The commented default sandbox.conf, generated from the registry. The caller frees it. */
+char *cordon_config_default_text(void);
+
+/* The value of @name in @envp, or NULL. */
+const char *cordon_config_getenv(char *const *envp, const char *name);

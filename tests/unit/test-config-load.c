@@ -1,0 +1,558 @@
+/* The sandbox.conf loader (src/lib/config/config-load.c and its parts): finding the layers in a
+ * temporary HOME, the admin baseline's checks (a stand-in path for /etc/cordon/sandbox.conf),
+ * evaluation in the confined bash child, precedence, origins, refusals and side effects. The
+ * loads run in a fork()ed child (Criterion runs threads; the ns backend's raw clone wants no
+ * other thread allocating), which writes what it got as text through a pipe: the return value,
+ * the message, the warnings, the files and every variable with its origin. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/config/config-files.h"
+#include "lib/config/config-load.h"
+#include "lib/config/config-scan.h"
+#include "lib/settings/settings.h"
+#include "test-helpers.h"
+
+static char root[256];  /* the temporary directory of a test */
+static char home[300];  /* root/home */
+static char admin[300]; /* root/admin/sandbox.conf: the stand-in baseline (absent by default) */
+
+static void setup(void)
+{
+        snprintf(root, sizeof(root), "/tmp/cordon-test-config-XXXXXX");
+        cr_assert_not_null(mkdtemp(root));
+        chmod(root, 0755);
+        snprintf(home, sizeof(home), "%s/home", root);
+        snprintf(admin, sizeof(admin), "%s/admin/sandbox.conf", root);
+        cr_assert_eq(mkdir(home, 0700), 0);
+}
+
+static void teardown(void)
+{
+        char cmd[600];
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+        (void)!system(cmd);
+}
+
+TestSuite(config, .init = setup, .fini = teardown, .timeout = 60);
+
+/* Writes @text to @path (relative to home when not absolute), making its directories. */
+static void put(const char *path, const char *text)
+{
+        char full[600];
+        if (path[0] == '/')
+                snprintf(full, sizeof(full), "%s", path);
+        else
+                snprintf(full, sizeof(full), "%s/%s", home, path);
+        for (char *s = full + 1; (s = strchr(s, '/')); s++) {
+                *s = 0;
+                (void)mkdir(full, 0755);
+                *s = '/';
+        }
+        FILE *f = fopen(full, "w");
+        cr_assert_not_null(f, "%s", full);
+        fputs(text, f);
+        fclose(f);
+}
+
+struct result {
+        int r;
+        char text[1 << 17];
+};
+
+static void emit(FILE *f, struct cordon_settings *s)
+{
+        for (size_t i = 0; i < cordon_vars_count; i++) {
+                const char *name = cordon_vars[i].name;
+                if (cordon_vars[i].type == CORDON_VAR_LIST) {
+                        ssize_t n = cordon_settings_count(s, name);
+                        for (ssize_t j = 0; j < n; j++) {
+                                const char *v, *o;
+                                cordon_settings_get_item(s, name, (size_t)j, &v, &o);
+                                fprintf(f, "%s[]=%s @%s\n", name, v, o);
+                        }
+                } else {
+                        char buf[4096];
+                        const char *o = NULL;
+                        if (cordon_settings_get(s, name, buf, sizeof(buf), &o) == 0)
+                                fprintf(f, "%s=%s @%s\n", name, buf, o);
+                }
+        }
+}
+
+/* Loads with @envp (HOME and PATH added) in a child; @flags: CORDON_CONFIG_*. */
+static void load(struct result *res, unsigned flags, enum cordon_backend backend,
+                 const char *const *extra_env)
+{
+        int pfd[2];
+        cr_assert_eq(pipe(pfd), 0);
+        pid_t pid = fork();
+        cr_assert_geq(pid, 0);
+        if (pid == 0) {
+                close(pfd[0]);
+                FILE *f = fdopen(pfd[1], "w");
+                char h[400];
+                snprintf(h, sizeof(h), "HOME=%s", home);
+                char **env = STRV_MAKE(h, "PATH=/usr/bin:/bin");
+                for (const char *const *e = extra_env; e && *e; e++)
+                        strv_extend(&env, *e);
+                struct cordon_settings *s = NULL;
+                if (cordon_settings_new(home, &s) < 0)
+                        _exit(3);
+                struct cordon_config_options o = {
+                    .envp = env, .project_dir = "/srv/project", .flags = flags};
+                struct cordon_config_load_params params = {.admin_path = admin,
+                                                           .admin_owner = getuid(),
+                                                           .caller = getuid(),
+                                                           .backend = backend};
+                char **warnings = NULL;
+                struct cordon_diag d = {0};
+                int r = cordon_config_load_with(s, &o, &params, &warnings, &d);
+                fprintf(f, "r=%d\nmsg=%s\n", r, d.message);
+                STRV_FOREACH (w, warnings)
+                        fprintf(f, "warning=%s\n", *w);
+                for (ssize_t i = 0; i < cordon_settings_config_file_count(s); i++) {
+                        const char *p, *l;
+                        cordon_settings_get_config_file(s, (size_t)i, &p, &l);
+                        fprintf(f, "file=%s %s\n", l, p);
+                }
+                if (s->admin) {
+                        fputs("admin:\n", f);
+                        emit(f, s->admin);
+                        for (size_t i = 0; i < cordon_vars_count; i++)
+                                if (s->admin_set[i])
+                                        fprintf(f, "admin_set=%s\n", cordon_vars[i].name);
+                        fputs("all:\n", f);
+                }
+                emit(f, s);
+                fclose(f);
+                _exit(0);
+        }
+        close(pfd[1]);
+        size_t n = 0;
+        ssize_t k;
+        while ((k = read(pfd[0], res->text + n, sizeof(res->text) - 1 - n)) > 0)
+                n += (size_t)k;
+        res->text[n] = 0;
+        close(pfd[0]);
+        int st;
+        cr_assert_eq(waitpid(pid, &st, 0), pid);
+        cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child failed: %d", st);
+        cr_assert_eq(sscanf(res->text, "r=%d", &res->r), 1);
+}
+
+static void has(const struct result *res, const char *line)
+{
+        cr_assert_not_null(strstr(res->text, line), "missing '%s' in:\n%.4000s", line, res->text);
+}
+
+static void lacks(const struct result *res, const char *line)
+{
+        cr_assert_null(strstr(res->text, line), "unexpected '%s' in:\n%.4000s", line, res->text);
+}
+
+static void ok(struct result *res, unsigned flags)
+{
+        load(res, flags, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_eq(res->r, 0, "load failed:\n%.3000s", res->text);
+}
+
+static struct result res;
+
+/* ---- finding the layers ---- */
+
+Test(config, no_files_nothing_read)
+{
+        ok(&res, 0);
+        lacks(&res, "file=");
+        has(&res, "HOME_ACCESS=tmpwrite @built-in default");
+}
+
+Test(config, precedence_defaults_admin_user_confd)
+{
+        put(admin, "HOME_ACCESS=read\nREADONLY_MOUNTS+=(/opt/admin)\nSANDBOX_QUIET=true\n");
+        chmod(admin, 0644);
+        put(".config/cordon/user.conf", "HOME_ACCESS=restricted\nREADONLY_MOUNTS+=(/opt/user)\n");
+        put(".config/cordon/conf.d/20-b.conf", "HOME_ACCESS=write\n");
+        put(".config/cordon/conf.d/10-a.conf",
+            "# first\nREADONLY_MOUNTS+=(\"/opt/a\")\nHOME_ACCESS=read\n");
+        put(".config/cordon/conf.d/ignored.txt", "HOME_ACCESS=bogus\n");
+        ok(&res, 0);
+        char line[700];
+        snprintf(line, sizeof(line), "HOME_ACCESS=write @%s/.config/cordon/conf.d/20-b.conf:1",
+                 home);
+        has(&res, line);
+        snprintf(line, sizeof(line), "READONLY_MOUNTS[]=/opt/admin @%s:2", admin);
+        has(&res, line);
+        snprintf(line, sizeof(line), "READONLY_MOUNTS[]=/opt/user @%s/.config/cordon/user.conf:2",
+                 home);
+        has(&res, line);
+        snprintf(line, sizeof(line),
+                 "READONLY_MOUNTS[]=/opt/a @%s/.config/cordon/conf.d/10-a.conf:2", home);
+        has(&res, line);
+        has(&res, "READONLY_MOUNTS[]=/usr @built-in default");
+        snprintf(line, sizeof(line), "file=admin %s", admin);
+        has(&res, line);
+        /* In order: admin, user, conf.d lexically. */
+        const char *a = strstr(res.text, "file=admin"), *u = strstr(res.text, "file=user"),
+                   *c1 = strstr(res.text, "10-a.conf\n"), *c2 = strstr(res.text, "20-b.conf\n");
+        cr_assert(a && u && c1 && c2 && a < u && u < c1 && c1 < c2, "%s", res.text);
+        lacks(&res, "ignored.txt");
+        /* The admin baseline on its own. */
+        has(&res, "admin_set=HOME_ACCESS");
+        has(&res, "admin_set=SANDBOX_QUIET");
+        lacks(&res, "admin_set=PRIVATE_TMP");
+        snprintf(line, sizeof(line), "admin:\n");
+        const char *adm = strstr(res.text, "admin:\n"), *all = strstr(res.text, "all:\n");
+        cr_assert(adm && all);
+        snprintf(line, sizeof(line), "HOME_ACCESS=read @%s:1", admin);
+        const char *in_admin = strstr(adm, line);
+        cr_assert(in_admin && in_admin < all, "%s", res.text);
+}
+
+Test(config, named_file_missing_is_an_error)
+{
+        const char *env[] = {"CORDON_CONF=/nonexistent/x.conf", NULL};
+        load(&res, 0, CORDON_BACKEND_AUTO, env);
+        cr_assert_eq(res.r, -ENOENT);
+        has(&res, "CORDON_CONF=/nonexistent/x.conf: no such file");
+        const char *env2[] = {"SANDBOX_CONF=/nonexistent/y.conf", NULL};
+        load(&res, 0, CORDON_BACKEND_AUTO, env2);
+        cr_assert_eq(res.r, -ENOENT);
+        has(&res, "SANDBOX_CONF=/nonexistent/y.conf");
+}
+
+Test(config, named_file_replaces_the_user_file)
+{
+        char path[400];
+        snprintf(path, sizeof(path), "%s/other.conf", root);
+        put(path, "SANDBOX_QUIET=true\n");
+        put(".config/cordon/sandbox.conf", "HOME_ACCESS=read\n");
+        char var[500];
+        snprintf(var, sizeof(var), "CORDON_CONF=%s", path);
+        const char *env[] = {var, NULL};
+        load(&res, 0, CORDON_BACKEND_AUTO, env);
+        cr_assert_eq(res.r, 0, "%s", res.text);
+        has(&res, "SANDBOX_QUIET=true @");
+        has(&res, "HOME_ACCESS=tmpwrite @built-in default");
+}
+
+/* agent-sandbox's own files, copied from its documentation, read unchanged. */
+Test(config, agent_sandbox_files_read_with_a_warning)
+{
+        put(".config/agent-sandbox/sandbox.conf",
+            "READONLY_MOUNTS+=(\n"
+            "\"/fh/fast/mylab/user/me\" # just your user dir — recommended\n"
+            "\"/fh/fast/shared/reference_genomes\" # site-wide reference data\n"
+            ")\n"
+            "HOME_READONLY+=(\".config/nvim\")\n"
+            "ALLOWED_ENV_VARS+=(\"GITHUB_TOKEN\" \"GH_TOKEN\")\n");
+        put(".config/agent-sandbox/conf.d/genomics.conf",
+            "# conf.d/genomics.conf\n"
+            "[[ \"$_PROJECT_DIR\" == /fh/fast/mylab/genomics/* ]] || return 0\n"
+            "READONLY_MOUNTS+=(\n\"/fh/fast/shared/reference_genomes/hg38\"\n)\n");
+        put(".config/agent-sandbox/conf.d/project.conf",
+            "[[ \"$_PROJECT_DIR\" == /srv/* ]] || return 0\n"
+            "SANDBOX_ENV+=(\n\"PATH=/srv/bin:${PATH}\"\n\"MY_REF=/srv/ref\"\n)\n");
+        ok(&res, 0);
+        has(&res, "warning=reading agent-sandbox's configuration in");
+        has(&res, "READONLY_MOUNTS[]=/fh/fast/mylab/user/me @");
+        has(&res, "READONLY_MOUNTS[]=/fh/fast/shared/reference_genomes @");
+        lacks(&res, "hg38");
+        has(&res, "SANDBOX_ENV[]=PATH=/srv/bin:/usr/bin:/bin @");
+        has(&res, "SANDBOX_ENV[]=MY_REF=/srv/ref @");
+        has(&res, "HOME_READONLY[]=.config/nvim @");
+}
+
+Test(config, cordon_files_win_over_agent_sandbox)
+{
+        put(".config/agent-sandbox/sandbox.conf", "HOME_ACCESS=read\n");
+        put(".config/cordon/conf.d/a.conf", "SANDBOX_QUIET=true\n");
+        ok(&res, 0);
+        lacks(&res, "agent-sandbox");
+        has(&res, "HOME_ACCESS=tmpwrite");
+}
+
+Test(config, default_file_written_once_and_not_evaluated)
+{
+        ok(&res, CORDON_CONFIG_WRITE_DEFAULT);
+        has(&res, "warning=wrote a commented default configuration to");
+        char path[400];
+        snprintf(path, sizeof(path), "%s/.config/cordon/sandbox.conf", home);
+        struct stat st;
+        cr_assert_eq(stat(path, &st), 0);
+        cr_assert_eq(st.st_mode & 0777, 0644);
+        snprintf(path, sizeof(path), "%s/.config/cordon", home);
+        cr_assert_eq(stat(path, &st), 0);
+        cr_assert_eq(st.st_mode & 0777, 0700);
+        ok(&res, CORDON_CONFIG_WRITE_DEFAULT);
+        lacks(&res, "warning=");
+        has(&res, "file=user ");
+        has(&res, "HOME_ACCESS=tmpwrite @built-in default");
+        /* Every variable is in it, and uncommenting the lot gives the defaults back. */
+        _cleanup_free_ char *text = cordon_config_default_text();
+        for (size_t i = 0; i < cordon_vars_count; i++) {
+                char needle[128];
+                snprintf(needle, sizeof(needle), "\n#%s=", cordon_vars[i].name);
+                cr_assert_not_null(strstr(text, needle), "%s", needle);
+        }
+        cr_assert_not(cordon_config_has_code(text));
+}
+
+/* ---- the admin baseline ---- */
+
+Test(config, admin_writable_by_others_refused)
+{
+        put(admin, "HOME_ACCESS=read\n");
+        chmod(admin, 0666);
+        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_eq(res.r, -EPERM);
+        has(&res, "writable by group or others");
+}
+
+Test(config, admin_in_a_writable_directory_refused)
+{
+        put(admin, "HOME_ACCESS=read\n");
+        chmod(admin, 0644);
+        char dir[400];
+        snprintf(dir, sizeof(dir), "%s/admin", root);
+        chmod(dir, 0777);
+        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_eq(res.r, -EPERM);
+        has(&res, "directory");
+}
+
+Test(config, admin_symlink_refused)
+{
+        char target[400];
+        snprintf(target, sizeof(target), "%s/real.conf", root);
+        put(target, "HOME_ACCESS=read\n");
+        chmod(target, 0644);
+        char dir[400];
+        snprintf(dir, sizeof(dir), "%s/admin", root);
+        mkdir(dir, 0755);
+        cr_assert_eq(symlink(target, admin), 0);
+        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_eq(res.r, -EPERM);
+        has(&res, "symlink");
+}
+
+Test(config, admin_owned_by_someone_else_refused)
+{
+        if (getuid() != 0)
+                cr_skip_test("needs root to give the file away");
+        put(admin, "HOME_ACCESS=read\n");
+        chmod(admin, 0644);
+        cr_assert_eq(chown(admin, 65534, 65534), 0);
+        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_eq(res.r, -EPERM);
+        has(&res, "belongs to uid 65534");
+}
+
+/* The test override is honoured only without a real baseline. */
+Test(config, admin_override_refused_beside_a_real_baseline)
+{
+        char over[400], var[500];
+        snprintf(over, sizeof(over), "%s/override.conf", root);
+        put(over, "HOME_ACCESS=read\n");
+        chmod(over, 0644);
+        snprintf(var, sizeof(var), "CORDON_ADMIN_CONF=%s", over);
+        const char *env[] = {var, NULL};
+        load(&res, 0, CORDON_BACKEND_AUTO, env);
+        cr_assert_eq(res.r, 0, "%s", res.text);
+        has(&res, "file=admin ");
+        has(&res, "admin_set=HOME_ACCESS");
+
+        put(admin, "# the real one\n");
+        chmod(admin, 0644);
+        load(&res, 0, CORDON_BACKEND_AUTO, env);
+        cr_assert_eq(res.r, -EPERM);
+        has(&res, "never replaces a real baseline");
+}
+
+Test(config, admin_malformed_refused)
+{
+        static const char *const bad[] = {
+            "HOME_ACCESS=read\nif then\n",                         /* syntax error */
+            "false\n",                                             /* non-zero status */
+            "echo oops >&2\n",                                     /* stderr */
+            "ALLOWED_PROJECT_PARENTS=\"/srv\"\n",                  /* not an array */
+            "ALLOWED_PROJECT_PARENTS=(srv)\n",                     /* not absolute */
+            "ALLOWED_PROJECT_PARENTS=(\"$(echo /srv)\")\n",        /* command substitution */
+            "ALLOWED_PROJECT_PARENTS=(\n  /srv\n  `echo /x`\n)\n", /* backticks */
+            "exit 0\n",                                            /* ends early */
+        };
+        static const char *const why[] = {
+            "syntax error",
+            "status 1",
+            "oops",
+            "must be an array",
+            "must be an absolute path",
+            "command substitution",
+            "command substitution",
+            "reading the configuration stopped",
+        };
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                put(admin, bad[i]);
+                chmod(admin, 0644);
+                load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+                cr_assert_lt(res.r, 0, "%s accepted:\n%s", bad[i], res.text);
+                has(&res, why[i]);
+                has(&res, admin);
+        }
+}
+
+/* ---- user layers ---- */
+
+Test(config, user_errors)
+{
+        put(".config/cordon/sandbox.conf", "HOME_ACCESS=read\nREADONLY_MOUNTS+=(\n");
+        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_lt(res.r, 0);
+        has(&res, "sandbox.conf: line");
+        has(&res, "syntax error");
+
+        put(".config/cordon/sandbox.conf", "HOME_ACCESS=sideways\n");
+        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_eq(res.r, -EINVAL);
+        has(&res, "sandbox.conf:1: HOME_ACCESS 'sideways': expected");
+
+        put(".config/cordon/sandbox.conf", "PRIVATE_TMP=(false)\n");
+        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_eq(res.r, -EINVAL);
+        has(&res, "PRIVATE_TMP must be a plain value");
+
+        put(".config/cordon/sandbox.conf", "SLURM_SCOPE=session\n");
+        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_eq(res.r, -EOPNOTSUPP);
+        has(&res, "sandbox.conf:1: SLURM_SCOPE 'session'");
+
+        put(".config/cordon/sandbox.conf",
+            "unset READONLY_MOUNTS\ndeclare -A READONLY_MOUNTS=([a]=b)\n");
+        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_lt(res.r, 0);
+        has(&res, "associative array");
+}
+
+Test(config, user_warnings_and_unknown_names)
+{
+        put(".config/cordon/sandbox.conf",
+            "echo hello from the config\nTYPO_MOUNTS=(/x)\nmy_helper=1\nexport NOT_OURS=1\n"
+            "PATH=/x:$PATH\nSANDBOX_QUIET=true\n");
+        ok(&res, 0);
+        has(&res, "sandbox.conf: hello from the config");
+        has(&res, "sandbox.conf:2: TYPO_MOUNTS is not a variable cordon knows");
+        has(&res, "sandbox.conf:4: NOT_OURS is not a variable");
+        lacks(&res, "my_helper");
+        lacks(&res, "PATH is not");
+        has(&res, "SANDBOX_QUIET=true @");
+}
+
+Test(config, plain_assignment_replaces_a_list)
+{
+        put(".config/cordon/sandbox.conf", "READONLY_MOUNTS=(/only)\nBLOCKED_FILES+=(/a /b)\n"
+                                           "BLOCKED_FILES[5]=/c\n");
+        ok(&res, 0);
+        has(&res, "READONLY_MOUNTS[]=/only @");
+        lacks(&res, "READONLY_MOUNTS[]=/usr");
+        has(&res, "BLOCKED_FILES[]=/a @");
+        has(&res, "BLOCKED_FILES[]=/c @");
+}
+
+/* ---- side effects stay in the child ---- */
+
+Test(config, side_effects_contained)
+{
+        char marker[400], script[1200];
+        snprintf(marker, sizeof(marker), "%s/written-by-config", root);
+        snprintf(script, sizeof(script),
+                 "echo x > %s 2>/dev/null\n"
+                 "touch %s/.escaped 2>/dev/null\n"
+                 "(exec 3<>/dev/tcp/127.0.0.1/22) 2>/dev/null && echo connected\n"
+                 "sleep 1000 &\n"
+                 "trap 'echo trapped' EXIT\n"
+                 "IFS=\nset -e\nset -u\n"
+                 "SANDBOX_QUIET=true\n",
+                 marker, home);
+        put(".config/cordon/sandbox.conf", script);
+        ok(&res, 0);
+        has(&res, "SANDBOX_QUIET=true @");
+        lacks(&res, "connected");
+        lacks(&res, "trapped");
+        struct stat st;
+        cr_assert_neq(stat(marker, &st), 0, "the config wrote a file");
+}
+
+Test(config, runaway_configs_refused)
+{
+        static const char *const bad[] = {
+            "while :; do :; done\n",
+            "head -c 3000000 /dev/zero | tr '\\0' x\n",
+            "yes 2>&1 >&2 | head -c 200000 >&2\n",
+            "declare() { :; }\nbuiltin() { :; }\n",
+        };
+        static const char *const why[] = {"longer than", "", "printed more than", ""};
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                put(".config/cordon/sandbox.conf", bad[i]);
+                load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+                /* A refusal, or the right values; never a hang. */
+                if (res.r == 0)
+                        has(&res, "HOME_ACCESS=tmpwrite");
+                else
+                        has(&res, why[i]);
+        }
+}
+
+Test(config, redefined_declare_still_read)
+{
+        put(".config/cordon/sandbox.conf", "declare() { echo fake; }\nHOME_ACCESS=read\n");
+        ok(&res, 0);
+        has(&res, "HOME_ACCESS=read @");
+}
+
+Test(config, exit_in_user_file_refused)
+{
+        put(".config/cordon/sandbox.conf", "HOME_ACCESS=read\nexit 0\n");
+        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_eq(res.r, -EINVAL);
+        has(&res, "reading the configuration stopped");
+}
+
+Test(config, landlock_child_same_result)
+{
+        put(".config/cordon/sandbox.conf", "HOME_ACCESS=read\nREADONLY_MOUNTS+=(/opt/x)\n");
+        load(&res, 0, CORDON_BACKEND_LANDLOCK, NULL);
+        if (res.r == -EOPNOTSUPP)
+                cr_skip_test("the landlock backend cannot run here");
+        cr_assert_eq(res.r, 0, "%s", res.text);
+        has(&res, "HOME_ACCESS=read @");
+        has(&res, "READONLY_MOUNTS[]=/opt/x @");
+}
+
+/* ---- the text scan ---- */
+
+Test(config, scan_finds_assignments)
+{
+        const char *t = "# READONLY_MOUNTS=(x)\nexport A=1\ndeclare -gx B+=(2)\n  C[3]=x\n"
+                        "readonly D=4\nlocal E\nA=5\n";
+        cr_assert_eq(cordon_config_last_assignment(t, "A"), 7);
+        cr_assert_eq(cordon_config_last_assignment(t, "B"), 3);
+        cr_assert_eq(cordon_config_last_assignment(t, "C"), 4);
+        cr_assert_eq(cordon_config_last_assignment(t, "D"), 5);
+        cr_assert_eq(cordon_config_last_assignment(t, "E"), 0);
+        cr_assert_eq(cordon_config_last_assignment(t, "READONLY_MOUNTS"), 0);
+        cr_assert_not(cordon_config_has_code("# x\n\n   # y\n\t\n"));
+        cr_assert(cordon_config_has_code("# x\n true\n"));
+        cr_assert(cordon_config_value_substitutes("(\"/a\"\n \"$(id)\")"));
+        cr_assert(cordon_config_value_substitutes("`id`"));
+        cr_assert_not(cordon_config_value_substitutes("('/a$(b)' # $(c)\n \"/d\")"));
+        cr_assert_not(cordon_config_value_substitutes("(/a /b) $(later)"));
+}
