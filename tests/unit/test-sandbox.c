@@ -270,3 +270,77 @@ Test(sandbox, landlock_feature_names)
         cr_assert_gt(n, 1);
         cr_assert_null(cordon_landlock_feature_name(n, &abi));
 }
+
+/* CORDON_SANDBOX_STDIO: the command's 0, 1 and 2 are the given fds (here /dev/null and two
+ * pipes), and nothing else of the caller's reaches it. */
+static int given_stdio(enum cordon_backend backend)
+{
+        struct cordon_policy *p = policy(backend);
+        char sh[] = "sh", c[] = "-c",
+             script[] = "cat; echo out; echo err >&2; ls /proc/self/fd | wc -l >&2";
+        char *argv[] = {sh, c, script, NULL};
+        int out[2], err[2];
+        int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (!p || devnull < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
+                return 1;
+        /* Given in an order that makes the child move them around. */
+        int spare = dup(devnull);
+        struct cordon_sandbox_options opts = {
+            .flags = CORDON_SANDBOX_STDIO,
+            .stdio = {spare, out[1], err[1]},
+        };
+        struct cordon_sandbox *sb = NULL;
+        struct cordon_diag d = {0};
+        int r = cordon_sandbox_start_with(p, argv, &opts, &sb, &d);
+        if (r == -EOPNOTSUPP)
+                return 77;
+        if (r < 0)
+                return 2;
+        close(out[1]);
+        close(err[1]);
+        close(spare);
+        char o[64] = "", e[64] = "";
+        ssize_t no = read(out[0], o, sizeof(o) - 1), ne = 0, k;
+        while ((k = read(err[0], e + ne, sizeof(e) - 1 - (size_t)ne)) > 0)
+                ne += k;
+        int status = -1;
+        if (cordon_sandbox_wait(sb, &status) < 0 || status != 0)
+                return 3;
+        if (no != 4 || strcmp(o, "out\n") != 0)
+                return 4;
+        e[ne > 0 ? ne : 0] = 0;
+        /* "err", and ls's own fds: 0, 1, 2 and the directory it reads (4 entries). */
+        if (strcmp(e, "err\n4\n") != 0)
+                return 5;
+        cordon_sandbox_free(sb);
+        cordon_policy_free(p);
+        return 0;
+}
+
+static int stdio_in_child(enum cordon_backend backend)
+{
+        pid_t pid = fork();
+        cr_assert_geq(pid, 0);
+        if (pid == 0)
+                _exit(given_stdio(backend));
+        int st;
+        cr_assert_eq(waitpid(pid, &st, 0), pid);
+        cr_assert(WIFEXITED(st), "the child died: %d", st);
+        return WEXITSTATUS(st);
+}
+
+Test(sandbox, given_stdio_ns, .timeout = 30)
+{
+        int k = stdio_in_child(CORDON_BACKEND_NS);
+        if (k == 77)
+                cr_skip_test("the ns backend cannot run here");
+        cr_assert_eq(k, 0, "check %d failed", k);
+}
+
+Test(sandbox, given_stdio_landlock, .timeout = 30)
+{
+        int k = stdio_in_child(CORDON_BACKEND_LANDLOCK);
+        if (k == 77)
+                cr_skip_test("the landlock backend cannot run here");
+        cr_assert_eq(k, 0, "check %d failed", k);
+}
