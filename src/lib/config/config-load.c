@@ -103,7 +103,7 @@ static void shown_line(const struct cordon_config_file *f, const char *line, siz
 
 /* The stderr sections: the admin file refuses on any output, a syntax error anywhere refuses,
  * a user file's other lines are warnings. Sets *@ret_last to the last layer that started. */
-static int check_stderr(struct load *l, const char *err, size_t *ret_last)
+static int check_stderr(struct load *l, const char *err, bool locate_only, size_t *ret_last)
 {
         size_t layer = 0, shown = 0;
         const size_t mark_len = strlen(CORDON_CONFIG_MARK_STDERR);
@@ -126,6 +126,10 @@ static int check_stderr(struct load *l, const char *err, size_t *ret_last)
                         continue;
                 }
                 char line[1024];
+                if (locate_only) {
+                        p = next;
+                        continue;
+                }
                 if (layer == 0) {
                         snprintf(line, sizeof(line), "%.*s", (int)len, p);
                         if (warn(l, "reading the configuration: %s", line) < 0)
@@ -228,13 +232,31 @@ static int parse_stdout(struct load *l, const struct cordon_config_output *o)
  * scalar. */
 static int check_types(struct load *l)
 {
-        for (size_t k = 1; k <= l->n_layers; k++)
+        for (size_t k = 1; k <= l->n_layers; k++) {
+                const struct cordon_config_file *f = layer_file(l, k);
+                /* Nothing at all: `declare` itself was disabled or replaced. */
+                bool any = false;
+                for (size_t i = 0; i < cordon_vars_count && !any; i++)
+                        any = dump(l, k, i)->present;
+                if (!any)
+                        return cordon_diag_set(l->diag, -EINVAL,
+                                               "%s: cordon could not read back any variable "
+                                               "after this file (it disabled or replaced "
+                                               "`declare`?)",
+                                               f->path);
                 for (size_t i = 0; i < cordon_vars_count; i++) {
                         const struct cordon_declare_value *v = dump(l, k, i);
                         bool list = cordon_vars[i].type == CORDON_VAR_LIST;
+                        /* An unset list is empty; an unset scalar has no value to give. */
+                        if (!v->present && !list) {
+                                _cleanup_free_ char *o = origin_of(f, cordon_vars[i].name);
+                                return cordon_diag_set(
+                                    l->diag, -EINVAL,
+                                    "%s: %s is unset after this file; give it a value instead",
+                                    o ? o : f->path, cordon_vars[i].name);
+                        }
                         if (!v->present || v->array == list)
                                 continue;
-                        const struct cordon_config_file *f = layer_file(l, k);
                         _cleanup_free_ char *o = origin_of(f, cordon_vars[i].name);
                         return cordon_diag_set(
                             l->diag, -EINVAL, "%s%s: %s must be %s", o ? o : f->path,
@@ -242,6 +264,7 @@ static int check_types(struct load *l)
                             cordon_vars[i].name,
                             list ? "an array, NAME=(...)" : "a plain value, not an array");
                 }
+        }
         return 0;
 }
 
@@ -513,7 +536,8 @@ static int evaluate(struct load *l, const struct cordon_config_options *o,
         if (r < 0)
                 return r;
         size_t running = 0;
-        r = check_stderr(l, out.err, &running);
+        /* Killed: only which file was running counts, not what it printed. */
+        r = check_stderr(l, out.err, out.timed_out || out.out_over || out.err_over, &running);
         const char *where = running ? layer_file(l, running)->path : "the configuration";
         if (r >= 0 && out.timed_out)
                 r = cordon_diag_set(l->diag, -ETIME,
