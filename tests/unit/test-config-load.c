@@ -518,6 +518,34 @@ Test(config, redefined_declare_still_read)
         has(&res, "HOME_ACCESS=read @");
 }
 
+Test(config, broken_dumps_refused)
+{
+        put(".config/cordon/sandbox.conf", "enable -n declare\nHOME_ACCESS=read\n");
+        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_eq(res.r, -EINVAL);
+        has(&res, "could not read back any variable");
+
+        put(".config/cordon/sandbox.conf", "unset SANDBOX_QUIET\n");
+        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_eq(res.r, -EINVAL);
+        has(&res, "SANDBOX_QUIET is unset");
+
+        /* An unset list is an empty one. */
+        put(".config/cordon/sandbox.conf", "unset DEVICES\n");
+        ok(&res, 0);
+        lacks(&res, "DEVICES[]=");
+}
+
+/* set -x traces the file's own lines (shown as warnings), never cordon's. */
+Test(config, xtrace_shows_only_the_file)
+{
+        put(".config/cordon/sandbox.conf", "set -x\nHOME_ACCESS=read\n");
+        ok(&res, 0);
+        has(&res, "HOME_ACCESS=read");
+        lacks(&res, "__cordon");
+        lacks(&res, "builtin");
+}
+
 Test(config, exit_in_user_file_refused)
 {
         put(".config/cordon/sandbox.conf", "HOME_ACCESS=read\nexit 0\n");

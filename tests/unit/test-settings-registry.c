@@ -344,6 +344,32 @@ Test(settings_registry, environment)
         strv_free(envp);
 }
 
+/* The other names agent-sandbox's configuration lets the environment override. */
+Test(settings_registry, environment_agent_sandbox_overrides)
+{
+        char **envp = STRV_MAKE("HOME_ACCESS=read", "NETWORK_FILTER_SKIP_HELPER_PROBE=1",
+                                "SLURM_SCOPE=project");
+        cr_assert_eq(cordon_settings_apply_environment(s, envp, &diag), 0, "%s", diag.message);
+        const char *origin;
+        cr_assert_str_eq(get("HOME_ACCESS", &origin), "read");
+        cr_assert_str_eq(origin, "env HOME_ACCESS");
+        cr_assert_str_eq(get("NETWORK_FILTER_SKIP_HELPER_PROBE", &origin), "1");
+        cr_assert_str_eq(origin, "env NETWORK_FILTER_SKIP_HELPER_PROBE");
+        strv_free(envp);
+        /* A value the variable refuses is spelled as the environment spells it. */
+        envp = STRV_MAKE("HOME_ACCESS=sideways");
+        cr_assert_eq(cordon_settings_apply_environment(s, envp, &diag), -EINVAL);
+        cr_assert(startswith(diag.message, "HOME_ACCESS='sideways': "), "'%s'", diag.message);
+        strv_free(envp);
+        if (cordon_var_find("CLEANUP_MATERIALIZED_BLOCKED_FILES")) {
+                envp = STRV_MAKE("CLEANUP_MATERIALIZED_BLOCKED_FILES=nonsense-value");
+                cr_assert_lt(cordon_settings_apply_environment(s, envp, &diag), 0);
+                cr_assert(startswith(diag.message, "CLEANUP_MATERIALIZED_BLOCKED_FILES="), "'%s'",
+                          diag.message);
+                strv_free(envp);
+        }
+}
+
 Test(settings_registry, environment_cordon_name_wins)
 {
         char **envp = STRV_MAKE("HARN_HANDLER_SANDBOX=off", "CORDON_HANDLER_SANDBOX=warn");
