@@ -200,8 +200,7 @@ static int build_policy(const struct cordon_config_eval_args *a, struct cordon_p
         /* The namespaces confine on their own; a host without Landlock or seccomp runs the
          * child without them rather than printing a warning at every start. */
         p->fallback = CORDON_FALLBACK_OFF;
-        if (!getenv("H1NOPIDS"))
-                p->limits.pids = CORDON_CONFIG_EVAL_PIDS;
+        p->limits.pids = CORDON_CONFIG_EVAL_PIDS;
         *ret = TAKE_PTR(p);
         return 0;
 }
@@ -250,7 +249,7 @@ int cordon_config_eval(const struct cordon_config_eval_args *a, struct cordon_co
                 return cordon_diag_set(diag, -ENOENT,
                                        "the configuration files are bash, and there is no "
                                        "/bin/bash to read them");
-        _cleanup_free_ char *script = cordon_config_script(a->home, a->n, a->admin);
+        _cleanup_free_ char *script = cordon_config_script(a->default_home, a->n, a->admin);
         if (!script)
                 return -ENOMEM;
         _cleanup_(policy_freep) struct cordon_policy *p = NULL;

@@ -43,7 +43,8 @@ struct cordon_config_eval_args {
         char *const *paths; /* the files the child reads, absolute and resolved */
         size_t n;
         bool admin; /* paths[0] is the admin baseline */
-        const char *home, *project_dir, *path_env;
+        const char *home, *project_dir, *path_env; /* the child's environment */
+        const char *default_home; /* what "$HOME" in a default expands to (the settings') */
         enum cordon_backend backend; /* CORDON_BACKEND_AUTO: cordon's choice */
 };
 

@@ -499,7 +499,7 @@ static void settings_freep(struct cordon_settings **s)
 }
 
 static int evaluate(struct load *l, const struct cordon_config_options *o,
-                    const struct cordon_config_load_params *params)
+                    const struct cordon_config_load_params *params, const char *default_home)
 {
         const char *home = cordon_config_getenv(o->envp, "HOME");
         char cwd[4096];
@@ -527,6 +527,7 @@ static int evaluate(struct load *l, const struct cordon_config_options *o,
             .n = l->n_layers,
             .admin = admin,
             .home = home && home[0] == '/' ? home : NULL,
+            .default_home = default_home,
             .project_dir = project,
             .path_env = cordon_config_getenv(o->envp, "PATH"),
             .backend = params->backend,
@@ -577,7 +578,7 @@ int cordon_config_load_with(struct cordon_settings *s, const struct cordon_confi
         };
         int r = cordon_config_find(&w, &l.files, &l.warnings, diag);
         if (r >= 0)
-                r = evaluate(&l, o, params);
+                r = evaluate(&l, o, params, s->home);
         if (r >= 0)
                 r = check_texts(&l);
 
