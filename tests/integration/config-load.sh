@@ -6,7 +6,7 @@
 # child that reads it; a config that runs forever or prints megabytes, a syntax error and a
 # value a variable refuses stop cordon with status 125 and a message naming the file; a file
 # CORDON_CONF names must exist; the test-only CORDON_ADMIN_CONF gives an admin layer.
-# shellcheck disable=SC1091 # resolved at run time
+# shellcheck disable=SC1091,SC2016,SC2028 # resolved at run time; the quoted scripts expand inside
 . "$(dirname "$0")/../lib/tap.sh"
 
 cd "$T_PROJECT" || exit 1

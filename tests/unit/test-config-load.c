@@ -442,6 +442,68 @@ Test(config, user_errors)
         has(&res, "associative array");
 }
 
+Test(config, confd_errors_name_the_file)
+{
+        put(".config/cordon/sandbox.conf", "HOME_ACCESS=read\n");
+        put(".config/cordon/conf.d/10-ok.conf", "SANDBOX_QUIET=true\n");
+        put(".config/cordon/conf.d/20-bad.conf", "# x\nREADONLY_MOUNTS+=(\"/a\"\nDEVICES+=(/x)\n");
+        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_lt(res.r, 0);
+        has(&res, "conf.d/20-bad.conf: line");
+
+        put(".config/cordon/conf.d/20-bad.conf", "DEVICES+=(relative)\n");
+        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_eq(res.r, -EINVAL);
+        has(&res, "conf.d/20-bad.conf:1: DEVICES 'relative'");
+}
+
+/* A refusal leaves the settings as they were. */
+static int unchanged_child(void)
+{
+        char h[400];
+        snprintf(h, sizeof(h), "HOME=%s", home);
+        char **env = STRV_MAKE(h);
+        struct cordon_settings *s = NULL;
+        if (cordon_settings_new(home, &s) < 0 ||
+            cordon_settings_set(s, "HOME_ACCESS", "write", "--test", NULL) < 0)
+                return 1;
+        struct cordon_config_options o = {.envp = env};
+        struct cordon_config_load_params params = {
+            .admin_path = admin, .admin_owner = getuid(), .caller = getuid()};
+        struct cordon_diag d = {0};
+        if (cordon_config_load_with(s, &o, &params, NULL, &d) != -EINVAL)
+                return 2;
+        char buf[64];
+        const char *origin = NULL;
+        if (cordon_settings_get(s, "HOME_ACCESS", buf, sizeof(buf), &origin) < 0 ||
+            strcmp(buf, "write") != 0 || strcmp(origin, "--test") != 0)
+                return 3;
+        for (ssize_t i = 0; i < cordon_settings_count(s, "READONLY_MOUNTS"); i++) {
+                const char *v;
+                cordon_settings_get_item(s, "READONLY_MOUNTS", (size_t)i, &v, NULL);
+                if (strcmp(v, "/opt/new") == 0)
+                        return 5;
+        }
+        if (cordon_settings_config_file_count(s) != 0)
+                return 6;
+        cordon_settings_free(s);
+        return 0;
+}
+
+Test(config, refusal_leaves_the_settings_unchanged)
+{
+        put(".config/cordon/sandbox.conf",
+            "HOME_ACCESS=read\nREADONLY_MOUNTS+=(/opt/new)\nSANDBOX_QUIET=maybe\n");
+        pid_t pid = fork();
+        cr_assert_geq(pid, 0);
+        if (pid == 0)
+                _exit(unchanged_child());
+        int st;
+        cr_assert_eq(waitpid(pid, &st, 0), pid);
+        cr_assert(WIFEXITED(st));
+        cr_assert_eq(WEXITSTATUS(st), 0, "check %d failed", WEXITSTATUS(st));
+}
+
 Test(config, user_warnings_and_unknown_names)
 {
         put(".config/cordon/sandbox.conf",
