@@ -292,10 +292,12 @@ Test(settings_registry, not_enforced_refuses_all_but_the_default)
         cr_assert_eq(cordon_settings_set(s, "NETWORK_BLOCKLIST", "127.1", "f:2", &diag), -EINVAL,
                      "a lenient numeric address is no pattern");
         cr_assert_eq(cordon_settings_count(s, "NETWORK_BLOCKLIST"), 1);
+        /* Enforced since the agent profiles landed: any agent name, and emptying it disables
+         * the built-in three. */
         cr_assert_eq(cordon_settings_set(s, "ENABLED_AGENTS", "claude", "f:1", &diag), 0);
-        cr_assert_eq(cordon_settings_set(s, "ENABLED_AGENTS", "aider", "f:1", &diag), -EOPNOTSUPP);
-        cr_assert_eq(cordon_settings_reset(s, "ENABLED_AGENTS"), -EOPNOTSUPP,
-                     "emptying it would pretend to disable the built-in agents");
+        cr_assert_eq(cordon_settings_set(s, "ENABLED_AGENTS", "aider", "f:1", &diag), 0);
+        cr_assert_eq(cordon_settings_set(s, "ENABLED_AGENTS", "Bad/Name", "f:1", &diag), -EINVAL);
+        cr_assert_eq(cordon_settings_reset(s, "ENABLED_AGENTS"), 0);
         /* Documented no-ops accept any valid value. */
         cr_assert_eq(cordon_settings_set(s, "BIND_DEV_PTS", "true", "f:1", &diag), 0);
         cr_assert_eq(cordon_settings_set(s, "SUPPRESS_AGENT_WARNINGS", "all", "f:1", &diag), 0);

@@ -111,6 +111,17 @@ int cordon_lower_masks(struct lower *l);
  * (once every rule is known). */
 int cordon_lower_protect(struct lower *l);
 int cordon_lower_pins(struct lower *l);
+/* lower-agents.c: the agent profiles of ENABLED_AGENTS. Before BLOCKED_FILES: silent
+ * placeholders for missing instruction and command files the sandbox could create, once the
+ * read-write binds are known. From cordon_lower_protect(): private copies of the files of
+ * commands, read-only directories of programs. After cordon_lower_masks(): the merged copy in
+ * place of each instruction file's mask. From lower_env(): the *_CONFIG_DIR variables. After the
+ * environment: the warning for an agent whose credentials cannot reach the sandbox. */
+int cordon_lower_agents_plan(struct lower *l);
+int cordon_lower_agents_protect(struct lower *l);
+int cordon_lower_agents_instructions(struct lower *l);
+int cordon_lower_agents_env(struct lower *l);
+int cordon_lower_agents_warn(struct lower *l);
 /* The NETWORK_* variables (lower-net.c): mode, fallback, rules, proxy and pasta settings. */
 int cordon_lower_net(struct lower *l);
 

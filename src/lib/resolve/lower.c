@@ -609,6 +609,8 @@ static int lower_env(struct lower *l)
         _cleanup_free_ char *pwd = NULL;
         if (asprintf(&pwd, "PWD=%s", strempty(l->p->cwd)) < 0)
                 return -ENOMEM;
+        if ((r = cordon_lower_agents_env(l)) < 0)
+                return r;
         if ((r = cordon_list_add(&e->set, "SANDBOX_ACTIVE=1", "cordon")) < 0 ||
             (r = cordon_list_add(&e->set, "SANDBOX_BACKEND=ns", "cordon")) < 0 ||
             (l->p->cwd && (r = cordon_list_add(&e->set, pwd, "cordon")) < 0))
@@ -689,9 +691,9 @@ static int lower_readonly_mounts(struct lower *l, bool builtin)
         return 0;
 }
 
-_public_ int cordon_settings_resolve(const struct cordon_settings *s, const struct cordon_host *h,
-                                     struct cordon_policy **ret, char ***ret_warnings,
-                                     struct cordon_diag *diag)
+static int resolve_finalized(const struct cordon_settings *s, const struct cordon_host *h,
+                             struct cordon_policy **ret, char ***ret_warnings,
+                             struct cordon_diag *diag)
 {
         struct lower_real_dirs real_dirs = {0};
         struct lower l = {.s = s, .h = h, .diag = diag, .real_dirs = &real_dirs};
@@ -720,11 +722,13 @@ _public_ int cordon_settings_resolve(const struct cordon_settings *s, const stru
          * that "could the sandbox create this?" sees all of them. */
         r = s->policy ? cordon_lower_cap_policy(&l) : lower_project(&l);
         if (r < 0 || (r = check_user_binds(&l)) < 0 || (r = cordon_lower_home_blocked(&l)) < 0 ||
-            (r = cordon_lower_extra_blocked(&l)) < 0 || (r = cordon_lower_blocked_files(&l)) < 0 ||
-            (r = cordon_lower_check_project(&l)) < 0 || (r = lower_devices(&l)) < 0 ||
-            (r = lower_passwd(&l)) < 0 || (r = cordon_lower_protect(&l)) < 0 ||
-            (r = cordon_lower_masks(&l)) < 0 || (r = cordon_lower_mail_stub(&l)) < 0 ||
-            (r = cordon_lower_pins(&l)) < 0 || (r = lower_env(&l)) < 0 ||
+            (r = cordon_lower_extra_blocked(&l)) < 0 || (r = cordon_lower_agents_plan(&l)) < 0 ||
+            (r = cordon_lower_blocked_files(&l)) < 0 || (r = cordon_lower_check_project(&l)) < 0 ||
+            (r = lower_devices(&l)) < 0 || (r = lower_passwd(&l)) < 0 ||
+            (r = cordon_lower_protect(&l)) < 0 || (r = cordon_lower_masks(&l)) < 0 ||
+            (r = cordon_lower_agents_instructions(&l)) < 0 ||
+            (r = cordon_lower_mail_stub(&l)) < 0 || (r = cordon_lower_pins(&l)) < 0 ||
+            (r = lower_env(&l)) < 0 || (r = cordon_lower_agents_warn(&l)) < 0 ||
             (r = cordon_lower_mail_path(&l)) < 0)
                 goto fail;
         if ((r = cordon_policy_set_hostname(l.p, "cordon")) < 0 || (r = cordon_lower_net(&l)) < 0)
@@ -762,6 +766,37 @@ fail:
         strv_free(real_dirs.dirs);
         cordon_lower_dir_names_clear(&l.home_names);
         return r;
+}
+
+/* Settings not finalized yet (a caller that did not call cordon_settings_finalize(), or changed
+ * them since) are finalized in a copy: the profiles of ENABLED_AGENTS and the admin rules apply
+ * to every resolve, and @s stays as it is. */
+_public_ int cordon_settings_resolve(const struct cordon_settings *s, const struct cordon_host *h,
+                                     struct cordon_policy **ret, char ***ret_warnings,
+                                     struct cordon_diag *diag)
+{
+        if (s->finalized)
+                return resolve_finalized(s, h, ret, ret_warnings, diag);
+        struct cordon_settings *copy = NULL;
+        int r = cordon_settings_copy(s, &copy);
+        if (r < 0)
+                return r;
+        _cleanup_strv_free_ char **fin_warnings = NULL, **res_warnings = NULL;
+        r = cordon_settings_finalize(copy, &fin_warnings, diag);
+        if (r >= 0)
+                r = resolve_finalized(copy, h, ret, &res_warnings, diag);
+        cordon_settings_free(copy);
+        if (r < 0)
+                return r;
+        if (ret_warnings) {
+                if (strv_extend_strv(&fin_warnings, res_warnings) < 0) {
+                        cordon_policy_free(*ret);
+                        *ret = NULL;
+                        return -ENOMEM;
+                }
+                *ret_warnings = TAKE_PTR(fin_warnings);
+        }
+        return 0;
 }
 
 static void collect_warning(void *userdata, const char *message)

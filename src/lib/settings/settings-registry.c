@@ -12,6 +12,7 @@
 #include "lib/resolve/env-filter.h"
 #include "lib/mech/res-limits.h"
 #include "lib/settings/settings.h"
+#include "lib/profiles/profiles.h"
 #include "lib/net/net-rules.h"
 #include "lib/net/net-server.h"
 #include "shared/macro.h"
@@ -29,9 +30,11 @@ static const char *const default_home_readonly[] = {
     ".condarc",      ".config/git",   ".gitignore_global", NULL,
 };
 
-/* .cache/uv plus the default-enabled agent profiles (claude, codex, gemini). */
+/* .cache/uv; the agents' directories (~/.claude, ~/.codex, ~/.gemini by default) come from the
+ * profiles of ENABLED_AGENTS (profiles/<name>/), folded in by cordon_settings_finalize(). */
 static const char *const default_home_writable[] = {
-    ".cache/uv", ".claude", ".codex", ".gemini", NULL,
+    ".cache/uv",
+    NULL,
 };
 
 static const char *const default_home_seeded[] = {
@@ -472,6 +475,12 @@ static int parse_env_assignment(const char *v, union cordon_var_value *ret)
         return eq && cordon_env_name_is_valid(v, (size_t)(eq - v)) ? 0 : -EINVAL;
 }
 
+static int parse_agent_name(const char *v, union cordon_var_value *ret)
+{
+        ret->str = v;
+        return cordon_profile_name_is_valid(v) ? 0 : -EINVAL;
+}
+
 /* ---- the table ---- */
 
 #define F(field)        offsetof(struct cordon_settings, field)
@@ -664,14 +673,13 @@ const struct cordon_var cordon_vars[] = {
                  "expected a whole number of days above 0"),
 
     /* ---- Agent profiles ---- */
-    /* The default three are built into HOME_WRITABLE; other agents have no profile yet. */
-    NOT_ENFORCED("ENABLED_AGENTS", CORDON_VAR_LIST, CORDON_MERGE_APPEND, CORDON_ADMIN_ADDITIVE,
-                 CORDON_VAR_UNSUPPORTED, default_enabled_agents, parse_nonempty,
-                 "expected an agent name"),
-    /* cordon prints no per-agent warnings, so there is nothing to silence. */
-    NOT_ENFORCED("SUPPRESS_AGENT_WARNINGS", CORDON_VAR_LIST, CORDON_MERGE_APPEND,
-                 CORDON_ADMIN_ADDITIVE, CORDON_VAR_NOOP, NULL, parse_nonempty,
-                 "expected an agent name or all"),
+    /* Each name's profile (profiles/<name>/, src/lib/profiles/) is folded into HOME_WRITABLE,
+     * HOME_READONLY, BLOCKED_FILES and ALLOWED_ENV_VARS by cordon_settings_finalize(). */
+    LIST("ENABLED_AGENTS", enabled_agents, CORDON_ADMIN_ADDITIVE, default_enabled_agents,
+         parse_agent_name, "expected an agent name ([a-z0-9_-]+)"),
+    /* Names (or all) whose startup warning about unreachable credentials is not printed. */
+    LIST("SUPPRESS_AGENT_WARNINGS", suppress_agent_warnings, CORDON_ADMIN_ADDITIVE, NULL,
+         parse_agent_name, "expected an agent name ([a-z0-9_-]+) or all"),
 
     /* ---- cordon's own: a capability policy (cordon-policy(5), settings-policy.c) ---- */
     /* Set: the sandbox is confined to the roots below instead of a project directory. */

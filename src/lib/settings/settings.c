@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/policy/diag.h"
+#include "lib/profiles/profiles.h"
 #include "lib/settings/settings.h"
 #include "shared/macro.h"
 
@@ -164,6 +165,7 @@ void cordon_settings_clear(struct cordon_settings *s)
                 free(s->admin);
         }
         free(s->admin_set);
+        cordon_agent_profiles_free(s->agents, s->n_agents);
         *s = (struct cordon_settings){0};
 }
 
@@ -218,6 +220,7 @@ int cordon_settings_set_var(struct cordon_settings *s, const struct cordon_var *
                                        spelling, sep, value, v->name);
         if (!has_field(v)) /* a no-op, or the default of one not enforced */
                 return 0;
+        s->finalized = false; /* the profiles and admin rules are due again */
         if (v->type == CORDON_VAR_LIST)
                 return cordon_list_add(field(s, v), value, origin);
         return store_scalar(s, v, &val, origin);
@@ -242,6 +245,7 @@ _public_ int cordon_settings_reset(struct cordon_settings *s, const char *name)
         if (v->status == CORDON_VAR_UNSUPPORTED && v->type == CORDON_VAR_LIST && v->defaults &&
             v->defaults[0])
                 return -EOPNOTSUPP;
+        s->finalized = false;
         return reset_var(s, v, s->home);
 }
 

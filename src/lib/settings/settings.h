@@ -16,6 +16,8 @@
 /* The origin of every built-in default. */
 #define CORDON_SETTINGS_BUILTIN "built-in default"
 
+struct cordon_agent_profile;
+
 struct cordon_settings {
         char *home; /* what "$HOME" in a default expands to; NULL: none */
         struct cordon_list allowed_project_parents;
@@ -116,6 +118,15 @@ struct cordon_settings {
          * they are (any set or reset clears it). */
         struct cordon_list admin_changes;
         bool finalized;
+
+        /* ---- agent profiles (src/lib/profiles/) ---- */
+        struct cordon_list enabled_agents;          /* ENABLED_AGENTS */
+        struct cordon_list suppress_agent_warnings; /* SUPPRESS_AGENT_WARNINGS */
+        /* The profiles cordon_profiles_fold() loaded for ENABLED_AGENTS: what resolve needs
+         * beyond the lists they were folded into (files of commands, directories of programs,
+         * instruction files and their note, *_CONFIG_DIR variables, credential names). */
+        struct cordon_agent_profile *agents;
+        size_t n_agents;
 };
 
 enum cordon_var_type {
@@ -203,3 +214,6 @@ int cordon_settings_set_var(struct cordon_settings *s, const struct cordon_var *
 int cordon_settings_init_defaults(struct cordon_settings *s, const char *home);
 /* Frees what @s holds and zeroes it; twice is harmless. */
 void cordon_settings_clear(struct cordon_settings *s);
+/* A deep copy of @s (settings-copy.c), for a resolve that finalizes a copy of const settings.
+ * Returns 0 or -ENOMEM. */
+int cordon_settings_copy(const struct cordon_settings *s, struct cordon_settings **ret);
