@@ -116,6 +116,12 @@ static bool shown_by_a_bind(const struct lower *l, const char *abs)
 int cordon_lower_blocked_files(struct lower *l)
 {
         CORDON_LIST_FOREACH (it, &l->s->blocked_files) {
+                /* An agent's instruction file (lower-agents.c) is shown as a merged copy, which
+                 * only a mount namespace gives. Landlock cannot hide one file of a directory it
+                 * grants without taking the right to create anything there (the agent's whole
+                 * directory): an explicit landlock backend leaves it visible, as cordon(1) says. */
+                if (l->s->backend == CORDON_BACKEND_LANDLOCK && startswith(it->origin, "profile "))
+                        continue;
                 _cleanup_free_ char *abs = NULL;
                 int r = cordon_lower_absolute(l, it->value, &abs);
                 if (r < 0)
