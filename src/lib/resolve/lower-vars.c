@@ -30,12 +30,12 @@ static int dev_pts_shim(struct lower *l)
         bool applies = cordon_lower_dev_pts_shim_applies(release);
         int r = applies ? cordon_lower_warn(
                               l,
-                              "note: BIND_DEV_PTS (from %s) is deprecated; on kernel %s (< 5.4) "
+                              "BIND_DEV_PTS (from %s) is deprecated; on kernel %s (< 5.4) "
                               "/dev/pts is added to DEVICES, where DEVICES_BLACKLIST still applies",
                               strempty(s->bind_dev_pts_origin), release)
                         : cordon_lower_warn(
                               l,
-                              "note: BIND_DEV_PTS (from %s) is deprecated and does nothing on "
+                              "BIND_DEV_PTS (from %s) is deprecated and does nothing on "
                               "kernel %s (>= 5.4): the sandbox has a devpts of its own; drop the "
                               "line",
                               strempty(s->bind_dev_pts_origin), release);
@@ -56,7 +56,7 @@ static int held_notes(struct lower *l)
                 if (streq(buf, dflt))
                         continue;
                 if (cordon_lower_warn(l,
-                                      "note: %s=%s (from %s) is accepted but not active yet: "
+                                      "%s=%s (from %s) is accepted but not active yet: "
                                       "cordon has no Slurm integration",
                                       v->name, buf, strempty(origin)) < 0)
                         return -ENOMEM;
