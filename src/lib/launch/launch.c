@@ -438,7 +438,10 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
 
         /* What lowering planned for the host (placeholders, HOME_WRITABLE directories), before
          * anything opens the paths; the layers are decided, so a refused run creates nothing. */
-        if (!l->dry_run && (r = cordon_policy_apply(p, l->warn, l->userdata, diag)) < 0)
+        if (!l->dry_run &&
+            (r = cordon_policy_apply_record(p, l->warn, l->userdata,
+                                            p->cleanup_materialized ? &l->created : NULL,
+                                            &l->n_created, diag)) < 0)
                 return r;
         if ((r = prepare_limits(l, diag)) < 0)
                 return r;
@@ -497,8 +500,21 @@ static int remove_entry(const char *path, const struct stat *st, int type, struc
         return 0;
 }
 
+void cordon_launch_cleanup_materialized(struct cordon_launch *l)
+{
+        if (!l->created)
+                return;
+        (void)cordon_host_cleanup_materialized(l->created, l->n_created, l->warn, l->userdata);
+        cordon_host_created_free(l->created, l->n_created);
+        l->created = NULL;
+        l->n_created = 0;
+}
+
 void cordon_launch_clear(struct cordon_launch *l)
 {
+        cordon_host_created_free(l->created, l->n_created);
+        l->created = NULL;
+        l->n_created = 0;
         /* pasta first: nothing of the sandbox's network outlives it. */
         cordon_pasta_stop(&l->pasta);
         cordon_nft_plan_clear(&l->nft);

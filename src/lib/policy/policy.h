@@ -122,6 +122,9 @@ struct cordon_policy {
          * landlock backend, which can give neither, refuses to start. */
         bool private_ipc_required;
         bool filter_passwd_required;
+        /* CLEANUP_MATERIALIZED_BLOCKED_FILES: remove the placeholders created for BLOCKED_FILES
+         * (host actions marked materialized) after the sandbox exits, while still empty. */
+        bool cleanup_materialized;
         char *cgroup_path; /* --cgroup: a delegated cgroup v2 directory to make the leaf in */
         struct cordon_identity identity;
 

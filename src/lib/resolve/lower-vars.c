@@ -70,6 +70,7 @@ int cordon_lower_vars(struct lower *l, bool *ret_dev_pts)
         struct cordon_policy *p = l->p;
         p->nproc_limit = s->nproc_limit;
         p->host_ipc = !s->private_ipc;
+        p->cleanup_materialized = s->cleanup_materialized;
         /* Only an explicit request: the built-in defaults are the landlock backend's documented
          * gaps (`cordon doctor`), a value someone set is a restriction asked for. */
         p->private_ipc_required = s->private_ipc && !cordon_lower_is_builtin(s->private_ipc_origin);
