@@ -770,3 +770,9 @@ _public_ const char *cordon_settings_variable(size_t i)
 {
         return i < cordon_vars_count ? cordon_vars[i].name : NULL;
 }
+
+_public_ int cordon_settings_variable_is_held(const char *name)
+{
+        const struct cordon_var *v = cordon_var_find(name);
+        return !v ? -ENOENT : v->status == CORDON_VAR_HELD;
+}
