@@ -142,3 +142,6 @@ int cordon_lower_mail_path(struct lower *l);
 int cordon_lower_vars(struct lower *l, bool *ret_dev_pts);
 /* True for a kernel release before 5.4, where BIND_DEV_PTS adds /dev/pts to DEVICES. */
 bool cordon_lower_dev_pts_shim_applies(const char *release);
+/* lower-modules.c: SANDBOX_MODULES loaded with Lmod in a child bash; what they changed of the
+ * PATH-like variables is appended to @set (the environment's "set" list). */
+int cordon_lower_modules(struct lower *l, struct cordon_list *set);

@@ -615,6 +615,9 @@ static int lower_env(struct lower *l)
             (r = cordon_list_copy(&e->allowed, &s->allowed_env_vars)) < 0)
                 return r;
         e->block_url_credentials = s->block_env_url_credentials;
+        /* Before SANDBOX_ENV, which may still override what a module set. */
+        if ((r = cordon_lower_modules(l, &e->set)) < 0)
+                return r;
         CORDON_LIST_FOREACH (it, &s->sandbox_env) {
                 const char *eq = strchr(it->value, '=');
                 if (!eq || !cordon_env_name_is_valid(it->value, (size_t)(eq - it->value)))
