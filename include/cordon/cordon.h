@@ -149,6 +149,17 @@ struct cordon_policy *cordon_policy_free(struct cordon_policy *p);
 int cordon_policy_add_fs(struct cordon_policy *p, const char *guest, const char *host,
                          enum cordon_access access, unsigned flags, const char *origin);
 
+/* The filesystem rules of @p in mount order (the order cordon_policy_add_fs() and resolving
+ * added them; a later rule is mounted over an earlier one): their number, and rule @i's guest
+ * path, host path (NULL where the access kind has none), access kind, CORDON_FS_* flags and
+ * origin. The strings point into @p and stay valid until @p changes or is freed; any @ret_ may
+ * be NULL. cordon_policy_get_fs() returns 0 or -ERANGE past the end. Read-only: thread-safe for
+ * a policy nobody changes. */
+size_t cordon_policy_fs_count(const struct cordon_policy *p);
+int cordon_policy_get_fs(const struct cordon_policy *p, size_t i, const char **ret_guest,
+                         const char **ret_host, enum cordon_access *ret_access, unsigned *ret_flags,
+                         const char **ret_origin);
+
 /* Working directory inside the sandbox (absolute). */
 int cordon_policy_set_cwd(struct cordon_policy *p, const char *cwd);
 /* Environment for the command: a complete KEY=VALUE list, copied. */

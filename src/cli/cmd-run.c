@@ -1,5 +1,5 @@
-/* `cordon run`: defaults + environment + flags (+ a capability policy) -> settings -> policy ->
- * spawn. */
+/* `cordon run`: defaults + sandbox.conf layers + environment + flags (+ a capability policy) +
+ * admin rules -> settings -> policy -> spawn. */
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cli-config.h"
 #include "cli/commands.h"
 #include "cli/receipt.h"
 #include "cli/run-options.h"
@@ -26,8 +27,8 @@ static void print_warning(void *userdata, const char *message)
 }
 
 /* --dry-run: the launch decides as it would (with nothing created) and the library describes
- * the plan; printed on stdout. Takes @p. */
-static int dry_run(struct cordon_policy *p, char **command)
+ * the plan; printed on stdout with the configuration's @origins. Takes @p. */
+static int dry_run(struct cordon_policy *p, char **command, const char *origins)
 {
         const struct cordon_sandbox_options opts = {.warning = print_warning};
         struct cordon_diag diag = {0};
@@ -41,7 +42,7 @@ static int dry_run(struct cordon_policy *p, char **command)
         printf("cordon: dry run of:");
         STRV_FOREACH (c, command)
                 printf(" %s", *c);
-        printf("\n%snothing was created, changed or run\n", text);
+        printf("\n%s%snothing was created, changed or run\n", text, strempty(origins));
         return fflush(stdout) == 0 ? 0 : EXIT_SETUP;
 }
 
@@ -90,16 +91,89 @@ static void print_banner(void *userdata, const struct cordon_sandbox *sb)
         fflush(stderr);
 }
 
+/* The --project-dir of @argv, found by parsing it once into scratch settings (so that every
+ * spelling of the option counts, and nothing after the command does), before the configuration
+ * is read: its conf.d files see it as _PROJECT_DIR. Returns 1 and the directory in @ret (NULL:
+ * none given) and whether it is a dry run in @ret_dry_run, or 0 when the arguments ask for --help
+ * or do not parse, after handling that (the exit status in @ret_exit). */
+static int prescan_project_dir(int argc, char **argv, char **ret, bool *ret_dry_run, int *ret_exit)
+{
+        struct run_args a = {0};
+        char err[512] = "";
+        if (cordon_settings_new(getenv("HOME"), &a.settings) < 0) {
+                log_error("out of memory");
+                *ret_exit = EXIT_SETUP;
+                return 0;
+        }
+        int r = run_args_parse(&a, argc, argv, err, sizeof(err));
+        if (r < 0 || a.help) {
+                if (!a.help)
+                        log_error("%s", err);
+                run_args_help(a.help ? stdout : stderr);
+                cordon_settings_free(a.settings);
+                *ret_exit = a.help ? 0 : EXIT_USAGE;
+                return 0;
+        }
+        _cleanup_free_ char *dir = NULL;
+        const char *origin = NULL;
+        r = cli_settings_get(a.settings, "PROJECT_DIR", &dir, &origin);
+        cordon_settings_free(a.settings);
+        *ret = r >= 0 && dir && *dir ? TAKE_PTR(dir) : NULL;
+        *ret_dry_run = a.dry_run;
+        return 1;
+}
+
+/* The dry run's configuration origins, as text (NULL when out of memory). */
+static char *origins_text(const struct cordon_settings *s)
+{
+        struct cordon_settings *defaults = NULL;
+        (void)cordon_settings_new(getenv("HOME"), &defaults);
+        char *text = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&text, &size);
+        if (f) {
+                cli_config_print_origins(f, s, defaults);
+                if (fclose(f) != 0) {
+                        free(text);
+                        text = NULL;
+                }
+        }
+        cordon_settings_free(defaults);
+        return text;
+}
+
 int cmd_run(int argc, char **argv)
 {
         struct run_args a = {0};
         char err[512] = "";
         struct cordon_diag sdiag = {0};
+        _cleanup_free_ char *project_flag = NULL, *project_dir = NULL;
+        int code = 0;
+        bool dry = false;
+        if (!prescan_project_dir(argc, argv, &project_flag, &dry, &code))
+                return code;
         _cleanup_(cordon_host_clear) struct cordon_host host = {0};
         int r = cordon_host_init_current(&host, environ);
         int host_r = r;
         if (r == -ENOMEM || cordon_settings_new(getenv("HOME"), &a.settings) < 0) {
                 log_error("out of memory");
+                return EXIT_SETUP;
+        }
+        if (host_r < 0) {
+                log_error("cannot determine the working directory: %s", strerror(-host_r));
+                cordon_settings_free(a.settings);
+                return EXIT_SETUP;
+        }
+        if (project_flag && cli_path_absolute(project_flag, host.cwd, &project_dir) < 0) {
+                log_error("out of memory");
+                cordon_settings_free(a.settings);
+                return EXIT_SETUP;
+        }
+        /* The layers in order, each over the one before: sandbox.conf files, the environment,
+         * the flags, a policy file; the admin rules last. A dry run writes no default file. */
+        if (cli_config_load(a.settings, environ, project_dir,
+                            dry ? 0 : CORDON_CONFIG_WRITE_DEFAULT) < 0) {
+                cordon_settings_free(a.settings);
                 return EXIT_SETUP;
         }
         /* The environment's say, below the flags. */
@@ -110,7 +184,7 @@ int cmd_run(int argc, char **argv)
         }
         r = run_args_parse(&a, argc, argv, err, sizeof(err));
         if (r < 0 || a.help) {
-                int code = a.help ? 0 : EXIT_USAGE;
+                code = a.help ? 0 : EXIT_USAGE;
                 if (!a.help)
                         log_error("%s", err);
                 run_args_help(a.help ? stdout : stderr);
@@ -119,11 +193,6 @@ int cmd_run(int argc, char **argv)
         }
         if (a.dry_run)
                 a.receipt_file = NULL; /* a dry run writes nothing, not even a receipt */
-        if (host_r < 0) {
-                log_error("cannot determine the working directory: %s", strerror(-host_r));
-                cordon_settings_free(a.settings);
-                return EXIT_SETUP;
-        }
 
         if (a.policy_file &&
             (r = cordon_settings_load_policy(a.settings, a.policy_file, &sdiag)) < 0) {
@@ -137,6 +206,11 @@ int cmd_run(int argc, char **argv)
                 log_error("--network-policy %s", *sdiag.message ? sdiag.message : strerror(-r));
                 cordon_settings_free(a.settings);
                 return EXIT_USAGE;
+        }
+
+        if (cli_config_finalize(a.settings) < 0) {
+                cordon_settings_free(a.settings);
+                return EXIT_SETUP;
         }
 
         struct cordon_policy *p = NULL;
@@ -193,9 +267,10 @@ int cmd_run(int argc, char **argv)
                 if (n <= 0)
                         strcat(presets, "none");
         }
+        _cleanup_free_ char *origins = a.dry_run ? origins_text(a.settings) : NULL;
         a.settings = cordon_settings_free(a.settings);
         if (a.dry_run)
-                return dry_run(p, a.command);
+                return dry_run(p, a.command, origins);
 
         /* Prepared before anything runs: a receipt that cannot be written, or that the sandbox
          * could tamper with, stops the run. */

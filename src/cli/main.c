@@ -14,6 +14,8 @@ static const struct {
     {"run", cmd_run, "run a command in a sandbox"},
     {"doctor", cmd_doctor, "report which kernel features this host offers"},
     {"policy", cmd_policy, "check and intersect capability policies"},
+    {"config", cmd_config, "show the effective configuration and explain where a value comes from"},
+    {"help", NULL, "show this help, or a command's: cordon help COMMAND"},
 };
 
 static void usage(FILE *f)
@@ -39,8 +41,22 @@ int main(int argc, char **argv)
                 printf("cordon %s\n", CORDON_VERSION);
                 return 0;
         }
+        /* `cordon help [COMMAND]`: the same as --help. */
+        if (streq(argv[1], "help") && argc > 2) {
+                static char help_flag[] = "--help";
+                for (size_t i = 0; i < ELEMENTSOF(commands); i++)
+                        if (commands[i].fn && streq(argv[2], commands[i].name))
+                                return commands[i].fn(2, (char *[]){argv[2], help_flag, NULL});
+                fprintf(stderr, "cordon: unknown command '%s'\n", argv[2]);
+                usage(stderr);
+                return EXIT_USAGE;
+        }
+        if (streq(argv[1], "help")) {
+                usage(stdout);
+                return 0;
+        }
         for (size_t i = 0; i < ELEMENTSOF(commands); i++)
-                if (streq(argv[1], commands[i].name))
+                if (commands[i].fn && streq(argv[1], commands[i].name))
                         return commands[i].fn(argc - 1, argv + 1);
         fprintf(stderr, "cordon: unknown command '%s'\n", argv[1]);
         usage(stderr);

@@ -833,3 +833,72 @@ Test(net_rules, floor_contents)
         name_is(r, "example.com", 22, true, "*");
         name_is(r, "example.com", 443, true, "*");
 }
+
+/* Whether block @b covers exception @e (cordon_net_rule_covers()). */
+static bool covers(const char *b, const char *e)
+{
+        struct cordon_net_rule block, except;
+        cr_assert_eq(cordon_net_rule_parse(b, false, NULL, &block, NULL), 0, "%s", b);
+        cr_assert_eq(cordon_net_rule_parse(e, true, NULL, &except, NULL), 0, "%s", e);
+        bool c = cordon_net_rule_covers(&block, &except);
+        cordon_net_rule_clear(&block);
+        cordon_net_rule_clear(&except);
+        return c;
+}
+
+Test(net_rules, covers)
+{
+        static const struct {
+                const char *block, *except;
+                bool covered;
+        } cases[] = {
+            /* `*` covers everything. */
+            {"*", "github.com", true},
+            {"*", "*.github.com:443", true},
+            {"*", "10.1.2.3", true},
+            {"*", "443", true},
+            {"*", "*", true},
+            /* A suffix: names strictly under it, and suffixes at or under it. */
+            {"*.evil.com", "a.evil.com", true},
+            {"*.evil.com", "a.b.evil.com:443", true},
+            {"*.evil.com", "*.evil.com", true},
+            {"*.evil.com", "*.a.evil.com", true},
+            {"*.evil.com", "evil.com", false},
+            {"*.evil.com", "notevil.com", false},
+            {"*.evil.com", "a.notevil.com", false},
+            {"*.evil.com", "*", false},
+            {"*.evil.com", "10.0.0.1", false},
+            /* A host: the same host, any port of it. */
+            {"evil.com", "evil.com", true},
+            {"evil.com", "EVIL.com.:8080", true},
+            {"evil.com", "a.evil.com", false},
+            {"evil.com", "*.evil.com", false},
+            /* CIDRs: contained addresses and CIDRs of the same family. */
+            {"10.0.0.0/8", "10.1.2.3", true},
+            {"10.0.0.0/8", "10.1.0.0/16:22", true},
+            {"10.0.0.0/8", "10.0.0.0/8", true},
+            {"10.0.0.0/8", "0.0.0.0/0", false},
+            {"10.0.0.0/8", "11.0.0.1", false},
+            {"10.0.0.0/8", "::ffff:10.0.0.1", true},
+            {"2001:db8::/32", "2001:db8:1::1", true},
+            {"2001:db8::/32", "10.0.0.1", false},
+            {"10.0.0.0/8", "intranet.example", false},
+            /* Ports: a block with one covers only that port; without one, any port. */
+            {"evil.com:443", "evil.com:443", true},
+            {"evil.com:443", "evil.com", false},
+            {"evil.com:443", "evil.com:80", false},
+            {"10.0.0.0/8:22", "10.1.2.3:22", true},
+            {"10.0.0.0/8:22", "10.1.2.3", false},
+            /* A bare port (and `*:port`): that port on anything. */
+            {"25", "smtp.example.com:25", true},
+            {"25", "10.0.0.1:25", true},
+            {"*:25", "25", true},
+            {"25", "*.example.com:25", true},
+            {"25", "smtp.example.com", false},
+            {"25", "smtp.example.com:587", false},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++)
+                cr_assert_eq(covers(cases[i].block, cases[i].except), cases[i].covered,
+                             "%s covers %s: expected %s", cases[i].block, cases[i].except,
+                             cases[i].covered ? "yes" : "no");
+}

@@ -63,6 +63,31 @@ Test(public_api, add_fs_rejects_bad_rules)
         cr_assert_null(cordon_policy_free(NULL));
 }
 
+Test(public_api, fs_rules_read_back_in_order)
+{
+        struct cordon_policy *p = cordon_policy_new();
+        cr_assert_eq(cordon_policy_fs_count(p), 0);
+        cr_assert_eq(cordon_policy_get_fs(p, 0, NULL, NULL, NULL, NULL, NULL), -ERANGE);
+        cr_assert_eq(cordon_policy_add_fs(p, "/usr", "/usr", CORDON_ACCESS_RO, 0, "a"), 0);
+        cr_assert_eq(
+            cordon_policy_add_fs(p, "/tmp", NULL, CORDON_ACCESS_TMPFS, CORDON_FS_SEAL, "b"), 0);
+        cr_assert_eq(cordon_policy_fs_count(p), 2);
+        const char *guest = NULL, *host = "x", *origin = NULL;
+        enum cordon_access access = CORDON_ACCESS_RO;
+        unsigned flags = 0;
+        cr_assert_eq(cordon_policy_get_fs(p, 1, &guest, &host, &access, &flags, &origin), 0);
+        cr_assert_str_eq(guest, "/tmp");
+        cr_assert_null(host);
+        cr_assert_eq(access, CORDON_ACCESS_TMPFS);
+        cr_assert_eq(flags, CORDON_FS_SEAL);
+        cr_assert_str_eq(origin, "b");
+        cr_assert_eq(cordon_policy_get_fs(p, 0, &guest, &host, NULL, NULL, NULL), 0);
+        cr_assert_str_eq(guest, "/usr");
+        cr_assert_str_eq(host, "/usr");
+        cr_assert_eq(cordon_policy_get_fs(p, 2, &guest, NULL, NULL, NULL, NULL), -ERANGE);
+        cordon_policy_free(p);
+}
+
 Test(public_api, validate_names_the_conflict)
 {
         struct cordon_policy *p = cordon_policy_new();

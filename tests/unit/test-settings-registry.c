@@ -504,3 +504,20 @@ Test(settings_registry, host_of_the_current_process)
         cordon_host_clear(&h); /* twice is harmless */
         strv_free(envp);
 }
+
+Test(settings_registry, admin_rules_fit_their_rows)
+{
+        /* cordon_settings_finalize() climbs a ladder of booleans and enums only, and restores
+         * lists only. */
+        for (size_t i = 0; i < cordon_vars_count; i++) {
+                const struct cordon_var *v = &cordon_vars[i];
+                if (v->admin == CORDON_ADMIN_HARDEN_ONLY)
+                        cr_assert(v->type == CORDON_VAR_BOOL || v->type == CORDON_VAR_ENUM, "%s",
+                                  v->name);
+                if (v->admin == CORDON_ADMIN_RESTORED || v->admin == CORDON_ADMIN_NARROW_ONLY)
+                        cr_assert_eq(v->type, CORDON_VAR_LIST, "%s", v->name);
+        }
+        const struct cordon_var *d = cordon_var_find("DENIED_WRITABLE_PATHS");
+        cr_assert_eq(d->status, CORDON_VAR_ENFORCED);
+        cr_assert_eq(d->admin, CORDON_ADMIN_ADMIN_ONLY);
+}

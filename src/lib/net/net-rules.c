@@ -713,3 +713,32 @@ void cordon_net_rules_check_addr(const struct cordon_net_rules *r,
         addr_unmap(&a);
         decide(pick(r, &(struct query){.addr = &a, .port = port, .by_name = by_name}), ret);
 }
+
+bool cordon_net_rule_covers(const struct cordon_net_rule *block,
+                            const struct cordon_net_rule *except)
+{
+        /* A block without a port covers every port of its destinations; with one, only an
+         * exception for that same port (an exception without a port reaches other ports too). */
+        if (block->port && block->port != except->port)
+                return false;
+        switch (block->kind) {
+        case CORDON_NET_RULE_ANY:
+        case CORDON_NET_RULE_PORT: /* `*:port`: the port decided above */
+                return true;
+        case CORDON_NET_RULE_HOST:
+                return except->kind == CORDON_NET_RULE_HOST && streq(block->name, except->name);
+        case CORDON_NET_RULE_SUFFIX:
+                /* Names strictly under the suffix, as matching does: `*.a.com` covers
+                 * `x.a.com` and `*.x.a.com` (and itself), not `a.com`. */
+                if (except->kind == CORDON_NET_RULE_HOST)
+                        return name_under(except->name, block->name);
+                return except->kind == CORDON_NET_RULE_SUFFIX &&
+                       (streq(except->name, block->name) || name_under(except->name, block->name));
+        case CORDON_NET_RULE_CIDR:
+                return except->kind == CORDON_NET_RULE_CIDR &&
+                       except->addr.family == block->addr.family &&
+                       except->prefix >= block->prefix &&
+                       prefix_equal(&block->addr, &except->addr, block->prefix);
+        }
+        return false;
+}

@@ -114,6 +114,17 @@ int cordon_net_rule_parse(const char *pattern, bool exception, const char *origi
                           struct cordon_net_rule *ret, struct cordon_diag *diag);
 void cordon_net_rule_clear(struct cordon_net_rule *rule);
 
+/* Whether block @block covers every destination exception @except can allow, so that the
+ * exception could lift nothing but @block's own ground (an admin baseline's NETWORK_BLOCKLIST
+ * strips such exceptions). `*` covers everything; `*.suffix` the names strictly under suffix
+ * and `*.suffix` patterns at or under it (as matching: not the suffix itself); a host the same
+ * host; a CIDR the addresses and CIDRs inside it (same family). A block with a port covers only
+ * exceptions with that port; without one, any port; a bare port (`*:port`) that port on
+ * anything. Names and addresses are never compared with each other (a name's addresses are not
+ * known here). Thread-safe. */
+bool cordon_net_rule_covers(const struct cordon_net_rule *block,
+                            const struct cordon_net_rule *except);
+
 /* Whether @pattern is well-formed; on -EINVAL *@ret_reason (may be NULL) is the static reason
  * ("not a canonical IP address", ...) without pattern or origin, for callers that word the
  * message themselves (the NetworkPolicy parser names a JSON pointer). Returns 0 or -EINVAL. */

@@ -263,6 +263,31 @@ _public_ const char *cordon_policy_writable_bind(const struct cordon_policy *p, 
         return NULL;
 }
 
+_public_ size_t cordon_policy_fs_count(const struct cordon_policy *p)
+{
+        return p ? p->n_fs : 0;
+}
+
+_public_ int cordon_policy_get_fs(const struct cordon_policy *p, size_t i, const char **ret_guest,
+                                  const char **ret_host, enum cordon_access *ret_access,
+                                  unsigned *ret_flags, const char **ret_origin)
+{
+        if (!p || i >= p->n_fs)
+                return -ERANGE;
+        const struct cordon_fs_rule *f = &p->fs[i];
+        if (ret_guest)
+                *ret_guest = f->guest;
+        if (ret_host)
+                *ret_host = f->host;
+        if (ret_access)
+                *ret_access = f->access;
+        if (ret_flags)
+                *ret_flags = f->flags;
+        if (ret_origin)
+                *ret_origin = f->origin;
+        return 0;
+}
+
 const struct cordon_fs_rule *cordon_policy_find_fs(const struct cordon_policy *p, const char *guest)
 {
         for (size_t i = p->n_fs; i > 0; i--)

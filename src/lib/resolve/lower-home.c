@@ -36,7 +36,7 @@ static bool writable_target_allowed(struct lower *l, const char *real)
         if (path_is_below(real, l->home_real))
                 return true;
         CORDON_LIST_FOREACH (it, &l->s->allowed_project_parents) {
-                _cleanup_free_ char *parent = cordon_lower_host_realpath(l, it->value);
+                _cleanup_free_ char *parent = cordon_lower_parent_realpath(l, it->value);
                 if (parent && path_is_below(real, parent))
                         return true;
         }

@@ -89,6 +89,10 @@ int cordon_lower_plan_mkdir_p(struct lower *l, const char *path, const char *rea
 int cordon_lower_lstat(const struct lower *l, const char *path, struct stat *ret);
 /* realpath() of @path as it is on the host (planned entries do not count); NULL with errno. */
 char *cordon_lower_host_realpath(const struct lower *l, const char *path);
+/* The host realpath() of ALLOWED_PROJECT_PARENTS entry @value, its home spelling ("$HOME",
+ * "~/") expanded with the settings' home; NULL with errno (ENOENT for a home spelling without a
+ * home). */
+char *cordon_lower_parent_realpath(const struct lower *l, const char *value);
 /* realpath() of a path that may end in planned entries; NULL with errno. */
 char *cordon_lower_realpath(const struct lower *l, const char *path);
 /* The same, with @st (or NULL) what lstat() of @path gave just before (a real lstat(), not

@@ -137,6 +137,17 @@ char *cordon_lower_host_realpath(const struct lower *l, const char *path)
         return host_realpath(l, path, 0, NULL);
 }
 
+char *cordon_lower_parent_realpath(const struct lower *l, const char *value)
+{
+        _cleanup_free_ char *expanded = NULL;
+        int r = cordon_settings_expand_home(value, l->s->home, &expanded);
+        if (r <= 0) {
+                errno = r < 0 ? -r : ENOENT;
+                return NULL;
+        }
+        return cordon_lower_host_realpath(l, expanded);
+}
+
 char *cordon_lower_realpath(const struct lower *l, const char *path)
 {
         return cordon_lower_realpath_lstated(l, path, NULL);

@@ -116,7 +116,7 @@ static bool sandbox_could_write(const struct lower *l, const char *dir)
             (l->account_home_real && path_is_below(l->account_home_real, dir)))
                 return false;
         CORDON_LIST_FOREACH (it, &l->s->allowed_project_parents) {
-                _cleanup_free_ char *parent = cordon_lower_host_realpath(l, it->value);
+                _cleanup_free_ char *parent = cordon_lower_parent_realpath(l, it->value);
                 if (parent && path_is_below(dir, parent) && !streq(dir, parent))
                         return true;
         }
@@ -334,7 +334,7 @@ int cordon_lower_check_writable_root(struct lower *l, const char *real, const ch
         bool allowed = false;
         char list[1024] = "";
         CORDON_LIST_FOREACH (it, &s->allowed_project_parents) {
-                _cleanup_free_ char *parent = cordon_lower_host_realpath(l, it->value);
+                _cleanup_free_ char *parent = cordon_lower_parent_realpath(l, it->value);
                 if (strlen(list) + strlen(it->value) + 3 < sizeof(list)) {
                         if (*list)
                                 strcat(list, ", ");
@@ -350,6 +350,18 @@ int cordon_lower_check_writable_root(struct lower *l, const char *real, const ch
                                        "parent itself does not count); add one to "
                                        "ALLOWED_PROJECT_PARENTS",
                                        what, real, *list ? list : "none");
+
+        /* The admin baseline's DENIED_WRITABLE_PATHS (the working directory as project is only
+         * known here). */
+        const struct cordon_item *hit = NULL;
+        int r = cordon_settings_path_denied(&s->denied_writable_paths, real, &hit);
+        if (r < 0)
+                return r;
+        if (r > 0)
+                return cordon_diag_set(l->diag, -EPERM,
+                                       "%s '%s' overlaps admin-denied DENIED_WRITABLE_PATHS "
+                                       "entry '%s' (from %s)",
+                                       what, real, hit->value, hit->origin);
 
         return 0;
 }
@@ -716,9 +728,9 @@ static int lower_readonly_mounts(struct lower *l, bool builtin)
         return 0;
 }
 
-_public_ int cordon_settings_resolve(const struct cordon_settings *s, const struct cordon_host *h,
-                                     struct cordon_policy **ret, char ***ret_warnings,
-                                     struct cordon_diag *diag)
+static int resolve_finalized(const struct cordon_settings *s, const struct cordon_host *h,
+                             struct cordon_policy **ret, char ***ret_warnings,
+                             struct cordon_diag *diag)
 {
         struct lower_real_dirs real_dirs = {0};
         struct lower l = {.s = s, .h = h, .diag = diag, .real_dirs = &real_dirs};
@@ -739,10 +751,26 @@ _public_ int cordon_settings_resolve(const struct cordon_settings *s, const stru
             (r = lower_system(&l)) < 0 || (r = cordon_lower_home(&l)) < 0 ||
             (r = lower_readonly_mounts(&l, false)) < 0)
                 goto fail;
-        CORDON_LIST_FOREACH (it, &s->extra_writable_paths)
-                if ((r = cordon_lower_bind_same_path(&l, it->value, CORDON_ACCESS_RW, it->origin,
+        CORDON_LIST_FOREACH (it, &s->extra_writable_paths) {
+                /* Finalize stripped these already; checked again, a relative entry from the
+                 * caller's working directory (a daemon's own may differ), and for a link changed
+                 * since. */
+                const struct cordon_item *hit = NULL;
+                _cleanup_free_ char *abs = NULL;
+                if (cordon_lower_absolute(&l, it->value, &abs) < 0)
+                        abs = NULL; /* the bind below says why */
+                if ((r = cordon_settings_path_denied(&s->denied_writable_paths,
+                                                     abs ? abs : it->value, &hit)) > 0)
+                        r = cordon_diag_set(diag, -EPERM,
+                                            "EXTRA_WRITABLE_PATHS entry '%s' (from %s) overlaps "
+                                            "admin-denied DENIED_WRITABLE_PATHS entry '%s' (from "
+                                            "%s)",
+                                            it->value, it->origin, hit->value, hit->origin);
+                if (r < 0 ||
+                    (r = cordon_lower_bind_same_path(&l, it->value, CORDON_ACCESS_RW, it->origin,
                                                      "EXTRA_WRITABLE_PATHS")) < 0)
                         goto fail;
+        }
         /* Credential directories and placeholders come after every read-write bind is known, so
          * that "could the sandbox create this?" sees all of them. */
         r = s->policy ? cordon_lower_cap_policy(&l) : lower_project(&l);
@@ -789,6 +817,42 @@ fail:
         strv_free(real_dirs.dirs);
         cordon_lower_dir_names_clear(&l.home_names);
         return r;
+}
+
+_public_ int cordon_settings_resolve(const struct cordon_settings *s, const struct cordon_host *h,
+                                     struct cordon_policy **ret, char ***ret_warnings,
+                                     struct cordon_diag *diag)
+{
+        if (s->finalized)
+                return resolve_finalized(s, h, ret, ret_warnings, diag);
+        /* Finalize is due (a caller that never called it, or set something after): the admin
+         * rules apply to a private copy, the caller's settings stay as they are. */
+        struct cordon_settings copy;
+        int r = cordon_settings_copy(&copy, s);
+        if (r < 0)
+                return r;
+        _cleanup_(strv_freep) char **warnings = NULL;
+        char **resolved = NULL;
+        struct cordon_policy *p = NULL;
+        r = cordon_settings_finalize(&copy, &warnings, diag);
+        if (r >= 0)
+                r = resolve_finalized(&copy, h, &p, ret_warnings ? &resolved : NULL, diag);
+        cordon_settings_clear(&copy);
+        if (r < 0)
+                return r;
+        if (warnings && resolved && (r = strv_extend_strv(&warnings, resolved)) < 0) {
+                strv_free(resolved);
+                cordon_policy_free(p);
+                return r;
+        }
+        if (!warnings)
+                warnings = TAKE_PTR(resolved);
+        else
+                strv_free(resolved);
+        *ret = p;
+        if (ret_warnings)
+                *ret_warnings = TAKE_PTR(warnings);
+        return 0;
 }
 
 static void collect_warning(void *userdata, const char *message)

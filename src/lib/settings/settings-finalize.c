@@ -1,31 +1,264 @@
-/* PLACEHOLDER for issue 14's admin rules (helper H2 replaces this file). */
+/* cordon_settings_finalize(): after every front end, the agent profiles are folded in and the
+ * admin baseline's rules applied (cordon-config(5)), so no layer, the command line included,
+ * lifts an admin rule. The list and scalar rules live here; the path rules in
+ * settings-admin-paths.c. */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "lib/net/net-rules.h"
+#include "lib/policy/diag.h"
 #include "lib/profiles/profiles.h"
-#include "lib/settings/settings.h"
+#include "lib/settings/settings-admin.h"
 #include "shared/macro.h"
+#include "shared/strv.h"
+
+bool cordon_admin_sets(const struct admin_run *run, const char *name)
+{
+        if (!run->a || !run->s->admin_set)
+                return false;
+        const struct cordon_var *v = cordon_var_find(name);
+        return v && run->s->admin_set[v - cordon_vars];
+}
+
+int cordon_admin_note(struct admin_run *run, const char *name, const char *fmt, ...)
+{
+        _cleanup_free_ char *m = NULL;
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vasprintf(&m, fmt, ap);
+        va_end(ap);
+        if (k < 0)
+                return -ENOMEM;
+        int r = cordon_list_add(&run->s->admin_changes, name, m);
+        if (r < 0)
+                return r;
+        return strv_consume(&run->warnings, TAKE_PTR(m));
+}
+
+static void *field(struct cordon_settings *s, const struct cordon_var *v)
+{
+        return (char *)s + v->offset;
+}
+
+static const void *cfield(const struct cordon_settings *s, const struct cordon_var *v)
+{
+        return (const char *)s + v->offset;
+}
+
+/* Enforced lists: every admin entry missing from the effective list is put back, with its admin
+ * origin. */
+static int restore_list(struct admin_run *run, const struct cordon_var *v)
+{
+        struct cordon_list *l = field(run->s, v);
+        CORDON_LIST_FOREACH (it, (const struct cordon_list *)cfield(run->a, v)) {
+                if (cordon_list_find(l, it->value))
+                        continue;
+                int r = cordon_list_add(l, it->value, it->origin);
+                if (r < 0 || (r = cordon_admin_note(run, v->name,
+                                                    "removed admin-enforced %s entry '%s' (from "
+                                                    "%s): restored",
+                                                    v->name, it->value, it->origin)) < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* Rows whose ladder runs against their enum or boolean order: a capability policy's grants are
+ * weaker the higher they are (process_exec true may run commands, side effect level network
+ * allows the most). Every other harden-only row climbs its enum order (SANDBOX_PROFILE
+ * unrestricted < worktree < wasi < os_hardened, CORDON_HANDLER_SANDBOX off < warn < enforce,
+ * the NETWORK_* ladders of the spec) or false < true. */
+static const char *const reversed_ladders[] = {
+    "POLICY_WORKSPACE_WRITES",
+    "POLICY_PROCESS_EXEC",
+    "SIDE_EFFECT_LEVEL",
+};
+
+static int rung(const struct cordon_settings *s, const struct cordon_var *v)
+{
+        int raw =
+            v->type == CORDON_VAR_BOOL ? *(const bool *)cfield(s, v) : *(const int *)cfield(s, v);
+        for (size_t i = 0; i < ELEMENTSOF(reversed_ladders); i++)
+                if (streq(v->name, reversed_ladders[i]))
+                        return -raw;
+        return raw;
+}
+
+/* Harden-only scalars: a value below the admin's on the row's ladder is put back to the
+ * admin's, with its admin origin. */
+static int harden_scalar(struct admin_run *run, const struct cordon_var *v)
+{
+        if (v->type != CORDON_VAR_BOOL && v->type != CORDON_VAR_ENUM)
+                return -EINVAL; /* a row the registry test keeps from existing */
+        if (rung(run->s, v) >= rung(run->a, v))
+                return 0;
+        char want[64], was[64];
+        const char *want_origin = NULL, *was_origin = NULL;
+        int r = cordon_settings_get(run->a, v->name, want, sizeof(want), &want_origin);
+        if (r < 0 || (r = cordon_settings_get(run->s, v->name, was, sizeof(was), &was_origin)) < 0)
+                return r;
+        _cleanup_free_ char *origin = strdup(strempty(want_origin));
+        _cleanup_free_ char *msg = NULL;
+        if (!origin || asprintf(&msg,
+                                "weakened admin-enforced %s=%s (from %s) to %s (from %s): "
+                                "restored",
+                                v->name, want, origin, was, strempty(was_origin)) < 0)
+                return -ENOMEM;
+        if ((r = cordon_settings_set_var(run->s, v, want, origin, v->name, " ", run->diag)) < 0)
+                return r;
+        return cordon_admin_note(run, v->name, "%s", msg);
+}
+
+/* An admin HOME_READONLY entry does not move to HOME_WRITABLE: it leaves HOME_WRITABLE and
+ * stays (or is put back) in HOME_READONLY. */
+static int no_escalation(struct admin_run *run)
+{
+        struct cordon_settings *s = run->s;
+        CORDON_LIST_FOREACH (it, &run->a->home_readonly) {
+                const struct cordon_item *w = cordon_list_find(&s->home_writable, it->value);
+                if (!w)
+                        continue;
+                _cleanup_free_ char *origin = strdup(w->origin);
+                if (!origin)
+                        return -ENOMEM;
+                cordon_list_remove(&s->home_writable, it->value);
+                int r = cordon_list_add_unique(&s->home_readonly, it->value, it->origin);
+                if (r < 0 ||
+                    (r = cordon_admin_note(run, "HOME_WRITABLE",
+                                           "admin-enforced HOME_READONLY entry '%s' (from %s) "
+                                           "cannot be writable: removed from HOME_WRITABLE (from "
+                                           "%s)",
+                                           it->value, it->origin, origin)) < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* NETWORK_BLOCKLIST_EXCEPT: an exception the admin did not give that an admin NETWORK_BLOCKLIST
+ * pattern covers would lift the admin's block, so it goes. */
+static int strip_exceptions(struct admin_run *run)
+{
+        struct cordon_list *except = &run->s->net_blocklist_except;
+        const struct cordon_list *blocks = &run->a->net_blocklist;
+        size_t w = 0;
+        int r = 0;
+        for (size_t i = 0; i < except->n; i++) {
+                struct cordon_item *it = &except->items[i];
+                const struct cordon_item *by = NULL;
+                struct cordon_net_rule e;
+                if (!cordon_list_find(&run->a->net_blocklist_except, it->value) &&
+                    cordon_net_rule_parse(it->value, true, NULL, &e, NULL) >= 0) {
+                        CORDON_LIST_FOREACH (b, blocks) {
+                                struct cordon_net_rule rule;
+                                if (cordon_net_rule_parse(b->value, false, NULL, &rule, NULL) < 0)
+                                        continue; /* the parser refused it when it was set */
+                                bool covers = cordon_net_rule_covers(&rule, &e);
+                                cordon_net_rule_clear(&rule);
+                                if (covers) {
+                                        by = b;
+                                        break;
+                                }
+                        }
+                        cordon_net_rule_clear(&e);
+                }
+                if (by) {
+                        r = cordon_admin_note(run, "NETWORK_BLOCKLIST_EXCEPT",
+                                              "NETWORK_BLOCKLIST_EXCEPT entry '%s' (from %s) is "
+                                              "covered by admin-enforced NETWORK_BLOCKLIST entry "
+                                              "'%s' (from %s): removed",
+                                              it->value, it->origin, by->value, by->origin);
+                        free(it->value);
+                        free(it->origin);
+                        if (r < 0) {
+                                /* Keep the list whole: move the rest down first. */
+                                memmove(except->items + w, except->items + i + 1,
+                                        sizeof(*it) * (except->n - i - 1));
+                                except->n = w + except->n - i - 1;
+                                return r;
+                        }
+                        continue;
+                }
+                except->items[w++] = *it;
+        }
+        except->n = w;
+        return 0;
+}
+
+static int apply_rules(struct admin_run *run)
+{
+        int r = cordon_admin_denied_writable(run);
+        if (r < 0 || !run->a)
+                return r;
+        for (size_t i = 0; i < cordon_vars_count; i++) {
+                const struct cordon_var *v = &cordon_vars[i];
+                if (!run->s->admin_set[i] || v->offset == SIZE_MAX)
+                        continue;
+                if (v->admin == CORDON_ADMIN_RESTORED && v->type == CORDON_VAR_LIST)
+                        r = restore_list(run, v);
+                else if (v->admin == CORDON_ADMIN_HARDEN_ONLY)
+                        r = harden_scalar(run, v);
+                if (r < 0)
+                        return r;
+        }
+        if (cordon_admin_sets(run, "HOME_READONLY") && (r = no_escalation(run)) < 0)
+                return r;
+        if (cordon_admin_sets(run, "NETWORK_BLOCKLIST") && (r = strip_exceptions(run)) < 0)
+                return r;
+        return cordon_admin_narrow(run);
+}
 
 _public_ int cordon_settings_finalize(struct cordon_settings *s, char ***ret_warnings,
                                       struct cordon_diag *diag)
 {
         if (ret_warnings)
                 *ret_warnings = NULL;
-        int r = cordon_profiles_fold(s, ret_warnings, diag);
+        if (s->finalized)
+                return 0;
+        /* On a copy, so that a refusal leaves @s as it was. */
+        struct cordon_settings work;
+        int r = cordon_settings_copy(&work, s);
         if (r < 0)
                 return r;
-        s->finalized = true;
+        cordon_list_clear(&work.admin_changes);
+        struct admin_run run = {
+            .s = &work,
+            .a = work.admin_set ? work.admin : NULL,
+            .diag = diag,
+        };
+        r = cordon_profiles_fold(&work, &run.warnings, diag);
+        if (r >= 0)
+                r = apply_rules(&run);
+        if (r < 0) {
+                strv_free(run.warnings);
+                cordon_settings_clear(&work);
+                return r;
+        }
+        work.finalized = true;
+        cordon_settings_clear(s);
+        *s = work;
+        if (ret_warnings)
+                *ret_warnings = TAKE_PTR(run.warnings);
+        else
+                strv_free(run.warnings);
         return 0;
 }
 
 _public_ ssize_t cordon_settings_admin_change_count(const struct cordon_settings *s)
 {
-        (void)s;
-        return 0;
+        return (ssize_t)s->admin_changes.n;
 }
 
 _public_ int cordon_settings_get_admin_change(const struct cordon_settings *s, size_t i,
                                               const char **ret_name, const char **ret_message)
 {
-        (void)s, (void)i, (void)ret_name, (void)ret_message;
-        return -ERANGE;
+        if (i >= s->admin_changes.n)
+                return -ERANGE;
+        if (ret_name)
+                *ret_name = s->admin_changes.items[i].value;
+        if (ret_message)
+                *ret_message = s->admin_changes.items[i].origin;
+        return 0;
 }

@@ -493,6 +493,14 @@ static int parse_absolute(const char *v, union cordon_var_value *ret)
         return v[0] == '/' ? 0 : -EINVAL;
 }
 
+/* Absolute, or below the home directory ("$HOME/src", "${HOME}", "~/src"; expanded by
+ * cordon_settings_expand_home() where the home is known). */
+static int parse_project_parent(const char *v, union cordon_var_value *ret)
+{
+        ret->str = v;
+        return v[0] == '/' || cordon_settings_names_home(v) ? 0 : -EINVAL;
+}
+
 static int parse_nonempty(const char *v, union cordon_var_value *ret)
 {
         ret->str = v;
@@ -572,7 +580,8 @@ const struct cordon_var cordon_vars[] = {
     /* ---- Project & home ---- */
     /* cordon's default is $HOME, /tmp and /var/tmp, not the Fred Hutch file systems. */
     LIST("ALLOWED_PROJECT_PARENTS", allowed_project_parents, CORDON_ADMIN_NARROW_ONLY,
-         default_allowed_project_parents, parse_absolute, EXPECT_PATH),
+         default_allowed_project_parents, parse_project_parent,
+         "must be an absolute path, or start with $HOME, ${HOME} or ~/"),
     /* cordon's own: the writable project directory (--project-dir); unset: the working
      * directory. */
     SCALAR("PROJECT_DIR", CORDON_VAR_STRING, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, NULL,
@@ -594,10 +603,10 @@ const struct cordon_var cordon_vars[] = {
     LIST("READONLY_MOUNTS", readonly_mounts, CORDON_ADMIN_ADDITIVE, default_readonly_mounts, NULL,
          NULL),
     LIST("EXTRA_WRITABLE_PATHS", extra_writable_paths, CORDON_ADMIN_ADDITIVE, NULL, NULL, NULL),
-    /* Only an admin baseline gives it meaning, and there is none yet (issue 14). */
-    NOT_ENFORCED("DENIED_WRITABLE_PATHS", CORDON_VAR_LIST, CORDON_MERGE_APPEND,
-                 CORDON_ADMIN_ADMIN_ONLY, CORDON_VAR_UNSUPPORTED, NULL, parse_absolute,
-                 EXPECT_PATH),
+    /* Only the admin baseline's value counts (cordon_settings_finalize() puts it back and
+     * strips the writable entries below it); a user's value is ignored with a warning. */
+    LIST("DENIED_WRITABLE_PATHS", denied_writable_paths, CORDON_ADMIN_ADMIN_ONLY, NULL,
+         parse_absolute, EXPECT_PATH),
     LIST("EXTRA_BLOCKED_PATHS", extra_blocked_paths, CORDON_ADMIN_RESTORED, NULL, NULL, NULL),
     LIST("BLOCKED_FILES", blocked_files, CORDON_ADMIN_RESTORED, NULL, NULL, NULL),
     /* After the command exits, the placeholders this launch created for BLOCKED_FILES are

@@ -99,13 +99,12 @@ static int reset_var(struct cordon_settings *s, const struct cordon_var *v, cons
                 if (!l->items)
                         return -ENOMEM;
                 for (const char *const *d = v->defaults; d && *d; d++) {
-                        const char *value = *d;
-                        if (streq(value, "$HOME")) {
-                                if (!home || home[0] != '/')
-                                        continue;
-                                value = home;
-                        }
-                        char *val = strdup(value), *origin = strdup(CORDON_SETTINGS_BUILTIN);
+                        char *val = NULL, *origin = NULL;
+                        int k = cordon_settings_expand_home(*d, home, &val);
+                        if (k == 0)
+                                continue; /* names $HOME, and there is none */
+                        if (k > 0)
+                                origin = strdup(CORDON_SETTINGS_BUILTIN);
                         if (!val || !origin) {
                                 free(val);
                                 free(origin);
@@ -125,6 +124,39 @@ static int reset_var(struct cordon_settings *s, const struct cordon_var *v, cons
         else if (v->type == CORDON_VAR_STRING)
                 val.str = d;
         return store_scalar(s, v, &val, CORDON_SETTINGS_BUILTIN);
+}
+
+/* "$HOME", "${HOME}" or "~", alone or followed by '/': the length of that prefix, else 0. */
+static size_t home_prefix(const char *value)
+{
+        static const char *const prefixes[] = {"${HOME}", "$HOME", "~"};
+        for (size_t i = 0; i < ELEMENTSOF(prefixes); i++) {
+                size_t n = strlen(prefixes[i]);
+                if (strncmp(value, prefixes[i], n) == 0 && (value[n] == 0 || value[n] == '/'))
+                        return n;
+        }
+        return 0;
+}
+
+bool cordon_settings_names_home(const char *value)
+{
+        return value && home_prefix(value) > 0;
+}
+
+int cordon_settings_expand_home(const char *value, const char *home, char **ret)
+{
+        size_t n = home_prefix(value);
+        char *out;
+        if (n == 0)
+                out = strdup(value);
+        else if (!home || home[0] != '/')
+                return 0;
+        else if (asprintf(&out, "%s%s", home, value + n) < 0)
+                out = NULL;
+        if (!out)
+                return -ENOMEM;
+        *ret = out;
+        return 1;
 }
 
 int cordon_settings_init_defaults(struct cordon_settings *s, const char *home)
@@ -165,6 +197,73 @@ void cordon_settings_clear(struct cordon_settings *s)
         }
         free(s->admin_set);
         *s = (struct cordon_settings){0};
+}
+
+int cordon_settings_copy(struct cordon_settings *dst, const struct cordon_settings *src)
+{
+        /* The plain values (booleans, enums, limits) at once; then every pointer is replaced by
+         * a copy of its own before anything can fail, so that clearing @dst on failure never
+         * frees what @src holds. */
+        *dst = *src;
+        for (size_t i = 0; i < cordon_vars_count; i++) {
+                const struct cordon_var *v = &cordon_vars[i];
+                if (!has_field(v))
+                        continue;
+                if (v->type == CORDON_VAR_LIST) {
+                        *(struct cordon_list *)field(dst, v) = (struct cordon_list){0};
+                        continue;
+                }
+                if (v->type == CORDON_VAR_STRING)
+                        *(char **)field(dst, v) = NULL;
+                *origin_field(dst, v) = NULL;
+        }
+        dst->home = NULL;
+        dst->config_files = dst->admin_changes = (struct cordon_list){0};
+        dst->admin = NULL;
+        dst->admin_set = NULL;
+
+        int r = 0;
+        for (size_t i = 0; r >= 0 && i < cordon_vars_count; i++) {
+                const struct cordon_var *v = &cordon_vars[i];
+                if (!has_field(v))
+                        continue;
+                if (v->type == CORDON_VAR_LIST) {
+                        r = cordon_list_copy(field(dst, v), cfield(src, v));
+                        continue;
+                }
+                const char *str =
+                    v->type == CORDON_VAR_STRING ? *(char *const *)cfield(src, v) : NULL;
+                const char *origin =
+                    *(char *const *)(const void *)((const char *)src + v->origin_offset);
+                if ((str && !(*(char **)field(dst, v) = strdup(str))) ||
+                    (origin && !(*origin_field(dst, v) = strdup(origin))))
+                        r = -ENOMEM;
+        }
+        if (r >= 0 && src->home && !(dst->home = strdup(src->home)))
+                r = -ENOMEM;
+        if (r >= 0)
+                r = cordon_list_copy(&dst->config_files, &src->config_files);
+        if (r >= 0)
+                r = cordon_list_copy(&dst->admin_changes, &src->admin_changes);
+        if (r >= 0 && src->admin_set) {
+                dst->admin_set = malloc(sizeof(bool) * cordon_vars_count);
+                if (dst->admin_set)
+                        memcpy(dst->admin_set, src->admin_set, sizeof(bool) * cordon_vars_count);
+                else
+                        r = -ENOMEM;
+        }
+        if (r >= 0 && src->admin) {
+                dst->admin = malloc(sizeof(*dst->admin));
+                if (!dst->admin)
+                        r = -ENOMEM;
+                else if ((r = cordon_settings_copy(dst->admin, src->admin)) < 0) {
+                        free(dst->admin);
+                        dst->admin = NULL;
+                }
+        }
+        if (r < 0)
+                cordon_settings_clear(dst);
+        return r;
 }
 
 _public_ int cordon_settings_new(const char *home, struct cordon_settings **ret)
@@ -218,6 +317,8 @@ int cordon_settings_set_var(struct cordon_settings *s, const struct cordon_var *
                                        spelling, sep, value, v->name);
         if (!has_field(v)) /* a no-op, or the default of one not enforced */
                 return 0;
+        /* The admin rules are due again for the new value (cordon_settings_finalize()). */
+        s->finalized = false;
         if (v->type == CORDON_VAR_LIST)
                 return cordon_list_add(field(s, v), value, origin);
         return store_scalar(s, v, &val, origin);
@@ -242,6 +343,7 @@ _public_ int cordon_settings_reset(struct cordon_settings *s, const char *name)
         if (v->status == CORDON_VAR_UNSUPPORTED && v->type == CORDON_VAR_LIST && v->defaults &&
             v->defaults[0])
                 return -EOPNOTSUPP;
+        s->finalized = false;
         return reset_var(s, v, s->home);
 }
 

@@ -26,6 +26,7 @@ struct cordon_settings {
         struct cordon_list home_always_blocked; /* $HOME-relative, hidden in every mode */
         struct cordon_list extra_blocked_paths;
         struct cordon_list extra_writable_paths;
+        struct cordon_list denied_writable_paths; /* DENIED_WRITABLE_PATHS: the admin's only */
         struct cordon_list blocked_files;
         struct cordon_list devices;
         struct cordon_list devices_blacklist;
@@ -217,7 +218,28 @@ int cordon_settings_set_var(struct cordon_settings *s, const struct cordon_var *
                             const char *value, const char *origin, const char *spelling,
                             const char *sep, struct cordon_diag *diag);
 
+/* @value with a leading "$HOME", "${HOME}" or "~" (alone or before '/') replaced by @home: 1
+ * and the new string in @ret (the caller frees it); 0 when @value names the home directory and
+ * @home is not absolute (the entry is left out); -ENOMEM. Any other @value is copied as it is.
+ * The one expansion of home in ALLOWED_PROJECT_PARENTS, for defaults, admin rules and
+ * resolving alike. */
+int cordon_settings_expand_home(const char *value, const char *home, char **ret);
+/* Whether @value starts with one of the spellings cordon_settings_expand_home() expands. */
+bool cordon_settings_names_home(const char *value);
+
+/* Whether @path (absolute, or relative to the working directory) lies at or below an entry of
+ * @denied (DENIED_WRITABLE_PATHS), or above one (a writable parent makes it writable too),
+ * compared literally and with the symlinks of both sides followed, components that do not
+ * exist yet taken as they would be created: 1 with the entry in @ret_entry (may be NULL), 0, or
+ * -ENOMEM. Reads the file system (settings-admin-paths.c). */
+int cordon_settings_path_denied(const struct cordon_list *denied, const char *path,
+                                const struct cordon_item **ret_entry);
+
 /* Fills an embedded @s with the built-in defaults (see cordon_settings_new()). */
 int cordon_settings_init_defaults(struct cordon_settings *s, const char *home);
+/* Fills an embedded @dst with a deep copy of @src: every registry field with its origins, home,
+ * the configuration files, the admin baseline and which variables it set, the admin changes and
+ * whether finalize is due. Returns 0 or -ENOMEM (then @dst is cleared). */
+int cordon_settings_copy(struct cordon_settings *dst, const struct cordon_settings *src);
 /* Frees what @s holds and zeroes it; twice is harmless. */
 void cordon_settings_clear(struct cordon_settings *s);
