@@ -160,6 +160,11 @@ int cordon_settings_get_item(const struct cordon_settings *s, const char *name, 
 
 /* The registry, in table order: the name of variable @i, or NULL past the end. Thread-safe. */
 const char *cordon_settings_variable(size_t i);
+/* Whether variable @name is held for a part of cordon not built yet (SLURM_SCOPE and the
+ * CHAPERON_* variables, for the Slurm integration): any valid value is accepted and kept, and
+ * shown by cordon_settings_get(), but changes nothing yet. Returns 1 held, 0 not, -ENOENT for
+ * an unknown variable. Thread-safe. */
+int cordon_settings_variable_is_held(const char *name);
 
 /* Facts about the host that lowering reads. Fill it by hand (tests, a daemon acting for someone
  * else) or with cordon_host_init_current(). The strings are borrowed, except owned_* below. */

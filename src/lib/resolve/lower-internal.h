@@ -150,3 +150,13 @@ int cordon_lower_mail_stub_at(struct lower *l, const char *const *paths, const c
                               const char *dir);
 /* Puts the directory of stubs first on the command's PATH: after the environment is built. */
 int cordon_lower_mail_path(struct lower *l);
+
+/* lower-vars.c: SANDBOX_NPROC_LIMIT, PRIVATE_IPC, the landlock refusals of explicit PRIVATE_IPC
+ * and FILTER_PASSWD, the note lines of BIND_DEV_PTS and of the variables held for Slurm.
+ * *@ret_dev_pts: BIND_DEV_PTS's shim adds /dev/pts to DEVICES (kernel < 5.4). */
+int cordon_lower_vars(struct lower *l, bool *ret_dev_pts);
+/* True for a kernel release before 5.4, where BIND_DEV_PTS adds /dev/pts to DEVICES. */
+bool cordon_lower_dev_pts_shim_applies(const char *release);
+/* lower-modules.c: SANDBOX_MODULES loaded with Lmod in a child bash; what they changed of the
+ * PATH-like variables is appended to @set (the environment's "set" list). */
+int cordon_lower_modules(struct lower *l, struct cordon_list *set);
