@@ -42,8 +42,8 @@ struct cordon_settings *cordon_settings_free(struct cordon_settings *s);
  * cordon_settings_reset() first.
  * Variables of the registry that cordon does not enforce yet (the network filter's lists, Slurm,
  * chaperon, lmod) accept their default value and refuse any other with -EOPNOTSUPP, so nothing
- * pretends to work; a few documented no-ops (BIND_DEV_PTS, SUPPRESS_AGENT_WARNINGS) accept any
- * valid value and change nothing.
+ * pretends to work; a documented no-op (BIND_DEV_PTS) accepts any valid value and changes
+ * nothing.
  * Returns 0; -ENOENT for an unknown variable; -EINVAL for a value the variable's parser refuses;
  * -EOPNOTSUPP as above; -ENOMEM. On -EINVAL and -EOPNOTSUPP @diag's message has the form
  * "NAME 'value': reason", so that a front end can replace the leading NAME with its own spelling
@@ -53,8 +53,8 @@ int cordon_settings_set(struct cordon_settings *s, const char *name, const char 
                         const char *origin, struct cordon_diag *diag);
 /* Puts variable @name back to its built-in default (a list: its default items), with origin
  * "built-in default". Returns 0, -ENOENT for an unknown variable, -ENOMEM, or -EOPNOTSUPP for a
- * list cordon does not enforce whose default is not empty (ENABLED_AGENTS): emptying it would
- * pretend to switch its defaults off. Not thread-safe on one @s. */
+ * list cordon does not enforce whose default is not empty: emptying it would pretend to switch
+ * its defaults off. Not thread-safe on one @s. */
 int cordon_settings_reset(struct cordon_settings *s, const char *name);
 
 /* Rewrites a message of cordon_settings_set() that starts with variable @name so that it starts
@@ -162,6 +162,11 @@ int cordon_settings_get_item(const struct cordon_settings *s, const char *name, 
 
 /* The registry, in table order: the name of variable @i, or NULL past the end. Thread-safe. */
 const char *cordon_settings_variable(size_t i);
+/* Whether variable @name is held for a part of cordon not built yet (SLURM_SCOPE and the
+ * CHAPERON_* variables, for the Slurm integration): any valid value is accepted and kept, and
+ * shown by cordon_settings_get(), but changes nothing yet. Returns 1 held, 0 not, -ENOENT for
+ * an unknown variable. Thread-safe. */
+int cordon_settings_variable_is_held(const char *name);
 
 /* Facts about the host that lowering reads. Fill it by hand (tests, a daemon acting for someone
  * else) or with cordon_host_init_current(). The strings are borrowed, except owned_* below. */

@@ -25,7 +25,7 @@ enum {
 
 /* Ids start here, above every character getopt_long() can return. */
 #define CLI_OPTION_FIRST_ID    0x100
-#define CLI_OPTIONS_MAX        32
+#define CLI_OPTIONS_MAX        48
 #define CLI_OPTIONS_PREFIX_MAX 3
 
 /* getopt_long() state built from a table of at most CLI_OPTIONS_MAX options. */

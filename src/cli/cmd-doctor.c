@@ -2,12 +2,14 @@
  * check or as one JSON object. Exit status 0 when the default `ns` backend can run here. */
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli-options.h"
 #include "cli/commands.h"
 #include "cordon/doctor.h"
+#include "cordon/settings.h"
 #include "shared/json-util.h"
 #include "shared/log.h"
 #include "shared/macro.h"
@@ -277,6 +279,58 @@ static const char *const landlock_backend_gaps[] = {
     "...) stay readable",
 };
 
+/* The variables held for the Slurm integration, with their values as the defaults and the
+ * environment make them: accepted, not yet active. */
+static struct cordon_settings *held_settings(void)
+{
+        struct cordon_settings *s = NULL;
+        if (cordon_settings_new(getenv("HOME"), &s) < 0)
+                return NULL;
+        /* A bad value there is `cordon run`'s to report; the defaults stand. */
+        (void)cordon_settings_apply_environment(s, environ, NULL);
+        return s;
+}
+
+static void print_held(void)
+{
+        struct cordon_settings *s = held_settings();
+        const char *name;
+        for (size_t i = 0; s && (name = cordon_settings_variable(i)); i++) {
+                char value[64];
+                const char *origin = NULL;
+                if (cordon_settings_variable_is_held(name) == 1 &&
+                    cordon_settings_get(s, name, value, sizeof(value), &origin) >= 0)
+                        printf("accepted, not yet active: %s=%s (%s)\n", name, value, origin);
+        }
+        cordon_settings_free(s);
+}
+
+static void put(json_t *o, const char *key, json_t *v, bool *oom);
+
+static json_t *held_json(bool *oom)
+{
+        json_t *a = json_array();
+        struct cordon_settings *s = held_settings();
+        const char *name;
+        for (size_t i = 0; a && s && (name = cordon_settings_variable(i)); i++) {
+                char value[64];
+                const char *origin = NULL;
+                if (cordon_settings_variable_is_held(name) != 1 ||
+                    cordon_settings_get(s, name, value, sizeof(value), &origin) < 0)
+                        continue;
+                json_t *o = json_object();
+                put(o, "name", json_string(name), oom);
+                put(o, "value", json_string(value), oom);
+                put(o, "origin", json_string(origin), oom);
+                if (!o || json_array_append_new(a, o) < 0)
+                        *oom = true;
+        }
+        if (!a || !s)
+                *oom = true;
+        cordon_settings_free(s);
+        return a;
+}
+
 /* The backend `--backend auto` would pick here (the launcher's own decision), or NULL when
  * none can run. */
 static const char *auto_backend(const struct cordon_doctor_report *r)
@@ -331,6 +385,7 @@ static void print_text(const struct cordon_doctor_report *r)
         printf("landlock backend: %s\n", r->landlock.abi > 0 ? "usable" : "unusable");
         for (size_t i = 0; i < ELEMENTSOF(landlock_backend_gaps); i++)
                 printf("landlock backend gap: %s\n", landlock_backend_gaps[i]);
+        print_held();
 }
 
 /* Adds @v to @o under @key; any failure (including @o or @v being NULL after a failed
@@ -484,6 +539,7 @@ static json_t *build_json(const struct cordon_doctor_report *r)
         put(lb, "usable", json_boolean(r->landlock.abi > 0), &oom);
         put(lb, "gaps", gaps, &oom);
         put(root, "landlock_backend", lb, &oom);
+        put(root, "held", held_json(&oom), &oom);
         return oom ? NULL : TAKE_PTR(root);
 }
 

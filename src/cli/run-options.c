@@ -81,6 +81,12 @@ const struct cli_option run_options_table[] = {
      "NETWORK_PROXY_DNS", NULL, 0},
     {"net-log", 0, "FILE", OPT_NET_LOG, "append one JSON line per proxy decision to FILE",
      "NETWORK_LOG", NULL, CLI_OPTION_NONEMPTY},
+    {"cleanup-materialized", 0, NULL, OPT_CLEANUP_MATERIALIZED,
+     "after the command exits, remove the BLOCKED_FILES placeholders this run created (only "
+     "while still empty)",
+     "CLEANUP_MATERIALIZED_BLOCKED_FILES", "1", 0},
+    {"set", 0, "NAME=VALUE", OPT_SET,
+     "set any configuration variable (a list gets VALUE appended), as sandbox.conf would"},
     {"dry-run", 0, NULL, OPT_DRY_RUN,
      "print the resolved plan and exit; nothing is created, changed or run"},
     {"help", 'h', NULL, OPT_HELP, "show this help and exit"},
@@ -122,6 +128,31 @@ static int set_variable(struct run_args *a, const struct cli_option *o, const ch
         return r;
 }
 
+/* --set NAME=VALUE: any variable of the registry, origin "--set NAME"; a failure names it as
+ * "--set NAME". */
+static int set_any(struct run_args *a, const char *arg, char *err, size_t errlen)
+{
+        const char *eq = strchr(arg, '=');
+        if (!eq || eq == arg) {
+                snprintf(err, errlen, "--set '%s': expected NAME=VALUE", arg);
+                return -EINVAL;
+        }
+        _cleanup_free_ char *name = strndup(arg, (size_t)(eq - arg));
+        if (!name)
+                return -ENOMEM;
+        char spelling[128];
+        snprintf(spelling, sizeof(spelling), "--set %s", name);
+        struct cordon_diag diag = {0};
+        int r = cordon_settings_set(a->settings, name, eq + 1, spelling, &diag);
+        if (r == -ENOENT)
+                snprintf(err, errlen, "--set '%s': no such configuration variable", name);
+        else if (r < 0) {
+                cordon_settings_diag_respell(&diag, name, spelling);
+                snprintf(err, errlen, "%s", *diag.message ? diag.message : strerror(-r));
+        }
+        return r;
+}
+
 int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t errlen)
 {
         struct cli_getopt g;
@@ -144,6 +175,12 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
                         continue;
                 }
                 switch (c) {
+                case OPT_SET: {
+                        int r = set_any(a, optarg, err, errlen);
+                        if (r < 0)
+                                return r;
+                        break;
+                }
                 case OPT_POLICY:
                         a->policy_file = optarg;
                         break;

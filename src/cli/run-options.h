@@ -39,6 +39,8 @@ enum run_option_id {
         OPT_NETWORK_POLICY,
         OPT_PROXY_DNS,
         OPT_NET_LOG,
+        OPT_CLEANUP_MATERIALIZED,
+        OPT_SET,
         OPT_DRY_RUN,
         OPT_HELP,
 };

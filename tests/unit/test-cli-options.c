@@ -27,7 +27,8 @@ Test(cli_options, a_full_table_is_taken_whole)
         cr_expect_null(g.longopts[CLI_OPTIONS_MAX].name);
         cr_expect_eq(strlen(g.shortopts), 2 + 2 * CLI_OPTIONS_MAX);
         /* The last option is there to be parsed, not dropped. */
-        char a0[] = "x", a1[] = "--opt31", a2[] = "v";
+        char a0[] = "x", a1[32], a2[] = "v";
+        snprintf(a1, sizeof(a1), "--opt%d", CLI_OPTIONS_MAX - 1);
         char *argv[] = {a0, a1, a2, NULL};
         cr_expect_eq(cli_options_next(table, CLI_OPTIONS_MAX, &g, 3, argv),
                      CLI_OPTION_FIRST_ID + CLI_OPTIONS_MAX - 1);

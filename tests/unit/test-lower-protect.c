@@ -27,6 +27,18 @@ static void assert_ro_ns_only(const char *guest)
         cr_assert(r->flags & CORDON_FS_NS_ONLY, "'%s' is left to the namespace backend", guest);
 }
 
+/* Files of commands an agent runs on the host are private copies inside (the agent may change
+ * them; the host file is never written through), mounted by the namespace backend only. */
+static void assert_copy_ns_only(const char *guest)
+{
+        const struct cordon_fs_rule *r = rule(guest, CORDON_ACCESS_COPY);
+        if (!r)
+                dump();
+        cr_assert_not_null(r, "no private copy at '%s'", guest);
+        cr_assert_str_eq(r->host, guest);
+        cr_assert(r->flags & CORDON_FS_NS_ONLY, "'%s' is left to the namespace backend", guest);
+}
+
 /* ---- pins ---- */
 
 Test(lower_protect, every_directory_above_a_nested_mask_is_pinned)
@@ -121,13 +133,13 @@ Test(lower_protect, git_symlinked_config_warned)
 
 /* ---- agent settings ---- */
 
-Test(lower_protect, agent_settings_read_only_and_created_empty)
+Test(lower_protect, agent_settings_copied_and_created_empty)
 {
         lower_ok();
-        assert_ro_ns_only(fmt("%s/.claude/settings.json", home));
-        assert_ro_ns_only(fmt("%s/.claude/settings.local.json", home));
-        assert_ro_ns_only(fmt("%s/.codex/config.toml", home));
-        assert_ro_ns_only(fmt("%s/.gemini/settings.json", home));
+        assert_copy_ns_only(fmt("%s/.claude/settings.json", home));
+        assert_copy_ns_only(fmt("%s/.claude/settings.local.json", home));
+        assert_copy_ns_only(fmt("%s/.codex/config.toml", home));
+        assert_copy_ns_only(fmt("%s/.gemini/settings.json", home));
         _cleanup_free_ char *c = NULL;
         cr_assert_eq(read_full_file(fmt("%s/.claude/settings.json", home), 64, &c, NULL), 0);
         cr_assert_str_eq(c, "{}\n");
@@ -135,14 +147,17 @@ Test(lower_protect, agent_settings_read_only_and_created_empty)
         cr_assert_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RO));
 }
 
-Test(lower_protect, agent_settings_only_for_agents_in_home_writable)
+/* Before profiles, "only the agents whose directory is in HOME_WRITABLE"; now the agents of
+ * ENABLED_AGENTS, whose profiles put their directories there. */
+Test(lower_protect, agent_settings_only_for_enabled_agents)
 {
-        cordon_list_clear(&s.home_writable);
-        cr_assert_eq(cordon_list_add(&s.home_writable, ".codex", "test"), 0);
+        cordon_list_clear(&s.enabled_agents);
+        cr_assert_eq(cordon_list_add(&s.enabled_agents, "codex", "test"), 0);
         lower_ok();
         cr_assert_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_RO));
+        cr_assert_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY));
         cr_assert_not(exists(fmt("%s/.claude", home)));
-        assert_ro_ns_only(fmt("%s/.codex/config.toml", home));
+        assert_copy_ns_only(fmt("%s/.codex/config.toml", home));
 }
 
 Test(lower_protect, landlock_backend_plan_leaves_them_out)
@@ -173,6 +188,7 @@ Test(lower_protect, landlock_backend_makes_none)
         cr_assert_null(rule(fmt("%s/.git/config", project), CORDON_ACCESS_RO));
         cr_assert_null(rule(fmt("%s/.git/hooks", project), CORDON_ACCESS_RO));
         cr_assert_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_RO));
+        cr_assert_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY));
         cr_assert_not(exists(fmt("%s/.git/config", project)));
         cr_assert_not(exists(fmt("%s/.git/hooks", project)));
         cr_assert_not(exists(fmt("%s/.claude/settings.json", home)));

@@ -94,7 +94,8 @@ Test(lower_resolve, changes_nothing_and_plans_every_action)
         assert_masked(fmt("%s/conf/key.pem", project));
         assert_masked(fmt("%s/.ssh", home));
         cr_assert_not_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RW));
-        cr_assert_not_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_RO));
+        /* A private copy: the agent may change it inside, the host keeps its own. */
+        cr_assert_not_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY));
         cr_assert_not_null(rule(fmt("%s/.git/hooks", project), CORDON_ACCESS_RO));
         cr_assert_not_null(rule(fmt("%s/conf", project), CORDON_ACCESS_RW),
                            "the planned directory is pinned");

@@ -75,6 +75,8 @@ static const char *sample_arg(enum run_option_id id)
                 return "api.example.com:443";
         case OPT_PROXY_DNS:
                 return "198.18.0.2:5353";
+        case OPT_SET:
+                return "SANDBOX_ENV=FROM_SET=1";
         default:
                 return "/some/dir";
         }
@@ -187,6 +189,15 @@ static void check_effect(const struct cli_option *o, const char *arg)
                 break;
         case OPT_NET_LOG:
                 cr_assert_str_eq(a.settings->net_log, arg);
+                break;
+        case OPT_CLEANUP_MATERIALIZED:
+                cr_assert(a.settings->cleanup_materialized);
+                cr_assert_str_eq(a.settings->cleanup_materialized_origin, origin);
+                break;
+        case OPT_SET:
+                cr_assert_eq(a.settings->sandbox_env.n, 1);
+                cr_assert_str_eq(a.settings->sandbox_env.items[0].value, "FROM_SET=1");
+                cr_assert_str_eq(a.settings->sandbox_env.items[0].origin, "--set SANDBOX_ENV");
                 break;
         case OPT_HELP:
                 cr_assert(a.help);
@@ -572,8 +583,14 @@ Test(run_options, backend_and_profile_values)
         cr_assert_eq(a.settings->backend, CORDON_BACKEND_NS, "bwrap is the ns backend");
         cordon_settings_clear(a.settings);
         init_args();
-        cr_assert_eq(PARSE("--backend", "firejail", "cmd"), -EINVAL);
-        cr_assert(strstr(err, "--backend 'firejail'"), "%s", err);
+        /* agent-sandbox's firejail is what the ns backend does too. */
+        cr_assert_eq(PARSE("--backend", "firejail", "cmd"), 0, "%s", err);
+        cr_assert_eq(a.settings->backend, CORDON_BACKEND_NS, "firejail is the ns backend");
+        cr_assert_str_eq(a.settings->backend_origin, "--backend");
+        cordon_settings_clear(a.settings);
+        init_args();
+        cr_assert_eq(PARSE("--backend", "docker", "cmd"), -EINVAL);
+        cr_assert(strstr(err, "--backend 'docker'"), "%s", err);
         cordon_settings_clear(a.settings);
         init_args();
         cr_assert_eq(PARSE("--backend=", "cmd"), -EINVAL, "an empty backend is refused");
@@ -581,4 +598,29 @@ Test(run_options, backend_and_profile_values)
         init_args();
         cr_assert_eq(PARSE("--profile", "strict", "cmd"), -EINVAL);
         cr_assert(strstr(err, "--profile 'strict'"), "%s", err);
+}
+
+Test(run_options, set_reaches_every_variable)
+{
+        cr_assert_eq(PARSE("--set", "SANDBOX_NPROC_LIMIT=40", "--set", "PRIVATE_IPC=false", "--set",
+                           "DEVICES=/dev/null", "--set", "DEVICES=/dev/zero", "cmd"),
+                     0, "%s", err);
+        cr_assert_eq(a.settings->nproc_limit, 40);
+        cr_assert_str_eq(a.settings->nproc_limit_origin, "--set SANDBOX_NPROC_LIMIT");
+        cr_assert_not(a.settings->private_ipc);
+        size_t n = a.settings->devices.n;
+        cr_assert_str_eq(a.settings->devices.items[n - 1].value, "/dev/zero", "appended");
+        cr_assert_str_eq(a.settings->devices.items[n - 2].value, "/dev/null");
+        cordon_settings_clear(a.settings);
+        init_args();
+        cr_assert_eq(PARSE("--set", "NO_SUCH_VARIABLE=1", "cmd"), -ENOENT);
+        cr_assert(strstr(err, "NO_SUCH_VARIABLE"), "%s", err);
+        cordon_settings_clear(a.settings);
+        init_args();
+        cr_assert_eq(PARSE("--set", "PRIVATE_TMP=maybe", "cmd"), -EINVAL);
+        cr_assert(strstr(err, "--set PRIVATE_TMP 'maybe'"), "%s", err);
+        cordon_settings_clear(a.settings);
+        init_args();
+        cr_assert_eq(PARSE("--set", "novalue", "cmd"), -EINVAL);
+        cr_assert(strstr(err, "expected NAME=VALUE"), "%s", err);
 }

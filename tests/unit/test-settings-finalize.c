@@ -195,6 +195,8 @@ Test(finalize, restored_lists_control_without_admin)
         user("BLOCKED_FILES", "/srv/site/CLAUDE.md", "~/.config/cordon/sandbox.conf:1");
         user_clear("BLOCKED_FILES");
         user_clear("HOME_ALWAYS_BLOCKED");
+        /* No agent either: each profile adds its instruction files to BLOCKED_FILES. */
+        user_clear("ENABLED_AGENTS");
         cr_assert_eq(finalize(), 0);
         cr_assert_eq(cordon_settings_count(s, "BLOCKED_FILES"), 0);
         cr_assert_eq(cordon_settings_count(s, "HOME_ALWAYS_BLOCKED"), 0);
@@ -497,6 +499,7 @@ Test(finalize, idempotent_and_due_again_after_a_set)
         admin("BLOCKED_FILES", "/srv/x", false);
         user("PRIVATE_IPC", "false", "--share-ipc");
         user_clear("BLOCKED_FILES");
+        user_clear("ENABLED_AGENTS"); /* the profiles' instruction files would count too */
         cr_assert_eq(finalize(), 0);
         cr_assert_eq(strv_length(warnings), 2);
         cr_assert(s->finalized);

@@ -54,7 +54,7 @@ Test(settings_registry, rows_are_well_formed)
                         cr_assert_not_null(v->expected, "%s: a parser needs a reason", v->name);
                 if (v->type == CORDON_VAR_ENUM && v->offset != SIZE_MAX)
                         cr_assert_not_null(v->enum_name, "%s", v->name);
-                if (v->status == CORDON_VAR_ENFORCED)
+                if (v->status == CORDON_VAR_ENFORCED || v->status == CORDON_VAR_HELD)
                         cr_assert_neq(v->offset, SIZE_MAX, "%s: enforced without a field", v->name);
                 else
                         cr_assert_eq(v->offset, SIZE_MAX, "%s: not enforced with a field", v->name);
@@ -230,7 +230,7 @@ Test(settings_registry, bad_values_name_the_variable)
             {"PIDS_LIMIT", "-1"},
             {"CPU_LIMIT", "4097"},
             {"HOME_ACCESS", "everything"},
-            {"SANDBOX_BACKEND", "firejail"},
+            {"SANDBOX_BACKEND", "docker"},
             {"SANDBOX_PROFILE", "strict"},
             {"PRIVATE_TMP", "yes"},
             {"SANDBOX_ENV", "NOEQUALS"},
@@ -280,27 +280,44 @@ Test(settings_registry, respell)
 
 Test(settings_registry, not_enforced_refuses_all_but_the_default)
 {
-        cr_assert_eq(cordon_settings_set(s, "SLURM_SCOPE", "project", "f:1", &diag), 0);
-        cr_assert_eq(cordon_settings_set(s, "SLURM_SCOPE", "user", "f:1", &diag), -EOPNOTSUPP);
-        cr_assert(startswith(diag.message, "SLURM_SCOPE 'user': "), "%s", diag.message);
+        cr_assert_eq(cordon_settings_set(s, "SANDBOX_PREFERRED_BACKENDS", "ns", "f:1", &diag),
+                     -EOPNOTSUPP);
+        cr_assert(startswith(diag.message, "SANDBOX_PREFERRED_BACKENDS 'ns': "), "%s",
+                  diag.message);
         cr_assert(strstr(diag.message, "not enforced"), "%s", diag.message);
+        cr_assert_eq(cordon_settings_set(s, "SANDBOX_PREFERRED_BACKENDS", "bogus", "f:1", &diag),
+                     -EINVAL, "a bad value is still a bad value");
+        /* Held for the Slurm integration: any valid value is accepted and kept. */
+        cr_assert_eq(cordon_settings_set(s, "SLURM_SCOPE", "project", "f:1", &diag), 0);
+        cr_assert_eq(cordon_settings_set(s, "SLURM_SCOPE", "user", "f:2", &diag), 0);
+        char buf[32];
+        const char *origin = NULL;
+        cr_assert_eq(cordon_settings_get(s, "SLURM_SCOPE", buf, sizeof(buf), &origin), 0);
+        cr_assert_str_eq(buf, "user");
+        cr_assert_str_eq(origin, "f:2");
         cr_assert_eq(cordon_settings_set(s, "SLURM_SCOPE", "bogus", "f:1", &diag), -EINVAL,
                      "a bad value is still a bad value");
+        cr_assert_eq(cordon_settings_set(s, "CHAPERON_LOG_RETAIN_DAYS", "30", "f:3", &diag), 0);
+        cr_assert_eq(cordon_settings_get(s, "CHAPERON_LOG_RETAIN_DAYS", buf, sizeof(buf), NULL), 0);
+        cr_assert_str_eq(buf, "30");
         cr_assert_eq(cordon_settings_set(s, "NETWORK_BLOCKLIST", "*.example", "f:1", &diag), 0,
                      "enforced since the network modes landed");
         cr_assert_eq(cordon_settings_count(s, "NETWORK_BLOCKLIST"), 1);
         cr_assert_eq(cordon_settings_set(s, "NETWORK_BLOCKLIST", "127.1", "f:2", &diag), -EINVAL,
                      "a lenient numeric address is no pattern");
         cr_assert_eq(cordon_settings_count(s, "NETWORK_BLOCKLIST"), 1);
+        /* Enforced since the agent profiles landed: any agent name, and emptying it disables
+         * the built-in three. */
         cr_assert_eq(cordon_settings_set(s, "ENABLED_AGENTS", "claude", "f:1", &diag), 0);
-        cr_assert_eq(cordon_settings_set(s, "ENABLED_AGENTS", "aider", "f:1", &diag), -EOPNOTSUPP);
-        cr_assert_eq(cordon_settings_reset(s, "ENABLED_AGENTS"), -EOPNOTSUPP,
-                     "emptying it would pretend to disable the built-in agents");
+        cr_assert_eq(cordon_settings_set(s, "ENABLED_AGENTS", "aider", "f:1", &diag), 0);
+        cr_assert_eq(cordon_settings_set(s, "ENABLED_AGENTS", "Bad/Name", "f:1", &diag), -EINVAL);
+        cr_assert_eq(cordon_settings_reset(s, "ENABLED_AGENTS"), 0);
         /* Documented no-ops accept any valid value. */
         cr_assert_eq(cordon_settings_set(s, "BIND_DEV_PTS", "true", "f:1", &diag), 0);
         cr_assert_eq(cordon_settings_set(s, "SUPPRESS_AGENT_WARNINGS", "all", "f:1", &diag), 0);
         for (size_t i = 0; i < cordon_vars_count; i++)
-                if (cordon_vars[i].status != CORDON_VAR_ENFORCED)
+                if (cordon_vars[i].status != CORDON_VAR_ENFORCED &&
+                    cordon_vars[i].status != CORDON_VAR_HELD)
                         cr_assert_eq(cordon_vars[i].offset, SIZE_MAX, "%s", cordon_vars[i].name);
 }
 
@@ -387,7 +404,7 @@ Test(settings_registry, environment_cordon_name_wins)
 Test(settings_registry, environment_errors_are_spelled_as_the_environment)
 {
         const char *cases[][2] = {
-            {"SANDBOX_BACKEND=firejail", "SANDBOX_BACKEND='firejail': "},
+            {"SANDBOX_BACKEND=docker", "SANDBOX_BACKEND='docker': "},
             {"HARN_HANDLER_SANDBOX=sometimes", "HARN_HANDLER_SANDBOX='sometimes': "},
             {"PROTECT_GIT_CONFIG=yes", "PROTECT_GIT_CONFIG='yes': "},
             {"SANDBOX_QUIET=1", "SANDBOX_QUIET='1': "},

@@ -79,7 +79,15 @@ Test(settings, readonly_mounts)
 Test(settings, home_lists)
 {
         ASSERT_CONTAINS_ALL(home_readonly, ".bashrc", ".profile", ".config/git");
-        ASSERT_CONTAINS_ALL(home_writable, ".cache/uv", ".claude", ".codex", ".gemini");
+        ASSERT_CONTAINS_ALL(home_writable, ".cache/uv");
+        /* The agents' directories come from the profiles of the default ENABLED_AGENTS. */
+        cr_assert_eq(cordon_settings_finalize(&s, NULL, NULL), 0);
+        const char *const agent_dirs[] = {".claude", ".codex", ".gemini"};
+        for (size_t i = 0; i < ELEMENTSOF(agent_dirs); i++) {
+                const struct cordon_item *it = cordon_list_find(&s.home_writable, agent_dirs[i]);
+                cr_assert_not_null(it, "home_writable lacks '%s'", agent_dirs[i]);
+                cr_assert(startswith(it->origin, "profile "), "%s", it->origin);
+        }
         ASSERT_CONTAINS_ALL(home_seeded, ".gitconfig");
         /* Home entries are relative to $HOME: none may be absolute or climb out. */
         const struct cordon_list *lists[] = {&s.home_readonly, &s.home_writable, &s.home_seeded,

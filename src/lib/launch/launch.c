@@ -67,6 +67,12 @@ static int layer_missing(struct cordon_launch *l, bool *layer, const char *what,
 static int prepare_limits(struct cordon_launch *l, struct cordon_diag *diag)
 {
         const struct cordon_limits *lim = &l->p->limits;
+        /* copy_process() never applies RLIMIT_NPROC to the real uid 0 (INIT_USER). */
+        if (l->p->nproc_limit && getuid() == 0)
+                return cordon_diag_set(
+                    diag, -EOPNOTSUPP,
+                    "SANDBOX_NPROC_LIMIT cannot be enforced: the kernel does not "
+                    "apply RLIMIT_NPROC to uid 0 (PIDS_LIMIT bounds one sandbox)");
         if (!lim->memory_bytes && !lim->pids && !lim->cpus && !l->p->cgroup_path)
                 return 0;
         l->limits = calloc(1, sizeof(*l->limits));
@@ -217,6 +223,15 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                             "NETWORK_MAIL_BLOCK cannot be enforced by the landlock backend: it "
                             "has no mount namespace to put the mail stub over the host's mailers "
                             "(use the ns backend, or set NETWORK_MAIL_BLOCK=off)");
+                /* Without namespaces: an IPC namespace, and files over /etc/passwd. */
+                if (p->private_ipc_required || p->filter_passwd_required)
+                        return cordon_diag_set(
+                            diag, -EOPNOTSUPP,
+                            "%s cannot be enforced by the landlock backend: it has no %s (use the "
+                            "ns backend, or set it to false)",
+                            p->private_ipc_required ? "PRIVATE_IPC" : "FILTER_PASSWD",
+                            p->private_ipc_required ? "IPC namespace"
+                                                    : "mount namespace to filter /etc/passwd in");
                 if (l->landlock_abi <= 0)
                         return cordon_diag_set(diag, -EOPNOTSUPP,
                                                "the landlock backend cannot run: %s",
@@ -423,7 +438,10 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
 
         /* What lowering planned for the host (placeholders, HOME_WRITABLE directories), before
          * anything opens the paths; the layers are decided, so a refused run creates nothing. */
-        if (!l->dry_run && (r = cordon_policy_apply(p, l->warn, l->userdata, diag)) < 0)
+        if (!l->dry_run &&
+            (r = cordon_policy_apply_record(p, l->warn, l->userdata,
+                                            p->cleanup_materialized ? &l->created : NULL,
+                                            &l->n_created, diag)) < 0)
                 return r;
         if ((r = prepare_limits(l, diag)) < 0)
                 return r;
@@ -482,8 +500,21 @@ static int remove_entry(const char *path, const struct stat *st, int type, struc
         return 0;
 }
 
+void cordon_launch_cleanup_materialized(struct cordon_launch *l)
+{
+        if (!l->created)
+                return;
+        (void)cordon_host_cleanup_materialized(l->created, l->n_created, l->warn, l->userdata);
+        cordon_host_created_free(l->created, l->n_created);
+        l->created = NULL;
+        l->n_created = 0;
+}
+
 void cordon_launch_clear(struct cordon_launch *l)
 {
+        cordon_host_created_free(l->created, l->n_created);
+        l->created = NULL;
+        l->n_created = 0;
         /* pasta first: nothing of the sandbox's network outlives it. */
         cordon_pasta_stop(&l->pasta);
         cordon_nft_plan_clear(&l->nft);

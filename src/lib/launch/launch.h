@@ -46,7 +46,11 @@ struct cordon_launch {
         struct cordon_pasta pasta;
 
         char *tmpdir; /* landlock backend: the private TMPDIR on the host, removed at clear */
-        char **envp;  /* landlock backend: the policy's environment with TMPDIR set */
+        /* The BLOCKED_FILES placeholders (and parents) this launch created, for
+         * CLEANUP_MATERIALIZED_BLOCKED_FILES; none when it is off. */
+        struct cordon_host_created *created;
+        size_t n_created;
+        char **envp; /* landlock backend: the policy's environment with TMPDIR set */
 
         /* Set before cordon_launch_prepare(): decide only, for a plan (cordon run --dry-run).
          * Nothing is created, changed or removed on the host: no host action of the policy,
@@ -74,6 +78,9 @@ struct cordon_launch {
 int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l,
                           struct cordon_diag *diag);
 void cordon_launch_clear(struct cordon_launch *l);
+/* After the sandbox has ended: CLEANUP_MATERIALIZED_BLOCKED_FILES removes the placeholders this
+ * launch created, each "kept" one reported through @l->warn. Once; harmless when off. */
+void cordon_launch_cleanup_materialized(struct cordon_launch *l);
 
 /* Switches a prepared `auto` launch to the landlock backend (user namespaces turned out to be
  * unavailable). Returns 0 or -errno with the reason in @diag (-EOPNOTSUPP as for

@@ -200,6 +200,8 @@ _public_ int cordon_sandbox_start_with(const struct cordon_policy *p, char *cons
                 sb->report.failed_step = diag ? diag->step : CORDON_STEP_NONE;
                 sb->waited = true;
                 sb->wait_result = r;
+                /* Nothing of the sandbox runs any more: its placeholders can go. */
+                cordon_launch_cleanup_materialized(&sb->l);
                 atomic_store(&sb->ended, true);
                 if (sb->opts.flags & CORDON_SANDBOX_RETURN_FAILED)
                         *ret_sb = sb;
@@ -262,6 +264,8 @@ _public_ int cordon_sandbox_wait(struct cordon_sandbox *sb, int *ret_status)
                 }
                 sb->waited = true;
                 sb->wait_result = r;
+                /* Nothing of the sandbox runs any more: its placeholders can go. */
+                cordon_launch_cleanup_materialized(&sb->l);
         }
         if (sb->wait_result >= 0 && ret_status)
                 *ret_status = sb->report.exit_status;
@@ -300,6 +304,7 @@ _public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
                 kill_and_reap(sb);
                 atomic_store(&sb->ended, true);
                 sb->waited = true;
+                cordon_launch_cleanup_materialized(&sb->l);
         }
         restore_mask(sb);
         cordon_reaper_clear(&sb->reaper);

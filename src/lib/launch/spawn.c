@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -31,6 +32,7 @@
 #include "lib/mech/ns-mount.h"
 #include "lib/mech/ns-net.h"
 #include "lib/mech/ns-user.h"
+#include "lib/mech/res-limits.h"
 #include "lib/launch/pid1.h"
 #include "lib/policy/policy.h"
 #include "lib/terminal/pty.h"
@@ -110,7 +112,12 @@ static int step_join_cgroups(struct cordon_sandbox *sb, struct step_result *res)
 static int step_limits(struct cordon_sandbox *sb, struct step_result *res)
 {
         (void)res;
-        return sb->l.limits ? cordon_limits_apply_child(sb->l.limits) : 0;
+        int r = sb->l.limits ? cordon_limits_apply_child(sb->l.limits) : 0;
+        /* SANDBOX_NPROC_LIMIT: RLIMIT_NPROC, counted per uid (launch.c refuses it for uid 0,
+         * which the kernel exempts). */
+        if (r >= 0 && sb->l.p->nproc_limit)
+                r = cordon_limits_lower_rlimit(RLIMIT_NPROC, sb->l.p->nproc_limit);
+        return r;
 }
 
 /* CORDON_SANDBOX_STDIO: the caller's fds become 0, 1 and 2. One that already sits at 0..2 is
@@ -436,8 +443,11 @@ static int open_pty(struct cordon_pty **ret, struct cordon_diag *diag)
 
 static unsigned long clone_flags(const struct cordon_launch *l)
 {
-        unsigned long f = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
-                          CLONE_NEWCGROUP;
+        unsigned long f =
+            CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWUTS | CLONE_NEWCGROUP;
+        /* PRIVATE_IPC=false shares the host's SysV IPC and POSIX message queues (MPI, NCCL). */
+        if (!l->p->host_ipc)
+                f |= CLONE_NEWIPC;
         if (cordon_net_mode_traits(l->net_mode)->netns)
                 f |= CLONE_NEWNET;
         return f;

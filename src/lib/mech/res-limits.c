@@ -505,7 +505,7 @@ int cordon_limits_attach(struct cordon_limits_state *st, pid_t pid, struct cordo
 }
 
 /* Lowers one limit to at most @v, keeping a lower inherited value. Only system calls. */
-static int lower_rlimit(int resource, uint64_t v)
+int cordon_limits_lower_rlimit(int resource, uint64_t v)
 {
         struct rlimit rl;
         if (getrlimit(resource, &rl) < 0)
@@ -523,11 +523,12 @@ int cordon_limits_apply_child(const struct cordon_limits_state *st)
         if (st->rlimit_as) {
                 /* RLIMIT_DATA as well: since Linux 4.7 it also bounds private anonymous mmaps,
                  * and it keeps a process that raised nothing from brk() past the limit. */
-                if ((r = lower_rlimit(RLIMIT_AS, st->rlimit_as)) < 0 ||
-                    (r = lower_rlimit(RLIMIT_DATA, st->rlimit_as)) < 0)
+                if ((r = cordon_limits_lower_rlimit(RLIMIT_AS, st->rlimit_as)) < 0 ||
+                    (r = cordon_limits_lower_rlimit(RLIMIT_DATA, st->rlimit_as)) < 0)
                         return r;
         }
-        if (st->rlimit_nproc && (r = lower_rlimit(RLIMIT_NPROC, st->rlimit_nproc)) < 0)
+        if (st->rlimit_nproc &&
+            (r = cordon_limits_lower_rlimit(RLIMIT_NPROC, st->rlimit_nproc)) < 0)
                 return r;
         if (st->affinity_set && sched_setaffinity(0, sizeof(st->affinity), &st->affinity) < 0)
                 return -errno;

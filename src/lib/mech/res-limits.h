@@ -104,6 +104,9 @@ int cordon_limits_attach(struct cordon_limits_state *st, pid_t pid, struct cordo
  * RLIMIT_NPROC is not a per-sandbox count: fork() fails once the real uid owns that many tasks
  * (threads included) in the child's user namespace, counted together with every other process
  * of that uid there; in the caller's own user namespace that is every process the user runs. */
+/* Child side: lowers rlimit @resource (soft and hard) to at most @v, keeping a lower inherited
+ * value. Only system calls: safe between clone and exec. 0 or -errno. */
+int cordon_limits_lower_rlimit(int resource, uint64_t v);
 int cordon_limits_apply_child(const struct cordon_limits_state *st);
 
 /* After the sandbox ended, before cordon_limits_cleanup(): did the OOM killer kill anything in

@@ -53,8 +53,9 @@ _public_ const char *cordon_backend_to_string(enum cordon_backend b)
 
 _public_ int cordon_backend_from_string(const char *s)
 {
-        /* Configuration files written for agent-sandbox name the namespace backend "bwrap". */
-        if (s && (streq(s, "") || streq(s, "bwrap")))
+        /* Configuration files written for agent-sandbox name the namespace backend "bwrap" or
+         * "firejail": both are what the ns backend does. */
+        if (s && (streq(s, "") || streq(s, "bwrap") || streq(s, "firejail")))
                 return streq(s, "") ? CORDON_BACKEND_AUTO : CORDON_BACKEND_NS;
         return enum_from_string(backend_names, ELEMENTSOF(backend_names), s);
 }

@@ -115,6 +115,16 @@ struct cordon_policy {
          * resolver; the sandbox's resolv.conf must name it (a host resolver on loopback). */
         char *pasta_dns_forward;
         struct cordon_limits limits;
+        uint64_t nproc_limit; /* SANDBOX_NPROC_LIMIT: RLIMIT_NPROC of the command; 0: none */
+        /* PRIVATE_IPC=false: the host's IPC namespace (no CLONE_NEWIPC) and /dev/shm. */
+        bool host_ipc;
+        /* PRIVATE_IPC and FILTER_PASSWD set true explicitly (not the built-in default): the
+         * landlock backend, which can give neither, refuses to start. */
+        bool private_ipc_required;
+        bool filter_passwd_required;
+        /* CLEANUP_MATERIALIZED_BLOCKED_FILES: remove the placeholders created for BLOCKED_FILES
+         * (host actions marked materialized) after the sandbox exits, while still empty. */
+        bool cleanup_materialized;
         char *cgroup_path; /* --cgroup: a delegated cgroup v2 directory to make the leaf in */
         struct cordon_identity identity;
 

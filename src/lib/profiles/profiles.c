@@ -1,8 +1,218 @@
-/* PLACEHOLDER for issue 14's agent profiles (helper H4 replaces this file). */
+/* Finding agent profiles (the user's folder, the admin's, the built-in ones) and folding those of
+ * ENABLED_AGENTS into the settings. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/policy/diag.h"
 #include "lib/profiles/profiles.h"
+#include "lib/settings/settings.h"
+#include "shared/fd-util.h"
+#include "shared/macro.h"
+#include "shared/path-util.h"
+#include "shared/strv.h"
+
+/* Reads regular file @path (at most CORDON_PROFILE_FILE_MAX bytes) without following a final
+ * symlink into somewhere unexpected: a FIFO or device there would block or be read forever. */
+static int read_profile_file(const char *path, char **ret, size_t *ret_len)
+{
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0)
+                return -errno;
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (!S_ISREG(st.st_mode))
+                return -EINVAL; /* a FIFO, device or directory */
+        int r = read_full_fd(fd, CORDON_PROFILE_FILE_MAX, ret, ret_len);
+        return r == -EFBIG ? -E2BIG : r;
+}
+
+/* The profile in folder @dir/@name, when there is one: 1 with @ret filled, 0 when @dir has no
+ * such folder, or -errno. */
+static int load_from_dir(const char *dir, const char *name, struct cordon_agent_profile *ret,
+                         struct cordon_diag *diag)
+{
+        _cleanup_free_ char *folder = path_join(dir, name);
+        _cleanup_free_ char *file = folder ? path_join(folder, "profile") : NULL;
+        _cleanup_free_ char *note_path = folder ? path_join(folder, "agent.md") : NULL;
+        if (!file || !note_path)
+                return -ENOMEM;
+        _cleanup_free_ char *text = NULL, *note = NULL;
+        size_t len = 0;
+        int r = read_profile_file(file, &text, &len);
+        if (r == -ENOENT || r == -ENOTDIR)
+                return 0;
+        if (r < 0)
+                return cordon_diag_set(diag, r, "ENABLED_AGENTS: profile of '%s': %s: %s", name,
+                                       file, strerror(-r));
+        if ((r = cordon_profile_parse(name, file, text, len, ret, diag)) < 0)
+                return r;
+        r = read_profile_file(note_path, &note, NULL);
+        if (r == -ENOENT)
+                return 1;
+        if (r < 0) {
+                cordon_agent_profile_clear(ret);
+                return cordon_diag_set(diag, r, "ENABLED_AGENTS: profile of '%s': %s: %s", name,
+                                       note_path, strerror(-r));
+        }
+        free(ret->note);
+        ret->note = TAKE_PTR(note);
+        return 1;
+}
+
+int cordon_profile_load(const char *name, const struct cordon_profile_dirs *dirs,
+                        struct cordon_agent_profile *ret, struct cordon_diag *diag)
+{
+        if (!cordon_profile_name_is_valid(name))
+                return cordon_diag_set(diag, -EINVAL,
+                                       "ENABLED_AGENTS '%.64s': expected an agent name "
+                                       "([a-z0-9_-]+)",
+                                       strempty(name));
+        const char *const order[] = {dirs ? dirs->user_dir : NULL, dirs ? dirs->admin_dir : NULL};
+        for (size_t i = 0; i < ELEMENTSOF(order); i++) {
+                if (!order[i])
+                        continue;
+                int r = load_from_dir(order[i], name, ret, diag);
+                if (r != 0)
+                        return r < 0 ? r : 0;
+        }
+        for (size_t i = 0; i < cordon_builtin_profiles_count; i++) {
+                const struct cordon_builtin_profile *b = &cordon_builtin_profiles[i];
+                if (!streq(b->name, name))
+                        continue;
+                _cleanup_free_ char *file = NULL;
+                if (asprintf(&file, "<built-in>/%s/profile", name) < 0)
+                        return -ENOMEM;
+                int r = cordon_profile_parse(name, file, b->profile, strlen(b->profile), ret, diag);
+                if (r < 0)
+                        return r;
+                free(ret->note);
+                if (!(ret->note = strdup(b->note))) {
+                        cordon_agent_profile_clear(ret);
+                        return -ENOMEM;
+                }
+                return 0;
+        }
+        char where[1024] = "";
+        for (size_t i = 0; i < ELEMENTSOF(order); i++)
+                if (order[i])
+                        snprintf(where + strlen(where), sizeof(where) - strlen(where), "%s/%s, ",
+                                 order[i], name);
+        return cordon_diag_set(diag, -ENOENT,
+                               "ENABLED_AGENTS: no profile for agent '%s' (searched %sand the "
+                               "built-in profiles); add a folder with a profile file or remove "
+                               "the name",
+                               name, where);
+}
+
+static bool from_a_profile(const char *origin)
+{
+        return origin && startswith(origin, "profile ");
+}
+
+/* Removes the items an earlier fold added, so that folding again (after a change of
+ * ENABLED_AGENTS) leaves nothing of an agent that is no longer enabled. */
+static void unfold(struct cordon_list *l)
+{
+        size_t j = 0;
+        for (size_t i = 0; i < l->n; i++) {
+                if (from_a_profile(l->items[i].origin)) {
+                        free(l->items[i].value);
+                        free(l->items[i].origin);
+                        continue;
+                }
+                l->items[j++] = l->items[i];
+        }
+        l->n = j;
+}
+
+static int fold_one(struct cordon_settings *s, const struct cordon_agent_profile *a)
+{
+        int r;
+        CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_WRITABLE]) {
+                /* A path the configuration made read-only stays read-only. */
+                if (cordon_list_find(&s->home_readonly, it->value))
+                        continue;
+                if ((r = cordon_list_add_unique(&s->home_writable, it->value, it->origin)) < 0)
+                        return r;
+        }
+        CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_READONLY])
+                if ((r = cordon_list_add_unique(&s->home_readonly, it->value, it->origin)) < 0)
+                        return r;
+        CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_CREDENTIAL_ENV])
+                if ((r = cordon_list_add_unique(&s->allowed_env_vars, it->value, it->origin)) < 0)
+                        return r;
+        /* Instruction files are hidden like any BLOCKED_FILES entry; resolve puts the merged
+         * copy in the mask's place. Without an absolute home there is no path to name. */
+        if (!s->home || !path_is_absolute(s->home))
+                return 0;
+        CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_INSTRUCTIONS]) {
+                _cleanup_free_ char *abs = path_join(s->home, it->value);
+                if (!abs)
+                        return -ENOMEM;
+                if ((r = cordon_list_add_unique(&s->blocked_files, abs, it->origin)) < 0)
+                        return r;
+        }
+        return 0;
+}
+
+int cordon_profiles_fold_in(struct cordon_settings *s, const struct cordon_profile_dirs *dirs,
+                            char ***warnings, struct cordon_diag *diag)
+{
+        (void)warnings;
+        struct cordon_list *lists[] = {&s->home_writable, &s->home_readonly, &s->blocked_files,
+                                       &s->allowed_env_vars};
+        for (size_t i = 0; i < ELEMENTSOF(lists); i++)
+                unfold(lists[i]);
+        s->agents = cordon_agent_profiles_free(s->agents, s->n_agents);
+        s->n_agents = 0;
+
+        size_t n = s->enabled_agents.n;
+        if (n == 0)
+                return 0;
+        _cleanup_free_ struct cordon_agent_profile *agents = calloc(n, sizeof(*agents));
+        if (!agents)
+                return -ENOMEM;
+        size_t k = 0;
+        int r = 0;
+        CORDON_LIST_FOREACH (it, &s->enabled_agents) {
+                bool seen = false;
+                for (size_t i = 0; i < k && !seen; i++)
+                        seen = streq(agents[i].name, it->value);
+                if (seen)
+                        continue;
+                if ((r = cordon_profile_load(it->value, dirs, &agents[k], diag)) < 0)
+                        break;
+                k++;
+        }
+        for (size_t i = 0; r >= 0 && i < k; i++)
+                r = fold_one(s, &agents[i]);
+        if (r < 0) {
+                for (size_t i = 0; i < ELEMENTSOF(lists); i++)
+                        unfold(lists[i]);
+                cordon_agent_profiles_free(TAKE_PTR(agents), k);
+                if (r == -ENOMEM && diag && !*diag->message)
+                        cordon_diag_set(diag, r, "out of memory");
+                return r;
+        }
+        s->agents = TAKE_PTR(agents);
+        s->n_agents = k;
+        return 0;
+}
 
 int cordon_profiles_fold(struct cordon_settings *s, char ***warnings, struct cordon_diag *diag)
 {
-        (void)s, (void)warnings, (void)diag;
-        return 0;
+        _cleanup_free_ char *user_dir = s->home && path_is_absolute(s->home)
+                                            ? path_join(s->home, ".config/cordon/profiles")
+                                            : NULL;
+        if (s->home && path_is_absolute(s->home) && !user_dir)
+                return -ENOMEM;
+        struct cordon_profile_dirs dirs = {.user_dir = user_dir,
+                                           .admin_dir = CORDON_PROFILES_ADMIN_DIR};
+        return cordon_profiles_fold_in(s, &dirs, warnings, diag);
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +15,7 @@
 #include "lib/policy/policy.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
+#include "shared/path-util.h"
 
 static void action_clear(struct cordon_host_action *a)
 {
@@ -75,9 +77,9 @@ static int open_parent(const char *path)
         return fd < 0 ? -errno : fd;
 }
 
-/* Takes action @a. Returns 1 when it created something, 0 when what it plans was already there,
- * or -errno. */
-static int apply_one(const struct cordon_host_action *a)
+/* Takes action @a. Returns 1 when it created something (its identity in @ret), 0 when what it
+ * plans was already there, or -errno. */
+static int apply_one(const struct cordon_host_action *a, struct cordon_host_created *ret)
 {
         const char *slash = strrchr(a->path, '/');
         if (!slash || !slash[1] || a->path[0] != '/')
@@ -90,13 +92,22 @@ static int apply_one(const struct cordon_host_action *a)
         _cleanup_close_ int dir = open_parent(parent);
         if (dir < 0)
                 return dir;
+        struct stat st;
         if (a->kind == CORDON_HOST_MKDIR) {
-                if (mkdirat(dir, name, a->mode) == 0)
+                if (mkdirat(dir, name, a->mode) == 0) {
+                        if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                            S_ISDIR(st.st_mode))
+                                *ret = (struct cordon_host_created){.dev = st.st_dev,
+                                                                    .ino = st.st_ino};
                         return 1;
+                }
         } else {
                 _cleanup_close_ int f = openat(
                     dir, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, a->mode);
                 if (f >= 0) {
+                        if (fstat(f, &st) == 0)
+                                *ret = (struct cordon_host_created){.dev = st.st_dev,
+                                                                    .ino = st.st_ino};
                         int r = write_all(f, strempty(a->contents), strlen(strempty(a->contents)));
                         return r < 0 ? r : 1;
                 }
@@ -105,28 +116,137 @@ static int apply_one(const struct cordon_host_action *a)
                 return -errno;
         /* Made meanwhile (another cordon starting on the same home or project): fine when it is
          * what was planned, which the rules were built on; a symlink or another kind is not. */
-        struct stat st;
         if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
                 return -errno;
         bool same = a->kind == CORDON_HOST_MKDIR ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode);
         return same ? 0 : -EEXIST;
 }
 
-int cordon_policy_apply(const struct cordon_policy *p, void (*warn)(void *, const char *),
-                        void *userdata, struct cordon_diag *diag)
+void cordon_host_created_free(struct cordon_host_created *c, size_t n)
 {
+        for (size_t i = 0; c && i < n; i++)
+                free(c[i].path);
+        free(c);
+}
+
+int cordon_policy_apply_record(const struct cordon_policy *p, void (*warn)(void *, const char *),
+                               void *userdata, struct cordon_host_created **ret_created,
+                               size_t *ret_n, struct cordon_diag *diag)
+{
+        /* Every action that fails is named (a run with several BLOCKED_FILES that cannot be
+         * made is refused once, listing them all); those below a failed one are not tried. */
+        char failures[sizeof(diag->message)] = "";
+        int first = 0;
+        unsigned n_failed = 0, more = 0;
+        const char *failed_dir = NULL;
         for (size_t i = 0; i < p->n_actions; i++) {
                 const struct cordon_host_action *a = &p->actions[i];
-                int r = apply_one(a);
+                if (failed_dir && path_is_below(a->path, failed_dir))
+                        continue;
+                struct cordon_host_created c = {0};
+                int r = apply_one(a, &c);
+                if (c.ino && a->materialized && ret_created) {
+                        struct cordon_host_created *n =
+                            reallocarray(*ret_created, *ret_n + 1, sizeof(**ret_created));
+                        if (!n || !(c.path = strdup(a->path))) {
+                                if (n)
+                                        *ret_created = n;
+                                return -ENOMEM;
+                        }
+                        c.dir = a->kind == CORDON_HOST_MKDIR;
+                        *ret_created = n;
+                        n[(*ret_n)++] = c;
+                }
+                if (r == -ENOMEM)
+                        return r;
                 if (r < 0) {
                         const char *why = r == -ELOOP    ? "a symlink is on its path now"
                                           : r == -EEXIST ? "something else is there now"
                                                          : strerror(-r);
-                        return cordon_diag_set(diag, r, "cannot create '%s' (%s): %s", a->path,
-                                               a->reason, why);
+                        size_t len = strlen(failures);
+                        int k =
+                            snprintf(failures + len, sizeof(failures) - 64 - len, "%s'%s' (%s): %s",
+                                     len ? "; " : "", a->path, a->reason, why);
+                        if (k < 0 || (size_t)k >= sizeof(failures) - 64 - len) {
+                                failures[len] = 0;
+                                more++;
+                        }
+                        first = first ?: r;
+                        n_failed++;
+                        if (a->kind == CORDON_HOST_MKDIR)
+                                failed_dir = a->path;
+                        continue;
                 }
                 if (r > 0 && a->warning && warn)
                         warn(userdata, a->warning);
         }
+        if (n_failed == 1 && !more)
+                return cordon_diag_set(diag, first, "cannot create %s", failures);
+        if (n_failed)
+                return cordon_diag_set(diag, first, "cannot create %u entries: %s%s", n_failed,
+                                       failures, more ? "; and more" : "");
         return 0;
+}
+
+int cordon_policy_apply(const struct cordon_policy *p, void (*warn)(void *, const char *),
+                        void *userdata, struct cordon_diag *diag)
+{
+        return cordon_policy_apply_record(p, warn, userdata, NULL, NULL, diag);
+}
+
+/* Removes @c if it is still the object created and empty: 1 removed, 0 kept (with a note), or
+ * -errno. */
+static int remove_one(const struct cordon_host_created *c, void (*note)(void *, const char *),
+                      void *userdata)
+{
+        const char *slash = strrchr(c->path, '/');
+        if (!slash || !slash[1])
+                return -EINVAL;
+        _cleanup_free_ char *parent =
+            slash == c->path ? strdup("/") : strndup(c->path, (size_t)(slash - c->path));
+        if (!parent)
+                return -ENOMEM;
+        _cleanup_close_ int dir = open_parent(parent);
+        if (dir < 0)
+                return dir == -ENOENT ? 0 : dir;
+        struct stat st;
+        if (fstatat(dir, slash + 1, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return errno == ENOENT ? 0 : -errno;
+        const char *why = NULL;
+        if (st.st_dev != c->dev || st.st_ino != c->ino ||
+            (c->dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)))
+                why = "something else is there now";
+        else if (!c->dir && st.st_size != 0)
+                why = "it is no longer empty";
+        else if (unlinkat(dir, slash + 1, c->dir ? AT_REMOVEDIR : 0) == 0)
+                return 1;
+        else if (errno == ENOTEMPTY || errno == EEXIST)
+                why = "it is no longer empty";
+        else
+                return -errno;
+        if (note) {
+                _cleanup_free_ char *m = NULL;
+                if (asprintf(&m, "kept %s '%s' made for BLOCKED_FILES: %s",
+                             c->dir ? "directory" : "placeholder", c->path, why) >= 0)
+                        note(userdata, m);
+        }
+        return 0;
+}
+
+int cordon_host_cleanup_materialized(const struct cordon_host_created *c, size_t n,
+                                     void (*note)(void *, const char *), void *userdata)
+{
+        int removed = 0;
+        for (size_t i = n; c && i-- > 0;) {
+                int r = remove_one(&c[i], note, userdata);
+                if (r > 0)
+                        removed++;
+                else if (r < 0 && note) {
+                        _cleanup_free_ char *m = NULL;
+                        if (asprintf(&m, "kept '%s' made for BLOCKED_FILES: %s", c[i].path,
+                                     strerror(-r)) >= 0)
+                                note(userdata, m);
+                }
+        }
+        return removed;
 }

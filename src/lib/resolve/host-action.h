@@ -25,7 +25,20 @@ struct cordon_host_action {
         char *reason;   /* what it is for, with the origin: "placeholder for blocked file (from
                            --mask)" */
         char *warning;  /* the line reported when it is created; NULL: created silently */
+        /* A BLOCKED_FILES placeholder or a parent made for one: what
+         * CLEANUP_MATERIALIZED_BLOCKED_FILES removes after the run. */
+        bool materialized;
 };
+
+/* A materialized action cordon_policy_apply_record() created: which object, so that only that
+ * one is removed. */
+struct cordon_host_created {
+        char *path;
+        bool dir;
+        dev_t dev;
+        ino_t ino;
+};
+void cordon_host_created_free(struct cordon_host_created *c, size_t n);
 
 /* Appends an action to @p, copying the strings (@warning may be NULL). An action for a path
  * that is already planned is not added again. Returns 0 or -ENOMEM. */
@@ -47,3 +60,16 @@ void cordon_host_actions_free(struct cordon_host_action *a, size_t n);
  * object of another kind is there). Not thread-safe for the same policy. */
 int cordon_policy_apply(const struct cordon_policy *p, void (*warn)(void *, const char *),
                         void *userdata, struct cordon_diag *diag);
+/* The same, recording in *@ret_created (*@ret_n entries; the caller frees them with
+ * cordon_host_created_free(), also on failure) the materialized actions it created. */
+int cordon_policy_apply_record(const struct cordon_policy *p, void (*warn)(void *, const char *),
+                               void *userdata, struct cordon_host_created **ret_created,
+                               size_t *ret_n, struct cordon_diag *diag);
+/* CLEANUP_MATERIALIZED_BLOCKED_FILES, after the sandbox exited: removes @c (last first), each
+ * only while it is the same object and still empty (a file of 0 bytes, a directory with no
+ * entry). Parents are opened with openat2(RESOLVE_NO_SYMLINKS), the entry inspected with
+ * fstatat(AT_SYMLINK_NOFOLLOW) and removed with unlinkat() relative to the parent: a symlink
+ * planted inside is never followed. Anything kept gets one line through @note ("kept ...").
+ * Returns the number removed. */
+int cordon_host_cleanup_materialized(const struct cordon_host_created *c, size_t n,
+                                     void (*note)(void *, const char *), void *userdata);

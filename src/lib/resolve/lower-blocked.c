@@ -13,6 +13,21 @@
 #include "shared/macro.h"
 #include "shared/path-util.h"
 
+/* Plans host action @path, marked as materialized for BLOCKED_FILES when this plans it (not an
+ * action planned earlier for something else): CLEANUP_MATERIALIZED_BLOCKED_FILES removes those
+ * after the run. */
+static int plan_materialized(struct lower *l, enum cordon_host_action_kind kind, const char *path,
+                             mode_t mode, const char *contents, const char *reason,
+                             const char *warning)
+{
+        bool planned = cordon_policy_find_host_action(l->p, path);
+        int r = cordon_lower_plan(l, kind, path, mode, contents, reason, warning);
+        if (r < 0 || planned)
+                return r;
+        l->p->actions[l->p->n_actions - 1].materialized = true;
+        return 0;
+}
+
 /* Plans an empty placeholder for blocked file @abs, with any missing parent directories, and
  * returns where it will be in @ret_real. Symlinks on the way are followed only where the sandbox
  * could not have planted them: a link inside a directory the sandbox can write would let it
@@ -52,7 +67,7 @@ static int plan_placeholder(struct lower *l, const char *abs, const char *origin
                                      "created empty placeholder '%s' for blocked file (from %s)",
                                      next, origin) < 0)
                                 return -ENOMEM;
-                        r = cordon_lower_plan(l, CORDON_HOST_FILE, next, 0600, "", reason, warning);
+                        r = plan_materialized(l, CORDON_HOST_FILE, next, 0600, "", reason, warning);
                         if (r < 0)
                                 return r;
                         *ret_real = TAKE_PTR(next);
@@ -63,7 +78,7 @@ static int plan_placeholder(struct lower *l, const char *abs, const char *origin
                                      origin) < 0 ||
                             asprintf(&warning, "created missing directory '%s'", next) < 0)
                                 return -ENOMEM;
-                        r = cordon_lower_plan(l, CORDON_HOST_MKDIR, next, 0700, NULL, reason,
+                        r = plan_materialized(l, CORDON_HOST_MKDIR, next, 0700, NULL, reason,
                                               warning);
                         if (r < 0)
                                 return r;
@@ -110,44 +125,102 @@ static bool shown_by_a_bind(const struct lower *l, const char *abs)
         return false;
 }
 
+/* Appends "'@path' (from @origin): @why" to @buf, "; "-separated; what does not fit is counted
+ * in @more. */
+static void add_failure(char *buf, size_t size, unsigned *more, const char *path,
+                        const char *origin, const char *why)
+{
+        size_t n = strlen(buf);
+        int k =
+            snprintf(buf + n, size - n, "%s'%s' (from %s): %s", n ? "; " : "", path, origin, why);
+        if (k < 0 || (size_t)k >= size - n) {
+                buf[n] = 0;
+                (*more)++;
+        }
+}
+
+/* One BLOCKED_FILES entry: its host realpath added to the masks, a missing one planned as an
+ * empty placeholder. A failure is -errno with the reason in @why. */
+static int blocked_file(struct lower *l, const struct cordon_item *it, char *why, size_t size)
+{
+        _cleanup_free_ char *abs = NULL;
+        int r = cordon_lower_absolute(l, it->value, &abs);
+        if (r < 0) {
+                snprintf(why, size, "%s", strerror(-r));
+                return r;
+        }
+        struct stat st;
+        _cleanup_free_ char *real = NULL;
+        if (cordon_lower_lstat(l, abs, &st) < 0) {
+                if (errno != ENOENT) {
+                        r = -errno;
+                        snprintf(why, size, "%s", strerror(-r));
+                        return r;
+                }
+                /* Not visible inside: nothing to hide, and nothing to leave behind. */
+                if (!shown_by_a_bind(l, abs))
+                        return 0;
+                struct cordon_diag inner = {0};
+                struct cordon_diag *outer = l->diag;
+                l->diag = &inner;
+                r = plan_placeholder(l, abs, it->origin, &real);
+                l->diag = outer;
+                if (r < 0) {
+                        /* plan_placeholder()'s own message names the entry already. */
+                        if (*inner.message)
+                                snprintf(why, size, "%s", inner.message);
+                        else
+                                snprintf(why, size, "cannot create a placeholder: %s",
+                                         strerror(-r));
+                        return r;
+                }
+        }
+        if (!real && !(real = cordon_lower_realpath(l, abs))) {
+                r = -errno;
+                snprintf(why, size, "%s", strerror(-r));
+                return r;
+        }
+        return cordon_list_add_unique(&l->masks, real, it->origin);
+}
+
 /* BLOCKED_FILES: a missing file is planned as an empty placeholder so that it can be covered; if
- * that is impossible the run is refused rather than left unprotected. Runs once the read-write
- * binds are known, so placeholders never follow a symlink the sandbox could have planted. */
+ * that is impossible the run is refused rather than left unprotected, naming every entry that
+ * cannot be protected (not only the first). Runs once the read-write binds are known, so
+ * placeholders never follow a symlink the sandbox could have planted. */
 int cordon_lower_blocked_files(struct lower *l)
 {
+        char failures[sizeof(l->diag->message)] = "";
+        unsigned n_failed = 0, more = 0;
+        int first = 0;
         CORDON_LIST_FOREACH (it, &l->s->blocked_files) {
-                _cleanup_free_ char *abs = NULL;
-                int r = cordon_lower_absolute(l, it->value, &abs);
-                if (r < 0)
-                        return cordon_diag_set(l->diag, r, "blocked file '%s' (from %s): %s",
-                                               it->value, it->origin, strerror(-r));
-                struct stat st;
-                _cleanup_free_ char *real = NULL;
-                if (cordon_lower_lstat(l, abs, &st) < 0) {
-                        if (errno != ENOENT)
-                                return cordon_diag_set(l->diag, -errno,
-                                                       "blocked file '%s' (from %s): %m", abs,
-                                                       it->origin);
-                        /* Not visible inside: nothing to hide, and nothing to leave behind. */
-                        if (!shown_by_a_bind(l, abs))
-                                continue;
-                        r = plan_placeholder(l, abs, it->origin, &real);
-                        if (r < 0) {
-                                if (l->diag && *l->diag->message)
-                                        return r;
-                                return cordon_diag_set(
-                                    l->diag, r,
-                                    "cannot create a placeholder for blocked file '%s' (from "
-                                    "%s): %s; refusing to run with it unprotected",
-                                    abs, it->origin, strerror(-r));
-                        }
-                }
-                if (!real && !(real = cordon_lower_realpath(l, abs)))
-                        return cordon_diag_set(l->diag, -errno, "blocked file '%s': %m", abs);
-                if ((r = cordon_list_add_unique(&l->masks, real, it->origin)) < 0)
+                /* An agent's instruction file (lower-agents.c) is shown as a merged copy, which
+                 * only a mount namespace gives. Landlock cannot hide one file of a directory it
+                 * grants without taking the right to create anything there (the agent's whole
+                 * directory): an explicit landlock backend leaves it visible, as cordon(1) says. */
+                if (l->s->backend == CORDON_BACKEND_LANDLOCK && startswith(it->origin, "profile "))
+                        continue;
+                char why[sizeof(failures)] = "";
+                int r = blocked_file(l, it, why, sizeof(why));
+                if (r == -ENOMEM)
                         return r;
+                if (r >= 0)
+                        continue;
+                n_failed++;
+                first = first ?: r;
+                add_failure(failures, sizeof(failures) - 64, &more, it->value, it->origin, why);
         }
-        return 0;
+        if (!n_failed)
+                return 0;
+        if (more)
+                return cordon_diag_set(l->diag, first,
+                                       "cannot protect %u blocked files: %s; and %u more; "
+                                       "refusing to run with them unprotected",
+                                       n_failed, failures, more);
+        return cordon_diag_set(l->diag, first,
+                               "cannot protect %u blocked file%s: %s; refusing to run with %s "
+                               "unprotected",
+                               n_failed, n_failed == 1 ? "" : "s", failures,
+                               n_failed == 1 ? "it" : "them");
 }
 
 /* EXTRA_BLOCKED_PATHS: hidden where they exist; a missing one has nothing to hide. */

@@ -115,6 +115,17 @@ int cordon_lower_masks(struct lower *l);
  * (once every rule is known). */
 int cordon_lower_protect(struct lower *l);
 int cordon_lower_pins(struct lower *l);
+/* lower-agents.c: the agent profiles of ENABLED_AGENTS. Before BLOCKED_FILES: silent
+ * placeholders for missing instruction and command files the sandbox could create, once the
+ * read-write binds are known. From cordon_lower_protect(): private copies of the files of
+ * commands, read-only directories of programs. After cordon_lower_masks(): the merged copy in
+ * place of each instruction file's mask. From lower_env(): the *_CONFIG_DIR variables. After the
+ * environment: the warning for an agent whose credentials cannot reach the sandbox. */
+int cordon_lower_agents_plan(struct lower *l);
+int cordon_lower_agents_protect(struct lower *l);
+int cordon_lower_agents_instructions(struct lower *l);
+int cordon_lower_agents_env(struct lower *l);
+int cordon_lower_agents_warn(struct lower *l);
 /* The NETWORK_* variables (lower-net.c): mode, fallback, rules, proxy and pasta settings. */
 int cordon_lower_net(struct lower *l);
 
@@ -139,3 +150,13 @@ int cordon_lower_mail_stub_at(struct lower *l, const char *const *paths, const c
                               const char *dir);
 /* Puts the directory of stubs first on the command's PATH: after the environment is built. */
 int cordon_lower_mail_path(struct lower *l);
+
+/* lower-vars.c: SANDBOX_NPROC_LIMIT, PRIVATE_IPC, the landlock refusals of explicit PRIVATE_IPC
+ * and FILTER_PASSWD, the note lines of BIND_DEV_PTS and of the variables held for Slurm.
+ * *@ret_dev_pts: BIND_DEV_PTS's shim adds /dev/pts to DEVICES (kernel < 5.4). */
+int cordon_lower_vars(struct lower *l, bool *ret_dev_pts);
+/* True for a kernel release before 5.4, where BIND_DEV_PTS adds /dev/pts to DEVICES. */
+bool cordon_lower_dev_pts_shim_applies(const char *release);
+/* lower-modules.c: SANDBOX_MODULES loaded with Lmod in a child bash; what they changed of the
+ * PATH-like variables is appended to @set (the environment's "set" list). */
+int cordon_lower_modules(struct lower *l, struct cordon_list *set);

@@ -1,6 +1,6 @@
 /* Lowering of what keeps a sandbox from leaving something behind for the host: read-only git
- * metadata and agent configuration inside writable binds, masks over the host's unix sockets,
- * and pins that keep every protected path from being renamed away. */
+ * metadata and (through lower-agents.c) agent configuration inside writable binds, masks over the
+ * host's unix sockets, and pins that keep every protected path from being renamed away. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -103,61 +103,6 @@ static int protect_git(struct lower *l)
                 _cleanup_free_ char *real = cordon_lower_host_realpath(l, it->value);
                 int r = real ? protect_git_in(l, real) : 0;
                 if (r < 0)
-                        return r;
-        }
-        return 0;
-}
-
-/* Agent configuration whose contents the agent later runs on the host: hooks and env of claude,
- * notify and MCP commands of codex, MCP commands of gemini. A missing one is created holding an
- * empty document, which the agent reads as no settings; silently, like the HOME_WRITABLE
- * directory it is in (a sandbox could otherwise create it with commands of its own). */
-static const struct {
-        const char *dir; /* a HOME_WRITABLE entry */
-        const char *file;
-        const char *empty;
-} agent_files[] = {
-    {".claude", "settings.json", "{}\n"},
-    {".claude", "settings.local.json", "{}\n"},
-    {".codex", "config.toml", ""},
-    {".gemini", "settings.json", "{}\n"},
-};
-
-static int protect_agents(struct lower *l)
-{
-        if (!l->home_real)
-                return 0;
-        for (size_t i = 0; i < ELEMENTSOF(agent_files); i++) {
-                if (!cordon_list_find(&l->s->home_writable, agent_files[i].dir))
-                        continue;
-                _cleanup_free_ char *link = path_join(l->home_real, agent_files[i].dir);
-                _cleanup_free_ char *guest_dir = path_join(l->home_guest, agent_files[i].dir);
-                if (!link || !guest_dir)
-                        return -ENOMEM;
-                /* home_entry() bound the realpath of the entry at its guest path: that rule
-                 * names the directory, with no second realpath() on every start. */
-                const struct cordon_fs_rule *bound = cordon_policy_find_fs(l->p, guest_dir);
-                _cleanup_free_ char *dir = NULL;
-                if (bound && bound->access == CORDON_ACCESS_RW && bound->host)
-                        dir = strdup(bound->host);
-                else
-                        dir = cordon_lower_host_realpath(l, link);
-                struct stat st;
-                if (!dir || cordon_lower_lstat(l, dir, &st) < 0 || !S_ISDIR(st.st_mode))
-                        continue;
-                _cleanup_free_ char *host = path_join(dir, agent_files[i].file);
-                _cleanup_free_ char *guest = path_join(guest_dir, agent_files[i].file);
-                if (!host || !guest)
-                        return -ENOMEM;
-                /* Not writable inside (HOME_WRITABLE entry refused): nothing to protect. */
-                if (!cordon_lower_sandbox_can_write(l, host))
-                        continue;
-                int r;
-                if (cordon_lower_lstat(l, host, &st) < 0 && errno == ENOENT &&
-                    (r = plan_file(l, dir, agent_files[i].file, agent_files[i].empty,
-                                   "agent configuration", NULL)) < 0)
-                        return r;
-                if ((r = bind_ro(l, guest, host, "agent configuration")) < 0)
                         return r;
         }
         return 0;
@@ -272,7 +217,7 @@ int cordon_lower_protect(struct lower *l)
         /* An explicit landlock backend would drop the read-only rules, and the files planned for
          * them would protect nothing there (the sandbox can write them): neither is made. */
         if (l->s->backend != CORDON_BACKEND_LANDLOCK &&
-            ((r = protect_git(l)) < 0 || (r = protect_agents(l)) < 0))
+            ((r = protect_git(l)) < 0 || (r = cordon_lower_agents_protect(l)) < 0))
                 return r;
         /* The landlock backend refuses socket() for every network mode that has a stand-in
          * (launch.c: prepare_backend()), so it has no use for the masks, and the run is spared

@@ -490,47 +490,65 @@ static int match_devices(const char *pattern, char ***ret)
         return 0;
 }
 
-static int lower_devices(struct lower *l)
+/* One DEVICES entry @value (a glob) from @origin. */
+static int lower_device(struct lower *l, const struct cordon_item *it)
 {
-        CORDON_LIST_FOREACH (it, &l->s->devices) {
-                _cleanup_strv_free_ char **matches = NULL;
-                int k = match_devices(it->value, &matches);
-                if (k < 0)
-                        return k;
-                if (!matches) {
-                        if (!cordon_lower_is_builtin(it->origin) &&
-                            cordon_lower_warn(l, "device '%s' (from %s) matches nothing", it->value,
-                                              it->origin) < 0)
+        _cleanup_strv_free_ char **matches = NULL;
+        int k = match_devices(it->value, &matches);
+        if (k < 0)
+                return k;
+        if (!matches) {
+                if (!cordon_lower_is_builtin(it->origin) &&
+                    cordon_lower_warn(l, "device '%s' (from %s) matches nothing", it->value,
+                                      it->origin) < 0)
+                        return -ENOMEM;
+                return 0;
+        }
+        STRV_FOREACH (mp, matches) {
+                const char *m = *mp;
+                _cleanup_free_ char *real = cordon_lower_host_realpath(l, m);
+                struct stat st;
+                bool refuse = !real || !path_is_below(real, "/dev") || streq(real, "/dev") ||
+                              blacklisted(l->s, m) || blacklisted(l->s, real) ||
+                              stat(real, &st) < 0;
+                if (!refuse && S_ISDIR(st.st_mode)) {
+                        /* 1: something refused or uninspectable was found; -1: the
+                         * walk failed. Either way the directory is not exposed. */
+                        walk_settings = l->s;
+                        refuse = nftw(real, walk_cb, 16, FTW_PHYS) != 0;
+                } else if (!refuse && !S_ISCHR(st.st_mode))
+                        refuse = true; /* raw block devices bypass every file permission */
+                if (refuse) {
+                        if (cordon_lower_warn(
+                                l,
+                                "device '%s' (from %s) is blacklisted or not a device "
+                                "under /dev; not exposed",
+                                m, it->origin) < 0)
                                 return -ENOMEM;
                         continue;
                 }
-                STRV_FOREACH (mp, matches) {
-                        const char *m = *mp;
-                        _cleanup_free_ char *real = cordon_lower_host_realpath(l, m);
-                        struct stat st;
-                        bool refuse = !real || !path_is_below(real, "/dev") ||
-                                      streq(real, "/dev") || blacklisted(l->s, m) ||
-                                      blacklisted(l->s, real) || stat(real, &st) < 0;
-                        if (!refuse && S_ISDIR(st.st_mode)) {
-                                /* 1: something refused or uninspectable was found; -1: the
-                                 * walk failed. Either way the directory is not exposed. */
-                                walk_settings = l->s;
-                                refuse = nftw(real, walk_cb, 16, FTW_PHYS) != 0;
-                        } else if (!refuse && !S_ISCHR(st.st_mode))
-                                refuse = true; /* raw block devices bypass every file permission */
-                        if (refuse) {
-                                if (cordon_lower_warn(
-                                        l,
-                                        "device '%s' (from %s) is blacklisted or not a device "
-                                        "under /dev; not exposed",
-                                        m, it->origin) < 0)
-                                        return -ENOMEM;
-                                continue;
-                        }
-                        k = cordon_lower_put(l, real, real, CORDON_ACCESS_DEVICE, 0, it->origin);
-                        if (k < 0)
-                                return k;
-                }
+                k = cordon_lower_put(l, real, real, CORDON_ACCESS_DEVICE, 0, it->origin);
+                if (k < 0)
+                        return k;
+        }
+        return 0;
+}
+
+static int lower_devices(struct lower *l)
+{
+        bool dev_pts = false;
+        int r = cordon_lower_vars(l, &dev_pts);
+        if (r < 0)
+                return r;
+        CORDON_LIST_FOREACH (it, &l->s->devices)
+                if ((r = lower_device(l, it)) < 0)
+                        return r;
+        /* BIND_DEV_PTS's shim, vetoed by DEVICES_BLACKLIST like any entry. */
+        if (dev_pts) {
+                char value[] = "/dev/pts", origin[] = "BIND_DEV_PTS";
+                struct cordon_item pts = {.value = value, .origin = origin};
+                if ((r = lower_device(l, &pts)) < 0)
+                        return r;
         }
         return 0;
 }
@@ -609,6 +627,9 @@ static int lower_env(struct lower *l)
             (r = cordon_list_copy(&e->allowed, &s->allowed_env_vars)) < 0)
                 return r;
         e->block_url_credentials = s->block_env_url_credentials;
+        /* Before SANDBOX_ENV, which may still override what a module set. */
+        if ((r = cordon_lower_modules(l, &e->set)) < 0)
+                return r;
         CORDON_LIST_FOREACH (it, &s->sandbox_env) {
                 const char *eq = strchr(it->value, '=');
                 if (!eq || !cordon_env_name_is_valid(it->value, (size_t)(eq - it->value)))
@@ -618,9 +639,17 @@ static int lower_env(struct lower *l)
                 if ((r = cordon_list_add(&e->set, it->value, it->origin)) < 0)
                         return r;
         }
-        _cleanup_free_ char *pwd = NULL;
+        _cleanup_free_ char *pwd = NULL, *project = NULL;
         if (asprintf(&pwd, "PWD=%s", strempty(l->p->cwd)) < 0)
                 return -ENOMEM;
+        if ((r = cordon_lower_agents_env(l)) < 0)
+                return r;
+        /* What scripts written for agent-sandbox look for; SANDBOX_BACKEND is the launch's
+         * (build_env() says landlock where that backend runs). */
+        if (l->p->project_dir &&
+            ((r = asprintf(&project, "SANDBOX_PROJECT_DIR=%s", l->p->project_dir)) < 0 ||
+             (r = cordon_list_add(&e->set, project, "cordon")) < 0))
+                return r < 0 ? -ENOMEM : r;
         if ((r = cordon_list_add(&e->set, "SANDBOX_ACTIVE=1", "cordon")) < 0 ||
             (r = cordon_list_add(&e->set, "SANDBOX_BACKEND=ns", "cordon")) < 0 ||
             (l->p->cwd && (r = cordon_list_add(&e->set, pwd, "cordon")) < 0))
@@ -748,11 +777,13 @@ static int resolve_finalized(const struct cordon_settings *s, const struct cordo
          * that "could the sandbox create this?" sees all of them. */
         r = s->policy ? cordon_lower_cap_policy(&l) : lower_project(&l);
         if (r < 0 || (r = check_user_binds(&l)) < 0 || (r = cordon_lower_home_blocked(&l)) < 0 ||
-            (r = cordon_lower_extra_blocked(&l)) < 0 || (r = cordon_lower_blocked_files(&l)) < 0 ||
-            (r = cordon_lower_check_project(&l)) < 0 || (r = lower_devices(&l)) < 0 ||
-            (r = lower_passwd(&l)) < 0 || (r = cordon_lower_protect(&l)) < 0 ||
-            (r = cordon_lower_masks(&l)) < 0 || (r = cordon_lower_mail_stub(&l)) < 0 ||
-            (r = cordon_lower_pins(&l)) < 0 || (r = lower_env(&l)) < 0 ||
+            (r = cordon_lower_extra_blocked(&l)) < 0 || (r = cordon_lower_agents_plan(&l)) < 0 ||
+            (r = cordon_lower_blocked_files(&l)) < 0 || (r = cordon_lower_check_project(&l)) < 0 ||
+            (r = lower_devices(&l)) < 0 || (r = lower_passwd(&l)) < 0 ||
+            (r = cordon_lower_protect(&l)) < 0 || (r = cordon_lower_masks(&l)) < 0 ||
+            (r = cordon_lower_agents_instructions(&l)) < 0 ||
+            (r = cordon_lower_mail_stub(&l)) < 0 || (r = cordon_lower_pins(&l)) < 0 ||
+            (r = lower_env(&l)) < 0 || (r = cordon_lower_agents_warn(&l)) < 0 ||
             (r = cordon_lower_mail_path(&l)) < 0)
                 goto fail;
         if ((r = cordon_policy_set_hostname(l.p, "cordon")) < 0 || (r = cordon_lower_net(&l)) < 0)

@@ -12,6 +12,7 @@
 #include "lib/resolve/env-filter.h"
 #include "lib/mech/res-limits.h"
 #include "lib/settings/settings.h"
+#include "lib/profiles/profiles.h"
 #include "lib/net/net-rules.h"
 #include "lib/net/net-server.h"
 #include "shared/macro.h"
@@ -29,9 +30,11 @@ static const char *const default_home_readonly[] = {
     ".condarc",      ".config/git",   ".gitignore_global", NULL,
 };
 
-/* .cache/uv plus the default-enabled agent profiles (claude, codex, gemini). */
+/* .cache/uv; the agents' directories (~/.claude, ~/.codex, ~/.gemini by default) come from the
+ * profiles of ENABLED_AGENTS (profiles/<name>/), folded in by cordon_settings_finalize(). */
 static const char *const default_home_writable[] = {
-    ".cache/uv", ".claude", ".codex", ".gemini", NULL,
+    ".cache/uv",
+    NULL,
 };
 
 static const char *const default_home_seeded[] = {
@@ -104,6 +107,8 @@ static const char *const default_blocked_env_vars[] = {
     "AWS_ACCESS_KEY_ID",
     "AWS_SECRET_ACCESS_KEY",
     "AWS_PROFILE",
+    /* The path of a Google service-account key file. */
+    "GOOGLE_APPLICATION_CREDENTIALS",
     "DATABASE_URL",
     "PGPASSWORD",
     "PGPASSFILE",
@@ -140,10 +145,17 @@ static const char *const default_blocked_env_patterns[] = {
     "*_SECRET_KEY/i",
     "*_PRIVATE_KEY/i",
     "*_ACCESS_KEY/i",
+    /* The cloud SDKs' own prefixes: AWS (and its older AMAZON_ and EC2_ tools), Azure and its
+     * MSAL token cache, Google Cloud (the gcloud CLI reads CLOUDSDK_*). */
+    "AWS_*",
+    "AMAZON_*",
+    "EC2_*",
     "AZURE_*",
+    "MSAL_*",
     "GCP_*",
     "GCLOUD_*",
     "GOOGLE_CLOUD_*",
+    "CLOUDSDK_*",
     "DOCKER_*",
     "REGISTRY_*",
     "CI_*",
@@ -318,15 +330,52 @@ static int parse_mail_block(const char *v, union cordon_var_value *ret)
         return parse_one_of(v, (const char *const[]){"off", "auto", "on", NULL}, ret);
 }
 
+static const char *const slurm_scopes[] = {"session", "project", "user", "none", NULL};
+static const char *const log_levels[] = {"debug", "info", "warn", "error", NULL};
+
+static const char *slurm_scope_name(int v)
+{
+        return v >= 0 && v < 4 ? slurm_scopes[v] : NULL;
+}
+
+static const char *log_level_name(int v)
+{
+        return v >= 0 && v < 4 ? log_levels[v] : NULL;
+}
+
+/* true/false, or 1/0 as the spec spells CLEANUP_MATERIALIZED_BLOCKED_FILES. */
+static int parse_bool01(const char *v, union cordon_var_value *ret)
+{
+        if (streq(v, "1") || streq(v, "0")) {
+                ret->b = streq(v, "1");
+                return 0;
+        }
+        return parse_bool(v, ret);
+}
+
+/* An Lmod module name (name or name/version): no spaces, no shell metacharacters, not an
+ * option. It goes to `module load` as one argument, never through a shell's parser, but a
+ * name starting with '-' would still be read as an option. */
+static int parse_module(const char *v, union cordon_var_value *ret)
+{
+        ret->str = v;
+        if (!*v || *v == '-' || strlen(v) > 256)
+                return -EINVAL;
+        for (const char *c = v; *c; c++)
+                if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                      (*c >= '0' && *c <= '9') || strchr("._-+/@:", *c)))
+                        return -EINVAL;
+        return 0;
+}
+
 static int parse_slurm_scope(const char *v, union cordon_var_value *ret)
 {
-        return parse_one_of(v, (const char *const[]){"session", "project", "user", "none", NULL},
-                            ret);
+        return parse_one_of(v, slurm_scopes, ret);
 }
 
 static int parse_log_level(const char *v, union cordon_var_value *ret)
 {
-        return parse_one_of(v, (const char *const[]){"debug", "info", "warn", "error", NULL}, ret);
+        return parse_one_of(v, log_levels, ret);
 }
 
 static int parse_zero_one(const char *v, union cordon_var_value *ret)
@@ -480,6 +529,12 @@ static int parse_env_assignment(const char *v, union cordon_var_value *ret)
         return eq && cordon_env_name_is_valid(v, (size_t)(eq - v)) ? 0 : -EINVAL;
 }
 
+static int parse_agent_name(const char *v, union cordon_var_value *ret)
+{
+        ret->str = v;
+        return cordon_profile_name_is_valid(v) ? 0 : -EINVAL;
+}
+
 /* ---- the table ---- */
 
 #define F(field)        offsetof(struct cordon_settings, field)
@@ -514,6 +569,14 @@ static int parse_env_assignment(const char *v, union cordon_var_value *ret)
                 .name = n, .type = t, .merge = CORDON_MERGE_REPLACE, .admin = CORDON_ADMIN_NONE,   \
                 .status = CORDON_VAR_ENFORCED, .defaults = dflt, .parse = p, .format = fmt,        \
                 .expected = exp, .offset = F(limits.field), .origin_offset = F(origin)             \
+        }
+/* Accepted and stored, for a part of cordon not built yet (Slurm): a row with a field whose
+ * status says so; @names is the enum's getter (NULL for other types). */
+#define HELD(n, t, dflt, p, names, exp, field)                                                     \
+        {                                                                                          \
+                .name = n, .type = t, .merge = CORDON_MERGE_REPLACE, .admin = CORDON_ADMIN_NONE,   \
+                .status = CORDON_VAR_HELD, .defaults = dflt, .parse = p, .enum_name = names,       \
+                .expected = exp, .offset = F(field), .origin_offset = F(field##_origin)            \
         }
 /* Not enforced yet, or a documented no-op: a row with no field. */
 #define NOT_ENFORCED(n, t, m, adm, st, dflt, p, exp)                                               \
@@ -555,15 +618,21 @@ const struct cordon_var cordon_vars[] = {
          parse_absolute, EXPECT_PATH),
     LIST("EXTRA_BLOCKED_PATHS", extra_blocked_paths, CORDON_ADMIN_RESTORED, NULL, NULL, NULL),
     LIST("BLOCKED_FILES", blocked_files, CORDON_ADMIN_RESTORED, NULL, NULL, NULL),
+    /* After the command exits, the placeholders this launch created for BLOCKED_FILES are
+     * removed while still empty. The spec spells it 1; true/false are taken too. */
+    SCALAR("CLEANUP_MATERIALIZED_BLOCKED_FILES", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE,
+           CORDON_ADMIN_NONE, ONE("false"), parse_bool01, "expected 1, 0, true or false",
+           cleanup_materialized),
 
     /* ---- Devices ---- */
     LIST("DEVICES", devices, CORDON_ADMIN_ADDITIVE, default_devices, parse_absolute, EXPECT_PATH),
     LIST("DEVICES_BLACKLIST", devices_blacklist, CORDON_ADMIN_RESTORED, default_devices_blacklist,
          parse_absolute, EXPECT_PATH),
-    /* Deprecated; cordon always mounts a devpts of the sandbox's own and /dev/pts is on the
-     * device blacklist, so, as on every kernel >= 5.4 of the spec, it is a no-op. */
-    NOT_ENFORCED("BIND_DEV_PTS", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
-                 CORDON_VAR_NOOP, ONE("false"), parse_bool, EXPECT_BOOL),
+    /* Deprecated: the kernel-aware shim of the spec (lower_devices()): on kernel < 5.4 /dev/pts
+     * is added to DEVICES (where DEVICES_BLACKLIST still vetoes it), on >= 5.4 a no-op; either
+     * way one note line says so. */
+    SCALAR("BIND_DEV_PTS", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, ONE("false"),
+           parse_bool, EXPECT_BOOL, bind_dev_pts),
 
     /* ---- Environment ---- */
     LIST("BLOCKED_ENV_VARS", blocked_env_vars, CORDON_ADMIN_RESTORED, default_blocked_env_vars,
@@ -587,9 +656,10 @@ const struct cordon_var cordon_vars[] = {
     NOT_ENFORCED("SANDBOX_PREFERRED_BACKENDS", CORDON_VAR_LIST, CORDON_MERGE_REPLACE,
                  CORDON_ADMIN_NONE, CORDON_VAR_UNSUPPORTED, NULL, parse_backend,
                  "expected auto, ns (or bwrap) or landlock"),
-    /* Lmod modules: cordon needs none. */
-    NOT_ENFORCED("SANDBOX_MODULES", CORDON_VAR_LIST, CORDON_MERGE_APPEND, CORDON_ADMIN_ADDITIVE,
-                 CORDON_VAR_UNSUPPORTED, NULL, parse_nonempty, "expected a module name"),
+    /* Lmod modules loaded (in a child bash) before the sandbox starts; their PATH-like changes
+     * are carried into the sandbox (src/lib/launch/lmod.c). */
+    LIST("SANDBOX_MODULES", sandbox_modules, CORDON_ADMIN_ADDITIVE, NULL, parse_module,
+         "expected a module name"),
     /* cordon's own: the profile ladder (--profile); a capability policy can only raise it. */
     ENUM("SANDBOX_PROFILE", CORDON_MERGE_REPLACE, CORDON_ADMIN_HARDEN_ONLY, ONE("worktree"),
          parse_profile, profile_name, "expected unrestricted, worktree, wasi or os_hardened",
@@ -606,10 +676,10 @@ const struct cordon_var cordon_vars[] = {
     /* cordon's own: .git/config and .git/hooks of the project read-only. */
     SCALAR("PROTECT_GIT_CONFIG", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
            ONE("true"), parse_bool, EXPECT_BOOL, protect_git),
-    /* RLIMIT_NPROC counts per uid, not per sandbox; PIDS_LIMIT is cordon's per-sandbox bound. */
-    NOT_ENFORCED("SANDBOX_NPROC_LIMIT", CORDON_VAR_U64, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
-                 CORDON_VAR_UNSUPPORTED, ONE(""), parse_optional_count,
-                 "expected a whole number above 0, or nothing"),
+    /* RLIMIT_NPROC of the command: it counts per uid, not per sandbox; PIDS_LIMIT is cordon's
+     * per-sandbox bound. */
+    SCALAR("SANDBOX_NPROC_LIMIT", CORDON_VAR_U64, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, ONE(""),
+           parse_optional_count, "expected a whole number above 0, or nothing", nproc_limit),
     SCALAR("SANDBOX_QUIET", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, ONE("false"),
            parse_bool, EXPECT_BOOL, quiet),
 
@@ -661,26 +731,22 @@ const struct cordon_var cordon_vars[] = {
     SCALAR("NETWORK_LOG", CORDON_VAR_STRING, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, NULL,
            parse_nonempty, "expected a file name", net_log),
 
-    /* ---- Slurm and the chaperon (src/slurm/, not built yet) ---- */
-    NOT_ENFORCED("SLURM_SCOPE", CORDON_VAR_ENUM, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
-                 CORDON_VAR_UNSUPPORTED, ONE("project"), parse_slurm_scope,
-                 "expected session, project, user or none"),
-    NOT_ENFORCED("CHAPERON_LOG_LEVEL", CORDON_VAR_ENUM, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
-                 CORDON_VAR_UNSUPPORTED, ONE("info"), parse_log_level,
-                 "expected debug, info, warn or error"),
-    NOT_ENFORCED("CHAPERON_LOG_RETAIN_DAYS", CORDON_VAR_U64, CORDON_MERGE_REPLACE,
-                 CORDON_ADMIN_NONE, CORDON_VAR_UNSUPPORTED, ONE("7"), parse_days,
-                 "expected a whole number of days above 0"),
+    /* ---- Slurm and the chaperon (src/slurm/, not built yet): held ---- */
+    HELD("SLURM_SCOPE", CORDON_VAR_ENUM, ONE("project"), parse_slurm_scope, slurm_scope_name,
+         "expected session, project, user or none", slurm_scope),
+    HELD("CHAPERON_LOG_LEVEL", CORDON_VAR_ENUM, ONE("info"), parse_log_level, log_level_name,
+         "expected debug, info, warn or error", chaperon_log_level),
+    HELD("CHAPERON_LOG_RETAIN_DAYS", CORDON_VAR_U64, ONE("7"), parse_days, NULL,
+         "expected a whole number of days above 0", chaperon_log_retain_days),
 
     /* ---- Agent profiles ---- */
-    /* The default three are built into HOME_WRITABLE; other agents have no profile yet. */
-    NOT_ENFORCED("ENABLED_AGENTS", CORDON_VAR_LIST, CORDON_MERGE_APPEND, CORDON_ADMIN_ADDITIVE,
-                 CORDON_VAR_UNSUPPORTED, default_enabled_agents, parse_nonempty,
-                 "expected an agent name"),
-    /* cordon prints no per-agent warnings, so there is nothing to silence. */
-    NOT_ENFORCED("SUPPRESS_AGENT_WARNINGS", CORDON_VAR_LIST, CORDON_MERGE_APPEND,
-                 CORDON_ADMIN_ADDITIVE, CORDON_VAR_NOOP, NULL, parse_nonempty,
-                 "expected an agent name or all"),
+    /* Each name's profile (profiles/<name>/, src/lib/profiles/) is folded into HOME_WRITABLE,
+     * HOME_READONLY, BLOCKED_FILES and ALLOWED_ENV_VARS by cordon_settings_finalize(). */
+    LIST("ENABLED_AGENTS", enabled_agents, CORDON_ADMIN_ADDITIVE, default_enabled_agents,
+         parse_agent_name, "expected an agent name ([a-z0-9_-]+)"),
+    /* Names (or all) whose startup warning about unreachable credentials is not printed. */
+    LIST("SUPPRESS_AGENT_WARNINGS", suppress_agent_warnings, CORDON_ADMIN_ADDITIVE, NULL,
+         parse_agent_name, "expected an agent name ([a-z0-9_-]+) or all"),
 
     /* ---- cordon's own: a capability policy (cordon-policy(5), settings-policy.c) ---- */
     /* Set: the sandbox is confined to the roots below instead of a project directory. */
@@ -720,4 +786,10 @@ const struct cordon_var *cordon_var_find(const char *name)
 _public_ const char *cordon_settings_variable(size_t i)
 {
         return i < cordon_vars_count ? cordon_vars[i].name : NULL;
+}
+
+_public_ int cordon_settings_variable_is_held(const char *name)
+{
+        const struct cordon_var *v = cordon_var_find(name);
+        return !v ? -ENOENT : v->status == CORDON_VAR_HELD;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/policy/diag.h"
+#include "lib/profiles/profiles.h"
 #include "lib/settings/settings.h"
 #include "shared/macro.h"
 
@@ -196,6 +197,7 @@ void cordon_settings_clear(struct cordon_settings *s)
                 free(s->admin);
         }
         free(s->admin_set);
+        cordon_agent_profiles_free(s->agents, s->n_agents);
         *s = (struct cordon_settings){0};
 }
 
@@ -221,6 +223,8 @@ int cordon_settings_copy(struct cordon_settings *dst, const struct cordon_settin
         dst->config_files = dst->admin_changes = (struct cordon_list){0};
         dst->admin = NULL;
         dst->admin_set = NULL;
+        dst->agents = NULL;
+        dst->n_agents = 0;
 
         int r = 0;
         for (size_t i = 0; r >= 0 && i < cordon_vars_count; i++) {
@@ -245,6 +249,9 @@ int cordon_settings_copy(struct cordon_settings *dst, const struct cordon_settin
                 r = cordon_list_copy(&dst->config_files, &src->config_files);
         if (r >= 0)
                 r = cordon_list_copy(&dst->admin_changes, &src->admin_changes);
+        if (r >= 0 &&
+            (r = cordon_agent_profiles_copy(src->agents, src->n_agents, &dst->agents)) >= 0)
+                dst->n_agents = src->n_agents;
         if (r >= 0 && src->admin_set) {
                 dst->admin_set = malloc(sizeof(bool) * cordon_vars_count);
                 if (dst->admin_set)

@@ -16,6 +16,8 @@
 /* The origin of every built-in default. */
 #define CORDON_SETTINGS_BUILTIN "built-in default"
 
+struct cordon_agent_profile;
+
 struct cordon_settings {
         char *home; /* what "$HOME" in a default expands to; NULL: none */
         struct cordon_list allowed_project_parents;
@@ -30,6 +32,20 @@ struct cordon_settings {
         struct cordon_list blocked_files;
         struct cordon_list devices;
         struct cordon_list devices_blacklist;
+        bool bind_dev_pts; /* BIND_DEV_PTS: deprecated, kernel-aware (lower_devices()) */
+        char *bind_dev_pts_origin;
+        bool cleanup_materialized; /* CLEANUP_MATERIALIZED_BLOCKED_FILES */
+        char *cleanup_materialized_origin;
+        struct cordon_list sandbox_modules; /* SANDBOX_MODULES: Lmod modules */
+        uint64_t nproc_limit;               /* SANDBOX_NPROC_LIMIT: RLIMIT_NPROC; 0: none */
+        char *nproc_limit_origin;
+        /* Held for the Slurm integration (CORDON_VAR_HELD): accepted and shown, not active. */
+        int slurm_scope; /* SLURM_SCOPE: session, project, user, none */
+        char *slurm_scope_origin;
+        int chaperon_log_level; /* CHAPERON_LOG_LEVEL: debug, info, warn, error */
+        char *chaperon_log_level_origin;
+        uint64_t chaperon_log_retain_days; /* CHAPERON_LOG_RETAIN_DAYS */
+        char *chaperon_log_retain_days_origin;
         struct cordon_list blocked_env_vars;
         struct cordon_list blocked_env_patterns;
         struct cordon_list allowed_env_vars;
@@ -117,6 +133,15 @@ struct cordon_settings {
          * they are (any set or reset clears it). */
         struct cordon_list admin_changes;
         bool finalized;
+
+        /* ---- agent profiles (src/lib/profiles/) ---- */
+        struct cordon_list enabled_agents;          /* ENABLED_AGENTS */
+        struct cordon_list suppress_agent_warnings; /* SUPPRESS_AGENT_WARNINGS */
+        /* The profiles cordon_profiles_fold() loaded for ENABLED_AGENTS: what resolve needs
+         * beyond the lists they were folded into (files of commands, directories of programs,
+         * instruction files and their note, *_CONFIG_DIR variables, credential names). */
+        struct cordon_agent_profile *agents;
+        size_t n_agents;
 };
 
 enum cordon_var_type {
@@ -158,6 +183,10 @@ enum cordon_var_status {
         CORDON_VAR_NOOP,
         /* Not enforced yet: its default is accepted, any other value fails with -EOPNOTSUPP. */
         CORDON_VAR_UNSUPPORTED,
+        /* Accepted and stored (it has a field), for a part of cordon not built yet: `cordon
+         * doctor` lists it as "accepted, not yet active", and a run with a value other than the
+         * default prints a note line (cordon_lower_held()). */
+        CORDON_VAR_HELD,
 };
 
 union cordon_var_value {

@@ -1,0 +1,300 @@
+/* Agent profiles: the profile file parser (profile-parse.c), the lookup order and the folding of
+ * ENABLED_AGENTS into the settings (profiles.c), and what resolve makes of them
+ * (lower-agents.c). Fixture in lower-fixture.h. */
+#include "lib/profiles/profiles.h"
+#include "shared/fd-util.h"
+#include "lower-fixture.h"
+
+TestSuite(profiles, .init = setup, .fini = teardown);
+
+static int parse(const char *text, struct cordon_agent_profile *a)
+{
+        diag = (struct cordon_diag){0};
+        return cordon_profile_parse("t", "t/profile", text, strlen(text), a, &diag);
+}
+
+static void parse_fails(const char *text, const char *needle)
+{
+        struct cordon_agent_profile a = {0};
+        cr_assert_eq(parse(text, &a), -EINVAL, "'%s' is refused", text);
+        cr_assert_null(a.name, "nothing is left behind");
+        cr_assert(strstr(diag.message, needle), "'%s': %s", text, diag.message);
+}
+
+/* ---- the parser ---- */
+
+Test(profiles, parses_every_key_with_its_origin)
+{
+        _cleanup_(cordon_agent_profile_clear) struct cordon_agent_profile a = {0};
+        cr_assert_eq(parse("# comment\n\nwritable .t\nreadonly .t.yml\ninstructions .t/T.md\n"
+                           "exec_config .t/settings.json\nexec_dir .t/hooks\n"
+                           "config_dir_var T_HOME .t\nconfig_dir_var T_ROOT .\n"
+                           "credential_env T_API_KEY\nauth_path .t\nwritable .t\n",
+                           &a),
+                     0, "%s", diag.message);
+        cr_assert_str_eq(a.items[CORDON_PROFILE_WRITABLE].items[0].value, ".t");
+        cr_assert_eq(a.items[CORDON_PROFILE_WRITABLE].n, 1, "a repeated item is kept once");
+        cr_assert_str_eq(a.items[CORDON_PROFILE_WRITABLE].items[0].origin,
+                         "profile t (t/profile:3)");
+        cr_assert_str_eq(a.items[CORDON_PROFILE_CONFIG_DIR_VAR].items[0].value, "T_HOME=.t");
+        cr_assert_str_eq(a.items[CORDON_PROFILE_CONFIG_DIR_VAR].items[1].value, "T_ROOT=.");
+        cr_assert_str_eq(a.items[CORDON_PROFILE_CREDENTIAL_ENV].items[0].value, "T_API_KEY");
+        cr_assert_str_eq(a.items[CORDON_PROFILE_EXEC_DIR].items[0].origin,
+                         "profile t (t/profile:7)");
+}
+
+Test(profiles, refuses_what_is_not_strictly_valid)
+{
+        parse_fails("bogus x\n", "t/profile:1: unknown key 'bogus'");
+        parse_fails("writable\n", "t/profile:1: expected KEY VALUE");
+        parse_fails("# c\nwritable /etc\n", "t/profile:2: writable '/etc'");
+        parse_fails("readonly ../x\n", "readonly '../x'");
+        parse_fails("readonly a/../../x\n", "readonly");
+        parse_fails("writable .\n", "writable '.'");
+        parse_fails("writable a//b\n", "writable");
+        parse_fails("writable two words\n", "writable");
+        parse_fails("writable  x\n", "writable");
+        parse_fails(" writable x\n", "starts with a key");
+        parse_fails("credential_env 9BAD\n", "credential_env '9BAD'");
+        parse_fails("credential_env A=B\n", "credential_env");
+        parse_fails("config_dir_var NAME\n", "config_dir_var");
+        parse_fails("config_dir_var NAME /abs\n", "config_dir_var");
+        parse_fails("writable a\033b\n", "writable");
+        struct cordon_agent_profile a = {0};
+        cr_assert_eq(cordon_profile_parse("t", "t/profile", "writable a\0b\n", 12, &a, &diag),
+                     -EINVAL);
+        cr_assert_eq(cordon_profile_parse("Bad", "f", "", 0, &a, &diag), -EINVAL);
+        cr_assert_eq(parse("writable x\r\n", &a), 0, "a CR at the end is not part of the value");
+        cordon_agent_profile_clear(&a);
+}
+
+Test(profiles, limits)
+{
+        _cleanup_free_ char *big = NULL;
+        size_t n = 0;
+        FILE *f = open_memstream(&big, &n);
+        for (unsigned i = 0; i <= CORDON_PROFILE_ITEMS_MAX; i++)
+                fprintf(f, "writable d%u\n", i);
+        fclose(f);
+        struct cordon_agent_profile a = {0};
+        cr_assert_eq(parse(big, &a), -E2BIG);
+        cr_assert_null(a.name);
+}
+
+Test(profiles, names)
+{
+        cr_assert(cordon_profile_name_is_valid("claude"));
+        cr_assert(cordon_profile_name_is_valid("my_agent-2"));
+        cr_assert_not(cordon_profile_name_is_valid(""));
+        cr_assert_not(cordon_profile_name_is_valid("Claude"));
+        cr_assert_not(cordon_profile_name_is_valid("../x"));
+        cr_assert_not(cordon_profile_name_is_valid("a b"));
+}
+
+Test(profiles, every_builtin_profile_parses)
+{
+        cr_assert_geq(cordon_builtin_profiles_count, 6);
+        for (size_t i = 0; i < cordon_builtin_profiles_count; i++) {
+                const struct cordon_builtin_profile *b = &cordon_builtin_profiles[i];
+                _cleanup_(cordon_agent_profile_clear) struct cordon_agent_profile a = {0};
+                cr_assert_eq(
+                    cordon_profile_parse(b->name, "f", b->profile, strlen(b->profile), &a, &diag),
+                    0, "%s: %s", b->name, diag.message);
+                cr_assert(a.items[CORDON_PROFILE_WRITABLE].n > 0, "%s", b->name);
+                cr_assert(a.items[CORDON_PROFILE_AUTH_PATH].n > 0, "%s", b->name);
+                cr_assert(strstr(b->note, "cordon"), "%s has a note", b->name);
+        }
+}
+
+/* ---- lookup ---- */
+
+Test(profiles, user_folder_wins_over_admin_wins_over_builtin)
+{
+        const char *user = in_root("user"), *admin = in_root("admin");
+        struct cordon_profile_dirs dirs = {.user_dir = user, .admin_dir = admin};
+        _cleanup_(cordon_agent_profile_clear) struct cordon_agent_profile a = {0};
+        cr_assert_eq(cordon_profile_load("claude", &dirs, &a, &diag), 0, "%s", diag.message);
+        cr_assert(startswith(a.items[CORDON_PROFILE_WRITABLE].items[0].origin,
+                             "profile claude (<built-in>/claude/profile:"));
+        cordon_agent_profile_clear(&a);
+
+        write_file(fmt("%s/claude/profile", admin), "writable .admin\n");
+        cr_assert_eq(cordon_profile_load("claude", &dirs, &a, &diag), 0, "%s", diag.message);
+        cr_assert_str_eq(a.items[CORDON_PROFILE_WRITABLE].items[0].value, ".admin");
+        cr_assert_str_eq(a.note, "", "no agent.md: no note");
+        cordon_agent_profile_clear(&a);
+
+        write_file(fmt("%s/claude/profile", user), "writable .user\n");
+        write_file(fmt("%s/claude/agent.md", user), "NOTE\n");
+        cr_assert_eq(cordon_profile_load("claude", &dirs, &a, &diag), 0, "%s", diag.message);
+        cr_assert_str_eq(a.items[CORDON_PROFILE_WRITABLE].items[0].value, ".user");
+        cr_assert_eq(a.items[CORDON_PROFILE_WRITABLE].n, 1, "a folder replaces, never merges");
+        cr_assert_str_eq(a.items[CORDON_PROFILE_WRITABLE].items[0].origin,
+                         fmt("profile claude (%s/claude/profile:1)", user));
+        cr_assert_str_eq(a.note, "NOTE\n");
+}
+
+Test(profiles, unknown_agent_is_refused_naming_the_places_searched)
+{
+        struct cordon_profile_dirs dirs = {.user_dir = in_root("user"), .admin_dir = in_root("a")};
+        struct cordon_agent_profile a = {0};
+        cr_assert_eq(cordon_profile_load("nosuch", &dirs, &a, &diag), -ENOENT);
+        cr_assert(strstr(diag.message, "nosuch"), "%s", diag.message);
+        cr_assert(strstr(diag.message, fmt("%s/user/nosuch", root)), "%s", diag.message);
+        cr_assert(strstr(diag.message, fmt("%s/a/nosuch", root)), "%s", diag.message);
+        cr_assert(strstr(diag.message, "built-in"), "%s", diag.message);
+        cr_assert_eq(cordon_profile_load("../etc", &dirs, &a, &diag), -EINVAL);
+}
+
+Test(profiles, a_malformed_folder_is_refused_with_file_and_line)
+{
+        const char *user = in_root("user");
+        struct cordon_profile_dirs dirs = {.user_dir = user};
+        write_file(fmt("%s/codex/profile", user), "writable .codex\nwritable /etc\n");
+        struct cordon_agent_profile a = {0};
+        cr_assert_eq(cordon_profile_load("codex", &dirs, &a, &diag), -EINVAL);
+        cr_assert(strstr(diag.message, fmt("%s/codex/profile:2", user)), "%s", diag.message);
+}
+
+/* ---- folding ---- */
+
+static void fold_ok(void)
+{
+        struct cordon_profile_dirs dirs = {.user_dir = in_root("user")};
+        int r = cordon_profiles_fold_in(&s, &dirs, NULL, &diag);
+        cr_assert_eq(r, 0, "%d %s", r, diag.message);
+}
+
+Test(profiles, fold_adds_each_item_with_its_origin)
+{
+        fold_ok();
+        const struct cordon_item *it = cordon_list_find(&s.home_writable, ".codex");
+        cr_assert_not_null(it);
+        cr_assert(startswith(it->origin, "profile codex (<built-in>/codex/profile:"), "%s",
+                  it->origin);
+        it = cordon_list_find(&s.blocked_files, fmt("%s/.claude/CLAUDE.md", home));
+        cr_assert_not_null(it, "instruction files are blocked files below the home");
+        cr_assert(startswith(it->origin, "profile claude "), "%s", it->origin);
+        cr_assert_not_null(cordon_list_find(&s.allowed_env_vars, "GEMINI_API_KEY"));
+        cr_assert_eq(s.n_agents, 3);
+        /* ANTHROPIC_API_KEY is a built-in default as well: kept once, with its first origin. */
+        it = cordon_list_find(&s.allowed_env_vars, "ANTHROPIC_API_KEY");
+        cr_assert_str_eq(it->origin, CORDON_SETTINGS_BUILTIN);
+}
+
+Test(profiles, disabled_agents_contribute_nothing)
+{
+        cordon_list_clear(&s.enabled_agents);
+        fold_ok();
+        cr_assert_null(cordon_list_find(&s.home_writable, ".claude"));
+        cr_assert_null(cordon_list_find(&s.home_writable, ".aider"));
+        cr_assert_eq(s.blocked_files.n, 0);
+        cr_assert_eq(s.n_agents, 0);
+}
+
+Test(profiles, folding_again_forgets_an_agent_no_longer_enabled)
+{
+        cr_assert_eq(cordon_list_add(&s.enabled_agents, "aider", "test"), 0);
+        cr_assert_eq(cordon_list_add(&s.enabled_agents, "aider", "test"), 0);
+        fold_ok();
+        cr_assert_not_null(cordon_list_find(&s.home_writable, ".aider"));
+        cr_assert_not_null(cordon_list_find(&s.home_readonly, ".aider.conf.yml"));
+        cr_assert_eq(s.n_agents, 4, "a repeated name is one agent");
+        cordon_list_clear(&s.enabled_agents);
+        cr_assert_eq(cordon_list_add(&s.enabled_agents, "codex", "test"), 0);
+        fold_ok();
+        cr_assert_null(cordon_list_find(&s.home_writable, ".aider"));
+        cr_assert_null(cordon_list_find(&s.home_writable, ".claude"));
+        cr_assert_not_null(cordon_list_find(&s.home_writable, ".codex"));
+        cr_assert_not_null(cordon_list_find(&s.home_writable, ".cache/uv"), "defaults stay");
+}
+
+Test(profiles, unknown_agent_refused_and_nothing_folded)
+{
+        cr_assert_eq(cordon_list_add(&s.enabled_agents, "nosuch", "test"), 0);
+        struct cordon_profile_dirs dirs = {.user_dir = in_root("user")};
+        cr_assert_eq(cordon_profiles_fold_in(&s, &dirs, NULL, &diag), -ENOENT);
+        cr_assert(strstr(diag.message, "'nosuch'"), "%s", diag.message);
+        cr_assert_null(cordon_list_find(&s.home_writable, ".claude"));
+}
+
+Test(profiles, a_read_only_entry_stays_read_only)
+{
+        cr_assert_eq(cordon_list_add(&s.home_readonly, ".codex", "user.conf:3"), 0);
+        fold_ok();
+        cr_assert_null(cordon_list_find(&s.home_writable, ".codex"));
+}
+
+/* ---- resolve ---- */
+
+Test(profiles, aider_enabled_makes_its_files_visible_and_default_keeps_them_hidden)
+{
+        write_file(fmt("%s/.aider.conf.yml", home), "test-cmd: make\n");
+        mkdir_p(fmt("%s/.aider", home));
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.aider", home), CORDON_ACCESS_RW), "default: invisible");
+        cr_assert_null(rule(fmt("%s/.aider.conf.yml", home), CORDON_ACCESS_RO));
+
+        cr_assert_eq(cordon_settings_set(&s, "ENABLED_AGENTS", "aider", "test", &diag), 0);
+        lower_ok();
+        cr_assert_not_null(rule(fmt("%s/.aider", home), CORDON_ACCESS_RW));
+        cr_assert_not_null(rule(fmt("%s/.aider.conf.yml", home), CORDON_ACCESS_RO));
+}
+
+Test(profiles, write_mode_home_keeps_exec_config_from_the_host)
+{
+        cr_assert_eq(cordon_settings_set(&s, "HOME_ACCESS", "write", "test", &diag), 0);
+        cr_assert_eq(cordon_settings_set(&s, "ENABLED_AGENTS", "aider", "test", &diag), 0);
+        write_file(fmt("%s/.aider.conf.yml", home), "test-cmd: make\n");
+        lower_ok();
+        const struct cordon_fs_rule *r = rule(fmt("%s/.aider.conf.yml", home), CORDON_ACCESS_COPY);
+        cr_assert_not_null(r, "a private copy where the home is writable");
+        r = rule(fmt("%s/.claude.json", home), CORDON_ACCESS_COPY);
+        cr_assert_not_null(r, "claude's MCP servers: a copy, created empty first");
+        _cleanup_free_ char *c = NULL;
+        cr_assert_eq(read_full_file(fmt("%s/.claude.json", home), 64, &c, NULL), 0);
+        cr_assert_str_eq(c, "{}\n");
+}
+
+Test(profiles, merged_instruction_copy_and_config_dir)
+{
+        write_file(fmt("%s/.claude/CLAUDE.md", home), "USER");
+        lower_ok();
+        const struct cordon_fs_rule *r =
+            rule(fmt("%s/.claude/CLAUDE.md", home), CORDON_ACCESS_DATA);
+        cr_assert_not_null(r);
+        cr_assert(startswith(r->host, "USER\n\n## Sandbox (cordon)"), "%s", r->host);
+        cr_assert_null(rule(fmt("%s/.claude/CLAUDE.md", home), CORDON_ACCESS_MASKED));
+        cr_assert_str_eq(env_get("CLAUDE_CONFIG_DIR"), fmt("%s/.claude", home));
+        cr_assert_str_eq(env_get("GEMINI_CLI_HOME"), home);
+        cr_assert_not(warned("log in"), "the default agents can log in: their dirs are writable");
+}
+
+Test(profiles, a_symlinked_instruction_file_is_not_read)
+{
+        write_file(fmt("%s/secret", root), "SECRET");
+        mkdir_p(fmt("%s/.claude", home));
+        cr_assert_eq(symlink(fmt("%s/secret", root), fmt("%s/.claude/CLAUDE.md", home)), 0);
+        lower_ok();
+        for (size_t i = 0; i < p->n_fs; i++)
+                cr_assert(p->fs[i].access != CORDON_ACCESS_DATA || !strstr(p->fs[i].host, "SECRET"),
+                          "a link planted in ~/.claude pulls nothing in");
+}
+
+Test(profiles, credentials_warning_and_its_suppression)
+{
+        cordon_list_clear(&s.enabled_agents);
+        cr_assert_eq(cordon_settings_set(&s, "ENABLED_AGENTS", "opencode", "test", &diag), 0);
+        cr_assert_eq(cordon_settings_set(&s, "HOME_READONLY", ".local/share/opencode", "t", &diag),
+                     0);
+        /* No key in the environment (the profile's credential_env would pass one through). */
+        _cleanup_strv_free_ char **bare = STRV_MAKE("PATH=/usr/bin:/bin");
+        h.envp = bare;
+        lower_ok();
+        cr_assert(warned("agent opencode will have to log in"));
+        cr_assert(warned("SUPPRESS_AGENT_WARNINGS=(opencode)"));
+        cr_assert_eq(cordon_settings_set(&s, "SUPPRESS_AGENT_WARNINGS", "all", "t", &diag), 0);
+        lower_ok();
+        cr_assert_not(warned("log in"));
+        h.envp = envp;
+}
