@@ -430,10 +430,11 @@ Test(config, user_errors)
         cr_assert_eq(res.r, -EINVAL);
         has(&res, "PRIVATE_TMP must be a plain value");
 
-        put(".config/cordon/sandbox.conf", "SLURM_SCOPE=session\n");
+        /* A variable cordon does not enforce: its error passes through, with file:line. */
+        put(".config/cordon/sandbox.conf", "SANDBOX_PREFERRED_BACKENDS=(landlock)\n");
         load(&res, 0, CORDON_BACKEND_AUTO, NULL);
         cr_assert_eq(res.r, -EOPNOTSUPP);
-        has(&res, "sandbox.conf:1: SLURM_SCOPE 'session'");
+        has(&res, "sandbox.conf:1: SANDBOX_PREFERRED_BACKENDS 'landlock'");
 
         put(".config/cordon/sandbox.conf",
             "unset READONLY_MOUNTS\ndeclare -A READONLY_MOUNTS=([a]=b)\n");
