@@ -42,9 +42,9 @@ char *cordon_config_script(const char *home, size_t n_files, bool admin);
 struct cordon_config_eval_args {
         char *const *paths; /* the files the child reads, absolute and resolved */
         size_t n;
-        bool admin; /* paths[0] is the admin baseline */
+        bool admin;                                /* paths[0] is the admin baseline */
         const char *home, *project_dir, *path_env; /* the child's environment */
-        const char *default_home; /* what "$HOME" in a default expands to (the settings') */
+        const char *default_home;    /* what "$HOME" in a default expands to (the settings') */
         enum cordon_backend backend; /* CORDON_BACKEND_AUTO: cordon's choice */
 };
 
