@@ -79,7 +79,7 @@ static int check_owner(const struct stat *st, uid_t a, uid_t b)
         return st->st_uid == a || st->st_uid == b;
 }
 
-/* A directory above the admin file: owned by root (or, for the test override, the caller), and
+/* A directory above the admin file: owned by root (the test override too), and
  * writable by nobody else, except a root-owned sticky directory such as /tmp, where nobody
  * can rename or replace an entry they do not own. */
 static int check_dir(int fd, const char *dir, const char *file, uid_t a, uid_t b,
@@ -194,7 +194,7 @@ static int find_admin(const struct cordon_config_where *w, struct cordon_config_
         if (exists)
                 return open_admin(f, real, "admin baseline", w->admin_owner, w->admin_owner, diag);
         if (over)
-                return open_admin(f, over, "CORDON_ADMIN_CONF", 0, w->caller, diag);
+                return open_admin(f, over, "CORDON_ADMIN_CONF", 0, 0, diag);
         return 0;
 }
 

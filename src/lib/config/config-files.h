@@ -37,7 +37,7 @@ struct cordon_config_where {
         char *const *envp;
         const char *admin_path; /* NULL: CORDON_ADMIN_CONF_PATH */
         uid_t admin_owner;      /* the owner the real baseline must have: 0 (root) */
-        uid_t caller;           /* CORDON_ADMIN_CONF's file may also belong to it */
+        uid_t caller;           /* unused: CORDON_ADMIN_CONF must be owned by root too */
         bool write_default;     /* CORDON_CONFIG_WRITE_DEFAULT */
 };
 
