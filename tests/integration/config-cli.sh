@@ -4,8 +4,7 @@
 # the environment variable that set it) and of a path (every rule that touches it in mount
 # order and the one that wins: ~/.ssh is masked by default), usage errors with exit 2. Then a
 # user sandbox.conf and a conf.d file in the scratch HOME: their origins (FILE:LINE, the layer)
-# must appear in show, explain and the dry run, and the environment must win over them. Those
-# checks skip while `cordon config show` reports no file read (the loader not built yet).
+# must appear in show, explain and the dry run, and the environment must win over them.
 # shellcheck disable=SC1091 # resolved at run time
 . "$(dirname "$0")/../lib/tap.sh"
 
@@ -121,32 +120,21 @@ printf 'HOME_ACCESS=read\nSANDBOX_QUIET=false\n' >"$conf/sandbox.conf"
 printf 'READONLY_MOUNTS+=("/usr/share")\n' >"$conf/conf.d/10-extra.conf"
 run config show --json
 files=$(json 'print(" ".join("%s:%s" % (f["layer"], f["path"]) for f in d["files"]))')
-if [ -z "$files" ]; then
-        for d in "show --json lists the user file and the conf.d file with their layers" \
-                "show --json: a value from the user file has its FILE:LINE origin" \
-                "show --json: a list item from conf.d has its FILE:LINE origin" \
-                "the environment wins over the user file" \
-                "explain names the line, the file and the user layer" \
-                "run --dry-run names the files read and the value's FILE:LINE"; do
-                skip "cordon config show reports no file read (the sandbox.conf loader is not built yet)" "$d"
-        done
-else
-        check "show --json lists the user file and the conf.d file with their layers" \
-                "user:$conf/sandbox.conf conf.d:$conf/conf.d/10-extra.conf" "$files"
-        check "show --json: a value from the user file has its FILE:LINE origin" \
-                "read $conf/sandbox.conf:1" \
-                "$(json 'v = d["variables"]["HOME_ACCESS"]; print(v["value"], v["origin"])')"
-        check "show --json: a list item from conf.d has its FILE:LINE origin" \
-                "$conf/conf.d/10-extra.conf:1" \
-                "$(json 'print(" ".join(i["origin"] for i in d["variables"]["READONLY_MOUNTS"]["items"] if i["value"] == "/usr/share"))')"
-        so=$(SANDBOX_QUIET=true "$CORDON" config show --json 2>&1)
-        check "the environment wins over the user file" "true env SANDBOX_QUIET" \
-                "$(json 'v = d["variables"]["SANDBOX_QUIET"]; print(v["value"], v["origin"])')"
-        run config explain HOME_ACCESS
-        has "explain names the line, the file and the user layer" "$so" "HOME_ACCESS=read" \
-                "line 1 of $conf/sandbox.conf (the user layer)"
-        run run --dry-run -- true
-        has "run --dry-run names the files read and the value's FILE:LINE" "$so" \
-                "user    $conf/sandbox.conf" "conf.d  $conf/conf.d/10-extra.conf" \
-                "HOME_ACCESS=read  (from $conf/sandbox.conf:1)"
-fi
+check "show --json lists the user file and the conf.d file with their layers" \
+        "user:$conf/sandbox.conf conf.d:$conf/conf.d/10-extra.conf" "$files"
+check "show --json: a value from the user file has its FILE:LINE origin" \
+        "read $conf/sandbox.conf:1" \
+        "$(json 'v = d["variables"]["HOME_ACCESS"]; print(v["value"], v["origin"])')"
+check "show --json: a list item from conf.d has its FILE:LINE origin" \
+        "$conf/conf.d/10-extra.conf:1" \
+        "$(json 'print(" ".join(i["origin"] for i in d["variables"]["READONLY_MOUNTS"]["items"] if i["value"] == "/usr/share"))')"
+so=$(SANDBOX_QUIET=true "$CORDON" config show --json 2>&1)
+check "the environment wins over the user file" "true env SANDBOX_QUIET" \
+        "$(json 'v = d["variables"]["SANDBOX_QUIET"]; print(v["value"], v["origin"])')"
+run config explain HOME_ACCESS
+has "explain names the line, the file and the user layer" "$so" "HOME_ACCESS=read" \
+        "line 1 of $conf/sandbox.conf (the user layer)"
+run run --dry-run -- true
+has "run --dry-run names the files read and the value's FILE:LINE" "$so" \
+        "user    $conf/sandbox.conf" "conf.d  $conf/conf.d/10-extra.conf" \
+        "HOME_ACCESS=read  (from $conf/sandbox.conf:1)"

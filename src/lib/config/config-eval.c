@@ -38,11 +38,7 @@ static void put_quoted(FILE *f, const char *v)
 
 static void put_dump(FILE *f, size_t layer, const char *status)
 {
-        /* A file may have left set -e, -u, -x, traps or IFS behind: undone before the dump,
-         * the trace of the undoing itself sent nowhere. */
         fprintf(f,
-                "{ builtin set +xveuo pipefail; } 2>/dev/null\n"
-                "builtin trap - ERR DEBUG RETURN EXIT\n"
                 "builtin printf '" CORDON_CONFIG_MARK_LAYER "%zu %%s\\n' %s\n"
                 "builtin declare -p",
                 layer, status);
@@ -87,7 +83,11 @@ char *cordon_config_script(const char *home, size_t n_files, bool admin)
                 fprintf(f,
                         "builtin printf '\\n" CORDON_CONFIG_MARK_STDERR "%zu\\n' >&2\n"
                         "builtin source -- \"${__cordon_f[%zu]}\" %s\n"
-                        "{ __cordon_st=$?; } 2>/dev/null\n",
+                        /* A file may have left set -e, -u, -x, traps or IFS behind: undone
+                         * before the dump, with every output of the undoing (a trace, a DEBUG
+                         * trap's own output, which would land in the dump) sent nowhere. */
+                        "{ __cordon_st=$?; builtin set +xveuo pipefail; "
+                        "builtin trap - ERR DEBUG RETURN EXIT; } >/dev/null 2>&1\n",
                         k, k - 1, admin && k == 1 ? ">/dev/null" : ">&2");
                 put_dump(f, k, "\"$__cordon_st\"");
         }

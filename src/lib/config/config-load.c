@@ -30,6 +30,24 @@ static const char *const not_unknown[] = {
     "SANDBOX_CONF",
     "CLEANUP_MATERIALIZED_BLOCKED_FILES",
     "NETWORK_FILTER_VERBOSE",
+    /* bash's own, which a file may set for its own use */
+    "IFS",
+    "CDPATH",
+    "GLOBIGNORE",
+    "OPTIND",
+    "OPTARG",
+    "OPTERR",
+    "REPLY",
+    "PS1",
+    "PS2",
+    "PS3",
+    "PS4",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "LC_COLLATE",
+    "TZ",
+    "TMPDIR",
 };
 
 /* At most this many lines of one file's stderr become warnings. */
