@@ -92,6 +92,50 @@ static int protect_git_in(struct lower *l, const char *project)
         return bind_ro(l, hooks, hooks, "PROTECT_GIT_CONFIG");
 }
 
+/* cordon's own configuration (~/.config/cordon: sandbox.conf, conf.d, profiles) and the
+ * agent-sandbox files it reads in their place are bash run at the next start, so a sandbox that
+ * can write there (a project of ~ or ~/.config, HOME_ACCESS=write, a writable extra path over
+ * it) would choose the next sandbox's confinement. Where the sandbox can write one, it is bound
+ * read-only; a missing one is made first (empty, 0700) so the sandbox cannot create it. */
+static int protect_config(struct lower *l)
+{
+        static const char *const dirs[] = {".config/cordon", ".config/agent-sandbox"};
+        if (!l->home_real)
+                return 0;
+        for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
+                _cleanup_free_ char *dir = path_join(l->home_real, dirs[i]);
+                _cleanup_free_ char *parent = path_join(l->home_real, ".config");
+                _cleanup_free_ char *guest =
+                    path_join(l->home_guest ? l->home_guest : l->home_real, dirs[i]);
+                if (!dir || !parent || !guest)
+                        return -ENOMEM;
+                struct stat st;
+                bool exists = cordon_lower_lstat(l, dir, &st) >= 0;
+                if (!exists && errno != ENOENT)
+                        continue;
+                if (!cordon_lower_sandbox_can_write(l, exists ? dir : parent))
+                        continue;
+                int r;
+                if (!exists) {
+                        if (cordon_lower_lstat(l, parent, &st) < 0 || !S_ISDIR(st.st_mode))
+                                continue; /* no ~/.config to create it in: nothing to plant into */
+                        _cleanup_free_ char *warning = NULL;
+                        if (asprintf(&warning,
+                                     "created empty '%s' so the sandbox cannot plant a "
+                                     "configuration there",
+                                     dir) < 0)
+                                return -ENOMEM;
+                        r = cordon_lower_plan(l, CORDON_HOST_MKDIR, dir, 0700, NULL, "sandbox.conf",
+                                              warning);
+                        if (r < 0)
+                                return r;
+                }
+                if ((r = bind_ro(l, guest, dir, "sandbox.conf")) < 0)
+                        return r;
+        }
+        return 0;
+}
+
 /* The project, or every workspace root of a capability policy (each is a project). */
 static int protect_git(struct lower *l)
 {
@@ -217,7 +261,8 @@ int cordon_lower_protect(struct lower *l)
         /* An explicit landlock backend would drop the read-only rules, and the files planned for
          * them would protect nothing there (the sandbox can write them): neither is made. */
         if (l->s->backend != CORDON_BACKEND_LANDLOCK &&
-            ((r = protect_git(l)) < 0 || (r = cordon_lower_agents_protect(l)) < 0))
+            ((r = protect_git(l)) < 0 || (r = cordon_lower_agents_protect(l)) < 0 ||
+             (r = protect_config(l)) < 0))
                 return r;
         /* The landlock backend refuses socket() for every network mode that has a stand-in
          * (launch.c: prepare_backend()), so it has no use for the masks, and the run is spared

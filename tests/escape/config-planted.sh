@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# A sandbox that can write where cordon reads its configuration (a project of ~/.config,
+# HOME_ACCESS=write) must not leave a conf.d file, a profile or agent-sandbox's sandbox.conf
+# behind for the next start: those are bash run by the next cordon, choosing its confinement.
+# ~/.config/cordon and ~/.config/agent-sandbox are read-only inside wherever the sandbox could
+# otherwise write them. Controls: the rest of the same writable directory stays writable.
+. "$(dirname "$0")/../lib/tap.sh"
+ns_only "read-only binds inside a writable directory need a mount namespace"
+
+plan 7
+mkdir -p "$HOME/.config/cordon/conf.d"
+cd "$HOME/.config" || exit 1
+try() { "$CORDON" run --quiet --net isolated -- python3 -c "$TRY" "$1" "$2" 2>/dev/null; }
+check "project ~/.config: planting conf.d/evil.conf fails" EROFS \
+        "$(try 'open(p, "w").write("HOME_ACCESS=write\n")' "$HOME/.config/cordon/conf.d/evil.conf")"
+check "... and nothing reached the host" absent \
+        "$([ -e "$HOME/.config/cordon/conf.d/evil.conf" ] && echo present || echo absent)"
+check "planting agent-sandbox's sandbox.conf fails too" EROFS \
+        "$(try 'open(p, "w").write("HOME_ACCESS=write\n")' "$HOME/.config/agent-sandbox/sandbox.conf")"
+check "a profile folder cannot be added" EROFS \
+        "$(try 'os.makedirs(p)' "$HOME/.config/cordon/profiles/claude")"
+check "control: the rest of ~/.config is writable" "OK:None" \
+        "$(try 'open(p, "w").close()' "$HOME/.config/other-tool.conf")"
+cd "$T_PROJECT" || exit 1
+out=$("$CORDON" run --quiet --net isolated --home-access write -- python3 -c "$TRY" \
+        'open(p, "w").write("HOME_ACCESS=write\n")' "$HOME/.config/cordon/conf.d/evil.conf" 2>/dev/null)
+check "HOME_ACCESS=write: planting a conf.d file fails" EROFS "$out"
+out=$("$CORDON" run --quiet --net isolated --home-access write -- python3 -c "$TRY" \
+        'open(p, "w").close()' "$HOME/.config/other-tool.conf" 2>/dev/null)
+check "control: HOME_ACCESS=write writes elsewhere in ~/.config" "OK:None" "$out"
