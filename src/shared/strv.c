@@ -1,4 +1,7 @@
 /* String vector helpers. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,4 +72,16 @@ bool strv_contains(char *const *l, const char *s)
                 if (streq(*i, s))
                         return true;
         return false;
+}
+
+int strv_extendf(char ***l, const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        char *s = NULL;
+        int r = vasprintf(&s, fmt, ap);
+        va_end(ap);
+        if (r < 0)
+                return -ENOMEM;
+        return strv_consume(l, s);
 }

@@ -18,6 +18,8 @@ size_t strv_length(char *const *l);
 int strv_extend(char ***l, const char *s);
 /* Appends @s itself, taking ownership (also on failure, where it is freed). */
 int strv_consume(char ***l, char *s);
+/* Appends the formatted string; 0 or -ENOMEM. */
+_printf_(2, 3) int strv_extendf(char ***l, const char *fmt, ...);
 int strv_extend_strv(char ***l, char *const *other);
 char **strv_copy(char *const *l);
 bool strv_contains(char *const *l, const char *s);

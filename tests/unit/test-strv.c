@@ -102,3 +102,14 @@ Test(strv, free_accepts_null)
 {
         cr_assert_null(strv_free(NULL));
 }
+
+Test(strv, extendf_appends_formatted)
+{
+        char **l = NULL;
+        cr_assert_eq(strv_extendf(&l, "%s:%d", "file", 12), 0);
+        cr_assert_eq(strv_extendf(&l, "plain"), 0);
+        cr_assert_eq(strv_length(l), 2);
+        cr_assert_str_eq(l[0], "file:12");
+        cr_assert_str_eq(l[1], "plain");
+        strv_free(l);
+}

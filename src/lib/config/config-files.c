@@ -284,18 +284,6 @@ static bool dir_has_files(const char *dir, const char *const *names)
         return list_confd(path, &confd, &n) == 0 && n > 0;
 }
 
-static _printf_(2, 3) int add_warning(char ***warnings, const char *fmt, ...)
-{
-        va_list ap;
-        va_start(ap, fmt);
-        char *w = NULL;
-        int r = vasprintf(&w, fmt, ap);
-        va_end(ap);
-        if (r < 0)
-                return -ENOMEM;
-        return strv_consume(warnings, w);
-}
-
 /* Writes the commented default to @dir/sandbox.conf, making @dir (and its parent, ~/.config)
  * with mode 0700 when missing. Never replaces a file (O_EXCL) nor writes through a symlink.
  * Returns 1 when written, 0 when it could not be (with a warning), -ENOMEM. */
@@ -314,11 +302,11 @@ static int write_default(const char *home, const char *dir, const char *path, ch
         if (r < 0) {
                 if (fd >= 0)
                         (void)unlink(path);
-                return add_warning(warnings, "could not write a default %s: %s", path,
-                                   strerror(-r));
+                return strv_extendf(warnings, "could not write a default %s: %s", path,
+                                    strerror(-r));
         }
-        r = add_warning(warnings, "wrote a commented default configuration to %s%s", path,
-                        " (every variable at its default; see cordon-config(5))");
+        r = strv_extendf(warnings, "wrote a commented default configuration to %s%s", path,
+                         " (every variable at its default; see cordon-config(5))");
         return r < 0 ? r : 1;
 }
 
@@ -350,10 +338,10 @@ static int find_user(const struct cordon_config_where *w, struct cordon_config_f
         const char *base = own;
         if (have_home && !dir_has_files(own, names) && dir_has_files(legacy, names)) {
                 base = legacy;
-                if ((r = add_warning(warnings,
-                                     "reading agent-sandbox's configuration in %s (%s has "
-                                     "none of cordon's own)",
-                                     legacy, own)) < 0)
+                if ((r = strv_extendf(warnings,
+                                      "reading agent-sandbox's configuration in %s (%s has "
+                                      "none of cordon's own)",
+                                      legacy, own)) < 0)
                         return r;
         }
 

@@ -82,18 +82,6 @@ static const struct cordon_declare_value *dump(const struct load *l, size_t k, s
         return &l->dumps[k * cordon_vars_count + var];
 }
 
-static _printf_(2, 3) int warn(struct load *l, const char *fmt, ...)
-{
-        va_list ap;
-        va_start(ap, fmt);
-        char *w = NULL;
-        int r = vasprintf(&w, fmt, ap);
-        va_end(ap);
-        if (r < 0)
-                return -ENOMEM;
-        return strv_consume(&l->warnings, w);
-}
-
 /* "FILE:LINE" of the last assignment of @name in file @f, or "FILE". */
 static char *origin_of(const struct cordon_config_file *f, const char *name)
 {
@@ -150,7 +138,7 @@ static int check_stderr(struct load *l, const char *err, bool locate_only, size_
                 }
                 if (layer == 0) {
                         snprintf(line, sizeof(line), "%.*s", (int)len, p);
-                        if (warn(l, "reading the configuration: %s", line) < 0)
+                        if (strv_extendf(&l->warnings, "reading the configuration: %s", line) < 0)
                                 return -ENOMEM;
                         p = next;
                         continue;
@@ -167,10 +155,10 @@ static int check_stderr(struct load *l, const char *err, bool locate_only, size_
                         return cordon_diag_set(l->diag, -EINVAL, "%s", line);
                 if (strstr(line, "unexpected EOF while looking for matching"))
                         return cordon_diag_set(l->diag, -EINVAL, "%s (a syntax error)", line);
-                if (shown < STDERR_LINES_MAX && warn(l, "%s", line) < 0)
+                if (shown < STDERR_LINES_MAX && strv_extendf(&l->warnings, "%s", line) < 0)
                         return -ENOMEM;
                 if (++shown == STDERR_LINES_MAX + 1 &&
-                    warn(l, "%s: more output not shown", f->path) < 0)
+                    strv_extendf(&l->warnings, "%s: more output not shown", f->path) < 0)
                         return -ENOMEM;
                 p = next;
         }
@@ -318,8 +306,8 @@ static int unknown_cb(const struct cordon_config_assignment *a, void *userdata)
                 if (streq(not_unknown[i], name))
                         return 0;
         if (strv_extend(&c->seen, name) < 0 ||
-            warn(c->l, "%s:%u: %s is not a variable cordon knows; it is ignored", c->f->path,
-                 a->line, name) < 0)
+            strv_extendf(&c->l->warnings, "%s:%u: %s is not a variable cordon knows; it is ignored",
+                         c->f->path, a->line, name) < 0)
                 return c->error = -ENOMEM;
         return 0;
 }
