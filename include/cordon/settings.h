@@ -104,6 +104,10 @@ enum {
         /* Write a commented default sandbox.conf to the user's configuration directory when it
          * has none (what `cordon run` does on a first run). */
         CORDON_CONFIG_WRITE_DEFAULT = 1u << 0,
+        /* With CORDON_CONFIG_WRITE_DEFAULT: say so in a warning line when the file is written
+         * (the `cordon` program sets it when its standard error is a terminal). A failure to
+         * write it is always a warning. */
+        CORDON_CONFIG_ANNOUNCE_DEFAULT = 1u << 1,
 };
 
 struct cordon_config_options {

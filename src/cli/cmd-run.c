@@ -171,8 +171,11 @@ int cmd_run(int argc, char **argv)
         }
         /* The layers in order, each over the one before: sandbox.conf files, the environment,
          * the flags, a policy file; the admin rules last. A dry run writes no default file. */
-        if (cli_config_load(a.settings, environ, project_dir,
-                            dry ? 0 : CORDON_CONFIG_WRITE_DEFAULT) < 0) {
+        if (cli_config_load(
+                a.settings, environ, project_dir,
+                dry ? 0
+                    : CORDON_CONFIG_WRITE_DEFAULT |
+                          (isatty(STDERR_FILENO) ? CORDON_CONFIG_ANNOUNCE_DEFAULT : 0)) < 0) {
                 cordon_settings_free(a.settings);
                 return EXIT_SETUP;
         }

@@ -283,7 +283,7 @@ Test(config, cordon_files_win_over_agent_sandbox)
 
 Test(config, default_file_written_once_and_not_evaluated)
 {
-        ok(&res, CORDON_CONFIG_WRITE_DEFAULT);
+        ok(&res, CORDON_CONFIG_WRITE_DEFAULT | CORDON_CONFIG_ANNOUNCE_DEFAULT);
         has(&res, "warning=wrote a commented default configuration to");
         char path[400];
         snprintf(path, sizeof(path), "%s/.config/cordon/sandbox.conf", home);
@@ -293,10 +293,17 @@ Test(config, default_file_written_once_and_not_evaluated)
         snprintf(path, sizeof(path), "%s/.config/cordon", home);
         cr_assert_eq(stat(path, &st), 0);
         cr_assert_eq(st.st_mode & 0777, 0700);
-        ok(&res, CORDON_CONFIG_WRITE_DEFAULT);
+        ok(&res, CORDON_CONFIG_WRITE_DEFAULT | CORDON_CONFIG_ANNOUNCE_DEFAULT);
         lacks(&res, "warning=");
         has(&res, "file=user ");
         has(&res, "HOME_ACCESS=tmpwrite @built-in default");
+        /* Without CORDON_CONFIG_ANNOUNCE_DEFAULT it is written without a line. */
+        char conf[420];
+        snprintf(conf, sizeof(conf), "%s/sandbox.conf", path);
+        cr_assert_eq(unlink(conf), 0);
+        ok(&res, CORDON_CONFIG_WRITE_DEFAULT);
+        lacks(&res, "warning=");
+        cr_assert_eq(stat(conf, &st), 0);
         /* Every variable is in it, and uncommenting the lot gives the defaults back. */
         _cleanup_free_ char *text = cordon_config_default_text();
         for (size_t i = 0; i < cordon_vars_count; i++) {

@@ -287,7 +287,8 @@ static bool dir_has_files(const char *dir, const char *const *names)
 /* Writes the commented default to @dir/sandbox.conf, making @dir (and its parent, ~/.config)
  * with mode 0700 when missing. Never replaces a file (O_EXCL) nor writes through a symlink.
  * Returns 1 when written, 0 when it could not be (with a warning), -ENOMEM. */
-static int write_default(const char *home, const char *dir, const char *path, char ***warnings)
+static int write_default(const char *home, const char *dir, const char *path, bool announce,
+                         char ***warnings)
 {
         char parent[PATH_MAX];
         snprintf(parent, sizeof(parent), "%s/.config", home);
@@ -305,6 +306,8 @@ static int write_default(const char *home, const char *dir, const char *path, ch
                 return strv_extendf(warnings, "could not write a default %s: %s", path,
                                     strerror(-r));
         }
+        if (!announce)
+                return 1;
         r = strv_extendf(warnings, "wrote a commented default configuration to %s%s", path,
                          " (every variable at its default; see cordon-config(5))");
         return r < 0 ? r : 1;
@@ -391,7 +394,7 @@ static int find_user(const struct cordon_config_where *w, struct cordon_config_f
 
         if (!any && w->write_default) {
                 snprintf(path, sizeof(path), "%s/sandbox.conf", own);
-                if ((r = write_default(home, own, path, warnings)) < 0)
+                if ((r = write_default(home, own, path, w->announce_default, warnings)) < 0)
                         return r;
                 if (r > 0 && (r = open_user(f, path, "user", false, diag)) < 0)
                         return r;

@@ -39,6 +39,7 @@ struct cordon_config_where {
         uid_t admin_owner;      /* the owner the real baseline must have: 0 (root) */
         uid_t caller;           /* unused: CORDON_ADMIN_CONF must be owned by root too */
         bool write_default;     /* CORDON_CONFIG_WRITE_DEFAULT */
+        bool announce_default;  /* CORDON_CONFIG_ANNOUNCE_DEFAULT */
 };
 
 /* Finds and reads the files, in layer order. Warnings (the agent-sandbox files read instead, a

@@ -581,6 +581,7 @@ int cordon_config_load_with(struct cordon_settings *s, const struct cordon_confi
             .admin_owner = params->admin_owner,
             .caller = params->caller,
             .write_default = o->flags & CORDON_CONFIG_WRITE_DEFAULT,
+            .announce_default = o->flags & CORDON_CONFIG_ANNOUNCE_DEFAULT,
         };
         int r = cordon_config_find(&w, &l.files, &l.warnings, diag);
         if (r >= 0)

@@ -119,14 +119,10 @@ static int protect_config(struct lower *l)
                 if (!exists) {
                         if (cordon_lower_lstat(l, parent, &st) < 0 || !S_ISDIR(st.st_mode))
                                 continue; /* no ~/.config to create it in: nothing to plant into */
-                        _cleanup_free_ char *warning = NULL;
-                        if (asprintf(&warning,
-                                     "created empty '%s' so the sandbox cannot plant a "
-                                     "configuration there",
-                                     dir) < 0)
-                                return -ENOMEM;
+                        /* Silently, like the HOME_WRITABLE directories: an empty directory
+                         * of cordon's own. */
                         r = cordon_lower_plan(l, CORDON_HOST_MKDIR, dir, 0700, NULL, "sandbox.conf",
-                                              warning);
+                                              NULL);
                         if (r < 0)
                                 return r;
                 }
