@@ -299,6 +299,9 @@ static int write_default(const char *home, const char *dir, const char *path, bo
                 return -ENOMEM;
         _cleanup_close_ int fd =
             open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        /* Another cordon starting at the same moment wrote it first: nothing to say. */
+        if (fd < 0 && errno == EEXIST)
+                return 0;
         int r = fd < 0 ? -errno : write_all(fd, text, strlen(text));
         if (r < 0) {
                 if (fd >= 0)
