@@ -155,6 +155,9 @@ int cordon_lower_mail_path(struct lower *l);
  * and FILTER_PASSWD, the note lines of BIND_DEV_PTS and of the variables held for Slurm.
  * *@ret_dev_pts: BIND_DEV_PTS's shim adds /dev/pts to DEVICES (kernel < 5.4). */
 int cordon_lower_vars(struct lower *l, bool *ret_dev_pts);
+/* lower-devices.c: DEVICES (and /dev/pts when @bind_dev_pts, BIND_DEV_PTS's shim) under the
+ * DEVICES_BLACKLIST veto. */
+int cordon_lower_devices(struct lower *l, bool bind_dev_pts);
 /* True for a kernel release before 5.4, where BIND_DEV_PTS adds /dev/pts to DEVICES. */
 bool cordon_lower_dev_pts_shim_applies(const char *release);
 /* lower-modules.c: SANDBOX_MODULES loaded with Lmod in a child bash; what they changed of the

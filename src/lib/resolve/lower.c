@@ -1,10 +1,7 @@
 /* Lowering of the sandbox.conf model into a policy: resolves host paths, applies HOME_ACCESS,
  * maps every blocked path to each place it is visible inside, and builds the environment. */
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <dirent.h>
-#include <ftw.h>
-#include <glob.h>
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
@@ -415,144 +412,6 @@ static int check_user_binds(struct lower *l)
         return 0;
 }
 
-static bool blacklisted(const struct cordon_settings *s, const char *path)
-{
-        CORDON_LIST_FOREACH (b, &s->devices_blacklist)
-                if (fnmatch(b->value, path, 0) == 0 || path_is_below(path, b->value))
-                        return true;
-        return false;
-}
-
-/* nftw() takes no context: the settings of the walk are per thread, so resolves running at once
- * in several threads each check against their own blacklist. */
-static _Thread_local const struct cordon_settings *walk_settings;
-/* Stops the walk (1) at a refused node, and at anything it cannot inspect: an unreadable
- * directory (FTW_DNR) or an entry it cannot stat (FTW_NS) might hide one. */
-static int walk_cb(const char *fpath, const struct stat *sb, int type, struct FTW *ftw)
-{
-        if (type == FTW_DNR || type == FTW_NS)
-                return 1;
-        return blacklisted(walk_settings, fpath) || S_ISBLK(sb->st_mode);
-}
-
-struct device_scan {
-        const char *dir, *base;
-        size_t literal;
-        char ***out;
-};
-
-static int device_scan_entry(const char *name, void *userdata)
-{
-        struct device_scan *scan = userdata;
-        if (strncmp(name, scan->base, scan->literal) != 0 ||
-            fnmatch(scan->base, name, FNM_PERIOD) != 0)
-                return 0;
-        _cleanup_free_ char *path = path_join(scan->dir, name);
-        return path && strv_extend(scan->out, path) >= 0 ? 0 : -ENOMEM;
-}
-
-/* The paths matching device pattern @pattern, as glob() finds them (no sorting, names starting
- * with '.' only for a pattern starting with '.'). Patterns whose wildcards are all in the last
- * component, as device patterns are, take one scan of the directory that compares the literal
- * start of the name before calling fnmatch(): glob() ran fnmatch() on every entry of /dev. */
-static int match_devices(const char *pattern, char ***ret)
-{
-        _cleanup_strv_free_ char **out = NULL;
-        const char *slash = strrchr(pattern, '/');
-        const char *base = slash ? slash + 1 : pattern;
-        size_t literal = strcspn(base, "*?[");
-        if (!slash || strpbrk(pattern, "\\") ||
-            strcspn(pattern, "*?[") < (size_t)(base - pattern)) {
-                glob_t g = {0};
-                int k = glob(pattern, GLOB_NOSORT, NULL, &g);
-                for (size_t i = 0; k == 0 && i < g.gl_pathc; i++)
-                        if (strv_extend(&out, g.gl_pathv[i]) < 0)
-                                k = GLOB_NOSPACE;
-                globfree(&g);
-                if (k != 0 && k != GLOB_NOMATCH)
-                        return -ENOMEM;
-        } else if (!base[literal]) {
-                struct stat st;
-                if (lstat(pattern, &st) == 0 && strv_extend(&out, pattern) < 0)
-                        return -ENOMEM;
-        } else {
-                _cleanup_free_ char *dir = strndup(pattern, (size_t)(slash - pattern));
-                if (!dir)
-                        return -ENOMEM;
-                struct device_scan scan = {
-                    .dir = *dir ? dir : "/", .base = base, .literal = literal, .out = &out};
-                /* A directory that cannot be read has no matches (as with glob()). */
-                int r = cordon_lower_read_dir(scan.dir, 0, device_scan_entry, &scan);
-                if (r == -ENOMEM)
-                        return r;
-        }
-        *ret = TAKE_PTR(out);
-        return 0;
-}
-
-/* One DEVICES entry @value (a glob) from @origin. */
-static int lower_device(struct lower *l, const struct cordon_item *it)
-{
-        _cleanup_strv_free_ char **matches = NULL;
-        int k = match_devices(it->value, &matches);
-        if (k < 0)
-                return k;
-        if (!matches) {
-                if (!cordon_lower_is_builtin(it->origin) &&
-                    cordon_lower_warn(l, "device '%s' (from %s) matches nothing", it->value,
-                                      it->origin) < 0)
-                        return -ENOMEM;
-                return 0;
-        }
-        STRV_FOREACH (mp, matches) {
-                const char *m = *mp;
-                _cleanup_free_ char *real = cordon_lower_host_realpath(l, m);
-                struct stat st;
-                bool refuse = !real || !path_is_below(real, "/dev") || streq(real, "/dev") ||
-                              blacklisted(l->s, m) || blacklisted(l->s, real) ||
-                              stat(real, &st) < 0;
-                if (!refuse && S_ISDIR(st.st_mode)) {
-                        /* 1: something refused or uninspectable was found; -1: the
-                         * walk failed. Either way the directory is not exposed. */
-                        walk_settings = l->s;
-                        refuse = nftw(real, walk_cb, 16, FTW_PHYS) != 0;
-                } else if (!refuse && !S_ISCHR(st.st_mode))
-                        refuse = true; /* raw block devices bypass every file permission */
-                if (refuse) {
-                        if (cordon_lower_warn(
-                                l,
-                                "device '%s' (from %s) is blacklisted or not a device "
-                                "under /dev; not exposed",
-                                m, it->origin) < 0)
-                                return -ENOMEM;
-                        continue;
-                }
-                k = cordon_lower_put(l, real, real, CORDON_ACCESS_DEVICE, 0, it->origin);
-                if (k < 0)
-                        return k;
-        }
-        return 0;
-}
-
-static int lower_devices(struct lower *l)
-{
-        bool dev_pts = false;
-        int r = cordon_lower_vars(l, &dev_pts);
-        if (r < 0)
-                return r;
-        CORDON_LIST_FOREACH (it, &l->s->devices)
-                if ((r = lower_device(l, it)) < 0)
-                        return r;
-        /* BIND_DEV_PTS's shim, vetoed by DEVICES_BLACKLIST like any entry. */
-        if (dev_pts) {
-                char value[] = "/dev/pts", origin[] = "BIND_DEV_PTS";
-                struct cordon_item pts = {.value = value, .origin = origin};
-                if ((r = lower_device(l, &pts)) < 0)
-                        return r;
-        }
-        return 0;
-}
-
 static int lower_passwd(struct lower *l)
 {
         const struct cordon_host *h = l->h;
@@ -737,6 +596,7 @@ static int resolve_finalized(const struct cordon_settings *s, const struct cordo
         struct lower_real_dirs real_dirs = {0};
         struct lower l = {.s = s, .h = h, .diag = diag, .real_dirs = &real_dirs};
         int r;
+        bool dev_pts = false;
 
         l.p = cordon_policy_new();
         if (!l.p)
@@ -779,7 +639,8 @@ static int resolve_finalized(const struct cordon_settings *s, const struct cordo
         if (r < 0 || (r = check_user_binds(&l)) < 0 || (r = cordon_lower_home_blocked(&l)) < 0 ||
             (r = cordon_lower_extra_blocked(&l)) < 0 || (r = cordon_lower_agents_plan(&l)) < 0 ||
             (r = cordon_lower_blocked_files(&l)) < 0 || (r = cordon_lower_check_project(&l)) < 0 ||
-            (r = lower_devices(&l)) < 0 || (r = lower_passwd(&l)) < 0 ||
+            (r = cordon_lower_vars(&l, &dev_pts)) < 0 ||
+            (r = cordon_lower_devices(&l, dev_pts)) < 0 || (r = lower_passwd(&l)) < 0 ||
             (r = cordon_lower_protect(&l)) < 0 || (r = cordon_lower_masks(&l)) < 0 ||
             (r = cordon_lower_agents_instructions(&l)) < 0 ||
             (r = cordon_lower_mail_stub(&l)) < 0 || (r = cordon_lower_pins(&l)) < 0 ||
