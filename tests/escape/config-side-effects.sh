@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/config.sh"
 
-plan 15
+plan 17
 cd "$T_PROJECT" || exit 1
 unset CORDON_ADMIN_CONF
 cfg_reset
@@ -64,6 +64,14 @@ mkdir -p "$HOME/.ssh" && echo PRIVATEKEY >"$HOME/.ssh/id_test"
 printf 'SANDBOX_ENV+=("LEAK=$(cat "$HOME/.ssh/id_test" 2>/dev/null)")\n' >"$conf"
 check "control: the key is readable outside" PRIVATEKEY "$(cat "$HOME/.ssh/id_test")"
 check "a config cannot read ~/.ssh into a value" "LEAK=" "$(cfg_value SANDBOX_ENV | grep '^LEAK=')"
+
+# The kernel's keyrings have no namespace: the child has cordon's seccomp layer, as any sandbox.
+case $(uname -m) in aarch64) nr=219 ;; *) nr=250 ;; esac # keyctl
+KEYCTL='import ctypes; l = ctypes.CDLL(None, use_errno=True); r = l.syscall('$nr', 0, -3, 0); print("EPERM" if r < 0 and ctypes.get_errno() == 1 else "reached")'
+check "control: outside, keyctl reaches the session keyring" reached "$(python3 -c "$KEYCTL")"
+printf 'SANDBOX_ENV+=("KEYRING=$(python3 -c %q 2>&1)")\n' "$KEYCTL" >"$conf"
+check "a config's keyctl is refused by seccomp (EPERM)" KEYRING=EPERM \
+        "$(cfg_value SANDBOX_ENV | grep '^KEYRING=')"
 
 # Running forever: refused after the time limit, not a hang.
 printf 'while :; do :; done\n' >"$conf"

@@ -197,12 +197,31 @@ static int build_policy(const struct cordon_config_eval_args *a, struct cordon_p
                 return r;
         p->net_mode = CORDON_NET_ISOLATED;
         p->process.pty = false;
-        /* The namespaces confine on their own; a host without Landlock or seccomp runs the
-         * child without them rather than printing a warning at every start. */
-        p->fallback = CORDON_FALLBACK_OFF;
+        /* Landlock and seccomp on top of the namespaces, required; see start_child() for a
+         * host that lacks one of them. */
+        p->fallback = CORDON_FALLBACK_ENFORCE;
         p->limits.pids = CORDON_CONFIG_EVAL_PIDS;
         *ret = TAKE_PTR(p);
         return 0;
+}
+
+/* Starts the child with its layers required. A host without one of them (a kernel before
+ * Landlock) still reads configurations under the ns backend, whose namespaces confine the child
+ * on their own (a read-only view of a few directories, no network, its own pids): there the
+ * layers become best effort. Under the landlock backend the layers are all there is, so the
+ * refusal stands: a configuration is never evaluated unconfined. */
+static int start_child(struct cordon_policy *p, char *const *argv,
+                       struct cordon_sandbox_options *opts, struct cordon_sandbox **ret,
+                       struct cordon_diag *d)
+{
+        opts->flags |= CORDON_SANDBOX_RETURN_FAILED;
+        int r = cordon_sandbox_start_with(p, argv, opts, ret, d);
+        if (r != -EOPNOTSUPP || !*ret || cordon_sandbox_report(*ret)->backend != CORDON_BACKEND_NS)
+                return r;
+        *ret = cordon_sandbox_free(*ret);
+        *d = (struct cordon_diag){0};
+        p->fallback = CORDON_FALLBACK_WARN;
+        return cordon_sandbox_start_with(p, argv, opts, ret, d);
 }
 
 static uint64_t now_usec(void)
@@ -291,7 +310,7 @@ int cordon_config_eval(const struct cordon_config_eval_args *a, struct cordon_co
         };
         _cleanup_(sandbox_freep) struct cordon_sandbox *sb = NULL;
         struct cordon_diag d = {0};
-        r = cordon_sandbox_start_with(p, argv, &opts, &sb, &d);
+        r = start_child(p, argv, &opts, &sb, &d);
         safe_close(out_w);
         safe_close(err_w);
         if (r < 0)
