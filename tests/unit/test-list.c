@@ -1,4 +1,5 @@
 /* Unit tests for src/lib/policy/list.c: origin-tagged string lists. */
+#include <errno.h>
 #include <criterion/criterion.h>
 
 #include "lib/policy/list.h"
@@ -109,4 +110,32 @@ Test(list, foreach)
                 sum += atoi(it->value);
         }
         cr_assert_eq(sum, 3);
+}
+
+/* Keeps "k*", drops "d*", fails on "e*". */
+static int keep_k(const struct cordon_item *it, void *userdata)
+{
+        (*(int *)userdata)++;
+        return it->value[0] == 'e' ? -EIO : it->value[0] == 'k';
+}
+
+Test(list, filter_keeps_order_and_stays_whole_after_an_error)
+{
+        struct cordon_list l = {0};
+        const char *v[] = {"k1", "d1", "k2", "e1", "d2", "k3"};
+        for (size_t i = 0; i < 6; i++)
+                cr_assert_eq(cordon_list_add(&l, v[i], "o"), 0);
+        int calls = 0;
+        cr_assert_eq(cordon_list_filter(&l, keep_k, &calls), -EIO);
+        cr_assert_eq(calls, 4); /* stopped at e1 */
+        /* k1 k2 kept, d1 freed; e1 and what follows kept as they were. */
+        cr_assert_eq(l.n, 5);
+        const char *want[] = {"k1", "k2", "e1", "d2", "k3"};
+        for (size_t i = 0; i < 5; i++)
+                cr_assert_str_eq(l.items[i].value, want[i]);
+        cordon_list_remove(&l, "e1");
+        cr_assert_eq(cordon_list_filter(&l, keep_k, &calls), 0);
+        cr_assert_eq(l.n, 3);
+        cr_assert_str_eq(l.items[2].value, "k3");
+        cordon_list_clear(&l);
 }

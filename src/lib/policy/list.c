@@ -34,6 +34,28 @@ int cordon_list_add_unique(struct cordon_list *l, const char *value, const char 
         return cordon_list_add(l, value, origin);
 }
 
+int cordon_list_filter(struct cordon_list *l,
+                       int (*keep)(const struct cordon_item *it, void *userdata), void *userdata)
+{
+        size_t w = 0, i = 0;
+        int r = 0;
+        for (; i < l->n; i++) {
+                r = keep(&l->items[i], userdata);
+                if (r < 0)
+                        break;
+                if (r == 0) {
+                        free(l->items[i].value);
+                        free(l->items[i].origin);
+                        continue;
+                }
+                l->items[w++] = l->items[i];
+        }
+        for (; i < l->n; i++) /* after an error: the rest, unlooked at */
+                l->items[w++] = l->items[i];
+        l->n = w;
+        return r < 0 ? r : 0;
+}
+
 size_t cordon_list_remove(struct cordon_list *l, const char *value)
 {
         size_t w = 0, removed = 0;

@@ -18,6 +18,11 @@ struct cordon_list {
 int cordon_list_add(struct cordon_list *l, const char *value, const char *origin);
 /* Adds unless an equal value is already present (then 0 and nothing changes). */
 int cordon_list_add_unique(struct cordon_list *l, const char *value, const char *origin);
+/* Keeps the entries @keep returns > 0 for and frees those it returns 0 for, in order. A
+ * negative return stops the walk and is returned; the list stays whole (the entries not yet
+ * looked at are kept). */
+int cordon_list_filter(struct cordon_list *l,
+                       int (*keep)(const struct cordon_item *it, void *userdata), void *userdata);
 /* Removes every entry equal to @value; returns how many were removed. */
 size_t cordon_list_remove(struct cordon_list *l, const char *value);
 const struct cordon_item *cordon_list_find(const struct cordon_list *l, const char *value);

@@ -121,56 +121,55 @@ int cordon_settings_path_denied(const struct cordon_list *denied, const char *pa
         return 0;
 }
 
+struct strip_ctx {
+        struct admin_run *run;
+        const char *name;
+        const char *home;                /* strip_denied: joins HOME_WRITABLE's entries */
+        const struct cordon_list *admin; /* narrow_names */
+        char **roots;                    /* narrow_paths: the admin's canonical paths */
+};
+
+/* strip_denied(): 1 keeps @it, 0 drops it (noted). */
+static int keep_not_denied(const struct cordon_item *it, void *userdata)
+{
+        struct strip_ctx *c = userdata;
+        const struct cordon_list *denied = &c->run->s->denied_writable_paths;
+        _cleanup_free_ char *joined = NULL;
+        const struct cordon_item *hit = NULL;
+        int r;
+        if (c->home && c->home[0] == '/') {
+                if (!(joined = path_join(c->home, it->value)))
+                        return -ENOMEM;
+                r = cordon_settings_path_denied(denied, joined, &hit);
+        } else if (c->home) {
+                /* Relative to a home directory that is not known: not checkable, so not
+                 * writable. */
+                r = cordon_admin_note(c->run, c->name,
+                                      "%s entry '%s' (from %s) cannot be checked against "
+                                      "admin-enforced DENIED_WRITABLE_PATHS without a home "
+                                      "directory: removed",
+                                      c->name, it->value, it->origin);
+                return r < 0 ? r : 0;
+        } else
+                r = cordon_settings_path_denied(denied, it->value, &hit);
+        if (r <= 0)
+                return r < 0 ? r : 1;
+        if (!hit)
+                return 0;
+        r = cordon_admin_note(c->run, c->name,
+                              "%s entry '%s' (from %s) overlaps admin-denied "
+                              "DENIED_WRITABLE_PATHS entry '%s' (from %s): removed",
+                              c->name, it->value, it->origin, hit->value, hit->origin);
+        return r < 0 ? r : 0;
+}
+
 /* Strips from @list (of variable @name) every entry under or above a denied path; @home joins
  * HOME_WRITABLE's relative entries. */
 static int strip_denied(struct admin_run *run, struct cordon_list *list, const char *name,
                         const char *home)
 {
-        const struct cordon_list *denied = &run->s->denied_writable_paths;
-        size_t w = 0;
-        for (size_t i = 0; i < list->n; i++) {
-                struct cordon_item *it = &list->items[i];
-                _cleanup_free_ char *joined = NULL;
-                const struct cordon_item *hit = NULL;
-                int r;
-                if (home && home[0] == '/') {
-                        if (!(joined = path_join(home, it->value)))
-                                return -ENOMEM;
-                        r = cordon_settings_path_denied(denied, joined, &hit);
-                } else if (home) {
-                        /* Relative to a home directory that is not known: not checkable, so
-                         * not writable. */
-                        r = cordon_admin_note(run, name,
-                                              "%s entry '%s' (from %s) cannot be checked against "
-                                              "admin-enforced DENIED_WRITABLE_PATHS without a home "
-                                              "directory: removed",
-                                              name, it->value, it->origin);
-                        if (r < 0)
-                                return r;
-                        r = 1;
-                } else
-                        r = cordon_settings_path_denied(denied, it->value, &hit);
-                if (r < 0)
-                        return r;
-                if (r > 0 && hit) {
-                        int k =
-                            cordon_admin_note(run, name,
-                                              "%s entry '%s' (from %s) overlaps admin-denied "
-                                              "DENIED_WRITABLE_PATHS entry '%s' (from %s): "
-                                              "removed",
-                                              name, it->value, it->origin, hit->value, hit->origin);
-                        if (k < 0)
-                                return k;
-                }
-                if (r > 0) {
-                        free(it->value);
-                        free(it->origin);
-                        continue;
-                }
-                list->items[w++] = *it;
-        }
-        list->n = w;
-        return 0;
+        struct strip_ctx c = {.run = run, .name = name, .home = home};
+        return cordon_list_filter(list, keep_not_denied, &c);
 }
 
 int cordon_admin_denied_writable(struct admin_run *run)
@@ -256,6 +255,38 @@ static char *canonical(const char *value, const char *home, int *err)
         return real;
 }
 
+/* narrow_paths(): 1 keeps @it (at or below one of the roots), 0 drops it (noted). */
+static int keep_below_roots(const struct cordon_item *it, void *userdata)
+{
+        struct strip_ctx *ctx = userdata;
+        int r;
+        _cleanup_free_ char *c = canonical(it->value, ctx->home, &r);
+        if (r < 0)
+                return r;
+        for (char **root = ctx->roots; c && root && *root; root++)
+                if (path_is_below(c, *root))
+                        return 1;
+        r = cordon_admin_note(ctx->run, ctx->name,
+                              "%s entry '%s' (from %s) is not at or below an admin-enforced %s "
+                              "entry%s%s: removed",
+                              ctx->name, it->value, it->origin, ctx->name,
+                              c ? "; it resolves to " : "", c ? c : "");
+        return r < 0 ? r : 0;
+}
+
+/* narrow_names(): 1 keeps @it (in the admin's list), 0 drops it (noted). */
+static int keep_admin_name(const struct cordon_item *it, void *userdata)
+{
+        struct strip_ctx *ctx = userdata;
+        if (cordon_list_find(ctx->admin, it->value))
+                return 1;
+        int r = cordon_admin_note(ctx->run, ctx->name,
+                                  "%s entry '%s' (from %s) is not in the admin-enforced %s: "
+                                  "removed",
+                                  ctx->name, it->value, it->origin, ctx->name);
+        return r < 0 ? r : 0;
+}
+
 /* Keeps in @list (of variable @name) only the entries whose canonical path is at or below the
  * canonical path of an entry of @admin. */
 static int narrow_paths(struct admin_run *run, struct cordon_list *list, const char *name,
@@ -271,57 +302,16 @@ static int narrow_paths(struct admin_run *run, struct cordon_list *list, const c
                 if (c && (r = strv_consume(&roots, c)) < 0)
                         return r;
         }
-        size_t w = 0;
-        for (size_t i = 0; i < list->n; i++) {
-                struct cordon_item *it = &list->items[i];
-                _cleanup_free_ char *c = canonical(it->value, home, &r);
-                if (r < 0)
-                        return r;
-                bool keep = false;
-                for (char **root = roots; c && root && *root; root++)
-                        if (path_is_below(c, *root))
-                                keep = true;
-                if (!keep) {
-                        r = cordon_admin_note(
-                            run, name,
-                            "%s entry '%s' (from %s) is not at or below an admin-enforced %s "
-                            "entry%s%s: removed",
-                            name, it->value, it->origin, name, c ? "; it resolves to " : "",
-                            c ? c : "");
-                        if (r < 0)
-                                return r;
-                        free(it->value);
-                        free(it->origin);
-                        continue;
-                }
-                list->items[w++] = *it;
-        }
-        list->n = w;
-        return 0;
+        struct strip_ctx ctx = {.run = run, .name = name, .home = home, .roots = roots};
+        return cordon_list_filter(list, keep_below_roots, &ctx);
 }
 
 /* POLICY_PRESETS: names, kept when the admin's list has them too. */
 static int narrow_names(struct admin_run *run, struct cordon_list *list, const char *name,
                         const struct cordon_list *admin)
 {
-        size_t w = 0;
-        for (size_t i = 0; i < list->n; i++) {
-                struct cordon_item *it = &list->items[i];
-                if (!cordon_list_find(admin, it->value)) {
-                        int r = cordon_admin_note(run, name,
-                                                  "%s entry '%s' (from %s) is not in the "
-                                                  "admin-enforced %s: removed",
-                                                  name, it->value, it->origin, name);
-                        if (r < 0)
-                                return r;
-                        free(it->value);
-                        free(it->origin);
-                        continue;
-                }
-                list->items[w++] = *it;
-        }
-        list->n = w;
-        return 0;
+        struct strip_ctx ctx = {.run = run, .name = name, .admin = admin};
+        return cordon_list_filter(list, keep_admin_name, &ctx);
 }
 
 int cordon_admin_narrow(struct admin_run *run)

@@ -137,54 +137,41 @@ static int no_escalation(struct admin_run *run)
         return 0;
 }
 
+/* strip_exceptions(): 1 keeps exception @it, 0 drops it (noted) when an admin block covers it. */
+static int keep_uncovered(const struct cordon_item *it, void *userdata)
+{
+        struct admin_run *run = userdata;
+        struct cordon_net_rule e;
+        if (cordon_list_find(&run->a->net_blocklist_except, it->value) ||
+            cordon_net_rule_parse(it->value, true, NULL, &e, NULL) < 0)
+                return 1;
+        const struct cordon_item *by = NULL;
+        CORDON_LIST_FOREACH (b, &run->a->net_blocklist) {
+                struct cordon_net_rule rule;
+                if (cordon_net_rule_parse(b->value, false, NULL, &rule, NULL) < 0)
+                        continue; /* the parser refused it when it was set */
+                bool covers = cordon_net_rule_covers(&rule, &e);
+                cordon_net_rule_clear(&rule);
+                if (covers) {
+                        by = b;
+                        break;
+                }
+        }
+        cordon_net_rule_clear(&e);
+        if (!by)
+                return 1;
+        int r = cordon_admin_note(run, "NETWORK_BLOCKLIST_EXCEPT",
+                                  "NETWORK_BLOCKLIST_EXCEPT entry '%s' (from %s) is covered by "
+                                  "admin-enforced NETWORK_BLOCKLIST entry '%s' (from %s): removed",
+                                  it->value, it->origin, by->value, by->origin);
+        return r < 0 ? r : 0;
+}
+
 /* NETWORK_BLOCKLIST_EXCEPT: an exception the admin did not give that an admin NETWORK_BLOCKLIST
  * pattern covers would lift the admin's block, so it goes. */
 static int strip_exceptions(struct admin_run *run)
 {
-        struct cordon_list *except = &run->s->net_blocklist_except;
-        const struct cordon_list *blocks = &run->a->net_blocklist;
-        size_t w = 0;
-        int r = 0;
-        for (size_t i = 0; i < except->n; i++) {
-                struct cordon_item *it = &except->items[i];
-                const struct cordon_item *by = NULL;
-                struct cordon_net_rule e;
-                if (!cordon_list_find(&run->a->net_blocklist_except, it->value) &&
-                    cordon_net_rule_parse(it->value, true, NULL, &e, NULL) >= 0) {
-                        CORDON_LIST_FOREACH (b, blocks) {
-                                struct cordon_net_rule rule;
-                                if (cordon_net_rule_parse(b->value, false, NULL, &rule, NULL) < 0)
-                                        continue; /* the parser refused it when it was set */
-                                bool covers = cordon_net_rule_covers(&rule, &e);
-                                cordon_net_rule_clear(&rule);
-                                if (covers) {
-                                        by = b;
-                                        break;
-                                }
-                        }
-                        cordon_net_rule_clear(&e);
-                }
-                if (by) {
-                        r = cordon_admin_note(run, "NETWORK_BLOCKLIST_EXCEPT",
-                                              "NETWORK_BLOCKLIST_EXCEPT entry '%s' (from %s) is "
-                                              "covered by admin-enforced NETWORK_BLOCKLIST entry "
-                                              "'%s' (from %s): removed",
-                                              it->value, it->origin, by->value, by->origin);
-                        free(it->value);
-                        free(it->origin);
-                        if (r < 0) {
-                                /* Keep the list whole: move the rest down first. */
-                                memmove(except->items + w, except->items + i + 1,
-                                        sizeof(*it) * (except->n - i - 1));
-                                except->n = w + except->n - i - 1;
-                                return r;
-                        }
-                        continue;
-                }
-                except->items[w++] = *it;
-        }
-        except->n = w;
-        return 0;
+        return cordon_list_filter(&run->s->net_blocklist_except, keep_uncovered, run);
 }
 
 static int apply_rules(struct admin_run *run)
