@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib/tap.sh"
 ns_only "read-only binds inside a writable directory need a mount namespace"
 
-plan 7
+plan 11
 mkdir -p "$HOME/.config/cordon/conf.d"
 cd "$HOME/.config" || exit 1
 try() { "$CORDON" run --quiet --net isolated -- python3 -c "$TRY" "$1" "$2" 2>/dev/null; }
@@ -28,3 +28,21 @@ check "HOME_ACCESS=write: planting a conf.d file fails" EROFS "$out"
 out=$("$CORDON" run --quiet --net isolated --home-access write -- python3 -c "$TRY" \
         'open(p, "w").close()' "$HOME/.config/other-tool.conf" 2>/dev/null)
 check "control: HOME_ACCESS=write writes elsewhere in ~/.config" "OK:None" "$out"
+
+# ~/.config/cordon as a link (a dotfiles repository) into the project: the target is kept
+# read-only; a link the sandbox could replace, or one that leads nowhere, refuses to start.
+rm -rf "$HOME/.config/cordon"
+mkdir -p "$T_PROJECT/dotfiles/cordon/conf.d"
+ln -s "$T_PROJECT/dotfiles/cordon" "$HOME/.config/cordon"
+out=$("$CORDON" run --quiet --net isolated -- python3 -c "$TRY" \
+        'open(p, "w").write("HOME_ACCESS=write\n")' "$T_PROJECT/dotfiles/cordon/conf.d/evil.conf" 2>/dev/null)
+check "a linked ~/.config/cordon: its target in the project is read-only inside" EROFS "$out"
+out=$("$CORDON" run --quiet --net isolated -- python3 -c "$TRY" \
+        'open(p, "w").close()' "$T_PROJECT/dotfiles/other" 2>/dev/null)
+check "control: the rest of the project is writable" "OK:None" "$out"
+"$CORDON" run --quiet --net isolated --home-access write -- true >/dev/null 2>&1
+check "HOME_ACCESS=write with a linked ~/.config/cordon refuses to start" 125 "$?"
+rm "$HOME/.config/cordon" && ln -s "$T_PROJECT/missing-cfg" "$HOME/.config/cordon"
+"$CORDON" run --quiet --net isolated -- true >/dev/null 2>&1
+check "a ~/.config/cordon link that leads nowhere refuses to start" 125 "$?"
+rm "$HOME/.config/cordon"

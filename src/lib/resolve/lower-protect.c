@@ -113,9 +113,37 @@ static int protect_config(struct lower *l)
                 bool exists = cordon_lower_lstat(l, dir, &st) >= 0;
                 if (!exists && errno != ENOENT)
                         continue;
+                int r;
+                if (exists && S_ISLNK(st.st_mode)) {
+                        /* A link into a dotfiles repository, say: its target is what the next
+                         * start reads, so the target is what is kept read-only (writable binds
+                         * sit at their host paths). A link that leads nowhere could be given a
+                         * target by the sandbox: refused. */
+                        _cleanup_free_ char *real = cordon_lower_host_realpath(l, dir);
+                        if (!real || stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
+                                return cordon_diag_set(
+                                    l->diag, -ELOOP,
+                                    "'%s' is a symbolic link that does not lead to a directory; "
+                                    "cordon reads its configuration there, so a sandbox could "
+                                    "create it: make the target directory or remove the link",
+                                    dir);
+                        /* A mount cannot cover the link itself: where the sandbox can
+                         * write beside it, it could put a directory of its own there. */
+                        if (cordon_lower_sandbox_can_write(l, parent))
+                                return cordon_diag_set(
+                                    l->diag, -ELOOP,
+                                    "'%s' is a symbolic link in a directory the sandbox can "
+                                    "write, which could replace it with a configuration of its "
+                                    "own for the next start: make it a directory, or do not "
+                                    "give the sandbox '%s'",
+                                    dir, parent);
+                        if (cordon_lower_sandbox_can_write(l, real) &&
+                            (r = bind_ro(l, real, real, "sandbox.conf")) < 0)
+                                return r;
+                        continue;
+                }
                 if (!cordon_lower_sandbox_can_write(l, exists ? dir : parent))
                         continue;
-                int r;
                 if (!exists) {
                         if (cordon_lower_lstat(l, parent, &st) < 0 || !S_ISDIR(st.st_mode))
                                 continue; /* no ~/.config to create it in: nothing to plant into */
