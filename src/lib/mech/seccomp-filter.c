@@ -223,6 +223,9 @@ static int add_rules(scmp_filter_ctx ctx, enum cordon_seccomp_tier tier,
                 if (r >= 0 && tier == CORDON_SECCOMP_TIER_NET_ONLY)
                         r = deny_all(ctx, denied_io_uring, ELEMENTSOF(denied_io_uring));
                 return r;
+        case CORDON_SECCOMP_NET_STREAM_UNIX:
+        case CORDON_SECCOMP_NET_STREAM_INET:
+                /* Placeholder until issue 15's rule lands: as strict as NO_SOCKET. */
         case CORDON_SECCOMP_NET_NO_SOCKET:
                 /* io_uring goes with socket(): IORING_OP_SOCKET makes a socket inside the kernel,
                  * where this filter never looks, and the filter without the deny list (the

@@ -27,6 +27,14 @@ enum cordon_seccomp_net {
          * namespace confines), and socketpair() for every family but AF_UNIX. AF_VSOCK, for
          * one, has no namespace. */
         CORDON_SECCOMP_NET_FAMILIES,
+        /* The landlock backend's proxied mode (issue 15): socket() admits SOCK_STREAM of
+         * AF_INET, AF_INET6 and AF_UNIX only (Landlock's TCP rule leaves the proxy's port, and
+         * Landlock's pathname rule for Unix sockets keeps host sockets out); socketpair()
+         * AF_UNIX of SOCK_STREAM and SOCK_SEQPACKET only. */
+        CORDON_SECCOMP_NET_STREAM_UNIX,
+        /* The same without AF_UNIX in socket(), for a kernel whose Landlock cannot keep a
+         * connect() from reaching a host Unix socket by its path. */
+        CORDON_SECCOMP_NET_STREAM_INET,
         /* The landlock backend isolates the network (no network namespace to do the job):
          * socket() fails with EPERM for every address family, and so do the io_uring calls,
          * whose IORING_OP_SOCKET would make one past the filter; socketpair() keeps working for
@@ -41,6 +49,10 @@ enum cordon_seccomp_net {
 struct cordon_seccomp_key {
         enum cordon_seccomp_tier tier;
         enum cordon_seccomp_net net;
+        /* The landlock backend's user notifications (seccomp-notify.h): the calls the
+         * supervisor answers on the command's behalf (a pty's peer, the private /dev/shm) or
+         * explains (a create under the host's /tmp). */
+        bool notify;
 };
 
 static inline enum cordon_seccomp_net cordon_seccomp_net_stricter(enum cordon_seccomp_net a,
@@ -64,7 +76,7 @@ struct cordon_bpf {
 int cordon_seccomp_build(const struct cordon_seccomp_key *k, struct cordon_bpf *ret);
 int cordon_seccomp_compile(const struct cordon_seccomp_key *k, struct cordon_bpf *ret);
 /* The generated programs: one per key, at the index cordon_seccomp_program() gives. */
-#define CORDON_SECCOMP_PROGRAMS ((unsigned)_CORDON_SECCOMP_TIER_MAX * _CORDON_SECCOMP_NET_MAX)
+#define CORDON_SECCOMP_PROGRAMS ((unsigned)_CORDON_SECCOMP_TIER_MAX * _CORDON_SECCOMP_NET_MAX * 2)
 /* The index of @k among the generated programs, or -EINVAL for a key out of range. */
 static inline int cordon_seccomp_program(const struct cordon_seccomp_key *k)
 {
@@ -73,14 +85,16 @@ static inline int cordon_seccomp_program(const struct cordon_seccomp_key *k)
         if ((unsigned)k->tier >= _CORDON_SECCOMP_TIER_MAX ||
             (unsigned)k->net >= _CORDON_SECCOMP_NET_MAX)
                 return -EINVAL;
-        return (int)((unsigned)k->tier * _CORDON_SECCOMP_NET_MAX + (unsigned)k->net);
+        return (int)(((unsigned)k->tier * _CORDON_SECCOMP_NET_MAX + (unsigned)k->net) * 2 +
+                     (k->notify ? 1u : 0u));
 }
 /* The key of program @index, the inverse of cordon_seccomp_program(). */
 static inline struct cordon_seccomp_key cordon_seccomp_program_key(unsigned index)
 {
         return (struct cordon_seccomp_key){
-            .tier = (enum cordon_seccomp_tier)(index / _CORDON_SECCOMP_NET_MAX),
-            .net = (enum cordon_seccomp_net)(index % _CORDON_SECCOMP_NET_MAX),
+            .tier = (enum cordon_seccomp_tier)(index / 2 / _CORDON_SECCOMP_NET_MAX),
+            .net = (enum cordon_seccomp_net)(index / 2 % _CORDON_SECCOMP_NET_MAX),
+            .notify = index % 2 == 1,
         };
 }
 void cordon_bpf_clear(struct cordon_bpf *b);

@@ -1,0 +1,40 @@
+/* The landlock backend's seccomp notifications, the supervisor side: one event-loop source on
+ * the listener the child sent (CORDON_CONTROL_FD_SECCOMP_NOTIFY). Each notification is answered
+ * at once, never by waiting on the command:
+ *  - ioctl(fd, TIOCGPTPEER, flags): when @fd (taken with pidfd_getfd) is a pty master, its peer
+ *    is opened here and added to the caller (the only way to a pty's other end, since Landlock
+ *    keeps every /dev/pts/N closed); anything else is refused.
+ *  - creating /dev/shm/NAME (open/openat/creat with O_CREAT, link, unlink): done in the
+ *    launch's private shm directory instead (notify-fs.h), so POSIX semaphores and shared
+ *    memory work without reaching anyone else's.
+ *  - creating under the host's /tmp outside every writable grant: EACCES as Landlock would
+ *    answer, plus one warning naming the gap and the fix, once per sandbox.
+ *  - anything else: SECCOMP_USER_NOTIF_FLAG_CONTINUE (Landlock and the filter decide).
+ * What the supervisor does on the command's behalf is never wider than the grant it stands in
+ * for: a decision to continue is always safe (Landlock still checks), one to act is confined to
+ * a descriptor the launch made. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/launch/event-loop.h"
+
+struct cordon_notify_config {
+        int shm_dirfd;               /* the private /dev/shm stand-in (O_DIRECTORY), or -1: none */
+        const char *const *writable; /* host paths the command may write (for the /tmp note) */
+        size_t n_writable;
+        /* One line per gap met (the first time only); NULL: none. */
+        void (*warn)(void *userdata, const char *message);
+        void *userdata;
+};
+
+struct cordon_notify;
+
+/* Takes @listener (closed on failure too). Returns 0 or -errno. */
+int cordon_notify_new(int listener, const struct cordon_notify_config *cfg,
+                      struct cordon_notify **ret);
+/* Registers the source on @loop. Returns 0 or -errno. */
+int cordon_notify_attach(struct cordon_notify *n, struct cordon_loop *loop);
+void cordon_notify_detach(struct cordon_notify *n, struct cordon_loop *loop);
+void cordon_notify_free(struct cordon_notify *n);
