@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Startup cost of cordon against bare /bin/true, bwrap and a minimal Landlock launcher, measured
-# in one run with all of them interleaved so machine noise hits them alike. Six rows:
+# in one run with all of them interleaved so machine noise hits them alike. Seven rows:
 #   bare       /bin/true
 #   cordon     cordon run --quiet --net isolated -- /bin/true (ns backend, all layers; no
 #              network, as bwrap --unshare-all: filtered mode adds pasta, see bench/proxy.sh)
@@ -9,10 +9,14 @@
 #   ll-launch  bench/ll-launch.c: no-new-privs + Landlock + execvp, nothing else
 #   ll-sup     ll-launch --supervised: the same under cordon-ll's processes (supervisor, reaper,
 #              vfork-like child), still without seccomp or policy: how much is the structure
-# Prints median and p90 per command, the ratios, and a verdict against each target:
+#   landstrip  the native binary of npm's @jarkkojs/landstrip (a Landlock-only launcher, not its
+#              node wrapper) with a policy like cordon-ll's grants for /bin/true: read the
+#              system, write the project and /dev/null, no network
+# Prints median and p90 per command, the ratios, and a verdict (PASS/MISS) against each target:
 #   ns backend        cordon    <= 0.8 x bwrap
 #   landlock backend  cordon-ll <= 1.3 x ll-sup (the same supervisor/reaper/child structure:
 #                     the fair floor; cordon-ll/ll-launch is still printed, without a target)
+#                     cordon-ll <= 1.0 x landstrip (the fastest Landlock-only peer installable)
 #
 # Usage: bench/startup.sh [--as-root] [--check] [ITERATIONS]
 #   ITERATIONS   timed rounds (default 300, or $ITERATIONS); each round runs every command once
@@ -20,12 +24,15 @@
 #   --check      exit 1 when a target is missed (for CI); otherwise exit 0 once measured
 # Environment: CORDON (binary; default build/src/cli/cordon), BWRAP (default: bwrap in PATH),
 #   CC (compiler for ll-launch.c, default cc), ITERATIONS, WARMUP (untimed rounds first,
-#   default 10), BENCH_USER (default cordon-test).
+#   default 10), BENCH_USER (default cordon-test), LANDSTRIP (landstrip's native binary; empty:
+#   no landstrip row), LANDSTRIP_DIR (where npm installs it, default bench/.landstrip).
 #
 # ll-launch is compiled on each run with `$CC -O2` into a temporary directory, from ll-launch.c
-# next to this script. As root without --as-root the script re-runs itself as BENCH_USER from a
-# world-readable copy of itself, the launcher source and the binary, because the targets are
-# about unprivileged users; root hides the cost of the user namespace.
+# next to this script. landstrip is installed on demand with `npm install` (no global install)
+# into LANDSTRIP_DIR, which git ignores; without npm or the registry its row is skipped with a
+# `# landstrip: skipped` line. As root without --as-root the script re-runs itself as BENCH_USER
+# from a world-readable copy of itself, the launcher source, landstrip and the binary, because
+# the targets are about unprivileged users; root hides the cost of the user namespace.
 set -eu
 
 as_root=0 check=0 iterations=${ITERATIONS:-300}
@@ -54,6 +61,36 @@ ll_src=$(dirname "$self")/ll-launch.c
 [ -r "$ll_src" ] || { echo "startup.sh: no launcher source at '$ll_src'" >&2; exit 1; }
 cc=${CC:-cc}
 
+# landstrip's native binary in $landstrip, or an empty $landstrip and the reason in $landstrip_skip.
+LANDSTRIP_VERSION=0.14.0
+resolve_landstrip() {
+        landstrip= landstrip_skip=
+        if [ -n "${LANDSTRIP+set}" ]; then # given, also by the root part to its re-run
+                landstrip=$LANDSTRIP landstrip_skip=${LANDSTRIP_SKIP:-LANDSTRIP is empty}
+                if [ -n "$landstrip" ] && ! [ -x "$landstrip" ]; then
+                        landstrip_skip="no executable at LANDSTRIP='$landstrip'" landstrip=
+                fi
+                return 0
+        fi
+        [ "$(uname -m)" = x86_64 ] || { landstrip_skip="no @jarkkojs/landstrip-linux-x64 for $(uname -m)"; return 0; }
+        local dir=${LANDSTRIP_DIR:-$repo/bench/.landstrip} out
+        local bin=$dir/node_modules/@jarkkojs/landstrip-linux-x64/bin/landstrip
+        if ! "$bin" --version 2>/dev/null | grep -qx "landstrip $LANDSTRIP_VERSION"; then
+                command -v npm >/dev/null || { landstrip_skip="npm not found (install it, or set LANDSTRIP)"; return 0; }
+                mkdir -p "$dir" 2>/dev/null && [ -w "$dir" ] || { landstrip_skip="cannot write '$dir' (set LANDSTRIP_DIR)"; return 0; }
+                echo "# landstrip: npm install @jarkkojs/landstrip@$LANDSTRIP_VERSION into $dir"
+                if ! out=$(cd "$dir" && timeout 180 npm install --prefix "$dir" --no-save --no-package-lock \
+                        --no-audit --no-fund --loglevel=error "@jarkkojs/landstrip@$LANDSTRIP_VERSION" 2>&1); then
+                        landstrip_skip="npm install @jarkkojs/landstrip@$LANDSTRIP_VERSION failed: $(printf '%s\n' "$out" | grep -v '^npm warn' | tail -n 1)"
+                        return 0
+                fi
+                "$bin" --version 2>/dev/null | grep -qx "landstrip $LANDSTRIP_VERSION" ||
+                        { landstrip_skip="npm installed no landstrip $LANDSTRIP_VERSION at '$bin'"; return 0; }
+        fi
+        landstrip=$bin
+}
+resolve_landstrip
+
 if [ "$(id -u)" -eq 0 ] && [ $as_root -eq 0 ]; then
         id -u "$user" >/dev/null 2>&1 || { [ -x "$repo/tests/ensure-test-user.sh" ] && "$repo/tests/ensure-test-user.sh"; } ||
                 { echo "startup.sh: user '$user' is missing" >&2; exit 1; }
@@ -65,6 +102,11 @@ if [ "$(id -u)" -eq 0 ] && [ $as_root -eq 0 ]; then
         cp "$ll_src" "$stage/ll-launch.c"
         chmod 755 "$stage/cordon" "$stage/startup.sh"
         chmod 644 "$stage/ll-launch.c"
+        if [ -n "$landstrip" ]; then
+                cp "$landstrip" "$stage/landstrip"
+                chmod 755 "$stage/landstrip"
+                landstrip=$stage/landstrip
+        fi
         home=$(getent passwd "$user" | cut -d: -f6)
         flags=()
         [ $check -eq 1 ] && flags+=(--check)
@@ -73,7 +115,7 @@ if [ "$(id -u)" -eq 0 ] && [ $as_root -eq 0 ]; then
         status=0
         runuser -u "$user" -- env -i HOME="$home" USER="$user" LOGNAME="$user" LANG=C.UTF-8 \
                 PATH=/usr/local/bin:/usr/bin:/bin CORDON="$stage/cordon" BWRAP="$bwrap" CC="$cc" \
-                WARMUP="${WARMUP:-10}" bash "$stage/startup.sh" "${flags[@]}" "$iterations" || status=$?
+                WARMUP="${WARMUP:-10}" LANDSTRIP="$landstrip" LANDSTRIP_SKIP="$landstrip_skip" bash "$stage/startup.sh" "${flags[@]}" "$iterations" || status=$?
         exit $status
 fi
 
@@ -87,14 +129,21 @@ ll_launch=$tools/ll-launch
 ll_build="$cc -O2 $ll_src -> $ll_launch ($("$cc" --version | head -n 1))"
 cd "$project"
 status=0
-"$python" - "$cordon" "$bwrap" "$iterations" "${WARMUP:-10}" "$check" "$ll_launch" "$ll_build" <<'EOF' || status=$?
+# landstrip's policy: what cordon-ll grants /bin/true, as far as its policy language goes (reads
+# are not restricted; direct network is denied by default). Outside the project, like ll-launch.
+landstrip_policy=$tools/landstrip-policy.json
+printf '%s\n' '{"filesystem":{"allowWrite":[".","/dev/null"]}}' >"$landstrip_policy"
+"$python" - "$cordon" "$bwrap" "$iterations" "${WARMUP:-10}" "$check" "$ll_launch" "$ll_build" \
+        "$landstrip" "$landstrip_skip" "$landstrip_policy" <<'EOF' || status=$?
 import collections, os, random, re, subprocess, sys, time
 
 cordon, bwrap, iterations, warmup, check = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1"
 ll_launch, ll_build = sys.argv[6], sys.argv[7]
+landstrip, landstrip_skip, landstrip_policy = sys.argv[8], sys.argv[9], sys.argv[10]
 project = os.getcwd()
 TARGET = 0.8     # ns backend: cordon <= TARGET x bwrap
 LL_TARGET = 1.3  # landlock backend: cordon-ll <= LL_TARGET x ll-sup
+LS_TARGET = 1.0  # landlock backend: cordon-ll <= LS_TARGET x landstrip
 
 def die(msg):
     print("startup.sh: " + msg, file=sys.stderr)
@@ -218,10 +267,39 @@ def bwrap_mounts(args):
 LAYERS_SH = ('for k in NoNewPrivs Seccomp Seccomp_filters; do '
              'v=$(sed -n "s/^$k:[[:space:]]*//p" /proc/self/status 2>/dev/null); printf "%s=%s " "$k" "${v:-?}"; done; '
              'if ls /var >/dev/null 2>&1; then echo "/var listable"; else echo "/var denied"; fi')
-layers = [(name, probe(launcher + ["/bin/sh", "-c", LAYERS_SH]).strip())
-          for name, launcher in (("cordon", base), ("cordon-ll", base_ll),
-                                 ("ll-launch", [ll_launch, project, "--"]),
-                                 ("ll-sup", [ll_launch, "--supervised", project, "--"]))]
+ls_base = [landstrip, "-p", landstrip_policy] if landstrip else []
+launchers = [("cordon", base), ("cordon-ll", base_ll), ("ll-launch", [ll_launch, project, "--"]),
+             ("ll-sup", [ll_launch, "--supervised", project, "--"])]
+if landstrip:
+    launchers.append(("landstrip", ls_base))
+layers = [(name, probe(launcher + ["/bin/sh", "-c", LAYERS_SH]).strip()) for name, launcher in launchers]
+
+# A peer that confines nothing is no fair row: under the very landstrip command that is timed, a
+# write next to its policy (outside the project, in a directory this user owns) must be refused
+# while the same write works without landstrip, and a write in the project must work.
+ls_confines = ""
+if landstrip:
+    WRITE_SH = 'echo x >"$1"'
+    outside = os.path.join(os.path.dirname(landstrip_policy), "landstrip-write-probe")
+    inside_probe = os.path.join(project, ".landstrip-write-probe")
+    def sh_write(prefix, path):
+        r = subprocess.run(prefix + ["/bin/sh", "-c", WRITE_SH, "sh", path], stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True)
+        made = os.path.exists(path)
+        if made:
+            os.unlink(path)
+        return r.returncode, made, r.stderr.strip()
+    code, made, _ = sh_write([], outside)
+    if code != 0 or not made:
+        die("control: cannot write %s without landstrip (exit %d)" % (outside, code))
+    code, made, err = sh_write(ls_base, outside)
+    if code == 0 or made:
+        die("landstrip does not confine: a write to %s under `%s` worked (exit %d)" % (outside, " ".join(ls_base), code))
+    ls_confines = "a write to %s refused (exit %d: %s)" % (outside, code, err.splitlines()[-1] if err else "no message")
+    code, made, err = sh_write(ls_base, inside_probe)
+    if code != 0 or not made:
+        die("landstrip cannot write in the project (exit %d): %s" % (code, err))
+    ls_confines += ", without landstrip it works, in the project it works"
 
 commands = [("bare", ["/bin/true"], base_actions, None),
             ("cordon", base + ["/bin/true"], base_actions, None)]
@@ -242,6 +320,8 @@ else:
 commands += [("cordon-ll", base_ll + ["/bin/true"], base_actions, None),
              ("ll-launch", [ll_launch, project, "--", "/bin/true"], base_actions, None),
              ("ll-sup", [ll_launch, "--supervised", project, "--", "/bin/true"], base_actions, None)]
+if landstrip:
+    commands.append(("landstrip", ls_base + ["/bin/true"], base_actions, None))
 
 def run(argv, actions, prepare, env=os.environ):
     if prepare:
@@ -291,6 +371,12 @@ print("# cordon: %s (%s)" % (cordon, probe([cordon, "--version"]).strip()))
 if args:
     print("# bwrap: " + " ".join(a for a in args if a != "--") + " -- /bin/true")
 print("# ll-launch: compiled by this script: " + ll_build)
+if landstrip:
+    with open(landstrip_policy) as f:
+        print("# landstrip: %s (%s), policy %s" % (landstrip, probe([landstrip, "--version"]).strip(), f.read().strip()))
+    print("# landstrip confines: " + ls_confines)
+else:
+    print("# landstrip: skipped: %s (no landstrip row, no cordon-ll/landstrip verdict)" % landstrip_skip)
 for name, seen_inside in layers:
     seen_inside = seen_inside.replace("NoNewPrivs=? Seccomp=? Seccomp_filters=? ", "(no /proc to read) ")
     print("# inside %-11s %s" % (name + ":", seen_inside))
@@ -315,7 +401,7 @@ def verdict(a, b, target):
     r = med[a] / med[b]
     ok = r <= target
     print("verdict: %s: %s/%s %.2f %s %.2f target (%s median must be <= %.3f ms, is %.3f ms)"
-          % ("MET" if ok else "MISSED", a, b, r, "<=" if ok else ">", target, a, target * med[b], med[a]))
+          % ("PASS" if ok else "MISS", a, b, r, "<=" if ok else ">", target, a, target * med[b], med[a]))
     return ok
 
 ratio("cordon", "bare")
@@ -327,12 +413,20 @@ ratio("ll-launch", "bare")
 ratio("cordon-ll", "ll-launch")
 ratio("ll-sup", "ll-launch")
 ratio("cordon-ll", "ll-sup")
+if "landstrip" in med:
+    ratio("landstrip", "bare")
+    ratio("landstrip", "ll-sup")
+    ratio("cordon-ll", "landstrip")
 met = True
 if "bwrap" in med:
     met &= verdict("cordon", "bwrap", TARGET)
 else:
     print("verdict: n/a: cordon/bwrap (no bwrap to compare with)")
 met &= verdict("cordon-ll", "ll-sup", LL_TARGET)
+if "landstrip" in med:
+    met &= verdict("cordon-ll", "landstrip", LS_TARGET)
+else:
+    print("verdict: n/a: cordon-ll/landstrip (landstrip skipped: %s)" % landstrip_skip)
 sys.exit(1 if check and not met else 0)
 EOF
 exit $status
