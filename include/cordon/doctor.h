@@ -98,6 +98,39 @@ struct cordon_doctor_network {
         char reason[sizeof(((struct cordon_diag *)0)->message)]; /* why not, with the fix; "" */
 };
 
+/* What the landlock backend delivers on this host, item by item, in this fixed order (the
+ * landlock backend's section of cordon(1) gives the reasoning per item). */
+enum cordon_doctor_ll_item {
+        CORDON_DOCTOR_LL_TMPDIR,      /* "tmpdir": a private TMPDIR */
+        CORDON_DOCTOR_LL_TMP,         /* "tmp": creating files directly under /tmp */
+        CORDON_DOCTOR_LL_SHM,         /* "shm": POSIX shared memory and semaphores */
+        CORDON_DOCTOR_LL_PTY,         /* "pty": new pseudo-terminals */
+        CORDON_DOCTOR_LL_SCOPE,       /* "scope": signals and abstract unix sockets kept inside */
+        CORDON_DOCTOR_LL_TCP,         /* "tcp": Landlock's TCP connect and bind rules */
+        CORDON_DOCTOR_LL_PROXIED,     /* "proxied": network mode proxied */
+        CORDON_DOCTOR_LL_FILTERED,    /* "filtered": network mode filtered */
+        CORDON_DOCTOR_LL_PROC,        /* "proc": a private /proc */
+        CORDON_DOCTOR_LL_PASSWD,      /* "passwd": a filtered /etc/passwd and /etc/group */
+        CORDON_DOCTOR_LL_HOME_SEEDED, /* "home_seeded": writable copies of HOME_SEEDED files */
+        CORDON_DOCTOR_LL_PROTECTED,   /* "protected": protected files read-only inside
+                                       * writable directories (.git/config, agents' settings) */
+        _CORDON_DOCTOR_LL_MAX,
+};
+
+struct cordon_doctor_ll_feature {
+        const char *name; /* stable key, as above (static) */
+        const char *what; /* what the item is, for people (static) */
+        bool works;       /* delivered on this host */
+        char note[256];   /* how it is delivered, or why not and the fix */
+};
+
+/* Computed from the probes of the report (Landlock ABI, seccomp filters and actions, the
+ * seccomp user-notification machinery), never from a fixed list. */
+struct cordon_doctor_landlock_backend {
+        bool usable; /* Landlock is available: the backend can run here */
+        struct cordon_doctor_ll_feature features[_CORDON_DOCTOR_LL_MAX];
+};
+
 struct cordon_doctor_report {
         struct cordon_doctor_userns userns;
         struct cordon_doctor_landlock landlock;
@@ -106,6 +139,7 @@ struct cordon_doctor_report {
         struct cordon_doctor_limits limits;
         struct cordon_doctor_pasta pasta;
         struct cordon_doctor_network network;
+        struct cordon_doctor_landlock_backend landlock_backend;
 };
 
 /* Runs every check. @search_path is a PATH-style list for finding pasta (NULL: a default);
@@ -131,6 +165,12 @@ int cordon_doctor_check_cgroup(struct cordon_doctor_cgroup *ret);
 int cordon_doctor_check_limits(struct cordon_doctor_limits *ret);
 int cordon_doctor_find_pasta(const char *search_path, struct cordon_doctor_pasta *ret);
 void cordon_doctor_check_network(struct cordon_doctor_network *ret);
+/* The landlock backend's items from the Landlock and seccomp parts of a report (@ll and @sc,
+ * filled by the checks above) and the kernel's seccomp user notification support, which it
+ * probes itself without installing anything. */
+void cordon_doctor_check_landlock_backend(const struct cordon_doctor_landlock *ll,
+                                          const struct cordon_doctor_seccomp *sc,
+                                          struct cordon_doctor_landlock_backend *ret);
 
 /* True when the `ns` backend can start a sandbox here (it needs a user namespace). */
 bool cordon_doctor_ns_backend_usable(const struct cordon_doctor_report *r);

@@ -258,26 +258,24 @@ static void print_cgroup(const struct cordon_doctor_cgroup *c)
         printf("\n");
 }
 
-/* What the landlock backend cannot do, for the text and the JSON report alike. */
+/* What the landlock backend cannot do on any host, for the text and the JSON report alike; what
+ * depends on the host is in the report's landlock_backend items. */
 static const char *const landlock_backend_gaps[] = {
     "denied paths answer EACCES instead of being hidden (ENOENT)",
-    "no private /tmp (the command gets a private TMPDIR instead), /proc, /dev/shm or "
-    "/etc/passwd",
     "no pid, ipc, uts or network namespace: isolated mode refuses socket() instead, and the "
     "host's processes show in /proc (what the command leaves behind is killed by a reaper "
     "outside the sandbox, not by the end of a pid namespace)",
-    "no private devpts: the command cannot open new pseudo-terminals",
-    "HOME_SEEDED files are read-only instead of writable copies",
     "a blocked path inside a granted directory is carved out of the grant: entries created "
     "later directly in that directory are out of reach",
     "no user namespace of its own: the command shares the user's inotify, fanotify and namespace "
     "limits (/proc/sys/user) and can use them up for the user's programs outside",
-    "no read-only binds inside writable directories: the project's .git/config and .git/hooks "
-    "and the agents' settings files stay writable, so what the command writes there can run on "
-    "the host later",
-    "the host's /proc: /proc/keys and, for root, the root-only entries (timer_list, slabinfo, "
-    "...) stay readable",
 };
+
+/* "WHAT: NOTE", the gap line of an item that does not work here. */
+static void feature_gap(const struct cordon_doctor_ll_feature *f, char *buf, size_t n)
+{
+        snprintf(buf, n, "%s: %s", f->what, f->note);
+}
 
 /* The variables held for the Slurm integration, with their values as the defaults and the
  * environment make them: accepted, not yet active. */
@@ -339,6 +337,25 @@ static const char *auto_backend(const struct cordon_doctor_report *r)
         return b < 0 ? NULL : cordon_backend_to_string((enum cordon_backend)b);
 }
 
+/* One line per item that works here, then one per gap: those of every host first, then the
+ * items that do not work here. */
+static void print_landlock_backend(const struct cordon_doctor_landlock_backend *b)
+{
+        printf("landlock backend: %s\n", b->usable ? "usable" : "unusable");
+        for (size_t i = 0; i < ELEMENTSOF(b->features); i++)
+                if (b->features[i].works)
+                        print_line("landlock backend works", b->features[i].what,
+                                   b->features[i].note);
+        for (size_t i = 0; i < ELEMENTSOF(landlock_backend_gaps); i++)
+                printf("landlock backend gap: %s\n", landlock_backend_gaps[i]);
+        for (size_t i = 0; i < ELEMENTSOF(b->features); i++)
+                if (!b->features[i].works) {
+                        char gap[sizeof(b->features[i].note) + 128];
+                        feature_gap(&b->features[i], gap, sizeof(gap));
+                        printf("landlock backend gap: %s\n", gap);
+                }
+}
+
 static void print_text(const struct cordon_doctor_report *r)
 {
         char reason[256], value[32];
@@ -382,9 +399,7 @@ static void print_text(const struct cordon_doctor_report *r)
 
         print_line("backend", auto_backend(r) ?: "none can run here",
                    auto_backend(r) ? "what --backend auto picks" : "");
-        printf("landlock backend: %s\n", r->landlock.abi > 0 ? "usable" : "unusable");
-        for (size_t i = 0; i < ELEMENTSOF(landlock_backend_gaps); i++)
-                printf("landlock backend gap: %s\n", landlock_backend_gaps[i]);
+        print_landlock_backend(&r->landlock_backend);
         print_held();
 }
 
@@ -511,6 +526,38 @@ static json_t *limits_json(const struct cordon_doctor_limits *l, bool *oom)
         return o;
 }
 
+/* {"usable": true, "gaps": [the text's gap lines], "features": [{"name": "shm", "what": "...",
+ * "works": true, "note": "..."}, ...]}: the same facts as the text, in the same order. */
+static json_t *landlock_backend_json(const struct cordon_doctor_landlock_backend *b, bool *oom)
+{
+        json_t *lb = json_object(), *gaps = json_array(), *features = json_array();
+        for (size_t i = 0; gaps && i < ELEMENTSOF(landlock_backend_gaps); i++)
+                if (json_array_append_new(gaps, json_string(landlock_backend_gaps[i])) < 0)
+                        *oom = true;
+        for (size_t i = 0; gaps && features && i < ELEMENTSOF(b->features); i++) {
+                const struct cordon_doctor_ll_feature *f = &b->features[i];
+                if (!f->works) {
+                        char gap[sizeof(f->note) + 128];
+                        feature_gap(f, gap, sizeof(gap));
+                        if (json_array_append_new(gaps, json_string(gap)) < 0)
+                                *oom = true;
+                }
+                json_t *o = json_object();
+                put(o, "name", json_string_or_null(f->name), oom);
+                put(o, "what", json_string_or_null(f->what), oom);
+                put(o, "works", json_boolean(f->works), oom);
+                put(o, "note", json_string_or_null(*f->note ? f->note : NULL), oom);
+                if (!o || json_array_append_new(features, o) < 0)
+                        *oom = true;
+        }
+        if (!gaps || !features)
+                *oom = true;
+        put(lb, "usable", json_boolean(b->usable), oom);
+        put(lb, "gaps", gaps, oom);
+        put(lb, "features", features, oom);
+        return lb;
+}
+
 static json_t *build_json(const struct cordon_doctor_report *r)
 {
         bool oom = false;
@@ -532,13 +579,7 @@ static json_t *build_json(const struct cordon_doctor_report *r)
         put(root, "network", net, &oom);
         put(root, "ns_backend_usable", json_boolean(cordon_doctor_ns_backend_usable(r)), &oom);
         put(root, "backend", json_string_or_null(auto_backend(r)), &oom);
-        json_t *lb = json_object(), *gaps = json_array();
-        for (size_t i = 0; gaps && i < ELEMENTSOF(landlock_backend_gaps); i++)
-                if (json_array_append_new(gaps, json_string(landlock_backend_gaps[i])) < 0)
-                        oom = true;
-        put(lb, "usable", json_boolean(r->landlock.abi > 0), &oom);
-        put(lb, "gaps", gaps, &oom);
-        put(root, "landlock_backend", lb, &oom);
+        put(root, "landlock_backend", landlock_backend_json(&r->landlock_backend, &oom), &oom);
         put(root, "held", held_json(&oom), &oom);
         return oom ? NULL : TAKE_PTR(root);
 }

@@ -2,7 +2,9 @@
 # `cordon doctor`: one line per check, each cross-checked against an independent control (unshare,
 # the Landlock syscall from Python, /proc/self/status, stat -f, command -v, mountinfo and test -w
 # for the limits, and the `cordon: limits` banner of `cordon run` for the same user); --json
-# carries the same facts; the exit status follows user namespaces; misuse exits 2.
+# carries the same facts; the exit status follows user namespaces; misuse exits 2. The landlock
+# backend's items (what works there on this host) agree with the Landlock ABI, the kernel's
+# seccomp user notification and what the commands really get under --backend landlock.
 . "$(dirname "$0")/../lib/tap.sh"
 
 out=$("$CORDON" doctor 2>"$T_TMP/err"); rc=$?
@@ -92,7 +94,7 @@ banner_mech() {
         fi
 }
 
-plan 21
+plan 25
 
 if [ "$userns" = yes ]; then
         check "exit status 0: user namespaces work here" "0" "$rc"
@@ -105,7 +107,7 @@ labels=$(printf '%s\n' "$out" | sed 's/:.*//' | paste -sd,)
 check "text: one line per check, in order" \
         "user namespaces,landlock,seccomp,cgroup,limits,pasta,network,landlock features,backend,landlock backend" \
         "$(printf '%s\n' "$labels" | tr , '\n' |
-        grep -v '^landlock backend gap$\|^accepted$\|^ not yet active$' | paste -sd,)"
+        grep -v '^landlock backend gap$\|^landlock backend works$\|^accepted$\|^ not yet active$' | paste -sd,)"
 
 ul=$(line "user namespaces")
 case "${ul#*: }" in
@@ -222,3 +224,85 @@ if [ "$help_rc" = 0 ] && printf '%s\n' "$help_out" | grep -q -- "--json"; then
 else
         not_ok "--help: exit status 0, lists --json" "status $help_rc" "$help_out"
 fi
+
+# The landlock backend's items. Controls: the ABI from Python (above), the kernel's seccomp user
+# notification (the action, pidfd_getfd and Linux 5.14 for SECCOMP_ADDFD_FLAG_SEND), and what a
+# command really gets under --backend landlock for the items a command can try.
+ll_items=tmpdir,tmp,shm,pty,scope,tcp,proxied,filtered,proc,passwd,home_seeded,protected
+notify_kernel=$(python3 -c 'import ctypes, errno, os
+libc = ctypes.CDLL(None, use_errno=True)
+action = ctypes.c_uint32(0x7fc00000)  # SECCOMP_RET_USER_NOTIF
+ok = libc.syscall(317, 2, 0, ctypes.byref(action)) == 0  # seccomp(SECCOMP_GET_ACTION_AVAIL)
+ok = ok and libc.syscall(438, -1, 0, 0) < 0 and ctypes.get_errno() == errno.EBADF  # pidfd_getfd
+major, minor = (int(x) for x in os.uname().release.split(".")[:2])
+print("yes" if ok and (major, minor) >= (5, 14) else "no")')
+LL_TRY='import _posixshmem, os, subprocess, sys
+def attempt(f):
+    try:
+        f()
+        return "yes"
+    except OSError:
+        return "no"
+def shm():
+    name = "/cordon-doctor-%d" % os.getpid()
+    os.close(_posixshmem.shm_open(name, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600))
+    _posixshmem.shm_unlink(name)
+def mk(d):
+    os.rmdir(subprocess.run(["mktemp", "-d", d + "/cordon-doctor.XXXXXX"], check=True,
+                            capture_output=True, text=True).stdout.strip())
+def tmp_ok(d):
+    try:
+        mk(d)
+        return "yes"
+    except subprocess.CalledProcessError:
+        return "no"
+print("tmpdir=%s tmp=%s shm=%s pty=%s" % (tmp_ok(os.environ["TMPDIR"]), tmp_ok("/tmp"),
+      attempt(shm), attempt(lambda: [os.close(fd) for fd in os.openpty()])))'
+ll_json=$(printf '%s' "$json" | python3 -c 'import json, sys
+d = json.load(sys.stdin)["landlock_backend"]
+print(",".join(f["name"] for f in d["features"]))
+print(" ".join("%s=%s" % (f["name"], "yes" if f["works"] else "no") for f in d["features"]))' 2>&1)
+check "landlock backend: --json lists every item, in order" "$ll_items" "$(printf '%s\n' "$ll_json" | head -1)"
+
+if [ "$landlock" != unavailable ]; then
+        abi=${landlock#ABI }
+        tried=$(cd "$T_PROJECT" && "$CORDON" run --quiet --backend landlock --net isolated -- \
+                python3 -c "$LL_TRY" 2>&1)
+        yn() { if "$@"; then echo yes; else echo no; fi; }
+        want="$tried scope=$(yn [ "$abi" -ge 6 ]) tcp=$(yn [ "$abi" -ge 4 ])"
+        want="$want proxied=$(yn [ "$abi" -ge 4 -a "$seccomp" = yes ]) filtered=no proc=no passwd=no"
+        want="$want home_seeded=no protected=no"
+else
+        want=$(printf '%s' "$ll_items" | tr , '\n' | sed 's/$/=no/' | paste -sd' ')
+fi
+check "landlock backend: each item works exactly as the ABI ($landlock) and a command under it find" \
+        "$want" "$(printf '%s\n' "$ll_json" | sed -n 2p)"
+
+# shm and pty rest on seccomp user notification: working, the kernel has it; not working, the
+# note names what is missing.
+notify_notes=$(printf '%s' "$json" | python3 -c 'import json, sys
+for f in json.load(sys.stdin)["landlock_backend"]["features"]:
+    if f["name"] in ("shm", "pty"):
+        print("%s=%s" % (f["name"], "works" if f["works"] else
+              "needs-notify" if "needs Linux 5.14 seccomp user notification" in f["note"] else f["note"]))')
+bad=""
+for n in $notify_notes; do
+        case $n:$notify_kernel in *=works:yes | *=needs-notify:*) ;; *) bad="$bad $n" ;; esac
+done
+if [ "$landlock" = unavailable ] || [ -z "$bad" ]; then
+        ok "landlock backend: shm and pty work only with the kernel's seccomp user notification ($notify_kernel), else say so"
+else
+        not_ok "landlock backend: shm and pty work only with the kernel's seccomp user notification ($notify_kernel), else say so" "$bad"
+fi
+
+# The text says the same: a "works" line per working item, a gap line per other one, and the
+# gap lines of --json are those of the text.
+text_want=$(printf '%s' "$json" | python3 -c 'import json, sys
+d = json.load(sys.stdin)["landlock_backend"]
+for f in d["features"]:
+    if f["works"]:
+        print("landlock backend works: %s (%s)" % (f["what"], f["note"]))
+for g in d["gaps"]:
+    print("landlock backend gap: " + g)')
+check "landlock backend: the text has the same works and gap lines as --json" "$text_want" \
+        "$(printf '%s\n' "$out" | grep '^landlock backend works: \|^landlock backend gap: ')"
