@@ -129,17 +129,35 @@ ll_launch=$tools/ll-launch
 ll_build="$cc -O2 $ll_src -> $ll_launch ($("$cc" --version | head -n 1))"
 cd "$project"
 status=0
+# The file system of /tmp, and for ext4 whether it has a journal (without one, creating an inode
+# there gets slower with every inode freed in the last minute).
+tmp_fs() {
+        local t dev
+        t=$(stat -f -c %T /tmp 2>/dev/null) || { echo unknown; return; }
+        if [ "$t" = ext2/ext3 ]; then
+                dev=$(awk '$5 == "/tmp" { d = $(NF - 1) } $5 == "/" { r = $(NF - 1) } END { print d ? d : r }' /proc/self/mountinfo)
+                dev=${dev##*/}
+                case $(cat "/sys/fs/ext4/$dev/journal_task" 2>/dev/null) in
+                "<none>") t="ext4 ($dev) without a journal" ;;
+                "") t="ext2/3/4 ($dev)" ;;
+                *) t="ext4 ($dev) with a journal" ;;
+                esac
+        fi
+        echo "$t"
+}
+
 # landstrip's policy: what cordon-ll grants /bin/true, as far as its policy language goes (reads
 # are not restricted; direct network is denied by default). Outside the project, like ll-launch.
 landstrip_policy=$tools/landstrip-policy.json
 printf '%s\n' '{"filesystem":{"allowWrite":[".","/dev/null"]}}' >"$landstrip_policy"
 "$python" - "$cordon" "$bwrap" "$iterations" "${WARMUP:-10}" "$check" "$ll_launch" "$ll_build" \
-        "$landstrip" "$landstrip_skip" "$landstrip_policy" <<'EOF' || status=$?
-import collections, os, random, re, subprocess, sys, time
+        "$landstrip" "$landstrip_skip" "$landstrip_policy" "$(tmp_fs)" <<'EOF' || status=$?
+import collections, os, random, re, subprocess, sys, tempfile, time
 
 cordon, bwrap, iterations, warmup, check = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1"
 ll_launch, ll_build = sys.argv[6], sys.argv[7]
 landstrip, landstrip_skip, landstrip_policy = sys.argv[8], sys.argv[9], sys.argv[10]
+tmp_fs = sys.argv[11]
 project = os.getcwd()
 TARGET = 0.8     # ns backend: cordon <= TARGET x bwrap
 LL_TARGET = 1.3  # landlock backend: cordon-ll <= LL_TARGET x ll-sup
@@ -332,6 +350,18 @@ def run(argv, actions, prepare, env=os.environ):
     t1 = time.perf_counter_ns()
     return t1 - t0, os.waitstatus_to_exitcode(st)
 
+def tmp_mkdir_us(n=9):
+    """Median µs of a mkdir+rmdir in /tmp, where cordon-ll makes its private TMPDIR on every run.
+    On ext4 without a journal the inode allocator skips every inode freed there in the last
+    minute (reading each one's inode block), so this grows with /tmp's churn, ours included."""
+    ts = []
+    for _ in range(n):
+        t0 = time.perf_counter_ns()
+        d = tempfile.mkdtemp(prefix="cordon-bench-mkdir.", dir="/tmp")
+        ts.append((time.perf_counter_ns() - t0) / 1e3)
+        os.rmdir(d)
+    return median(ts)
+
 def cpu_busy():
     """Seconds of CPU time the whole machine spent busy, and this process and its children did."""
     with open("/proc/stat") as f:
@@ -340,8 +370,14 @@ def cpu_busy():
     busy = t[0] + t[1] + t[2] + t[5] + t[6]  # user nice system irq softirq (guest is in user)
     return busy / os.sysconf("SC_CLK_TCK"), own.user + own.system + own.children_user + own.children_system
 
+def median(v):
+    s = sorted(v)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
 samples = {name: [] for name, *_ in commands}
 rng = random.Random(1)
+mkdir_before = tmp_mkdir_us()
 busy0, own0, wall0 = *cpu_busy(), time.monotonic()
 for it in range(warmup + iterations):
     order = list(commands)
@@ -353,13 +389,9 @@ for it in range(warmup + iterations):
         if it >= warmup:
             samples[name].append(ns / 1e6)
 busy1, own1, wall1 = *cpu_busy(), time.monotonic()
+mkdir_after = tmp_mkdir_us()
 ncpu = os.cpu_count() or 1
 other = max(0.0, (busy1 - busy0) - (own1 - own0)) / ((wall1 - wall0) * ncpu)
-
-def median(v):
-    s = sorted(v)
-    n = len(s)
-    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
 
 def p90(v):
     s = sorted(v)
@@ -383,6 +415,8 @@ for name, seen_inside in layers:
 # About 15% on an idle 2-CPU VM: kernel work for our processes that their rusage does not show.
 print("# load: %d CPUs; %.0f%% of their time went to other work during the timed rounds%s"
       % (ncpu, 100 * other, " (busy machine: rerun when idle)" if other > 0.3 else ""))
+print("# /tmp: %s; mkdir+rmdir there %.0f us before the timed rounds, %.0f us after (cordon-ll makes its TMPDIR there)"
+      % (tmp_fs, mkdir_before, mkdir_after))
 for n in notes:
     print("# note: " + n)
 print("%-10s %10s %10s" % ("", "median ms", "p90 ms"))
