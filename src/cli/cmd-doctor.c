@@ -30,6 +30,7 @@ static void doctor_help(FILE *f)
 {
         fprintf(f, "Usage: cordon doctor [OPTIONS]\n\n"
                    "Report which kernel features this host offers the sandbox: user namespaces,\n"
+                   "AppArmor's restriction of them (and the command that lifts it for cordon),\n"
                    "the Landlock ABI, seccomp filters, cgroup v2 delegation, what would enforce\n"
                    "--memory, --pids and --cpus, and pasta.\n\n"
                    "Options:\n");
