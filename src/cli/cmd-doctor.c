@@ -388,6 +388,7 @@ static json_t *apparmor_json(const struct cordon_doctor_apparmor *a, bool *oom)
         put(o, "reason", json_string_or_null(*reason ? reason : NULL), oom);
         put(o, "profile", json_string(a->profile), oom);
         put(o, "profile_installed", json_boolean(a->profile_installed), oom);
+        put(o, "profile_dir", json_string(a->profile_dir), oom);
         put(o, "fix", json_string_or_null(*fix ? fix : NULL), oom);
         return o;
 }

@@ -7,7 +7,15 @@
 # shellcheck disable=SC1091 # staged by run-tap.sh
 . "$T_SRC/tests/lib/tap.sh"
 
-plan 10
+# As root the restriction does not apply (root is exempt): that is checked as such, and the
+# checks for an unprivileged caller run as nobody.
+unpriv=()
+if [ "$(id -u)" = 0 ]; then
+        plan 11
+        unpriv=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+else
+        plan 10
+fi
 root=$T_TMP/aa-root
 mkdir -p "$root/proc/sys/kernel" "$root/sys/module/apparmor/parameters" \
         "$root/proc/self/attr/apparmor"
@@ -17,12 +25,14 @@ state() {
         echo "$2" >"$root/proc/self/attr/apparmor/current"
         echo "${3:-Y}" >"$root/sys/module/apparmor/parameters/enabled"
 }
-doctor() { CORDON_DOCTOR_APPARMOR_ROOT=$root "$CORDON" doctor "$@" 2>/dev/null; }
+doctor() { CORDON_DOCTOR_APPARMOR_ROOT=$root "${unpriv[@]}" "$CORDON" doctor "$@" 2>/dev/null; }
 line() { printf '%s\n' "$1" | grep "^$2: " | head -1; }
 
 # Where the build put the profile's copy and the AppArmor directory: from --json, checked
 # against the fix command below.
-profile=$(doctor --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["apparmor"]["profile"])')
+read -r profile aadir < <(doctor --json | python3 -c 'import json, sys
+a = json.load(sys.stdin)["apparmor"]
+print(a["profile"], a["profile_dir"])')
 case $profile in
 /*/cordon/apparmor/cordon) ok "--json: the profile's copy is DATADIR/cordon/apparmor/cordon ($profile)" ;;
 *) not_ok "--json: the profile's copy is DATADIR/cordon/apparmor/cordon" "$profile" ;;
@@ -33,33 +43,29 @@ state 1 unconfined
 out=$(doctor)
 fix=$(line "$out" "apparmor fix")
 if [ "$(id -u)" = 0 ]; then
+        as_root=$(CORDON_DOCTOR_APPARMOR_ROOT=$root "$CORDON" doctor 2>/dev/null)
         check "restricted, as root: exempt, no command" \
                 "apparmor: restricts user namespaces (kernel.apparmor_restrict_unprivileged_userns=1; root is exempt)|" \
-                "$(line "$out" apparmor)|$fix"
-        skip "the fix command is for unprivileged users (run as cordon-test by run-tap.sh)" \
-                "restricted, unconfined: the one command that installs and loads the profile"
-        skip "as root" "restricted, profile copy missing: says so instead of a command that fails"
-        skip "as root" "--json: restricts_user_namespaces and fix as in the text"
-else
-        case $(line "$out" apparmor) in
-        "apparmor: restricts user namespaces (kernel.apparmor_restrict_unprivileged_userns=1 and no profile grants them to cordon"*)
-                ok "restricted, unconfined: the line names the sysctl and the missing profile" ;;
-        *) not_ok "restricted, unconfined: the line names the sysctl and the missing profile" "$out" ;;
-        esac
-        want="apparmor fix: sudo install -m 0644 $profile /etc/apparmor.d/cordon && sudo apparmor_parser -r /etc/apparmor.d/cordon"
-        check "restricted, unconfined: the one command that installs and loads the profile" "$want" "$fix"
-        rm "$root$profile"
-        case $(line "$(doctor)" "apparmor fix") in
-        "apparmor fix: none from here: $profile is missing;"*)
-                ok "restricted, profile copy missing: says so instead of a command that fails" ;;
-        *) not_ok "restricted, profile copy missing: says so instead of a command that fails" "$(doctor | head -3)" ;;
-        esac
-        cp /dev/null "$root$profile"
-        got=$(doctor --json | python3 -c 'import json, sys
+                "$(line "$as_root" apparmor)|$(line "$as_root" "apparmor fix")"
+fi
+case $(line "$out" apparmor) in
+"apparmor: restricts user namespaces (kernel.apparmor_restrict_unprivileged_userns=1 and no profile grants them to cordon"*)
+        ok "restricted, unconfined: the line names the sysctl and the missing profile" ;;
+*) not_ok "restricted, unconfined: the line names the sysctl and the missing profile" "$out" ;;
+esac
+want="apparmor fix: sudo install -m 0644 $profile $aadir/cordon && sudo apparmor_parser -r $aadir/cordon"
+check "restricted, unconfined: the one command that installs and loads the profile" "$want" "$fix"
+rm "$root$profile"
+case $(line "$(doctor)" "apparmor fix") in
+"apparmor fix: none from here: $profile is missing;"*)
+        ok "restricted, profile copy missing: says so instead of a command that fails" ;;
+*) not_ok "restricted, profile copy missing: says so instead of a command that fails" "$(doctor | head -3)" ;;
+esac
+cp /dev/null "$root$profile"
+got=$(doctor --json | python3 -c 'import json, sys
 a = json.load(sys.stdin)["apparmor"]
 print(a["restricts_user_namespaces"], a["kernel.apparmor_restrict_unprivileged_userns"], a["fix"], sep="|")')
-        check "--json: restricts_user_namespaces and fix as in the text" "True|1|${want#apparmor fix: }" "$got"
-fi
+check "--json: restricts_user_namespaces and fix as in the text" "True|1|${want#apparmor fix: }" "$got"
 
 state 0 unconfined
 out=$(doctor)
