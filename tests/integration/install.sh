@@ -63,7 +63,7 @@ if cmp -s "$copy" "$dest/etc/apparmor.d/cordon"; then
 else
         not_ok "restricted host: the installed profile is the generated one"
 fi
-rm -rf "$dest/etc"
+rm -rf "${dest:?}/etc"
 echo 0 >"$T_TMP/sysctl"
 out=$(DESTDIR=$dest CORDON_INSTALL_APPARMOR_SYSCTL=$T_TMP/sysctl \
         "$script" /usr/share/cordon/apparmor/cordon /etc/apparmor.d 2>&1); rc=$?

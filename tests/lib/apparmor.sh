@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # sourced: AA_PARSER, AA_BASE and AA_WHY are for the caller
 # An apparmor_parser that knows AppArmor 4 policy (abi 4.0, the `userns` rule), for parse-only
 # checks (-Q -K: nothing is loaded into the kernel). Source it, then call aa_parser_find:
 #   AA_PARSER  the command as an array (a loader and its library path for a fetched one)

@@ -55,7 +55,7 @@ Test(doctor_apparmor, restricted_unconfined_applies_to_non_root)
         cr_expect_str_eq(a.profile, CORDON_APPARMOR_PROFILE_COPY);
         cr_expect_str_eq(a.profile_dir, CORDON_APPARMOR_DIR);
         cr_expect_not(a.profile_installed);
-        put_file(CORDON_APPARMOR_PROFILE_COPY + 1, "");
+        put_file(&CORDON_APPARMOR_PROFILE_COPY[1], ""); /* relative to the fake root */
         cordon_doctor_check_apparmor(root, &a);
         cr_expect(a.profile_installed);
 }
