@@ -289,8 +289,9 @@ int cordon_shm_unlink(int dirfd, const char *name)
 
 bool cordon_tmp_gap(const char *abs_path, const char *const *writable, size_t n_writable)
 {
-        /* Only a message depends on the answer, never a grant: a path that does not normalise
-         * (relative, "..", out of memory) is simply not a gap. */
+        /* Never a grant depends on the answer: "no" leaves the decision to Landlock (only the
+         * note is lost), so whatever does not normalise (relative, "..", out of memory) is no
+         * gap; a wrong "yes" would refuse what Landlock allows. */
         _cleanup_free_ char *p = NULL;
         if (!abs_path || path_normalize(abs_path, &p) < 0)
                 return false;
