@@ -353,6 +353,7 @@ _public_ int cordon_doctor_collect(const char *search_path, struct cordon_doctor
                 return r;
         cordon_doctor_check_network(&rep.network);
         cordon_doctor_check_landlock_backend(&rep.landlock, &rep.seccomp, &rep.landlock_backend);
+        cordon_doctor_check_apparmor(NULL, &rep.apparmor); /* doctor-apparmor.c */
         *ret = rep;
         rep = (struct cordon_doctor_report){0}; /* ownership went to *ret */
         return 0;
