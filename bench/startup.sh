@@ -10,8 +10,9 @@
 #   ll-sup     ll-launch --supervised: the same under cordon-ll's processes (supervisor, reaper,
 #              vfork-like child), still without seccomp or policy: how much is the structure
 #   landstrip  the native binary of npm's @jarkkojs/landstrip (a Landlock-only launcher, not its
-#              node wrapper) with a policy like cordon-ll's grants for /bin/true: read the
-#              system, write the project and /dev/null, no network
+#              node wrapper) with a policy as near cordon-ll's grants for /bin/true as its
+#              language allows: write only the project and /dev/null, no network (reads are
+#              not restricted: landstrip has no read allowlist on Linux)
 # Prints median and p90 per command, the ratios, and a verdict (PASS/MISS) against each target:
 #   ns backend        cordon    <= 0.8 x bwrap
 #   landlock backend  cordon-ll <= 1.3 x ll-sup (the same supervisor/reaper/child structure:
