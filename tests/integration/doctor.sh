@@ -94,7 +94,7 @@ banner_mech() {
         fi
 }
 
-plan 25
+plan 26
 
 if [ "$userns" = yes ]; then
         check "exit status 0: user namespaces work here" "0" "$rc"
@@ -267,7 +267,7 @@ check "landlock backend: --json lists every item, in order" "$ll_items" "$(print
 if [ "$landlock" != unavailable ]; then
         abi=${landlock#ABI }
         tried=$(cd "$T_PROJECT" && "$CORDON" run --quiet --backend landlock --net isolated -- \
-                python3 -c "$LL_TRY" 2>&1)
+                python3 -c "$LL_TRY" 2>"$T_TMP/ll-try-err")
         yn() { if "$@"; then echo yes; else echo no; fi; }
         want="$tried scope=$(yn [ "$abi" -ge 6 ]) tcp=$(yn [ "$abi" -ge 4 ])"
         want="$want proxied=$(yn [ "$abi" -ge 4 -a "$seccomp" = yes ]) filtered=no proc=no passwd=no"
@@ -277,6 +277,20 @@ else
 fi
 check "landlock backend: each item works exactly as the ABI ($landlock) and a command under it find" \
         "$want" "$(printf '%s\n' "$ll_json" | sed -n 2p)"
+
+# The refused create under /tmp: with the notifications it comes with one warning naming the gap,
+# and doctor's note says so; without them it is a bare EACCES, and the note does not promise one.
+if [ "$landlock" != unavailable ]; then
+        warned=no
+        grep -q "no private /tmp" "$T_TMP/ll-try-err" && warned=yes
+        promised=$(printf '%s' "$json" | python3 -c 'import json, sys
+f = [f for f in json.load(sys.stdin)["landlock_backend"]["features"] if f["name"] == "tmp"][0]
+print("yes" if "a note naming this gap" in f["note"] else "no")')
+        check "landlock backend: a create under /tmp is refused with a warning exactly when doctor says so" \
+                "$promised" "$warned"
+else
+        skip "Landlock is unavailable" "landlock backend: a create under /tmp is refused with a warning exactly when doctor says so"
+fi
 
 # shm and pty rest on seccomp user notification: working, the kernel has it; not working, the
 # note names what is missing.
