@@ -2,7 +2,7 @@
 BUILD ?= build
 SANITIZE_BUILD ?= build-asan
 
-.PHONY: all deps test-deps demo check check-fast clean format
+.PHONY: all deps test-deps demo install check check-fast clean format
 
 all: deps
 	@test -f $(BUILD)/build.ninja || meson setup $(BUILD) >/dev/null
@@ -13,6 +13,15 @@ deps:
 
 test-deps:
 	@scripts/install-deps.sh --test
+
+# The binary, libcordon with its headers and libcordon.pc, the man pages, the bash completion
+# and the AppArmor profile (put into /etc/apparmor.d and loaded only where AppArmor restricts
+# user namespaces: data/apparmor/install-profile.sh). DESTDIR=/staging stages it instead; the
+# prefix is the build's (meson configure $(BUILD) -Dprefix=...).
+install: all
+	@rm -f $(BUILD)/meson-logs/apparmor-install.txt
+	meson install -C $(BUILD) --no-rebuild $(if $(DESTDIR),--destdir "$(DESTDIR)")
+	@cat $(BUILD)/meson-logs/apparmor-install.txt 2>/dev/null || true
 
 demo: all
 	@scripts/demo.sh $(BUILD)/src/cli/cordon

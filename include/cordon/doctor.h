@@ -98,6 +98,24 @@ struct cordon_doctor_network {
         char reason[sizeof(((struct cordon_diag *)0)->message)]; /* why not, with the fix; "" */
 };
 
+/* AppArmor's restriction of unprivileged user namespaces (Ubuntu 23.10 and later) and the
+ * profile cordon ships to lift it for the installed cordon binary. */
+struct cordon_doctor_apparmor {
+        int enabled; /* AppArmor is active: 1 yes, 0 no, -1 unknown (/sys/module/apparmor) */
+        /* kernel.apparmor_restrict_unprivileged_userns; -1 when absent (no Ubuntu kernel,
+         * AppArmor off) or unreadable */
+        long restrict_unprivileged_userns;
+        char label[128]; /* the caller's AppArmor label ("unconfined", "cordon (unconfined)");
+                          * "" when unknown */
+        /* The restriction applies to the caller: it is on, no profile is attached to the
+         * caller (its label is "unconfined") and the caller is not root. The ns backend then
+         * cannot set up its user namespace until cordon's profile is loaded. */
+        bool restricts_caller;
+        const char *profile;     /* static: the installed copy of cordon's profile */
+        bool profile_installed;  /* that copy exists */
+        const char *profile_dir; /* static: the directory AppArmor loads profiles from */
+};
+
 struct cordon_doctor_report {
         struct cordon_doctor_userns userns;
         struct cordon_doctor_landlock landlock;
@@ -106,6 +124,7 @@ struct cordon_doctor_report {
         struct cordon_doctor_limits limits;
         struct cordon_doctor_pasta pasta;
         struct cordon_doctor_network network;
+        struct cordon_doctor_apparmor apparmor;
 };
 
 /* Runs every check. @search_path is a PATH-style list for finding pasta (NULL: a default);
@@ -131,6 +150,11 @@ int cordon_doctor_check_cgroup(struct cordon_doctor_cgroup *ret);
 int cordon_doctor_check_limits(struct cordon_doctor_limits *ret);
 int cordon_doctor_find_pasta(const char *search_path, struct cordon_doctor_pasta *ret);
 void cordon_doctor_check_network(struct cordon_doctor_network *ret);
+/* @root: NULL for the host; else a directory standing in for / where the AppArmor facts are
+ * read (proc/sys/kernel/apparmor_restrict_unprivileged_userns,
+ * sys/module/apparmor/parameters/enabled, proc/self/attr/apparmor/current and the profile's
+ * installed copy), for tests. */
+void cordon_doctor_check_apparmor(const char *root, struct cordon_doctor_apparmor *ret);
 
 /* True when the `ns` backend can start a sandbox here (it needs a user namespace). */
 bool cordon_doctor_ns_backend_usable(const struct cordon_doctor_report *r);

@@ -86,10 +86,14 @@ struct cordon_report {
         /* When they differ: why, what NETWORK_FILTER_FALLBACK chose and how to get the mode
          * asked for ("" otherwise). A weaker mode than asked for is also a warning. */
         const char *net_note;
-        /* The egress proxy (proxied mode): connections served and refused so far. */
+        /* The egress proxy (proxied mode): connections served and refused so far, and the TCP
+         * port on 127.0.0.1 the command is told of (decided in the prepare phase: 3128 inside
+         * the ns backend's network namespace, a random port of the host's loopback under the
+         * landlock backend; 0 in other modes and in a landlock dry run). */
         struct {
                 unsigned long long connections;
                 unsigned long long refused;
+                unsigned port;
         } proxy;
         unsigned namespaces; /* CORDON_NS_* */
         struct {

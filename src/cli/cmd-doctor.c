@@ -1,6 +1,7 @@
 /* `cordon doctor`: reports which kernel features this host offers the sandbox, one line per
  * check or as one JSON object. Exit status 0 when the default `ns` backend can run here. */
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ static void doctor_help(FILE *f)
 {
         fprintf(f, "Usage: cordon doctor [OPTIONS]\n\n"
                    "Report which kernel features this host offers the sandbox: user namespaces,\n"
+                   "AppArmor's restriction of them (and the command that lifts it for cordon),\n"
                    "the Landlock ABI, seccomp filters, cgroup v2 delegation, what would enforce\n"
                    "--memory, --pids and --cpus, and pasta.\n\n"
                    "Options:\n");
@@ -279,6 +281,118 @@ static const char *const landlock_backend_gaps[] = {
     "...) stay readable",
 };
 
+/* --- AppArmor (Ubuntu 23.10+): the restriction of user namespaces and the one command that
+ * lifts it for cordon --- */
+
+static void put(json_t *o, const char *key, json_t *v, bool *oom);
+static json_t *sysctl_json(long v);
+
+/* @s quoted for a POSIX shell when it holds anything but safe characters; "" when it does not
+ * fit in @n, so that a truncated path is never offered as a command. */
+static void shell_quote(const char *s, char *buf, size_t n)
+{
+        static const char safe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+                                   "/._+-";
+        size_t len = 0;
+        bool plain = *s && strspn(s, safe) == strlen(s);
+        if (!plain)
+                buf[len++] = '\'';
+        for (const char *p = s; *p; p++) {
+                const char *piece = !plain && *p == '\'' ? "'\\''" : (char[]){*p, 0};
+                size_t k = strlen(piece);
+                if (len + k + 2 > n) {
+                        buf[0] = 0;
+                        return;
+                }
+                memcpy(buf + len, piece, k);
+                len += k;
+        }
+        if (!plain)
+                buf[len++] = '\'';
+        buf[len] = 0;
+}
+
+static const char *apparmor_value(const struct cordon_doctor_apparmor *a)
+{
+        if (a->restrict_unprivileged_userns == 1 && a->enabled != 0)
+                return "restricts user namespaces";
+        return a->enabled == 1 ? "active, user namespaces unrestricted" : "not active";
+}
+
+static void apparmor_reason(const struct cordon_doctor_apparmor *a, char *buf, size_t n)
+{
+        if (a->restrict_unprivileged_userns != 1 || a->enabled == 0)
+                snprintf(buf, n, "%s", "");
+        else if (a->restricts_caller)
+                snprintf(buf, n,
+                         "kernel.apparmor_restrict_unprivileged_userns=1 and no profile grants "
+                         "them to cordon: the ns backend needs cordon's profile");
+        else if (*a->label && !streq(a->label, "unconfined"))
+                snprintf(buf, n,
+                         "kernel.apparmor_restrict_unprivileged_userns=1; cordon runs under the "
+                         "profile '%s'",
+                         a->label);
+        else
+                snprintf(buf, n, "kernel.apparmor_restrict_unprivileged_userns=1; root is exempt");
+}
+
+/* The one command that installs and loads cordon's profile; "" when none is needed. */
+static void apparmor_fix(const struct cordon_doctor_apparmor *a, char *buf, size_t n)
+{
+        char src[PATH_MAX + 64], dst[PATH_MAX + 64], dst_path[PATH_MAX];
+        if (!a->restricts_caller) {
+                snprintf(buf, n, "%s", "");
+                return;
+        }
+        if (!a->profile_installed) {
+                snprintf(buf, n,
+                         "none from here: %s is missing; `sudo make install` in cordon's source "
+                         "tree installs and loads the profile",
+                         a->profile);
+                return;
+        }
+        snprintf(dst_path, sizeof(dst_path), "%s/cordon", a->profile_dir);
+        shell_quote(a->profile, src, sizeof(src));
+        shell_quote(dst_path, dst, sizeof(dst));
+        if (!*src || !*dst) {
+                snprintf(buf, n, "%s", "");
+                return;
+        }
+        int w = snprintf(buf, n, "sudo install -m 0644 %s %s && sudo apparmor_parser -r %s", src,
+                         dst, dst);
+        if (w < 0 || (size_t)w >= n)
+                buf[0] = 0; /* never a truncated command */
+}
+
+static void print_apparmor(const struct cordon_doctor_apparmor *a)
+{
+        char reason[256], fix[3 * PATH_MAX];
+        apparmor_reason(a, reason, sizeof(reason));
+        print_line("apparmor", apparmor_value(a), reason);
+        apparmor_fix(a, fix, sizeof(fix));
+        if (*fix)
+                printf("apparmor fix: %s\n", fix);
+}
+
+static json_t *apparmor_json(const struct cordon_doctor_apparmor *a, bool *oom)
+{
+        char reason[256], fix[3 * PATH_MAX];
+        json_t *o = json_object();
+        apparmor_reason(a, reason, sizeof(reason));
+        apparmor_fix(a, fix, sizeof(fix));
+        put(o, "enabled", a->enabled < 0 ? json_null() : json_boolean(a->enabled), oom);
+        put(o, "kernel.apparmor_restrict_unprivileged_userns",
+            sysctl_json(a->restrict_unprivileged_userns), oom);
+        put(o, "label", json_string_or_null(*a->label ? a->label : NULL), oom);
+        put(o, "restricts_user_namespaces", json_boolean(a->restricts_caller), oom);
+        put(o, "reason", json_string_or_null(*reason ? reason : NULL), oom);
+        put(o, "profile", json_string(a->profile), oom);
+        put(o, "profile_installed", json_boolean(a->profile_installed), oom);
+        put(o, "profile_dir", json_string(a->profile_dir), oom);
+        put(o, "fix", json_string_or_null(*fix ? fix : NULL), oom);
+        return o;
+}
+
 /* The variables held for the Slurm integration, with their values as the defaults and the
  * environment make them: accepted, not yet active. */
 static struct cordon_settings *held_settings(void)
@@ -345,6 +459,7 @@ static void print_text(const struct cordon_doctor_report *r)
 
         userns_reason(&r->userns, reason, sizeof(reason));
         print_line("user namespaces", r->userns.usable ? "yes" : "no", reason);
+        print_apparmor(&r->apparmor);
 
         landlock_reason(&r->landlock, reason, sizeof(reason));
         if (r->landlock.abi > 0)
@@ -520,6 +635,7 @@ static json_t *build_json(const struct cordon_doctor_report *r)
         put(pasta, "path", json_string_or_null(r->pasta.path), &oom);
 
         put(root, "user_namespaces", userns_json(&r->userns, &oom), &oom);
+        put(root, "apparmor", apparmor_json(&r->apparmor, &oom), &oom);
         put(root, "landlock", landlock_json(&r->landlock, &oom), &oom);
         put(root, "seccomp", seccomp_json(&r->seccomp, &oom), &oom);
         put(root, "cgroup", cgroup_json(&r->cgroup, &oom), &oom);
@@ -561,6 +677,12 @@ int cmd_doctor(int argc, char **argv)
                 log_error_errno(r, "cannot run the checks: %m");
                 return 1;
         }
+
+        /* Tests only: the AppArmor facts from a directory standing in for / (see
+         * tests/integration/doctor-apparmor.sh), as the other checks cannot be faked. */
+        const char *apparmor_root = getenv("CORDON_DOCTOR_APPARMOR_ROOT");
+        if (apparmor_root && *apparmor_root)
+                cordon_doctor_check_apparmor(apparmor_root, &report.apparmor);
 
         if (json) {
                 _cleanup_json_ json_t *j = build_json(&report);

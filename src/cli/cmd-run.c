@@ -72,8 +72,11 @@ static void print_banner(void *userdata, const struct cordon_sandbox *sb)
                 fprintf(stderr, "cordon: network=open: the command shares the host's network; "
                                 "nothing it sends or connects to is filtered\n");
         else if (rep->net_mode == CORDON_NET_PROXIED)
-                fprintf(stderr, "cordon: network=proxied: only through the proxy at "
-                                "127.0.0.1:3128 inside (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY)\n");
+                fprintf(stderr,
+                        "cordon: network=proxied: only through the proxy at 127.0.0.1:%u %s "
+                        "(HTTP_PROXY, HTTPS_PROXY, ALL_PROXY)\n",
+                        rep->proxy.port,
+                        rep->backend == CORDON_BACKEND_NS ? "inside" : "on the host's loopback");
         if (*rep->limits_text) {
                 fprintf(stderr, "cordon: limits %s\n", rep->limits_text);
                 /* RLIMIT_AS counts mappings, not the pages of files in tmpfs or of a memfd

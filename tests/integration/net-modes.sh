@@ -46,17 +46,21 @@ check "isolated: nothing (and no proxy)" "EACCES
 ENETUNREACH
 EACCES" "$out"
 
-# A mode given explicitly that cannot be delivered: refused, naming the fix.
-for m in filtered proxied; do
+# A mode given explicitly that cannot be delivered: refused, naming the fix. (proxied can be
+# delivered by the landlock backend since issue 15, with Landlock ABI 4: tests of its own in
+# net-proxied-landlock.sh.)
+for m in filtered; do
         run_loud --backend landlock --net "$m" -- true
         case $rc:$err in 125:*"ns backend"*) ok "--backend landlock --net $m: exit 125 naming the ns backend" ;;
         *) not_ok "--backend landlock --net $m: exit 125 naming the ns backend" "rc=$rc" "$err" ;; esac
 done
+run_loud --backend landlock --net proxied -- true
+check "--backend landlock --net proxied: delivered" "0" "$rc"
 run_loud --backend landlock -- python3 -c "$NET_PROBE" tcp "$NET_OK_ADDR" "$E"
-case $rc:$out in 0:EACCES | 0:EPERM) ok "--backend landlock, default mode: the command runs without network ($out)" ;;
-*) not_ok "--backend landlock, default mode: the command runs without network" "rc=$rc" "$out" "$err" ;; esac
-case $err in *NETWORK_FILTER_FALLBACK=stricter*"using isolated"*) ok "... one line says the fallback chose isolated" ;;
-*) not_ok "... one line says the fallback chose isolated" "$err" ;; esac
+case $rc:$out in 0:EACCES | 0:EPERM) ok "--backend landlock, default mode: the command runs without direct network ($out)" ;;
+*) not_ok "--backend landlock, default mode: the command runs without direct network" "rc=$rc" "$out" "$err" ;; esac
+case $err in *NETWORK_FILTER_FALLBACK=stricter*"using proxied"*) ok "... one line says the fallback chose proxied" ;;
+*) not_ok "... one line says the fallback chose proxied" "$err" ;; esac
 check "... and only one such line" 1 "$(printf '%s\n' "$err" | grep -c NETWORK_FILTER_FALLBACK)"
 
 # pasta made unavailable (root: a private mount namespace with a non-executable file over it,

@@ -33,12 +33,17 @@ static struct cordon_policy *pol(enum cordon_net_mode m, enum cordon_net_fallbac
         return p;
 }
 
+/* A kernel without Landlock's TCP rule (ABI 3): proxied cannot be delivered by the landlock
+ * backend there, as on every kernel before issue 15. */
+static const struct cordon_net_host old_kernel = {.landlock_abi = 3, .seccomp = true};
+static const struct cordon_net_host *host = &old_kernel;
+
 static int decide(enum cordon_net_mode m, enum cordon_net_fallback f, enum cordon_backend b,
                   cordon_net_filtered_probe probe, const char *failed, enum cordon_net_mode *got,
                   char *note, struct cordon_diag *d)
 {
         struct cordon_policy *p = pol(m, f);
-        int r = cordon_net_decide(p, b, probe, failed, got, note, 1024, d);
+        int r = cordon_net_decide(p, b, host, probe, failed, got, note, 1024, d);
         cordon_policy_free(p);
         return r;
 }
@@ -86,7 +91,8 @@ Test(net_decide, stricter_takes_the_nearest_stricter_mode)
                      0);
         cr_assert_eq(got, CORDON_NET_PROXIED);
         cr_assert(strstr(note, "pasta exited with status 1"), "%s", note);
-        /* The landlock backend has no namespace for pasta or the proxy: isolated. */
+        /* The landlock backend has no namespace for pasta, and on this kernel no TCP rule to keep
+         * the command behind the proxy: isolated. */
         cr_assert_eq(decide(CORDON_NET_FILTERED, CORDON_NET_FALLBACK_STRICTER,
                             CORDON_BACKEND_LANDLOCK, pasta_ok, NULL, &got, note, &d),
                      0);
@@ -113,4 +119,71 @@ Test(net_decide, open_takes_the_nearest_weaker_mode)
                             pasta_ok, NULL, &got, note, &d),
                      0);
         cr_assert_eq(got, CORDON_NET_OPEN);
+}
+
+Test(net_decide, proxied_under_landlock_needs_the_tcp_rule_and_seccomp)
+{
+        char note[1024];
+        struct cordon_diag d = {0};
+        enum cordon_net_mode got;
+        const struct cordon_net_host abi4 = {.landlock_abi = 4, .seccomp = true};
+        const struct cordon_net_host no_seccomp = {.landlock_abi = 7, .seccomp = false};
+        const struct cordon_net_host no_landlock = {.landlock_abi = -ENOSYS, .seccomp = true};
+
+        host = &abi4;
+        cr_assert_eq(decide(CORDON_NET_PROXIED, CORDON_NET_FALLBACK_STRICT, CORDON_BACKEND_LANDLOCK,
+                            pasta_ok, NULL, &got, note, &d),
+                     0, "%s", d.message);
+        cr_assert_eq(got, CORDON_NET_PROXIED);
+        cr_assert_str_empty(note);
+        /* filtered still needs the ns backend: stricter lands on proxied now. */
+        cr_assert_eq(decide(CORDON_NET_FILTERED, CORDON_NET_FALLBACK_STRICTER,
+                            CORDON_BACKEND_LANDLOCK, pasta_ok, NULL, &got, note, &d),
+                     0);
+        cr_assert_eq(got, CORDON_NET_PROXIED);
+        cr_assert(strstr(note, "using proxied"), "%s", note);
+
+        /* ABI 3 and no Landlock: the refusal names the TCP rule; without seccomp, seccomp. */
+        host = &old_kernel;
+        cr_assert_eq(decide(CORDON_NET_PROXIED, CORDON_NET_FALLBACK_STRICT, CORDON_BACKEND_LANDLOCK,
+                            pasta_ok, NULL, &got, note, &d),
+                     -EOPNOTSUPP);
+        cr_assert(strstr(d.message, "Landlock ABI 3, needs ABI 4"), "%s", d.message);
+        host = &no_landlock;
+        cr_assert_eq(decide(CORDON_NET_PROXIED, CORDON_NET_FALLBACK_STRICT, CORDON_BACKEND_LANDLOCK,
+                            pasta_ok, NULL, &got, note, &d),
+                     -EOPNOTSUPP);
+        host = &no_seccomp;
+        cr_assert_eq(decide(CORDON_NET_PROXIED, CORDON_NET_FALLBACK_STRICT, CORDON_BACKEND_LANDLOCK,
+                            pasta_ok, NULL, &got, note, &d),
+                     -EOPNOTSUPP);
+        cr_assert(strstr(d.message, "seccomp"), "%s", d.message);
+        cr_assert_eq(decide(CORDON_NET_PROXIED, CORDON_NET_FALLBACK_STRICTER,
+                            CORDON_BACKEND_LANDLOCK, pasta_ok, NULL, &got, note, &d),
+                     0);
+        cr_assert_eq(got, CORDON_NET_ISOLATED);
+        /* The ns backend needs neither. */
+        cr_assert_eq(decide(CORDON_NET_PROXIED, CORDON_NET_FALLBACK_STRICT, CORDON_BACKEND_NS,
+                            pasta_ok, NULL, &got, note, &d),
+                     0);
+        cr_assert_eq(got, CORDON_NET_PROXIED);
+        host = &old_kernel;
+}
+
+Test(net_decide, proxied_socket_rule_follows_landlock)
+{
+        const struct cordon_net_mode_traits *t = cordon_net_mode_traits(CORDON_NET_PROXIED);
+        bool ru = true;
+        /* This kernel's kind (ABI 7): no AF_UNIX, no RESOLVE_UNIX. */
+        cr_assert_eq(cordon_net_mode_rule_no_netns(t, 7, &ru), CORDON_SECCOMP_NET_STREAM_INET);
+        cr_assert_not(ru);
+        /* Landlock with LANDLOCK_ACCESS_FS_RESOLVE_UNIX: AF_UNIX, and the ruleset handles it. */
+        cr_assert_eq(cordon_net_mode_rule_no_netns(t, 9, &ru), CORDON_SECCOMP_NET_STREAM_UNIX);
+        cr_assert(ru);
+        /* The other modes keep their rule whatever the ABI. */
+        const struct cordon_net_mode_traits *iso = cordon_net_mode_traits(CORDON_NET_ISOLATED);
+        cr_assert_eq(cordon_net_mode_rule_no_netns(iso, 9, &ru), CORDON_SECCOMP_NET_NO_SOCKET);
+        cr_assert_not(ru);
+        const struct cordon_net_mode_traits *open = cordon_net_mode_traits(CORDON_NET_OPEN);
+        cr_assert_eq(cordon_net_mode_rule_no_netns(open, 9, NULL), CORDON_SECCOMP_NET_ANY);
 }

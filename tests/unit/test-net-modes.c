@@ -18,9 +18,10 @@ static const struct row rows[] = {
      CORDON_SECCOMP_NET_ANY},
     {CORDON_NET_FILTERED, "filtered", true, true, false, false, CORDON_SECCOMP_NET_FAMILIES,
      CORDON_SECCOMP_NET_NO_SOCKET},
-    /* TCP only to the proxy's port (Landlock ABI 4). */
+    /* TCP only to the proxy's port (Landlock ABI 4); without a namespace TCP streams only
+     * (STREAM_UNIX where Landlock has RESOLVE_UNIX: cordon_net_mode_rule_no_netns()). */
     {CORDON_NET_PROXIED, "proxied", true, true, true, true, CORDON_SECCOMP_NET_FAMILIES,
-     CORDON_SECCOMP_NET_NO_SOCKET},
+     CORDON_SECCOMP_NET_STREAM_INET},
     {CORDON_NET_ISOLATED, "isolated", true, true, true, false, CORDON_SECCOMP_NET_FAMILIES,
      CORDON_SECCOMP_NET_NO_SOCKET},
 };
@@ -39,13 +40,16 @@ Test(net_modes, every_row_pinned)
                 cr_expect_eq(t->proxy, w->proxy, "%s", w->name);
                 cr_expect_eq(t->seccomp_rule, w->seccomp_rule, "%s", w->name);
                 cr_expect_eq(t->seccomp_rule_no_netns, w->seccomp_rule_no_netns, "%s", w->name);
-                /* Only filtered has hooks of its own (pasta, its nftables rules); the proxy's
-                 * socket is a child step of PID 1 and its server the supervisor's (egress.c). */
+                /* filtered has hooks of its own (pasta, its nftables rules); proxied a prepare
+                 * and teardown (the landlock backend's port on the host's loopback, whose socket
+                 * the supervisor makes); the ns backend's proxy socket is a child step of PID 1
+                 * and its server the supervisor's (egress.c). */
                 bool hooks = w->mode == CORDON_NET_FILTERED;
-                cr_expect_eq(t->prepare != NULL, hooks, "%s", w->name);
+                bool prepares = hooks || w->mode == CORDON_NET_PROXIED;
+                cr_expect_eq(t->prepare != NULL, prepares, "%s", w->name);
                 cr_expect_eq(t->parent_setup != NULL, hooks, "%s", w->name);
                 cr_expect_eq(t->child_setup != NULL, hooks, "%s", w->name);
-                cr_expect_eq(t->teardown != NULL, hooks, "%s", w->name);
+                cr_expect_eq(t->teardown != NULL, prepares, "%s", w->name);
         }
 }
 

@@ -352,6 +352,7 @@ _public_ int cordon_doctor_collect(const char *search_path, struct cordon_doctor
         if (r < 0)
                 return r;
         cordon_doctor_check_network(&rep.network);
+        cordon_doctor_check_apparmor(NULL, &rep.apparmor); /* doctor-apparmor.c */
         *ret = rep;
         rep = (struct cordon_doctor_report){0}; /* ownership went to *ret */
         return 0;

@@ -1,7 +1,8 @@
 /* The sandbox's egress proxy (proxied mode), from the supervisor's side: its rules and log are
  * taken before the clone (the policy is not referenced after the start), the listening socket
- * PID 1 opened inside arrives over the control channel, and the proxy then runs as one source of
- * the supervisor's event loop. */
+ * PID 1 opened inside arrives over the control channel (the landlock backend's: made by the
+ * launch on the host's loopback, net-proxied.c), and the proxy then runs as one source of the
+ * supervisor's event loop. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -76,6 +77,11 @@ int cordon_egress_start(struct cordon_sandbox *sb, struct cordon_diag *diag)
 {
         if (!cordon_net_mode_traits(sb->l.net_mode)->proxy)
                 return 0;
+        /* The landlock backend's socket, made by the supervisor on the host's loopback. */
+        if (sb->proxy_listener < 0 && sb->l.proxy_fd >= 0) {
+                sb->proxy_listener = sb->l.proxy_fd;
+                sb->l.proxy_fd = -EBADF;
+        }
         /* Fail closed: proxied mode without its proxy would be isolated mode under a wrong
          * name, and the command would have been told a proxy is there. */
         if (sb->proxy_listener < 0)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib/launch/backend-auto.h"
+#include "lib/launch/net-proxied.h"
 #include "lib/policy/diag.h"
 #include "lib/resolve/host-action.h"
 #include "lib/launch/launch.h"
@@ -161,19 +162,28 @@ static int prepare_failed(const struct cordon_launch *l, int r, int rule, struct
                                strerror(-r));
 }
 
-/* Proxied mode: the command is pointed at the proxy, in both spellings tools read; whatever
- * proxy the caller's environment named is replaced (it would not be reachable anyway). */
+/* Proxied mode: the command is pointed at the proxy (127.0.0.1:@l->proxy_port), in both
+ * spellings tools read; whatever proxy the caller's environment named is replaced (it would not
+ * be reachable anyway). */
 static int set_proxy_env(struct cordon_launch *l)
 {
-        static const char *const vars[] = {
-            "HTTP_PROXY=http://127.0.0.1:3128",   "http_proxy=http://127.0.0.1:3128",
-            "HTTPS_PROXY=http://127.0.0.1:3128",  "https_proxy=http://127.0.0.1:3128",
-            "ALL_PROXY=socks5h://127.0.0.1:3128", "all_proxy=socks5h://127.0.0.1:3128",
-            "NO_PROXY=localhost,127.0.0.1,::1",   "no_proxy=localhost,127.0.0.1,::1",
+        static const struct {
+                const char *name, *scheme;
+        } forms[] = {
+            {"HTTP_PROXY", "http"},  {"http_proxy", "http"},   {"HTTPS_PROXY", "http"},
+            {"https_proxy", "http"}, {"ALL_PROXY", "socks5h"}, {"all_proxy", "socks5h"},
         };
-        _Static_assert(CORDON_PROXY_PORT == 3128, "the proxy variables name the port");
+        char buf[ELEMENTSOF(forms)][64];
+        const char *vars[ELEMENTSOF(forms) + 2];
         if (!cordon_net_mode_traits(l->net_mode)->proxy)
                 return 0;
+        for (size_t i = 0; i < ELEMENTSOF(forms); i++) {
+                snprintf(buf[i], sizeof(buf[i]), "%s=%s://127.0.0.1:%u", forms[i].name,
+                         forms[i].scheme, (unsigned)l->proxy_port);
+                vars[i] = buf[i];
+        }
+        vars[ELEMENTSOF(forms)] = "NO_PROXY=localhost,127.0.0.1,::1";
+        vars[ELEMENTSOF(forms) + 1] = "no_proxy=localhost,127.0.0.1,::1";
         return launch_setenv(l, vars, ELEMENTSOF(vars));
 }
 
@@ -224,6 +234,23 @@ static int prepare_notify(struct cordon_launch *l)
         return 0;
 }
 
+/* The landlock backend with the Landlock layer off (the unrestricted profile, or
+ * CORDON_HANDLER_SANDBOX=off) in proxied mode: Landlock's TCP rule stands in
+ * for the network namespace all the same, as the socket rule does, in a ruleset that handles
+ * nothing of the filesystem (isolated needs none: its socket rule refuses every socket()).
+ * net-decide.c delivers proxied here only with ABI >= 4; create_ruleset() refuses less. */
+static int prepare_net_only_landlock(struct cordon_launch *l, bool resolve_unix,
+                                     struct cordon_diag *diag)
+{
+        l->ll = (struct cordon_landlock_plan){.abi = l->landlock_abi, .host = true};
+        cordon_landlock_plan_set_net(&l->ll, l->net_mode, l->proxy_port, resolve_unix);
+        int r = cordon_landlock_plan_prepare(&l->ll, NULL);
+        if (r < 0)
+                return cordon_diag_set(diag, r, "failed to create the Landlock ruleset: %s",
+                                       strerror(-r));
+        return 0;
+}
+
 /* Everything that depends on the backend: the Landlock plan, the socket rule of the seccomp
  * filter, the landlock backend's TMPDIR. */
 static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
@@ -231,6 +258,7 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
         const struct cordon_policy *p = l->p;
         int r;
 
+        bool resolve_unix = false;
         cordon_bpf_clear(&l->bpf);
         cordon_landlock_plan_clear(&l->ll);
         l->seccomp_key.notify = false;
@@ -274,7 +302,7 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                 /* Network isolation was asked for and there is no network namespace: socket()
                  * is refused instead, whatever the profile says about the hardening layers. */
                 enum cordon_seccomp_net stand_in =
-                    cordon_net_mode_traits(l->net_mode)->seccomp_rule_no_netns;
+                    cordon_net_mode_rule_no_netns(net, l->landlock_abi, &resolve_unix);
                 if (stand_in != CORDON_SECCOMP_NET_ANY) {
                         if (!l->probe_seccomp())
                                 return cordon_diag_set(
@@ -305,7 +333,7 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                 if (r < 0)
                         return cordon_diag_set(diag, r, "failed to plan the Landlock rules: %s",
                                                strerror(-r));
-                cordon_landlock_plan_set_net(&l->ll, l->net_mode, CORDON_PROXY_PORT);
+                cordon_landlock_plan_set_net(&l->ll, l->net_mode, l->proxy_port, resolve_unix);
                 if (l->backend == CORDON_BACKEND_LANDLOCK && !l->dry_run) {
                         r = cordon_landlock_plan_add(
                             &l->ll, l->tmpdir, CORDON_LANDLOCK_FS_READ | CORDON_LANDLOCK_FS_WRITE,
@@ -322,6 +350,9 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                         if (r < 0)
                                 return prepare_failed(l, r, rule, diag);
                 }
+        } else if (l->backend == CORDON_BACKEND_LANDLOCK && net->proxy && !l->dry_run &&
+                   (r = prepare_net_only_landlock(l, resolve_unix, diag)) < 0) {
+                return r;
         }
 
         if ((r = build_env(l)) < 0)
@@ -362,7 +393,9 @@ static void landlock_drops(const struct cordon_policy *p, char *buf, size_t n)
 /* The delivered network mode, for the backend now chosen; a fallback is warned about. */
 static int decide_net(struct cordon_launch *l, struct cordon_diag *diag)
 {
-        int r = cordon_net_decide(l->p, l->backend, l->probe_filtered, l->filtered_failed,
+        const struct cordon_net_host host = {.landlock_abi = l->landlock_abi,
+                                             .seccomp = l->probe_seccomp()};
+        int r = cordon_net_decide(l->p, l->backend, &host, l->probe_filtered, l->filtered_failed,
                                   &l->net_mode, l->net_note, sizeof(l->net_note), diag);
         /* A weaker network than asked for is always a warning; a stricter one takes nothing
          * away and is told in the report (and the banner). */
@@ -407,6 +440,7 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
             .p = p,
             .cgroup_fds = {-EBADF, -EBADF, -EBADF, -EBADF},
             .pasta = CORDON_PASTA_NONE,
+            .proxy_fd = -EBADF,
             .dry_run = keep.dry_run,
             .warn = keep.warn,
             .userdata = keep.userdata,
@@ -554,6 +588,7 @@ void cordon_launch_clear(struct cordon_launch *l)
         l->n_created = 0;
         /* pasta first: nothing of the sandbox's network outlives it. */
         cordon_pasta_stop(&l->pasta);
+        cordon_net_proxied_teardown(l);
         cordon_nft_plan_clear(&l->nft);
         if (l->limits) {
                 /* Opened only together with the state (before that they may be 0s). */

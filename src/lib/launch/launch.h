@@ -44,6 +44,11 @@ struct cordon_launch {
          * parent steps started it (stopped by the mode's teardown, and at clear). */
         struct cordon_nft_plan nft;
         struct cordon_pasta pasta;
+        /* The proxied network: the port the command is told of (0 until decided, and in a dry
+         * run of the landlock backend), and the landlock backend's listening socket on the
+         * host's loopback until the sandbox takes it (-EBADF otherwise; net-proxied.h). */
+        uint16_t proxy_port;
+        int proxy_fd;
 
         char *tmpdir; /* landlock backend: the private TMPDIR on the host, removed at clear */
         /* Landlock backend with notifications (seccomp_key.notify): the private directory that

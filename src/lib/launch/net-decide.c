@@ -10,8 +10,9 @@
 #include "lib/policy/policy.h"
 
 bool cordon_net_mode_deliverable(const struct cordon_policy *p, enum cordon_backend backend,
-                                 enum cordon_net_mode mode, cordon_net_filtered_probe probe,
-                                 const char *filtered_failed, char *why, size_t n)
+                                 const struct cordon_net_host *host, enum cordon_net_mode mode,
+                                 cordon_net_filtered_probe probe, const char *filtered_failed,
+                                 char *why, size_t n)
 {
         *why = 0;
         switch (mode) {
@@ -35,10 +36,29 @@ bool cordon_net_mode_deliverable(const struct cordon_policy *p, enum cordon_back
                 }
                 return probe(p, why, n);
         case CORDON_NET_PROXIED:
-                if (backend != CORDON_BACKEND_NS) {
+                if (backend == CORDON_BACKEND_NS)
+                        return true;
+                /* Without a network namespace the command is kept behind the proxy by Landlock's
+                 * TCP rule (connect to the proxy's port only, bind nothing) and by the seccomp
+                 * socket rule for everything that rule does not see (UDP, raw, other families,
+                 * Fast Open, listen). Either missing, the command would reach the network past
+                 * the proxy: not deliverable. */
+                if (!host || host->landlock_abi < 4) {
+                        char abi[32] = "no Landlock";
+                        if (host && host->landlock_abi > 0)
+                                snprintf(abi, sizeof(abi), "Landlock ABI %d", host->landlock_abi);
                         snprintf(why, n,
-                                 "the landlock backend has no network namespace to keep the "
-                                 "command behind the proxy (use the ns backend)");
+                                 "the landlock backend keeps the command behind the proxy with "
+                                 "Landlock's TCP rule, which this kernel lacks (%s, needs ABI 4: "
+                                 "Linux 6.7; or use the ns backend)",
+                                 abi);
+                        return false;
+                }
+                if (!host->seccomp) {
+                        snprintf(why, n,
+                                 "the landlock backend keeps the command behind the proxy with a "
+                                 "seccomp socket rule, and this kernel has no seccomp filters "
+                                 "(use the ns backend)");
                         return false;
                 }
                 return true;
@@ -48,13 +68,14 @@ bool cordon_net_mode_deliverable(const struct cordon_policy *p, enum cordon_back
 }
 
 int cordon_net_decide(const struct cordon_policy *p, enum cordon_backend backend,
-                      cordon_net_filtered_probe probe, const char *filtered_failed,
-                      enum cordon_net_mode *ret, char *warning, size_t n, struct cordon_diag *diag)
+                      const struct cordon_net_host *host, cordon_net_filtered_probe probe,
+                      const char *filtered_failed, enum cordon_net_mode *ret, char *warning,
+                      size_t n, struct cordon_diag *diag)
 {
         enum cordon_net_mode want = p->net_mode;
         char why[512];
         *warning = 0;
-        if (cordon_net_mode_deliverable(p, backend, want, probe, filtered_failed, why,
+        if (cordon_net_mode_deliverable(p, backend, host, want, probe, filtered_failed, why,
                                         sizeof(why))) {
                 *ret = want;
                 return 0;
@@ -67,7 +88,7 @@ int cordon_net_decide(const struct cordon_policy *p, enum cordon_backend backend
         /* The modes are in strictness order: open < filtered < proxied < isolated. */
         for (int m = (int)want + step; step && m >= 0 && m < (int)CORDON_NET_MODES; m += step) {
                 char other[256];
-                if (!cordon_net_mode_deliverable(p, backend, (enum cordon_net_mode)m, probe,
+                if (!cordon_net_mode_deliverable(p, backend, host, (enum cordon_net_mode)m, probe,
                                                  filtered_failed, other, sizeof(other)))
                         continue;
                 snprintf(warning, n,

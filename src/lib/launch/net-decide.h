@@ -15,18 +15,28 @@ struct cordon_policy;
  * one-line reason and fix in @why. */
 typedef bool (*cordon_net_filtered_probe)(const struct cordon_policy *p, char *why, size_t n);
 
-/* Why @mode cannot be delivered by @backend for @p ("" and true when it can). */
-bool cordon_net_mode_deliverable(const struct cordon_policy *p, enum cordon_backend backend,
-                                 enum cordon_net_mode mode, cordon_net_filtered_probe probe,
-                                 const char *filtered_failed, char *why, size_t n);
+/* What the host offers that a network mode may need without a network namespace. */
+struct cordon_net_host {
+        int landlock_abi; /* > 0, or -errno when the kernel has no Landlock */
+        bool seccomp;     /* seccomp filters can be installed */
+};
 
-/* Decides for @p under @backend. @filtered_failed: why pasta failed to start on an earlier
+/* Why @mode cannot be delivered by @backend on @host for @p ("" and true when it can). proxied
+ * under the landlock backend needs Landlock ABI >= 4 (its TCP rule) and seccomp (the socket
+ * rule); @host NULL: neither. */
+bool cordon_net_mode_deliverable(const struct cordon_policy *p, enum cordon_backend backend,
+                                 const struct cordon_net_host *host, enum cordon_net_mode mode,
+                                 cordon_net_filtered_probe probe, const char *filtered_failed,
+                                 char *why, size_t n);
+
+/* Decides for @p under @backend on @host. @filtered_failed: why pasta failed to start on an earlier
  * attempt of this launch (filtered is then not deliverable), or NULL. Returns 0 with the mode in
  * @ret and, when it is not the one asked for, the warning in @warning (otherwise ""), or
  * -EOPNOTSUPP with @diag saying what could not be delivered, why and how to fix it. */
 int cordon_net_decide(const struct cordon_policy *p, enum cordon_backend backend,
-                      cordon_net_filtered_probe probe, const char *filtered_failed,
-                      enum cordon_net_mode *ret, char *warning, size_t n, struct cordon_diag *diag);
+                      const struct cordon_net_host *host, cordon_net_filtered_probe probe,
+                      const char *filtered_failed, enum cordon_net_mode *ret, char *warning,
+                      size_t n, struct cordon_diag *diag);
 
 /* The real probe: pasta found in the system directories (or NETWORK_FILTER_HELPER) and usable
  * by this user here. */

@@ -10,9 +10,15 @@
 
 /* Creates the launch's shm directory: a fresh directory of mode 0700 under /dev/shm (a tmpfs,
  * so mapped files behave as shm_open()'s), named cordon-shm-XXXXXX. Returns 0 with *@ret_path
- * (owned) and *@ret_fd (O_DIRECTORY, close-on-exec), or -errno. */
+ * (owned) and *@ret_fd (O_DIRECTORY, close-on-exec), or -errno: -ENOTSUP when /dev/shm is
+ * missing or not a tmpfs (the caller goes without), -EBUSY when what it opened is not the
+ * directory it just made (ours, 0700, empty, on that tmpfs). */
 int cordon_shm_dir_create(char **ret_path, int *ret_fd);
-/* Removes everything in it and itself, never following a symlink. Harmless with NULL/-1. */
+/* Removes everything in it and itself, never following a symlink nor leaving its file system;
+ * @path is removed only while it still is @dirfd's directory (same device and inode) and has
+ * the name cordon_shm_dir_create() gives. @dirfd stays open (the caller closes it); with -1,
+ * @path is opened without following a link and emptied only when it is ours and 0700.
+ * Harmless with NULL/-1. */
 void cordon_shm_dir_remove(int dirfd, const char *path);
 
 /* The name in the private directory that @path (as the command gave it) stands for: 1 with
@@ -20,8 +26,14 @@ void cordon_shm_dir_remove(int dirfd, const char *path);
  * or ".."), 0 when @path is anything else (the caller continues), -ENAMETOOLONG past NAME_MAX. */
 int cordon_shm_name(const char *path, const char **ret_name);
 /* On the command's behalf, in @dirfd: open with @flags (O_CREAT and the access mode, O_EXCL,
- * O_TRUNC, O_NONBLOCK, O_CLOEXEC are kept, O_NOFOLLOW always added, the rest refused with
- * -EINVAL), link @oldname to @newname, unlink @name. Return the descriptor / 0, or -errno. */
+ * O_TRUNC, O_NONBLOCK, O_CLOEXEC are kept, and O_APPEND, O_NOCTTY, O_LARGEFILE, which change
+ * nothing for a regular file; O_NOFOLLOW always added; the rest, O_PATH, O_DIRECTORY and
+ * O_TMPFILE among them, and the access mode O_ACCMODE refused with -EINVAL) and @mode & 0777,
+ * link @oldname to @newname, unlink @name. Names must be single components (-EINVAL).
+ * Return the descriptor / 0, or -errno. The descriptor is always close-on-exec in the caller
+ * (the caller passes @flags' O_CLOEXEC on when it adds it to the command), and a regular file:
+ * anything else (a FIFO, a device planted in the directory) is closed and refused with
+ * -EACCES, without the open ever blocking. */
 int cordon_shm_open(int dirfd, const char *name, int flags, mode_t mode);
 int cordon_shm_link(int dirfd, const char *oldname, const char *newname);
 int cordon_shm_unlink(int dirfd, const char *name);

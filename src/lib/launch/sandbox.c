@@ -45,7 +45,8 @@ void cordon_sandbox_report_decisions(struct cordon_sandbox *sb)
                 if (l->landlock_abi >= cordon_landlock_features[i].abi)
                         rep->landlock.features |= 1u << i;
         rep->landlock.rules = l->landlock ? l->ll.n_rules : 0;
-        rep->landlock.tcp_denied = l->landlock && l->ll.deny_tcp;
+        rep->landlock.tcp_denied = (l->landlock || l->ll.prepared) && l->ll.deny_tcp;
+        rep->proxy.port = cordon_net_mode_traits(l->net_mode)->proxy ? l->proxy_port : 0;
         rep->landlock.scoped = l->landlock && l->ll.scope;
         rep->seccomp.planned = l->bpf.len > 0;
         rep->seccomp.deny_list = l->seccomp;
@@ -230,7 +231,7 @@ _public_ int cordon_sandbox_start_with(const struct cordon_policy *p, char *cons
                 return -ENOMEM;
         sb->opts = opts ? *opts : none;
         sb->pidfd = sb->control[0] = sb->control[1] = -EBADF;
-        sb->proxy_listener = sb->net_log_fd = sb->notify_listener = -EBADF;
+        sb->proxy_listener = sb->net_log_fd = sb->l.proxy_fd = sb->notify_listener = -EBADF;
         sb->l.cgroup_fds[0] = sb->l.cgroup_fds[1] = sb->l.cgroup_fds[2] = sb->l.cgroup_fds[3] =
             -EBADF;
         sb->l.pasta = CORDON_PASTA_NONE;

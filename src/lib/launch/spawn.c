@@ -296,7 +296,10 @@ static int step_no_new_privs(struct cordon_sandbox *sb, struct step_result *res)
  * inherits them. */
 static int step_landlock(struct cordon_sandbox *sb, struct step_result *res)
 {
-        return sb->l.landlock ? cordon_landlock_apply(&sb->l.ll, &res->rule) : 0;
+        /* Also without the layer: proxied mode's TCP rule under the landlock backend (a ruleset
+         * prepared in the supervisor, launch.c). */
+        return sb->l.landlock || sb->l.ll.prepared ? cordon_landlock_apply(&sb->l.ll, &res->rule)
+                                                   : 0;
 }
 
 static int step_seccomp(struct cordon_sandbox *sb, struct step_result *res)
@@ -541,7 +544,9 @@ static pid_t phase_clone(struct cordon_sandbox *sb)
                 sb->reaper.command = landlock_child;
                 sb->reaper.arg = sb;
                 sb->reaper.parent_fds[0] = sb->control[0];
-                sb->reaper.parent_fds[1] = -EBADF;
+                /* The proxy's listening socket (proxied mode): the supervisor's to serve, never
+                 * the command's to accept on. */
+                sb->reaper.parent_fds[1] = l->proxy_fd;
                 sb->reaper.control_fd = sb->control[1];
                 for (size_t i = 0; i < ELEMENTSOF(sb->reaper.drop_fds); i++)
                         sb->reaper.drop_fds[i] = -EBADF;

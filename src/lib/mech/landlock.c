@@ -45,6 +45,10 @@
 #define LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
 #endif
 
+#ifndef LANDLOCK_ACCESS_FS_RESOLVE_UNIX
+#define LANDLOCK_ACCESS_FS_RESOLVE_UNIX (1ULL << 16) /* ABI 9, Linux 7.1 */
+#endif
+
 /* LANDLOCK_RULE_NET_PORT and its attribute (ABI 4), under a name of our own: Debian 12's
  * headers predate them. */
 #define CORDON_LANDLOCK_RULE_NET_PORT 2
@@ -283,20 +287,26 @@ int cordon_landlock_plan_build(const struct cordon_policy *p, enum cordon_backen
 }
 
 void cordon_landlock_plan_set_net(struct cordon_landlock_plan *plan, enum cordon_net_mode mode,
-                                  uint16_t proxy_port)
+                                  uint16_t proxy_port, bool resolve_unix)
 {
         const struct cordon_net_mode_traits *net = cordon_net_mode_traits(mode);
         plan->deny_tcp = net && net->landlock_deny_tcp && plan->abi >= 4;
         plan->connect_port = plan->deny_tcp && net->proxy ? proxy_port : 0;
+        /* Asked for only where the kernel has it; create_ruleset() refuses it otherwise. */
+        plan->resolve_unix = resolve_unix;
 }
 
 /* Fail closed: a restriction the ABI cannot express is an error, not a no-op. */
 static int create_ruleset(const struct cordon_landlock_plan *plan)
 {
-        if ((plan->deny_tcp && plan->abi < 4) || (plan->scope && plan->abi < 6))
+        if ((plan->deny_tcp && plan->abi < 4) || (plan->scope && plan->abi < 6) ||
+            (plan->resolve_unix && plan->abi < CORDON_LANDLOCK_RESOLVE_UNIX_ABI))
                 return -EOPNOTSUPP;
         struct ruleset_attr attr = {
-            .handled_access_fs = plan->handled & handled_fs(plan->abi),
+            /* RESOLVE_UNIX handled, and no rule grants it (add_path_rule() masks every grant
+             * with handled_fs()). */
+            .handled_access_fs = (plan->handled & handled_fs(plan->abi)) |
+                                 (plan->resolve_unix ? LANDLOCK_ACCESS_FS_RESOLVE_UNIX : 0),
             .handled_access_net =
                 plan->deny_tcp ? LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP : 0,
             .scoped = plan->scope ? LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL : 0,

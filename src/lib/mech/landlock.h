@@ -47,7 +47,11 @@ struct cordon_landlock_plan {
         /* With @deny_tcp: the one TCP port the sandbox may connect to (the egress proxy's);
          * 0: none. */
         uint16_t connect_port;
-        bool scope;       /* LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL */
+        bool scope; /* LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL */
+        /* Handle LANDLOCK_ACCESS_FS_RESOLVE_UNIX and grant it nowhere: only a pathname unix
+         * socket made inside the sandbox can be reached (ABI >= CORDON_LANDLOCK_RESOLVE_UNIX_ABI;
+         * the landlock backend's proxied mode, whose socket rule then admits AF_UNIX). */
+        bool resolve_unix;
         int abi;          /* ABI the plan was built for (cordon_landlock_abi()) */
         uint64_t handled; /* LANDLOCK_ACCESS_FS_* handled, already masked by @abi */
         bool host;        /* host paths (landlock backend): plan_add() resolves them too */
@@ -57,11 +61,17 @@ struct cordon_landlock_plan {
         int ruleset_fd;
 };
 
+/* The first Landlock ABI with LANDLOCK_ACCESS_FS_RESOLVE_UNIX (bit 16; Linux 7.1): connect()
+ * and sendmsg() to a pathname unix socket need the right on its path, unless the socket was made
+ * in the same domain. */
+#define CORDON_LANDLOCK_RESOLVE_UNIX_ABI 9
+
 /* Sets the network part of @plan for the network mode the launch delivers (which may differ
  * from the policy's, see net-decide.h): TCP handled and denied, save a connect to @proxy_port
- * when the mode has a proxy. Parent side, before cordon_landlock_plan_prepare(). */
+ * when the mode has a proxy; with @resolve_unix, pathname unix sockets of the host are out of
+ * reach too (plan->resolve_unix). Parent side, before cordon_landlock_plan_prepare(). */
 void cordon_landlock_plan_set_net(struct cordon_landlock_plan *plan, enum cordon_net_mode mode,
-                                  uint16_t proxy_port);
+                                  uint16_t proxy_port, bool resolve_unix);
 
 /* Parent side. Builds the ruleset for @p as seen by @backend:
  *   CORDON_BACKEND_NS: guest paths (the child applies it after pivot_root);

@@ -1,6 +1,7 @@
 /* The seccomp layer: the deny-list filter is built with libseccomp in the supervisor and exported
  * as a classic BPF program; the child installs that program with one prctl() just before exec.
- * Every denial answers an errno (EPERM; ENOSYS for clone3, EAFNOSUPPORT for socket families);
+ * Every denial answers an errno (EPERM; ENOSYS for clone3, EAFNOSUPPORT for socket families,
+ * EACCES for the landlock backend's stream-only socket rules);
  * nothing is ever killed. */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <seccomp.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
+#include <netinet/in.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -171,6 +173,129 @@ static int refuse_families(scmp_filter_ctx ctx, int nr, bool unix_only)
         return seccomp_rule_add_exact_array(ctx, action, nr, 1, &above);
 }
 
+/* The landlock backend's socket rules answer EACCES, as Landlock does for the TCP ports it
+ * refuses in the same mode: one answer for "the sandbox does not allow this". */
+#define DENY_STREAM SCMP_ACT_ERRNO(EACCES)
+
+/* The bits of a socket type that say the type (SOCK_TYPE_MASK in the kernel; the others are
+ * SOCK_NONBLOCK and SOCK_CLOEXEC or refused with EINVAL). */
+#define SOCK_TYPE_BITS UINT32_C(0xf)
+
+/* @nr answers @action when the type in argument @arg, flags masked off, is none of @admitted
+ * (bit i: type i), and (when @family >= 0) argument 0 is @family on its low 32 bits. Only the
+ * low four bits are compared (the kernel reads an int, and answers EINVAL itself for anything
+ * above them but SOCK_NONBLOCK and SOCK_CLOEXEC, before it makes a socket): a type is refused
+ * when it has a bit set that no admitted type has, or lacks a bit that every admitted type
+ * has. That is exact when the admitted types are every combination of the bits in which they
+ * differ, as {SOCK_STREAM} and {SOCK_STREAM 1, SOCK_SEQPACKET 5} are. */
+static int refuse_types(scmp_filter_ctx ctx, uint32_t action, int nr, int family, unsigned arg,
+                        uint32_t admitted)
+{
+        uint32_t any = 0, all = SOCK_TYPE_BITS;
+        for (unsigned t = 0; t <= SOCK_TYPE_BITS; t++)
+                if (admitted & (UINT32_C(1) << t)) {
+                        any |= t;
+                        all &= t;
+                }
+        struct scmp_arg_cmp cmp[2];
+        unsigned n = 0;
+        if (family >= 0)
+                cmp[n++] = (struct scmp_arg_cmp){.arg = 0,
+                                                 .op = SCMP_CMP_MASKED_EQ,
+                                                 .datum_a = UINT32_MAX,
+                                                 .datum_b = (uint32_t)family};
+        for (uint32_t bit = 1; bit & SOCK_TYPE_BITS; bit <<= 1) {
+                /* A bit set that no admitted type has; a bit clear that all of them have. */
+                uint32_t value;
+                if (!(any & bit))
+                        value = bit;
+                else if (all & bit)
+                        value = 0;
+                else
+                        continue;
+                cmp[n] = (struct scmp_arg_cmp){
+                    .arg = arg, .op = SCMP_CMP_MASKED_EQ, .datum_a = bit, .datum_b = value};
+                int r = seccomp_rule_add_exact_array(ctx, action, nr, n + 1, cmp);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* The landlock backend's proxied mode: socket() makes a TCP stream of AF_INET or AF_INET6 (and
+ * of AF_UNIX with @with_unix) and nothing else; everything else answers EACCES. Landlock's TCP rule
+ * is what confines those streams: a UDP socket, a raw one, an SCTP or MPTCP stream (protocols
+ * Landlock's TCP hooks do not look at), a netlink, packet or vsock one would pass beside it.
+ * The family is compared as in refuse_families(); the type as refuse_types() says; the protocol
+ * must be 0 or IPPROTO_TCP, on all 64 bits (anything in the high half is a refusal, never a way
+ * past). */
+static int refuse_non_stream(scmp_filter_ctx ctx, bool with_unix)
+{
+        const int nr = SCMP_SYS(socket);
+        int r;
+        for (uint32_t f = 0; f < AF_INET6; f++) {
+                if (f == AF_INET || (with_unix && f == AF_UNIX))
+                        continue;
+                struct scmp_arg_cmp eq = {
+                    .arg = 0, .op = SCMP_CMP_MASKED_EQ, .datum_a = UINT32_MAX, .datum_b = f};
+                if ((r = seccomp_rule_add_exact_array(ctx, DENY_STREAM, nr, 1, &eq)) < 0)
+                        return r;
+        }
+        struct scmp_arg_cmp above = {.arg = 0, .op = SCMP_CMP_GE, .datum_a = AF_INET6 + 1};
+        if ((r = seccomp_rule_add_exact_array(ctx, DENY_STREAM, nr, 1, &above)) < 0)
+                return r;
+        if ((r = refuse_types(ctx, DENY_STREAM, nr, -1, 1, UINT32_C(1) << SOCK_STREAM)) < 0)
+                return r;
+        struct scmp_arg_cmp proto = {.arg = 2, .op = SCMP_CMP_GT, .datum_a = IPPROTO_TCP};
+        if ((r = seccomp_rule_add_exact_array(ctx, DENY_STREAM, nr, 1, &proto)) < 0)
+                return r;
+        for (uint64_t p = 1; p < IPPROTO_TCP; p++) {
+                struct scmp_arg_cmp eq = {.arg = 2, .op = SCMP_CMP_EQ, .datum_a = p};
+                if ((r = seccomp_rule_add_exact_array(ctx, DENY_STREAM, nr, 1, &eq)) < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* socketpair(AF_UNIX) of a type other than SOCK_STREAM and SOCK_SEQPACKET answers EACCES
+ * under every socket rule of the landlock backend: one end of a SOCK_DGRAM pair can sendto()
+ * any pathname datagram socket of the host (/dev/log, journald, systemd's notify socket), which
+ * Landlock before LANDLOCK_ACCESS_FS_RESOLVE_UNIX does not govern; a connected stream or
+ * seqpacket end cannot be pointed anywhere else. */
+static int refuse_datagram_pairs(scmp_filter_ctx ctx)
+{
+        return refuse_types(ctx, DENY_STREAM, SCMP_SYS(socketpair), AF_UNIX, 1,
+                            UINT32_C(1) << SOCK_STREAM | UINT32_C(1) << SOCK_SEQPACKET);
+}
+
+/* What the stream rules refuse besides socket() and datagram pairs (EACCES), the two ways a
+ * TCP socket gets past Landlock's TCP rule:
+ *  - listen(): on a TCP socket never bound it binds a port of its own (inet_autobind), on every
+ *    address, past Landlock's bind rule, which only sees bind().
+ *  - sendto(), sendmsg(), sendmmsg() with MSG_FASTOPEN: TCP Fast Open connects inside the send,
+ *    past the connect hook Landlock's TCP rule sits on (checked on Linux 6.18: the SYN goes to
+ *    any port). The flags are an int to the kernel: the bit is compared on the low half.
+ * Under NO_SOCKET the command makes no TCP socket, so it needs neither. */
+static int refuse_tcp_escapes(scmp_filter_ctx ctx)
+{
+        int r = seccomp_rule_add_exact(ctx, DENY_STREAM, SCMP_SYS(listen), 0);
+        if (r < 0)
+                return r;
+        static const struct {
+                int nr;
+                unsigned flags_arg;
+        } sends[] = {{SCMP_SYS(sendto), 3}, {SCMP_SYS(sendmsg), 2}, {SCMP_SYS(sendmmsg), 3}};
+        for (size_t i = 0; i < ELEMENTSOF(sends); i++) {
+                struct scmp_arg_cmp fo = {.arg = sends[i].flags_arg,
+                                          .op = SCMP_CMP_MASKED_EQ,
+                                          .datum_a = MSG_FASTOPEN,
+                                          .datum_b = MSG_FASTOPEN};
+                if ((r = seccomp_rule_add_exact_array(ctx, DENY_STREAM, sends[i].nr, 1, &fo)) < 0)
+                        return r;
+        }
+        return 0;
+}
+
 static int add_deny_list(scmp_filter_ctx ctx)
 {
         int r;
@@ -226,12 +351,21 @@ static int add_rules(scmp_filter_ctx ctx, enum cordon_seccomp_tier tier,
                 return r;
         case CORDON_SECCOMP_NET_STREAM_UNIX:
         case CORDON_SECCOMP_NET_STREAM_INET:
-                /* Placeholder until issue 15's rule lands: as strict as NO_SOCKET. */
+                r = refuse_non_stream(ctx, net == CORDON_SECCOMP_NET_STREAM_UNIX);
+                if (r >= 0)
+                        r = refuse_datagram_pairs(ctx);
+                if (r >= 0)
+                        r = refuse_tcp_escapes(ctx);
+                if (r >= 0 && tier == CORDON_SECCOMP_TIER_NET_ONLY)
+                        r = deny_all(ctx, denied_io_uring, ELEMENTSOF(denied_io_uring));
+                break;
         case CORDON_SECCOMP_NET_NO_SOCKET:
                 /* io_uring goes with socket(): IORING_OP_SOCKET makes a socket inside the kernel,
                  * where this filter never looks, and the filter without the deny list (the
                  * unrestricted profile) would leave it open. */
                 r = seccomp_rule_add_exact(ctx, DENY, SCMP_SYS(socket), 0);
+                if (r >= 0)
+                        r = refuse_datagram_pairs(ctx);
                 if (r >= 0 && tier == CORDON_SECCOMP_TIER_NET_ONLY)
                         r = deny_all(ctx, denied_io_uring, ELEMENTSOF(denied_io_uring));
                 break;

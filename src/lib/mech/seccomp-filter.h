@@ -27,18 +27,20 @@ enum cordon_seccomp_net {
          * namespace confines), and socketpair() for every family but AF_UNIX. AF_VSOCK, for
          * one, has no namespace. */
         CORDON_SECCOMP_NET_FAMILIES,
-        /* The landlock backend's proxied mode (issue 15): socket() admits SOCK_STREAM of
-         * AF_INET, AF_INET6 and AF_UNIX only (Landlock's TCP rule leaves the proxy's port, and
-         * Landlock's pathname rule for Unix sockets keeps host sockets out); socketpair()
-         * AF_UNIX of SOCK_STREAM and SOCK_SEQPACKET only. */
+        /* The landlock backend's proxied mode: socket() admits SOCK_STREAM (protocol 0 or
+         * IPPROTO_TCP) of AF_INET, AF_INET6 and AF_UNIX only (Landlock's TCP rule leaves the
+         * proxy's port, and LANDLOCK_ACCESS_FS_RESOLVE_UNIX keeps host sockets out);
+         * socketpair() AF_UNIX of SOCK_STREAM and SOCK_SEQPACKET only; listen() and sends with
+         * MSG_FASTOPEN are refused (both walk past Landlock's TCP rule). Refusals answer
+         * EACCES; io_uring is refused too. */
         CORDON_SECCOMP_NET_STREAM_UNIX,
         /* The same without AF_UNIX in socket(), for a kernel whose Landlock cannot keep a
          * connect() from reaching a host Unix socket by its path. */
         CORDON_SECCOMP_NET_STREAM_INET,
         /* The landlock backend isolates the network (no network namespace to do the job):
          * socket() fails with EPERM for every address family, and so do the io_uring calls,
-         * whose IORING_OP_SOCKET would make one past the filter; socketpair() keeps working for
-         * AF_UNIX alone, as above. */
+         * whose IORING_OP_SOCKET would make one past the filter; socketpair() as for the
+         * stream rules (no TCP socket to listen() on or send MSG_FASTOPEN with). */
         CORDON_SECCOMP_NET_NO_SOCKET,
         /* side_effect_level below `network`: socket, socketpair, connect, accept, accept4, bind,
          * listen, sendto, sendmsg, recvfrom, recvmsg, sendmmsg, recvmmsg fail with EPERM. */

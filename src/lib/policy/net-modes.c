@@ -2,6 +2,8 @@
 #include <errno.h>
 
 #include "lib/launch/net-filtered.h"
+#include "lib/launch/net-proxied.h"
+#include "lib/mech/landlock.h"
 #include "lib/policy/net-modes.h"
 #include "shared/macro.h"
 
@@ -27,8 +29,11 @@ static const struct cordon_net_mode_traits net_modes[] = {
             .child_setup = cordon_net_filtered_child,
             .teardown = cordon_net_filtered_teardown,
         },
-    /* The proxied mode (the egress proxy) comes with its hooks; until then the launcher gives it
-     * what it gives every confined network. */
+    /* The egress proxy. ns backend: its port inside the namespace (spawn.c). landlock backend:
+     * the supervisor listens on a random port of the host's loopback (the prepare hook),
+     * Landlock lets the command connect to that TCP port only, and the socket rule admits TCP
+     * streams (and AF_UNIX where Landlock keeps host unix sockets out:
+     * cordon_net_mode_rule_no_netns()). */
     [CORDON_NET_PROXIED] =
         {
             .name = "proxied",
@@ -37,7 +42,9 @@ static const struct cordon_net_mode_traits net_modes[] = {
             .landlock_deny_tcp = true,
             .proxy = true,
             .seccomp_rule = CORDON_SECCOMP_NET_FAMILIES,
-            .seccomp_rule_no_netns = CORDON_SECCOMP_NET_NO_SOCKET,
+            .seccomp_rule_no_netns = CORDON_SECCOMP_NET_STREAM_INET,
+            .prepare = cordon_net_proxied_prepare,
+            .teardown = cordon_net_proxied_teardown,
         },
     [CORDON_NET_ISOLATED] =
         {
@@ -57,6 +64,19 @@ const struct cordon_net_mode_traits *cordon_net_mode_traits(enum cordon_net_mode
         if ((unsigned)m >= ELEMENTSOF(net_modes) || !net_modes[m].name)
                 return NULL;
         return &net_modes[m];
+}
+
+enum cordon_seccomp_net cordon_net_mode_rule_no_netns(const struct cordon_net_mode_traits *t,
+                                                      int landlock_abi, bool *ret_resolve_unix)
+{
+        /* AF_UNIX only where Landlock governs pathname unix sockets: a socket made inside
+         * resolves, the host's (ssh-agent, D-Bus, Docker, /dev/log) do not. Untested here (no
+         * such kernel on the test machines): kept to this one switch. */
+        bool resolve_unix = t->seccomp_rule_no_netns == CORDON_SECCOMP_NET_STREAM_INET &&
+                            landlock_abi >= CORDON_LANDLOCK_RESOLVE_UNIX_ABI;
+        if (ret_resolve_unix)
+                *ret_resolve_unix = resolve_unix;
+        return resolve_unix ? CORDON_SECCOMP_NET_STREAM_UNIX : t->seccomp_rule_no_netns;
 }
 
 _public_ const char *cordon_net_mode_to_string(enum cordon_net_mode m)

@@ -29,7 +29,8 @@ enum cordon_mail_block {
 const char *cordon_net_fallback_to_string(enum cordon_net_fallback f);
 const char *cordon_mail_block_to_string(enum cordon_mail_block m);
 
-/* Where the egress proxy listens inside the sandbox's network namespace. */
+/* Where the egress proxy listens inside the sandbox's network namespace (ns backend; the landlock
+ * backend's is a random port of the host's loopback, see net-proxied.h). */
 #define CORDON_PROXY_PORT 3128
 
 /* How many network modes there are (the public enum has no _MAX member). */
@@ -44,7 +45,8 @@ struct cordon_net_mode_traits {
         /* Landlock (ABI >= 4) handles TCP bind and connect and grants neither... */
         bool landlock_deny_tcp;
         /* ...but a connect to the egress proxy's port, whose listening socket the child makes
-         * inside (127.0.0.1:CORDON_PROXY_PORT) and the supervisor serves. */
+         * inside (127.0.0.1:CORDON_PROXY_PORT; landlock backend: the supervisor on the host's
+         * loopback) and the supervisor serves. */
         bool proxy;
         /* The socket rule the seccomp layer adds, whatever the backend (applied with the layer). */
         enum cordon_seccomp_net seccomp_rule;
@@ -67,3 +69,9 @@ struct cordon_net_mode_traits {
 
 /* The traits of @m, or NULL for a value out of range. Thread-safe (a constant table). */
 const struct cordon_net_mode_traits *cordon_net_mode_traits(enum cordon_net_mode m);
+/* The socket rule of @t->seccomp_rule_no_netns for a kernel with Landlock ABI @landlock_abi:
+ * STREAM_INET becomes STREAM_UNIX where Landlock can keep pathname unix sockets of the host out
+ * of reach (CORDON_LANDLOCK_RESOLVE_UNIX_ABI), and then *@ret_resolve_unix (may be NULL) says
+ * the ruleset must handle that right. */
+enum cordon_seccomp_net cordon_net_mode_rule_no_netns(const struct cordon_net_mode_traits *t,
+                                                      int landlock_abi, bool *ret_resolve_unix);

@@ -288,12 +288,12 @@ int cordon_lower_protect(struct lower *l)
             ((r = protect_git(l)) < 0 || (r = cordon_lower_agents_protect(l)) < 0 ||
              (r = protect_config(l)) < 0))
                 return r;
-        /* The landlock backend refuses socket() for every network mode that has a stand-in
-         * (launch.c: prepare_backend()), so it has no use for the masks, and the run is spared
+        /* The landlock backend refuses socket(AF_UNIX) for every network mode that has a
+         * stand-in (launch.c: prepare_backend(); proxied's admits it only where Landlock keeps
+         * host sockets out by path), so it has no use for the masks, and the run is spared
          * reading and parsing the host's whole socket table. */
         if (l->s->backend == CORDON_BACKEND_LANDLOCK &&
-            cordon_net_mode_traits(l->s->net_mode)->seccomp_rule_no_netns ==
-                CORDON_SECCOMP_NET_NO_SOCKET)
+            cordon_net_mode_traits(l->s->net_mode)->seccomp_rule_no_netns != CORDON_SECCOMP_NET_ANY)
                 return 0;
         return mask_unix_sockets(l, l->h->proc_net_unix ?: "/proc/net/unix");
 }

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# What `make install` (meson install) puts in place, checked on the installation run-tap.sh
+# makes with meson install --destdir ($T_INSTALL): every man page of man/, libcordon.pc, the bash
+# completion and the AppArmor profile's copy under DATADIR/cordon/apparmor. The completion,
+# sourced into bash, offers the commands, every option of `cordon run --help` and the values of
+# --net. The install script puts the profile into the AppArmor directory only where AppArmor
+# restricts user namespaces (the sysctl from a stand-in file), and under DESTDIR loads nothing.
+# shellcheck disable=SC1091 # staged by run-tap.sh
+. "$T_SRC/tests/lib/tap.sh"
+
+plan 11
+D=${T_INSTALL:-}
+log=$(cat "$T_SRC/install.log" 2>/dev/null)
+
+missing=""
+for page in "$T_SRC"/man/*.[1-8]; do
+        name=${page##*/}
+        [ -n "$(find "$D" -path "*/man/man${name##*.}/$name" 2>/dev/null)" ] || missing="$missing $name"
+done
+check "every man page of man/ is installed in its section" "" "$missing"
+pc=$(find "$D" -path '*/pkgconfig/libcordon.pc' 2>/dev/null | head -1)
+check "libcordon.pc is installed" "yes" "$([ -n "$pc" ] && echo yes || echo "no: $log")"
+comp=$(find "$D" -path '*/bash-completion/completions/cordon' -type f 2>/dev/null | head -1)
+check "the bash completion is installed as bash-completion/completions/cordon" "yes" \
+        "$([ -n "$comp" ] && echo yes || echo "no: $log")"
+copy=$(find "$D" -path '*/share/cordon/apparmor/cordon' -type f 2>/dev/null | head -1)
+check "the AppArmor profile's copy is installed as DATADIR/cordon/apparmor/cordon, mode 0644" "644" \
+        "$([ -n "$copy" ] && stat -c %a "$copy" || echo "missing: $log")"
+
+# complete WORD...: what the completion offers for the command line WORD... (the last word is
+# the one being completed), sorted, one line.
+complete_words() {
+        bash --norc --noprofile -c '. "$1"; shift
+                [ "$(complete -p cordon)" = "complete -F _cordon cordon" ] || { echo "not registered"; exit; }
+                COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=()
+                _cordon; printf "%s\n" "${COMPREPLY[@]}" | sort | paste -sd" "' _ "$comp" "$@"
+}
+check "completion: cordon <TAB> offers the commands" "config doctor help policy run" \
+        "$(complete_words cordon "" | tr ' ' '\n' | grep -v '^-' | paste -sd' ')"
+check "completion: cordon run --net <TAB> offers the network modes" \
+        "filtered isolated open proxied" "$(complete_words cordon run --net "")"
+check "completion: cordon config <TAB> offers show and explain" "explain show" \
+        "$(complete_words cordon config "")"
+offered=" $(complete_words cordon run --) "
+missing=""
+for o in $("$CORDON" run --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+        [[ $offered == *" $o "* ]] || missing="$missing $o"
+done
+check "completion: cordon run --<TAB> offers every option of cordon run --help" "" "$missing"
+
+# The install script itself, as meson runs it, into a DESTDIR of our own.
+script=$T_SRC/data/apparmor/install-profile.sh
+dest=$T_TMP/destdir
+mkdir -p "$dest/usr/share/cordon/apparmor" && cp "$copy" "$dest/usr/share/cordon/apparmor/cordon"
+echo 1 >"$T_TMP/sysctl"
+out=$(DESTDIR=$dest CORDON_INSTALL_APPARMOR_SYSCTL=$T_TMP/sysctl \
+        "$script" /usr/share/cordon/apparmor/cordon /etc/apparmor.d 2>&1); rc=$?
+check "restricted host, DESTDIR: the profile goes to DESTDIR/etc/apparmor.d/cordon, 0644, unloaded, one line" \
+        "0|644|1|cordon: staged /etc/apparmor.d/cordon under $dest, not loaded; on the target: apparmor_parser -r /etc/apparmor.d/cordon" \
+        "$rc|$(stat -c %a "$dest/etc/apparmor.d/cordon" 2>&1)|$(printf '%s\n' "$out" | wc -l)|$out"
+if cmp -s "$copy" "$dest/etc/apparmor.d/cordon"; then
+        ok "restricted host: the installed profile is the generated one"
+else
+        not_ok "restricted host: the installed profile is the generated one"
+fi
+rm -rf "${dest:?}/etc"
+echo 0 >"$T_TMP/sysctl"
+out=$(DESTDIR=$dest CORDON_INSTALL_APPARMOR_SYSCTL=$T_TMP/sysctl \
+        "$script" /usr/share/cordon/apparmor/cordon /etc/apparmor.d 2>&1); rc=$?
+check "unrestricted host: nothing in the AppArmor directory, one line" \
+        "0|absent|cordon: AppArmor does not restrict user namespaces here; the profile stays in /usr/share/cordon/apparmor/cordon" \
+        "$rc|$([ -e "$dest/etc" ] && echo present || echo absent)|$out"
