@@ -222,7 +222,9 @@ static int prepare_notify(struct cordon_launch *l)
          * refuses sendmsg (a side-effect level below `network`) goes without them. */
         l->seccomp_key.notify = l->landlock && l->seccomp &&
                                 l->seccomp_key.net != CORDON_SECCOMP_NET_NONE && l->probe_notify();
-        if (!l->seccomp_key.notify || l->dry_run || l->shm_dir)
+        /* PRIVATE_IPC=false asked for the host's /dev/shm itself (granted by the plan): a
+         * private stand-in would split what the setting shares. */
+        if (!l->seccomp_key.notify || l->dry_run || l->shm_dir || l->p->host_ipc)
                 return 0;
         int r = cordon_shm_dir_create(&l->shm_dir, &l->shm_dirfd);
         if (r == -ENOMEM)
