@@ -54,7 +54,7 @@ for _ in range(600):
     time.sleep(0.05)
 print("done")'
 
-plan 30
+plan 32
 check "control: the host reads its /dev/shm file" "OK:HOST-SHM-$$" \
         "$(python3 -c "$TRY" 'open(p).read()' "$victim" 2>&1)"
 
@@ -87,6 +87,15 @@ for backend in ns landlock; do
                 "$(host_state)"
         check "control $b: PRIVATE_IPC=false shares the host's file" "OK:HOST-SHM-$$" \
                 "$(inside --set PRIVATE_IPC=false -- python3 -c "$TRY" 'open(p).read()' "$victim")"
+        # PRIVATE_IPC=false shares the host's /dev/shm both ways: a name created inside is the
+        # host's (no private stand-in splitting what the setting shares).
+        rm -f "/dev/shm/cordon-test-copy-$$"
+        inside --set PRIVATE_IPC=false -- python3 -c "$TRY" \
+                'os.write(os.open(p, os.O_CREAT | os.O_RDWR, 0o600), b"SHARED")' \
+                "/dev/shm/cordon-test-copy-$$" >/dev/null
+        check "$b PRIVATE_IPC=false: a name created inside is on the host" "SHARED" \
+                "$(cat "/dev/shm/cordon-test-copy-$$" 2>&1)"
+        rm -f "/dev/shm/cordon-test-copy-$$"
 
         # A run that keeps a file in its private directory while a second run attacks it.
         rm -f "$T_PROJECT/ready" "$T_PROJECT/go"

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -1045,4 +1046,138 @@ Test(seccomp, program_keys)
         for (int a = 0; a < _CORDON_SECCOMP_NET_MAX; a++)
                 for (int c = 0; c < _CORDON_SECCOMP_NET_MAX; c++)
                         cr_expect_eq((int)cordon_seccomp_net_stricter(a, c), a > c ? a : c);
+}
+
+/* --- the landlock backend's notify rules --------------------------------------------------- */
+
+#include <sys/stat.h>
+
+#include "lib/mech/seccomp-notify.h"
+
+#ifndef TIOCGPTPEER
+#define TIOCGPTPEER _IO('T', 0x41)
+#endif
+
+/* What a notified call answers here: the supervisor below replies with this errno. */
+#define NOTIFIED EXDEV
+
+static unsigned long notify_arg;
+CALL(c_ioctl_null_arg, ioctl(open("/dev/null", O_RDONLY | O_CLOEXEC), notify_arg, 0))
+CALL(c_openat_arg, openat(AT_FDCWD, "/nonexistent/x", (int)notify_arg, 0600))
+CALL(c_open_arg, syscall(SYS_open, "/nonexistent/x", notify_arg, 0600))
+CALL(c_mkdir, mkdir("/nonexistent/x", 0700))
+CALL(c_unlink, unlink("/nonexistent/x"))
+CALL(c_link, link("/nonexistent/x", "/nonexistent/y"))
+CALL(c_creat, creat("/nonexistent/x", 0600))
+
+/* Runs @call under @b installed with a listener: the child forks the caller and answers every
+ * notification with NOTIFIED. Returns what run_raw() returns for the caller. */
+static int run_notified(const struct cordon_bpf *b, long (*call)(void))
+{
+        pid_t pid = fork();
+        cr_assert_geq(pid, 0, "fork: %m");
+        if (pid == 0) {
+                if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                        _exit(SETUP_FAILED);
+                int listener = cordon_seccomp_install_listener(b);
+                if (listener < 0)
+                        _exit(SETUP_FAILED + 1);
+                pid_t caller = fork();
+                if (caller == 0) {
+                        close(listener);
+                        errno = 0;
+                        _exit(call() < 0 ? errno : 0);
+                }
+                for (;;) {
+                        struct pollfd p = {.fd = listener, .events = POLLIN};
+                        int status;
+                        if (waitpid(caller, &status, WNOHANG) == caller)
+                                _exit(WIFEXITED(status) ? WEXITSTATUS(status) : SETUP_FAILED + 2);
+                        if (poll(&p, 1, 10) <= 0 || !(p.revents & POLLIN))
+                                continue;
+                        struct seccomp_notif req;
+                        if (cordon_seccomp_notif_recv(listener, &req) < 0)
+                                continue;
+                        (void)cordon_seccomp_notif_return(listener, req.id, -NOTIFIED);
+                }
+        }
+        int status;
+        cr_assert_eq(waitpid(pid, &status, 0), pid);
+        cr_assert(WIFEXITED(status), "the supervisor child died");
+        cr_assert_lt(WEXITSTATUS(status), SETUP_FAILED, "setup failed (%d)", WEXITSTATUS(status));
+        return WEXITSTATUS(status);
+}
+
+Test(seccomp, notify_rules)
+{
+        if (!cordon_seccomp_notify_available())
+                cr_skip_test("no seccomp user notifications with ADDFD_FLAG_SEND here");
+        struct cordon_bpf b = {.insns = NULL};
+        build(&(struct cordon_seccomp_key){.tier = CORDON_SECCOMP_TIER_FULL,
+                                           .net = CORDON_SECCOMP_NET_NO_SOCKET,
+                                           .notify = true},
+              &b);
+        static const struct {
+                const char *name;
+                long (*call)(void);
+                unsigned long arg;
+                int want; /* under the filter */
+        } cases[] = {
+            {"ioctl TIOCGPTPEER", c_ioctl_null_arg, TIOCGPTPEER, NOTIFIED},
+            /* The kernel reads the request as 32 bits: garbage above still notifies. */
+            {"ioctl TIOCGPTPEER | 1 << 32", c_ioctl_null_arg, 1UL << 32 | TIOCGPTPEER, NOTIFIED},
+            {"ioctl TIOCSTI is still refused", c_ioctl_null_arg, TIOCSTI, EPERM},
+            {"ioctl TIOCGWINSZ runs", c_ioctl_null_arg, TIOCGWINSZ, ENOTTY},
+            {"openat O_CREAT", c_openat_arg, O_CREAT | O_WRONLY, NOTIFIED},
+            {"openat O_CREAT|O_EXCL|O_CLOEXEC", c_openat_arg, O_CREAT | O_EXCL | O_CLOEXEC,
+             NOTIFIED},
+            {"openat without O_CREAT runs", c_openat_arg, O_RDONLY, ENOENT},
+            {"open O_CREAT", c_open_arg, O_CREAT | O_RDWR, NOTIFIED},
+            {"open O_CREAT with garbage above 32 bits", c_open_arg, 1UL << 40 | O_CREAT, NOTIFIED},
+            {"open without O_CREAT runs", c_open_arg, O_RDONLY, ENOENT},
+            {"creat", c_creat, 0, NOTIFIED},
+            {"mkdir", c_mkdir, 0, NOTIFIED},
+            {"unlink", c_unlink, 0, NOTIFIED},
+            {"link", c_link, 0, NOTIFIED},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                notify_arg = cases[i].arg;
+                int got = run_notified(&b, cases[i].call);
+                cr_expect_eq(got, cases[i].want, "%s: %s, expected %s", cases[i].name, errname(got),
+                             errname(cases[i].want));
+        }
+        /* Without the notify bit none of these reaches a supervisor. */
+        struct cordon_bpf plain = {.insns = NULL};
+        build(&(struct cordon_seccomp_key){.tier = CORDON_SECCOMP_TIER_FULL,
+                                           .net = CORDON_SECCOMP_NET_NO_SOCKET},
+              &plain);
+        notify_arg = O_CREAT | O_WRONLY;
+        cr_expect_eq(run(&plain, false, c_openat_arg), ENOENT, "openat O_CREAT without notify");
+        notify_arg = TIOCGPTPEER;
+        cr_expect_eq(run(&plain, false, c_ioctl_null_arg), ENOTTY, "TIOCGPTPEER without notify");
+        cordon_bpf_clear(&plain);
+        cordon_bpf_clear(&b);
+}
+
+Test(seccomp, notify_program_without_listener_is_enosys)
+{
+        /* Installed without a listener (a bug in the launch), a notified call fails with
+         * ENOSYS instead of hanging: never a wait on nobody. */
+        struct cordon_bpf b = {.insns = NULL};
+        build(&(struct cordon_seccomp_key){.notify = true}, &b);
+        notify_arg = O_CREAT | O_WRONLY;
+        cr_expect_eq(run(&b, false, c_openat_arg), ENOSYS);
+        cordon_bpf_clear(&b);
+}
+
+Test(seccomp, kernel_release_number)
+{
+        cr_expect_eq(cordon_kernel_release_number("5.14.0-1-amd64"), 514);
+        cr_expect_eq(cordon_kernel_release_number("6.18.44-fc-v669"), 618);
+        cr_expect_eq(cordon_kernel_release_number("5.4"), 504);
+        cr_expect_eq(cordon_kernel_release_number("4.19.0"), 419);
+        cr_expect_eq(cordon_kernel_release_number("garbage"), 0);
+        cr_expect_eq(cordon_kernel_release_number("5"), 0);
+        cr_expect_eq(cordon_kernel_release_number(NULL), 0);
+        cr_expect_eq(cordon_kernel_release_number("5.100"), 0);
 }

@@ -16,6 +16,8 @@
 #include "lib/policy/diag.h"
 #include "lib/resolve/host-action.h"
 #include "lib/launch/launch.h"
+#include "lib/launch/notify-fs.h"
+#include "lib/mech/seccomp-notify.h"
 #include "lib/policy/net-modes.h"
 #include "lib/policy/policy.h"
 #include "shared/macro.h"
@@ -193,13 +195,45 @@ static int build_env(struct cordon_launch *l)
         l->envp = strv_free(l->envp);
         if (l->backend == CORDON_BACKEND_LANDLOCK && l->tmpdir) {
                 _cleanup_free_ char *var = NULL;
+                _cleanup_free_ char *tmux = NULL;
                 if (asprintf(&var, "TMPDIR=%s", l->tmpdir) < 0)
                         return -ENOMEM;
-                int r = launch_setenv(l, (const char *const[]){var, "SANDBOX_BACKEND=landlock"}, 2);
+                /* tmux puts its server's socket in $TMUX_TMPDIR, else /tmp/tmux-UID: the
+                 * user's own server, which Landlock would keep out of reach anyway (a server
+                 * started inside could not make its socket there either). */
+                if (asprintf(&tmux, "TMUX_TMPDIR=%s", l->tmpdir) < 0)
+                        return -ENOMEM;
+                int r = launch_setenv(
+                    l, (const char *const[]){var, tmux, "SANDBOX_BACKEND=landlock"}, 3);
                 if (r < 0)
                         return r;
         }
         return set_proxy_env(l);
+}
+
+/* The landlock backend's seccomp notifications (launch/notify.h): a pty's peer and the private
+ * /dev/shm. They need both layers (a "continue" is safe only because Landlock still checks) and
+ * a kernel with SECCOMP_ADDFD_FLAG_SEND; without them pseudo-terminals and POSIX shared memory
+ * fail as Landlock answers (cordon doctor says so). The shm directory is a convenience, not a
+ * restriction: without /dev/shm the command only lacks shared memory. */
+static int prepare_notify(struct cordon_launch *l)
+{
+        /* The child sends the listener with sendmsg(), after the filter is in: a filter that
+         * refuses sendmsg (a side-effect level below `network`) goes without them. */
+        l->seccomp_key.notify = l->landlock && l->seccomp &&
+                                l->seccomp_key.net != CORDON_SECCOMP_NET_NONE && l->probe_notify();
+        /* PRIVATE_IPC=false asked for the host's /dev/shm itself (granted by the plan): a
+         * private stand-in would split what the setting shares. */
+        if (!l->seccomp_key.notify || l->dry_run || l->shm_dir || l->p->host_ipc)
+                return 0;
+        int r = cordon_shm_dir_create(&l->shm_dir, &l->shm_dirfd);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                l->shm_dir = NULL;
+                l->shm_dirfd = -EBADF;
+        }
+        return 0;
 }
 
 /* The landlock backend with the Landlock layer off (the unrestricted profile, or
@@ -229,6 +263,7 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
         bool resolve_unix = false;
         cordon_bpf_clear(&l->bpf);
         cordon_landlock_plan_clear(&l->ll);
+        l->seccomp_key.notify = false;
 
         /* The network mode's own (filtered: pasta needs the ns backend; the ruleset). */
         const struct cordon_net_mode_traits *net = cordon_net_mode_traits(l->net_mode);
@@ -280,6 +315,8 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                             cordon_seccomp_net_stricter(l->seccomp_key.net, stand_in);
                         l->seccomp_isolates_net = true;
                 }
+                if ((r = prepare_notify(l)) < 0)
+                        return r;
                 if (l->landlock && l->landlock_abi < LANDLOCK_BACKEND_MIN_ABI) {
                         char what[256];
                         snprintf(what, sizeof(what),
@@ -411,6 +448,8 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
             .userdata = keep.userdata,
             .probe_landlock = keep.probe_landlock ?: cordon_landlock_abi,
             .probe_seccomp = keep.probe_seccomp ?: cordon_seccomp_available,
+            .probe_notify = keep.probe_notify ?: cordon_seccomp_notify_available,
+            .shm_dirfd = -EBADF,
             .probe_filtered = keep.probe_filtered ?: cordon_pasta_filtered_probe,
         };
 
@@ -578,6 +617,13 @@ void cordon_launch_clear(struct cordon_launch *l)
                 }
                 free(l->tmpdir);
                 l->tmpdir = NULL;
+        }
+        if (l->shm_dir) {
+                cordon_shm_dir_remove(l->shm_dirfd, l->shm_dir);
+                safe_close(l->shm_dirfd);
+                free(l->shm_dir);
+                l->shm_dir = NULL;
+                l->shm_dirfd = -EBADF;
         }
         l->envp = strv_free(l->envp);
 }

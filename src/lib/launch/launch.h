@@ -51,6 +51,10 @@ struct cordon_launch {
         int proxy_fd;
 
         char *tmpdir; /* landlock backend: the private TMPDIR on the host, removed at clear */
+        /* Landlock backend with notifications (seccomp_key.notify): the private directory that
+         * stands in for /dev/shm (notify-fs.h), removed at clear; NULL/-1 when none. */
+        char *shm_dir;
+        int shm_dirfd;
         /* The BLOCKED_FILES placeholders (and parents) this launch created, for
          * CLEANUP_MATERIALIZED_BLOCKED_FILES; none when it is off. */
         struct cordon_host_created *created;
@@ -70,6 +74,7 @@ struct cordon_launch {
          * cordon_seccomp_available()). Tests put in a kernel without a mechanism. */
         int (*probe_landlock)(void);
         bool (*probe_seccomp)(void);
+        bool (*probe_notify)(void); /* NULL: cordon_seccomp_notify_available() */
         /* Whether filtered mode can be delivered (pasta); NULL: the real probe. */
         cordon_net_filtered_probe probe_filtered;
 };

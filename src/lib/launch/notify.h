@@ -17,6 +17,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "lib/launch/event-loop.h"
 
@@ -38,3 +40,19 @@ int cordon_notify_new(int listener, const struct cordon_notify_config *cfg,
 int cordon_notify_attach(struct cordon_notify *n, struct cordon_loop *loop);
 void cordon_notify_detach(struct cordon_notify *n, struct cordon_loop *loop);
 void cordon_notify_free(struct cordon_notify *n);
+
+/* The pure parts of the dispatcher, exposed for the tests. */
+struct stat;
+/* TIOCGPTPEER's argument: the flags the supervisor's open of the peer uses (always O_NOCTTY
+ * and O_CLOEXEC) and whether the caller's copy is close-on-exec. -EINVAL for anything but the
+ * access mode, O_NOCTTY, O_NONBLOCK and O_CLOEXEC (or an access mode of 3). */
+int cordon_notify_ptpeer_flags(uint64_t arg, int *ret_flags, bool *ret_cloexec);
+/* Whether a descriptor with @st and file status flags @fl (F_GETFL; negative: unknown) is a
+ * pty master: the character device 5:2 (/dev/ptmx, a devpts ptmx), not opened O_PATH. */
+bool cordon_notify_is_pty_master(const struct stat *st, int fl);
+/* The directory a create of @path (relative to @dirfd, AT_FDCWD or >= 0) by process @pid
+ * happens in, as a path the supervisor can resolve (through /proc/PID/cwd or /proc/PID/fd/N
+ * for a relative one), and *@ret_last the name created there. -EISDIR when @path ends in "/",
+ * "." or "..", -ENOENT for "", -EBADF for another negative @dirfd, -ENAMETOOLONG. */
+int cordon_notify_dir_of(pid_t pid, int dirfd, const char *path, char *buf, size_t n,
+                         const char **ret_last);

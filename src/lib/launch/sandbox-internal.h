@@ -47,6 +47,10 @@ struct cordon_sandbox {
         struct cordon_net_rules *net_rules;
         int net_log_fd;
         char *proxy_dns;
+        /* The landlock backend's seccomp listener, as the child sent it (until @notify takes
+         * it), and the notifications' source on @loop. */
+        int notify_listener;
+        struct cordon_notify *notify;
         /* The caller's signal mask before start blocked the forwarded signals (and SIGWINCH for
          * a pty) in the starting thread; restored when the wait is over. */
         bool mask_saved;

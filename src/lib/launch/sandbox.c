@@ -2,6 +2,7 @@
  * other phases in spawn.c), wait on the supervisor's loop, kill, report, free; and
  * cordon_spawn() as start + wait + free. */
 #include <errno.h>
+#include <linux/landlock.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "lib/terminal/pty.h"
 #include "lib/mech/res-limits.h"
 #include "lib/launch/egress.h"
+#include "lib/launch/notify.h"
 #include "lib/launch/sandbox-internal.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
@@ -95,6 +97,42 @@ static void restore_mask(struct cordon_sandbox *sb)
 
 static void kill_and_reap(struct cordon_sandbox *sb);
 
+/* The landlock backend's notifications, served on the sandbox's loop from now on. The command
+ * may be waiting on its first one already: the caller's wait answers it. */
+static int start_notify(struct cordon_sandbox *sb, struct cordon_diag *diag)
+{
+        const struct cordon_launch *l = &sb->l;
+        if (sb->notify_listener < 0)
+                return 0;
+        /* Where the command may create files: the Landlock plan's grants with a create right
+         * (the TMPDIR among them), for the note on a create under /tmp. */
+        const uint64_t create = LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_DIR;
+        _cleanup_free_ const char **writable = calloc(l->ll.n_rules + 1, sizeof(*writable));
+        if (!writable)
+                return -ENOMEM;
+        size_t n = 0;
+        for (size_t i = 0; i < l->ll.n_rules; i++)
+                if (l->ll.rules[i].access & create)
+                        writable[n++] = l->ll.rules[i].path;
+        const struct cordon_notify_config cfg = {
+            .shm_dirfd = l->shm_dir ? l->shm_dirfd : -EBADF,
+            .writable = writable,
+            .n_writable = n,
+            .warn = l->warn,
+            .userdata = l->userdata,
+        };
+        int listener = sb->notify_listener;
+        sb->notify_listener = -EBADF; /* cordon_notify_new()'s, whatever the outcome */
+        int r = cordon_notify_new(listener, &cfg, &sb->notify);
+        if (r >= 0)
+                r = cordon_notify_attach(sb->notify, &sb->loop);
+        if (r < 0)
+                return cordon_diag_set(diag, r,
+                                       "failed to serve the sandbox's seccomp notifications: %s",
+                                       strerror(-r));
+        return 0;
+}
+
 static int start(const struct cordon_policy *p, char *const *argv,
                  const struct cordon_sandbox_options *opts, struct cordon_sandbox *sb,
                  struct cordon_diag *diag)
@@ -148,6 +186,8 @@ static int start(const struct cordon_policy *p, char *const *argv,
                 return r;
         }
         r = cordon_egress_start(sb, diag);
+        if (r >= 0)
+                r = start_notify(sb, diag);
 
         sb->report.started = true;
         sb->report.pid = sb->pid;
@@ -168,7 +208,8 @@ static int start(const struct cordon_policy *p, char *const *argv,
         if (opts->flags & CORDON_SANDBOX_FORWARD_SIGNALS)
                 sb->sup.forward = sb->forward;
         if (r < 0) {
-                /* The command runs, told of a proxy that is not there: end it. */
+                /* The command runs, told of a proxy that is not there (or with notifications
+                 * nobody would answer): end it. */
                 kill_and_reap(sb);
                 sb->pid = 0;
                 restore_mask(sb);
@@ -190,7 +231,7 @@ _public_ int cordon_sandbox_start_with(const struct cordon_policy *p, char *cons
                 return -ENOMEM;
         sb->opts = opts ? *opts : none;
         sb->pidfd = sb->control[0] = sb->control[1] = -EBADF;
-        sb->proxy_listener = sb->net_log_fd = sb->l.proxy_fd = -EBADF;
+        sb->proxy_listener = sb->net_log_fd = sb->l.proxy_fd = sb->notify_listener = -EBADF;
         sb->l.cgroup_fds[0] = sb->l.cgroup_fds[1] = sb->l.cgroup_fds[2] = sb->l.cgroup_fds[3] =
             -EBADF;
         sb->l.pasta = CORDON_PASTA_NONE;
@@ -308,6 +349,9 @@ _public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
                 cordon_launch_cleanup_materialized(&sb->l);
         }
         restore_mask(sb);
+        cordon_notify_detach(sb->notify, &sb->loop);
+        cordon_notify_free(sb->notify);
+        safe_close(sb->notify_listener);
         cordon_reaper_clear(&sb->reaper);
         if (sb->pty) {
                 cordon_pty_close(sb->pty);

@@ -39,6 +39,7 @@
 #include "lib/launch/reaper.h"
 #include "lib/launch/sandbox-internal.h"
 #include "lib/launch/step.h"
+#include "lib/mech/seccomp-notify.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 
@@ -304,7 +305,22 @@ static int step_landlock(struct cordon_sandbox *sb, struct step_result *res)
 static int step_seccomp(struct cordon_sandbox *sb, struct step_result *res)
 {
         (void)res;
-        return sb->l.bpf.len > 0 ? cordon_seccomp_install(&sb->l.bpf) : 0;
+        if (sb->l.bpf.len == 0)
+                return 0;
+        if (!sb->l.seccomp_key.notify)
+                return cordon_seccomp_install(&sb->l.bpf);
+        /* The landlock backend's notifications: the listener goes to the supervisor before the
+         * exec (which closes this copy), or the command would wait on calls nobody answers.
+         * Nothing after this may make a notified call (an open with O_CREAT, a TIOCGPTPEER):
+         * the supervisor answers only once the command runs. */
+        int fd = cordon_seccomp_install_listener(&sb->l.bpf);
+        if (fd < 0)
+                return fd;
+        struct cordon_control_msg msg = {
+            .type = CORDON_CONTROL_FD, .kind = CORDON_CONTROL_FD_SECCOMP_NOTIFY, .fd = fd};
+        int r = cordon_control_send(sb->control[1], &msg);
+        safe_close(fd);
+        return r;
 }
 
 _Noreturn static void exec_command(const struct cordon_sandbox *sb)
@@ -635,6 +651,10 @@ static int phase_child_report(struct cordon_sandbox *sb, struct cordon_step_repo
                 else if (m.type == CORDON_CONTROL_FD &&
                          m.kind == CORDON_CONTROL_FD_PROXY_LISTENER && sb->proxy_listener < 0)
                         sb->proxy_listener = m.fd;
+                else if (m.type == CORDON_CONTROL_FD &&
+                         m.kind == CORDON_CONTROL_FD_SECCOMP_NOTIFY && sb->l.seccomp_key.notify &&
+                         sb->notify_listener < 0)
+                        sb->notify_listener = m.fd;
                 else if (m.type == CORDON_CONTROL_FD)
                         (void)close(m.fd);
         }
@@ -736,6 +756,7 @@ static void launch_undo(struct cordon_sandbox *sb)
                 net->teardown(&sb->l);
         sb->control[0] = safe_close(sb->control[0]);
         sb->control[1] = safe_close(sb->control[1]);
+        sb->notify_listener = safe_close(sb->notify_listener);
         cordon_mount_plan_clear(&sb->plan);
         sb->plan = (struct cordon_mount_plan){0};
         cordon_reaper_clear(&sb->reaper);

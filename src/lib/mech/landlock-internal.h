@@ -59,8 +59,9 @@ struct dev_entry {
 };
 
 /* The minimal /dev of ns-mount.c. Device ioctls are handled but granted only to terminals, which
- * need them (TIOCSTI is refused by seccomp). The host's pts, ptmx and shm are shared with the
- * user's other terminals and processes, so the landlock backend leaves them out. */
+ * need them (TIOCSTI is refused by seccomp). The host's pts and shm are shared with the user's
+ * other terminals and processes, so the landlock backend leaves them out; its /dev/ptmx only
+ * makes new ptys (their other ends come from the supervisor, see launch/notify.c). */
 extern const struct dev_entry cordon_landlock_dev_entries[];
 extern const size_t cordon_landlock_n_dev_entries;
 

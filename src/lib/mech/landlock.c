@@ -165,7 +165,10 @@ const struct dev_entry cordon_landlock_dev_entries[] = {
     {"urandom", ACC(READ_FILE), true},
     {"tty", ACC(READ_FILE) | ACC(WRITE_FILE) | ACC(IOCTL_DEV), true},
     {"pts", ACC(READ_FILE) | ACC(WRITE_FILE) | ACC(IOCTL_DEV), false},
-    {"ptmx", ACC(READ_FILE) | ACC(WRITE_FILE) | ACC(IOCTL_DEV), false},
+    /* The landlock backend grants the host's /dev/ptmx: a new pty master, of no one else's
+     * terminal. Its other end is reached only through the supervisor (TIOCGPTPEER,
+     * launch/notify.c): /dev/pts stays closed, where the user's terminals live. */
+    {"ptmx", ACC(READ_FILE) | ACC(WRITE_FILE) | ACC(IOCTL_DEV), true},
     {"shm", FS_READ | FS_WRITE, false},
 };
 const size_t cordon_landlock_n_dev_entries = ELEMENTSOF(cordon_landlock_dev_entries);

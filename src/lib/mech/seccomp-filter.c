@@ -4,6 +4,7 @@
  * EACCES for the landlock backend's stream-only socket rules);
  * nothing is ever killed. */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <seccomp.h>
@@ -382,6 +383,47 @@ static int add_rules(scmp_filter_ctx ctx, enum cordon_seccomp_tier tier,
         return refuse_families(ctx, SCMP_SYS(socketpair), true);
 }
 
+/* The landlock backend's notifications (launch/notify.c): the calls the supervisor answers on
+ * the command's behalf or explains. The deny rules above never overlap them (TIOCGPTPEER is
+ * none of the refused ioctls; the file calls have no deny rule), so no precedence question
+ * arises inside the filter; across filters the kernel takes the stricter action, and an errno
+ * beats a notification. A call that dodges a rule (flags in a register the rule does not read,
+ * openat2's flags in memory) just runs as it would without it: Landlock still decides. */
+static const int notified_always[] = {
+    SCMP_SYS(creat),  SCMP_SYS(mkdir),  SCMP_SYS(mkdirat),  SCMP_SYS(link),
+    SCMP_SYS(linkat), SCMP_SYS(unlink), SCMP_SYS(unlinkat),
+};
+
+static int notify_masked(scmp_filter_ctx ctx, int nr, unsigned arg, uint32_t mask, uint32_t value)
+{
+        /* Low 32 bits, as the kernel reads the flags and the request (see deny_masked()). */
+        struct scmp_arg_cmp cmp = {
+            .arg = arg, .op = SCMP_CMP_MASKED_EQ, .datum_a = mask, .datum_b = value};
+        return seccomp_rule_add_exact_array(ctx, SCMP_ACT_NOTIFY, nr, 1, &cmp);
+}
+
+static int add_notify_rules(scmp_filter_ctx ctx)
+{
+        int r;
+
+        /* libseccomp accepts SCMP_ACT_NOTIFY only where it believes the running kernel has it;
+         * the programs are compiled at build time, for the kernel that will load them (the
+         * launch checks cordon_seccomp_notify_available() before choosing such a program). */
+        if (seccomp_api_get() < 5 && (r = seccomp_api_set(5)) < 0)
+                return r;
+        /* A pty's other end, which Landlock keeps closed by name (/dev/pts/N). */
+        if ((r = notify_masked(ctx, SCMP_SYS(ioctl), 1, UINT32_MAX, TIOCGPTPEER)) < 0)
+                return r;
+        /* Creating files: /dev/shm/NAME for the private shm directory, /tmp for the note. */
+        if ((r = notify_masked(ctx, SCMP_SYS(open), 1, O_CREAT, O_CREAT)) < 0 ||
+            (r = notify_masked(ctx, SCMP_SYS(openat), 2, O_CREAT, O_CREAT)) < 0)
+                return r;
+        for (size_t i = 0; i < ELEMENTSOF(notified_always); i++)
+                if ((r = seccomp_rule_add_exact(ctx, SCMP_ACT_NOTIFY, notified_always[i], 0)) < 0)
+                        return r;
+        return 0;
+}
+
 /* libseccomp 2.5 has no export into memory: the program goes through a memfd. */
 static int export_bpf(scmp_filter_ctx ctx, struct cordon_bpf *ret)
 {
@@ -446,6 +488,8 @@ int cordon_seccomp_compile(const struct cordon_seccomp_key *k, struct cordon_bpf
         if ((r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2)) < 0)
                 return r;
         if ((r = add_rules(ctx, key.tier, key.net)) < 0)
+                return r;
+        if (key.notify && (r = add_notify_rules(ctx)) < 0)
                 return r;
         return export_bpf(ctx, ret);
 }
