@@ -34,6 +34,9 @@ Test(doctor_landlock, items_named_in_order_with_notes)
                 cr_expect(b.features[i].what && *b.features[i].what, "%s: no description",
                           names[i]);
                 cr_expect(*b.features[i].note, "%s: no note", names[i]);
+                /* A note that fills the buffer was cut short. */
+                cr_expect_lt(strlen(b.features[i].note), sizeof(b.features[i].note) - 1, "%s",
+                             names[i]);
         }
 }
 

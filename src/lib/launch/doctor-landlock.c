@@ -75,11 +75,12 @@ static void ll_features(const struct ll_facts *f, struct cordon_doctor_ll_featur
             f->notify ? " and a note naming this gap" : "");
         if (f->notify) {
                 set(&out[CORDON_DOCTOR_LL_SHM], true,
-                    "/dev/shm names live in a private directory of the launch, through seccomp "
-                    "user notification");
+                    "/dev/shm names are made in a private directory of the launch, through "
+                    "seccomp user notification; opening by name one that another process made "
+                    "fails (multiprocessing's spawn and forkserver)");
                 set(&out[CORDON_DOCTOR_LL_PTY], true,
-                    "opened through seccomp user notification; the host's /dev/pts/N stay "
-                    "closed");
+                    "the peer opened through seccomp user notification; the host's /dev/pts/N "
+                    "stay closed, and so does opening a /dev/pts/N by name");
         } else {
                 set(&out[CORDON_DOCTOR_LL_SHM], false, "%s", needs_notify);
                 set(&out[CORDON_DOCTOR_LL_PTY], false, "%s", needs_notify);
@@ -138,11 +139,4 @@ _public_ void cordon_doctor_check_landlock_backend(const struct cordon_doctor_la
                         set(&b.features[i], false,
                             "the landlock backend cannot run here: Landlock is unavailable");
         *ret = b;
-}
-
-/* Until the seccomp user-notification part lands on this branch (its strong definition in
- * lib/mech/seccomp-notify.c replaces this one at link time): no notifications. */
-__attribute__((weak)) bool cordon_seccomp_notify_available(void)
-{
-        return false;
 }
