@@ -197,6 +197,8 @@ static int build_policy(const struct cordon_config_eval_args *a, struct cordon_p
                 return r;
         p->net_mode = CORDON_NET_ISOLATED;
         p->process.pty = false;
+        /* Its pipes are read before the wait: nothing may wait on the supervisor's loop. */
+        p->no_notify = true;
         /* Landlock and seccomp on top of the namespaces, required; see start_child() for a
          * host that lacks one of them. */
         p->fallback = CORDON_FALLBACK_ENFORCE;

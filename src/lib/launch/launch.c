@@ -221,7 +221,8 @@ static int prepare_notify(struct cordon_launch *l)
         /* The child sends the listener with sendmsg(), after the filter is in: a filter that
          * refuses sendmsg (a side-effect level below `network`) goes without them. */
         l->seccomp_key.notify = l->landlock && l->seccomp &&
-                                l->seccomp_key.net != CORDON_SECCOMP_NET_NONE && l->probe_notify();
+                                l->seccomp_key.net != CORDON_SECCOMP_NET_NONE && !l->p->no_notify &&
+                                l->probe_notify();
         /* PRIVATE_IPC=false asked for the host's /dev/shm itself (granted by the plan): a
          * private stand-in would split what the setting shares. */
         if (!l->seccomp_key.notify || l->dry_run || l->shm_dir || l->p->host_ipc)

@@ -214,8 +214,11 @@ static int on_create(struct cordon_notify *n, const struct seccomp_notif *req, i
                 if (!path_is_below(base, "/tmp"))
                         return ANSWER_CONTINUE;
         }
+        /* Only a create in /tmp itself: what `mktemp -d /tmp/x.XXXX` or `> /tmp/f` do. Deeper
+         * (a project, a home or a test directory that happens to live under /tmp) a refusal has
+         * other reasons (a read-only path, a mask, a carve) and the note would mislead. */
         _cleanup_free_ char *real = realpath(dir, NULL);
-        if (!real || !path_is_below(real, "/tmp"))
+        if (!real || !streq(real, "/tmp"))
                 return ANSWER_CONTINUE;
         _cleanup_free_ char *abs = NULL;
         if (asprintf(&abs, "%s/%s", streq(real, "/") ? "" : real, last) < 0)

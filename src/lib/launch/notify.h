@@ -7,8 +7,8 @@
  *  - creating /dev/shm/NAME (open/openat/creat with O_CREAT, link, unlink): done in the
  *    launch's private shm directory instead (notify-fs.h), so POSIX semaphores and shared
  *    memory work without reaching anyone else's.
- *  - creating under the host's /tmp outside every writable grant: EACCES as Landlock would
- *    answer, plus one warning naming the gap and the fix, once per sandbox.
+ *  - creating an entry of the host's /tmp itself, outside every writable grant: EACCES as Landlock
+ * would answer, plus one warning naming the gap and the fix, once per sandbox.
  *  - anything else: SECCOMP_USER_NOTIF_FLAG_CONTINUE (Landlock and the filter decide).
  * What the supervisor does on the command's behalf is never wider than the grant it stands in
  * for: a decision to continue is always safe (Landlock still checks), one to act is confined to

@@ -118,6 +118,10 @@ struct cordon_policy {
         uint64_t nproc_limit; /* SANDBOX_NPROC_LIMIT: RLIMIT_NPROC of the command; 0: none */
         /* PRIVATE_IPC=false: the host's IPC namespace (no CLONE_NEWIPC) and /dev/shm. */
         bool host_ipc;
+        /* The landlock backend goes without its seccomp notifications (launch/notify.h): for a
+         * caller that reads the command's pipes before cordon_sandbox_wait() runs the loop that
+         * answers them (the configuration child), where a `> /dev/null` would wait for it. */
+        bool no_notify;
         /* PRIVATE_IPC and FILTER_PASSWD set true explicitly (not the built-in default): the
          * landlock backend, which can give neither, refuses to start. */
         bool private_ipc_required;
