@@ -11,10 +11,14 @@ so=$(cd "$T_PROJECT" && "$CORDON" run -- echo out 2>"$T_TMP/stderr"); rc=$?
 se=$(cat "$T_TMP/stderr")
 check "the command's stdout is untouched" "0:out" "$rc:$so"
 backend=${SANDBOX_BACKEND:-ns}
-# One banner line, and under the landlock backend one more: the default network (filtered)
-# cannot be delivered without a network namespace, and the line says what was used instead.
+# One banner line, and under the landlock backend more: the default network (filtered) cannot
+# be delivered without a network namespace, and a line says what was used instead (proxied,
+# with Landlock ABI 4 for its port rule; isolated before that), and proxied names its port.
+ll_net=isolated
+[ "$backend" = landlock ] && [ "$(python3 -c 'import ctypes
+print(ctypes.CDLL(None).syscall(444, None, 0, 1))')" -ge 4 ] && ll_net=proxied
 want_lines=1
-[ "$backend" = landlock ] && want_lines=2
+[ "$backend" = landlock ] && want_lines=2 && [ $ll_net = proxied ] && want_lines=3
 check "exactly $want_lines line(s) on stderr" "$want_lines" "$(printf '%s\n' "$se" | grep -c .)"
 case $se in
 "cordon: backend=$backend profile=worktree layers=landlock,seccomp "*)
@@ -23,16 +27,16 @@ case $se in
 esac
 if [ "$backend" = landlock ]; then
         case $se in
-        *"cordon: network mode filtered (from built-in default) cannot be delivered: "*"using isolated instead"*)
-                ok "landlock: one line says the default network fell back to isolated, and why" ;;
-        *) not_ok "landlock: one line says the default network fell back to isolated, and why" "stderr: $se" ;;
+        *"cordon: network mode filtered (from built-in default) cannot be delivered: "*"using $ll_net instead"*)
+                ok "landlock: one line says the default network fell back to $ll_net, and why" ;;
+        *) not_ok "landlock: one line says the default network fell back to $ll_net, and why" "stderr: $se" ;;
         esac
 else
         ok "ns: no network fallback line"
 fi
 # The network delivered: the default filtered, or (no usable pasta here) the stricter proxied;
-# the landlock backend has no network namespace and falls back to isolated.
-case $backend in landlock) nets=isolated ;; *) nets="filtered|proxied" ;; esac
+# the landlock backend has no network namespace and falls back to proxied (or isolated).
+case $backend in landlock) nets=$ll_net ;; *) nets="filtered|proxied" ;; esac
 net_word=$(printf '%s' "$se" | sed -n 's/.* network=\([a-z]*\) .*/\1/p' | head -1)
 case $se in
 *"project=$T_PROJECT "*"home=tmpwrite"*"network="*)

@@ -2,7 +2,8 @@
 # Attack (landlock backend): the command's parent is cordon's reaper, outside the sandbox and
 # of the same user; from inside, ptrace it, read its memory, or kill it (which would leave
 # detached processes behind when cordon is SIGKILLed). Landlock keeps all three out.
-# Control: the same calls with Landlock off (--profile unrestricted) reach it.
+# Control: the same calls with Landlock off (--profile unrestricted, and --net open: proxied
+# mode keeps a Landlock ruleset for its TCP rule even then) reach it.
 . "$(dirname "$0")/../lib/tap.sh"
 if [ "${SANDBOX_BACKEND:-}" != landlock ]; then
         echo "1..0 # SKIP landlock backend only: under ns the command's parent is the sandbox's PID 1"
@@ -41,7 +42,7 @@ except OSError as e:
 print(" ".join(out), "parent=" + open("/proc/%d/comm" % pp).read().strip())'
 
 plan 2
-out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --profile unrestricted -- python3 -c "$PROBE" control 2>&1)
+out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --profile unrestricted --net open -- python3 -c "$PROBE" control 2>&1)
 check "control: without Landlock the reaper can be traced and signalled" \
         "attach=OK mem=OK kill=OK parent=cordon" "$out"
 out=$(cd "$T_PROJECT" && "$CORDON" run --quiet -- python3 -c "$PROBE" attack 2>&1; echo "rc=$?")
