@@ -1,10 +1,7 @@
 /* The launcher's phases and the child's steps. cordon_sandbox_launch() runs the phases in a
  * fixed order: prepare (the mount plan, the control channel, the pty) -> clone -> the parent
  * steps (the cgroup attach of the ns backend's PID 1) -> release -> the child's report. The
- * child's steps are data: one ordered list per backend, the same pipeline with the steps a
- * backend has no use for left out. A step that fails is reported as {step, errno, rule} on the
- * control channel, and the child exits; the channel's end of file means the command was
- * executed. */
+ * child's steps are in child-steps.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -20,406 +17,22 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "lib/mech/caps.h"
+#include "lib/launch/child-steps.h"
 #include "lib/launch/control.h"
 #include "lib/launch/egress.h"
 #include "lib/policy/diag.h"
-#include "lib/launch/exec-search.h"
-#include "lib/mech/keyring.h"
 #include "lib/launch/launch.h"
 #include "lib/policy/net-modes.h"
 #include "lib/mech/ns-limits.h"
 #include "lib/mech/ns-mount.h"
-#include "lib/mech/ns-net.h"
-#include "lib/mech/ns-user.h"
 #include "lib/mech/res-limits.h"
-#include "lib/launch/pid1.h"
 #include "lib/policy/policy.h"
 #include "lib/terminal/pty.h"
 #include "lib/launch/reaper.h"
 #include "lib/launch/sandbox-internal.h"
 #include "lib/launch/step.h"
-#include "lib/mech/seccomp-notify.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
-
-/* ---- The child ---------------------------------------------------------------------------- */
-
-/* What a step may say beyond its errno: another step than its row's (the mount plan has
- * several), and the rule it failed on. */
-struct step_result {
-        int step;
-        int rule;
-};
-
-struct child_step {
-        enum cordon_step step;
-        int (*run)(struct cordon_sandbox *sb, struct step_result *res);
-};
-
-_Noreturn static void child_fail(const struct cordon_sandbox *sb, int step, int err, int rule,
-                                 int code)
-{
-        (void)cordon_control_report(sb->control[1], step, err, rule);
-        _exit(code);
-}
-
-/* PID 1 and the reaper wait for these with sigwaitinfo(): blocked before anyone can send them
- * (a namespace's PID 1 would ignore them otherwise). */
-static int step_block_signals(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)res;
-        sigset_t set = sb->forward;
-        sigaddset(&set, SIGCHLD);
-        return sigprocmask(SIG_BLOCK, &set, NULL) < 0 ? -errno : 0;
-}
-
-/* Die with the supervisor. The channel's end of file catches a supervisor that died before the
- * death signal was armed; with parent steps to wait for, the release message comes on it. */
-static int step_die_with_supervisor(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)res;
-        const struct cordon_policy *p = sb->l.p;
-        if (p->process.die_with_parent && prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
-                return -errno;
-        if (sb->await_release) {
-                struct cordon_control_msg m;
-                if (cordon_control_recv(sb->control[1], 0, &m) <= 0 ||
-                    m.type != CORDON_CONTROL_RELEASE)
-                        _exit(125);
-        } else if (p->process.die_with_parent) {
-                struct pollfd pfd = {.fd = sb->control[1], .events = POLLIN};
-                if (poll(&pfd, 1, 0) > 0)
-                        _exit(125);
-        }
-        return 0;
-}
-
-/* The landlock backend's command joins the sandbox's cgroups itself, first thing: its parent is
- * the reaper, which stays outside them (the pids limit must not count it, the OOM killer and
- * cgroup.kill must not take it before it has reaped), and the supervisor cannot attach a
- * grandchild before it runs without another round trip. */
-static int step_join_cgroups(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)res;
-        const struct cordon_launch *l = &sb->l;
-        for (size_t i = 0; l->limits && i < ELEMENTSOF(l->cgroup_fds); i++)
-                if (l->cgroup_fds[i] >= 0 && write(l->cgroup_fds[i], "0", 1) != 1)
-                        return -errno;
-        return 0;
-}
-
-/* The rlimits and CPU affinity of the fallback mechanisms, inherited by everything. */
-static int step_limits(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)res;
-        int r = sb->l.limits ? cordon_limits_apply_child(sb->l.limits) : 0;
-        /* SANDBOX_NPROC_LIMIT: RLIMIT_NPROC, counted per uid (launch.c refuses it for uid 0,
-         * which the kernel exempts). */
-        if (r >= 0 && sb->l.p->nproc_limit)
-                r = cordon_limits_lower_rlimit(RLIMIT_NPROC, sb->l.p->nproc_limit);
-        return r;
-}
-
-/* CORDON_SANDBOX_STDIO: the caller's fds become 0, 1 and 2. One that already sits at 0..2 is
- * first moved above them, so that no dup2() overwrites another still to be placed; dup2()
- * clears close-on-exec on the copy, and an fd already in its place gets it cleared by hand. */
-static int place_stdio(const int stdio[3])
-{
-        int fds[3];
-        for (int i = 0; i < 3; i++) {
-                fds[i] = stdio[i];
-                if (fds[i] < 0)
-                        return -EBADF;
-                if (fds[i] < 3 && fds[i] != i && (fds[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3)) < 0)
-                        return -errno;
-        }
-        for (int i = 0; i < 3; i++) {
-                if (fds[i] == i) {
-                        if (fcntl(i, F_SETFD, 0) < 0)
-                                return -errno;
-                } else if (dup2(fds[i], i) < 0)
-                        return -errno;
-        }
-        return 0;
-}
-
-static int step_close_fds(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)res;
-        if (sb->opts.flags & CORDON_SANDBOX_STDIO) {
-                int r = place_stdio(sb->opts.stdio);
-                if (r < 0)
-                        return r;
-        }
-        if (!sb->l.p->process.close_fds)
-                return 0;
-        /* The pty's fds stay for cordon_pty_child_setup(), which closes them itself; the
-         * prepared Landlock ruleset for step_landlock() (close-on-exec). */
-        const struct cordon_pty *pty = sb->pty;
-        int keep[] = {sb->control[1], pty ? pty->slave : -EBADF, pty ? pty->master : -EBADF,
-                      pty ? pty->private_tty : -EBADF,
-                      sb->l.ll.prepared ? sb->l.ll.ruleset_fd : -EBADF};
-        return close_all_fds_except(keep, ELEMENTSOF(keep));
-}
-
-static int step_id_maps(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)res;
-        const struct cordon_policy *p = sb->l.p;
-        return cordon_ns_user_write_maps(p->identity.uid, p->identity.gid);
-}
-
-/* Before the mount plan makes /proc/sys read-only. */
-static int step_ns_limits(struct cordon_sandbox *sb, struct step_result *res)
-{
-        return cordon_ns_limits_apply(&sb->ns_limits, &res->rule);
-}
-
-/* The original environment block still holds every variable the supervisor saw. */
-static int step_scrub_environ(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)sb;
-        (void)res;
-        return cordon_pid1_scrub_environ();
-}
-
-static int step_mounts(struct cordon_sandbox *sb, struct step_result *res)
-{
-        return cordon_mount_plan_execute(&sb->plan, sb->l.p, &res->step, &res->rule);
-}
-
-/* Once the sandbox's devpts is mounted, the command's terminal moves there, where it has a name
- * (/dev/pts/0) that tty(1), ttyname(3), GPG_TTY=$(tty) find. When that fails the pty made
- * outside serves, nameless inside; once the command's end has moved, the supervisor must get
- * the new master or the terminal would be dead. */
-static int step_pty_inside(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)res;
-        if (!sb->pty)
-                return 0;
-        int m = cordon_pty_move_inside(sb->pty, "/dev/pts/ptmx");
-        if (m < 0)
-                return 0;
-        struct cordon_control_msg msg = {
-            .type = CORDON_CONTROL_FD, .kind = CORDON_CONTROL_FD_PTY_MASTER, .fd = m};
-        int r = cordon_control_send(sb->control[1], &msg);
-        safe_close(m);
-        return r;
-}
-
-static int step_hostname(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)res;
-        const char *h = sb->l.p->identity.hostname;
-        return h ? cordon_ns_uts_set_hostname(h) : 0;
-}
-
-static int step_loopback(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)res;
-        return cordon_net_mode_traits(sb->l.net_mode)->loopback ? cordon_ns_net_loopback_up() : 0;
-}
-
-/* Proxied mode: the proxy's port is opened inside, on the sandbox's own loopback, and served
- * from outside by the supervisor, which gets the socket over the control channel: no bridge
- * process, no socket file under any bound path. */
-static int step_proxy_listener(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)res;
-        if (!cordon_net_mode_traits(sb->l.net_mode)->proxy)
-                return 0;
-        int fd = cordon_ns_net_listen_loopback(CORDON_PROXY_PORT);
-        if (fd < 0)
-                return fd;
-        struct cordon_control_msg msg = {
-            .type = CORDON_CONTROL_FD, .kind = CORDON_CONTROL_FD_PROXY_LISTENER, .fd = fd};
-        int r = cordon_control_send(sb->control[1], &msg);
-        safe_close(fd);
-        return r;
-}
-
-/* The network mode's own step (filtered: its nftables rules), while the capabilities it needs
- * in the namespace are still held. */
-static int step_net_mode(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)res;
-        const struct cordon_net_mode_traits *t = cordon_net_mode_traits(sb->l.net_mode);
-        return t->child_setup ? t->child_setup(&sb->l) : 0;
-}
-
-static int step_keyring(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)sb;
-        (void)res;
-        return cordon_keyring_detach();
-}
-
-/* Nothing inside may read PID 1's memory or /proc/1/environ, or ptrace it. */
-static int step_not_dumpable(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)sb;
-        (void)res;
-        return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 ? -errno : 0;
-}
-
-static int step_drop_caps(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)res;
-        return sb->l.p->process.drop_capabilities ? cordon_caps_drop_all() : 0;
-}
-
-/* Without a user namespace only a caller that holds capabilities (root) has any to drop. */
-static int step_drop_held_caps(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)res;
-        return sb->l.p->process.drop_capabilities && cordon_caps_any() ? cordon_caps_drop_all() : 0;
-}
-
-static int step_no_new_privs_if_asked(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)res;
-        return sb->l.p->process.no_new_privs ? cordon_caps_set_no_new_privs() : 0;
-}
-
-/* Without a user namespace no-new-privs is what keeps everyone from gaining capabilities
- * through execve: always. */
-static int step_no_new_privs(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)sb;
-        (void)res;
-        return cordon_caps_set_no_new_privs();
-}
-
-/* Landlock, then the seccomp filter last of all: the filter refuses calls (mount, keyctl,
- * unshare...) that earlier steps need. Both apply to PID 1 too, and everything it forks
- * inherits them. */
-static int step_landlock(struct cordon_sandbox *sb, struct step_result *res)
-{
-        /* Also without the layer: proxied mode's TCP rule under the landlock backend (a ruleset
-         * prepared in the supervisor, launch.c). */
-        return sb->l.landlock || sb->l.ll.prepared ? cordon_landlock_apply(&sb->l.ll, &res->rule)
-                                                   : 0;
-}
-
-static int step_seccomp(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)res;
-        if (sb->l.bpf.len == 0)
-                return 0;
-        if (!sb->l.seccomp_key.notify)
-                return cordon_seccomp_install(&sb->l.bpf);
-        /* The landlock backend's notifications: the listener goes to the supervisor before the
-         * exec (which closes this copy), or the command would wait on calls nobody answers.
-         * Nothing after this may make a notified call (an open with O_CREAT, a TIOCGPTPEER):
-         * the supervisor answers only once the command runs. */
-        int fd = cordon_seccomp_install_listener(&sb->l.bpf);
-        if (fd < 0)
-                return fd;
-        struct cordon_control_msg msg = {
-            .type = CORDON_CONTROL_FD, .kind = CORDON_CONTROL_FD_SECCOMP_NOTIFY, .fd = fd};
-        int r = cordon_control_send(sb->control[1], &msg);
-        safe_close(fd);
-        return r;
-}
-
-_Noreturn static void exec_command(const struct cordon_sandbox *sb)
-{
-        const struct cordon_policy *p = sb->l.p;
-        sigset_t empty;
-        sigemptyset(&empty);
-        sigprocmask(SIG_SETMASK, &empty, NULL);
-        int r;
-        /* A session of its own with the pty as controlling terminal and its process group in
-         * the foreground: job control, ^C and ^Z work inside as in any terminal. */
-        if (sb->pty && (r = cordon_pty_child_setup(sb->pty)) < 0)
-                child_fail(sb, CORDON_STEP_TERMINAL, r, -1, 125);
-        if (!sb->pty && p->process.new_session && setsid() < 0)
-                child_fail(sb, CORDON_STEP_PROCESS, errno, -1, 125);
-        if (p->cwd && chdir(p->cwd) < 0)
-                child_fail(sb, CORDON_STEP_CHDIR, errno, -1, 125);
-        cordon_exec_search(sb->argv[0], sb->argv, sb->l.envp ? sb->l.envp : p->envp);
-        child_fail(sb, CORDON_STEP_EXEC, errno, -1, errno == ENOENT ? 127 : 126);
-}
-
-/* The ns backend's last step: fork the command, and become its PID 1. */
-static int step_become_pid1(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)res;
-        pid_t cmd = fork();
-        if (cmd < 0)
-                return -errno;
-        if (cmd == 0)
-                exec_command(sb);
-        cordon_pid1_become(cmd, sb->control[1], sb->pty, &sb->forward);
-}
-
-/* The landlock backend's last step: the command's process becomes the command. */
-static int step_exec(struct cordon_sandbox *sb, struct step_result *res)
-{
-        (void)res;
-        exec_command(sb);
-}
-
-/* The two pipelines, side by side. A step missing on one side is one that backend has no use
- * for (no namespaces: no id maps, mounts, hostname, loopback, PID 1) or does differently (its
- * cgroup join, capabilities, no-new-privs). */
-static const struct child_step ns_steps[] = {
-    {CORDON_STEP_PROCESS, step_block_signals},
-    {CORDON_STEP_PROCESS, step_die_with_supervisor}, /* and the release: the parent attached
-                                                      * PID 1 to the cgroups */
-    {CORDON_STEP_PROCESS, step_close_fds},
-    {CORDON_STEP_USERNS, step_id_maps},
-    {CORDON_STEP_NS_LIMITS, step_ns_limits},
-    {CORDON_STEP_PROCESS, step_scrub_environ},
-    {CORDON_STEP_MOUNT, step_mounts},
-    {CORDON_STEP_TERMINAL, step_pty_inside},
-    {CORDON_STEP_HOSTNAME, step_hostname},
-    {CORDON_STEP_NETWORK, step_loopback},
-    {CORDON_STEP_PROXY, step_proxy_listener},
-    {CORDON_STEP_NET_FILTER, step_net_mode},
-    /* After the set-up that allocates (libnftables): a memory rlimit is for the command. */
-    {CORDON_STEP_LIMITS, step_limits},
-    {CORDON_STEP_KEYRING, step_keyring},
-    {CORDON_STEP_PROCESS, step_not_dumpable},
-    {CORDON_STEP_CAPS, step_drop_caps},
-    {CORDON_STEP_NNP, step_no_new_privs_if_asked},
-    {CORDON_STEP_LANDLOCK, step_landlock},
-    {CORDON_STEP_SECCOMP, step_seccomp},
-    {CORDON_STEP_FORK, step_become_pid1},
-};
-
-static const struct child_step landlock_steps[] = {
-    /* The reaper blocked the signals it waits for itself; the command unblocks all. */
-    {CORDON_STEP_PROCESS, step_die_with_supervisor},
-    {CORDON_STEP_LIMITS, step_join_cgroups},
-    {CORDON_STEP_LIMITS, step_limits},
-    {CORDON_STEP_PROCESS, step_close_fds},
-    {CORDON_STEP_KEYRING, step_keyring},
-    {CORDON_STEP_CAPS, step_drop_held_caps},
-    {CORDON_STEP_NNP, step_no_new_privs},
-    {CORDON_STEP_LANDLOCK, step_landlock},
-    {CORDON_STEP_SECCOMP, step_seccomp},
-    {CORDON_STEP_EXEC, step_exec},
-};
-
-_Noreturn static void run_steps(struct cordon_sandbox *sb, const struct child_step *steps, size_t n)
-{
-        for (size_t i = 0; i < n; i++) {
-                struct step_result res = {.step = steps[i].step, .rule = -1};
-                int r = steps[i].run(sb, &res);
-                if (r < 0)
-                        child_fail(sb, res.step, r, res.rule, 125);
-        }
-        _exit(125); /* not reached: the last step execs or becomes PID 1 */
-}
-
-/* The landlock backend's command, started by the reaper (a vfork-like child sharing its
- * memory: see reaper.c). */
-static int landlock_child(void *arg)
-{
-        run_steps(arg, landlock_steps, ELEMENTSOF(landlock_steps));
-}
 
 /* ---- The phases --------------------------------------------------------------------------- */
 
@@ -541,7 +154,7 @@ static pid_t phase_clone(struct cordon_sandbox *sb)
         struct cordon_launch *l = &sb->l;
         if (l->backend == CORDON_BACKEND_LANDLOCK) {
                 int drop = 0;
-                sb->reaper.command = landlock_child;
+                sb->reaper.command = cordon_child_landlock;
                 sb->reaper.arg = sb;
                 sb->reaper.parent_fds[0] = sb->control[0];
                 /* The proxy's listening socket (proxied mode): the supervisor's to serve, never
@@ -577,7 +190,7 @@ static pid_t phase_clone(struct cordon_sandbox *sb)
                                    NULL, 0);
         if (pid == 0) {
                 safe_close(sb->control[0]);
-                run_steps(sb, ns_steps, ELEMENTSOF(ns_steps));
+                cordon_child_ns(sb);
         }
         if (pid > 0)
                 sb->pidfd = pidfd >= 0 ? pidfd : (int)syscall(SYS_pidfd_open, pid, 0);
