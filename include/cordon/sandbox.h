@@ -39,6 +39,8 @@ enum cordon_limit_mechanism {
         CORDON_LIMIT_CGROUP1,  /* a directory in the controller's v1 hierarchy */
         CORDON_LIMIT_RLIMIT,   /* memory: RLIMIT_AS + RLIMIT_DATA; pids: RLIMIT_NPROC */
         CORDON_LIMIT_AFFINITY, /* cpus: sched_setaffinity() to the first N allowed CPUs */
+        CORDON_LIMIT_PID_MAX,  /* pids: the pid namespace's pid_max (Linux 6.14), loose by the
+                                * 300 pids the kernel reserves; only for cordon's own children */
 };
 
 /* The limits that have a mechanism. */
@@ -49,7 +51,7 @@ enum cordon_limit_kind {
         _CORDON_LIMIT_KIND_MAX,
 };
 
-/* "none", "cgroup2", "cgroup1", "rlimit", "affinity"; NULL for an unknown value. */
+/* "none", "cgroup2", "cgroup1", "rlimit", "affinity", "pid_max"; NULL for an unknown value. */
 const char *cordon_limit_mechanism_to_string(enum cordon_limit_mechanism m);
 /* "memory", "pids", "cpus"; NULL for an unknown value. */
 const char *cordon_limit_kind_to_string(enum cordon_limit_kind k);

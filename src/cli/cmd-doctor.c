@@ -167,6 +167,9 @@ static void limit_note(const struct cordon_doctor_limits *l, enum cordon_limit_k
         case CORDON_LIMIT_AFFINITY:
                 snprintf(buf, n, "cpus: CPU affinity to the first N CPUs, not a time quota");
                 return;
+        case CORDON_LIMIT_PID_MAX:
+                snprintf(buf, n, "pids: the pid namespace's pid_max, 300 over the limit");
+                return;
         case CORDON_LIMIT_CGROUP1:
         case CORDON_LIMIT_CGROUP2:
                 break;

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/config.sh"
 
-plan 17
+plan 21
 cd "$T_PROJECT" || exit 1
 unset CORDON_ADMIN_CONF
 cfg_reset
@@ -72,6 +72,41 @@ check "control: outside, keyctl reaches the session keyring" reached "$(python3 
 printf 'SANDBOX_ENV+=("KEYRING=$(python3 -c %q 2>&1)")\n' "$KEYCTL" >"$conf"
 check "a config's keyctl is refused by seccomp (EPERM)" KEYRING=EPERM \
         "$(cfg_value SANDBOX_ENV | grep '^KEYRING=')"
+
+# A fork bomb: the child's processes are bounded (Linux 6.14+: its pid namespace's pid_max,
+# at most 363; before: a pids cgroup or RLIMIT_NPROC, 64), and the host's pid_max is its own.
+FORKS='import os, time
+kids = []
+for i in range(500):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        time.sleep(30)
+        os._exit(0)
+    kids.append(pid)
+print(len(kids))
+for k in kids:
+    os.kill(k, 9)
+for k in kids:
+    os.waitpid(k, 0)'
+host_pid_max=$(cat /proc/sys/kernel/pid_max)
+check "control: outside, the same loop starts 500 processes" 500 "$(python3 -c "$FORKS")"
+printf 'SANDBOX_ENV+=("FORKS=$(python3 -c %q 2>/dev/null)")\n' "$FORKS" >"$conf"
+n=$(cfg_value SANDBOX_ENV | sed -n 's/^FORKS=//p')
+if [ -n "$n" ] && [ "$n" -ge 30 ] && [ "$n" -le 363 ]; then
+        ok "a config's processes are bounded ($n of 500 started)"
+else
+        not_ok "a config's processes are bounded" "started '$n' of 500"
+fi
+check "... and the host's pid_max is untouched" "$host_pid_max" "$(cat /proc/sys/kernel/pid_max)"
+n=$(CORDON_TEST_NO_PID_MAX=1 cfg_value SANDBOX_ENV | sed -n 's/^FORKS=//p')
+if [ -n "$n" ] && [ "$n" -ge 30 ] && [ "$n" -le 63 ]; then
+        ok "without a per-namespace pid_max, a cgroup or RLIMIT_NPROC bounds them ($n of 500)"
+else
+        not_ok "without a per-namespace pid_max, a cgroup or RLIMIT_NPROC bounds them" "started '$n' of 500"
+fi
 
 # Running forever: refused after the time limit, not a hang.
 printf 'while :; do :; done\n' >"$conf"

@@ -174,6 +174,13 @@ static int step_ns_limits(struct cordon_sandbox *sb, struct step_result *res)
         return cordon_ns_limits_apply(&sb->ns_limits, &res->rule);
 }
 
+/* A loose pids bound: the pid namespace's pid_max, written as its PID 1 (launch.h). */
+static int step_pid_max(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        return sb->l.pid_max ? cordon_ns_pid_max_apply(sb->l.pid_max) : 0;
+}
+
 /* The original environment block still holds every variable the supervisor saw. */
 static int step_scrub_environ(struct cordon_sandbox *sb, struct step_result *res)
 {
@@ -369,6 +376,7 @@ static const struct child_step ns_steps[] = {
     {CORDON_STEP_PROCESS, step_close_fds},
     {CORDON_STEP_USERNS, step_id_maps},
     {CORDON_STEP_NS_LIMITS, step_ns_limits},
+    {CORDON_STEP_LIMITS, step_pid_max}, /* before the mounts make /proc/sys read-only */
     {CORDON_STEP_PROCESS, step_scrub_environ},
     {CORDON_STEP_MOUNT, step_mounts},
     {CORDON_STEP_TERMINAL, step_pty_inside},

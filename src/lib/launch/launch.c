@@ -17,6 +17,7 @@
 #include "lib/resolve/host-action.h"
 #include "lib/launch/launch.h"
 #include "lib/launch/notify-fs.h"
+#include "lib/mech/ns-limits.h"
 #include "lib/mech/seccomp-notify.h"
 #include "lib/policy/net-modes.h"
 #include "lib/policy/policy.h"
@@ -65,11 +66,31 @@ static int layer_missing(struct cordon_launch *l, bool *layer, const char *what,
         return 0;
 }
 
+static void limits_clear(struct cordon_launch *l)
+{
+        if (!l->limits)
+                return;
+        /* Opened only together with the state (before that they may be 0s). */
+        for (size_t i = 0; i < ELEMENTSOF(l->cgroup_fds); i++)
+                l->cgroup_fds[i] = safe_close(l->cgroup_fds[i]);
+        (void)cordon_limits_cleanup(l->limits);
+        free(l->limits);
+        l->limits = NULL;
+}
+
 /* The resource limits: a mechanism for each, and the cgroup.procs files the child writes itself
  * into before anything else (so nothing it starts is ever outside), opened here. */
 static int prepare_limits(struct cordon_launch *l, struct cordon_diag *diag)
 {
+        struct cordon_limits loose = l->p->limits;
         const struct cordon_limits *lim = &l->p->limits;
+        l->pid_max = 0;
+        if (lim->pids && lim->pids_loose && l->backend == CORDON_BACKEND_NS &&
+            cordon_ns_pid_max_available()) {
+                l->pid_max = cordon_ns_pid_max_for(lim->pids);
+                loose.pids = 0;
+                lim = &loose;
+        }
         /* copy_process() never applies RLIMIT_NPROC to the real uid 0 (INIT_USER). */
         if (l->p->nproc_limit && getuid() == 0)
                 return cordon_diag_set(
@@ -535,7 +556,14 @@ int cordon_launch_fall_back(struct cordon_launch *l, const char *why, struct cor
              drops);
         l->backend = CORDON_BACKEND_LANDLOCK;
         l->auto_backend = false;
-        int r = decide_net(l, diag);
+        int r;
+        /* No pid namespace now: a loose pids bound goes to a cgroup or RLIMIT_NPROC. */
+        if (l->pid_max) {
+                limits_clear(l);
+                if ((r = prepare_limits(l, diag)) < 0)
+                        return r;
+        }
+        r = decide_net(l, diag);
         if (r < 0 || (r = net_seccomp_rule(l, diag)) < 0)
                 return r;
         return prepare_backend(l, diag);
@@ -593,14 +621,7 @@ void cordon_launch_clear(struct cordon_launch *l)
         cordon_pasta_stop(&l->pasta);
         cordon_net_proxied_teardown(l);
         cordon_nft_plan_clear(&l->nft);
-        if (l->limits) {
-                /* Opened only together with the state (before that they may be 0s). */
-                for (size_t i = 0; i < ELEMENTSOF(l->cgroup_fds); i++)
-                        l->cgroup_fds[i] = safe_close(l->cgroup_fds[i]);
-                (void)cordon_limits_cleanup(l->limits);
-                free(l->limits);
-                l->limits = NULL;
-        }
+        limits_clear(l);
         cordon_bpf_clear(&l->bpf);
         cordon_landlock_plan_clear(&l->ll);
         if (l->tmpdir) {

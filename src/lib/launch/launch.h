@@ -39,6 +39,9 @@ struct cordon_launch {
         /* --memory, --pids, --cpus, --cgroup: NULL when none is asked for. */
         struct cordon_limits_state *limits;
         int cgroup_fds[4]; /* cgroup.procs of each cgroup the child joins; -1 when unused */
+        /* A loose pids bound (limits.pids_loose) as the pid namespace's pid_max, which the
+         * ns backend's child writes; 0: none (the pids limit, if any, is in @limits). */
+        uint64_t pid_max;
 
         /* The filtered network: the ruleset the child loads (built in prepare), pasta once the
          * parent steps started it (stopped by the mode's teardown, and at clear). */

@@ -55,6 +55,8 @@ void cordon_sandbox_report_decisions(struct cordon_sandbox *sb)
         rep->seccomp.instructions = l->bpf.len;
         for (size_t k = 0; k < _CORDON_LIMIT_KIND_MAX; k++)
                 rep->limits[k] = l->limits ? l->limits->mechanism[k] : CORDON_LIMIT_NONE;
+        if (l->pid_max)
+                rep->limits[CORDON_LIMIT_PIDS] = CORDON_LIMIT_PID_MAX;
         sb->limits_text[0] = 0;
         if (l->limits &&
             cordon_limits_describe(l->limits, sb->limits_text, sizeof(sb->limits_text)) < 0)

@@ -32,3 +32,22 @@ int cordon_ns_limits_plan(const char *dir, bool seccomp, struct cordon_ns_limits
  * writer's user namespace, whatever procfs mount is used. Async-signal-safe (open, write,
  * close). Returns 0, or -errno with *ret_index set to the limit that could not be written. */
 int cordon_ns_limits_apply(const struct cordon_ns_limits *l, int *ret_index);
+
+/* The pid numbers the kernel keeps for early processes (RESERVED_PIDS): once a pid namespace's
+ * allocation has passed them it wraps to 300, not 1, so new pids come from [300, pid_max). */
+#define CORDON_PID_RESERVED 300
+
+/* Does the running kernel keep pid_max per pid namespace (Linux 6.14)? Decided from the kernel
+ * release, never by trying: before 6.14 /proc/sys/kernel/pid_max is the host's one value, which
+ * uid 0 in any user namespace may write. */
+bool cordon_ns_pid_max_available(void);
+
+/* The pid_max that bounds a pid namespace to at most @pids + CORDON_PID_RESERVED - 1 live
+ * processes, of which at least @pids can always be made (the wrapped range). */
+uint64_t cordon_ns_pid_max_for(uint64_t pids);
+
+/* Child side, as PID 1 of the sandbox's pid namespace (pid_max resolves to the writer's active
+ * pid namespace, whatever procfs mount is used), holding CAP_SYS_ADMIN in the namespace's user
+ * namespace, before /proc/sys is made read-only. Only where cordon_ns_pid_max_available().
+ * Async-signal-safe. Returns 0 or -errno. */
+int cordon_ns_pid_max_apply(uint64_t pid_max);

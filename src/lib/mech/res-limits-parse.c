@@ -13,7 +13,7 @@ _public_ const char *cordon_limit_mechanism_to_string(enum cordon_limit_mechanis
         static const char *const names[] = {
             [CORDON_LIMIT_NONE] = "none",         [CORDON_LIMIT_CGROUP2] = "cgroup2",
             [CORDON_LIMIT_CGROUP1] = "cgroup1",   [CORDON_LIMIT_RLIMIT] = "rlimit",
-            [CORDON_LIMIT_AFFINITY] = "affinity",
+            [CORDON_LIMIT_AFFINITY] = "affinity", [CORDON_LIMIT_PID_MAX] = "pid_max",
         };
         return (unsigned)m < ELEMENTSOF(names) ? names[m] : NULL;
 }
