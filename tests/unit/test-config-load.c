@@ -652,6 +652,21 @@ Test(config, scan_finds_assignments)
         cr_assert_eq(cordon_config_last_assignment(t, "D"), 5);
         cr_assert_eq(cordon_config_last_assignment(t, "E"), 0);
         cr_assert_eq(cordon_config_last_assignment(t, "READONLY_MOUNTS"), 0);
+        /* After &&, ||, ;, { and then/do/else on the same line; not inside quotes or a
+         * comment. */
+        const char *u = "[ -d /x ] && F+=(/x)\ntrue || G=1; H=2\nif true; then I=1; else J=2; fi\n"
+                        "for x in a; do K=1; done\n{ L=1; }\necho 'M=1; N=2' \"; O=1\" # ; P=1\n";
+        cr_assert_eq(cordon_config_last_assignment(u, "F"), 1);
+        cr_assert_eq(cordon_config_last_assignment(u, "G"), 2);
+        cr_assert_eq(cordon_config_last_assignment(u, "H"), 2);
+        cr_assert_eq(cordon_config_last_assignment(u, "I"), 3);
+        cr_assert_eq(cordon_config_last_assignment(u, "J"), 3);
+        cr_assert_eq(cordon_config_last_assignment(u, "K"), 4);
+        cr_assert_eq(cordon_config_last_assignment(u, "L"), 5);
+        cr_assert_eq(cordon_config_last_assignment(u, "M"), 0);
+        cr_assert_eq(cordon_config_last_assignment(u, "N"), 0);
+        cr_assert_eq(cordon_config_last_assignment(u, "O"), 0);
+        cr_assert_eq(cordon_config_last_assignment(u, "P"), 0);
         cr_assert_not(cordon_config_has_code("# x\n\n   # y\n\t\n"));
         cr_assert(cordon_config_has_code("# x\n true\n"));
         cr_assert(cordon_config_value_substitutes("(\"/a\"\n \"$(id)\")"));

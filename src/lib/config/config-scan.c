@@ -44,6 +44,73 @@ static const char *after_keyword(const char *p)
         return NULL;
 }
 
+/* An assignment at @q (a command's start, blanks skipped) on the line ending at @eol: calls
+ * @fn and returns its result, or 0 when there is none. */
+static int assignment_at(const char *q, const char *eol, unsigned line,
+                         int (*fn)(const struct cordon_config_assignment *a, void *userdata),
+                         void *userdata)
+{
+        for (const char *k; (k = after_keyword(q));) {
+                q = k;
+                /* options of declare and the like: -a, -gx, -- */
+                while (*q == '-') {
+                        q += strcspn(q, " \t\n");
+                        q = skip_blanks(q);
+                }
+        }
+        const char *name = q;
+        while (q < eol && name_char(*q, q == name))
+                q++;
+        size_t len = (size_t)(q - name);
+        bool element = len > 0 && *q == '[';
+        if (element) {
+                const char *close = memchr(q, ']', (size_t)(eol - q));
+                q = close ? close + 1 : eol;
+        }
+        if (*q == '+')
+                q++;
+        if (len == 0 || q >= eol || *q != '=')
+                return 0;
+        struct cordon_config_assignment a = {
+            .name = name, .name_len = len, .line = line, .element = element, .value = q + 1};
+        return fn(&a, userdata);
+}
+
+/* Where the next command on the line starts after @p: past `;`, `&&`, `||`, `{` or a word
+ * then/do/else, outside quotes and comments; NULL when none does. A rough reading of bash's
+ * grammar, enough for origins (`[ -d /x ] && READONLY_MOUNTS+=(/x)`), never for deciding. */
+static const char *next_command(const char *start, const char *eol)
+{
+        char quote = 0;
+        for (const char *p = start; p < eol; p++) {
+                /* A word begins here: the command's start, or after a blank or `;`. */
+                bool word = p == start || p[-1] == ' ' || p[-1] == '\t' || p[-1] == ';';
+                if (quote) {
+                        if (*p == quote)
+                                quote = 0;
+                        else if (quote == '"' && *p == '\\' && p + 1 < eol)
+                                p++;
+                        continue;
+                }
+                if (*p == '\\' && p + 1 < eol)
+                        p++;
+                else if (*p == '\'' || *p == '"')
+                        quote = *p;
+                else if (*p == '#' && word)
+                        return NULL;
+                else if (*p == ';' || *p == '{')
+                        return p + 1;
+                else if ((*p == '&' || *p == '|') && p[1] == *p)
+                        return p + 2;
+                else if (word && (strncmp(p, "then", 4) == 0 || strncmp(p, "else", 4) == 0) &&
+                         (p[4] == ' ' || p[4] == '\t'))
+                        return p + 4;
+                else if (word && strncmp(p, "do", 2) == 0 && (p[2] == ' ' || p[2] == '\t'))
+                        return p + 2;
+        }
+        return NULL;
+}
+
 int cordon_config_scan(const char *text,
                        int (*fn)(const struct cordon_config_assignment *a, void *userdata),
                        void *userdata)
@@ -52,35 +119,12 @@ int cordon_config_scan(const char *text,
         for (const char *p = text; *p; line++) {
                 const char *eol = p + strcspn(p, "\n");
                 const char *q = skip_blanks(p);
-                for (const char *k; (k = after_keyword(q));) {
-                        q = k;
-                        /* options of declare and the like: -a, -gx, -- */
-                        while (*q == '-') {
-                                q += strcspn(q, " \t\n");
-                                q = skip_blanks(q);
+                if (*q != '#')
+                        for (const char *c = q; c; c = next_command(c, eol)) {
+                                int r = assignment_at(skip_blanks(c), eol, line, fn, userdata);
+                                if (r)
+                                        return r;
                         }
-                }
-                const char *name = q;
-                while (q < eol && name_char(*q, q == name))
-                        q++;
-                size_t len = (size_t)(q - name);
-                bool element = len > 0 && *q == '[';
-                if (element) {
-                        const char *close = memchr(q, ']', (size_t)(eol - q));
-                        q = close ? close + 1 : eol;
-                }
-                if (*q == '+')
-                        q++;
-                if (len > 0 && q < eol && *q == '=') {
-                        struct cordon_config_assignment a = {.name = name,
-                                                             .name_len = len,
-                                                             .line = line,
-                                                             .element = element,
-                                                             .value = q + 1};
-                        int r = fn(&a, userdata);
-                        if (r)
-                                return r;
-                }
                 p = *eol ? eol + 1 : eol;
         }
         return 0;
