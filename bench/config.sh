@@ -27,26 +27,10 @@
 # the `all` row is left out with a note.
 set -eu
 
-as_root=0 check=0 iterations=${ITERATIONS:-200}
-for arg in "$@"; do
-        case $arg in
-        --as-root) as_root=1 ;;
-        --check) check=1 ;;
-        -h | --help) sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
-        *[!0-9]* | '') echo "config.sh: unknown argument '$arg'" >&2; exit 2 ;;
-        *) iterations=$arg ;;
-        esac
-done
-[ "$iterations" -gt 0 ] || { echo "config.sh: ITERATIONS must be positive" >&2; exit 2; }
-
-self=$(readlink -f "$0")
-repo=$(cd "$(dirname "$self")/.." && pwd)
-cordon=${CORDON:-$repo/build/src/cli/cordon}
-[ -x "$cordon" ] || { echo "config.sh: no cordon binary at '$cordon' (build it, or set CORDON)" >&2; exit 1; }
-cordon=$(readlink -f "$cordon")
-user=${BENCH_USER:-cordon-test}
-python=/usr/bin/python3
-[ -x "$python" ] || python=$(command -v python3) || { echo "config.sh: python3 is required" >&2; exit 1; }
+. "$(dirname "$(readlink -f "$0")")/lib.sh"
+iterations=${ITERATIONS:-200} warmup=${WARMUP:-10} bench_has_check=1
+bench_args "$@"
+bench_cordon
 
 # The admin baseline: what an HPC site might pin.
 write_admin() {
@@ -63,36 +47,16 @@ ALLOWED_PROJECT_PARENTS=("$HOME" "/tmp" "/var/tmp")
 EOF
 }
 
-stage=""
 if [ "$(id -u)" -eq 0 ]; then
-        stage=$(mktemp -d /tmp/cordon-bench-config.XXXXXX)
-        trap 'rm -rf "$stage"' EXIT
-        chmod 755 "$stage"
+        bench_stage cordon-bench-config
         mkdir -m 755 "$stage/admin"
         write_admin "$stage/admin/sandbox.conf"
         chmod 644 "$stage/admin/sandbox.conf"
-        if [ $as_root -eq 0 ]; then
-                id -u "$user" >/dev/null 2>&1 || { [ -x "$repo/tests/ensure-test-user.sh" ] && "$repo/tests/ensure-test-user.sh"; } ||
-                        { echo "config.sh: user '$user' is missing" >&2; exit 1; }
-                cp "$cordon" "$stage/cordon"
-                cp "$self" "$stage/config.sh"
-                chmod 755 "$stage/cordon" "$stage/config.sh"
-                flags=()
-                [ $check -eq 1 ] && flags+=(--check)
-                echo "# running as $user (pass --as-root to measure as root)"
-                cd "$stage"
-                status=0
-                runuser -u "$user" -- env -i HOME=/nonexistent USER="$user" LOGNAME="$user" LANG=C.UTF-8 \
-                        PATH=/usr/local/bin:/usr/bin:/bin CORDON="$stage/cordon" ITERATIONS="$iterations" \
-                        WARMUP="${WARMUP:-10}" ADMIN_FIXTURE="$stage/admin/sandbox.conf" \
-                        bash "$stage/config.sh" "${flags[@]}" "$iterations" || status=$?
-                exit $status
-        fi
+        [ $as_root -eq 1 ] || bench_rerun /nonexistent ADMIN_FIXTURE="$stage/admin/sandbox.conf"
         ADMIN_FIXTURE=$stage/admin/sandbox.conf
 fi
 
-work=$(mktemp -d /tmp/cordon-bench-config-run.XXXXXX)
-trap 'rm -rf "$work" ${stage:+"$stage"}' EXIT
+bench_tmpdir work /tmp/cordon-bench-config-run.XXXXXX
 for row in none default user all; do mkdir -p "$work/$row/proj"; done
 user_conf() {
         mkdir -p "$1/.config/cordon"
@@ -126,16 +90,12 @@ fi
 
 cd "$work"
 status=0
-"$python" - "$cordon" "$work" "$iterations" "${WARMUP:-10}" "$check" "$admin" <<'EOF' || status=$?
-import os, random, shutil, subprocess, sys, time
+bench_py "$cordon" "$work" "$iterations" "$warmup" "$check" "$admin" <<'EOF' || status=$?
+import json, shutil, subprocess
 
 cordon, work, iterations, warmup, check, admin = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1", sys.argv[6]
 TARGET_MS = 10.0
 argv = [cordon, "run", "--quiet", "--net", "isolated", "--", "/bin/true"]
-
-def die(msg):
-    print("config.sh: " + msg, file=sys.stderr)
-    sys.exit(1)
 
 def env_for(row):
     e = {"HOME": os.path.join(work, row), "PATH": "/usr/local/bin:/usr/bin:/bin",
@@ -152,7 +112,6 @@ def files_read(row):
                        capture_output=True, text=True)
     if r.returncode != 0:
         die("cordon config show failed for %s (exit %d): %s" % (row, r.returncode, r.stderr.strip()))
-    import json
     return ["%s:%s" % (f["layer"], f["path"]) for f in json.loads(r.stdout)["files"]]
 
 def prepare(row):
@@ -165,9 +124,7 @@ r = subprocess.run(argv, env=env_for("default"), cwd=os.path.join(work, "default
 if r.returncode != 0:
     die("first run failed (exit %d): %s" % (r.returncode, r.stderr.strip()))
 
-devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
-actions = [(os.POSIX_SPAWN_DUP2, devnull, 0), (os.POSIX_SPAWN_DUP2, devnull, 1),
-           (os.POSIX_SPAWN_DUP2, devnull, 2)]
+actions = devnull_actions()
 
 def run(row):
     prepare(row)
@@ -182,25 +139,12 @@ def run(row):
     return t1 - t0, os.waitstatus_to_exitcode(st)
 
 samples = {row: [] for row in rows}
-rng = random.Random(1)
-for it in range(warmup + iterations):
-    order = list(rows)
-    rng.shuffle(order)
-    for row in order:
-        ns, code = run(row)
-        if code != 0:
-            die("row %s exited with status %d; run it by hand: HOME=%s %s" % (row, code, env_for(row)["HOME"], " ".join(argv)))
-        if it >= warmup:
-            samples[row].append(ns / 1e6)
-
-def median(v):
-    s = sorted(v)
-    n = len(s)
-    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
-
-def p90(v):
-    s = sorted(v)
-    return s[max(0, -(-9 * len(s) // 10) - 1)]
+for timed, row in shuffled_rounds(rows, warmup, iterations):
+    ns, code = run(row)
+    if code != 0:
+        die("row %s exited with status %d; run it by hand: HOME=%s %s" % (row, code, env_for(row)["HOME"], " ".join(argv)))
+    if timed:
+        samples[row].append(ns / 1e6)
 
 print("# cordon config loading: %d rounds (+%d warm-up), uid %d, kernel %s"
       % (iterations, warmup, os.getuid(), os.uname().release))
@@ -211,11 +155,7 @@ for row in rows:
     print("# files read by %-8s %s" % (row + ":", " ".join(files_read(row)) or "none"))
 for n in notes:
     print("# note: " + n)
-print("%-10s %10s %10s" % ("", "median ms", "p90 ms"))
-med = {}
-for row in rows:
-    med[row] = median(samples[row])
-    print("%-10s %10.3f %10.3f" % (row, med[row], p90(samples[row])))
+med = print_medians(rows, samples)
 for row in rows[1:]:
     print("difference %-15s %+8.3f ms" % (row + " - none", med[row] - med["none"]))
 met = True

@@ -36,30 +36,13 @@
 # the targets are about unprivileged users; root hides the cost of the user namespace.
 set -eu
 
-as_root=0 check=0 iterations=${ITERATIONS:-300}
-for arg in "$@"; do
-        case $arg in
-        --as-root) as_root=1 ;;
-        --check) check=1 ;;
-        -h | --help) sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
-        *[!0-9]* | '') echo "startup.sh: unknown argument '$arg'" >&2; exit 2 ;;
-        *) iterations=$arg ;;
-        esac
-done
-[ "$iterations" -gt 0 ] || { echo "startup.sh: ITERATIONS must be positive" >&2; exit 2; }
-
-self=$(readlink -f "$0")
-repo=$(cd "$(dirname "$self")/.." && pwd)
-cordon=${CORDON:-$repo/build/src/cli/cordon}
-[ -x "$cordon" ] || { echo "startup.sh: no cordon binary at '$cordon' (build it, or set CORDON)" >&2; exit 1; }
-cordon=$(readlink -f "$cordon")
+. "$(dirname "$(readlink -f "$0")")/lib.sh"
+iterations=${ITERATIONS:-300} warmup=${WARMUP:-10} bench_has_check=1
+bench_args "$@"
+bench_cordon
 bwrap=${BWRAP:-$(command -v bwrap || true)}
-user=${BENCH_USER:-cordon-test}
-# The distribution's interpreter: a per-user one (pyenv) is not reachable by the test user.
-python=/usr/bin/python3
-[ -x "$python" ] || python=$(command -v python3) || { echo "startup.sh: python3 is required" >&2; exit 1; }
 ll_src=$(dirname "$self")/ll-launch.c
-[ -r "$ll_src" ] || { echo "startup.sh: no launcher source at '$ll_src'" >&2; exit 1; }
+[ -r "$ll_src" ] || bench_die "no launcher source at '$ll_src'"
 cc=${CC:-cc}
 
 # landstrip's native binary in $landstrip, or an empty $landstrip and the reason in $landstrip_skip.
@@ -93,67 +76,33 @@ resolve_landstrip() {
 resolve_landstrip
 
 if [ "$(id -u)" -eq 0 ] && [ $as_root -eq 0 ]; then
-        id -u "$user" >/dev/null 2>&1 || { [ -x "$repo/tests/ensure-test-user.sh" ] && "$repo/tests/ensure-test-user.sh"; } ||
-                { echo "startup.sh: user '$user' is missing" >&2; exit 1; }
-        stage=$(mktemp -d /tmp/cordon-bench-stage.XXXXXX)
-        trap 'rm -rf "$stage"' EXIT
-        chmod 755 "$stage"
-        cp "$cordon" "$stage/cordon"
-        cp "$self" "$stage/startup.sh"
+        bench_stage cordon-bench-stage
         cp "$ll_src" "$stage/ll-launch.c"
-        chmod 755 "$stage/cordon" "$stage/startup.sh"
         chmod 644 "$stage/ll-launch.c"
         if [ -n "$landstrip" ]; then
                 cp "$landstrip" "$stage/landstrip"
                 chmod 755 "$stage/landstrip"
                 landstrip=$stage/landstrip
         fi
-        home=$(getent passwd "$user" | cut -d: -f6)
-        flags=()
-        [ $check -eq 1 ] && flags+=(--check)
-        echo "# running as $user (pass --as-root to measure as root)"
-        cd "$stage"
-        status=0
-        runuser -u "$user" -- env -i HOME="$home" USER="$user" LOGNAME="$user" LANG=C.UTF-8 \
-                PATH=/usr/local/bin:/usr/bin:/bin CORDON="$stage/cordon" BWRAP="$bwrap" CC="$cc" \
-                WARMUP="${WARMUP:-10}" LANDSTRIP="$landstrip" LANDSTRIP_SKIP="$landstrip_skip" bash "$stage/startup.sh" "${flags[@]}" "$iterations" || status=$?
-        exit $status
+        bench_rerun "$(bench_home_of "$user")" BWRAP="$bwrap" CC="$cc" LANDSTRIP="$landstrip" LANDSTRIP_SKIP="$landstrip_skip"
 fi
 
-project=$(mktemp -d /tmp/cordon-bench.XXXXXX)
-tools=$(mktemp -d /tmp/cordon-bench-tools.XXXXXX)
-trap 'rm -rf "$project" "$tools"' EXIT
+bench_tmpdir project /tmp/cordon-bench.XXXXXX
+bench_tmpdir tools /tmp/cordon-bench-tools.XXXXXX
 # The minimal Landlock launcher, outside the project so that it is not part of the grant.
 ll_launch=$tools/ll-launch
 "$cc" -O2 -o "$ll_launch" "$ll_src" ||
-        { echo "startup.sh: cannot compile '$ll_src' with '$cc -O2' (set CC)" >&2; exit 1; }
+        bench_die "cannot compile '$ll_src' with '$cc -O2' (set CC)"
 ll_build="$cc -O2 $ll_src -> $ll_launch ($("$cc" --version | head -n 1))"
 cd "$project"
 status=0
-# The file system of /tmp, and for ext4 whether it has a journal (without one, creating an inode
-# there gets slower with every inode freed in the last minute).
-tmp_fs() {
-        local t dev
-        t=$(stat -f -c %T /tmp 2>/dev/null) || { echo unknown; return; }
-        if [ "$t" = ext2/ext3 ]; then
-                dev=$(awk '$5 == "/tmp" { d = $(NF - 1) } $5 == "/" { r = $(NF - 1) } END { print d ? d : r }' /proc/self/mountinfo)
-                dev=${dev##*/}
-                case $(cat "/sys/fs/ext4/$dev/journal_task" 2>/dev/null) in
-                "<none>") t="ext4 ($dev) without a journal" ;;
-                "") t="ext2/3/4 ($dev)" ;;
-                *) t="ext4 ($dev) with a journal" ;;
-                esac
-        fi
-        echo "$t"
-}
-
 # landstrip's policy: what cordon-ll grants /bin/true, as far as its policy language goes (reads
 # are not restricted; direct network is denied by default). Outside the project, like ll-launch.
 landstrip_policy=$tools/landstrip-policy.json
 printf '%s\n' '{"filesystem":{"allowWrite":[".","/dev/null"]}}' >"$landstrip_policy"
-"$python" - "$cordon" "$bwrap" "$iterations" "${WARMUP:-10}" "$check" "$ll_launch" "$ll_build" \
-        "$landstrip" "$landstrip_skip" "$landstrip_policy" "$(tmp_fs)" <<'EOF' || status=$?
-import collections, os, random, re, subprocess, sys, tempfile, time
+bench_py "$cordon" "$bwrap" "$iterations" "$warmup" "$check" "$ll_launch" "$ll_build" \
+        "$landstrip" "$landstrip_skip" "$landstrip_policy" "$(bench_fs_of /tmp)" <<'EOF' || status=$?
+import collections, re, subprocess, tempfile, time
 
 cordon, bwrap, iterations, warmup, check = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1"
 ll_launch, ll_build = sys.argv[6], sys.argv[7]
@@ -163,10 +112,6 @@ project = os.getcwd()
 TARGET = 0.8     # ns backend: cordon <= TARGET x bwrap
 LL_TARGET = 1.3  # landlock backend: cordon-ll <= LL_TARGET x ll-sup
 LS_TARGET = 1.0  # landlock backend: cordon-ll <= LS_TARGET x landstrip
-
-def die(msg):
-    print("startup.sh: " + msg, file=sys.stderr)
-    sys.exit(1)
 
 def probe(cmd):
     r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True)
@@ -258,9 +203,7 @@ def bwrap_args(proc_binds):
         args += ["--remount-ro", "/"]
     return args + ["--hostname", "cordon", "--chdir", project, "--"]
 
-devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
-base_actions = [(os.POSIX_SPAWN_DUP2, devnull, 0), (os.POSIX_SPAWN_DUP2, devnull, 1),
-                (os.POSIX_SPAWN_DUP2, devnull, 2)]
+base_actions = devnull_actions()
 data_actions = [(os.POSIX_SPAWN_DUP2, fd, FD_BASE + i) for i, fd in enumerate(data_fds)]
 
 def bwrap_prepare():
@@ -363,40 +306,17 @@ def tmp_mkdir_us(n=9):
         os.rmdir(d)
     return median(ts)
 
-def cpu_busy():
-    """Seconds of CPU time the whole machine spent busy, and this process and its children did."""
-    with open("/proc/stat") as f:
-        t = [int(x) for x in f.readline().split()[1:]]
-    own = os.times()
-    busy = t[0] + t[1] + t[2] + t[5] + t[6]  # user nice system irq softirq (guest is in user)
-    return busy / os.sysconf("SC_CLK_TCK"), own.user + own.system + own.children_user + own.children_system
-
-def median(v):
-    s = sorted(v)
-    n = len(s)
-    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
-
 samples = {name: [] for name, *_ in commands}
-rng = random.Random(1)
 mkdir_before = tmp_mkdir_us()
-busy0, own0, wall0 = *cpu_busy(), time.monotonic()
-for it in range(warmup + iterations):
-    order = list(commands)
-    rng.shuffle(order)  # no command always follows another
-    for name, argv, actions, prepare in order:
-        ns, code = run(argv, actions, prepare)
-        if code != 0:
-            die("%s exited with status %d; run it by hand:\n  %s" % (name, code, " ".join(argv)))
-        if it >= warmup:
-            samples[name].append(ns / 1e6)
-busy1, own1, wall1 = *cpu_busy(), time.monotonic()
+load0 = load_mark()
+for timed, (name, argv, actions, prepare) in shuffled_rounds(commands, warmup, iterations):
+    ns, code = run(argv, actions, prepare)
+    if code != 0:
+        die("%s exited with status %d; run it by hand:\n  %s" % (name, code, " ".join(argv)))
+    if timed:
+        samples[name].append(ns / 1e6)
+load1 = load_mark()
 mkdir_after = tmp_mkdir_us()
-ncpu = os.cpu_count() or 1
-other = max(0.0, (busy1 - busy0) - (own1 - own0)) / ((wall1 - wall0) * ncpu)
-
-def p90(v):
-    s = sorted(v)
-    return s[max(0, -(-9 * len(s) // 10) - 1)]  # nearest rank
 
 print("# cordon startup: %d rounds (+%d warm-up), uid %d, kernel %s, project %s"
       % (iterations, warmup, os.getuid(), os.uname().release, project))
@@ -413,18 +333,12 @@ else:
 for name, seen_inside in layers:
     seen_inside = seen_inside.replace("NoNewPrivs=? Seccomp=? Seccomp_filters=? ", "(no /proc to read) ")
     print("# inside %-11s %s" % (name + ":", seen_inside))
-# About 15% on an idle 2-CPU VM: kernel work for our processes that their rusage does not show.
-print("# load: %d CPUs; %.0f%% of their time went to other work during the timed rounds%s"
-      % (ncpu, 100 * other, " (busy machine: rerun when idle)" if other > 0.3 else ""))
+print(load_line(load0, load1))
 print("# /tmp: %s; mkdir+rmdir there %.0f us before the timed rounds, %.0f us after (cordon-ll makes its TMPDIR there)"
       % (tmp_fs, mkdir_before, mkdir_after))
 for n in notes:
     print("# note: " + n)
-print("%-10s %10s %10s" % ("", "median ms", "p90 ms"))
-med = {}
-for name, *_ in commands:
-    med[name] = median(samples[name])
-    print("%-10s %10.3f %10.3f" % (name, med[name], p90(samples[name])))
+med = print_medians([name for name, *_ in commands], samples)
 
 def ratio(a, b):
     r = med[a] / med[b]
