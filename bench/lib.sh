@@ -1,5 +1,5 @@
-# What the benchmarks share; sourced by bench/startup.sh, bench/config.sh and bench/notify.sh,
-# never run. A script sources it first thing after `set -eu`, sets `iterations` (and
+# What the benchmarks share; sourced by bench/startup.sh, bench/config.sh, bench/notify.sh and
+# (for the Python helpers and the stage) bench/compare.sh, never run. A script sources it first thing after `set -eu`, sets `iterations` (and
 # `bench_has_check=1` if it takes --check), then calls bench_args "$@".
 #
 # It sets: self (the script, resolved), repo (the checkout above bench/), bench_name (the
@@ -188,12 +188,12 @@ def load_line(mark0, mark1, what="the timed rounds"):
             % (ncpu, 100 * other, what, " (busy machine: rerun when idle)" if other > 0.3 else ""))
 
 
-def print_medians(names, samples, unit="ms"):
-    """The median and p90 table, one row per name; returns the medians by name."""
-    print("%-10s %10s %10s" % ("", "median " + unit, "p90 " + unit))
+def print_medians(names, samples, width=10):
+    """The median and p90 table in ms, one row per name; returns the medians by name."""
+    print("%-*s %10s %10s" % (width, "", "median ms", "p90 ms"))
     med = {}
     for name in names:
         med[name] = median(samples[name])
-        print("%-10s %10.3f %10.3f" % (name, med[name], p90(samples[name])))
+        print("%-*s %10.3f %10.3f" % (width, name, med[name], p90(samples[name])))
     return med
 PY
