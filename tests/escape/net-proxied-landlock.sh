@@ -6,7 +6,8 @@
 # port of the host other than the proxy's (Landlock's TCP rule: EACCES), UDP, bind(), listen()
 # (autobind past the bind rule), TCP Fast Open (a connect inside sendto(), past the connect
 # rule), and a host unix socket under the project (socket(AF_UNIX) refused on a kernel whose
-# Landlock cannot keep it out by path). The socket rule answers EACCES.
+# Landlock cannot keep it out by path, with one line naming the gap). The socket rule answers
+# EACCES.
 . "$(dirname "$0")/../lib/net.sh"
 net_require
 
@@ -48,9 +49,9 @@ in_open() {
         out=$(cd "$T_PROJECT" && timeout 60 "$CORDON" run --quiet "${O[@]}" -- "$@" 2>/dev/null); rc=$?
 }
 
-plan 16
+plan 17
 if ! in_cordon "${P[@]}" -- true; then
-        for i in $(seq 16); do skip "proxied cannot run under the landlock backend here: $out" "landlock proxied ($i)"; done
+        for i in $(seq 17); do skip "proxied cannot run under the landlock backend here: $out" "landlock proxied ($i)"; done
         exit 0
 fi
 
@@ -105,7 +106,9 @@ check "control: --net open reaches it" "OK:ping" "$out"
 
 # Host unix socket under the project (a granted path).
 in_cordon "${P[@]}" -- python3 -c "$UCONNECT" "$T_PROJECT/host.sock"
+take_unix_note
 check "connect to the host unix socket $T_PROJECT/host.sock: EACCES (socket refused)" "EACCES" "$out"
+check "the refusal comes with one line naming the gap" 1 "$notes"
 in_open python3 -c "$UCONNECT" "$T_PROJECT/host.sock"
 check "control: --net open reaches it" "OK:HOST-SERVICE" "$out"
 

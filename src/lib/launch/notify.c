@@ -325,16 +325,18 @@ static int on_unlink(struct cordon_notify *n, const struct seccomp_notif *req, u
 /* socket(AF_UNIX, SOCK_STREAM, 0), which the socket rule refuses: the rule's errno, whatever
  * the arguments (the filter notifies nothing else, and a mistake here must stay a refusal), and
  * the note the first time. An error reply, never "continue": nothing after the filter would keep
- * the socket from reaching the host's by path. O(1) and no read of the caller's memory, so a
- * flood of these costs one reply each and prints one line per run. */
+ * the socket from reaching the host's by path. O(1), no read of the caller's memory: a flood of
+ * these costs one reply each and prints one line per run. The line goes out before the reply,
+ * so it precedes whatever the command prints about the failure. */
 static int on_unix_socket(struct cordon_notify *n, const struct seccomp_notif *req)
 {
-        int r = answer_value(n, req->id, -cordon_notify_unix_errno(n->socket_rule));
-        if (r == ANSWER_DONE && !n->warned_unix && n->warn) {
+        if (!n->warned_unix && n->warn) {
+                if (cordon_seccomp_notif_id_valid(n->listener, req->id) < 0)
+                        return ANSWER_DROP;
                 n->warned_unix = true;
                 n->warn(n->userdata, cordon_notify_unix_note(n->socket_rule));
         }
-        return r;
+        return answer_value(n, req->id, -cordon_notify_unix_errno(n->socket_rule));
 }
 
 /* The descriptor argument of an *at() call, as the kernel reads it (an int). */
