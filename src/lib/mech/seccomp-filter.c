@@ -454,7 +454,8 @@ static int add_rules(scmp_filter_ctx ctx, const struct cordon_seccomp_key *k)
 }
 
 /* The landlock backend's notifications (launch/notify.c): the calls the supervisor answers on
- * the command's behalf or explains. The deny rules above never overlap them (TIOCGPTPEER is
+ * the command's behalf or explains (the refused unix socket has its rule with the socket rules,
+ * notify_unix_streams()). The deny rules above never overlap them (TIOCGPTPEER is
  * none of the refused ioctls; the file calls have no deny rule), so no precedence question
  * arises inside the filter; across filters the kernel takes the stricter action, and an errno
  * beats a notification. A call that dodges a rule (flags in a register the rule does not read,
