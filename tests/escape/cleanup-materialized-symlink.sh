@@ -26,9 +26,10 @@ rm -rf "$proj/m"
 # Something outside the sandbox (the host, another sandbox) swaps the directory for a link while
 # the sandbox runs.
 (cd "$T_PROJECT" && exec "$CORDON" run --quiet --net isolated --set CLEANUP_MATERIALIZED_BLOCKED_FILES=1 \
-        --mask "$proj/m/d/secret.md" -- sh -c 'while [ ! -e go ]; do sleep 0.05; done' \
+        --mask "$proj/m/d/secret.md" -- sh -c ': >ready; while [ ! -e go ]; do sleep 0.05; done' \
         >"$T_TMP/cleanup.out" 2>&1) &
-for _ in $(seq 200); do [ -e "$proj/m/d/secret.md" ] && break; sleep 0.05; done
+# The placeholder exists from the prepare phase on; the swap waits for the command to run.
+for _ in $(seq 400); do [ -e "$proj/ready" ] && break; sleep 0.05; done
 mv "$proj/m/d" "$proj/m/moved" && ln -s "$victim" "$proj/m/d" && touch "$proj/go"
 wait $!; rc=$?; out=$(cat "$T_TMP/cleanup.out")
 check "control: the run ends normally" "0" "$rc"
@@ -36,19 +37,19 @@ check "the victim's empty file is not removed through the link" "yes" \
         "$([ -f "$victim/secret.md" ] && echo yes || echo no)"
 check "the symlink is left alone, and the placeholder reported kept" "yes:1" \
         "$([ -L "$proj/m/d" ] && echo yes || echo no):$(printf '%s\n' "$out" | grep -c "kept .*'$proj/m/d/secret.md'")"
-rm -f "$proj/go"
+rm -f "$proj/go" "$proj/ready"
 rm -rf "$proj/m"
 
 # A placeholder that grows on the host while the sandbox runs is kept, with a note.
 (cd "$T_PROJECT" && exec "$CORDON" run --quiet --net isolated --cleanup-materialized \
-        --mask "$proj/g.md" -- sh -c 'while [ ! -e go ]; do sleep 0.05; done' \
+        --mask "$proj/g.md" -- sh -c ': >ready; while [ ! -e go ]; do sleep 0.05; done' \
         >"$T_TMP/cleanup.out" 2>&1) &
-for _ in $(seq 200); do [ -e "$proj/g.md" ] && break; sleep 0.05; done
+for _ in $(seq 400); do [ -e "$proj/ready" ] && break; sleep 0.05; done
 echo real-edit >"$proj/g.md"; touch "$proj/go"
 wait $!; out=$(cat "$T_TMP/cleanup.out")
 check "a placeholder that grew is kept with a note" "real-edit:1" \
         "$(cat "$proj/g.md"):$(printf '%s\n' "$out" | grep -c "kept placeholder '$proj/g.md'.*no longer empty")"
-rm -f "$proj/g.md" "$proj/go"
+rm -f "$proj/g.md" "$proj/go" "$proj/ready"
 run --cleanup-materialized --mask "$proj/g.md" -- python3 -c "$TRY" 'open(p, "w")' "$proj/g.md"
 check "control: inside, the placeholder cannot be written" "EROFS" \
         "$(printf '%s\n' "$out" | grep -v '^cordon:')"

@@ -2,13 +2,14 @@
 # What `make install` (meson install) puts in place, checked on the installation run-tap.sh
 # makes with meson install --destdir ($T_INSTALL): every man page of man/, libcordon.pc, the bash
 # completion and the AppArmor profile's copy under DATADIR/cordon/apparmor. The completion,
-# sourced into bash, offers the commands, every option of `cordon run --help` and the values of
-# --net. The install script puts the profile into the AppArmor directory only where AppArmor
+# sourced into bash, offers the commands, every option of `cordon run --help`, the values of
+# --net, and the configuration variables (for `run --set NAME=` and `config explain KEY`): all of
+# them, exactly the names `cordon config show --json` lists. The install script puts the profile into the AppArmor directory only where AppArmor
 # restricts user namespaces (the sysctl from a stand-in file), and under DESTDIR loads nothing.
 # shellcheck disable=SC1091 # staged by run-tap.sh
 . "$T_SRC/tests/lib/tap.sh"
 
-plan 11
+plan 19
 D=${T_INSTALL:-}
 log=$(cat "$T_SRC/install.log" 2>/dev/null)
 
@@ -47,6 +48,31 @@ for o in $("$CORDON" run --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
         [[ $offered == *" $o "* ]] || missing="$missing $o"
 done
 check "completion: cordon run --<TAB> offers every option of cordon run --help" "" "$missing"
+
+# The variable names are written into the completion at build time from the registry: they must
+# be the registry's, all of them (a variable added to the registry and missing here fails).
+registry=$("$CORDON" config show --json 2>/dev/null | python3 -c 'import json, sys
+print(" ".join(sorted(json.load(sys.stdin)["variables"])))' 2>&1)
+check "completion: config explain <TAB> offers exactly the variables of config show --json" \
+        "$registry" "$(complete_words cordon config explain "")"
+check "completion: run --set <TAB> offers exactly the variables of config show --json, each with =" \
+        "$registry" "$(complete_words cordon run --set "" | sed 's/=\( \|$\)/\1/g')"
+home_a=$(tr ' ' '\n' <<<"$registry" | sed -n 's/^HOME_A.*/&=/p' | paste -sd' ')
+check "completion: run --set HOME_A<TAB> offers HOME_ACCESS= (and the other HOME_A* variables)" \
+        "yes|$home_a" \
+        "$([[ " $home_a " == *" HOME_ACCESS= "* ]] && echo yes)|$(complete_words cordon run --set HOME_A)"
+check "completion: run --set=HOME_A<TAB> (bash splits at =) offers the same" \
+        "$home_a" "$(complete_words cordon run --set = HOME_A)"
+check "completion: run --set HOME_ACCESS=r<TAB> offers HOME_ACCESS's values" "read restricted" \
+        "$(complete_words cordon run --set HOME_ACCESS = r)"
+check "completion: config explain NETWORK_FILTER_M<TAB> offers NETWORK_FILTER_MODE" \
+        "NETWORK_FILTER_MODE" "$(complete_words cordon config explain NETWORK_FILTER_M)"
+mkdir -p "$T_TMP/cwd/NETWORK_dir" && touch "$T_TMP/cwd/NETWORK_file"
+check "completion: config explain ./NET<TAB> completes a path" "./NETWORK_dir ./NETWORK_file" \
+        "$(cd "$T_TMP/cwd" && complete_words cordon config explain ./NET)"
+# `--net=open bas`: bash splits `--net` `=` `open`; the value is not the command, bas is
+check "completion: the value of --net=open is not taken for the command" "yes" \
+        "$(complete_words cordon run --net = open bas | tr ' ' '\n' | grep -qx bash && echo yes)"
 
 # The install script itself, as meson runs it, into a DESTDIR of our own.
 script=$T_SRC/data/apparmor/install-profile.sh

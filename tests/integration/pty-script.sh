@@ -4,7 +4,7 @@
 # other end from the supervisor (TIOCGPTPEER answered on its behalf), with /dev/pts closed.
 . "$(dirname "$0")/../lib/tap.sh"
 
-plan 6
+plan 7
 landlock=$(on_backend no yes)
 # pty_name STATUS:OUTPUT: the ns backend's first pty is /dev/pts/0; the host's devpts numbers
 # the landlock backend's among everyone else's.
@@ -30,12 +30,16 @@ fi
 
 # tmux inside: its server's socket goes to $TMUX_TMPDIR (the private TMPDIR under the landlock
 # backend), and its panes are ptys from openpty(). The landlock backend's isolated network
-# refuses socket() altogether, tmux's unix socket included; with --net open it works.
+# refuses socket() altogether, tmux's unix socket included, with one line that says why; with
+# --net open it works.
 TMUX_TRY='tmux new-session -d -s t "sleep 30" && tmux list-sessions -F "#{session_name}:#{pane_tty}"; tmux kill-server'
 out=$(cd "$T_PROJECT" && timeout 30 "$CORDON" run --quiet --net open -- sh -c "$TMUX_TRY" 2>&1); rc=$?
 check "tmux starts a session on a pty (--net open)" "0:t:/dev/pts/N" \
         "$(sed -E 's|/dev/pts/[0-9]+$|/dev/pts/N|' <<<"$rc:$out")"
 out=$(cd "$T_PROJECT" && timeout 30 "$CORDON" run --quiet --net isolated -- sh -c "$TMUX_TRY" 2>&1); rc=$?
+take_unix_note
 out=$(sed -E 's|/dev/pts/[0-9]+$|/dev/pts/N|; s|connecting to .*/tmux-[0-9]+/default|connecting to SOCKET|' <<<"$out" | head -1)
 check "tmux under the isolated network" \
         "$(on_backend "t:/dev/pts/N" "error connecting to SOCKET (Operation not permitted)")" "$out"
+check "tmux under the isolated network: $(on_backend "no line about unix sockets" "one line naming the gap")" \
+        "$(on_backend 0 1)" "$notes"

@@ -79,6 +79,25 @@ Test(doctor_landlock, shm_and_pty_go_together)
                           "%s", F(b, PTY).note);
 }
 
+Test(doctor_landlock, unix_sockets_named_where_refused)
+{
+        /* Before Landlock ABI 9 proxied refuses unix sockets, and tmux (named in the pty item)
+         * needs one; from ABI 9 proxied admits them, isolated never does. */
+        struct cordon_doctor_landlock_backend b = with(7, true);
+        cr_expect(strstr(F(b, PROXIED).note, "no unix sockets") != NULL, "%s", F(b, PROXIED).note);
+        cr_expect(strstr(F(b, PROXIED).note, "ABI 9") != NULL, "%s", F(b, PROXIED).note);
+        if (F(b, PTY).works)
+                cr_expect(strstr(F(b, PTY).note, "tmux also needs a unix socket, which network "
+                                                 "mode isolated (and proxied) refuses") != NULL,
+                          "%s", F(b, PTY).note);
+        b = with(9, true);
+        cr_expect(strstr(F(b, PROXIED).note, "unix") == NULL, "%s", F(b, PROXIED).note);
+        if (F(b, PTY).works) {
+                cr_expect(strstr(F(b, PTY).note, "isolated refuses") != NULL, "%s", F(b, PTY).note);
+                cr_expect(strstr(F(b, PTY).note, "proxied") == NULL, "%s", F(b, PTY).note);
+        }
+}
+
 Test(doctor_landlock, what_needs_a_namespace_never_works)
 {
         for (int abi = 1; abi <= 8; abi++) {

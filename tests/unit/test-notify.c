@@ -1,14 +1,17 @@
 /* Unit tests for src/lib/launch/notify.c: the pure parts of the dispatcher (TIOCGPTPEER's
- * flags, what counts as a pty master, where a create happens), and the source serving a real
- * listener: TIOCGPTPEER answered on a caller's behalf in a forked child. */
+ * flags, what counts as a pty master, where a create happens, the unix-socket note), and the
+ * source serving a real listener in a forked child: TIOCGPTPEER answered on a caller's behalf,
+ * a flood of refused unix sockets answered with the rule's errno and noted once. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -142,9 +145,41 @@ static int reap(void *userdata, const struct pollfd *fds)
         return 0;
 }
 
-/* The caller installs the notify program and sends the listener over @sock (as the launch's
- * child does), then asks; this process, unfiltered like the supervisor, serves it. */
-static int served(int how)
+/* The warnings the notify source gave: how many, and the last. */
+struct warnings {
+        unsigned n;
+        char last[512];
+};
+
+static void count_warning(void *userdata, const char *message)
+{
+        struct warnings *w = userdata;
+        w->n++;
+        snprintf(w->last, sizeof(w->last), "%s", message);
+}
+
+/* A flood of socket(AF_UNIX, SOCK_STREAM, 0): each must fail with the rule's errno (never a
+ * socket); the exit status is that errno, or 110 when the answers differ, 111 on a socket. */
+#define FLOOD 200
+static int caller_unix_flood(int want)
+{
+        for (int i = 0; i < FLOOD; i++) {
+                int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+                if (fd >= 0)
+                        return 111;
+                if (errno != want)
+                        return errno ? errno : 110;
+        }
+        /* The non-blocking one is refused by the filter itself, with the same errno. */
+        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (fd >= 0)
+                return 111;
+        return errno == want ? want : 112;
+}
+
+/* The caller installs the notify program of @key and sends the listener over @sock (as the
+ * launch's child does), then asks; this process, unfiltered like the supervisor, serves it. */
+static int served_key(const struct cordon_seccomp_key *key, int how, struct warnings *w)
 {
         int sv[2];
         cr_assert_eq(cordon_control_pair(sv), 0);
@@ -153,8 +188,7 @@ static int served(int how)
         if (caller == 0) {
                 close(sv[0]);
                 struct cordon_bpf b = {.insns = NULL};
-                if (cordon_seccomp_build(&(struct cordon_seccomp_key){.notify = true}, &b) < 0 ||
-                    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                if (cordon_seccomp_build(key, &b) < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                         _exit(200);
                 int listener = cordon_seccomp_install_listener(&b);
                 if (listener < 0)
@@ -165,7 +199,7 @@ static int served(int how)
                 if (cordon_control_send(sv[1], &msg) < 0)
                         _exit(202);
                 close(listener);
-                _exit(caller_ptpeer(how));
+                _exit(how >= 0 ? caller_ptpeer(how) : caller_unix_flood(-how));
         }
         close(sv[1]);
         struct cordon_control_msg m;
@@ -173,7 +207,10 @@ static int served(int how)
         cr_assert_eq(m.kind, CORDON_CONTROL_FD_SECCOMP_NOTIFY);
         close(sv[0]);
         struct cordon_notify *n = NULL;
-        const struct cordon_notify_config cfg = {.shm_dirfd = -1};
+        const struct cordon_notify_config cfg = {.shm_dirfd = -1,
+                                                 .socket_rule = key->net,
+                                                 .warn = w ? count_warning : NULL,
+                                                 .userdata = w};
         cr_assert_eq(cordon_notify_new(m.fd, &cfg, &n), 0);
         struct cordon_loop loop = {.n = 0};
         cr_assert_eq(cordon_notify_attach(n, &loop), 0);
@@ -187,6 +224,56 @@ static int served(int how)
         cordon_notify_free(n);
         cr_assert(WIFEXITED(c.status));
         return WEXITSTATUS(c.status);
+}
+
+static int served(int how)
+{
+        return served_key(&(struct cordon_seccomp_key){.notify = true}, how, NULL);
+}
+
+Test(notify, unix_note)
+{
+        /* Each rule's note names the gap and both fixes, on one line. */
+        static const enum cordon_seccomp_net rules[] = {CORDON_SECCOMP_NET_NO_SOCKET,
+                                                        CORDON_SECCOMP_NET_STREAM_INET};
+        for (size_t i = 0; i < ELEMENTSOF(rules); i++) {
+                const char *m = cordon_notify_unix_note(rules[i]);
+                cr_assert_not_null(m);
+                cr_expect(strstr(m, "a unix socket was refused") == m, "%s", m);
+                cr_expect(strstr(m, "use the ns backend") != NULL, "%s", m);
+                cr_expect(strstr(m, "network mode open") != NULL, "%s", m);
+                cr_expect(strstr(m, "AppArmor profile") != NULL, "%s", m);
+                cr_expect(strchr(m, '\n') == NULL, "%s", m);
+        }
+        cr_expect(strstr(cordon_notify_unix_note(CORDON_SECCOMP_NET_NO_SOCKET),
+                         "no network namespace") != NULL);
+        cr_expect(strstr(cordon_notify_unix_note(CORDON_SECCOMP_NET_STREAM_INET), "ABI 9") != NULL);
+        /* The errno is the rule's; a rule that notifies none still refuses. */
+        cr_expect_eq(cordon_notify_unix_errno(CORDON_SECCOMP_NET_NO_SOCKET), EPERM);
+        cr_expect_eq(cordon_notify_unix_errno(CORDON_SECCOMP_NET_STREAM_INET), EACCES);
+        cr_expect_eq(cordon_notify_unix_errno(CORDON_SECCOMP_NET_FAMILIES), EACCES);
+        cr_expect_eq(cordon_notify_unix_errno(CORDON_SECCOMP_NET_ANY), EACCES);
+}
+
+Test(notify, unix_socket_refused_once_noted)
+{
+        if (!cordon_seccomp_notify_available())
+                cr_skip_test("no seccomp user notifications with ADDFD_FLAG_SEND here");
+        static const struct {
+                enum cordon_seccomp_net net;
+                int want;
+        } rules[] = {{CORDON_SECCOMP_NET_NO_SOCKET, EPERM},
+                     {CORDON_SECCOMP_NET_STREAM_INET, EACCES}};
+        for (size_t i = 0; i < ELEMENTSOF(rules); i++) {
+                struct warnings w = {0};
+                const struct cordon_seccomp_key k = {.net = rules[i].net, .notify = true};
+                cr_expect_eq(served_key(&k, -rules[i].want, &w), rules[i].want,
+                             "net %d: every socket(AF_UNIX) refused with %d", rules[i].net,
+                             rules[i].want);
+                cr_expect_eq(w.n, 1, "net %d: %u warnings for %d refusals", rules[i].net, w.n,
+                             FLOOD);
+                cr_expect_str_eq(w.last, cordon_notify_unix_note(rules[i].net));
+        }
 }
 
 Test(notify, tiocgptpeer_on_behalf)

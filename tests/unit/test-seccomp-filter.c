@@ -1159,6 +1159,110 @@ Test(seccomp, notify_rules)
         cordon_bpf_clear(&b);
 }
 
+/* The landlock backend's unix-socket note: under the rules that refuse socket(AF_UNIX) and with
+ * the notify bit, a blocking socket(AF_UNIX, SOCK_STREAM, 0) reaches the supervisor (NOTIFIED
+ * here; the real one answers the rule's errno), every other socket() answers as without
+ * notifications, and socketpair() is untouched. */
+static void check_unix_notified(enum cordon_seccomp_tier tier, enum cordon_seccomp_net net)
+{
+        struct cordon_bpf b = {.insns = NULL};
+        const struct cordon_seccomp_key k = {.tier = tier, .net = net, .notify = true};
+        const int refuse = cordon_seccomp_unix_notified(&k);
+        cr_assert_eq(refuse, net == CORDON_SECCOMP_NET_NO_SOCKET ? EPERM : EACCES);
+        build(&k, &b);
+        static const struct {
+                unsigned long family, type, proto;
+                bool notified;
+        } cases[] = {
+            {AF_UNIX, SOCK_STREAM, 0, true},
+            {AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, true},
+            /* The kernel reads the type as an int: garbage above it is the same call. */
+            {AF_UNIX, 1UL << 32 | SOCK_STREAM, 0, true},
+            /* Non-blocking (nscd's probe on every user lookup), other types, a protocol, high
+             * garbage in the family or the protocol: refused without a word. */
+            {AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, false},
+            {AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, false},
+            {AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, false},
+            {AF_UNIX, SOCK_SEQPACKET, 0, false},
+            {AF_UNIX, SOCK_RAW, 0, false},
+            {AF_UNIX, SOCK_STREAM, 6, false},
+            {AF_UNIX, SOCK_STREAM, 1UL << 32, false},
+            {1UL << 32 | AF_UNIX, SOCK_STREAM, 0, false},
+            {~0UL << 32 | AF_UNIX, SOCK_STREAM, 0, false},
+            {0 /* AF_UNSPEC */, SOCK_STREAM, 0, false},
+            {AF_INET, SOCK_DGRAM, 0, false},
+            {40 /* AF_VSOCK */, SOCK_STREAM, 0, false},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                sock_family = cases[i].family;
+                sock_type = cases[i].type;
+                sock_proto = cases[i].proto;
+                int got = run_notified(&b, c_socket3);
+                int want = cases[i].notified ? NOTIFIED : refuse;
+                cr_expect_eq(got, want, "net %d tier %d: socket(%#lx, %#lx, %#lx): %s, expected %s",
+                             net, tier, cases[i].family, cases[i].type, cases[i].proto,
+                             errname(got), errname(want));
+        }
+        /* What the rule admits stays admitted; socketpair() as without notifications. */
+        sock_family = AF_INET;
+        sock_type = SOCK_STREAM | SOCK_CLOEXEC;
+        sock_proto = 0;
+        cr_expect_eq(run_notified(&b, c_socket3),
+                     net == CORDON_SECCOMP_NET_STREAM_INET ? 0 : EPERM);
+        check_datagram_pairs(&b);
+        /* Without a listener (never so in a launch) the notified call fails all the same. */
+        sock_family = AF_UNIX;
+        sock_type = SOCK_STREAM;
+        cr_expect_eq(run(&b, false, c_socket3), ENOSYS);
+        cordon_bpf_clear(&b);
+}
+
+Test(seccomp, notify_unix_sockets)
+{
+        if (!cordon_seccomp_notify_available())
+                cr_skip_test("no seccomp user notifications with ADDFD_FLAG_SEND here");
+        check_unix_notified(CORDON_SECCOMP_TIER_FULL, CORDON_SECCOMP_NET_NO_SOCKET);
+        check_unix_notified(CORDON_SECCOMP_TIER_FULL, CORDON_SECCOMP_NET_STREAM_INET);
+        check_unix_notified(CORDON_SECCOMP_TIER_NET_ONLY, CORDON_SECCOMP_NET_NO_SOCKET);
+        check_unix_notified(CORDON_SECCOMP_TIER_NET_ONLY, CORDON_SECCOMP_NET_STREAM_INET);
+}
+
+Test(seccomp, notify_unix_sockets_only_where_refused)
+{
+        if (!cordon_seccomp_notify_available())
+                cr_skip_test("no seccomp user notifications with ADDFD_FLAG_SEND here");
+        /* The rules that admit AF_UNIX (the ns backend's FAMILIES, STREAM_UNIX, none) and NONE
+         * (never with a listener) notify no socket(); without the notify bit nothing does. */
+        static const enum cordon_seccomp_net admitted[] = {
+            CORDON_SECCOMP_NET_ANY, CORDON_SECCOMP_NET_FAMILIES, CORDON_SECCOMP_NET_STREAM_UNIX};
+        sock_family = AF_UNIX;
+        sock_type = SOCK_STREAM;
+        sock_proto = 0;
+        for (size_t i = 0; i < ELEMENTSOF(admitted); i++) {
+                struct cordon_seccomp_key k = {.net = admitted[i], .notify = true};
+                cr_expect_eq(cordon_seccomp_unix_notified(&k), 0);
+                struct cordon_bpf b = {.insns = NULL};
+                build(&k, &b);
+                cr_expect_eq(run_notified(&b, c_socket3), 0, "net %d", admitted[i]);
+                cordon_bpf_clear(&b);
+        }
+        cr_expect_eq(cordon_seccomp_unix_notified(&(struct cordon_seccomp_key){
+                         .net = CORDON_SECCOMP_NET_NONE, .notify = true}),
+                     0);
+        static const enum cordon_seccomp_net refused[] = {CORDON_SECCOMP_NET_NO_SOCKET,
+                                                          CORDON_SECCOMP_NET_STREAM_INET};
+        for (size_t i = 0; i < ELEMENTSOF(refused); i++) {
+                struct cordon_seccomp_key k = {.net = refused[i]};
+                cr_expect_eq(cordon_seccomp_unix_notified(&k), 0);
+                struct cordon_bpf b = {.insns = NULL};
+                build(&k, &b);
+                int want = refused[i] == CORDON_SECCOMP_NET_NO_SOCKET ? EPERM : EACCES;
+                cr_expect_eq(run(&b, false, c_socket3), want, "net %d without notify", refused[i]);
+                cordon_bpf_clear(&b);
+        }
+        cr_expect_eq(cordon_seccomp_unix_notified(NULL), 0);
+}
+
 Test(seccomp, notify_program_without_listener_is_enosys)
 {
         /* Installed without a listener (a bug in the launch), a notified call fails with

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "cordon/doctor.h"
+#include "lib/mech/landlock.h"
 #include "lib/mech/seccomp-notify.h"
 #include "shared/macro.h"
 
@@ -48,10 +49,15 @@ _printf_(3, 4) static void set(struct cordon_doctor_ll_feature *f, bool works, c
  * Its own function, so that the proxied mode's part can refine the line in one place. */
 static void ll_proxied(const struct ll_facts *f, struct cordon_doctor_ll_feature *ret)
 {
+        /* Unix sockets: the socket rule admits AF_UNIX only where Landlock keeps the host's out
+         * by path (cordon_net_mode_rule_no_netns()). */
         if (f->abi >= 4 && f->seccomp)
                 set(ret, true,
                     "connect() only to the proxy's loopback port, chosen at random per run; the "
-                    "same port number on other hosts stays reachable");
+                    "same port number on other hosts stays reachable%s",
+                    f->abi >= CORDON_LANDLOCK_RESOLVE_UNIX_ABI
+                        ? ""
+                        : "; no unix sockets: they need Landlock ABI 9 to keep the host's out");
         else if (f->abi < 4)
                 set(ret, false,
                     "needs Landlock ABI 4 (Linux 6.7) for TCP rules, this kernel has %d", f->abi);
@@ -78,9 +84,13 @@ static void ll_features(const struct ll_facts *f, struct cordon_doctor_ll_featur
                     "/dev/shm names are made in a private directory of the launch, through "
                     "seccomp user notification; opening by name one that another process made "
                     "fails (multiprocessing's spawn and forkserver)");
+                /* tmux is named in the item: its server and clients need a unix socket too,
+                 * which the confined network modes refuse (with a note, notify.h). */
                 set(&out[CORDON_DOCTOR_LL_PTY], true,
                     "the peer opened through seccomp user notification; the host's /dev/pts/N "
-                    "stay closed, and so does opening a /dev/pts/N by name");
+                    "stay closed, and so does opening a /dev/pts/N by name; tmux also needs a "
+                    "unix socket, which network mode isolated%s refuses with a note",
+                    f->abi >= CORDON_LANDLOCK_RESOLVE_UNIX_ABI ? "" : " (and proxied)");
         } else {
                 set(&out[CORDON_DOCTOR_LL_SHM], false, "%s", needs_notify);
                 set(&out[CORDON_DOCTOR_LL_PTY], false, "%s", needs_notify);

@@ -1,7 +1,7 @@
 /* The landlock backend's seccomp notifications, the supervisor side (see notify.h): one
  * event-loop source on the listener, and the dispatcher that answers each notification at once:
  * a pty's peer opened here, /dev/shm names in the private directory (notify-fs.h), a note for a
- * create under the host's /tmp, "continue" for everything else. */
+ * create under the host's /tmp and for a refused unix socket, "continue" for everything else. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -46,7 +46,9 @@ struct cordon_notify {
         size_t n_writable;
         void (*warn)(void *userdata, const char *message);
         void *userdata;
+        enum cordon_seccomp_net socket_rule;
         bool warned_tmp;
+        bool warned_unix;
         struct cordon_loop_source src;
 };
 
@@ -105,6 +107,30 @@ int cordon_notify_dir_of(pid_t pid, int dirfd, const char *path, char *buf, size
                 return -ENAMETOOLONG;
         *ret_last = last;
         return 0;
+}
+
+const char *cordon_notify_unix_note(enum cordon_seccomp_net rule)
+{
+        /* The fixes for both: the ns backend's network namespace confines unix sockets (its
+         * mount view hides the host's); network mode open gives the host's, all of them. */
+        if (rule == CORDON_SECCOMP_NET_NO_SOCKET)
+                return "a unix socket was refused: the landlock backend has no network namespace, "
+                       "so its isolated network refuses every socket(), unix ones too (tmux, "
+                       "ssh-agent and D-Bus clients fail); use the ns backend or network mode "
+                       "open (see 'cordon doctor'; on Ubuntu it names the AppArmor profile the ns "
+                       "backend needs)";
+        return "a unix socket was refused: Landlock before ABI 9 cannot keep one from reaching the "
+               "host's by their paths (ssh-agent, the session bus, tmux servers), so the landlock "
+               "backend refuses them (tmux, ssh-add and D-Bus clients fail); use the ns backend or "
+               "network mode open (see 'cordon doctor'; on Ubuntu it names the AppArmor profile "
+               "the ns backend needs)";
+}
+
+int cordon_notify_unix_errno(enum cordon_seccomp_net rule)
+{
+        int e =
+            cordon_seccomp_unix_notified(&(struct cordon_seccomp_key){.net = rule, .notify = true});
+        return e > 0 ? e : EACCES;
 }
 
 /* ---- the dispatcher ----------------------------------------------------------------------- */
@@ -296,6 +322,23 @@ static int on_unlink(struct cordon_notify *n, const struct seccomp_notif *req, u
         return ANSWER_CONTINUE;
 }
 
+/* socket(AF_UNIX, SOCK_STREAM, 0), which the socket rule refuses: the rule's errno, whatever
+ * the arguments (the filter notifies nothing else, and a mistake here must stay a refusal), and
+ * the note the first time. An error reply, never "continue": nothing after the filter would keep
+ * the socket from reaching the host's by path. O(1), no read of the caller's memory: a flood of
+ * these costs one reply each and prints one line per run. The line goes out before the reply,
+ * so it precedes whatever the command prints about the failure. */
+static int on_unix_socket(struct cordon_notify *n, const struct seccomp_notif *req)
+{
+        if (!n->warned_unix && n->warn) {
+                if (cordon_seccomp_notif_id_valid(n->listener, req->id) < 0)
+                        return ANSWER_DROP;
+                n->warned_unix = true;
+                n->warn(n->userdata, cordon_notify_unix_note(n->socket_rule));
+        }
+        return answer_value(n, req->id, -cordon_notify_unix_errno(n->socket_rule));
+}
+
 /* The descriptor argument of an *at() call, as the kernel reads it (an int). */
 static int dirfd_arg(uint64_t a)
 {
@@ -308,6 +351,8 @@ static int dispatch_one(struct cordon_notify *n, const struct seccomp_notif *req
         if (NATIVE_ARCH && req->data.arch != NATIVE_ARCH)
                 return ANSWER_CONTINUE;
         switch (req->data.nr) {
+        case SYS_socket:
+                return on_unix_socket(n, req);
         case SYS_ioctl:
                 if ((uint32_t)a[1] == TIOCGPTPEER)
                         return on_ptpeer(n, req);
@@ -399,6 +444,7 @@ int cordon_notify_new(int listener, const struct cordon_notify_config *cfg,
         n->writable = TAKE_PTR(writable);
         n->warn = cfg->warn;
         n->userdata = cfg->userdata;
+        n->socket_rule = cfg->socket_rule;
         n->src = (struct cordon_loop_source){.n_fds = 1,
                                              .fd = n->listener,
                                              .events = POLLIN,

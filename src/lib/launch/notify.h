@@ -9,6 +9,9 @@
  *    memory work without reaching anyone else's.
  *  - creating an entry of the host's /tmp itself, outside every writable grant: EACCES as Landlock
  * would answer, plus one warning naming the gap and the fix, once per sandbox.
+ *  - socket(AF_UNIX, SOCK_STREAM, 0) under a socket rule that refuses it
+ * (cordon_seccomp_unix_notified()): always refused, with the rule's own errno, plus one warning
+ * naming the gap and the fix, once per sandbox. Never "continue": nothing else would stop it.
  *  - anything else: SECCOMP_USER_NOTIF_FLAG_CONTINUE (Landlock and the filter decide).
  * What the supervisor does on the command's behalf is never wider than the grant it stands in
  * for: a decision to continue is always safe (Landlock still checks), one to act is confined to
@@ -21,11 +24,15 @@
 #include <sys/types.h>
 
 #include "lib/launch/event-loop.h"
+#include "lib/mech/seccomp-filter.h"
 
 struct cordon_notify_config {
         int shm_dirfd;               /* the private /dev/shm stand-in (O_DIRECTORY), or -1: none */
         const char *const *writable; /* host paths the command may write (for the /tmp note) */
         size_t n_writable;
+        /* The filter's socket rule (seccomp_key.net): the errno and the note for a refused
+         * socket(AF_UNIX). */
+        enum cordon_seccomp_net socket_rule;
         /* One line per gap met (the first time only); NULL: none. */
         void (*warn)(void *userdata, const char *message);
         void *userdata;
@@ -50,6 +57,13 @@ int cordon_notify_ptpeer_flags(uint64_t arg, int *ret_flags, bool *ret_cloexec);
 /* Whether a descriptor with @st and file status flags @fl (F_GETFL; negative: unknown) is a
  * pty master: the character device 5:2 (/dev/ptmx, a devpts ptmx), not opened O_PATH. */
 bool cordon_notify_is_pty_master(const struct stat *st, int fl);
+/* The warning for a socket(AF_UNIX) refused under socket rule @rule (the landlock backend's
+ * isolated or proxied network), naming the gap and the fix; a static string. */
+const char *cordon_notify_unix_note(enum cordon_seccomp_net rule);
+/* What a notified socket() answers under @rule: the errno the rule answers without
+ * notifications (cordon_seccomp_unix_notified()), EACCES for a rule that notifies none (a
+ * refusal all the same: the call is never let through). */
+int cordon_notify_unix_errno(enum cordon_seccomp_net rule);
 /* The directory a create of @path (relative to @dirfd, AT_FDCWD or >= 0) by process @pid
  * happens in, as a path the supervisor can resolve (through /proc/PID/cwd or /proc/PID/fd/N
  * for a relative one), and *@ret_last the name created there. -EISDIR when @path ends in "/",

@@ -120,6 +120,7 @@ static int start_notify(struct cordon_sandbox *sb, struct cordon_diag *diag)
             .shm_dirfd = l->shm_dir ? l->shm_dirfd : -EBADF,
             .writable = writable,
             .n_writable = n,
+            .socket_rule = l->seccomp_key.net,
             .warn = l->warn,
             .userdata = l->userdata,
         };

@@ -222,6 +222,62 @@ static int refuse_types(scmp_filter_ctx ctx, uint32_t action, int nr, int family
         return 0;
 }
 
+/* libseccomp accepts SCMP_ACT_NOTIFY only where it believes the running kernel has it; the
+ * programs are compiled at build time, for the kernel that will load them (the launch checks
+ * cordon_seccomp_notify_available() before choosing such a program). */
+static int notify_api(void)
+{
+        return seccomp_api_get() < 5 ? seccomp_api_set(5) : 0;
+}
+
+/* socket(AF_UNIX) under a rule that refuses it, when the refusal is explained
+ * (cordon_seccomp_unix_notified()): socket(AF_UNIX, SOCK_STREAM, 0) of a blocking socket goes to
+ * the supervisor, which answers @refuse's errno and prints the one line; every other
+ * socket(AF_UNIX, ...) answers @refuse here, as without notifications. The rules are disjoint
+ * from the notified one (the family on all 64 bits, the type without SOCK_NONBLOCK, protocol 0),
+ * since libseccomp promises no precedence between overlapping rules of different actions; the
+ * caller refuses every other family and leaves AF_UNIX on all 64 bits to these rules.
+ * Only these calls, because the line is for what the user will miss: tmux, ssh and ssh-add,
+ * libdbus, GLib and Python ask for a blocking stream. Non-blocking ones are refused without it:
+ * the C library's probe for nscd makes one on every user lookup (ls -l, id, git), and so do
+ * systemd's NSS modules, which would print the line in nearly every run; so do Go and libuv
+ * programs. Datagrams (syslog()) too: a lost log line is nothing to warn about. */
+static int notify_unix_streams(scmp_filter_ctx ctx, uint32_t refuse)
+{
+        const int nr = SCMP_SYS(socket);
+        const struct scmp_arg_cmp is_unix = {.arg = 0, .op = SCMP_CMP_EQ, .datum_a = AF_UNIX};
+        int r;
+
+        if ((r = notify_api()) < 0)
+                return r;
+        const struct scmp_arg_cmp notified[] = {
+            is_unix,
+            {.arg = 1,
+             .op = SCMP_CMP_MASKED_EQ,
+             .datum_a = SOCK_TYPE_BITS | SOCK_NONBLOCK,
+             .datum_b = SOCK_STREAM},
+            {.arg = 2, .op = SCMP_CMP_EQ, .datum_a = 0},
+        };
+        if ((r = seccomp_rule_add_exact_array(ctx, SCMP_ACT_NOTIFY, nr, ELEMENTSOF(notified),
+                                              notified)) < 0)
+                return r;
+        const struct scmp_arg_cmp nonblocking[] = {
+            is_unix,
+            {.arg = 1,
+             .op = SCMP_CMP_MASKED_EQ,
+             .datum_a = SOCK_NONBLOCK,
+             .datum_b = SOCK_NONBLOCK},
+        };
+        const struct scmp_arg_cmp protocol[] = {is_unix,
+                                                {.arg = 2, .op = SCMP_CMP_NE, .datum_a = 0}};
+        if ((r = seccomp_rule_add_exact_array(ctx, refuse, nr, 2, nonblocking)) < 0 ||
+            (r = seccomp_rule_add_exact_array(ctx, refuse, nr, 2, protocol)) < 0)
+                return r;
+        /* Every type but SOCK_STREAM (the family compared on the low half: what the caller
+         * refuses anyway). */
+        return refuse_types(ctx, refuse, nr, AF_UNIX, 1, UINT32_C(1) << SOCK_STREAM);
+}
+
 /* The landlock backend's proxied mode: socket() makes a TCP stream of AF_INET or AF_INET6 (and
  * of AF_UNIX with @with_unix) and nothing else; everything else answers EACCES. Landlock's TCP rule
  * is what confines those streams: a UDP socket, a raw one, an SCTP or MPTCP stream (protocols
@@ -229,12 +285,16 @@ static int refuse_types(scmp_filter_ctx ctx, uint32_t action, int nr, int family
  * The family is compared as in refuse_families(); the type as refuse_types() says; the protocol
  * must be 0 or IPPROTO_TCP, on all 64 bits (anything in the high half is a refusal, never a way
  * past). */
-static int refuse_non_stream(scmp_filter_ctx ctx, bool with_unix)
+static int refuse_non_stream(scmp_filter_ctx ctx, bool with_unix, bool notify_unix)
 {
         const int nr = SCMP_SYS(socket);
         int r;
+        /* AF_UNIX on the low half with garbage above is refused by the comparison ">= AF_INET6 +
+         * 1" below; AF_UNIX itself by notify_unix_streams(). */
+        if (notify_unix && (r = notify_unix_streams(ctx, DENY_STREAM)) < 0)
+                return r;
         for (uint32_t f = 0; f < AF_INET6; f++) {
-                if (f == AF_INET || (with_unix && f == AF_UNIX))
+                if (f == AF_INET || ((with_unix || notify_unix) && f == AF_UNIX))
                         continue;
                 struct scmp_arg_cmp eq = {
                     .arg = 0, .op = SCMP_CMP_MASKED_EQ, .datum_a = UINT32_MAX, .datum_b = f};
@@ -332,9 +392,11 @@ static int add_deny_list(scmp_filter_ctx ctx)
         return 0;
 }
 
-static int add_rules(scmp_filter_ctx ctx, enum cordon_seccomp_tier tier,
-                     enum cordon_seccomp_net net)
+static int add_rules(scmp_filter_ctx ctx, const struct cordon_seccomp_key *k)
 {
+        const enum cordon_seccomp_tier tier = k->tier;
+        const enum cordon_seccomp_net net = k->net;
+        const bool notify_unix = cordon_seccomp_unix_notified(k) != 0;
         int r;
 
         if (tier == CORDON_SECCOMP_TIER_FULL && (r = add_deny_list(ctx)) < 0)
@@ -351,7 +413,7 @@ static int add_rules(scmp_filter_ctx ctx, enum cordon_seccomp_tier tier,
                 return r;
         case CORDON_SECCOMP_NET_STREAM_UNIX:
         case CORDON_SECCOMP_NET_STREAM_INET:
-                r = refuse_non_stream(ctx, net == CORDON_SECCOMP_NET_STREAM_UNIX);
+                r = refuse_non_stream(ctx, net == CORDON_SECCOMP_NET_STREAM_UNIX, notify_unix);
                 if (r >= 0)
                         r = refuse_datagram_pairs(ctx);
                 if (r >= 0)
@@ -363,7 +425,15 @@ static int add_rules(scmp_filter_ctx ctx, enum cordon_seccomp_tier tier,
                 /* io_uring goes with socket(): IORING_OP_SOCKET makes a socket inside the kernel,
                  * where this filter never looks, and the filter without the deny list (the
                  * unrestricted profile) would leave it open. */
-                r = seccomp_rule_add_exact(ctx, DENY, SCMP_SYS(socket), 0);
+                if (notify_unix) {
+                        /* Every family but AF_UNIX (on all 64 bits) here, AF_UNIX there. */
+                        struct scmp_arg_cmp other = {
+                            .arg = 0, .op = SCMP_CMP_NE, .datum_a = AF_UNIX};
+                        r = seccomp_rule_add_exact_array(ctx, DENY, SCMP_SYS(socket), 1, &other);
+                        if (r >= 0)
+                                r = notify_unix_streams(ctx, DENY);
+                } else
+                        r = seccomp_rule_add_exact(ctx, DENY, SCMP_SYS(socket), 0);
                 if (r >= 0)
                         r = refuse_datagram_pairs(ctx);
                 if (r >= 0 && tier == CORDON_SECCOMP_TIER_NET_ONLY)
@@ -384,7 +454,8 @@ static int add_rules(scmp_filter_ctx ctx, enum cordon_seccomp_tier tier,
 }
 
 /* The landlock backend's notifications (launch/notify.c): the calls the supervisor answers on
- * the command's behalf or explains. The deny rules above never overlap them (TIOCGPTPEER is
+ * the command's behalf or explains (the refused unix socket has its rule with the socket rules,
+ * notify_unix_streams()). The deny rules above never overlap them (TIOCGPTPEER is
  * none of the refused ioctls; the file calls have no deny rule), so no precedence question
  * arises inside the filter; across filters the kernel takes the stricter action, and an errno
  * beats a notification. A call that dodges a rule (flags in a register the rule does not read,
@@ -406,10 +477,7 @@ static int add_notify_rules(scmp_filter_ctx ctx)
 {
         int r;
 
-        /* libseccomp accepts SCMP_ACT_NOTIFY only where it believes the running kernel has it;
-         * the programs are compiled at build time, for the kernel that will load them (the
-         * launch checks cordon_seccomp_notify_available() before choosing such a program). */
-        if (seccomp_api_get() < 5 && (r = seccomp_api_set(5)) < 0)
+        if ((r = notify_api()) < 0)
                 return r;
         /* A pty's other end, which Landlock keeps closed by name (/dev/pts/N). */
         if ((r = notify_masked(ctx, SCMP_SYS(ioctl), 1, UINT32_MAX, TIOCGPTPEER)) < 0)
@@ -487,7 +555,7 @@ int cordon_seccomp_compile(const struct cordon_seccomp_key *k, struct cordon_bpf
          * command makes runs the filter, so its depth is paid over and over. */
         if ((r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2)) < 0)
                 return r;
-        if ((r = add_rules(ctx, key.tier, key.net)) < 0)
+        if ((r = add_rules(ctx, &key)) < 0)
                 return r;
         if (key.notify && (r = add_notify_rules(ctx)) < 0)
                 return r;

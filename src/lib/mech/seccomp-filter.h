@@ -63,6 +63,26 @@ static inline enum cordon_seccomp_net cordon_seccomp_net_stricter(enum cordon_se
         return a > b ? a : b;
 }
 
+/* The landlock backend's socket rules that refuse AF_UNIX in socket() (NO_SOCKET, STREAM_INET)
+ * hand a blocking socket(AF_UNIX, SOCK_STREAM, 0) to the supervisor when @k has the notify bit,
+ * so that the refusal comes with one line naming the gap (launch/notify.h). The supervisor
+ * answers with the errno returned here, the one the rule answers without notifications; 0: @k
+ * notifies no socket() at all. The filter (seccomp-filter.c) and the supervisor both ask this
+ * function, so the two cannot disagree. */
+static inline int cordon_seccomp_unix_notified(const struct cordon_seccomp_key *k)
+{
+        if (!k || !k->notify)
+                return 0;
+        switch (k->net) {
+        case CORDON_SECCOMP_NET_NO_SOCKET:
+                return EPERM;
+        case CORDON_SECCOMP_NET_STREAM_INET:
+                return EACCES;
+        default:
+                return 0;
+        }
+}
+
 /* A compiled filter program, owned by the holder. */
 struct cordon_bpf {
         struct sock_filter *insns;

@@ -54,12 +54,12 @@ struct cordon_limits {
         uint64_t timeout_usec; /* 0: none */
         uint64_t memory_bytes; /* 0: none */
         uint64_t pids;         /* 0: none */
+        unsigned cpus;         /* 0: none */
         /* @pids may be enforced loosely, as the pid namespace's pid_max (at most @pids + 299
          * processes, at least @pids at any time; cordon_ns_pid_max_for()), where the backend
          * gives a pid namespace and the kernel keeps pid_max per namespace: no cgroup, whose
          * attach costs a start an RCU grace period. Internal, for the configuration child. */
         bool pids_loose;
-        unsigned cpus;         /* 0: none */
         /* size= of every CORDON_ACCESS_TMPFS rule (the private /tmp, the tmpfs home, and a
          * private /var/tmp should a policy have one) and of the private /dev/shm; 0: none
          * given, then they share a quarter of RAM (cordon_mount_tmpfs_size()). Each gets the

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Attack (proxied mode, landlock backend): a host service's unix socket under the project, a
+# granted path, as a way out past the proxy. socket(AF_UNIX) is refused (on a kernel whose
+# Landlock cannot keep the socket out by path): EACCES, with one line naming the gap. Control: under --net open (the same
+# backend) the connect reaches the service.
+. "$(dirname "$0")/../lib/net.sh"
+. "$(dirname "$0")/../lib/proxied-landlock.sh"
+landlock_proxied_plan 3
+
+python3 -c "$UNIX_LISTEN" "$T_PROJECT/host.sock" "$T_TMP/uready" &
+usrv=$!
+trap 'kill "$usrv" 2>/dev/null; rm -f "$T_PROJECT/host.sock"' EXIT
+for _ in $(seq 100); do [ -e "$T_TMP/uready" ] && break; sleep 0.05; done
+chmod 666 "$T_PROJECT/host.sock" 2>/dev/null
+
+in_cordon "${P[@]}" -- python3 -c "$UCONNECT" "$T_PROJECT/host.sock"
+take_unix_note
+check "connect to the host unix socket $T_PROJECT/host.sock: EACCES (socket refused)" "EACCES" "$out"
+check "the refusal comes with one line naming the gap" 1 "$notes"
+in_open python3 -c "$UCONNECT" "$T_PROJECT/host.sock"
+check "control: --net open reaches it" "OK:HOST-SERVICE" "$out"
