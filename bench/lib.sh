@@ -1,6 +1,8 @@
+# shellcheck shell=bash disable=SC2034,SC2154
 # What the benchmarks share; sourced by bench/startup.sh, bench/config.sh, bench/notify.sh and
-# (for the Python helpers and the stage) bench/compare.sh, never run. A script sources it first thing after `set -eu`, sets `iterations` (and
-# `bench_has_check=1` if it takes --check), then calls bench_args "$@".
+# (for the Python helpers and the stage) bench/compare.sh, never run. A script sources it first
+# thing after `set -eu`, sets `iterations` (and `bench_has_check=1` if it takes --check), then
+# calls bench_args "$@".
 #
 # It sets: self (the script, resolved), repo (the checkout above bench/), bench_name (the
 # script's file name, the prefix of every message), user (BENCH_USER, default cordon-test),
@@ -93,7 +95,7 @@ bench_rerun() {
         local flags=() status=0
         [ "$check" -eq 1 ] && flags+=(--check)
         echo "# running as $user (pass --as-root to measure as root)"
-        cd "$stage"
+        cd "$stage" || exit
         runuser -u "$user" -- env -i HOME="$home" USER="$user" LOGNAME="$user" LANG=C.UTF-8 \
                 PATH=/usr/local/bin:/usr/bin:/bin CORDON="$stage/cordon" ITERATIONS="$iterations" \
                 WARMUP="$warmup" "$@" bash "$stage/$bench_name" ${flags[@]+"${flags[@]}"} "$iterations" || status=$?
