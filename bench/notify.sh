@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The per-call cost of the landlock backend's seccomp user notifications. With them on (Landlock,
 # seccomp and Linux >= 5.14), the filter hands cordon's supervisor every open/openat/creat with
-# O_CREAT, every mkdir/mkdirat, link/linkat and unlink/unlinkat the command makes (and the
-# TIOCGPTPEER ioctl), and the call waits until the supervisor has answered (src/lib/mech/
-# seccomp-filter.c, add_notify_rules(); src/lib/launch/notify.c). notify-ops.c, next to this
-# script, times those calls one by one in the project directory: create (openat O_CREAT + close),
-# unlink, mkdir, link, and, not notified, rmdir and open (openat of an existing file + close, the
-# baseline). Four rows, each running `notify-ops ITERATIONS` once per round, the rows of a
-# round in a shuffled order so that machine noise hits them alike:
+# O_CREAT, every mkdir/mkdirat, link/linkat and unlink/unlinkat the command makes (also the
+# TIOCGPTPEER ioctl, and a blocking socket(AF_UNIX, SOCK_STREAM) where the network mode refuses
+# it, which fails anyway: not timed here), and the call waits until the supervisor has answered
+# (src/lib/mech/seccomp-filter.c, add_notify_rules(); src/lib/launch/notify.c). notify-ops.c,
+# next to this script, times those calls one by one in the project directory: create (openat
+# O_CREAT + close), unlink, mkdir, link, and, not notified, rmdir and open (openat of an existing
+# file + close, the baseline). Four rows, each running `notify-ops ITERATIONS` once per round,
+# the rows of a round in a shuffled order so that machine noise hits them alike:
 #   bare        notify-ops in the project directory, no sandbox
 #   ns          cordon run --quiet --net isolated --backend ns -- ./notify-ops (a seccomp
 #               filter, no notifications: the ns backend has no use for them)
