@@ -428,6 +428,8 @@ int cordon_notify_new(int listener, const struct cordon_notify_config *cfg,
         _cleanup_close_ int fd = listener;
         if (listener < 0 || !cfg || !ret)
                 return -EINVAL;
+        /* Speed only: a kernel before 6.6 answers the same, with a wake-up elsewhere. */
+        (void)cordon_seccomp_notify_sync_wakeup(listener);
         _cleanup_free_ struct cordon_notify *n = calloc(1, sizeof(*n));
         if (!n)
                 return -ENOMEM;

@@ -23,6 +23,12 @@
 #ifndef SECCOMP_ADDFD_FLAG_SEND
 #define SECCOMP_ADDFD_FLAG_SEND (1UL << 1)
 #endif
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
 #endif
@@ -107,6 +113,14 @@ static int notif_ioctl(int listener, unsigned long request, void *arg)
                 if (errno != EINTR)
                         return negative_errno();
         }
+}
+
+int cordon_seccomp_notify_sync_wakeup(int listener)
+{
+        return ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP,
+                     0) < 0
+                   ? -errno
+                   : 0;
 }
 
 int cordon_seccomp_notif_recv(int listener, struct seccomp_notif *ret)

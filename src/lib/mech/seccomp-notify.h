@@ -25,6 +25,10 @@ int cordon_seccomp_install_listener(const struct cordon_bpf *b);
 
 /* The supervisor's side. Each returns >= 0 or -errno; -ENOENT means the notification is gone
  * (its caller died or was interrupted): drop it. EINTR is retried. */
+/* Asks the kernel to wake the command and the supervisor on the waking CPU
+ * (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, Linux 6.6): each notified call is a round trip, and a
+ * wake-up on another CPU costs it tens of microseconds. -EINVAL before 6.6; only speed. */
+int cordon_seccomp_notify_sync_wakeup(int listener);
 /* Receives one notification into @ret (blocking: poll the listener first). */
 int cordon_seccomp_notif_recv(int listener, struct seccomp_notif *ret);
 /* 0 while the notification @id is still pending, -ENOENT once it is not. */
