@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Startup cost of cordon against bare /bin/true, bwrap and a minimal Landlock launcher, measured
-# in one run with all of them interleaved so machine noise hits them alike. Seven rows:
+# in one run with all of them interleaved so machine noise hits them alike. Nine rows:
 #   bare       /bin/true
 #   cordon     cordon run --quiet --net isolated -- /bin/true (ns backend, all layers; no
 #              network, as bwrap --unshare-all: filtered mode adds pasta, see bench/proxy.sh)
@@ -13,6 +13,9 @@
 #              node wrapper) with a policy as near cordon-ll's grants for /bin/true as its
 #              language allows: write only the project and /dev/null, no network (reads are
 #              not restricted: landstrip has no read allowlist on Linux)
+#   exec-glibc, exec-nolibc  the exec floor (x86_64): an empty program started by glibc, as
+#              cordon and ll-launch are, and one without a C library, as landstrip's binary;
+#              no target, they say what glibc's start-up costs on this machine
 # Prints median and p90 per command, the ratios, and a verdict (PASS/MISS) against each target:
 #   ns backend        cordon    <= 0.8 x bwrap
 #   landlock backend  cordon-ll <= 1.3 x ll-sup (the same supervisor/reaper/child structure:
@@ -94,6 +97,16 @@ ll_launch=$tools/ll-launch
 "$cc" -O2 -o "$ll_launch" "$ll_src" ||
         bench_die "cannot compile '$ll_src' with '$cc -O2' (set CC)"
 ll_build="$cc -O2 $ll_src -> $ll_launch ($("$cc" --version | head -n 1))"
+# The exec floor, two empty programs: one started by glibc (as cordon and ll-launch are), one
+# without a C library (landstrip's static binary links no glibc). glibc's start-up runs dozens
+# of CPUID instructions, which trap to the hypervisor in a VM. x86_64 only; rows left out else.
+exec_glibc= exec_nolibc=
+if [ "$(uname -m)" = x86_64 ]; then
+        printf 'int main(void) { return 0; }\n' >"$tools/exec-glibc.c"
+        printf '%s\n' 'void _start(void) { __asm__ volatile("mov $60, %eax; xor %edi, %edi; syscall"); }' >"$tools/exec-nolibc.c"
+        "$cc" -O2 -o "$tools/exec-glibc" "$tools/exec-glibc.c" && exec_glibc=$tools/exec-glibc
+        "$cc" -O2 -nostdlib -static -o "$tools/exec-nolibc" "$tools/exec-nolibc.c" && exec_nolibc=$tools/exec-nolibc
+fi
 cd "$project"
 status=0
 # landstrip's policy: what cordon-ll grants /bin/true, as far as its policy language goes (reads
@@ -101,12 +114,13 @@ status=0
 landstrip_policy=$tools/landstrip-policy.json
 printf '%s\n' '{"filesystem":{"allowWrite":[".","/dev/null"]}}' >"$landstrip_policy"
 bench_py "$cordon" "$bwrap" "$iterations" "$warmup" "$check" "$ll_launch" "$ll_build" \
-        "$landstrip" "$landstrip_skip" "$landstrip_policy" "$(bench_fs_of /tmp)" <<'EOF' || status=$?
+        "$landstrip" "$landstrip_skip" "$landstrip_policy" "$(bench_fs_of /tmp)" "$exec_glibc" "$exec_nolibc" <<'EOF' || status=$?
 import collections, re, subprocess, tempfile, time
 
 cordon, bwrap, iterations, warmup, check = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1"
 ll_launch, ll_build = sys.argv[6], sys.argv[7]
 landstrip, landstrip_skip, landstrip_policy = sys.argv[8], sys.argv[9], sys.argv[10]
+exec_glibc, exec_nolibc = sys.argv[12], sys.argv[13]
 tmp_fs = sys.argv[11]
 project = os.getcwd()
 TARGET = 0.8     # ns backend: cordon <= TARGET x bwrap
@@ -284,6 +298,9 @@ commands += [("cordon-ll", base_ll + ["/bin/true"], base_actions, None),
              ("ll-sup", [ll_launch, "--supervised", project, "--", "/bin/true"], base_actions, None)]
 if landstrip:
     commands.append(("landstrip", ls_base + ["/bin/true"], base_actions, None))
+if exec_glibc and exec_nolibc:
+    commands += [("exec-glibc", [exec_glibc], base_actions, None),
+                 ("exec-nolibc", [exec_nolibc], base_actions, None)]
 
 def run(argv, actions, prepare, env=os.environ):
     if prepare:
@@ -366,6 +383,10 @@ if "landstrip" in med:
     ratio("landstrip", "bare")
     ratio("landstrip", "ll-sup")
     ratio("cordon-ll", "landstrip")
+if "exec-glibc" in med:
+    print("# exec floor: an empty program started by glibc %.3f ms, one without a C library %.3f ms:"
+          " glibc's start costs %.3f ms here, which cordon-ll and ll-launch pay and landstrip does not"
+          % (med["exec-glibc"], med["exec-nolibc"], med["exec-glibc"] - med["exec-nolibc"]))
 met = True
 if "bwrap" in med:
     met &= verdict("cordon", "bwrap", TARGET)
