@@ -646,27 +646,25 @@ Test(config, scan_finds_assignments)
 {
         const char *t = "# READONLY_MOUNTS=(x)\nexport A=1\ndeclare -gx B+=(2)\n  C[3]=x\n"
                         "readonly D=4\nlocal E\nA=5\n";
-        cr_assert_eq(cordon_config_last_assignment(t, "A"), 7);
-        cr_assert_eq(cordon_config_last_assignment(t, "B"), 3);
-        cr_assert_eq(cordon_config_last_assignment(t, "C"), 4);
-        cr_assert_eq(cordon_config_last_assignment(t, "D"), 5);
-        cr_assert_eq(cordon_config_last_assignment(t, "E"), 0);
-        cr_assert_eq(cordon_config_last_assignment(t, "READONLY_MOUNTS"), 0);
-        /* After &&, ||, ;, { and then/do/else on the same line; not inside quotes or a
-         * comment. */
+        /* Each name's line: line starts, after `declare -gx` and the like; after &&, ||, ;, {
+         * and then/do/else on the same line; never inside quotes or a comment (0). */
         const char *u = "[ -d /x ] && F+=(/x)\ntrue || G=1; H=2\nif true; then I=1; else J=2; fi\n"
                         "for x in a; do K=1; done\n{ L=1; }\necho 'M=1; N=2' \"; O=1\" # ; P=1\n";
-        cr_assert_eq(cordon_config_last_assignment(u, "F"), 1);
-        cr_assert_eq(cordon_config_last_assignment(u, "G"), 2);
-        cr_assert_eq(cordon_config_last_assignment(u, "H"), 2);
-        cr_assert_eq(cordon_config_last_assignment(u, "I"), 3);
-        cr_assert_eq(cordon_config_last_assignment(u, "J"), 3);
-        cr_assert_eq(cordon_config_last_assignment(u, "K"), 4);
-        cr_assert_eq(cordon_config_last_assignment(u, "L"), 5);
-        cr_assert_eq(cordon_config_last_assignment(u, "M"), 0);
-        cr_assert_eq(cordon_config_last_assignment(u, "N"), 0);
-        cr_assert_eq(cordon_config_last_assignment(u, "O"), 0);
-        cr_assert_eq(cordon_config_last_assignment(u, "P"), 0);
+        static const struct {
+                bool compound; /* in @u, else in @t */
+                const char *name;
+                unsigned line;
+        } want[] = {
+            {false, "A", 7}, {false, "B", 3}, {false, "C", 4},
+            {false, "D", 5}, {false, "E", 0}, {false, "READONLY_MOUNTS", 0},
+            {true, "F", 1},  {true, "G", 2},  {true, "H", 2},
+            {true, "I", 3},  {true, "J", 3},  {true, "K", 4},
+            {true, "L", 5},  {true, "M", 0},  {true, "N", 0},
+            {true, "O", 0},  {true, "P", 0},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(want); i++)
+                cr_expect_eq(cordon_config_last_assignment(want[i].compound ? u : t, want[i].name),
+                             want[i].line, "%s", want[i].name);
         cr_assert_not(cordon_config_has_code("# x\n\n   # y\n\t\n"));
         cr_assert(cordon_config_has_code("# x\n true\n"));
         cr_assert(cordon_config_value_substitutes("(\"/a\"\n \"$(id)\")"));
