@@ -242,7 +242,7 @@ static int notify_api(void)
  * the C library's probe for nscd makes one on every user lookup (ls -l, id, git), and so do
  * systemd's NSS modules, which would print the line in nearly every run; so do Go and libuv
  * programs. Datagrams (syslog()) too: a lost log line is nothing to warn about. */
-static int notify_unix_streams(scmp_filter_ctx ctx, uint32_t refuse)
+static int notify_unix_streams(scmp_filter_ctx ctx, uint32_t refuse, bool types_refused)
 {
         const int nr = SCMP_SYS(socket);
         const struct scmp_arg_cmp is_unix = {.arg = 0, .op = SCMP_CMP_EQ, .datum_a = AF_UNIX};
@@ -274,8 +274,11 @@ static int notify_unix_streams(scmp_filter_ctx ctx, uint32_t refuse)
             (r = seccomp_rule_add_exact_array(ctx, refuse, nr, 2, protocol)) < 0)
                 return r;
         /* Every type but SOCK_STREAM (the family compared on the low half: what the caller
-         * refuses anyway). */
-        return refuse_types(ctx, refuse, nr, AF_UNIX, 1, UINT32_C(1) << SOCK_STREAM);
+         * refuses anyway), unless the caller refuses them for every family (@types_refused):
+         * libseccomp leaks the nodes of a chain that another rule of the same action covers. */
+        return types_refused
+                   ? 0
+                   : refuse_types(ctx, refuse, nr, AF_UNIX, 1, UINT32_C(1) << SOCK_STREAM);
 }
 
 /* The landlock backend's proxied mode: socket() makes a TCP stream of AF_INET or AF_INET6 (and
@@ -291,7 +294,7 @@ static int refuse_non_stream(scmp_filter_ctx ctx, bool with_unix, bool notify_un
         int r;
         /* AF_UNIX on the low half with garbage above is refused by the comparison ">= AF_INET6 +
          * 1" below; AF_UNIX itself by notify_unix_streams(). */
-        if (notify_unix && (r = notify_unix_streams(ctx, DENY_STREAM)) < 0)
+        if (notify_unix && (r = notify_unix_streams(ctx, DENY_STREAM, true)) < 0)
                 return r;
         for (uint32_t f = 0; f < AF_INET6; f++) {
                 if (f == AF_INET || ((with_unix || notify_unix) && f == AF_UNIX))
@@ -431,7 +434,7 @@ static int add_rules(scmp_filter_ctx ctx, const struct cordon_seccomp_key *k)
                             .arg = 0, .op = SCMP_CMP_NE, .datum_a = AF_UNIX};
                         r = seccomp_rule_add_exact_array(ctx, DENY, SCMP_SYS(socket), 1, &other);
                         if (r >= 0)
-                                r = notify_unix_streams(ctx, DENY);
+                                r = notify_unix_streams(ctx, DENY, false);
                 } else
                         r = seccomp_rule_add_exact(ctx, DENY, SCMP_SYS(socket), 0);
                 if (r >= 0)
