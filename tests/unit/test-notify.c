@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -177,9 +179,15 @@ static int caller_unix_flood(int want)
         return errno == want ? want : 112;
 }
 
+/* What the caller does under the filter: @how as served_key() says, or the shm opens below. */
+static int caller_shm(void);
+
 /* The caller installs the notify program of @key and sends the listener over @sock (as the
- * launch's child does), then asks; this process, unfiltered like the supervisor, serves it. */
-static int served_key(const struct cordon_seccomp_key *key, int how, struct warnings *w)
+ * launch's child does), then asks; this process, unfiltered like the supervisor, serves it with
+ * @shm_dirfd as the private /dev/shm stand-in (-1: none). @how >= 0: caller_ptpeer(@how);
+ * INT_MIN: caller_shm(); else caller_unix_flood(-@how). */
+static int served_full(const struct cordon_seccomp_key *key, int shm_dirfd, int how,
+                       struct warnings *w)
 {
         int sv[2];
         cr_assert_eq(cordon_control_pair(sv), 0);
@@ -199,6 +207,8 @@ static int served_key(const struct cordon_seccomp_key *key, int how, struct warn
                 if (cordon_control_send(sv[1], &msg) < 0)
                         _exit(202);
                 close(listener);
+                if (how == INT_MIN)
+                        _exit(caller_shm());
                 _exit(how >= 0 ? caller_ptpeer(how) : caller_unix_flood(-how));
         }
         close(sv[1]);
@@ -207,7 +217,7 @@ static int served_key(const struct cordon_seccomp_key *key, int how, struct warn
         cr_assert_eq(m.kind, CORDON_CONTROL_FD_SECCOMP_NOTIFY);
         close(sv[0]);
         struct cordon_notify *n = NULL;
-        const struct cordon_notify_config cfg = {.shm_dirfd = -1,
+        const struct cordon_notify_config cfg = {.shm_dirfd = shm_dirfd,
                                                  .socket_rule = key->net,
                                                  .warn = w ? count_warning : NULL,
                                                  .userdata = w};
@@ -224,6 +234,11 @@ static int served_key(const struct cordon_seccomp_key *key, int how, struct warn
         cordon_notify_free(n);
         cr_assert(WIFEXITED(c.status));
         return WEXITSTATUS(c.status);
+}
+
+static int served_key(const struct cordon_seccomp_key *key, int how, struct warnings *w)
+{
+        return served_full(key, -1, how, w);
 }
 
 static int served(int how)
@@ -282,4 +297,120 @@ Test(notify, tiocgptpeer_on_behalf)
                 cr_skip_test("no seccomp user notifications with ADDFD_FLAG_SEND here");
         cr_expect_eq(served(0), 0, "the peer of a master, close-on-exec, connected to it");
         cr_expect_eq(served(1), ENOTTY, "TIOCGPTPEER on /dev/null: ENOTTY");
+}
+
+/* Opening an existing /dev/shm name without O_CREAT, as shm_open() and sem_open() do (with
+ * O_NOFOLLOW): served from the private directory only. The names and what the caller should see,
+ * set before the fork. */
+static char shm_private[64], shm_host[64], shm_link[64], other_file[PATH_MAX];
+static bool shm_stand_in;
+
+static int read_is(int fd, const char *want)
+{
+        char buf[32] = {0};
+        ssize_t k = pread(fd, buf, sizeof(buf) - 1, 0);
+        return k == (ssize_t)strlen(want) && memcmp(buf, want, (size_t)k) == 0;
+}
+
+/* 0 when every open answered as expected, else the number of the first that did not (with the
+ * private directory or, !shm_stand_in, without one: then every open runs as made). */
+static int caller_shm(void)
+{
+        char path[PATH_MAX];
+        snprintf(path, sizeof(path), "/dev/shm/%s", shm_host);
+        int fd = openat(AT_FDCWD, path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+        if (!shm_stand_in)
+                /* PRIVATE_IPC=false: the host's object, as without notifications. */
+                return fd >= 0 && read_is(fd, "HOST") ? 0 : 1;
+        /* A name only the host has: ENOENT, never the host's object. */
+        if (fd >= 0 || errno != ENOENT)
+                return 2;
+        snprintf(path, sizeof(path), "/dev/shm/%s", shm_private);
+        fd = openat(AT_FDCWD, path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0 || !read_is(fd, "PRIVATE") || !(fcntl(fd, F_GETFD) & FD_CLOEXEC))
+                return 3;
+        if (write(fd, "private", 7) != 7)
+                return 4;
+        close(fd);
+        /* open(2), no O_CLOEXEC: the caller's descriptor is inheritable, as asked. */
+        fd = (int)syscall(SYS_open, path, O_RDONLY | O_NOFOLLOW);
+        if (fd < 0 || !read_is(fd, "private") || (fcntl(fd, F_GETFD) & FD_CLOEXEC))
+                return 5;
+        close(fd);
+        /* The access mode is the caller's: read-only stays read-only. */
+        fd = openat(AT_FDCWD, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0 || write(fd, "x", 1) != -1 || errno != EBADF)
+                return 6;
+        close(fd);
+        /* A symlink in the private directory is never followed. */
+        snprintf(path, sizeof(path), "/dev/shm/%s", shm_link);
+        if (openat(AT_FDCWD, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) >= 0 || errno != ELOOP)
+                return 7;
+        /* What a regular file cannot be: refused as on create. */
+        snprintf(path, sizeof(path), "/dev/shm/%s", shm_private);
+        if (openat(AT_FDCWD, path, O_PATH | O_NOFOLLOW | O_CLOEXEC) >= 0 || errno != EINVAL)
+                return 8;
+        /* Not a /dev/shm name: runs as made (here without Landlock, so it opens). */
+        fd = openat(AT_FDCWD, other_file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0 || !read_is(fd, "OTHER"))
+                return 9;
+        close(fd);
+        /* A directory with O_NOFOLLOW (fts) is not notified: the host's /dev/shm itself. */
+        fd = openat(AT_FDCWD, "/dev/shm", O_RDONLY | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return 10;
+        close(fd);
+        /* Without O_NOFOLLOW nothing is notified: the host's file (Landlock keeps it closed in a
+         * launch). */
+        snprintf(path, sizeof(path), "/dev/shm/%s", shm_host);
+        fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || !read_is(fd, "HOST"))
+                return 11;
+        close(fd);
+        return 0;
+}
+
+static void write_at(int dirfd, const char *name, const char *text)
+{
+        int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        cr_assert_geq(fd, 0, "%s: %m", name);
+        cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+        close(fd);
+}
+
+Test(notify, shm_open_existing_name)
+{
+        if (!cordon_seccomp_notify_available())
+                cr_skip_test("no seccomp user notifications with ADDFD_FLAG_SEND here");
+        if (access("/dev/shm", W_OK) < 0)
+                cr_skip_test("no writable /dev/shm here");
+        char dir[] = "/tmp/cordon-test-notify-XXXXXX";
+        cr_assert_not_null(mkdtemp(dir));
+        int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        cr_assert_geq(dirfd, 0);
+        snprintf(shm_private, sizeof(shm_private), "cordon-unit-priv-%d", (int)getpid());
+        snprintf(shm_host, sizeof(shm_host), "cordon-unit-host-%d", (int)getpid());
+        snprintf(shm_link, sizeof(shm_link), "cordon-unit-link-%d", (int)getpid());
+        snprintf(other_file, sizeof(other_file), "%s/other", dir);
+        write_at(dirfd, shm_private, "PRIVATE");
+        write_at(dirfd, "other", "OTHER");
+        cr_assert_eq(symlinkat(other_file, dirfd, shm_link), 0);
+        char host[PATH_MAX];
+        snprintf(host, sizeof(host), "/dev/shm/%s", shm_host);
+        write_at(AT_FDCWD, host, "HOST");
+
+        const struct cordon_seccomp_key k = {.notify = true};
+        shm_stand_in = true;
+        int with = served_full(&k, dirfd, INT_MIN, NULL);
+        shm_stand_in = false;
+        int without = served_full(&k, -1, INT_MIN, NULL);
+
+        unlink(host);
+        unlinkat(dirfd, shm_private, 0);
+        unlinkat(dirfd, shm_link, 0);
+        unlinkat(dirfd, "other", 0);
+        close(dirfd);
+        rmdir(dir);
+        cr_expect_eq(with, 0, "with the private directory: step %d answered otherwise", with);
+        cr_expect_eq(without, 0, "without one: step %d answered otherwise", without);
 }

@@ -1135,6 +1135,24 @@ Test(seccomp, notify_rules)
             {"open O_CREAT", c_open_arg, O_CREAT | O_RDWR, NOTIFIED},
             {"open O_CREAT with garbage above 32 bits", c_open_arg, 1UL << 40 | O_CREAT, NOTIFIED},
             {"open without O_CREAT runs", c_open_arg, O_RDONLY, ENOENT},
+            /* Opening an existing name as shm_open()/sem_open() do: O_NOFOLLOW. */
+            {"openat O_NOFOLLOW", c_openat_arg, O_RDWR | O_NOFOLLOW, NOTIFIED},
+            {"openat O_NOFOLLOW|O_CLOEXEC", c_openat_arg, O_RDONLY | O_NOFOLLOW | O_CLOEXEC,
+             NOTIFIED},
+            {"open O_NOFOLLOW", c_open_arg, O_RDWR | O_NOFOLLOW, NOTIFIED},
+            {"open O_NOFOLLOW with garbage above 32 bits", c_open_arg, 1UL << 40 | O_NOFOLLOW,
+             NOTIFIED},
+            {"openat O_CREAT|O_NOFOLLOW", c_openat_arg, O_CREAT | O_NOFOLLOW | O_RDWR, NOTIFIED},
+            /* A directory walk (fts: rm -r, find) is not: O_NOFOLLOW|O_DIRECTORY runs. */
+            {"openat O_NOFOLLOW|O_DIRECTORY runs", c_openat_arg,
+             O_RDONLY | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC, ENOENT},
+            {"open O_NOFOLLOW|O_DIRECTORY runs", c_open_arg, O_RDONLY | O_NOFOLLOW | O_DIRECTORY,
+             ENOENT},
+            {"openat O_NOFOLLOW|O_TMPFILE runs", c_openat_arg, O_RDWR | O_NOFOLLOW | O_TMPFILE,
+             ENOENT},
+            {"openat O_DIRECTORY runs", c_openat_arg, O_RDONLY | O_DIRECTORY, ENOENT},
+            {"open O_NOFOLLOW in the high half only runs", c_open_arg,
+             (unsigned long)O_NOFOLLOW << 32, ENOENT},
             {"creat", c_creat, 0, NOTIFIED},
             {"mkdir", c_mkdir, 0, NOTIFIED},
             {"unlink", c_unlink, 0, NOTIFIED},
@@ -1155,6 +1173,8 @@ Test(seccomp, notify_rules)
         cr_expect_eq(run(&plain, false, c_openat_arg), ENOENT, "openat O_CREAT without notify");
         notify_arg = TIOCGPTPEER;
         cr_expect_eq(run(&plain, false, c_ioctl_null_arg), ENOTTY, "TIOCGPTPEER without notify");
+        notify_arg = O_RDWR | O_NOFOLLOW;
+        cr_expect_eq(run(&plain, false, c_openat_arg), ENOENT, "openat O_NOFOLLOW without notify");
         cordon_bpf_clear(&plain);
         cordon_bpf_clear(&b);
 }

@@ -33,7 +33,9 @@ int cordon_shm_name(const char *path, const char **ret_name);
  * Return the descriptor / 0, or -errno. The descriptor is always close-on-exec in the caller
  * (the caller passes @flags' O_CLOEXEC on when it adds it to the command), and a regular file:
  * anything else (a FIFO, a device planted in the directory) is closed and refused with
- * -EACCES, without the open ever blocking. */
+ * -EACCES, without the open ever blocking. Without O_CREAT it opens a name made earlier in the
+ * directory (another process's shm_open()/sem_open() of it): -ENOENT when there is none, never
+ * a look elsewhere. */
 int cordon_shm_open(int dirfd, const char *name, int flags, mode_t mode);
 int cordon_shm_link(int dirfd, const char *oldname, const char *newname);
 int cordon_shm_unlink(int dirfd, const char *name);

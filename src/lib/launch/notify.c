@@ -261,10 +261,20 @@ static int on_create(struct cordon_notify *n, const struct seccomp_notif *req, i
 }
 
 /* open/openat/creat with O_CREAT: a /dev/shm name is created in the private directory and the
- * descriptor installed in the caller; anything else goes to on_create(). */
+ * descriptor installed in the caller; anything else goes to on_create(). Without O_CREAT (the
+ * filter notifies those with O_NOFOLLOW, as shm_open() and sem_open() open an existing name): a
+ * /dev/shm name is opened in the private directory only, never the host's, so a name that is not
+ * there answers ENOENT; anything else runs as made, and Landlock decides. The path is read once
+ * and only that copy is looked at; the descriptor goes to the caller only while its call is
+ * still pending (ADDFD fails otherwise). */
 static int on_open(struct cordon_notify *n, const struct seccomp_notif *req, int dirfd,
                    uint64_t addr, int flags, mode_t mode)
 {
+        const bool create = flags & O_CREAT;
+        /* No private directory (PRIVATE_IPC=false): nothing to serve, and no read of the
+         * caller's memory for the opens that only reach here for it. */
+        if (!create && n->shm_dirfd < 0)
+                return ANSWER_CONTINUE;
         char path[PATH_MAX];
         int r = read_path(n, req, addr, path);
         if (r != 0)
@@ -279,7 +289,7 @@ static int on_open(struct cordon_notify *n, const struct seccomp_notif *req, int
                         return ANSWER_DROP;
                 return r < 0 ? answer_value(n, req->id, r) : ANSWER_DONE;
         }
-        return on_create(n, req, dirfd, path);
+        return create ? on_create(n, req, dirfd, path) : ANSWER_CONTINUE;
 }
 
 static int on_mkdir(struct cordon_notify *n, const struct seccomp_notif *req, int dirfd,

@@ -489,6 +489,18 @@ static int add_notify_rules(scmp_filter_ctx ctx)
         if ((r = notify_masked(ctx, SCMP_SYS(open), 1, O_CREAT, O_CREAT)) < 0 ||
             (r = notify_masked(ctx, SCMP_SYS(openat), 2, O_CREAT, O_CREAT)) < 0)
                 return r;
+        /* Opening an existing /dev/shm/NAME: glibc's shm_open() and sem_open() always pass
+         * O_NOFOLLOW, so an open with O_NOFOLLOW and without O_CREAT reaches the supervisor,
+         * which serves the name from the private directory (another process's sem_open() of
+         * a Pool's lock, SharedMemory(name=...)). Not with O_DIRECTORY: fts (rm -r, find, du)
+         * opens every directory it walks with O_NOFOLLOW|O_DIRECTORY, and a /dev/shm name is
+         * never a directory. O_CREAT is in the mask with value 0, so this rule and the one
+         * above are disjoint. openat2 is notified by neither: its flags are in memory, and
+         * without the supervisor Landlock refuses /dev/shm as before. */
+        const uint32_t nofollow_mask = O_CREAT | O_NOFOLLOW | O_DIRECTORY;
+        if ((r = notify_masked(ctx, SCMP_SYS(open), 1, nofollow_mask, O_NOFOLLOW)) < 0 ||
+            (r = notify_masked(ctx, SCMP_SYS(openat), 2, nofollow_mask, O_NOFOLLOW)) < 0)
+                return r;
         for (size_t i = 0; i < ELEMENTSOF(notified_always); i++)
                 if ((r = seccomp_rule_add_exact(ctx, SCMP_ACT_NOTIFY, notified_always[i], 0)) < 0)
                         return r;
