@@ -13,7 +13,7 @@ print(sum(p.map(abs, [-1, -2, -3])))
 p.close()
 p.join()'
 
-# Within one process: a name opened again without O_CREAT is the backend's documented gap.
+# Within one process (another process attaching by name: python-multiprocessing-spawn.sh).
 SHM='import os
 from multiprocessing import shared_memory as sm
 name = "cordon-it-%d" % os.getpid()
