@@ -15,6 +15,10 @@
  *   link     link of an existing file to a new name            notified (link); the unlink
  *            that removes the name again is not timed
  *   open     openat(O_RDONLY) of an existing file + close      not notified: the baseline
+ *   open-nofollow  openat(O_RDONLY|O_NOFOLLOW) of the same file + close: notified (an
+ *            O_NOFOLLOW open without O_CREAT or O_DIRECTORY, for shm_open()/sem_open() of an
+ *            existing name; git >= 2.32 opens .gitignore and .gitattributes so), answered
+ *            "continue" by the supervisor for a path outside /dev/shm
  * The calls are made as raw system calls (syscall(2)), so the numbers of the C library cannot
  * move them off the rules: glibc's open() is openat, its rmdir() could be unlinkat(AT_REMOVEDIR),
  * which is notified, on another build.
@@ -38,8 +42,9 @@
 #define LINK_NAME  "notify-ops.link"
 #define EXIST_NAME "notify-ops.existing"
 
-enum { OP_CREATE, OP_UNLINK, OP_MKDIR, OP_RMDIR, OP_LINK, OP_OPEN, OP_MAX };
-static const char *const op_names[OP_MAX] = {"create", "unlink", "mkdir", "rmdir", "link", "open"};
+enum { OP_CREATE, OP_UNLINK, OP_MKDIR, OP_RMDIR, OP_LINK, OP_OPEN, OP_OPEN_NOFOLLOW, OP_MAX };
+static const char *const op_names[OP_MAX] = {"create", "unlink", "mkdir",        "rmdir",
+                                             "link",   "open",   "open-nofollow"};
 
 static inline uint64_t now_ns(void)
 {
@@ -140,12 +145,17 @@ int main(int argc, char **argv)
                 if (fd < 0 || sys_close(fd) < 0)
                         fail("openat", EXIST_NAME);
                 uint64_t t7 = now_ns();
+                fd = syscall(SYS_openat, AT_FDCWD, EXIST_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+                if (fd < 0 || sys_close(fd) < 0)
+                        fail("openat(O_NOFOLLOW)", EXIST_NAME);
+                uint64_t t8 = now_ns();
                 total[OP_CREATE] += t1 - t0;
                 total[OP_UNLINK] += t2 - t1;
                 total[OP_MKDIR] += t3 - t2;
                 total[OP_RMDIR] += t4 - t3;
                 total[OP_LINK] += t5 - t4;
                 total[OP_OPEN] += t7 - t6;
+                total[OP_OPEN_NOFOLLOW] += t8 - t7;
         }
         if (sys_unlink(EXIST_NAME) < 0)
                 fail("unlink", EXIST_NAME);

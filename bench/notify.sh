@@ -4,10 +4,13 @@
 # O_CREAT, every mkdir/mkdirat, link/linkat and unlink/unlinkat the command makes (also the
 # TIOCGPTPEER ioctl, and a blocking socket(AF_UNIX, SOCK_STREAM) where the network mode refuses
 # it, which fails anyway: not timed here), and the call waits until the supervisor has answered
-# (src/lib/mech/seccomp-filter.c, add_notify_rules(); src/lib/launch/notify.c). notify-ops.c,
-# next to this script, times those calls one by one in the project directory: create (openat
-# O_CREAT + close), unlink, mkdir, link, and, not notified, rmdir and open (openat of an existing
-# file + close, the baseline). Four rows, each running `notify-ops ITERATIONS` once per round,
+# (src/lib/mech/seccomp-filter.c, add_notify_rules(); src/lib/launch/notify.c), and every
+# open/openat with O_NOFOLLOW but neither O_CREAT nor O_DIRECTORY (how shm_open() and sem_open()
+# open an existing /dev/shm name; git >= 2.32 opens .gitignore and .gitattributes so).
+# notify-ops.c, next to this script, times those calls one by one in the project directory:
+# create (openat O_CREAT + close), unlink, mkdir, link, open-nofollow (openat O_NOFOLLOW of an
+# existing file + close), and, not notified, rmdir and open (openat of an existing file + close,
+# the baseline). Four rows, each running `notify-ops ITERATIONS` once per round,
 # the rows of a round in a shuffled order so that machine noise hits them alike:
 #   bare        notify-ops in the project directory, no sandbox
 #   ns          cordon run --quiet --net isolated --backend ns -- ./notify-ops (a seccomp
@@ -69,8 +72,8 @@ import json, subprocess
 cordon, iterations, rounds, warmup = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 ops_build, tools, project_fs = sys.argv[5], sys.argv[6], sys.argv[7]
 project = os.getcwd()
-OPS = ["create", "unlink", "mkdir", "link", "rmdir", "open"]  # the notified ones first
-NOTIFIED = {"create", "unlink", "mkdir", "link"}
+OPS = ["create", "unlink", "mkdir", "link", "open-nofollow", "rmdir", "open"]  # notified first
+NOTIFIED = {"create", "unlink", "mkdir", "link", "open-nofollow"}
 
 policy = os.path.join(tools, "no-notify.json")
 with open(policy, "w") as f:
@@ -133,14 +136,14 @@ print(load_line(load0, load1))
 for n in notes:
     print("# note: " + n)
 print("# no target: these numbers are reported, not checked")
-print("%-8s %-8s" % ("ns/call", "notified") + "".join(" %10s" % row for row in rows))
+print("%-13s %-8s" % ("ns/call", "notified") + "".join(" %10s" % row for row in rows))
 for op in OPS:
-    print("%-8s %-8s" % (op, "yes" if op in NOTIFIED else "no") + "".join(" %10.0f" % med[row][op] for row in rows))
+    print("%-13s %-8s" % (op, "yes" if op in NOTIFIED else "no") + "".join(" %10.0f" % med[row][op] for row in rows))
 ref = "no-notify" if "no-notify" in rows else "bare"
 cols = [r + "/bare" for r in rows[1:]] + ["ll-" + ("nn" if ref == "no-notify" else "bare") + " ns"]
-print("%-8s" % "ratio" + "".join(" %14s" % c for c in cols))
+print("%-13s" % "ratio" + "".join(" %14s" % c for c in cols))
 for op in OPS:
-    line = "%-8s" % op + "".join(" %14.2f" % (med[row][op] / med["bare"][op]) for row in rows[1:])
+    line = "%-13s" % op + "".join(" %14.2f" % (med[row][op] / med["bare"][op]) for row in rows[1:])
     print(line + " %14.0f" % (med["landlock"][op] - med[ref][op]))
 EOF
 exit $status
