@@ -81,9 +81,9 @@ static void ll_features(const struct ll_facts *f, struct cordon_doctor_ll_featur
             f->notify ? " and a note naming this gap" : "");
         if (f->notify) {
                 set(&out[CORDON_DOCTOR_LL_SHM], true,
-                    "/dev/shm names are made in a private directory of the launch, through "
-                    "seccomp user notification; opening by name one that another process made "
-                    "fails (multiprocessing's spawn and forkserver)");
+                    "/dev/shm names are made and opened in a private directory of the launch, "
+                    "through seccomp user notification; an open by name without O_NOFOLLOW "
+                    "(not through shm_open() or sem_open()) is refused");
                 /* tmux is named in the item: its server and clients need a unix socket too,
                  * which the confined network modes refuse (with a note, notify.h). */
                 set(&out[CORDON_DOCTOR_LL_PTY], true,
