@@ -1293,15 +1293,3 @@ Test(seccomp, notify_program_without_listener_is_enosys)
         cr_expect_eq(run(&b, false, c_openat_arg), ENOSYS);
         cordon_bpf_clear(&b);
 }
-
-Test(seccomp, kernel_release_number)
-{
-        cr_expect_eq(cordon_kernel_release_number("5.14.0-1-amd64"), 514);
-        cr_expect_eq(cordon_kernel_release_number("6.18.44-fc-v669"), 618);
-        cr_expect_eq(cordon_kernel_release_number("5.4"), 504);
-        cr_expect_eq(cordon_kernel_release_number("4.19.0"), 419);
-        cr_expect_eq(cordon_kernel_release_number("garbage"), 0);
-        cr_expect_eq(cordon_kernel_release_number("5"), 0);
-        cr_expect_eq(cordon_kernel_release_number(NULL), 0);
-        cr_expect_eq(cordon_kernel_release_number("5.100"), 0);
-}

@@ -4,14 +4,15 @@
  * lower maximum in the sandbox's namespace caps what it can take from the user's. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "lib/mech/ns-limits.h"
 #include "shared/fd-util.h"
+#include "shared/kernel-util.h"
 #include "shared/macro.h"
 
 static const struct {
@@ -100,16 +101,14 @@ int cordon_ns_limits_apply(const struct cordon_ns_limits *l, int *ret_index)
  * CORDON_TEST_NO_PID_MAX (tests) takes the older kernels' path: a cgroup or RLIMIT_NPROC. */
 bool cordon_ns_pid_max_available(void)
 {
-        static int cached = -1;
-        if (cached >= 0)
-                return cached;
-        struct utsname u;
-        unsigned major = 0, minor = 0;
-        bool yes = !secure_getenv("CORDON_TEST_NO_PID_MAX") && uname(&u) == 0 &&
-                   sscanf(u.release, "%u.%u", &major, &minor) == 2 &&
-                   (major > 6 || (major == 6 && minor >= 14));
-        cached = yes;
-        return yes;
+        static atomic_int known; /* 0: not asked yet; 1: available; -1: not */
+        int k = atomic_load_explicit(&known, memory_order_relaxed);
+        if (k == 0) {
+                k = !secure_getenv("CORDON_TEST_NO_PID_MAX") && kernel_release_at_least(614) ? 1
+                                                                                             : -1;
+                atomic_store_explicit(&known, k, memory_order_relaxed);
+        }
+        return k > 0;
 }
 
 uint64_t cordon_ns_pid_max_for(uint64_t pids)

@@ -22,6 +22,7 @@
 
 #include "lib/mech/pasta.h"
 #include "lib/policy/diag.h"
+#include "shared/kernel-util.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
 
@@ -69,10 +70,8 @@ int cordon_pasta_find(const char *path, char **ret_path)
 static bool kernel_before(unsigned major, unsigned minor)
 {
         struct utsname u;
-        unsigned ma = 0, mi = 0;
-        if (uname(&u) < 0 || sscanf(u.release, "%u.%u", &ma, &mi) != 2)
-                return false;
-        return ma < major || (ma == major && mi < minor);
+        unsigned n = uname(&u) == 0 ? kernel_release_number(u.release) : 0;
+        return n && n < major * 100 + minor;
 }
 
 int cordon_pasta_probe(const struct cordon_pasta_config *cfg, enum cordon_backend backend,

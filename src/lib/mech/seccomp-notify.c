@@ -10,10 +10,10 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "lib/mech/seccomp-notify.h"
+#include "shared/kernel-util.h"
 #include "shared/macro.h"
 
 /* Newer than some build headers (Linux 5.9 and 5.14). */
@@ -44,15 +44,6 @@
  * refuses a kernel whose structures would not fit (SECCOMP_GET_NOTIF_SIZES). */
 #define NOTIF_BUF 1024
 
-/* The release's major.minor as a number (5.14 -> 514); 0 when it does not parse. */
-unsigned cordon_kernel_release_number(const char *release)
-{
-        unsigned major = 0, minor = 0;
-        if (!release || sscanf(release, "%u.%u", &major, &minor) != 2 || minor >= 100)
-                return 0;
-        return major * 100 + minor;
-}
-
 static bool probe_notify(void)
 {
         /* A kernel with user notifications (5.0) answers the size query; the action query
@@ -76,10 +67,7 @@ static bool probe_notify(void)
          * serves. The release number stands in; a kernel that backported the flag to an older
          * number loses the notifications (pty and shm then fail as without them), never the
          * other way round. */
-        struct utsname u;
-        if (uname(&u) < 0)
-                return false;
-        return cordon_kernel_release_number(u.release) >= 514;
+        return kernel_release_at_least(514);
 }
 
 bool cordon_seccomp_notify_available(void)

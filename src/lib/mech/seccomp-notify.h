@@ -50,7 +50,3 @@ int cordon_seccomp_notif_read_string(int listener, uint64_t id, pid_t pid, uint6
 int cordon_seccomp_notif_pidfd(int listener, uint64_t id, pid_t pid);
 /* A copy of the descriptor @fd of the process of @pidfd (pidfd_getfd()), close-on-exec. */
 int cordon_seccomp_pidfd_getfd(int pidfd, int fd);
-
-/* The kernel release's major.minor as one number (5.14 -> 514); 0 when it does not parse.
- * Pure; exposed for the tests. */
-unsigned cordon_kernel_release_number(const char *release);
