@@ -4,6 +4,12 @@
 # network (filtered: the web works, metadata, mail and the host do not), and write the project.
 set -u
 cordon=$(realpath "${1:?usage: demo.sh PATH_TO_CORDON}")
+# A real outside host to fetch: the Debian mirror apt is set up with here (the only kind of host
+# these machines reach), else a reserved example name, whose fetch then fails.
+mirror=$("$(dirname "$0")/apt-mirror.sh") || mirror=https://example.com
+mirror_host=${mirror#*://}
+mirror_host=${mirror_host%%/*}
+export mirror mirror_host
 demo=$(mktemp -d /tmp/cordon-demo.XXXXXX)
 trap 'rm -rf "$demo"' EXIT
 mkdir -p "$demo/home/.ssh" "$demo/home/project"
@@ -19,9 +25,9 @@ try "read ~/.ssh/id_ed25519"            cat ~/.ssh/id_ed25519
 try "see ~/notes.txt (home is a tmpfs)"  cat ~/notes.txt
 try "write /usr/local/evil"              touch /usr/local/evil
 try "write ../escaped (home is throwaway)" touch ../escaped
-try "fetch https://deb.debian.org/"       curl -sS -m 10 -o /dev/null -w "HTTP %{http_code}" https://deb.debian.org/debian/
+try "fetch $mirror/"                      curl -sS -m 10 -o /dev/null -w "HTTP %{http_code}" "$mirror/"
 try "reach cloud metadata 169.254.169.254" timeout 3 bash -c "exec 3<>/dev/tcp/169.254.169.254/80"
-try "SMTP to deb.debian.org:25"            timeout 3 bash -c "exec 3<>/dev/tcp/deb.debian.org/25"
+try "SMTP to $mirror_host:25"             timeout 3 bash -c "exec 3<>/dev/tcp/$mirror_host/25"
 try "run sendmail"                         sendmail -t
 try "read \$GITHUB_TOKEN"                 printenv GITHUB_TOKEN
 try "write the project"                  bash -c "echo hello > result.txt && cat result.txt"

@@ -31,6 +31,7 @@ cp -r "$src/tests" "$stage/tests"
 [ -d "$src/include" ] && cp -r "$src/include" "$stage/include"
 [ -d "$src/examples" ] && cp -r "$src/examples" "$stage/examples"
 [ -d "$src/data" ] && cp -r "$src/data" "$stage/data"
+[ -d "$src/scripts" ] && cp -r "$src/scripts" "$stage/scripts"
 # The build installed as a package would install it (headers, libcordon.so, libcordon.pc, the
 # man pages), for tests that build against it as an outside program does
 # (tests/integration/examples-pkgconfig.sh); the log says why when it failed.

@@ -19,13 +19,15 @@ _aa_try() { # _aa_try BASE PARSER...: the parser parses the probe
 }
 
 _aa_fetch() {
-        local tmp opts
+        local tmp opts mirror
         tmp=$(mktemp -d) || return 1
         opts=(-o "Dir::Etc::sourcelist=$tmp/sources.list" -o Dir::Etc::sourceparts=-
                 -o "Dir::State::Lists=$tmp/lists" -o "Dir::Cache=$tmp/cache"
                 -o "Dir::State::status=$tmp/status" -o APT::Sandbox::User=root)
         mkdir -p "$tmp/lists/partial" "$tmp/cache/archives/partial" "$tmp/x" && touch "$tmp/status"
-        echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" >"$tmp/sources.list"
+        # The mirror this machine's apt already uses, with Debian 13's suite.
+        mirror=$("$T_SRC/scripts/apt-mirror.sh") || { rm -rf "$tmp"; return 1; }
+        echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main" >"$tmp/sources.list"
         if (cd "$tmp" && timeout 300 apt-get -qq "${opts[@]}" update &&
                 timeout 300 apt-get -qq "${opts[@]}" download apparmor libc6) >/dev/null 2>&1 &&
                 for d in "$tmp"/*.deb; do dpkg-deb -x "$d" "$tmp/x" || exit 1; done; then

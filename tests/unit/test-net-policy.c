@@ -125,7 +125,7 @@ Test(net_policy, empty_list_denies_everything)
 Test(net_policy, limited_rules)
 {
         struct cordon_net_policy p;
-        parse_ok("{\"mode\":\"limited\",\"allowed_hosts\":[\"github.com\",\"*.npmjs.org\","
+        parse_ok("{\"mode\":\"limited\",\"allowed_hosts\":[\"github.com\",\"*.pkg.example\","
                  "\"hooks.slack.com\",\"192.0.2.7\"]}",
                  &p);
         struct cordon_net_rules *r = NULL;
@@ -137,7 +137,7 @@ Test(net_policy, limited_rules)
         cordon_net_rules_check_name(r, "github.com", 443, &v);
         cr_assert(v.allow);
         cr_assert_str_eq(v.rule->origin, SOURCE " /allowed_hosts/0");
-        cordon_net_rules_check_name(r, "registry.npmjs.org", 443, &v);
+        cordon_net_rules_check_name(r, "registry.pkg.example", 443, &v);
         cr_assert(v.allow);
         cordon_net_rules_check_name(r, "gitlab.com", 443, &v);
         cr_assert(!v.allow);
