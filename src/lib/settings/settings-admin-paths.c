@@ -226,8 +226,32 @@ int cordon_admin_denied_writable(struct admin_run *run)
         if ((r = strip_denied(run, &s->home_writable, "HOME_WRITABLE", s->home ?: "")) < 0)
                 return r;
 
-        /* The working directory as project is checked when resolving, which knows it. */
+        /* HOME_ACCESS=write binds the whole home writable, and a denied path at, below or
+         * above it would be writable through that bind (no HOME_WRITABLE entry to strip).
+         * Refused, not lowered to another mode: a clear reason beats a surprising home. */
         const struct cordon_item *hit = NULL;
+        if (s->home_access == CORDON_HOME_WRITE) {
+                if (!s->home || s->home[0] != '/')
+                        return cordon_diag_set(run->diag, -EPERM,
+                                               "HOME_ACCESS=write (from %s) cannot be checked "
+                                               "against admin-enforced DENIED_WRITABLE_PATHS "
+                                               "without a home directory",
+                                               strempty(s->home_access_origin));
+                r = cordon_settings_path_denied(&s->denied_writable_paths, s->home, &hit);
+                if (r < 0)
+                        return r;
+                if (r > 0)
+                        return cordon_diag_set(run->diag, -EPERM,
+                                               "HOME_ACCESS=write (from %s) would make "
+                                               "admin-denied DENIED_WRITABLE_PATHS entry '%s' "
+                                               "(from %s) writable through the home directory "
+                                               "'%s'",
+                                               strempty(s->home_access_origin), hit->value,
+                                               hit->origin, s->home);
+                hit = NULL;
+        }
+
+        /* The working directory as project is checked when resolving, which knows it. */
         if (s->project_dir && (r = cordon_settings_path_denied(&s->denied_writable_paths,
                                                                s->project_dir, &hit)) != 0) {
                 if (r < 0)
