@@ -642,6 +642,18 @@ Test(finalize, denied_writable_paths_hold_in_write_mode)
         cr_assert_null(item("HOME_WRITABLE", ".config"));
 }
 
+/* An admin's stricter HOME_ACCESS is put back first: then nothing is refused. */
+Test(finalize, write_mode_restored_before_the_denied_check)
+{
+        mkdirs(fmt("%s/.config/site", home));
+        admin("DENIED_WRITABLE_PATHS", fmt("%s/.config/site", home), false);
+        admin("HOME_ACCESS", "read", false);
+        user("HOME_ACCESS", "write", "--home-access");
+        cr_assert_eq(finalize(), 0, "%s", diag.message);
+        cr_assert_str_eq(scalar("HOME_ACCESS", NULL), "read");
+        assert_warned("weakened admin-enforced HOME_ACCESS=read");
+}
+
 Test(finalize, denied_writable_path_above_the_home_in_write_mode)
 {
         admin("DENIED_WRITABLE_PATHS", root, false);

@@ -305,6 +305,8 @@ static int apply_rules(struct admin_run *run)
                 if (r < 0)
                         return r;
         }
+        if ((r = cordon_admin_denied_home(run)) < 0)
+                return r;
         if (cordon_admin_sets(run, "HOME_READONLY") && (r = no_escalation(run)) < 0)
                 return r;
         if (cordon_admin_sets(run, "NETWORK_BLOCKLIST") && (r = strip_exceptions(run)) < 0)
