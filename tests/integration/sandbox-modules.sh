@@ -3,26 +3,23 @@
 # PATH-like variables they changed inside (the command is found on the module's PATH), nothing
 # else they set; a module that does not load refuses the run naming it; without Lmod one note
 # line says so and the sandbox starts. Lmod is faked by an init script named through
-# CORDON_LMOD_INIT (a test-only override).
+# CORDON_LMOD_INIT (a test-only override), a fixture: an init runs on the host, so it must be
+# root's in directories only root can write, the stand-in as much as the real one; one the user
+# owns is refused, naming the variable and the path.
 . "$(dirname "$0")/../lib/tap.sh"
 
-mod=$T_TMP/modtool
+export CORDON_TEST_MOD=$T_TMP/modtool
+mod=$CORDON_TEST_MOD
 mkdir -p "$mod/bin"
 printf '#!/bin/sh\necho tool-from-module\n' >"$mod/bin/modtool"; chmod 755 "$mod/bin/modtool"
-cat >"$T_TMP/lmod-init.sh" <<INIT
-module() {
-        [ "\$1" = load ] || return 1
-        case "\$2" in
-        tool/1.0) export PATH="$mod/bin:\$PATH" TOOL_ROOT="$mod" LOADEDMODULES=tool/1.0
-                  export MODULE_SIDE_VARIABLE=not-carried ;;
-        *) echo "Lmod has detected the following error: unknown module \$2" >&2; return 1 ;;
-        esac
-}
-INIT
-run() { out=$(cd "$T_PROJECT" && CORDON_LMOD_INIT="$T_TMP/lmod-init.sh" "$CORDON" run --quiet \
+init=$T_SRC/tests/fixtures/lmod/init.sh
+run() { out=$(cd "$T_PROJECT" && CORDON_LMOD_INIT="$init" "$CORDON" run --quiet \
         --net isolated --ro "$mod" "$@" 2>&1); rc=$?; }
 
-plan 6
+plan 7
+if [ "$(stat -c %u "$init")" != 0 ]; then
+        for i in $(seq 5); do skip "the fixtures are not root's (run the suite as root)" "Lmod stand-in $i"; done
+else
 run -- sh -c 'command -v modtool || echo missing'
 check "control: without SANDBOX_MODULES the module's tool is not on PATH" "missing" "$out"
 run --set SANDBOX_MODULES=tool/1.0 -- modtool
@@ -37,6 +34,19 @@ else
 fi
 run --set 'SANDBOX_MODULES=-x' -- true
 check "a module name that is an option is a usage error" "2" "$rc"
+fi
+# An init the user owns (as root: one given to nobody) could be a sandbox's: refused, and its
+# module function never runs (it would have written the marker).
+printf 'echo ran >%s/init-ran\nmodule() { :; }\n' "$T_TMP" >"$T_TMP/lmod-init.sh"
+[ "$(id -u)" = 0 ] && chown nobody "$T_TMP/lmod-init.sh"
+out=$(cd "$T_PROJECT" && CORDON_LMOD_INIT="$T_TMP/lmod-init.sh" "$CORDON" run --quiet --net isolated \
+        --set SANDBOX_MODULES=tool/1.0 -- true 2>&1); rc=$?
+if [ $rc = 125 ] && [[ $out == *"CORDON_LMOD_INIT: program '$T_TMP/lmod-init.sh'"*"not root"* ]] &&
+        [ ! -e "$T_TMP/init-ran" ]; then
+        ok "an Lmod init the user owns is refused, naming the variable and the path"
+else
+        not_ok "an Lmod init the user owns is refused, naming the variable and the path" "rc=$rc" "$out"
+fi
 if [ -e /etc/profile.d/lmod.sh ] || [ -e /usr/share/lmod/lmod/init/sh ] || [ -e /app/lmod/lmod/init/sh ]; then
         skip "Lmod is installed here" "without Lmod: one note line, and the sandbox starts"
 else

@@ -470,6 +470,40 @@ Test(config, confd_errors_name_the_file)
         has(&res, "conf.d/20-bad.conf:1: DEVICES 'relative'");
 }
 
+/* A program cordon runs outside the sandbox is never chosen by a user's file (a sandbox with
+ * ~/.config writable could have planted it): refused naming the file, the line and the
+ * variable; the admin baseline may name one. */
+Test(config, host_programs_only_from_the_admin)
+{
+        char line[700];
+        put(".config/cordon/conf.d/x.conf", "# planted\nNETWORK_FILTER_HELPER=/srv/project/evil\n");
+        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_eq(res.r, -EPERM, "%s", res.text);
+        snprintf(line, sizeof(line),
+                 "msg=%s/.config/cordon/conf.d/x.conf:2: NETWORK_FILTER_HELPER names a program "
+                 "cordon runs outside the sandbox",
+                 home);
+        has(&res, line);
+        put(".config/cordon/conf.d/x.conf", "# nothing\n");
+        put(".config/cordon/sandbox.conf", "NETWORK_FILTER_HELPER=/usr/bin/pasta\n");
+        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_eq(res.r, -EPERM, "the user's own file too: %s", res.text);
+        has(&res, "sandbox.conf:1: NETWORK_FILTER_HELPER");
+
+        /* Control: the admin baseline names it, and a user file that leaves it alone loads. */
+        put(".config/cordon/sandbox.conf", "SANDBOX_QUIET=true\n");
+        put(admin, "NETWORK_FILTER_HELPER=/usr/bin/pasta\n");
+        chmod(admin, 0644);
+        ok(&res, 0);
+        snprintf(line, sizeof(line), "NETWORK_FILTER_HELPER=/usr/bin/pasta @%s:1", admin);
+        has(&res, line);
+        /* A user file changing the admin's is refused as well. */
+        put(".config/cordon/user.conf", "NETWORK_FILTER_HELPER=/tmp/mine\n");
+        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_eq(res.r, -EPERM, "%s", res.text);
+        has(&res, "user.conf:1: NETWORK_FILTER_HELPER");
+}
+
 /* A refusal leaves the settings as they were. */
 static int unchanged_child(void)
 {

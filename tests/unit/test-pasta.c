@@ -39,7 +39,8 @@ static const char *script(const char *name, const char *body)
         snprintf(path, sizeof(path), "%s/%s", dir, name);
         FILE *f = fopen(path, "w");
         cr_assert_not_null(f);
-        fprintf(f, "#!/bin/sh\n%s", body);
+        /* $d: the scripts' directory. pasta is executed by descriptor, so $0 is /dev/fd/N. */
+        fprintf(f, "#!/bin/sh\nd=%s\n%s", dir, body);
         fclose(f);
         chmod(path, 0755);
         return path;
@@ -115,8 +116,7 @@ Test(pasta, bounded_start_up, .init = setup, .fini = teardown)
         /* A pasta that hangs (the known way as root without --runas): killed at the bound, and
          * the daemon it had already named goes too. */
         struct cordon_pasta_config cfg = {
-            .path = script("hang", "echo $$ >\"$(dirname \"$0\")/pid\"\nexec sleep 60\n"),
-            .timeout_ms = 300};
+            .path = script("hang", "echo $$ >\"$d/pid\"\nexec sleep 60\n"), .timeout_ms = 300};
         struct cordon_pasta p = CORDON_PASTA_NONE;
         struct cordon_diag d = {0};
         cr_assert_eq(cordon_pasta_start(&cfg, getpid(), &p, &d), -ETIMEDOUT);
@@ -138,10 +138,10 @@ Test(pasta, bounded_start_up, .init = setup, .fini = teardown)
  * the pid file on descriptor 3, and the DNS forwarding address when one is given. */
 Test(pasta, command_line, .init = setup, .fini = teardown)
 {
-        struct cordon_pasta_config cfg = {
-            .path = script("args", "echo \"$*\" >\"$(dirname \"$0\")/args\"\necho $$ >&3\n"
-                                   "exec sleep 60\n"),
-            .dns_forward = "198.18.0.53"};
+        struct cordon_pasta_config cfg = {.path = script("args",
+                                                         "echo \"$*\" >\"$d/args\"\necho $$ >&3\n"
+                                                         "exec sleep 60\n"),
+                                          .dns_forward = "198.18.0.53"};
         struct cordon_pasta p = CORDON_PASTA_NONE;
         struct cordon_diag d = {0};
         cr_assert_eq(cordon_pasta_start(&cfg, 4242, &p, &d), 0, "%s", d.message);

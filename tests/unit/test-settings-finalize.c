@@ -179,10 +179,14 @@ Test(finalize, restored_lists_put_admin_entries_back)
         /* The admin's list holds the built-in defaults too: all of them come back. */
         cr_assert_str_eq(item("HOME_ALWAYS_BLOCKED", ".site-token"), ADMIN);
         cr_assert_str_eq(item("HOME_ALWAYS_BLOCKED", ".ssh"), "built-in default");
-        /* In registry order: HOME_ALWAYS_BLOCKED's first, then BLOCKED_FILES. */
+        /* The user's own entry on top is a change to a list the admin set: said too. */
+        assert_warned("admin-set BLOCKED_FILES changed by a later layer: added '/x/mine' (from "
+                      "~/.config/cordon/sandbox.conf:2)");
+        /* In registry order: HOME_ALWAYS_BLOCKED's first, then BLOCKED_FILES, then the
+         * changes the rules allowed. */
         const char *name, *msg;
         size_t n = (size_t)cordon_settings_admin_change_count(s);
-        cr_assert_eq(cordon_settings_get_admin_change(s, n - 1, &name, &msg), 0);
+        cr_assert_eq(cordon_settings_get_admin_change(s, n - 2, &name, &msg), 0);
         cr_assert_str_eq(name, "BLOCKED_FILES");
         cr_assert(strstr(msg, "'/srv/site/CLAUDE.md'"), "%s", msg);
         cr_assert_eq((size_t)cordon_settings_admin_change_count(s), strv_length(warnings));
@@ -269,7 +273,12 @@ Test(finalize, harden_only_allows_stricter)
         cr_assert_str_eq(scalar("NETWORK_FILTER_MODE", &origin), "isolated");
         cr_assert_str_eq(origin, "--net");
         cr_assert_str_eq(scalar("NETWORK_FILTER_FALLBACK", NULL), "strict");
-        assert_quiet();
+        /* Allowed, and said: the value in force is not the admin's. */
+        assert_warned("admin-set NETWORK_FILTER_MODE=filtered (from " ADMIN
+                      ") changed to isolated (from --net) by a later layer");
+        assert_warned("admin-set NETWORK_FILTER_FALLBACK=stricter (from " ADMIN
+                      ") changed to strict (from --net) by a later layer");
+        cr_assert_eq(strv_length(warnings), 2);
 }
 
 Test(finalize, harden_only_cordons_own_ladders)
@@ -293,7 +302,8 @@ Test(finalize, harden_only_cordons_own_ladders)
         cr_assert_str_eq(scalar("SIDE_EFFECT_LEVEL", NULL), "read_only");
         cr_assert_str_eq(scalar("POLICY_WORKSPACE_WRITES", NULL), "false",
                          "false is stricter than the admin's true: kept");
-        cr_assert_eq(strv_length(warnings), 4);
+        assert_warned("admin-set POLICY_WORKSPACE_WRITES=true (from " ADMIN ") changed to false");
+        cr_assert_eq(strv_length(warnings), 5);
 }
 
 Test(finalize, home_readonly_cannot_become_writable)
@@ -423,7 +433,11 @@ Test(finalize, allowed_project_parents_narrow_only)
                        "under the admin's literally, outside once resolved");
         cr_assert_null(item("ALLOWED_PROJECT_PARENTS", "/tmp"));
         cr_assert_eq(cordon_settings_count(s, "ALLOWED_PROJECT_PARENTS"), 4);
-        cr_assert_eq(strv_length(warnings), 3);
+        assert_warned(fmt("admin-set ALLOWED_PROJECT_PARENTS changed by a later layer: added "
+                          "'%s' (from --allow-parent), '~/src' (from "
+                          "~/.config/cordon/sandbox.conf:1)",
+                          in_root("projects/lab")));
+        cr_assert_eq(strv_length(warnings), 4);
         assert_warned(fmt("ALLOWED_PROJECT_PARENTS entry '%s' (from --allow-parent) is not at or "
                           "below an admin-enforced ALLOWED_PROJECT_PARENTS entry; it resolves "
                           "to %s: removed",
@@ -463,7 +477,8 @@ Test(finalize, policy_roots_and_presets_narrow_only)
         cr_assert_null(item("POLICY_WRITE_ROOTS", in_root("elsewhere")));
         cr_assert_null(item("POLICY_PRESETS", "user_temp"));
         cr_assert_not_null(item("POLICY_PRESETS", "system_runtime"));
-        cr_assert_eq(strv_length(warnings), 2);
+        assert_warned("admin-set POLICY_WRITE_ROOTS changed by a later layer: added");
+        cr_assert_eq(strv_length(warnings), 3);
 }
 
 Test(finalize, exceptions_under_an_admin_block_are_stripped)
@@ -481,7 +496,9 @@ Test(finalize, exceptions_under_an_admin_block_are_stripped)
             "NETWORK_BLOCKLIST_EXCEPT entry 'x.evil.example' (from --allow-host) is "
             "covered by admin-enforced NETWORK_BLOCKLIST entry '*.evil.example' (from " ADMIN
             "): removed");
-        cr_assert_eq(strv_length(warnings), 1);
+        assert_warned("admin-set NETWORK_BLOCKLIST_EXCEPT changed by a later layer: added "
+                      "'github.com' (from --allow-host)");
+        cr_assert_eq(strv_length(warnings), 2);
 }
 
 Test(finalize, exceptions_control_without_admin)
@@ -491,6 +508,175 @@ Test(finalize, exceptions_control_without_admin)
         cr_assert_eq(finalize(), 0);
         cr_assert_not_null(item("NETWORK_BLOCKLIST_EXCEPT", "x.evil.example"));
         assert_quiet();
+}
+
+/* HOME_ACCESS climbs write < read < tmpwrite < restricted, not its enum order. */
+Test(finalize, home_access_is_harden_only)
+{
+        admin("HOME_ACCESS", "tmpwrite", false);
+        user("HOME_ACCESS", "write", "--home-access");
+        const char *origin;
+        cr_assert_eq(finalize(), 0, "%s", diag.message);
+        cr_assert_str_eq(scalar("HOME_ACCESS", &origin), "tmpwrite");
+        cr_assert_str_eq(origin, ADMIN);
+        assert_warned("weakened admin-enforced HOME_ACCESS=tmpwrite (from " ADMIN
+                      ") to write (from --home-access): restored");
+        user("HOME_ACCESS", "read", "env HOME_ACCESS");
+        cr_assert_eq(finalize(), 0);
+        cr_assert_str_eq(scalar("HOME_ACCESS", NULL), "tmpwrite", "read sees every real file");
+        user("HOME_ACCESS", "restricted", "--home-access");
+        cr_assert_eq(finalize(), 0);
+        cr_assert_str_eq(scalar("HOME_ACCESS", NULL), "restricted", "stricter: kept");
+        assert_warned("admin-set HOME_ACCESS=tmpwrite (from " ADMIN
+                      ") changed to restricted (from --home-access) by a later layer");
+        cr_assert_eq(strv_length(warnings), 1);
+}
+
+Test(finalize, home_access_ladder_from_read)
+{
+        admin("HOME_ACCESS", "read", false);
+        user("HOME_ACCESS", "write", "--home-access");
+        cr_assert_eq(finalize(), 0);
+        cr_assert_str_eq(scalar("HOME_ACCESS", NULL), "read");
+        user("HOME_ACCESS", "tmpwrite", "--home-access");
+        cr_assert_eq(finalize(), 0);
+        cr_assert_str_eq(scalar("HOME_ACCESS", NULL), "tmpwrite");
+}
+
+/* Pinned: the admin's value, whatever the other layer asks, stricter or not. */
+Test(finalize, pinned_scalars_take_the_admins_value)
+{
+        admin("NETWORK_PROXY_DNS", "192.0.2.53", false);
+        admin("SANDBOX_BACKEND", "ns", false);
+        admin("NETWORK_FILTER_HELPER", "/usr/bin/pasta", false);
+        user("NETWORK_PROXY_DNS", "203.0.113.66:53", "--proxy-dns");
+        user("SANDBOX_BACKEND", "landlock", "env SANDBOX_BACKEND");
+        user("NETWORK_FILTER_HELPER", "/home/u/proj/evil", "--set NETWORK_FILTER_HELPER");
+        const char *origin;
+        cr_assert_eq(finalize(), 0, "%s", diag.message);
+        cr_assert_str_eq(scalar("NETWORK_PROXY_DNS", &origin), "192.0.2.53");
+        cr_assert_str_eq(origin, ADMIN);
+        cr_assert_str_eq(scalar("SANDBOX_BACKEND", NULL), "ns");
+        cr_assert_str_eq(scalar("NETWORK_FILTER_HELPER", NULL), "/usr/bin/pasta");
+        assert_warned("changed admin-pinned NETWORK_PROXY_DNS=192.0.2.53 (from " ADMIN
+                      ") to 203.0.113.66:53 (from --proxy-dns): restored");
+        assert_warned("changed admin-pinned SANDBOX_BACKEND=ns (from " ADMIN
+                      ") to landlock (from env SANDBOX_BACKEND): restored");
+        assert_warned("changed admin-pinned NETWORK_FILTER_HELPER=/usr/bin/pasta");
+        cr_assert_eq(strv_length(warnings), 3);
+}
+
+Test(finalize, git_and_terminal_are_harden_only)
+{
+        admin("PROTECT_GIT_CONFIG", "true", false);
+        admin("TERMINAL_PASSTHROUGH", "false", false);
+        user("PROTECT_GIT_CONFIG", "false", "env PROTECT_GIT_CONFIG");
+        user("TERMINAL_PASSTHROUGH", "true", "--terminal-passthrough");
+        cr_assert_eq(finalize(), 0);
+        cr_assert_str_eq(scalar("PROTECT_GIT_CONFIG", NULL), "true");
+        cr_assert_str_eq(scalar("TERMINAL_PASSTHROUGH", NULL), "false");
+        assert_warned("weakened admin-enforced PROTECT_GIT_CONFIG=true");
+        assert_warned("weakened admin-enforced TERMINAL_PASSTHROUGH=false");
+        cr_assert_eq(strv_length(warnings), 2);
+}
+
+Test(finalize, security_scalars_control_without_admin)
+{
+        user("HOME_ACCESS", "write", "--home-access");
+        user("NETWORK_PROXY_DNS", "203.0.113.66", "--proxy-dns");
+        user("SANDBOX_BACKEND", "landlock", "env SANDBOX_BACKEND");
+        user("PROTECT_GIT_CONFIG", "false", "env PROTECT_GIT_CONFIG");
+        user("TERMINAL_PASSTHROUGH", "true", "--terminal-passthrough");
+        cr_assert_eq(finalize(), 0);
+        cr_assert_str_eq(scalar("HOME_ACCESS", NULL), "write");
+        cr_assert_str_eq(scalar("NETWORK_PROXY_DNS", NULL), "203.0.113.66");
+        cr_assert_str_eq(scalar("SANDBOX_BACKEND", NULL), "landlock");
+        cr_assert_str_eq(scalar("PROTECT_GIT_CONFIG", NULL), "false");
+        cr_assert_str_eq(scalar("TERMINAL_PASSTHROUGH", NULL), "true");
+        assert_quiet();
+}
+
+/* A row with no admin rule: the later layer's value stands, with a line saying so. */
+Test(finalize, any_change_to_an_admin_value_is_said)
+{
+        admin("NO_PTY", "true", false);
+        admin("SANDBOX_ENV", "SITE=1", false);
+        user("NO_PTY", "false", "~/.config/cordon/conf.d/a.conf:2");
+        user_clear("SANDBOX_ENV");
+        user("SANDBOX_ENV", "MINE=2", "--env");
+        cr_assert_eq(finalize(), 0);
+        cr_assert_str_eq(scalar("NO_PTY", NULL), "false");
+        assert_warned("admin-set NO_PTY=true (from " ADMIN
+                      ") changed to false (from ~/.config/cordon/conf.d/a.conf:2) by a later "
+                      "layer");
+        assert_warned("admin-set SANDBOX_ENV changed by a later layer: added 'MINE=2' (from "
+                      "--env); removed 'SITE=1' (from " ADMIN ")");
+        cr_assert_eq(strv_length(warnings), 2);
+        /* The same value as the admin's is no change. */
+        user("NO_PTY", "true", "--no-pty");
+        user("SANDBOX_ENV", "SITE=1", "--env");
+        cr_assert_eq(finalize(), 0);
+        assert_warned("added 'MINE=2'");
+        cr_assert_eq(strv_length(warnings), 1);
+}
+
+/* HOME_ACCESS=write binds the whole home writable: a denied path in it, at it or above it
+ * refuses the start; one elsewhere does not. */
+Test(finalize, denied_writable_paths_hold_in_write_mode)
+{
+        mkdirs(fmt("%s/.config/site", home));
+        mkdirs(in_root("elsewhere"));
+        admin("DENIED_WRITABLE_PATHS", fmt("%s/.config/site", home), false);
+        user("HOME_ACCESS", "write", "--home-access");
+        cr_assert_eq(finalize(), -EPERM);
+        cr_assert(strstr(diag.message, fmt("HOME_ACCESS=write (from --home-access) would make "
+                                           "admin-denied DENIED_WRITABLE_PATHS entry '%s/.config/"
+                                           "site' (from " ADMIN ") writable",
+                                           home)),
+                  "%s", diag.message);
+        cr_assert_not(s->finalized);
+        /* The other modes bind only HOME_WRITABLE writable, which is stripped instead. */
+        user("HOME_ACCESS", "read", "--home-access");
+        user("HOME_WRITABLE", ".config", "--home-rw");
+        cr_assert_eq(finalize(), 0, "%s", diag.message);
+        cr_assert_null(item("HOME_WRITABLE", ".config"));
+}
+
+/* An admin's stricter HOME_ACCESS is put back first: then nothing is refused. */
+Test(finalize, write_mode_restored_before_the_denied_check)
+{
+        mkdirs(fmt("%s/.config/site", home));
+        admin("DENIED_WRITABLE_PATHS", fmt("%s/.config/site", home), false);
+        admin("HOME_ACCESS", "read", false);
+        user("HOME_ACCESS", "write", "--home-access");
+        cr_assert_eq(finalize(), 0, "%s", diag.message);
+        cr_assert_str_eq(scalar("HOME_ACCESS", NULL), "read");
+        assert_warned("weakened admin-enforced HOME_ACCESS=read");
+}
+
+Test(finalize, denied_writable_path_above_the_home_in_write_mode)
+{
+        admin("DENIED_WRITABLE_PATHS", root, false);
+        user("HOME_ACCESS", "write", "--home-access");
+        cr_assert_eq(finalize(), -EPERM);
+        cr_assert(strstr(diag.message, "HOME_ACCESS=write"), "%s", diag.message);
+}
+
+Test(finalize, denied_writable_path_elsewhere_in_write_mode)
+{
+        mkdirs(in_root("elsewhere"));
+        admin("DENIED_WRITABLE_PATHS", in_root("elsewhere"), false);
+        user("HOME_ACCESS", "write", "--home-access");
+        cr_assert_eq(finalize(), 0, "%s", diag.message);
+        cr_assert_str_eq(scalar("HOME_ACCESS", NULL), "write");
+}
+
+Test(finalize, write_mode_control_without_admin)
+{
+        mkdirs(fmt("%s/.config/site", home));
+        user("DENIED_WRITABLE_PATHS", fmt("%s/.config/site", home), "~/.config/cordon/x.conf:1");
+        user("HOME_ACCESS", "write", "--home-access");
+        cr_assert_eq(finalize(), 0, "%s", diag.message);
 }
 
 Test(finalize, idempotent_and_due_again_after_a_set)

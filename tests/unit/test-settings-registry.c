@@ -544,8 +544,23 @@ Test(settings_registry, admin_rules_fit_their_rows)
                                   v->name);
                 if (v->admin == CORDON_ADMIN_RESTORED || v->admin == CORDON_ADMIN_NARROW_ONLY)
                         cr_assert_eq(v->type, CORDON_VAR_LIST, "%s", v->name);
+                /* Pinning replaces a scalar; a program the supervisor runs is a path the admin
+                 * can pin. */
+                if (v->admin == CORDON_ADMIN_PINNED)
+                        cr_assert_neq(v->type, CORDON_VAR_LIST, "%s", v->name);
+                if (v->host_program)
+                        cr_assert(v->type == CORDON_VAR_STRING && v->admin == CORDON_ADMIN_PINNED &&
+                                      v->offset != SIZE_MAX,
+                                  "%s", v->name);
         }
         const struct cordon_var *d = cordon_var_find("DENIED_WRITABLE_PATHS");
         cr_assert_eq(d->status, CORDON_VAR_ENFORCED);
         cr_assert_eq(d->admin, CORDON_ADMIN_ADMIN_ONLY);
+        /* The security scalars of issue 22 item 11 have a rule; the helper is a host program. */
+        static const char *const ruled[] = {"HOME_ACCESS",           "NETWORK_PROXY_DNS",
+                                            "NETWORK_FILTER_HELPER", "SANDBOX_BACKEND",
+                                            "PROTECT_GIT_CONFIG",    "TERMINAL_PASSTHROUGH"};
+        for (size_t i = 0; i < sizeof(ruled) / sizeof(ruled[0]); i++)
+                cr_assert_neq(cordon_var_find(ruled[i])->admin, CORDON_ADMIN_NONE, "%s", ruled[i]);
+        cr_assert(cordon_var_find("NETWORK_FILTER_HELPER")->host_program);
 }

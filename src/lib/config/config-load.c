@@ -504,6 +504,34 @@ static void settings_freep(struct cordon_settings **s)
         cordon_settings_free(*s);
 }
 
+/* A variable naming a program the supervisor runs outside the sandbox (the registry's
+ * host_program rows: NETWORK_FILTER_HELPER) comes from the admin baseline or the command line,
+ * never from a user's file: sandbox.conf, user.conf and conf.d are files a sandbox with the
+ * user's ~/.config writable could have planted (issue 22), and the next ordinary run would
+ * execute its choice unconfined. Refused, naming the file and line, whatever the program. */
+static int check_host_programs(struct load *l)
+{
+        for (size_t k = 1; k <= l->n_layers; k++) {
+                const struct cordon_config_file *f = layer_file(l, k);
+                if (streq(f->layer, "admin"))
+                        continue;
+                for (size_t i = 0; i < cordon_vars_count; i++) {
+                        if (!cordon_vars[i].host_program || same(l, k, k - 1, i))
+                                continue;
+                        _cleanup_free_ char *o = origin_of(f, cordon_vars[i].name);
+                        if (!o)
+                                return -ENOMEM;
+                        return cordon_diag_set(l->diag, -EPERM,
+                                               "%s: %s names a program cordon runs outside the "
+                                               "sandbox; it is taken from the admin baseline or "
+                                               "the command line only, never from a file a "
+                                               "sandbox could have written",
+                                               o, cordon_vars[i].name);
+                }
+        }
+        return 0;
+}
+
 static int evaluate(struct load *l, const struct cordon_config_options *o,
                     const struct cordon_config_load_params *params, const char *default_home)
 {
@@ -562,6 +590,8 @@ static int evaluate(struct load *l, const struct cordon_config_options *o,
         cordon_config_output_clear(&out);
         if (r >= 0)
                 r = check_types(l);
+        if (r >= 0)
+                r = check_host_programs(l);
         return r;
 }
 

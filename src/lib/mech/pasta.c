@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/mech/host-program.h"
 #include "lib/mech/pasta.h"
 #include "lib/policy/diag.h"
 #include "shared/kernel-util.h"
@@ -65,6 +66,32 @@ int cordon_pasta_find(const char *path, char **ret_path)
         return -ENOENT;
 }
 
+/* The pasta to run, found (cordon_pasta_find()) and opened as a host program: pasta runs outside
+ * the sandbox, so only root may have chosen its file, whoever named the path. *@ret_fd is the
+ * descriptor to execute; *@ret_path the path, for messages. */
+static int pasta_open(const char *path, char **ret_path, int *ret_fd, struct cordon_diag *diag)
+{
+        _cleanup_free_ char *found = NULL;
+        int r = cordon_pasta_find(path, &found);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0 && path)
+                return cordon_diag_set(diag, r == -EINVAL ? -EINVAL : -ENOENT,
+                                       "pasta '%s' is not an executable file given by an absolute "
+                                       "path: %s",
+                                       path, strerror(-r));
+        if (r < 0)
+                return cordon_diag_set(diag, -ENOENT,
+                                       "the filtered network needs pasta, which is not in %s "
+                                       "(install the passt package: apt-get install passt)",
+                                       CORDON_PASTA_SEARCH_PATH);
+        if ((r = cordon_host_program_open(found, "NETWORK_FILTER_HELPER", ret_fd, diag)) < 0)
+                return r;
+        if (ret_path)
+                *ret_path = TAKE_PTR(found);
+        return 0;
+}
+
 /* Before Linux 5.7 SO_BINDTODEVICE, which pasta uses on its host-side sockets, needs
  * CAP_NET_RAW. */
 static bool kernel_before(unsigned major, unsigned minor)
@@ -82,20 +109,10 @@ int cordon_pasta_probe(const struct cordon_pasta_config *cfg, enum cordon_backen
                 return cordon_diag_set(diag, -EOPNOTSUPP,
                                        "the filtered network needs a network namespace for pasta "
                                        "and the landlock backend has none (SANDBOX_BACKEND=ns)");
-        _cleanup_free_ char *found = NULL;
-        int r = cordon_pasta_find(path, &found);
-        if (r == -ENOMEM)
-                return r;
-        if (r < 0 && path)
-                return cordon_diag_set(diag, r == -EINVAL ? -EINVAL : -ENOENT,
-                                       "pasta '%s' is not an executable file given by an absolute "
-                                       "path: %s",
-                                       path, strerror(-r));
+        _cleanup_close_ int fd = -EBADF;
+        int r = pasta_open(path, NULL, &fd, diag);
         if (r < 0)
-                return cordon_diag_set(diag, -ENOENT,
-                                       "the filtered network needs pasta, which is not in %s "
-                                       "(install the passt package: apt-get install passt)",
-                                       CORDON_PASTA_SEARCH_PATH);
+                return r;
         if (skip_probes)
                 return 0;
         if (geteuid() != 0 && kernel_before(5, 7))
@@ -211,8 +228,8 @@ static void read_errors(int fd, char *err, size_t size)
         err[len] = 0;
 }
 
-_noreturn_ static void exec_pasta(const char *path, pid_t parent, char *const *argv,
-                                  char *const *envp, int errfd, int pid_w)
+_noreturn_ static void exec_pasta(int exe, pid_t parent, char *const *argv, char *const *envp,
+                                  int errfd, int pid_w)
 {
         /* In the foreground, pasta stays our child and dies with us: a supervisor that is
          * SIGKILLed leaves no pasta behind (a daemonized one would outlive its namespace). The
@@ -233,13 +250,18 @@ _noreturn_ static void exec_pasta(const char *path, pid_t parent, char *const *a
         if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0 ||
             dup2(errfd, STDERR_FILENO) < 0 || dup2(pid_w, PIDFILE_FD) < 0)
                 _exit(127);
-        execve(path, argv, envp);
+        /* The file that was checked, not whatever its path names now. Close-on-exec cleared so
+         * that an interpreter (a #! helper) can open /dev/fd/N; pasta itself gets an O_PATH
+         * descriptor of its own file, nothing more. */
+        if (fcntl(exe, F_SETFD, 0) < 0)
+                _exit(127);
+        syscall(SYS_execveat, exe, "", argv, envp, AT_EMPTY_PATH);
         _exit(127);
 }
 
 /* Forks and runs pasta in the foreground. Only async-signal-safe calls in the child: the caller
  * may have other threads. */
-static int spawn_pasta(const char *path, pid_t child, const char *dns_forward, int errfd, int pid_w,
+static int spawn_pasta(int exe, pid_t child, const char *dns_forward, int errfd, int pid_w,
                        pid_t *ret_pid)
 {
         char target[16], runas[32], pidfile[32], dns[INET6_ADDRSTRLEN];
@@ -286,7 +308,7 @@ static int spawn_pasta(const char *path, pid_t child, const char *dns_forward, i
         if (pid < 0)
                 return -errno;
         if (pid == 0)
-                exec_pasta(path, parent, argv, envp, errfd, pid_w);
+                exec_pasta(exe, parent, argv, envp, errfd, pid_w);
         *ret_pid = pid;
         return 0;
 }
@@ -356,12 +378,10 @@ int cordon_pasta_start(const struct cordon_pasta_config *cfg, pid_t child, struc
                                                cfg->dns_forward);
         }
         _cleanup_free_ char *path = NULL;
-        int r = cordon_pasta_find(cfg ? cfg->path : NULL, &path);
-        if (r == -ENOMEM)
-                return r;
+        _cleanup_close_ int exe = -EBADF;
+        int r = pasta_open(cfg ? cfg->path : NULL, &path, &exe, diag);
         if (r < 0)
-                return cordon_diag_set(diag, r, "cannot find pasta for the filtered network: %s",
-                                       strerror(-r));
+                return r;
 
         int errp[2], pidp[2];
         if (pipe2(errp, O_CLOEXEC | O_NONBLOCK) < 0)
@@ -375,7 +395,7 @@ int cordon_pasta_start(const struct cordon_pasta_config *cfg, pid_t child, struc
 
         uint64_t deadline = now_ms() + timeout;
         pid_t pid = 0;
-        r = spawn_pasta(path, child, cfg ? cfg->dns_forward : NULL, err_w, pid_w, &pid);
+        r = spawn_pasta(exe, child, cfg ? cfg->dns_forward : NULL, err_w, pid_w, &pid);
         if (r < 0)
                 return cordon_diag_set(diag, r, "failed to run pasta '%s': %s", path, strerror(-r));
         err_w = safe_close(err_w);

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/mech/host-program.h"
 #include "lib/policy/diag.h"
 #include "lib/resolve/lower-internal.h"
 #include "lib/settings/settings.h"
@@ -72,12 +73,23 @@ static const char *env_get(char *const *envp, const char *name, size_t len)
 
 /* The init to source: CORDON_LMOD_INIT from the environment (for tests: an init of another
  * path), else the first of lmod_inits[] that exists; "" when `module` is a function exported in
- * the environment already; NULL when there is no Lmod. */
-static const char *find_init(char *const *envp)
+ * the environment already; NULL when there is no Lmod. *@ret_variable: what chose it.
+ *
+ * The init runs on the host, outside the sandbox, so it is held to the host-program rule
+ * (host-program.h) wherever it comes from, CORDON_LMOD_INIT included: root's, in directories
+ * only root can write. The environment may name it as the command line may: both are the
+ * caller's own shell's, which no sandbox writes (its start-up files, ~/.bashrc and ~/.profile,
+ * are HOME_READONLY, and a sandbox that could write them would run code on the host anyway);
+ * the files a sandbox could have planted (sandbox.conf, conf.d) cannot name a program at all
+ * (config-load.c). The function `module` exported in the environment is that shell's too. */
+static const char *find_init(char *const *envp, const char **ret_variable)
 {
         const char *o = env_get(envp, "CORDON_LMOD_INIT", strlen("CORDON_LMOD_INIT"));
-        if (o && *o)
+        *ret_variable = "SANDBOX_MODULES";
+        if (o && *o) {
+                *ret_variable = "CORDON_LMOD_INIT";
                 return o;
+        }
         for (size_t i = 0; i < ELEMENTSOF(lmod_inits); i++)
                 if (access(lmod_inits[i], R_OK) == 0)
                         return lmod_inits[i];
@@ -91,11 +103,19 @@ static long long now_ms(void)
         return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Runs the script with @envp; the output in *@ret (NUL-separated, *@ret_len bytes) and the exit
- * status in *@ret_status, or -errno (-ETIMEDOUT, -EFBIG). */
-static int run_lmod(const char *init, const struct cordon_list *modules, char *const *envp,
-                    char **ret, size_t *ret_len, int *ret_status)
+/* The descriptor bash reads the init from: the file that was checked, whatever its path names
+ * by then. */
+#define INIT_FD 3
+
+/* Runs the script with @envp, sourcing the init open at @init_fd (-EBADF: none, the `module`
+ * function of the environment); the output in *@ret (NUL-separated, *@ret_len bytes) and the
+ * exit status in *@ret_status, or -errno (-ETIMEDOUT, -EFBIG). */
+static int run_lmod(int init_fd, const struct cordon_list *modules, char *const *envp, char **ret,
+                    size_t *ret_len, int *ret_status)
 {
+        char init[32] = "";
+        if (init_fd >= 0)
+                snprintf(init, sizeof(init), "/dev/fd/%d", INIT_FD);
         _cleanup_strv_free_ char **argv = NULL;
         if (strv_extend(&argv, "bash") < 0 || strv_extend(&argv, "--noprofile") < 0 ||
             strv_extend(&argv, "--norc") < 0 || strv_extend(&argv, "-c") < 0 ||
@@ -114,6 +134,8 @@ static int run_lmod(const char *init, const struct cordon_list *modules, char *c
         posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
         posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
         posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+        if (init_fd >= 0)
+                posix_spawn_file_actions_adddup2(&fa, init_fd, INIT_FD);
         pid_t pid;
         int r = posix_spawn(&pid, "/bin/bash", &fa, NULL, argv, envp);
         posix_spawn_file_actions_destroy(&fa);
@@ -176,7 +198,8 @@ int cordon_lower_modules(struct lower *l, struct cordon_list *set)
         if (modules->n == 0)
                 return 0;
         char *const *envp = l->h->envp;
-        const char *init = find_init(envp);
+        const char *variable = NULL;
+        const char *init = find_init(envp, &variable);
         const char *first_origin = modules->items ? modules->items[0].origin : "";
         if (!init) {
                 char list[512] = "";
@@ -190,10 +213,22 @@ int cordon_lower_modules(struct lower *l, struct cordon_list *set)
                                          "starting without them",
                                          list, first_origin);
         }
+        _cleanup_close_ int init_fd = -EBADF;
+        int r;
+        if (*init && (r = cordon_host_program_open(init, variable, &init_fd, l->diag)) < 0)
+                return r;
+        /* Above INIT_FD, so that the child's dup2()s of 0-2 and 3 cannot overwrite it first. */
+        if (init_fd >= 0 && init_fd <= INIT_FD) {
+                int moved = fcntl(init_fd, F_DUPFD_CLOEXEC, INIT_FD + 1);
+                if (moved < 0)
+                        return -errno;
+                safe_close(init_fd);
+                init_fd = moved;
+        }
         _cleanup_free_ char *out = NULL;
         size_t len = 0;
         int status = 0;
-        int r = run_lmod(init, modules, envp, &out, &len, &status);
+        r = run_lmod(init_fd, modules, envp, &out, &len, &status);
         if (r < 0)
                 return cordon_diag_set(l->diag, r, "SANDBOX_MODULES: running Lmod (%s) failed: %s",
                                        *init ? init : "module function",

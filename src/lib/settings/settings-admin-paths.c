@@ -241,6 +241,32 @@ int cordon_admin_denied_writable(struct admin_run *run)
         return 0;
 }
 
+/* HOME_ACCESS=write binds the whole home writable, and a denied path at, below or above it
+ * would be writable through that bind (no HOME_WRITABLE entry to strip). Refused, not lowered
+ * to another mode: a clear reason beats a surprising home. After the harden-only rules, which
+ * may have put an admin's stricter mode back. */
+int cordon_admin_denied_home(struct admin_run *run)
+{
+        struct cordon_settings *s = run->s;
+        if (s->home_access != CORDON_HOME_WRITE || s->denied_writable_paths.n == 0)
+                return 0;
+        if (!s->home || s->home[0] != '/')
+                return cordon_diag_set(run->diag, -EPERM,
+                                       "HOME_ACCESS=write (from %s) cannot be checked against "
+                                       "admin-enforced DENIED_WRITABLE_PATHS without a home "
+                                       "directory",
+                                       strempty(s->home_access_origin));
+        const struct cordon_item *hit = NULL;
+        int r = cordon_settings_path_denied(&s->denied_writable_paths, s->home, &hit);
+        if (r <= 0)
+                return r;
+        return cordon_diag_set(run->diag, -EPERM,
+                               "HOME_ACCESS=write (from %s) would make admin-denied "
+                               "DENIED_WRITABLE_PATHS entry '%s' (from %s) writable through the "
+                               "home directory '%s'",
+                               strempty(s->home_access_origin), hit->value, hit->origin, s->home);
+}
+
 /* Canonical form of a narrowing list's entry: home spellings expanded, symlinks followed. NULL
  * when it names the home directory and there is none, or cannot be resolved (*@err: -ENOMEM
  * matters). */

@@ -24,6 +24,9 @@ _printf_(3, 4) int cordon_admin_note(struct admin_run *run, const char *name, co
 /* DENIED_WRITABLE_PATHS: the admin's value alone; the writable entries below (or above) a denied
  * path stripped; a PROJECT_DIR there refused with -EPERM. */
 int cordon_admin_denied_writable(struct admin_run *run);
+/* HOME_ACCESS=write with a denied path at, in or above the home: -EPERM. Run after the
+ * harden-only rules. */
+int cordon_admin_denied_home(struct admin_run *run);
 /* ALLOWED_PROJECT_PARENTS and the POLICY_* roots and presets: narrowed to the admin's. -EPERM
  * when no allowed project parent is left. */
 int cordon_admin_narrow(struct admin_run *run);

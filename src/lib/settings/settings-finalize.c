@@ -15,6 +15,9 @@
 #include "shared/macro.h"
 #include "shared/strv.h"
 
+/* The longest scalar text compared here: a path. */
+#define SCALAR_TEXT_MAX 4096
+
 bool cordon_admin_sets(const struct admin_run *run, const char *name)
 {
         if (!run->a || !run->s->admin_set)
@@ -68,19 +71,35 @@ static int restore_list(struct admin_run *run, const struct cordon_var *v)
 
 /* Rows whose ladder runs against their enum or boolean order: a capability policy's grants are
  * weaker the higher they are (process_exec true may run commands, side effect level network
- * allows the most). Every other harden-only row climbs its enum order (SANDBOX_PROFILE
- * unrestricted < worktree < wasi < os_hardened, CORDON_HANDLER_SANDBOX off < warn < enforce,
- * the NETWORK_* ladders of the spec) or false < true. */
+ * allows the most), and TERMINAL_PASSTHROUGH true hands the sandbox the real terminal. Every
+ * other harden-only row climbs its enum order (SANDBOX_PROFILE unrestricted < worktree < wasi <
+ * os_hardened, CORDON_HANDLER_SANDBOX off < warn < enforce, the NETWORK_* ladders of the spec)
+ * or false < true (PROTECT_GIT_CONFIG), except HOME_ACCESS below. */
 static const char *const reversed_ladders[] = {
     "POLICY_WORKSPACE_WRITES",
     "POLICY_PROCESS_EXEC",
     "SIDE_EFFECT_LEVEL",
+    "TERMINAL_PASSTHROUGH",
+};
+
+/* HOME_ACCESS's ladder, by enum value: write (everything, persisting) < read (everything
+ * visible, only HOME_WRITABLE persists) < tmpwrite (only the listed entries visible, other
+ * writes lost) < restricted (only the listed entries, nothing else writable). */
+static const int home_access_rungs[] = {
+    [CORDON_HOME_TMPWRITE] = 2,
+    [CORDON_HOME_RESTRICTED] = 3,
+    [CORDON_HOME_READ] = 1,
+    [CORDON_HOME_WRITE] = 0,
 };
 
 static int rung(const struct cordon_settings *s, const struct cordon_var *v)
 {
         int raw =
             v->type == CORDON_VAR_BOOL ? *(const bool *)cfield(s, v) : *(const int *)cfield(s, v);
+        if (streq(v->name, "HOME_ACCESS"))
+                return raw >= 0 && (size_t)raw < ELEMENTSOF(home_access_rungs)
+                           ? home_access_rungs[raw]
+                           : -1;
         for (size_t i = 0; i < ELEMENTSOF(reversed_ladders); i++)
                 if (streq(v->name, reversed_ladders[i]))
                         return -raw;
@@ -108,6 +127,32 @@ static int harden_scalar(struct admin_run *run, const struct cordon_var *v)
                                 v->name, want, origin, was, strempty(was_origin)) < 0)
                 return -ENOMEM;
         if ((r = cordon_settings_set_var(run->s, v, want, origin, v->name, " ", run->diag)) < 0)
+                return r;
+        return cordon_admin_note(run, v->name, "%s", msg);
+}
+
+/* Pinned scalars: any value other than the admin's is put back to the admin's, with its admin
+ * origin (an admin that left a string unset pins it unset). */
+static int pin_scalar(struct admin_run *run, const struct cordon_var *v)
+{
+        char want[SCALAR_TEXT_MAX], was[SCALAR_TEXT_MAX];
+        const char *want_origin = NULL, *was_origin = NULL;
+        int r = cordon_settings_get(run->a, v->name, want, sizeof(want), &want_origin);
+        if (r < 0 || (r = cordon_settings_get(run->s, v->name, was, sizeof(was), &was_origin)) < 0)
+                return r;
+        if (streq(want, was))
+                return 0;
+        _cleanup_free_ char *origin = strdup(strempty(want_origin));
+        _cleanup_free_ char *msg = NULL;
+        if (!origin ||
+            asprintf(&msg, "changed admin-pinned %s=%s (from %s) to %s (from %s): restored",
+                     v->name, want, origin, was, strempty(was_origin)) < 0)
+                return -ENOMEM;
+        if (*want)
+                r = cordon_settings_set_var(run->s, v, want, origin, v->name, " ", run->diag);
+        else
+                r = cordon_settings_reset(run->s, v->name);
+        if (r < 0)
                 return r;
         return cordon_admin_note(run, v->name, "%s", msg);
 }
@@ -174,6 +219,74 @@ static int strip_exceptions(struct admin_run *run)
         return cordon_list_filter(&run->s->net_blocklist_except, keep_uncovered, run);
 }
 
+/* Appends "'VALUE' (from ORIGIN)" to @buf, with ", " between items; a line too long ends in
+ * "...". */
+static void append_item(char *buf, size_t size, const char *value, const char *origin)
+{
+        size_t len = strlen(buf);
+        if (len + 8 >= size)
+                return;
+        int k = snprintf(buf + len, size - len, "%s'%s' (from %s)", len ? ", " : "", value, origin);
+        if (k < 0 || (size_t)k >= size - len)
+                strcpy(buf + size - 4, "...");
+}
+
+/* What the later layers (the user's files, conf.d, the environment, the command line) did to a
+ * list the admin set, within what its rule allows: the items they added and the admin's items
+ * they removed. The profiles' items (ENABLED_AGENTS, folded in here) are not a layer's doing. */
+static int note_list_changes(struct admin_run *run, const struct cordon_var *v)
+{
+        const struct cordon_list *now = cfield(run->s, v), *admin = cfield(run->a, v);
+        char added[1024] = "", removed[1024] = "";
+        CORDON_LIST_FOREACH (it, now)
+                if (!cordon_list_find(admin, it->value) && !startswith(it->origin, "profile "))
+                        append_item(added, sizeof(added), it->value, it->origin);
+        CORDON_LIST_FOREACH (it, admin)
+                if (!cordon_list_find(now, it->value))
+                        append_item(removed, sizeof(removed), it->value, it->origin);
+        if (!*added && !*removed)
+                return 0;
+        return cordon_admin_note(run, v->name, "admin-set %s changed by a later layer:%s%s%s%s%s",
+                                 v->name, *added ? " added " : "", added,
+                                 *added && *removed ? ";" : "", *removed ? " removed " : "",
+                                 removed);
+}
+
+/* After the rules: every value the admin set that still differs from the admin's is a change a
+ * later layer made within the row's rule (a harden-only value raised, a list appended to, a row
+ * with no rule replaced). Each gets a warning line, so that nobody takes the admin's value for
+ * the one in force. DENIED_WRITABLE_PATHS is the admin's alone and needs none. */
+static int note_user_changes(struct admin_run *run)
+{
+        for (size_t i = 0; run->a && i < cordon_vars_count; i++) {
+                const struct cordon_var *v = &cordon_vars[i];
+                if (!run->s->admin_set[i] || v->offset == SIZE_MAX ||
+                    v->admin == CORDON_ADMIN_ADMIN_ONLY)
+                        continue;
+                int r;
+                if (v->type == CORDON_VAR_LIST) {
+                        if ((r = note_list_changes(run, v)) < 0)
+                                return r;
+                        continue;
+                }
+                char want[SCALAR_TEXT_MAX], now[SCALAR_TEXT_MAX];
+                const char *want_origin = NULL, *now_origin = NULL;
+                if ((r = cordon_settings_get(run->a, v->name, want, sizeof(want), &want_origin)) <
+                        0 ||
+                    (r = cordon_settings_get(run->s, v->name, now, sizeof(now), &now_origin)) < 0)
+                        return r;
+                if (streq(want, now))
+                        continue;
+                if ((r = cordon_admin_note(run, v->name,
+                                           "admin-set %s=%s (from %s) changed to %s (from %s) by "
+                                           "a later layer",
+                                           v->name, want, strempty(want_origin), now,
+                                           strempty(now_origin))) < 0)
+                        return r;
+        }
+        return 0;
+}
+
 static int apply_rules(struct admin_run *run)
 {
         int r = cordon_admin_denied_writable(run);
@@ -187,14 +300,20 @@ static int apply_rules(struct admin_run *run)
                         r = restore_list(run, v);
                 else if (v->admin == CORDON_ADMIN_HARDEN_ONLY)
                         r = harden_scalar(run, v);
+                else if (v->admin == CORDON_ADMIN_PINNED && v->type != CORDON_VAR_LIST)
+                        r = pin_scalar(run, v);
                 if (r < 0)
                         return r;
         }
+        if ((r = cordon_admin_denied_home(run)) < 0)
+                return r;
         if (cordon_admin_sets(run, "HOME_READONLY") && (r = no_escalation(run)) < 0)
                 return r;
         if (cordon_admin_sets(run, "NETWORK_BLOCKLIST") && (r = strip_exceptions(run)) < 0)
                 return r;
-        return cordon_admin_narrow(run);
+        if ((r = cordon_admin_narrow(run)) < 0)
+                return r;
+        return note_user_changes(run);
 }
 
 _public_ int cordon_settings_finalize(struct cordon_settings *s, char ***ret_warnings,

@@ -578,6 +578,15 @@ static int parse_agent_name(const char *v, union cordon_var_value *ret)
                 .status = CORDON_VAR_HELD, .defaults = dflt, .parse = p, .enum_name = names,       \
                 .expected = exp, .offset = F(field), .origin_offset = F(field##_origin)            \
         }
+/* A row naming a program the supervisor runs outside the sandbox: settable by the admin
+ * baseline, the environment and the command line only (config-load.c refuses it in a user's
+ * file), and the program must be root's (host-program.c). */
+#define HOST_PROGRAM(n, adm, field)                                                                \
+        {                                                                                          \
+                .name = n, .type = CORDON_VAR_STRING, .merge = CORDON_MERGE_REPLACE, .admin = adm, \
+                .status = CORDON_VAR_ENFORCED, .parse = parse_absolute, .expected = EXPECT_PATH,   \
+                .offset = F(field), .origin_offset = F(field##_origin), .host_program = true       \
+        }
 /* Not enforced yet, or a documented no-op: a row with no field. */
 #define NOT_ENFORCED(n, t, m, adm, st, dflt, p, exp)                                               \
         {                                                                                          \
@@ -595,8 +604,11 @@ const struct cordon_var cordon_vars[] = {
      * directory. */
     SCALAR("PROJECT_DIR", CORDON_VAR_STRING, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, NULL,
            parse_nonempty, "expected a directory", project_dir),
-    ENUM("HOME_ACCESS", CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, ONE("tmpwrite"), parse_home_access,
-         home_access_name, "expected tmpwrite, restricted, read or write", home_access),
+    /* Harden-only, cordon's own rule (the spec has none): its ladder is write < read < tmpwrite
+     * < restricted (settings-finalize.c), whatever the enum's order. */
+    ENUM("HOME_ACCESS", CORDON_MERGE_REPLACE, CORDON_ADMIN_HARDEN_ONLY, ONE("tmpwrite"),
+         parse_home_access, home_access_name, "expected tmpwrite, restricted, read or write",
+         home_access),
     LIST("HOME_READONLY", home_readonly, CORDON_ADMIN_NO_ESCALATION, default_home_readonly,
          parse_home_relative, EXPECT_HOME_REL),
     LIST("HOME_WRITABLE", home_writable, CORDON_ADMIN_ADDITIVE, default_home_writable,
@@ -649,7 +661,8 @@ const struct cordon_var cordon_vars[] = {
            block_env_url_credentials),
 
     /* ---- Backend & isolation ---- */
-    ENUM("SANDBOX_BACKEND", CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, ONE("auto"), parse_backend,
+    /* Pinned (cordon's own rule): an admin's value beats even the environment and --backend. */
+    ENUM("SANDBOX_BACKEND", CORDON_MERGE_REPLACE, CORDON_ADMIN_PINNED, ONE("auto"), parse_backend,
          backend_name, "expected auto, ns (or bwrap) or landlock", backend),
     /* Only set inline through SANDBOX_BACKEND in the spec; cordon has two backends and picks
      * between them itself. */
@@ -674,7 +687,7 @@ const struct cordon_var cordon_vars[] = {
     SCALAR("FILTER_PASSWD", CORDON_VAR_BOOL, CORDON_MERGE_HARDEN, CORDON_ADMIN_HARDEN_ONLY,
            ONE("true"), parse_bool, EXPECT_BOOL, filter_passwd),
     /* cordon's own: .git/config and .git/hooks of the project read-only. */
-    SCALAR("PROTECT_GIT_CONFIG", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
+    SCALAR("PROTECT_GIT_CONFIG", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_HARDEN_ONLY,
            ONE("true"), parse_bool, EXPECT_BOOL, protect_git),
     /* RLIMIT_NPROC of the command: it counts per uid, not per sandbox; PIDS_LIMIT is cordon's
      * per-sandbox bound. */
@@ -686,7 +699,8 @@ const struct cordon_var cordon_vars[] = {
     /* ---- cordon's own: the terminal ---- */
     SCALAR("NO_PTY", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, ONE("false"),
            parse_bool, EXPECT_BOOL, no_pty),
-    SCALAR("TERMINAL_PASSTHROUGH", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
+    /* Harden-only with a reversed ladder: false (cordon's own pty) is the stricter. */
+    SCALAR("TERMINAL_PASSTHROUGH", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_HARDEN_ONLY,
            ONE("false"), parse_bool, EXPECT_BOOL, terminal_passthrough),
 
     /* ---- cordon's own: limits (unset: none) ---- */
@@ -722,10 +736,11 @@ const struct cordon_var cordon_vars[] = {
     ENUM("NETWORK_FILTER_SKIP_HELPER_PROBE", CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, ONE("0"),
          parse_zero_one, zero_one_name, "expected 0 or 1", net_skip_probe),
     /* cordon's own: pasta's path (unset: searched in the system directories only, never in
-     * the caller's PATH), the proxy's DNS server, and the proxy's decision log. */
-    SCALAR("NETWORK_FILTER_HELPER", CORDON_VAR_STRING, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
-           NULL, parse_absolute, EXPECT_PATH, net_filter_helper),
-    SCALAR("NETWORK_PROXY_DNS", CORDON_VAR_STRING, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, NULL,
+     * the caller's PATH), the proxy's DNS server, and the proxy's decision log. The helper runs
+     * on the host: a host program (never from a user's file, root's; lib/mech/host-program.h),
+     * and both are pinned by an admin's value. */
+    HOST_PROGRAM("NETWORK_FILTER_HELPER", CORDON_ADMIN_PINNED, net_filter_helper),
+    SCALAR("NETWORK_PROXY_DNS", CORDON_VAR_STRING, CORDON_MERGE_REPLACE, CORDON_ADMIN_PINNED, NULL,
            parse_dns_server, "expected an IP address, optionally with :PORT ([v6]:PORT)",
            net_proxy_dns),
     SCALAR("NETWORK_LOG", CORDON_VAR_STRING, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, NULL,

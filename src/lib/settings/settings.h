@@ -174,6 +174,7 @@ enum cordon_var_admin {
         CORDON_ADMIN_NARROW_ONLY,   /* user entries must lie below an admin entry */
         CORDON_ADMIN_NO_ESCALATION, /* admin HOME_READONLY entries cannot move here */
         CORDON_ADMIN_ADMIN_ONLY,    /* only the admin layer's value counts */
+        CORDON_ADMIN_PINNED,        /* an admin's value, when set, beats every other layer */
 };
 
 /* Whether cordon does what the variable says. */
@@ -216,6 +217,9 @@ struct cordon_var {
         const char *expected; /* the reason quoted when parse fails: "expected ..." */
         size_t offset;        /* of the field; SIZE_MAX: no field (not enforced, no-op) */
         size_t origin_offset; /* of the scalar's origin (char *); unused for lists */
+        /* It names a program the supervisor runs outside the sandbox: a user's file may not
+         * set it (config-load.c), and the program must be root's (lib/mech/host-program.h). */
+        bool host_program;
 };
 
 extern const struct cordon_var cordon_vars[];
