@@ -16,6 +16,9 @@
 enum {
         /* DATA: the generated file is a program, mode 0555 instead of 0644 (the mail stub). */
         CORDON_FS_EXEC = 1u << 16,
+        /* DATA: the filtered mode's resolv.conf (naming cordon's resolver); mounted only when
+         * the delivered network mode serves DNS, so a fallback keeps the host's file. */
+        CORDON_FS_DNS = 1u << 17,
 };
 
 struct cordon_fs_rule {
