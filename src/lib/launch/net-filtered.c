@@ -54,15 +54,6 @@ int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *dia
          * fallback has probed, unless NETWORK_FILTER_SKIP_HELPER_PROBE said not to). */
         const struct cordon_pasta_config cfg = {.path = p->net.filter_helper};
         int r = cordon_pasta_probe(&cfg, l->backend, true, diag);
-        struct cordon_net_addr fwd = {0};
-        if (p->pasta_dns_forward) {
-                if (inet_pton(AF_INET, p->pasta_dns_forward, &fwd.v4) != 1 &&
-                    inet_pton(AF_INET6, p->pasta_dns_forward, &fwd.v6) != 1)
-                        return cordon_diag_set(diag, -EINVAL,
-                                               "pasta's DNS forwarding address '%s' is not an IP "
-                                               "address",
-                                               p->pasta_dns_forward);
-        }
         if (r < 0)
                 return r;
         const char *err = NULL;
@@ -106,8 +97,9 @@ int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *dia
 
 int cordon_net_filtered_parent(struct cordon_launch *l, pid_t child, struct cordon_diag *diag)
 {
-        const struct cordon_pasta_config cfg = {.path = l->p->net.filter_helper,
-                                                .dns_forward = l->p->pasta_dns_forward};
+        /* No --dns-forward: the sandbox's DNS is cordon's resolver (dns-relay.h), and the
+         * firewall refuses port 53 everywhere else. */
+        const struct cordon_pasta_config cfg = {.path = l->p->net.filter_helper};
         return cordon_pasta_start(&cfg, child, &l->pasta, diag);
 }
 
