@@ -7,6 +7,7 @@
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 
 NET_PROXY=127.0.0.1:3128 # where the proxied mode's proxy listens inside the sandbox
+NET_RESOLVER=127.0.0.53  # where the filtered mode's resolver (cordon's) listens inside the sandbox
 
 # net_require: loads the test internet's variables, or skips the whole file when it is not up
 # (a failure under CORDON_TESTS_MUST_RUN=1).

@@ -129,6 +129,7 @@ up() {
         printf 'http=80 8080\ntcp_echo=7 25 2222\nudp_echo=7 2222\ndns=%s\naddrs=%s\n' "$a.2" "$addrs" >"$d/ports"
         local dns=(dnsmasq --keep-in-foreground --conf-file=/dev/null --no-resolv --no-hosts
                    --user=root --pid-file --bind-interfaces --listen-address="$a.2" --cache-size=0
+                   --log-queries --log-facility="$d/dnsmasq.log"
                    --address=/test.example/
                    --address=/ok.test.example/"$a.3"
                    --address=/other.test.example/"$a.4"
@@ -165,6 +166,7 @@ up() {
 
         cat >"$d/env.tmp" <<EOF
 NET_STATE=$d
+NET_DNS_LOG=$d/dnsmasq.log
 NET_NS=$ns
 NET_HOST_ADDR=$a.1
 NET_DNS=$a.2

@@ -432,8 +432,9 @@ Test(net_filtered, prepare_names_unapplied_rules)
         n_warnings = 0;
         int r = cordon_launch_prepare(p, &l, &d);
         cr_assert_eq(r, 0, "%s", d.message);
-        cr_expect(strstr(last_warning, "not applied: pastebin.example (test), *.corp.example "
-                                       "(test) (NETWORK_FILTER_MODE=proxied enforces them)"),
+        cr_expect(strstr(last_warning,
+                         "not applied to connections: pastebin.example (test), *.corp.example "
+                         "(test) (NETWORK_FILTER_MODE=proxied enforces them)"),
                   "%s", last_warning);
         cr_expect_not_null(l.nft.text);
         cr_expect(strstr(l.nft.text, "ip daddr 198.19.254.0/24 reject"), "%s", l.nft.text);

@@ -80,10 +80,7 @@ Test(nft, ordering_pinned)
         make_sample();
         struct cordon_net_addr host = {.family = AF_INET};
         inet_pton(AF_INET, "192.0.2.2", &host.v4);
-        struct cordon_net_addr dns = {.family = AF_INET};
-        inet_pton(AF_INET, "10.255.255.53", &dns.v4);
-        struct cordon_nft_extra extra = {
-            .host = &host, .n_host = 1, .resolvers = &dns, .n_resolvers = 1};
+        struct cordon_nft_extra extra = {.host = &host, .n_host = 1};
         struct cordon_nft_plan plan;
         cr_assert_eq(cordon_nft_plan_build(sample_ptrs, 14, &extra, &plan), 0);
 
@@ -93,8 +90,8 @@ Test(nft, ordering_pinned)
                  "\t\tip daddr 127.0.0.0/8 " REJ "\n"
                  "\t\tip6 daddr ::1 " REJ "\n"
                  "\t\tmeta l4proto { tcp, udp } th dport 25 " REJ "\n"
-                 "\t\t# the host's resolvers\n"
-                 "\t\tip daddr 10.255.255.53 meta l4proto { tcp, udp } th dport 53 accept\n"
+                 "\t\t# DNS: only cordon's resolver, on the loopback\n"
+                 "\t\tmeta l4proto { tcp, udp } th dport 53 " REJ "\n"
                  "\t\t# the host's own addresses: its services are not reached through pasta\n"
                  "\t\tip daddr 192.0.2.2 " REJ "\n"
                  "\t\t# the rules, most specific first\n"

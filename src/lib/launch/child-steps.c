@@ -244,6 +244,23 @@ static int step_proxy_listener(struct cordon_sandbox *sb, struct step_result *re
         return r;
 }
 
+/* Filtered mode: the sandbox's resolver is served the same way, from a UDP socket bound inside
+ * on the address its resolv.conf names (see dns-relay.h). */
+static int step_dns_socket(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        if (!cordon_net_mode_traits(sb->l.net_mode)->dns)
+                return 0;
+        int fd = cordon_ns_net_bind_udp(CORDON_DNS_ADDR, CORDON_DNS_PORT);
+        if (fd < 0)
+                return fd;
+        struct cordon_control_msg msg = {
+            .type = CORDON_CONTROL_FD, .kind = CORDON_CONTROL_FD_DNS_SOCKET, .fd = fd};
+        int r = cordon_control_send(sb->control[1], &msg);
+        safe_close(fd);
+        return r;
+}
+
 /* The network mode's own step (filtered: its nftables rules), while the capabilities it needs
  * in the namespace are still held. */
 static int step_net_mode(struct cordon_sandbox *sb, struct step_result *res)
@@ -383,6 +400,7 @@ static const struct child_step ns_steps[] = {
     {CORDON_STEP_HOSTNAME, step_hostname},
     {CORDON_STEP_NETWORK, step_loopback},
     {CORDON_STEP_PROXY, step_proxy_listener},
+    {CORDON_STEP_NET_FILTER, step_dns_socket},
     {CORDON_STEP_NET_FILTER, step_net_mode},
     /* After the set-up that allocates (libnftables): a memory rlimit is for the command. */
     {CORDON_STEP_LIMITS, step_limits},

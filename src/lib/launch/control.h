@@ -18,6 +18,7 @@ enum cordon_control_fd_kind {
         CORDON_CONTROL_FD_PTY_MASTER = 1, /* the master of the pty PID 1 made in the sandbox */
         CORDON_CONTROL_FD_PROXY_LISTENER, /* the egress proxy's listening socket, inside */
         CORDON_CONTROL_FD_SECCOMP_NOTIFY, /* landlock backend: the seccomp listener */
+        CORDON_CONTROL_FD_DNS_SOCKET,     /* filtered mode: the resolver's UDP socket, inside */
 };
 
 /* One message, as it travels (fixed size; the descriptor travels beside it). */

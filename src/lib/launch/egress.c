@@ -1,8 +1,8 @@
-/* The sandbox's egress proxy (proxied mode), from the supervisor's side: its rules and log are
- * taken before the clone (the policy is not referenced after the start), the listening socket
- * PID 1 opened inside arrives over the control channel (the landlock backend's: made by the
- * launch on the host's loopback, net-proxied.c), and the proxy then runs as one source of the
- * supervisor's event loop. */
+/* The sandbox's egress proxy (proxied mode) and resolver (filtered mode), from the supervisor's
+ * side: their rules and log are taken before the clone (the policy is not referenced after the
+ * start), the socket PID 1 opened inside arrives over the control channel (the landlock
+ * backend's proxy socket: made by the launch on the host's loopback, net-proxied.c), and each
+ * then runs as a source of the supervisor's event loop. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,7 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/launch/dns-relay.h"
 #include "lib/launch/egress.h"
+#include "lib/mech/nft.h"
+#include "lib/net/net-server.h"
 #include "lib/launch/sandbox-internal.h"
 #include "lib/net/net-rules.h"
 #include "lib/policy/diag.h"
@@ -40,11 +43,44 @@ static int copy_rules(const struct cordon_net_rules *from, struct cordon_net_rul
         return 0;
 }
 
+/* The resolvers the filtered mode's relay asks: NETWORK_PROXY_DNS when set, else the host's
+ * (its /etc/resolv.conf, read from the supervisor's side, where one on the host's loopback
+ * answers too). */
+static int find_dns_servers(struct cordon_sandbox *sb, const struct cordon_policy *p,
+                            struct cordon_diag *diag)
+{
+        sb->n_dns_servers = 0;
+        if (p->net.proxy_dns) {
+                struct cordon_dns_server *s = &sb->dns_servers[0];
+                if (cordon_net_parse_server(p->net.proxy_dns, &s->addr, &s->port) < 0)
+                        return cordon_diag_set(diag, -EINVAL,
+                                               "NETWORK_PROXY_DNS: '%s' is not an address with "
+                                               "an optional port",
+                                               p->net.proxy_dns);
+                sb->n_dns_servers = 1;
+                return 0;
+        }
+        _cleanup_free_ struct cordon_net_addr *v = NULL;
+        size_t n = 0;
+        int r = cordon_nft_resolvers("/etc/resolv.conf", &v, &n);
+        if (r < 0)
+                return cordon_diag_set(diag, r, "failed to read /etc/resolv.conf: %s",
+                                       strerror(-r));
+        for (size_t i = 0; i < n && sb->n_dns_servers < CORDON_DNS_SERVERS_MAX; i++)
+                sb->dns_servers[sb->n_dns_servers++] =
+                    (struct cordon_dns_server){.addr = v[i], .port = CORDON_DNS_PORT};
+        if (n == 0 && sb->l.warn)
+                sb->l.warn(sb->l.userdata, "the host's /etc/resolv.conf names no resolver: names "
+                                           "will not resolve in the filtered network");
+        return 0;
+}
+
 int cordon_egress_prepare(struct cordon_sandbox *sb, const struct cordon_policy *p,
                           struct cordon_diag *diag)
 {
-        /* Again after a fallback to proxied: what the first call made stays. */
-        if (!cordon_net_mode_traits(sb->l.net_mode)->proxy || sb->l.dry_run || sb->net_rules)
+        const struct cordon_net_mode_traits *t = cordon_net_mode_traits(sb->l.net_mode);
+        /* Again after a fallback: what the first call made stays. */
+        if ((!t->proxy && !t->dns) || sb->l.dry_run || sb->net_rules)
                 return 0;
         int r = copy_rules(p->net.rules, &sb->net_rules);
         if (r < 0)
@@ -70,11 +106,40 @@ int cordon_egress_prepare(struct cordon_sandbox *sb, const struct cordon_policy 
         }
         if (p->net.proxy_dns && !(sb->proxy_dns = strdup(p->net.proxy_dns)))
                 return -ENOMEM;
+        return t->dns ? find_dns_servers(sb, p, diag) : 0;
+}
+
+/* Filtered mode: the relay on the resolver's socket PID 1 handed over. */
+static int dns_start(struct cordon_sandbox *sb, struct cordon_diag *diag)
+{
+        /* Fail closed: without it the sandbox's resolv.conf names a resolver nobody serves,
+         * which is safe, but the start said the rules decide names. */
+        if (sb->dns_socket < 0)
+                return cordon_diag_set(diag, -EPROTO,
+                                       "the sandbox did not hand over the resolver's socket");
+        if (!sb->net_rules)
+                return cordon_diag_set(diag, -EPROTO, "the resolver has no network rules");
+        const struct cordon_dns_relay_config cfg = {
+            .rules = sb->net_rules,
+            .servers = sb->dns_servers,
+            .n_servers = sb->n_dns_servers,
+            .log_fd = sb->net_log_fd,
+        };
+        int sock = sb->dns_socket;
+        sb->dns_socket = -EBADF; /* the relay's, whatever the outcome */
+        int r = cordon_dns_relay_new(sock, &cfg, &sb->dns);
+        if (r >= 0)
+                r = cordon_dns_relay_attach(sb->dns, &sb->loop);
+        if (r < 0)
+                return cordon_diag_set(diag, r, "failed to serve the sandbox's resolver: %s",
+                                       strerror(-r));
         return 0;
 }
 
 int cordon_egress_start(struct cordon_sandbox *sb, struct cordon_diag *diag)
 {
+        if (cordon_net_mode_traits(sb->l.net_mode)->dns)
+                return dns_start(sb, diag);
         if (!cordon_net_mode_traits(sb->l.net_mode)->proxy)
                 return 0;
         /* The landlock backend's socket, made by the supervisor on the host's loopback. */
@@ -115,6 +180,9 @@ void cordon_egress_report(struct cordon_sandbox *sb)
 
 void cordon_egress_free(struct cordon_sandbox *sb)
 {
+        cordon_dns_relay_detach(sb->dns, &sb->loop);
+        sb->dns = cordon_dns_relay_free(sb->dns);
+        sb->dns_socket = safe_close(sb->dns_socket);
         cordon_proxy_free(sb->proxy);
         sb->proxy = NULL;
         sb->proxy_listener = safe_close(sb->proxy_listener);

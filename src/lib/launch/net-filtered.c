@@ -14,8 +14,6 @@
 #include "lib/policy/policy.h"
 #include "shared/macro.h"
 
-#define RESOLV_CONF "/etc/resolv.conf"
-
 static void rules_freep(struct cordon_net_rules **r)
 {
         cordon_net_rules_free(*r);
@@ -29,7 +27,8 @@ static void warn_unapplied(const struct cordon_launch *l)
         char line[1024];
         size_t n = 0;
         int len = snprintf(line, sizeof(line),
-                           "the filtered network cannot enforce host-name rules; not applied:");
+                           "the filtered network applies host-name rules to the names its "
+                           "resolver answers, not to connections; not applied to connections:");
         for (size_t i = 0; i < l->nft.n_unapplied && len > 0 && (size_t)len < sizeof(line); i++) {
                 const struct cordon_net_rule *r = l->nft.unapplied[i];
                 /* The floor's and defaults' host names are the same every run: the manual says
@@ -47,34 +46,6 @@ static void warn_unapplied(const struct cordon_launch *l)
         l->warn(l->userdata, line);
 }
 
-/* The sandbox shares the host's resolv.conf: a resolver on the host's loopback is the
- * sandbox's own loopback inside, where nothing answers. */
-static void warn_loopback_resolvers(const struct cordon_launch *l, const char *path)
-{
-        FILE *f = l->warn ? fopen(path, "re") : NULL;
-        if (!f)
-                return;
-        char line[512];
-        while (fgets(line, sizeof(line), f)) {
-                char word[16], addr[INET6_ADDRSTRLEN + 1];
-                struct in_addr a4;
-                struct in6_addr a6;
-                if (sscanf(line, " %15s %46s", word, addr) != 2 || !streq(word, "nameserver"))
-                        continue;
-                if ((inet_pton(AF_INET, addr, &a4) == 1 && (ntohl(a4.s_addr) >> 24) == 127) ||
-                    (inet_pton(AF_INET6, addr, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6))) {
-                        char msg[256];
-                        snprintf(msg, sizeof(msg),
-                                 "the host's resolver %s is on its loopback, which the filtered "
-                                 "network does not reach: names may not resolve inside",
-                                 addr);
-                        l->warn(l->userdata, msg);
-                        break;
-                }
-        }
-        fclose(f);
-}
-
 int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *diag)
 {
         const struct cordon_policy *p = l->p;
@@ -83,18 +54,6 @@ int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *dia
          * fallback has probed, unless NETWORK_FILTER_SKIP_HELPER_PROBE said not to). */
         const struct cordon_pasta_config cfg = {.path = p->net.filter_helper};
         int r = cordon_pasta_probe(&cfg, l->backend, true, diag);
-        struct cordon_net_addr fwd = {0};
-        if (p->pasta_dns_forward) {
-                if (inet_pton(AF_INET, p->pasta_dns_forward, &fwd.v4) == 1)
-                        fwd.family = AF_INET;
-                else if (inet_pton(AF_INET6, p->pasta_dns_forward, &fwd.v6) == 1)
-                        fwd.family = AF_INET6;
-                else
-                        return cordon_diag_set(diag, -EINVAL,
-                                               "pasta's DNS forwarding address '%s' is not an IP "
-                                               "address",
-                                               p->pasta_dns_forward);
-        }
         if (r < 0)
                 return r;
         const char *err = NULL;
@@ -120,20 +79,15 @@ int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *dia
         for (size_t i = 0; i < n; i++)
                 rules[i] = cordon_net_rules_get(set, i);
 
-        _cleanup_free_ struct cordon_net_addr *host = NULL, *dns = NULL;
+        _cleanup_free_ struct cordon_net_addr *host = NULL;
         struct cordon_nft_extra extra = {0};
         if ((r = cordon_nft_host_addrs(&host, &extra.n_host)) < 0)
                 return cordon_diag_set(diag, r, "failed to list the host's addresses: %s",
                                        strerror(-r));
-        if ((r = cordon_nft_resolvers(RESOLV_CONF, &dns, &extra.n_resolvers)) < 0)
-                return cordon_diag_set(diag, r, "failed to read %s: %s", RESOLV_CONF, strerror(-r));
         extra.host = host;
-        extra.resolvers = dns;
         if ((r = cordon_nft_plan_build(rules, n, &extra, &l->nft)) < 0)
                 return r;
         warn_unapplied(l);
-        if (!fwd.family)
-                warn_loopback_resolvers(l, RESOLV_CONF);
         /* They point into the policy, which is not referenced after the start. */
         free(l->nft.unapplied);
         l->nft.unapplied = NULL;
@@ -143,8 +97,9 @@ int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *dia
 
 int cordon_net_filtered_parent(struct cordon_launch *l, pid_t child, struct cordon_diag *diag)
 {
-        const struct cordon_pasta_config cfg = {.path = l->p->net.filter_helper,
-                                                .dns_forward = l->p->pasta_dns_forward};
+        /* No --dns-forward: the sandbox's DNS is cordon's resolver (dns-relay.h), and the
+         * firewall refuses port 53 everywhere else. */
+        const struct cordon_pasta_config cfg = {.path = l->p->net.filter_helper};
         return cordon_pasta_start(&cfg, child, &l->pasta, diag);
 }
 

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "cordon/sandbox.h"
+#include "lib/launch/dns-relay.h"
 #include "lib/launch/event-loop.h"
 #include "lib/launch/launch.h"
 #include "lib/mech/ns-limits.h"
@@ -47,6 +48,13 @@ struct cordon_sandbox {
         struct cordon_net_rules *net_rules;
         int net_log_fd;
         char *proxy_dns;
+        /* Filtered mode: the resolver's socket PID 1 bound inside (until the relay takes it),
+         * the relay serving it on @loop (its rules and log are the proxy's above), and the
+         * host's resolvers it forwards to, found before the clone. */
+        int dns_socket;
+        struct cordon_dns_relay *dns;
+        struct cordon_dns_server dns_servers[CORDON_DNS_SERVERS_MAX];
+        size_t n_dns_servers;
         /* The landlock backend's seccomp listener, as the child sent it (until @notify takes
          * it), and the notifications' source on @loop. */
         int notify_listener;

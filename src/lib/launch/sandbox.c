@@ -235,6 +235,7 @@ _public_ int cordon_sandbox_start_with(const struct cordon_policy *p, char *cons
         sb->opts = opts ? *opts : none;
         sb->pidfd = sb->control[0] = sb->control[1] = -EBADF;
         sb->proxy_listener = sb->net_log_fd = sb->l.proxy_fd = sb->notify_listener = -EBADF;
+        sb->dns_socket = -EBADF;
         sb->l.cgroup_fds[0] = sb->l.cgroup_fds[1] = sb->l.cgroup_fds[2] = sb->l.cgroup_fds[3] =
             -EBADF;
         sb->l.pasta = CORDON_PASTA_NONE;

@@ -115,6 +115,14 @@ static int phase_prepare(struct cordon_sandbox *sb, struct cordon_diag *diag)
                 if (r < 0)
                         return cordon_diag_set(diag, r, "failed to plan the mounts: %s",
                                                strerror(-r));
+                /* The resolv.conf naming cordon's resolver, only where one serves. */
+                if (!cordon_net_mode_traits(l->net_mode)->dns) {
+                        size_t k = 0;
+                        for (size_t i = 0; i < sb->plan.n; i++)
+                                if (!(p->fs[sb->plan.order[i]].flags & CORDON_FS_DNS))
+                                        sb->plan.order[k++] = sb->plan.order[i];
+                        sb->plan.n = k;
+                }
                 /* With the seccomp layer on only the inotify counts can grow inside. */
                 r = cordon_ns_limits_plan(NULL, l->seccomp, &sb->ns_limits);
                 if (r < 0)
@@ -264,6 +272,9 @@ static int phase_child_report(struct cordon_sandbox *sb, struct cordon_step_repo
                 else if (m.type == CORDON_CONTROL_FD &&
                          m.kind == CORDON_CONTROL_FD_PROXY_LISTENER && sb->proxy_listener < 0)
                         sb->proxy_listener = m.fd;
+                else if (m.type == CORDON_CONTROL_FD && m.kind == CORDON_CONTROL_FD_DNS_SOCKET &&
+                         sb->dns_socket < 0)
+                        sb->dns_socket = m.fd;
                 else if (m.type == CORDON_CONTROL_FD &&
                          m.kind == CORDON_CONTROL_FD_SECCOMP_NOTIFY && sb->l.seccomp_key.notify &&
                          sb->notify_listener < 0)
@@ -370,6 +381,7 @@ static void launch_undo(struct cordon_sandbox *sb)
         sb->control[0] = safe_close(sb->control[0]);
         sb->control[1] = safe_close(sb->control[1]);
         sb->notify_listener = safe_close(sb->notify_listener);
+        sb->dns_socket = safe_close(sb->dns_socket);
         cordon_mount_plan_clear(&sb->plan);
         sb->plan = (struct cordon_mount_plan){0};
         cordon_reaper_clear(&sb->reaper);

@@ -76,12 +76,10 @@ static void put_rule(FILE *f, const struct cordon_net_rule *r)
         fputs(r->exception && !r->floor ? "accept\n" : CORDON_NFT_REJECT "\n", f);
 }
 
-static void put_host_addr(FILE *f, const struct cordon_net_addr *a, const char *verdict, bool dns)
+static void put_host_addr(FILE *f, const struct cordon_net_addr *a, const char *verdict)
 {
         fputs("\t\t", f);
         put_addr(f, a, a->family == AF_INET ? 32 : 128);
-        if (dns)
-                put_port(f, 53);
         fprintf(f, "%s\n", verdict);
 }
 
@@ -126,16 +124,18 @@ int cordon_nft_plan_build(const struct cordon_net_rule *const *rules, size_t n,
         for (size_t i = 0; i < n; i++)
                 if (rules[i]->floor && enforceable(rules[i]))
                         put_rule(f, rules[i]);
-        if (extra->n_resolvers)
-                fputs("\t\t# the host's resolvers\n", f);
-        for (size_t i = 0; i < extra->n_resolvers; i++)
-                put_host_addr(f, &extra->resolvers[i], "accept", true);
+        /* The sandbox's resolver is cordon's, on its own loopback (accepted above): DNS to
+         * anywhere else, the host's resolvers included, would carry names the rules refuse
+         * (and data in them) past the rules. */
+        fputs("\t\t# DNS: only cordon's resolver, on the loopback\n\t\t", f);
+        put_port(f, 53);
+        fputs(CORDON_NFT_REJECT "\n", f);
         if (extra->n_host)
                 fputs("\t\t# the host's own addresses: its services are not reached through "
                       "pasta\n",
                       f);
         for (size_t i = 0; i < extra->n_host; i++)
-                put_host_addr(f, &extra->host[i], CORDON_NFT_REJECT, false);
+                put_host_addr(f, &extra->host[i], CORDON_NFT_REJECT);
         if (n_ranked)
                 fputs("\t\t# the rules, most specific first\n", f);
         for (size_t i = 0; i < n_ranked; i++)

@@ -20,11 +20,6 @@ struct cordon_nft_extra {
          * host binds to a wildcard address cannot be reached through pasta. */
         const struct cordon_net_addr *host;
         size_t n_host;
-        /* The host's resolvers (its /etc/resolv.conf, which the sandbox shares): port 53 over TCP
-         * and UDP stays open to them whatever the rules say after the floor, so that a resolver
-         * in a default-blocked range (10.255.255.53) still answers. */
-        const struct cordon_net_addr *resolvers;
-        size_t n_resolvers;
 };
 
 struct cordon_nft_plan {
@@ -39,7 +34,8 @@ struct cordon_nft_plan {
 /* Lowers @rules (@n of them, any order: the floor and the default-blocked ranges included as
  * the rule set holds them) into @ret. Most specific wins through the order of the rules:
  * traffic on the sandbox's own loopback and IPv6 neighbour discovery first, then the floor (never
- * lifted), the host's resolvers, the host's addresses, then every other rule by specificity,
+ * lifted), port 53 over TCP and UDP refused (the sandbox's resolver is cordon's, on its loopback:
+ * lib/launch/dns-relay.h), the host's addresses, then every other rule by specificity,
  * most specific first (a longer prefix before a shorter one, with a port before the same without,
  * any address before `*` with a port before `*`), the exception first at equal specificity.
  * Returns 0 or -ENOMEM; release @ret with cordon_nft_plan_clear(). */
@@ -50,8 +46,9 @@ void cordon_nft_plan_clear(struct cordon_nft_plan *p);
 /* The host's interface addresses (getifaddrs), without loopback and link-local ones (the floor
  * has those). Returns 0 with a malloc'ed array (possibly empty, *@ret NULL) or -errno. */
 int cordon_nft_host_addrs(struct cordon_net_addr **ret, size_t *ret_n);
-/* The nameserver addresses of @path (an /etc/resolv.conf), without scoped IPv6 ones. A missing
- * file is none. Returns 0 with a malloc'ed array or -errno. */
+/* The nameserver addresses of @path (an /etc/resolv.conf), without scoped IPv6 ones: the
+ * resolvers the filtered mode's relay forwards to. A missing file is none. Returns 0 with a
+ * malloc'ed array or -errno. */
 int cordon_nft_resolvers(const char *path, struct cordon_net_addr **ret, size_t *ret_n);
 
 /* Child side: loads @text into the current network namespace with libnftables. Needs

@@ -1,4 +1,5 @@
 /* Network namespace plumbing (isolated mode: loopback only) and the UTS hostname. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -25,6 +26,22 @@ int cordon_ns_net_loopback_up(void)
         if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
                 return -errno;
         return 0;
+}
+
+int cordon_ns_net_bind_udp(const char *addr, uint16_t port)
+{
+        struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
+        if (inet_pton(AF_INET, addr, &a.sin_addr) != 1)
+                return -EINVAL;
+        int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (fd < 0)
+                return -errno;
+        if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
+                int r = -errno;
+                (void)close(fd);
+                return r;
+        }
+        return fd;
 }
 
 int cordon_ns_uts_set_hostname(const char *name)

@@ -22,6 +22,7 @@ static const struct cordon_net_mode_traits net_modes[] = {
             .name = "filtered",
             .netns = true,
             .loopback = true,
+            .dns = true,
             .seccomp_rule = CORDON_SECCOMP_NET_FAMILIES,
             .seccomp_rule_no_netns = CORDON_SECCOMP_NET_NO_SOCKET,
             .prepare = cordon_net_filtered_prepare,

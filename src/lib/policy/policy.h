@@ -16,6 +16,9 @@
 enum {
         /* DATA: the generated file is a program, mode 0555 instead of 0644 (the mail stub). */
         CORDON_FS_EXEC = 1u << 16,
+        /* DATA: the filtered mode's resolv.conf (naming cordon's resolver); mounted only when
+         * the delivered network mode serves DNS, so a fallback keeps the host's file. */
+        CORDON_FS_DNS = 1u << 17,
 };
 
 struct cordon_fs_rule {
@@ -116,9 +119,6 @@ struct cordon_policy {
         /* ...because NETWORK_MAIL_BLOCK=on: an `auto` backend that falls back to landlock
          * refuses to start instead of going without it. */
         bool mail_stub_required;
-        /* NULL, or the address pasta forwards DNS queries from (--dns-forward) to the host's
-         * resolver; the sandbox's resolv.conf must name it (a host resolver on loopback). */
-        char *pasta_dns_forward;
         struct cordon_limits limits;
         uint64_t nproc_limit; /* SANDBOX_NPROC_LIMIT: RLIMIT_NPROC of the command; 0: none */
         /* PRIVATE_IPC=false: the host's IPC namespace (no CLONE_NEWIPC) and /dev/shm. */

@@ -10,8 +10,12 @@
 
 #include "lib/net/net-rules.h"
 #include "lib/policy/diag.h"
+#include "lib/policy/net-modes.h"
+#include "lib/policy/policy.h"
 #include "lib/resolve/lower-internal.h"
 #include "lib/settings/settings.h"
+#include "shared/fd-util.h"
+#include "shared/path-util.h"
 
 static int dup_opt(const char *s, char **ret)
 {
@@ -32,6 +36,45 @@ static int add_list(struct lower *l, struct cordon_net_rules *rules, const struc
                         return r;
         }
         return 0;
+}
+
+/* Filtered mode (ns backend): the sandbox's resolv.conf names cordon's resolver, and keeps the
+ * host's search domains and options. Where the host's file is a link (systemd-resolved's stub),
+ * the file it names is the one replaced, so that the link inside leads to it. */
+static int lower_resolv_conf(struct lower *l)
+{
+        if (l->s->net_mode != CORDON_NET_FILTERED || l->s->backend == CORDON_BACKEND_LANDLOCK ||
+            !cordon_policy_find_fs(l->p, "/etc"))
+                return 0;
+        _cleanup_free_ char *real = cordon_lower_host_realpath(l, "/etc/resolv.conf");
+        const char *guest = real && path_is_absolute(real) ? real : "/etc/resolv.conf";
+        _cleanup_free_ char *host = NULL;
+        (void)read_full_file(guest, 64u << 10, &host, NULL);
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        if (!f)
+                return -ENOMEM;
+        fputs("# cordon: the filtered network's resolver, which answers the names the network "
+              "rules allow\nnameserver " CORDON_DNS_ADDR "\n",
+              f);
+        for (char *line = host, *next; line && *line; line = next) {
+                next = strchr(line, '\n');
+                if (next)
+                        *next++ = 0;
+                line += strspn(line, " \t");
+                if (startswith(line, "search") || startswith(line, "domain") ||
+                    startswith(line, "options"))
+                        fprintf(f, "%s\n", line);
+        }
+        if (fclose(f) != 0) {
+                free(text);
+                return -ENOMEM;
+        }
+        int r = cordon_lower_put(l, guest, text, CORDON_ACCESS_DATA, CORDON_FS_DNS,
+                                 "NETWORK_FILTER_MODE=filtered");
+        free(text);
+        return r;
 }
 
 int cordon_lower_net(struct lower *l)
@@ -57,5 +100,5 @@ int cordon_lower_net(struct lower *l)
             (r = add_list(l, net->rules, &s->net_blocklist_except, true,
                           "NETWORK_BLOCKLIST_EXCEPT")) < 0)
                 return r;
-        return 0;
+        return lower_resolv_conf(l);
 }
