@@ -164,19 +164,6 @@ Test(nft, resolvers_parsed)
         free(v);
 }
 
-Test(nft, host_addrs_without_loopback)
-{
-        struct cordon_net_addr *v = NULL;
-        size_t n = 0;
-        cr_assert_eq(cordon_nft_host_addrs(&v, &n), 0);
-        for (size_t i = 0; i < n; i++)
-                if (v[i].family == AF_INET)
-                        cr_expect_neq(ntohl(v[i].v4.s_addr) >> 24, 127u);
-                else
-                        cr_expect_not(IN6_IS_ADDR_LOOPBACK(&v[i].v6));
-        free(v);
-}
-
 /* As root: nft itself accepts the text (-c: check only, nothing loaded). */
 Test(nft, nftables_accepts_it)
 {

@@ -3,7 +3,6 @@
 #include <arpa/inet.h>
 #include <dlfcn.h>
 #include <errno.h>
-#include <ifaddrs.h>
 #include <pthread.h>
 #include <nftables/libnftables.h>
 #include <stdio.h>
@@ -171,40 +170,6 @@ static int addrs_append(struct cordon_net_addr **v, size_t *n, const struct cord
                 return -ENOMEM;
         grown[(*n)++] = *a;
         *v = grown;
-        return 0;
-}
-
-int cordon_nft_host_addrs(struct cordon_net_addr **ret, size_t *ret_n)
-{
-        struct ifaddrs *ifa = NULL;
-        if (getifaddrs(&ifa) < 0)
-                return -errno;
-        _cleanup_free_ struct cordon_net_addr *v = NULL;
-        size_t n = 0;
-        int r = 0;
-        for (struct ifaddrs *i = ifa; i && r >= 0; i = i->ifa_next) {
-                if (!i->ifa_addr)
-                        continue;
-                struct cordon_net_addr a = {.family = i->ifa_addr->sa_family};
-                if (a.family == AF_INET) {
-                        a.v4 = ((const struct sockaddr_in *)(const void *)i->ifa_addr)->sin_addr;
-                        if ((ntohl(a.v4.s_addr) >> 24) == 127 ||
-                            (ntohl(a.v4.s_addr) >> 16) == 0xa9fe)
-                                continue;
-                } else if (a.family == AF_INET6) {
-                        a.v6 = ((const struct sockaddr_in6 *)(const void *)i->ifa_addr)->sin6_addr;
-                        if (IN6_IS_ADDR_LOOPBACK(&a.v6) || IN6_IS_ADDR_LINKLOCAL(&a.v6))
-                                continue;
-                } else {
-                        continue;
-                }
-                r = addrs_append(&v, &n, &a);
-        }
-        freeifaddrs(ifa);
-        if (r < 0)
-                return r;
-        *ret = TAKE_PTR(v);
-        *ret_n = n;
         return 0;
 }
 

@@ -47,9 +47,6 @@ int cordon_nft_plan_build(const struct cordon_net_rule *const *rules, size_t n,
                           const struct cordon_nft_extra *extra, struct cordon_nft_plan *ret);
 void cordon_nft_plan_clear(struct cordon_nft_plan *p);
 
-/* The host's interface addresses (getifaddrs), without loopback and link-local ones (the floor
- * has those). Returns 0 with a malloc'ed array (possibly empty, *@ret NULL) or -errno. */
-int cordon_nft_host_addrs(struct cordon_net_addr **ret, size_t *ret_n);
 /* The nameserver addresses of @path (an /etc/resolv.conf), without scoped IPv6 ones. A missing
  * file is none. Returns 0 with a malloc'ed array or -errno. */
 int cordon_nft_resolvers(const char *path, struct cordon_net_addr **ret, size_t *ret_n);
