@@ -39,7 +39,10 @@ struct cordon_nft_plan {
 /* Lowers @rules (@n of them, any order: the floor and the default-blocked ranges included as
  * the rule set holds them) into @ret. Most specific wins through the order of the rules:
  * traffic on the sandbox's own loopback and IPv6 neighbour discovery first, then the floor (never
- * lifted), the host's resolvers, the host's addresses, then every other rule by specificity,
+ * lifted), the host's resolvers, the host's addresses, every IPv4 block and host address inside
+ * the IPv6 forms that carry one (net-embedded.c, matched by payload, never lifted), a jump to
+ * the admin tier (a chain of the admin's rules, most specific first: an admin block rejects, an
+ * admin exception returns), then every other rule by specificity,
  * most specific first (a longer prefix before a shorter one, with a port before the same without,
  * any address before `*` with a port before `*`), the exception first at equal specificity.
  * Returns 0 or -ENOMEM; release @ret with cordon_nft_plan_clear(). */
