@@ -147,7 +147,8 @@ up() {
                    --address=/rebind-zero.test.example/0.0.0.0
                    --address=/rebind-linklocal.test.example/169.254.169.254
                    --address=/rebind-mapped.test.example/::ffff:127.0.0.1
-                   --address=/rebind-loop6.test.example/::1)
+                   --address=/rebind-loop6.test.example/::1
+                   --address=/host.test.example/"$a.1")
         [ $has_v6 = 1 ] && dns+=(--address=/v6.test.example/"$v6::3")
         ip netns exec "$ns" python3 "$lib/testnet.py" serve "$d" "$owner_id" -- "${dns[@]}" \
                 </dev/null >"$d/server.log" 2>&1 &
@@ -209,6 +210,7 @@ NET_REBIND_ZERO=rebind-zero.test.example
 NET_REBIND_LINKLOCAL=rebind-linklocal.test.example
 NET_REBIND_MAPPED=rebind-mapped.test.example
 NET_REBIND_LOOP6=rebind-loop6.test.example
+NET_HOST_NAME=host.test.example
 EOF
         chmod 644 "$d/env.tmp"
         mv "$d/env.tmp" "$d/env"

@@ -902,3 +902,80 @@ Test(net_rules, covers)
                              "%s covers %s: expected %s", cases[i].block, cases[i].except,
                              cases[i].covered ? "yes" : "no");
 }
+
+/* Each IPv6 form that carries an IPv4 address is judged as the IPv4 address too: the floor
+ * and the default ranges hold inside NAT64, 6to4, Teredo, IPv4-compatible and -translated. */
+Test(net_rules, embedded_ipv4_is_judged)
+{
+        _cleanup_rules_ struct cordon_net_rules *r = make(NULL, NULL);
+        addr_is(r, "64:ff9b::7f00:1", 80, false, false, "127.0.0.0/8");
+        addr_is(r, "64:ff9b::a9fe:a9fe", 80, true, false, "169.254.0.0/16");
+        addr_is(r, "64:ff9b::10.1.2.3", 80, false, false, "10.0.0.0/8");
+        addr_is(r, "64:ff9b:1:7f00:0:100::", 80, false, false, "127.0.0.0/8");
+        addr_is(r, "64:ff9b:1:c0a8:1:100::", 80, false, false, "192.168.0.0/16");
+        addr_is(r, "2002:7f00:1::", 80, false, false, "127.0.0.0/8");
+        addr_is(r, "2002:6440:1::1", 80, false, false, "100.64.0.0/10");
+        addr_is(r, "2001:0:4136:e378:8000:63bf:80ff:fffe", 80, false, false, "127.0.0.0/8");
+        addr_is(r, "2001:0:4136:e378:8000:63bf:f5fe:fdfc", 80, false, false, "10.0.0.0/8");
+        addr_is(r, "::127.0.0.1", 80, false, false, "127.0.0.0/8");
+        addr_is(r, "::ffff:0:127.0.0.1", 80, false, false, "127.0.0.0/8");
+        addr_is(r, "64:ff9b::e000:1", 80, false, false, "224.0.0.0/4");
+        /* A public IPv4 address inside is allowed, as the address itself would be. */
+        addr_is(r, "64:ff9b::c633:6407", 80, false, true, NULL);
+        addr_is(r, "2002:c633:6407::1", 80, false, true, NULL);
+}
+
+Test(net_rules, embedded_ipv4_obeys_rules_both_ways)
+{
+        /* A block of the IPv4 address holds inside; an exception of the IPv6 form does not lift
+         * the floor or a block of what it carries; an exception of the IPv4 address lifts its
+         * default range inside too (the same as the address written plainly). */
+        _cleanup_rules_ struct cordon_net_rules *r =
+            make(L("203.0.113.0/24"), L("64:ff9b::/96", "2002::/16", "10.9.9.9"));
+        addr_is(r, "64:ff9b::203.0.113.5", 443, false, false, "203.0.113.0/24");
+        addr_is(r, "64:ff9b::127.0.0.1", 443, false, false, "127.0.0.0/8");
+        addr_is(r, "2002:a00:1::", 443, false, false, "10.0.0.0/8");
+        addr_is(r, "64:ff9b::10.9.9.9", 443, false, true, "64:ff9b::/96");
+        addr_is(r, "64:ff9b::198.51.100.7", 443, false, true, "64:ff9b::/96");
+}
+
+/* An admin block is a tier no user exception lifts: port-only blocks against address or name
+ * exceptions, suffix blocks against exact names; an admin exception inside an admin block
+ * lifts it, and the user's own blocks still apply below it. */
+Test(net_rules, admin_blocks_beat_user_exceptions)
+{
+        _cleanup_rules_ struct cordon_net_rules *r = make(NULL, NULL);
+        struct cordon_diag d = {0};
+        cr_assert_eq(cordon_net_rules_add_admin(r, "*:18080", false, "admin", &d), 0);
+        cr_assert_eq(cordon_net_rules_add_admin(r, "*.x.test:443", false, "admin", &d), 0);
+        cr_assert_eq(cordon_net_rules_add_admin(r, "198.18.0.0/15", false, "admin", &d), 0);
+        cr_assert_eq(cordon_net_rules_add_admin(r, "198.18.7.0/24", true, "admin", &d), 0);
+        cr_assert_eq(cordon_net_rules_add(r, "192.0.2.2", true, "user", &d), 0);
+        cr_assert_eq(cordon_net_rules_add(r, "a.x.test", true, "user", &d), 0);
+        cr_assert_eq(cordon_net_rules_add(r, "198.18.3.3", true, "user", &d), 0);
+        cr_assert_eq(cordon_net_rules_add(r, "198.18.7.7", false, "user", &d), 0);
+        cr_assert_eq(cordon_net_rules_add(r, "*", true, "user", &d), 0);
+
+        addr_is(r, "192.0.2.2", 18080, false, false, "*:18080");
+        addr_is(r, "192.0.2.2", 443, false, true, "192.0.2.2");
+        name_is(r, "a.x.test", 443, false, "*.x.test:443");
+        name_is(r, "a.x.test", 80, true, "a.x.test");
+        addr_is(r, "198.18.3.3", 80, false, false, "198.18.0.0/15");
+        addr_is(r, "198.18.7.1", 80, false, true, "198.18.7.0/24");
+        addr_is(r, "198.18.7.7", 80, false, false, "198.18.7.7");
+        /* A resolved name's addresses: the admin's address blocks still hold. */
+        addr_is(r, "198.18.3.3", 80, true, false, "198.18.0.0/15");
+
+        struct cordon_net_verdict v;
+        struct cordon_net_addr a;
+        cordon_net_addr_parse("192.0.2.2", &a);
+        cordon_net_rules_check_addr(r, &a, 18080, false, &v);
+        cr_expect_str_eq(v.reason, "blocked by an admin rule (no exception lifts it)");
+        cr_expect(v.rule->admin);
+
+        /* The same rules without the admin tier: the user's exceptions win (today's order). */
+        _cleanup_rules_ struct cordon_net_rules *u =
+            make(L("*:18080", "*.x.test:443"), L("192.0.2.2", "a.x.test"));
+        addr_is(u, "192.0.2.2", 18080, false, true, "192.0.2.2");
+        name_is(u, "a.x.test", 443, true, "a.x.test");
+}

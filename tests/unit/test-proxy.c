@@ -13,12 +13,14 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/net/net-host.h"
 #include "lib/net/net-rules.h"
 #include "lib/proxy/proxy.h"
 
@@ -787,4 +789,35 @@ Test(proxy_config, dns_server_grammar)
                 cordon_proxy_free(p);
         }
         cordon_net_rules_free(r);
+}
+
+/* The host's own addresses are refused like the floor (a service bound to 0.0.0.0 or :: answers
+ * on each, and the proxy dials from the host), before any dial; so are the IPv4 addresses a
+ * NAT64 or 6to4 form carries. The hook would have led the dial to the echo server. */
+Test(proxy, host_addresses_and_embedded_forms_are_refused)
+{
+        struct cordon_net_addr *v = NULL;
+        size_t n = 0;
+        cr_assert_eq(cordon_net_host_addrs(&v, &n), 0);
+        for (size_t i = 0; i < n; i++) {
+                char a[INET6_ADDRSTRLEN], req[256];
+                cordon_net_addr_format(&v[i], a, sizeof(a));
+                bool v6 = v[i].family == AF_INET6;
+                snprintf(req, sizeof(req), "CONNECT %s%s%s:7 HTTP/1.1\r\n\r\n", v6 ? "[" : "", a,
+                         v6 ? "]" : "");
+                /* One in a default-blocked range is refused by that rule first. */
+                struct cordon_net_verdict by_rules;
+                cordon_net_rules_check_addr(rules, &v[i], 7, false, &by_rules);
+                expect_refused_http(req, "HTTP/1.1 403 Forbidden",
+                                    by_rules.allow ? "floor: the host's own address" : NULL);
+                json_t *j = next_log();
+                cr_expect_str_eq(jstr(j, "verdict"), "deny");
+                json_decref(j);
+        }
+        free(v);
+        expect_refused_http("CONNECT [64:ff9b::7f00:1]:7 HTTP/1.1\r\n\r\n",
+                            "HTTP/1.1 403 Forbidden", "floor: loopback");
+        expect_refused_http("CONNECT [2002:a00:1::1]:7 HTTP/1.1\r\n\r\n", "HTTP/1.1 403 Forbidden",
+                            "private range");
+        cr_expect_eq(atomic_load(&dials), 0, "dialled %s", dialled);
 }

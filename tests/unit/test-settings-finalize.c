@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/net/net-rules.h"
+#include "lib/policy/policy.h"
 #include "lib/resolve/lower.h"
 #include "lib/settings/settings.h"
 #include "shared/macro.h"
@@ -808,4 +810,40 @@ Test(finalize, home_expansion)
         user("ALLOWED_PROJECT_PARENTS", "${HOME}/x", "--allow-parent");
         cr_assert_eq(cordon_settings_set(s, "ALLOWED_PROJECT_PARENTS", "~user", "x", &diag),
                      -EINVAL);
+}
+
+/* The admin's NETWORK_BLOCKLIST entries reach the policy's rule set as the admin tier; a user
+ * exception that only partly overlaps one stays, and loses to it there. */
+Test(finalize, admin_blocks_reach_the_rules_as_the_admin_tier)
+{
+        mkdirs(fmt("%s/proj", home));
+        admin("NETWORK_BLOCKLIST", "*:18080", false);
+        admin("NETWORK_BLOCKLIST_EXCEPT", "198.18.0.9", false);
+        user("NETWORK_BLOCKLIST", "198.18.0.0/15", "--block");
+        user("NETWORK_BLOCKLIST_EXCEPT", "192.0.2.2", "--allow-host");
+        user("PROJECT_DIR", fmt("%s/proj", home), "--project-dir");
+        char *const envp[] = {NULL};
+        struct cordon_host h = {
+            .home = home, .cwd = root, .envp = envp, .uid = getuid(), .gid = getgid()};
+        struct cordon_policy *p = NULL;
+        cr_assert_eq(cordon_settings_resolve(s, &h, &p, &warnings, &diag), 0, "%s", diag.message);
+        const struct cordon_net_rules *r = p->net.rules;
+        size_t admin_rules = 0, user_rules = 0;
+        for (size_t i = 0; i < cordon_net_rules_count(r); i++) {
+                const struct cordon_net_rule *rule = cordon_net_rules_get(r, i);
+                if (streq(rule->pattern, "*:18080") || streq(rule->pattern, "198.18.0.9"))
+                        admin_rules += rule->admin;
+                else if (streq(rule->pattern, "198.18.0.0/15") || streq(rule->pattern, "192.0.2.2"))
+                        user_rules += !rule->admin;
+        }
+        cr_expect_eq(admin_rules, 2);
+        cr_expect_eq(user_rules, 2);
+        struct cordon_net_addr a;
+        struct cordon_net_verdict v;
+        cr_assert_eq(cordon_net_addr_parse("192.0.2.2", &a), 0);
+        cordon_net_rules_check_addr(r, &a, 18080, false, &v);
+        cr_expect_not(v.allow, "the user's exception lifted the admin's *:18080");
+        cordon_net_rules_check_addr(r, &a, 443, false, &v);
+        cr_expect(v.allow);
+        cordon_policy_free(p);
 }

@@ -23,7 +23,7 @@
 #include "shared/macro.h"
 
 /* A copy of @from: the built-in rules come with every new set, the others are added again in
- * their order, with their origins. */
+ * their order, with their origins and their tier (admin or not). */
 static int copy_rules(const struct cordon_net_rules *from, struct cordon_net_rules **ret)
 {
         struct cordon_net_rules *to = NULL;
@@ -33,8 +33,11 @@ static int copy_rules(const struct cordon_net_rules *from, struct cordon_net_rul
         size_t builtin = cordon_net_rules_count(to);
         for (size_t i = builtin; from && i < cordon_net_rules_count(from); i++) {
                 const struct cordon_net_rule *rule = cordon_net_rules_get(from, i);
-                if ((r = cordon_net_rules_add(to, rule->pattern, rule->exception, rule->origin,
-                                              NULL)) < 0) {
+                r = rule->admin ? cordon_net_rules_add_admin(to, rule->pattern, rule->exception,
+                                                             rule->origin, NULL)
+                                : cordon_net_rules_add(to, rule->pattern, rule->exception,
+                                                       rule->origin, NULL);
+                if (r < 0) {
                         cordon_net_rules_free(to);
                         return r;
                 }

@@ -9,6 +9,7 @@
 #include "lib/launch/net-filtered.h"
 #include "lib/mech/nft.h"
 #include "lib/mech/pasta.h"
+#include "lib/net/net-host.h"
 #include "lib/net/net-rules.h"
 #include "lib/policy/diag.h"
 #include "lib/policy/policy.h"
@@ -81,7 +82,7 @@ int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *dia
 
         _cleanup_free_ struct cordon_net_addr *host = NULL;
         struct cordon_nft_extra extra = {0};
-        if ((r = cordon_nft_host_addrs(&host, &extra.n_host)) < 0)
+        if ((r = cordon_net_host_addrs(&host, &extra.n_host)) < 0)
                 return cordon_diag_set(diag, r, "failed to list the host's addresses: %s",
                                        strerror(-r));
         extra.host = host;

@@ -3,7 +3,6 @@
 #include <arpa/inet.h>
 #include <dlfcn.h>
 #include <errno.h>
-#include <ifaddrs.h>
 #include <pthread.h>
 #include <nftables/libnftables.h>
 #include <stdio.h>
@@ -66,14 +65,72 @@ static void put_port(FILE *f, uint16_t port)
         fprintf(f, "meta l4proto { tcp, udp } th dport %u ", (unsigned)port);
 }
 
-static void put_rule(FILE *f, const struct cordon_net_rule *r)
+/* @r with the verdict @accept for an exception (blocks and the floor reject). */
+static void put_rule_as(FILE *f, const struct cordon_net_rule *r, const char *accept)
 {
         fputs("\t\t", f);
         if (r->kind == CORDON_NET_RULE_CIDR)
                 put_addr(f, &r->addr, r->prefix);
         if (r->port)
                 put_port(f, r->port);
-        fputs(r->exception && !r->floor ? "accept\n" : CORDON_NFT_REJECT "\n", f);
+        fprintf(f, "%s\n", r->exception && !r->floor ? accept : CORDON_NFT_REJECT);
+}
+
+static void put_rule(FILE *f, const struct cordon_net_rule *r)
+{
+        put_rule_as(f, r, "accept");
+}
+
+/* A reject of the IPv4 range @v4/@prefix (on @port, 0: any) inside the IPv6 form @e
+ * (net-embedded.c), matched by payload: the destination address begins at bit 192 of the IPv6
+ * header, and the IPv4 bytes lie at e->at[] in it (in runs of consecutive bytes). */
+static void put_embedded(FILE *f, const struct cordon_net_embedding *e,
+                         const struct cordon_net_addr *v4, unsigned prefix, uint16_t port)
+{
+        uint32_t a = ntohl(v4->v4.s_addr);
+        if (e->inverted)
+                a = ~a;
+        fprintf(f, "\t\tip6 daddr %s/%u ", e->prefix, e->prefix_len);
+        unsigned done = 0;
+        for (unsigned k = 0; k < 4 && done < prefix;) {
+                unsigned run = 1;
+                while (k + run < 4 && e->at[k + run] == e->at[k] + run)
+                        run++;
+                unsigned bits = run * 8 < prefix - done ? run * 8 : prefix - done;
+                uint32_t val =
+                    (uint32_t)((uint64_t)a << done >> (32 - bits)) & (uint32_t)((1ULL << bits) - 1);
+                fprintf(f, "@nh,%u,%u 0x%x ", 192 + 8 * (unsigned)e->at[k], bits, val);
+                done += bits;
+                k += run;
+        }
+        if (port)
+                put_port(f, port);
+        fputs(CORDON_NFT_REJECT "\n", f);
+}
+
+/* Every IPv4 block of the rule set (the floor's, the default ranges', the admin's and the
+ * user's) and the host's IPv4 addresses, refused inside each IPv6 form that carries an IPv4
+ * address (NAT64, 6to4, Teredo...): a translator or relay would deliver the packet there. An
+ * exception does not lift these (matching an exception's embedded form too would take a chain
+ * per form; refusing is the stricter side). */
+static void put_embedded_all(FILE *f, const struct cordon_net_rule *const *rules, size_t n,
+                             const struct cordon_nft_extra *extra)
+{
+        fputs("\t\t# IPv4 blocks and the host's IPv4 addresses inside NAT64, 6to4, Teredo "
+              "and the other IPv6 forms that carry an IPv4 address\n",
+              f);
+        for (size_t k = 0; k < cordon_net_n_embeddings; k++) {
+                const struct cordon_net_embedding *e = &cordon_net_embeddings[k];
+                for (size_t i = 0; i < n; i++) {
+                        const struct cordon_net_rule *r = rules[i];
+                        if (r->kind == CORDON_NET_RULE_CIDR && !r->exception &&
+                            r->addr.family == AF_INET)
+                                put_embedded(f, e, &r->addr, r->prefix, r->port);
+                }
+                for (size_t i = 0; i < extra->n_host; i++)
+                        if (extra->host[i].family == AF_INET)
+                                put_embedded(f, e, &extra->host[i], 32, 0);
+        }
 }
 
 static void put_host_addr(FILE *f, const struct cordon_net_addr *a, const char *verdict)
@@ -105,14 +162,27 @@ int cordon_nft_plan_build(const struct cordon_net_rule *const *rules, size_t n,
                 }
         }
         qsort(ranked, n_ranked, sizeof(*ranked), compare_ranked);
+        size_t n_admin = 0;
+        for (size_t i = 0; i < n_ranked; i++)
+                n_admin += ranked[i].rule->admin;
 
         char *text = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&text, &len);
         if (!f)
                 return -ENOMEM;
-        fputs("table inet cordon {\n"
-              "\tchain output {\n"
+        fputs("table inet cordon {\n", f);
+        if (n_admin) {
+                /* The admin tier (net-rules.h): the admin's rules among themselves, most
+                 * specific first; an admin block refuses whatever the user excepted, an admin
+                 * exception returns to the ordinary order below. */
+                fputs("\tchain admin {\n", f);
+                for (size_t i = 0; i < n_ranked; i++)
+                        if (ranked[i].rule->admin)
+                                put_rule_as(f, ranked[i].rule, "return");
+                fputs("\t}\n", f);
+        }
+        fputs("\tchain output {\n"
               "\t\ttype filter hook output priority filter; policy accept;\n"
               "\t\t# the sandbox's own loopback (and its own copy of the host's address)\n"
               "\t\toif \"lo\" accept\n"
@@ -136,6 +206,9 @@ int cordon_nft_plan_build(const struct cordon_net_rule *const *rules, size_t n,
                       f);
         for (size_t i = 0; i < extra->n_host; i++)
                 put_host_addr(f, &extra->host[i], CORDON_NFT_REJECT);
+        put_embedded_all(f, rules, n, extra);
+        if (n_admin)
+                fputs("\t\tjump admin\n", f);
         if (n_ranked)
                 fputs("\t\t# the rules, most specific first\n", f);
         for (size_t i = 0; i < n_ranked; i++)
@@ -171,40 +244,6 @@ static int addrs_append(struct cordon_net_addr **v, size_t *n, const struct cord
                 return -ENOMEM;
         grown[(*n)++] = *a;
         *v = grown;
-        return 0;
-}
-
-int cordon_nft_host_addrs(struct cordon_net_addr **ret, size_t *ret_n)
-{
-        struct ifaddrs *ifa = NULL;
-        if (getifaddrs(&ifa) < 0)
-                return -errno;
-        _cleanup_free_ struct cordon_net_addr *v = NULL;
-        size_t n = 0;
-        int r = 0;
-        for (struct ifaddrs *i = ifa; i && r >= 0; i = i->ifa_next) {
-                if (!i->ifa_addr)
-                        continue;
-                struct cordon_net_addr a = {.family = i->ifa_addr->sa_family};
-                if (a.family == AF_INET) {
-                        a.v4 = ((const struct sockaddr_in *)(const void *)i->ifa_addr)->sin_addr;
-                        if ((ntohl(a.v4.s_addr) >> 24) == 127 ||
-                            (ntohl(a.v4.s_addr) >> 16) == 0xa9fe)
-                                continue;
-                } else if (a.family == AF_INET6) {
-                        a.v6 = ((const struct sockaddr_in6 *)(const void *)i->ifa_addr)->sin6_addr;
-                        if (IN6_IS_ADDR_LOOPBACK(&a.v6) || IN6_IS_ADDR_LINKLOCAL(&a.v6))
-                                continue;
-                } else {
-                        continue;
-                }
-                r = addrs_append(&v, &n, &a);
-        }
-        freeifaddrs(ifa);
-        if (r < 0)
-                return r;
-        *ret = TAKE_PTR(v);
-        *ret_n = n;
         return 0;
 }
 

@@ -35,7 +35,10 @@ struct cordon_nft_plan {
  * the rule set holds them) into @ret. Most specific wins through the order of the rules:
  * traffic on the sandbox's own loopback and IPv6 neighbour discovery first, then the floor (never
  * lifted), port 53 over TCP and UDP refused (the sandbox's resolver is cordon's, on its loopback:
- * lib/launch/dns-relay.h), the host's addresses, then every other rule by specificity,
+ * lib/launch/dns-relay.h), the host's addresses, every IPv4 block and host address inside the
+ * IPv6 forms that carry one (net-embedded.c, matched by payload, never lifted), a jump to the
+ * admin tier (a chain of the admin's rules, most specific first: an admin block rejects, an admin
+ * exception returns), then every other rule by specificity,
  * most specific first (a longer prefix before a shorter one, with a port before the same without,
  * any address before `*` with a port before `*`), the exception first at equal specificity.
  * Returns 0 or -ENOMEM; release @ret with cordon_nft_plan_clear(). */
@@ -43,9 +46,6 @@ int cordon_nft_plan_build(const struct cordon_net_rule *const *rules, size_t n,
                           const struct cordon_nft_extra *extra, struct cordon_nft_plan *ret);
 void cordon_nft_plan_clear(struct cordon_nft_plan *p);
 
-/* The host's interface addresses (getifaddrs), without loopback and link-local ones (the floor
- * has those). Returns 0 with a malloc'ed array (possibly empty, *@ret NULL) or -errno. */
-int cordon_nft_host_addrs(struct cordon_net_addr **ret, size_t *ret_n);
 /* The nameserver addresses of @path (an /etc/resolv.conf), without scoped IPv6 ones: the
  * resolvers the filtered mode's relay forwards to. A missing file is none. Returns 0 with a
  * malloc'ed array or -errno. */

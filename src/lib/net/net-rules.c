@@ -29,6 +29,7 @@ struct cordon_net_rules {
 static const char R_NONE[] = "no rule matched";
 static const char R_BLOCK[] = "blocked by rule";
 static const char R_EXCEPT[] = "allowed by exception";
+static const char R_ADMIN[] = "blocked by an admin rule (no exception lifts it)";
 
 void cordon_net_quote(char *buf, size_t size, const char *s, size_t len)
 {
@@ -500,7 +501,7 @@ static int push(struct cordon_net_rules *r, struct entry *e)
 }
 
 static int add(struct cordon_net_rules *r, const char *pattern, bool exception, const char *origin,
-               bool floor, const char *reason, struct cordon_diag *diag)
+               bool floor, bool admin, const char *reason, struct cordon_diag *diag)
 {
         if (r->n >= CORDON_NET_RULES_MAX)
                 return cordon_diag_set(diag, -E2BIG, "%s: more than %d rules (the limit)",
@@ -515,6 +516,7 @@ static int add(struct cordon_net_rules *r, const char *pattern, bool exception, 
                 return ret;
         }
         e->rule.floor = floor;
+        e->rule.admin = admin;
         e->reason = reason;
         ret = push(r, e);
         if (ret < 0) {
@@ -533,7 +535,7 @@ int cordon_net_rules_new(struct cordon_net_rules **ret)
                 const struct cordon_net_builtin *b = &cordon_net_builtins[i];
                 int k = add(r, b->pattern, false,
                             b->floor ? CORDON_NET_ORIGIN_FLOOR : CORDON_NET_ORIGIN_DEFAULT,
-                            b->floor, b->reason, NULL);
+                            b->floor, false, b->reason, NULL);
                 if (k < 0) {
                         cordon_net_rules_free(r);
                         /* Only allocation can fail: the unit tests parse every built-in. */
@@ -561,7 +563,15 @@ int cordon_net_rules_add(struct cordon_net_rules *r, const char *pattern, bool e
 {
         if (!r)
                 return -EINVAL;
-        return add(r, pattern, exception, origin, false, NULL, diag);
+        return add(r, pattern, exception, origin, false, false, NULL, diag);
+}
+
+int cordon_net_rules_add_admin(struct cordon_net_rules *r, const char *pattern, bool exception,
+                               const char *origin, struct cordon_diag *diag)
+{
+        if (!r)
+                return -EINVAL;
+        return add(r, pattern, exception, origin, false, true, NULL, diag);
 }
 
 size_t cordon_net_rules_count(const struct cordon_net_rules *r)
@@ -649,6 +659,8 @@ static void decide(const struct entry *best, struct cordon_net_verdict *ret)
         ret->allow = best->rule.exception && !best->rule.floor;
         if (best->reason)
                 ret->reason = best->reason;
+        else if (best->rule.admin && !ret->allow)
+                ret->reason = R_ADMIN;
         else
                 ret->reason = ret->allow ? R_EXCEPT : R_BLOCK;
 }
@@ -666,12 +678,19 @@ static long rank(const struct cordon_net_rule *rule, const struct query *q)
                        : addr_rank(rule, q->addr, q->port, q->by_name);
 }
 
-/* The deciding entry: a matching floor rule, whatever its rank; else the highest rank, an
- * exception winning a tie with a block, the first added winning among equals. NULL: none. */
+/* Whether @e (of rank @k) beats the best so far: a higher rank, or an exception tying a block
+ * (the first added wins among equals). */
+static bool beats(const struct entry *e, long k, const struct entry *best, long best_rank)
+{
+        return k > best_rank || (k == best_rank && e->rule.exception && !best->rule.exception);
+}
+
+/* The deciding entry: a matching floor rule, whatever its rank; else an admin block that wins
+ * among the admin rules (the admin tier); else the highest rank over all rules. NULL: none. */
 static const struct entry *pick(const struct cordon_net_rules *r, const struct query *q)
 {
-        const struct entry *best = NULL;
-        long best_rank = -1;
+        const struct entry *best = NULL, *admin = NULL;
+        long best_rank = -1, admin_rank = -1;
         for (size_t i = 0; i < r->n; i++) {
                 const struct entry *e = r->v[i];
                 long k = rank(&e->rule, q);
@@ -679,13 +698,16 @@ static const struct entry *pick(const struct cordon_net_rules *r, const struct q
                         continue;
                 if (e->rule.floor)
                         return e;
-                if (k > best_rank ||
-                    (k == best_rank && e->rule.exception && !best->rule.exception)) {
+                if (e->rule.admin && beats(e, k, admin, admin_rank)) {
+                        admin = e;
+                        admin_rank = k;
+                }
+                if (beats(e, k, best, best_rank)) {
                         best = e;
                         best_rank = k;
                 }
         }
-        return best;
+        return admin && !admin->rule.exception ? admin : best;
 }
 
 void cordon_net_rules_check_name(const struct cordon_net_rules *r, const char *name, uint16_t port,
@@ -709,9 +731,18 @@ void cordon_net_rules_check_addr(const struct cordon_net_rules *r,
                 *ret = (struct cordon_net_verdict){.allow = false, .reason = "not an address"};
                 return;
         }
-        struct cordon_net_addr a = *addr;
+        struct cordon_net_addr a = *addr, v4;
         addr_unmap(&a);
         decide(pick(r, &(struct query){.addr = &a, .port = port, .by_name = by_name}), ret);
+        /* The IPv4 address a NAT64, 6to4 or Teredo form carries must pass on its own too: a
+         * translator or relay delivers the connection there. */
+        if (ret->allow && cordon_net_addr_embedded(&a, &v4, NULL)) {
+                struct cordon_net_verdict inner;
+                decide(pick(r, &(struct query){.addr = &v4, .port = port, .by_name = by_name}),
+                       &inner);
+                if (!inner.allow)
+                        *ret = inner;
+        }
 }
 
 bool cordon_net_rule_covers(const struct cordon_net_rule *block,

@@ -30,8 +30,17 @@
  * default-blocked ranges and the floor, and a blocked address is refused even when the name was
  * excepted unless an address exception covers it.
  *
- * Not handled: NAT64 (64:ff9b::/96) and 6to4 (2002::/16) spellings of IPv4 addresses are plain
- * IPv6 here; nothing in the sandbox's path translates them back to the host's IPv4 loopback.
+ * Admin tier: rules from the admin baseline (added with cordon_net_rules_add_admin()) are decided
+ * among themselves first, below the floor and above every user rule: when the most specific
+ * matching admin rule is a block, the connection is refused whatever the user excepted (an
+ * admin block `*:18080` is not lifted by a user's `192.0.2.2`, although the address outranks
+ * the port). An admin exception that wins there only lets the ordinary order decide.
+ *
+ * IPv6 forms that carry an IPv4 address (cordon_net_addr_embedded(): IPv4-compatible,
+ * IPv4-translated, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, 6to4 2002::/16, Teredo 2001::/32):
+ * the address is decided as written and, when allowed, the embedded IPv4 address is decided
+ * too (with the same port); either refusal refuses. The floor's names hold for names only: a
+ * literal address of the same service is an address like any other.
  *
  * Not thread-safe for writers; a finished set may be read from several threads. Matching is a
  * linear scan (the floor is about a hundred rules; a set holds at most CORDON_NET_RULES_MAX). */
@@ -70,6 +79,7 @@ struct cordon_net_rule {
         enum cordon_net_rule_kind kind;
         bool exception; /* from NETWORK_BLOCKLIST_EXCEPT */
         bool floor;     /* built in and never liftable */
+        bool admin;     /* from the admin baseline: its blocks no user exception lifts */
         uint16_t port;  /* 0: every port */
         char *name;     /* HOST: the normalised name; SUFFIX: the suffix without "*." */
         struct cordon_net_addr addr; /* CIDR: the network (host bits cleared) */
@@ -106,6 +116,10 @@ void cordon_net_rules_free(struct cordon_net_rules *r);
  * Returns 0, -EINVAL, -E2BIG or -ENOMEM. Rule pointers handed out before stay valid. */
 int cordon_net_rules_add(struct cordon_net_rules *r, const char *pattern, bool exception,
                          const char *origin, struct cordon_diag *diag);
+
+/* cordon_net_rules_add() for a rule of the admin baseline (the admin tier, above). */
+int cordon_net_rules_add_admin(struct cordon_net_rules *r, const char *pattern, bool exception,
+                               const char *origin, struct cordon_diag *diag);
 
 /* Parses one pattern into @ret without adding it (its strings owned by @ret; free with
  * cordon_net_rule_clear()). @origin may be NULL. Returns 0, -ENOMEM, or -EINVAL with @diag
@@ -145,6 +159,28 @@ int cordon_net_name_normalize(const char *name, size_t len, char *out);
 /* Parses a canonical IP literal (dotted-quad IPv4 without leading zeros, or IPv6 as inet_pton
  * takes it, without brackets or zone). Returns 0, -EINVAL for anything else. */
 int cordon_net_addr_parse(const char *s, struct cordon_net_addr *ret);
+/* Whether the IPv6 address @a carries an IPv4 address a translator, a relay or the kernel may
+ * send the packet on to: IPv4-mapped ::ffff:0:0/96 and IPv4-translated ::ffff:0:0:0/96 (the last
+ * 32 bits), IPv4-compatible ::/96 (the last 32 bits; :: and ::1 excluded), NAT64 64:ff9b::/96
+ * (the last 32 bits) and the local-use 64:ff9b:1::/48 (RFC 8215, RFC 6052's /48 layout: bits
+ * 48-63 and 72-87), 6to4 2002::/16 (bits 16-47) and Teredo 2001::/32 (the client: the last 32
+ * bits inverted). On true *@ret (may be NULL) is the IPv4 address and *@ret_form (may be NULL)
+ * the form's name. An IPv4 @a is none. Thread-safe. */
+bool cordon_net_addr_embedded(const struct cordon_net_addr *a, struct cordon_net_addr *ret,
+                              const char **ret_form);
+
+/* The embedding forms as data, for the firewall that matches them by payload (nft.c): the
+ * prefix, and where the IPv4 address's bits lie in the IPv6 address. */
+struct cordon_net_embedding {
+        const char *name;
+        const char *prefix; /* an IPv6 CIDR */
+        unsigned prefix_len;
+        uint8_t at[4]; /* the byte of the IPv6 address holding each IPv4 byte */
+        bool inverted; /* Teredo stores the client address inverted */
+};
+extern const struct cordon_net_embedding cordon_net_embeddings[];
+extern const size_t cordon_net_n_embeddings;
+
 /* Formats @a into @buf (INET6_ADDRSTRLEN). */
 const char *cordon_net_addr_format(const struct cordon_net_addr *a, char *buf, size_t size);
 
@@ -162,7 +198,8 @@ void cordon_net_rules_check_name(const struct cordon_net_rules *r, const char *n
 /* Decides a connection to @addr on @port. @by_name: the address came from resolving a name the
  * name rules allowed, so `*` and bare-port rules (already decided for the name) are not
  * consulted again, only the address rules, the default-blocked ranges and the floor; without
- * it (an IP literal) every rule kind applies. IPv4-mapped IPv6 addresses are checked as IPv4. */
+ * it (an IP literal) every rule kind applies. IPv4-mapped IPv6 addresses are checked as IPv4;
+ * other forms that embed an IPv4 address are checked as written and as the embedded address. */
 void cordon_net_rules_check_addr(const struct cordon_net_rules *r,
                                  const struct cordon_net_addr *addr, uint16_t port, bool by_name,
                                  struct cordon_net_verdict *ret);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lib/net/net-host.h"
 #include "lib/net/net-rules.h"
 #include "lib/proxy/proxy-resolve.h"
 #include "lib/proxy/proxy-target.h"
@@ -88,6 +89,7 @@ struct cordon_proxy {
         char *dns_server;
         int epfd;
         struct cordon_proxy_resolver *resolver;
+        struct cordon_net_host *host; /* the host's own addresses, refused like the floor */
         struct cordon_proxy_watch listeners[CORDON_PROXY_LISTENERS_MAX];
         unsigned n_listeners;
         bool accepting;

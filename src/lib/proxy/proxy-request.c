@@ -207,6 +207,27 @@ static void dial_event(struct proxy_conn *c)
         dial_next(c);
 }
 
+/* Decides @addr by the rules, then refuses it when it is one of the host's own addresses (as
+ * written or the IPv4 address a NAT64, 6to4 or Teredo form carries): a service the host binds
+ * to 0.0.0.0 or :: answers there, and the proxy dials from the host. Like the floor, no
+ * exception lifts it; a list that cannot be read refuses (fail closed). */
+static void judge(struct proxy_conn *c, const struct cordon_net_addr *addr, bool by_name,
+                  struct cordon_net_verdict *v)
+{
+        cordon_net_rules_check_addr(c->p->cfg.rules, addr, c->target.port, by_name, v);
+        if (!v->allow)
+                return;
+        struct cordon_net_addr inner;
+        int r = cordon_net_host_has(c->p->host, addr);
+        if (r == 0 && cordon_net_addr_embedded(addr, &inner, NULL))
+                r = cordon_net_host_has(c->p->host, &inner);
+        if (r != 0)
+                *v = (struct cordon_net_verdict){
+                    .allow = false,
+                    .reason = r > 0 ? "floor: the host's own address"
+                                    : "the host's own addresses cannot be read"};
+}
+
 static void resolved(void *userdata, int error, const struct cordon_net_addr *addrs, size_t n)
 {
         struct proxy_conn *c = userdata;
@@ -225,7 +246,7 @@ static void resolved(void *userdata, int error, const struct cordon_net_addr *ad
         c->n_addrs = 0;
         for (size_t i = 0; i < n; i++) {
                 struct cordon_net_verdict v;
-                cordon_net_rules_check_addr(c->p->cfg.rules, &addrs[i], c->target.port, true, &v);
+                judge(c, &addrs[i], true, &v);
                 if (v.allow) {
                         if (c->n_addrs == 0 && v.rule)
                                 c->rule = v.rule; /* an address exception decided */
@@ -251,7 +272,7 @@ static void decide(struct proxy_conn *c)
 
         c->have_target = true;
         if (c->target.is_addr) {
-                cordon_net_rules_check_addr(rules, &c->target.addr, c->target.port, false, &v);
+                judge(c, &c->target.addr, false, &v);
                 if (!v.allow)
                         return refuse_rules(c, &v);
                 c->rule = v.rule;

@@ -397,6 +397,11 @@ int cordon_proxy_new(const struct cordon_proxy_config *cfg, struct cordon_proxy 
                 cordon_proxy_free(p);
                 return r;
         }
+        if ((r = cordon_net_host_new(&p->host)) < 0) {
+                cordon_proxy_free(p);
+                return cordon_diag_set(diag, r, "Failed to list the host's own addresses: %s",
+                                       strerror(-r));
+        }
         p->accepting = true;
         *ret = p;
         return 0;
@@ -422,6 +427,7 @@ void cordon_proxy_free(struct cordon_proxy *p)
                 free(c);
         }
         cordon_proxy_resolver_free(p->resolver);
+        cordon_net_host_free(p->host);
         for (unsigned i = 0; i < p->n_listeners; i++)
                 safe_close(p->listeners[i].fd);
         safe_close(p->epfd);

@@ -4,6 +4,7 @@
  * pasta's settings. Which mode is delivered is the launch's decision (net-decide.c): it depends
  * on the backend and on the host. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +26,29 @@ static int dup_opt(const char *s, char **ret)
         return *ret ? 0 : -ENOMEM;
 }
 
+/* The admin baseline's entries of @variable (its list in @admin_list), or NULL when the
+ * baseline did not set the variable. */
+static const struct cordon_list *admin_entries(const struct cordon_settings *s,
+                                               const char *variable, size_t offset)
+{
+        const struct cordon_var *v = cordon_var_find(variable);
+        if (!s->admin || !s->admin_set || !v || !s->admin_set[v - cordon_vars])
+                return NULL;
+        return (const struct cordon_list *)(const void *)((const char *)s->admin + offset);
+}
+
+/* Adds @list's patterns; those the admin baseline gave (in @admin) go in as the admin tier,
+ * which no user exception lifts (net-rules.h). */
 static int add_list(struct lower *l, struct cordon_net_rules *rules, const struct cordon_list *list,
-                    bool exception, const char *variable)
+                    const struct cordon_list *admin, bool exception, const char *variable)
 {
         CORDON_LIST_FOREACH (it, list) {
                 char origin[512];
                 snprintf(origin, sizeof(origin), "%s from %s", variable, it->origin);
-                int r = cordon_net_rules_add(rules, it->value, exception, origin, l->diag);
+                int r =
+                    admin && cordon_list_find(admin, it->value)
+                        ? cordon_net_rules_add_admin(rules, it->value, exception, origin, l->diag)
+                        : cordon_net_rules_add(rules, it->value, exception, origin, l->diag);
                 if (r < 0)
                         return r;
         }
@@ -96,8 +113,13 @@ int cordon_lower_net(struct lower *l)
         r = cordon_net_rules_new(&net->rules);
         if (r < 0)
                 return r;
-        if ((r = add_list(l, net->rules, &s->net_blocklist, false, "NETWORK_BLOCKLIST")) < 0 ||
-            (r = add_list(l, net->rules, &s->net_blocklist_except, true,
+        const struct cordon_list *admin_block =
+            admin_entries(s, "NETWORK_BLOCKLIST", offsetof(struct cordon_settings, net_blocklist));
+        const struct cordon_list *admin_except = admin_entries(
+            s, "NETWORK_BLOCKLIST_EXCEPT", offsetof(struct cordon_settings, net_blocklist_except));
+        if ((r = add_list(l, net->rules, &s->net_blocklist, admin_block, false,
+                          "NETWORK_BLOCKLIST")) < 0 ||
+            (r = add_list(l, net->rules, &s->net_blocklist_except, admin_except, true,
                           "NETWORK_BLOCKLIST_EXCEPT")) < 0)
                 return r;
         return lower_resolv_conf(l);
