@@ -233,13 +233,18 @@ static void append_item(char *buf, size_t size, const char *value, const char *o
 
 /* What the later layers (the user's files, conf.d, the environment, the command line) did to a
  * list the admin set, within what its rule allows: the items they added and the admin's items
- * they removed. The profiles' items (ENABLED_AGENTS, folded in here) are not a layer's doing. */
+ * they removed. The profiles' items (ENABLED_AGENTS, folded in here) are not a layer's doing.
+ * Items added to a list of restrictions (a blocklist, HOME_READONLY: rows whose admin entries
+ * are restored) only add to what the admin asked for, which stays in force whole: no line. */
 static int note_list_changes(struct admin_run *run, const struct cordon_var *v)
 {
         const struct cordon_list *now = cfield(run->s, v), *admin = cfield(run->a, v);
+        bool restricts =
+            v->admin == CORDON_ADMIN_RESTORED || v->admin == CORDON_ADMIN_NO_ESCALATION;
         char added[1024] = "", removed[1024] = "";
         CORDON_LIST_FOREACH (it, now)
-                if (!cordon_list_find(admin, it->value) && !startswith(it->origin, "profile "))
+                if (!restricts && !cordon_list_find(admin, it->value) &&
+                    !startswith(it->origin, "profile "))
                         append_item(added, sizeof(added), it->value, it->origin);
         CORDON_LIST_FOREACH (it, admin)
                 if (!cordon_list_find(now, it->value))
