@@ -3,8 +3,9 @@
 # cordon's own configuration (~/.config/cordon/conf.d/x.conf, or a fresh ~/.config/agent-sandbox),
 # which the next start runs as bash and which chooses its confinement. The ns backend binds these
 # directories read-only; the landlock backend had no such rule. Expected: EACCES (a missing
-# agent-sandbox directory is created empty first, then kept read-only). Control: another entry of
-# ~/.config stays writable, and with --profile unrestricted (no Landlock) the plant succeeds.
+# agent-sandbox directory cannot be created: ~/.config, which lacks credential stores such as
+# ~/.config/gh, is carved). Control: another entry of ~/.config stays writable, and with
+# --profile unrestricted (no Landlock) the plant succeeds.
 . "$(dirname "$0")/../lib/tap.sh"
 
 mkdir -p "$HOME/.config/cordon/conf.d" "$HOME/.config/tool"
@@ -20,17 +21,16 @@ for how in "--rw $HOME/.config" "--home-access write"; do
         check "$how: creating conf.d/x.conf: EACCES" "EACCES" \
                 "$(run $how -- python3 -c "$TRY" "$plant" "$HOME/.config/cordon/conf.d/x.conf")"
         # shellcheck disable=SC2086
-        check "$how: creating ~/.config/agent-sandbox/sandbox.conf: EACCES" "EACCES" \
-                "$(run $how -- python3 -c "$TRY" "$plant" "$HOME/.config/agent-sandbox/sandbox.conf")"
+        check "$how: creating ~/.config/agent-sandbox: EACCES" "EACCES" \
+                "$(run $how -- python3 -c "$TRY" 'os.makedirs(p)' "$HOME/.config/agent-sandbox")"
         # shellcheck disable=SC2086
         check "$how: control: ~/.config/tool/settings stays writable" "OK:2" \
                 "$(run $how -- python3 -c "$TRY" 'open(p, "a").write("x\n")' "$HOME/.config/tool/settings")"
 done
 check "nothing was planted on the host" "absent" \
-        "$([ -e "$HOME/.config/cordon/conf.d/x.conf" ] || [ -e "$HOME/.config/agent-sandbox/sandbox.conf" ] &&
-                echo present || echo absent)"
-check "the missing agent-sandbox directory was created empty" "dir:" \
-        "$([ -d "$HOME/.config/agent-sandbox" ] && echo "dir:$(ls -A "$HOME/.config/agent-sandbox")")"
+        "$([ -e "$HOME/.config/cordon/conf.d/x.conf" ] && echo present || echo absent)"
+check "no agent-sandbox directory appeared" "absent" \
+        "$([ -e "$HOME/.config/agent-sandbox" ] && echo present || echo absent)"
 check "control: with --profile unrestricted the plant succeeds" "OK:25" \
         "$(run --profile unrestricted --rw "$HOME/.config" -- \
                 python3 -c "$TRY" "$plant" "$HOME/.config/cordon/conf.d/x.conf")"
