@@ -254,3 +254,17 @@ Test(lower_blocked, blocked_file_not_visible_gets_no_placeholder)
         cr_assert(exists(inside));
         assert_masked(inside);
 }
+
+Test(lower_blocked, hidden_path_in_a_symlink_loop_refused)
+{
+        /* A parent swapped for a symlink loop for a moment (a concurrent rename): the path
+         * cannot be resolved, and what it names may be right there; not skipped as missing. */
+        cr_assert_eq(symlink("c", fmt("%s/c", project)), 0);
+        cr_assert_eq(cordon_list_add(&s.extra_blocked_paths, fmt("%s/c/d", project), "--hide"), 0);
+        cr_assert_eq(lower(), -ELOOP);
+        cr_assert(strstr(diag.message, "cannot be resolved"), "%s", diag.message);
+        cordon_list_clear(&s.extra_blocked_paths);
+        cr_assert_eq(
+            cordon_list_add(&s.extra_blocked_paths, fmt("%s/missing/d", project), "--hide"), 0);
+        lower_ok();
+}
