@@ -133,8 +133,8 @@ static int carve_towards(struct lower *l, const char *point, char *const *skip)
 /* Adds @base/@rel to @points when nothing is there (planned entries count as there): as the
  * realpath of its deepest existing directory and the missing rest, which is what a create
  * would reach. Adds it to @skip when it is there. */
-static int note_path(struct lower *l, const char *base, const char *rel, char ***points,
-                     char ***skip)
+static int note_path(struct lower *l, const char *base, const struct lower_dir_names *dn,
+                     const char *rel, char ***points, char ***skip)
 {
         _cleanup_free_ char *joined = path_join(base, rel), *host = NULL;
         if (!joined || path_normalize(joined, &host) < 0)
@@ -143,33 +143,30 @@ static int note_path(struct lower *l, const char *base, const char *rel, char **
                 return 0; /* refused where the entry is bound (lower-home.c) */
         struct stat st;
         _cleanup_free_ char *prefix = NULL;
-        /* Most entries are missing below the home, whose listing says so without an lstat():
-         * the home itself (a realpath) is then the deepest directory there. */
-        if (streq_ptr(base, l->home_real) &&
-            cordon_lower_dir_names_absent(l, &l->home_names, base, rel))
+        /* Most entries are missing below the home, whose listing @dn says so without an
+         * lstat(): the home itself (a realpath) is then the deepest directory there. */
+        if (cordon_lower_dir_names_absent(l, dn, base, rel))
                 return holder(l, host) < 0 ? 0 : strv_extend(points, host);
         if (cordon_lower_lstat(l, host, &st) == 0)
                 return strv_extend(skip, host);
         if (errno != ENOENT)
                 return 0;
+        /* The deepest directory that is there, resolved through the directories this resolve
+         * already knows (most entries share ~/.config or ~/.local): no lstat() for those. */
         prefix = strdup(host);
         if (!prefix)
                 return -ENOMEM;
+        _cleanup_free_ char *real = NULL;
         for (;;) {
                 char *slash = strrchr(prefix, '/');
                 if (!slash || slash == prefix)
                         return 0;
                 *slash = 0;
-                if (cordon_lower_lstat(l, prefix, &st) == 0)
+                if ((real = cordon_lower_realpath(l, prefix)))
                         break;
                 if (errno != ENOENT)
-                        return 0;
+                        return 0; /* a dangling link or a loop: nothing a create could reach */
         }
-        if (!S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode))
-                return 0;
-        _cleanup_free_ char *real = cordon_lower_realpath(l, prefix);
-        if (!real)
-                return 0; /* a dangling link on the way: nothing a create could reach here */
         _cleanup_free_ char *point = path_join(real, host + strlen(prefix));
         if (!point)
                 return -ENOMEM;
@@ -185,7 +182,7 @@ static bool handed_over(const struct lower *l, const struct cordon_list *list,
         return list == &l->s->home_always_blocked && cordon_lower_cap_hands_over(l, it->value);
 }
 
-int cordon_lower_keep_absent(struct lower *l)
+int cordon_lower_keep_absent(struct lower *l, const struct lower_dir_names *account_names)
 {
         const struct cordon_settings *s = l->s;
         _cleanup_strv_free_ char **points = NULL, **skip = NULL;
@@ -199,11 +196,12 @@ int cordon_lower_keep_absent(struct lower *l)
                 CORDON_LIST_FOREACH (it, lists[k]) {
                         if (handed_over(l, lists[k], it))
                                 continue;
-                        if (l->home_real &&
-                            (r = note_path(l, l->home_real, it->value, &points, &skip)) < 0)
+                        if (l->home_real && (r = note_path(l, l->home_real, &l->home_names,
+                                                           it->value, &points, &skip)) < 0)
                                 return r;
                         if (k == 0 && l->account_home_real &&
-                            (r = note_path(l, l->account_home_real, it->value, &points, &skip)) < 0)
+                            (r = note_path(l, l->account_home_real, account_names, it->value,
+                                           &points, &skip)) < 0)
                                 return r;
                 }
         STRV_FOREACH (p, points)

@@ -378,14 +378,13 @@ int cordon_lower_home_blocked(struct lower *l)
                 if (r < 0)
                         return r;
         }
-        int k = cordon_lower_keep_absent(l);
-        if (k < 0)
-                return k;
         /* The listing of $HOME made by cordon_lower_home(), and one of the account's home:
          * an lstat() only for a store that is there. */
         _cleanup_(cordon_lower_dir_names_clear) struct lower_dir_names account = {0};
         int r;
         if (l->account_home_real && (r = dir_names_read(&account, l->account_home_real)) < 0)
+                return r;
+        if ((r = cordon_lower_keep_absent(l, &account)) < 0)
                 return r;
         CORDON_LIST_FOREACH (it, stores) {
                 if (l->home_real && !cordon_lower_cap_hands_over(l, it->value) &&

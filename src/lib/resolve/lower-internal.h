@@ -111,7 +111,7 @@ int cordon_lower_home_blocked(struct lower *l);
  * store, HOME_READONLY or HOME_SEEDED_FILES entry is made read-only with its entries bound
  * read-write, down to the missing path, so the sandbox cannot create it. Once every read-write
  * bind is known, before the masks. */
-int cordon_lower_keep_absent(struct lower *l);
+int cordon_lower_keep_absent(struct lower *l, const struct lower_dir_names *account_names);
 
 /* lower-blocked.c: BLOCKED_FILES and EXTRA_BLOCKED_PATHS, masks wherever they are visible. */
 int cordon_lower_extra_blocked(struct lower *l);
