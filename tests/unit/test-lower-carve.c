@@ -55,8 +55,8 @@ Test(lower_carve, down_the_way_to_the_missing_path_only)
         cr_assert_not_null(rule(fmt("%s/.config/tool", home), CORDON_ACCESS_RW));
         cr_assert_not_null(rule(fmt("%s/.cache", home), CORDON_ACCESS_RW));
         cr_assert_eq(count_below(fmt("%s/.cache", home), CORDON_ACCESS_RW), 0);
-        cr_assert(
-            strstr(rule(fmt("%s/.config", home), CORDON_ACCESS_RO)->origin, "cannot be created"));
+        const struct cordon_fs_rule *r = rule(fmt("%s/.config", home), CORDON_ACCESS_RO);
+        cr_assert(r && strstr(r->origin, "cannot be created"));
 }
 
 Test(lower_carve, a_bind_above_the_home_is_not_carved)
