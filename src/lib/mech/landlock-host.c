@@ -32,8 +32,8 @@ struct host_view {
         char **masks; /* host realpaths that must stay denied */
         bool *mask_dirs;
         /* What is on the way to each, from "/" down to itself, as add_mask() found it: the
-         * carving goes by these objects too, not by names alone, which a concurrent rename
-         * can move. */
+         * carving goes by names, which a concurrent rename can move, so prepare() requires
+         * every rule to stay off these objects and each mask to be still below them. */
         struct cordon_landlock_obj **chains;
         size_t *n_chains;
         size_t n_masks;
