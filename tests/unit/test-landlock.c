@@ -912,3 +912,38 @@ Test(landlock, apply_scope_abstract_unix_and_signals)
 
         attack(&plan, &(struct op){op_kill_parent, NULL, NULL, 0}, EPERM, 0, "kill(parent, 0)");
 }
+
+/* A concurrent rename between planning and prepare: the masked directory carried into a granted
+ * sibling, or a rule that lands on a directory holding a masked path. Each rule is fixed on the
+ * object it opened, so prepare checks the masks against those objects last. */
+Test(landlock, prepare_refuses_a_mask_moved_under_a_grant)
+{
+        int abi = require_abi(1);
+        make_tree();
+        write_file(in_root("g/c/d/secret"), "secret");
+        add(in_root("g"), in_root("g"), CORDON_ACCESS_RW, 0);
+        add(in_root("g/c/d"), NULL, CORDON_ACCESS_MASKED, 0);
+        build(CORDON_BACKEND_LANDLOCK, abi);
+        cr_assert_eq(plan.n_masks, 1);
+        cr_assert_str_eq(plan.masks[0].path, in_root("g/c/d"));
+        cr_assert(plan.masks[0].dir);
+        expect(in_root("g/b"), READ | WRITE, true);
+
+        /* g/c/d moved into g/b, which has a grant of its own. */
+        cr_assert_eq(rename(in_root("g/c/d"), in_root("g/b/d")), 0);
+        int rule = -2;
+        cr_assert_eq(cordon_landlock_plan_prepare(&plan, &rule), -ESTALE);
+        cr_assert_eq(rule, -1, "no rule failed: the mask is no longer where it was");
+        cr_assert_not(plan.prepared);
+        cr_assert_eq(rename(in_root("g/b/d"), in_root("g/c/d")), 0);
+
+        /* Back in place: prepared. */
+        build(CORDON_BACKEND_LANDLOCK, abi);
+        cr_assert_eq(cordon_landlock_plan_prepare(&plan, NULL), 0);
+
+        /* A grant on the directory holding the masked one reaches it. */
+        build(CORDON_BACKEND_LANDLOCK, abi);
+        cr_assert_eq(cordon_landlock_plan_add(&plan, in_root("g/c"), READ, false), 0);
+        cr_assert_eq(cordon_landlock_plan_prepare(&plan, &rule), -ESTALE);
+        cr_assert_str_eq(plan.rules[rule].path, in_root("g/c"));
+}

@@ -20,25 +20,42 @@ Test(lower_blocked, credentials_masked_in_every_mode)
                 assert_masked(fmt("%s/.aws", home));
                 /* Missing on the host and not creatable by the sandbox: nothing to mask (a
                  * mask there would mount nothing, apply_mask() skips a path that is not
-                 * there). With the home writable an empty one is made, and masked. */
-                if (modes[i] == CORDON_HOME_WRITE)
-                        assert_masked(fmt("%s/.gnupg", home));
-                else
-                        cr_assert_null(rule(fmt("%s/.gnupg", home), CORDON_ACCESS_MASKED));
+                 * there). With the home writable, the home is carved instead (read-only, its
+                 * entries read-write), so it cannot be created either. */
+                cr_assert_null(rule(fmt("%s/.gnupg", home), CORDON_ACCESS_MASKED));
+                cr_assert_not(exists(fmt("%s/.gnupg", home)));
         }
 }
 
-Test(lower_blocked, missing_credentials_created_when_home_writable)
+Test(lower_blocked, missing_credentials_kept_absent_when_home_writable)
 {
         s.home_access = CORDON_HOME_WRITE;
-        cr_assert_not(exists(fmt("%s/.ssh", home)));
+        mkdir_p(fmt("%s/.config/tool", home));
+        mkdir_p(fmt("%s/.cargo/registry", home));
         lower_ok();
-        struct stat st;
-        cr_assert_eq(stat(fmt("%s/.ssh", home), &st), 0,
-                     "an empty ~/.ssh is made so the sandbox cannot create one");
-        cr_assert(S_ISDIR(st.st_mode));
-        cr_assert(warned(".ssh"));
-        assert_masked(fmt("%s/.ssh", home));
+        /* Nothing is made on the host: the directories that would hold a missing store are
+         * read-only, their entries read-write. */
+        cr_assert_not(exists(fmt("%s/.ssh", home)));
+        cr_assert_not(warned(".ssh"));
+        const char *carved[] = {home, fmt("%s/.config", home), fmt("%s/.cargo", home)};
+        for (size_t i = 0; i < ELEMENTSOF(carved); i++)
+                cr_assert_not_null(rule(carved[i], CORDON_ACCESS_RO), "%s", carved[i]);
+        cr_assert_not_null(rule(fmt("%s/.config/tool", home), CORDON_ACCESS_RW));
+        cr_assert_not_null(rule(fmt("%s/.cargo/registry", home), CORDON_ACCESS_RW));
+        cr_assert_null(rule(fmt("%s/.config", home), CORDON_ACCESS_RW));
+}
+
+Test(lower_blocked, missing_store_kept_absent_below_a_writable_home_entry)
+{
+        /* Read mode with ~/.config writable: ~/.config/gh is missing, and the sandbox could
+         * create hosts.yml there; ~/.config is carved, the home stays read-only. */
+        s.home_access = CORDON_HOME_READ;
+        mkdir_p(fmt("%s/.config/tool", home));
+        cr_assert_eq(cordon_list_add(&s.home_writable, ".config", "test"), 0);
+        lower_ok();
+        cr_assert_not_null(rule(fmt("%s/.config", home), CORDON_ACCESS_RO));
+        cr_assert_not_null(rule(fmt("%s/.config/tool", home), CORDON_ACCESS_RW));
+        cr_assert_not(exists(fmt("%s/.config/gh", home)));
 }
 
 Test(lower_blocked, missing_credentials_not_created_when_home_private)
@@ -48,16 +65,16 @@ Test(lower_blocked, missing_credentials_not_created_when_home_private)
         cr_assert_null(rule(fmt("%s/.ssh", home), CORDON_ACCESS_MASKED), "nor masked");
 }
 
-Test(lower_blocked, missing_credentials_created_when_home_bound_rw_by_flag)
+Test(lower_blocked, missing_credentials_kept_absent_when_home_bound_rw_by_flag)
 {
-        /* --rw $HOME in the default mode: the sandbox can write to the host's home, so a missing
-         * ~/.ssh must exist (empty, masked) before it starts, or the sandbox could create
-         * ~/.ssh/authorized_keys on the host. */
+        /* --rw $HOME in the default mode: the sandbox can write to the host's home, so it must
+         * not be able to create a missing ~/.ssh (and ~/.ssh/authorized_keys): the bind is
+         * carved, the home read-only and its entries read-write. */
         cr_assert_eq(cordon_list_add(&s.extra_writable_paths, home, "--rw"), 0);
         lower_ok();
-        cr_assert(exists(fmt("%s/.ssh", home)),
-                  "~/.ssh was not created although $HOME is writable through --rw");
-        assert_masked(fmt("%s/.ssh", home));
+        cr_assert_not(exists(fmt("%s/.ssh", home)), "carved instead");
+        cr_assert_not_null(rule(home, CORDON_ACCESS_RO));
+        cr_assert_null(rule(home, CORDON_ACCESS_RW));
 }
 
 Test(lower_blocked, missing_credentials_created_when_rw_bind_contains_home)
@@ -82,7 +99,7 @@ Test(lower_blocked, masks_follow_rw_bind_of_home)
         h.home = in_root("homelink");
         cr_assert_eq(cordon_list_add(&s.extra_writable_paths, home, "--rw"), 0);
         lower_ok();
-        cr_assert_not_null(rule(home, CORDON_ACCESS_RW));
+        cr_assert_not_null(rule(home, CORDON_ACCESS_RO), "carved: stores are missing");
         assert_masked(in_root("homelink/.ssh"));
         assert_masked(fmt("%s/.ssh", home));
 }
@@ -236,4 +253,18 @@ Test(lower_blocked, blocked_file_not_visible_gets_no_placeholder)
         lower_ok();
         cr_assert(exists(inside));
         assert_masked(inside);
+}
+
+Test(lower_blocked, hidden_path_in_a_symlink_loop_refused)
+{
+        /* A parent swapped for a symlink loop for a moment (a concurrent rename): the path
+         * cannot be resolved, and what it names may be right there; not skipped as missing. */
+        cr_assert_eq(symlink("c", fmt("%s/c", project)), 0);
+        cr_assert_eq(cordon_list_add(&s.extra_blocked_paths, fmt("%s/c/d", project), "--hide"), 0);
+        cr_assert_eq(lower(), -ELOOP);
+        cr_assert(strstr(diag.message, "cannot be resolved"), "%s", diag.message);
+        cordon_list_clear(&s.extra_blocked_paths);
+        cr_assert_eq(
+            cordon_list_add(&s.extra_blocked_paths, fmt("%s/missing/d", project), "--hide"), 0);
+        lower_ok();
 }

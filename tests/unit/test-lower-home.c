@@ -29,8 +29,9 @@ Test(lower_home, home_tmpwrite)
         const struct cordon_fs_rule *claude = rule(fmt("%s/.claude", home), CORDON_ACCESS_RW);
         cr_assert_not_null(claude, "HOME_WRITABLE");
         cr_assert(exists(fmt("%s/.claude", home)), "HOME_WRITABLE directories are created");
-        cr_assert_not_null(rule(fmt("%s/.cache/uv", home), CORDON_ACCESS_RW));
-        cr_assert(exists(fmt("%s/.cache/uv", home)));
+        /* Not by default: uv hardlinks its cache into the host's virtual environments. */
+        cr_assert_null(rule(fmt("%s/.cache/uv", home), CORDON_ACCESS_RW));
+        cr_assert_not(exists(fmt("%s/.cache/uv", home)));
         const struct cordon_fs_rule *git = rule(fmt("%s/.gitconfig", home), CORDON_ACCESS_COPY);
         cr_assert_not_null(git, "HOME_SEEDED_FILES");
         cr_assert_null(rule(fmt("%s/.gitconfig", home), CORDON_ACCESS_RO));
@@ -72,11 +73,20 @@ Test(lower_home, home_write)
         s.home_access = CORDON_HOME_WRITE;
         make_home_files();
         lower_ok();
-        const struct cordon_fs_rule *r = rule(home, CORDON_ACCESS_RW);
+        /* Carved: a HOME_READONLY entry and credential stores are missing, and the sandbox
+         * must not create them, so the home itself is read-only and each entry read-write. */
+        const struct cordon_fs_rule *r = rule(home, CORDON_ACCESS_RO);
         cr_assert_not_null(r);
         cr_assert_str_eq(r->host, home);
+        cr_assert(strstr(r->origin, "cannot be created"), "%s", r->origin);
         cr_assert_null(rule(home, CORDON_ACCESS_TMPFS));
-        cr_assert_null(rule(home, CORDON_ACCESS_RO));
+        cr_assert_not_null(rule(fmt("%s/notes.txt", home), CORDON_ACCESS_RW));
+        cr_assert_not_null(rule(project, CORDON_ACCESS_RW));
+        /* HOME_READONLY and HOME_SEEDED_FILES hold in write mode too. */
+        cr_assert_not_null(rule(fmt("%s/.bashrc", home), CORDON_ACCESS_RO));
+        cr_assert_not_null(rule(fmt("%s/.gitconfig", home), CORDON_ACCESS_COPY));
+        cr_assert_null(rule(fmt("%s/.bashrc", home), CORDON_ACCESS_RW));
+        cr_assert_not(exists(fmt("%s/.ssh", home)), "no placeholder: it cannot be created");
 }
 
 Test(lower_home, home_access_origin_is_kept)
@@ -283,6 +293,7 @@ Test(lower_home, home_entry_through_planted_link_not_bound)
          * run would bind all of the home read-write there. */
         mkdir_p(fmt("%s/.cache", home));
         cr_assert_eq(symlink(home, fmt("%s/.cache/uv", home)), 0);
+        cr_assert_eq(cordon_list_add(&s.home_writable, ".cache/uv", "test"), 0);
         lower_ok();
         cr_assert_null(rule(fmt("%s/.cache/uv", home), CORDON_ACCESS_RW));
         cr_assert(warned("symlink"), "the entry is left out with a warning");

@@ -70,15 +70,17 @@ Test(lower_protect, a_symlink_on_the_way_is_not_pinned)
 
 Test(lower_protect, pins_follow_the_guest_path_of_their_bind)
 {
-        /* --home-access write: a credential directory below $HOME is a mount of its own, and a
-         * --hide'd path deeper down gets its parents pinned relative to the home bind. */
+        /* --home-access write: the home is carved (read-only, each entry a read-write bind of
+         * its own), and a --hide'd path deeper down gets its parents pinned relative to the
+         * entry's bind. */
         s.home_access = CORDON_HOME_WRITE;
-        write_file(fmt("%s/.config/tool/token", home), "x");
-        cr_assert_eq(
-            cordon_list_add(&s.extra_blocked_paths, fmt("%s/.config/tool", home), "--hide"), 0);
+        write_file(fmt("%s/work/a/tool/token", home), "x");
+        cr_assert_eq(cordon_list_add(&s.extra_blocked_paths, fmt("%s/work/a/tool", home), "--hide"),
+                     0);
         lower_ok();
-        assert_masked(fmt("%s/.config/tool", home));
-        cr_assert_not_null(pin_at(fmt("%s/.config", home)));
+        assert_masked(fmt("%s/work/a/tool", home));
+        cr_assert_not_null(rule(fmt("%s/work", home), CORDON_ACCESS_RW));
+        cr_assert_not_null(pin_at(fmt("%s/work/a", home)));
 }
 
 /* ---- git ---- */

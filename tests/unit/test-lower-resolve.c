@@ -48,7 +48,7 @@ static const struct cordon_host_action *action(const char *path)
 }
 
 /* Everything lowering used to create, missing at once: a HOME_WRITABLE directory with its agent
- * settings, credential directories of a writable home, a --mask file with a missing parent,
+ * settings, a --mask file with a missing parent,
  * .git/config and .git/hooks. */
 static void everything_missing(void)
 {
@@ -71,8 +71,7 @@ Test(lower_resolve, changes_nothing_and_plans_every_action)
         cr_assert(a && a->kind == CORDON_HOST_MKDIR && !a->warning, "HOME_WRITABLE, silently");
         a = action(fmt("%s/.claude/settings.json", home));
         cr_assert(a && a->kind == CORDON_HOST_FILE && streq(a->contents, "{}\n"));
-        a = action(fmt("%s/.ssh", home));
-        cr_assert(a && a->kind == CORDON_HOST_MKDIR && a->warning);
+        cr_assert_null(action(fmt("%s/.ssh", home)), "the home is carved instead");
         a = action(fmt("%s/conf", project));
         cr_assert(a && a->kind == CORDON_HOST_MKDIR && strstr(a->warning, "missing directory"));
         a = action(fmt("%s/conf/key.pem", project));
@@ -92,7 +91,7 @@ Test(lower_resolve, changes_nothing_and_plans_every_action)
 
         /* The rules are those of the lowering that creates them. */
         assert_masked(fmt("%s/conf/key.pem", project));
-        assert_masked(fmt("%s/.ssh", home));
+        cr_assert_not_null(rule(home, CORDON_ACCESS_RO));
         cr_assert_not_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RW));
         /* A private copy: the agent may change it inside, the host keeps its own. */
         cr_assert_not_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY));
@@ -113,7 +112,6 @@ Test(lower_resolve, apply_gives_what_lower_gives)
         cr_assert(exists(fmt("%s/.git/hooks", project)));
         cr_assert(warned(fmt("created empty placeholder '%s/conf/key.pem'", project)));
         cr_assert(warned(fmt("created missing directory '%s/conf'", project)));
-        cr_assert(warned(fmt("created empty '%s/.ssh'", home)));
         cr_assert_not(warned(".claude"), "HOME_WRITABLE directories and agent files are silent");
 
         /* Applying again finds everything in place: silent, no error. */

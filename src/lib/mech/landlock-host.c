@@ -31,6 +31,11 @@ struct host_view {
         size_t n_grants;
         char **masks; /* host realpaths that must stay denied */
         bool *mask_dirs;
+        /* What is on the way to each, from "/" down to itself, as add_mask() found it: the
+         * carving goes by names, which a concurrent rename can move, so prepare() requires
+         * every rule to stay off these objects and each mask to be still below them. */
+        struct cordon_landlock_obj **chains;
+        size_t *n_chains;
         size_t n_masks;
         size_t budget; /* rules carving may still add */
         char **dirs;   /* directories on the way to a grant seen to be no symlink (plain_path()) */
@@ -41,8 +46,12 @@ static void host_view_clear(struct host_view *v)
 {
         for (size_t i = 0; i < v->n_grants; i++)
                 free(v->grants[i].path);
-        for (size_t i = 0; i < v->n_masks; i++)
+        for (size_t i = 0; i < v->n_masks; i++) {
                 free(v->masks[i]);
+                free(v->chains[i]);
+        }
+        free(v->chains);
+        free(v->n_chains);
         for (size_t i = 0; i < v->n_dirs; i++)
                 free(v->dirs[i]);
         free(v->grants);
@@ -147,6 +156,42 @@ static int add_grant(struct host_view *v, const char *path, uint64_t access, boo
         return 0;
 }
 
+/* The objects on the way to realpath @real, from "/" down to @real itself. A prefix that has
+ * gone since realpath() saw it is a concurrent rename: -ESTALE. */
+static int chain_of(const char *real, struct cordon_landlock_obj **ret, size_t *ret_n)
+{
+        size_t depth = 1;
+        for (const char *c = real; *c; c++)
+                depth += *c == '/';
+        _cleanup_free_ struct cordon_landlock_obj *chain = calloc(depth, sizeof(*chain));
+        _cleanup_free_ char *buf = strdup(real);
+        if (!chain || !buf)
+                return -ENOMEM;
+        struct stat st;
+        if (lstat("/", &st) < 0)
+                return -errno;
+        size_t n = 0;
+        chain[n++] = (struct cordon_landlock_obj){st.st_dev, st.st_ino};
+        for (char *c = buf + 1;; c++) {
+                if (*c && *c != '/')
+                        continue;
+                char saved = *c;
+                *c = 0;
+                if (c > buf + 1) {
+                        if (lstat(buf, &st) < 0)
+                                return errno == ENOENT || errno == ENOTDIR ? -ESTALE : -errno;
+                        if (n < depth)
+                                chain[n++] = (struct cordon_landlock_obj){st.st_dev, st.st_ino};
+                }
+                if (!saved)
+                        break;
+                *c = saved;
+        }
+        *ret = TAKE_PTR(chain);
+        *ret_n = n;
+        return 0;
+}
+
 /* Adds the host realpath of @path as a masked path. Nothing to hide when it cannot be reached. */
 static int add_mask(void *userdata, const char *path)
 {
@@ -163,16 +208,31 @@ static int add_mask(void *userdata, const char *path)
                 if (streq(v->masks[i], real))
                         return 0;
         bool dir = lstat(real, &st) < 0 || S_ISDIR(st.st_mode); /* unknown counts as a dir */
+        struct cordon_landlock_obj *chain = NULL;
+        size_t n_chain = 0;
+        int r = chain_of(real, &chain, &n_chain);
+        if (r < 0)
+                return r;
         char **m = reallocarray(v->masks, v->n_masks + 1, sizeof(*m));
-        if (!m)
+        if (m)
+                v->masks = m;
+        bool *d = m ? reallocarray(v->mask_dirs, v->n_masks + 1, sizeof(*d)) : NULL;
+        if (d)
+                v->mask_dirs = d;
+        struct cordon_landlock_obj **ch =
+            d ? reallocarray(v->chains, v->n_masks + 1, sizeof(*ch)) : NULL;
+        if (ch)
+                v->chains = ch;
+        size_t *nc = ch ? reallocarray(v->n_chains, v->n_masks + 1, sizeof(*nc)) : NULL;
+        if (!nc) {
+                free(chain);
                 return -ENOMEM;
-        v->masks = m;
-        bool *d = reallocarray(v->mask_dirs, v->n_masks + 1, sizeof(*d));
-        if (!d)
-                return -ENOMEM;
-        v->mask_dirs = d;
+        }
+        v->n_chains = nc;
         m[v->n_masks] = TAKE_PTR(real);
-        d[v->n_masks++] = dir;
+        d[v->n_masks] = dir;
+        ch[v->n_masks] = chain;
+        nc[v->n_masks++] = n_chain;
         return 0;
 }
 
@@ -629,6 +689,23 @@ int cordon_landlock_build_host(const struct cordon_policy *p, struct cordon_land
                                 r = 0;
                 }
                 free(pts);
+        }
+        /* The masks go to the plan with what was found on the way to them, for prepare() to
+         * require once the rules are fixed on their objects. */
+        if (r >= 0 && v.n_masks > 0) {
+                plan->masks = calloc(v.n_masks, sizeof(*plan->masks));
+                r = plan->masks ? 0 : -ENOMEM;
+                for (size_t i = 0; r >= 0 && i < v.n_masks; i++) {
+                        struct cordon_landlock_mask *m = &plan->masks[plan->n_masks];
+                        if (!(m->path = strdup(v.masks[i]))) {
+                                r = -ENOMEM;
+                                break;
+                        }
+                        m->chain = TAKE_PTR(v.chains[i]);
+                        m->n_chain = v.n_chains[i];
+                        m->dir = v.mask_dirs[i];
+                        plan->n_masks++;
+                }
         }
         host_view_clear(&v);
         return r;

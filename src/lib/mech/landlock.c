@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
+#include <limits.h>
 #include <linux/openat2.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -152,6 +153,11 @@ void cordon_landlock_plan_clear(struct cordon_landlock_plan *plan)
         for (size_t i = 0; i < plan->n_rules; i++)
                 free(plan->rules[i].path);
         free(plan->rules);
+        for (size_t i = 0; i < plan->n_masks; i++) {
+                free(plan->masks[i].path);
+                free(plan->masks[i].chain);
+        }
+        free(plan->masks);
         if (plan->prepared)
                 safe_close(plan->ruleset_fd);
         *plan = (struct cordon_landlock_plan){0};
@@ -352,7 +358,7 @@ static void fd_batch_add(struct fd_batch *b, int fd)
  * merely vanishing is not. Returns 0, 1 when skipped, or -errno. No allocation: the ns
  * backend's child runs it. */
 static int add_path_rule(int rs, uint64_t handled, const struct cordon_landlock_rule *rule,
-                         struct fd_batch *done)
+                         struct fd_batch *done, struct stat *ret_st)
 {
         uint64_t access = rule->access & handled;
         if (access == 0)
@@ -380,10 +386,65 @@ static int add_path_rule(int rs, uint64_t handled, const struct cordon_landlock_
                 access &= FS_FILE_ONLY;
         if (access == 0)
                 return 1;
+        *ret_st = st;
         struct landlock_path_beneath_attr pb = {.allowed_access = access, .parent_fd = fd};
         if (syscall(__NR_landlock_add_rule, rs, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
                 return -errno;
         return 0;
+}
+
+/* True when a rule with @access on object @st would open masked path @m: it is the path, or a
+ * directory on the way with more than READ_DIR (which only lists names, a masked directory's
+ * among them when it lies below). No allocation. */
+static bool reaches_mask(const struct cordon_landlock_mask *m, const struct stat *st,
+                         uint64_t access)
+{
+        for (size_t i = 0; i < m->n_chain; i++) {
+                if (m->chain[i].dev != st->st_dev || m->chain[i].ino != st->st_ino)
+                        continue;
+                bool last = i + 1 == m->n_chain;
+                if (last || (access & ~ACC(READ_DIR)) || m->dir)
+                        return true;
+        }
+        return false;
+}
+
+/* Walks @m's path from "/" without following a symlink, and requires every object on the way
+ * to be the one planning found. With the rules in (each on the object it opened), a masked path
+ * still below the same directories as when they were carved around it is out of every rule's
+ * reach; one moved by a concurrent rename may not be. Parent side only. */
+static int mask_in_place(const struct cordon_landlock_mask *m)
+{
+        _cleanup_close_ int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        struct stat st;
+        if (fd < 0 || fstat(fd, &st) < 0)
+                return -errno;
+        if (m->n_chain == 0 || st.st_dev != m->chain[0].dev || st.st_ino != m->chain[0].ino)
+                return -ESTALE;
+        size_t i = 1;
+        for (const char *p = m->path;; i++) {
+                while (*p == '/')
+                        p++;
+                if (!*p)
+                        break;
+                const char *e = strchrnul(p, '/');
+                char name[NAME_MAX + 1];
+                if ((size_t)(e - p) > NAME_MAX || i >= m->n_chain)
+                        return -ESTALE;
+                memcpy(name, p, (size_t)(e - p));
+                name[e - p] = 0;
+                int next = openat(fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+                if (next < 0)
+                        return -ESTALE;
+                close(fd);
+                fd = next;
+                if (fstat(fd, &st) < 0)
+                        return -errno;
+                if (st.st_dev != m->chain[i].dev || st.st_ino != m->chain[i].ino)
+                        return -ESTALE;
+                p = e;
+        }
+        return i == m->n_chain ? 0 : -ESTALE;
 }
 
 /* Creates the ruleset of @plan with every rule added. */
@@ -403,7 +464,13 @@ static int build_ruleset(const struct cordon_landlock_plan *plan, int *ret_rule)
         uint64_t handled = plan->handled & handled_fs(plan->abi);
         struct fd_batch done = {.n = 0};
         for (size_t i = 0; i < plan->n_rules; i++) {
-                int k = add_path_rule(rs, handled, &plan->rules[i], &done);
+                struct stat st = {0};
+                int k = add_path_rule(rs, handled, &plan->rules[i], &done, &st);
+                /* What a rule was given is what it opened: one on a masked path or above it
+                 * (moved there since planning) is refused. */
+                for (size_t m = 0; k == 0 && m < plan->n_masks; m++)
+                        if (reaches_mask(&plan->masks[m], &st, plan->rules[i].access & handled))
+                                k = -ESTALE;
                 if (k < 0) {
                         fd_batch_flush(&done);
                         if (ret_rule)
@@ -412,6 +479,13 @@ static int build_ruleset(const struct cordon_landlock_plan *plan, int *ret_rule)
                 }
         }
         fd_batch_flush(&done);
+        /* Last, with every rule fixed on its object: the masked paths are still where the
+         * rules were carved around them. */
+        for (size_t m = 0; m < plan->n_masks; m++) {
+                int k = mask_in_place(&plan->masks[m]);
+                if (k < 0)
+                        return k;
+        }
         return TAKE_FD(rs);
 }
 

@@ -40,9 +40,28 @@ struct cordon_landlock_rule {
         ino_t ino;
 };
 
+/* One object on the way to a masked path: its device and inode. */
+struct cordon_landlock_obj {
+        dev_t dev;
+        ino_t ino;
+};
+
+/* A masked host path (landlock backend) and what planning found on the way to it, from "/" down
+ * to the path itself (the last entry), and whether it is a directory. */
+struct cordon_landlock_mask {
+        char *path;
+        struct cordon_landlock_obj *chain;
+        size_t n_chain;
+        bool dir;
+};
+
 struct cordon_landlock_plan {
         struct cordon_landlock_rule *rules;
         size_t n_rules;
+        /* Landlock backend: the masked paths, which cordon_landlock_plan_prepare() requires
+         * where planning found them, reached by no rule that would open them. */
+        struct cordon_landlock_mask *masks;
+        size_t n_masks;
         bool deny_tcp; /* handle LANDLOCK_ACCESS_NET_BIND_TCP|CONNECT_TCP, grant nothing */
         /* With @deny_tcp: the one TCP port the sandbox may connect to (the egress proxy's);
          * 0: none. */
@@ -97,8 +116,10 @@ void cordon_landlock_plan_clear(struct cordon_landlock_plan *plan);
  * grant. A rule whose path is gone (ENOENT, ENOTDIR) is skipped when optional. Returns 0, -EINVAL
  * (no plan, already prepared), -EOPNOTSUPP (more than its ABI offers), -ELOOP (a symlink on the
  * way or, for a path planning did not see, at the end), -ESTALE (another object than planning
- * saw), or -errno of the system calls; on a rule's failure stores its index in @ret_rule (-1
- * when no rule was involved); @ret_rule may be NULL. */
+ * saw; or, once every rule is in, a rule that would reach a masked path, or a masked path no
+ * longer below the objects planning found on the way to it: a concurrent rename), or -errno of
+ * the system calls; on a rule's failure stores its index in @ret_rule (-1 when no rule was
+ * involved); @ret_rule may be NULL. */
 int cordon_landlock_plan_prepare(struct cordon_landlock_plan *plan, int *ret_rule);
 
 /* Child side. Restricts the calling thread with the prepared ruleset, or else creates the

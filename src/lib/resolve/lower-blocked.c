@@ -235,8 +235,15 @@ int cordon_lower_extra_blocked(struct lower *l)
                         return cordon_diag_set(l->diag, r, "blocked path '%s' (from %s): %s",
                                                it->value, it->origin, strerror(-r));
                 _cleanup_free_ char *real = cordon_lower_realpath(l, abs);
-                if (!real)
+                /* Missing: nothing to hide. A path that cannot be resolved otherwise (a symlink
+                 * loop, which a concurrent rename can make of a parent for a moment) could be
+                 * hiding something: refused. */
+                if (!real && (errno == ENOENT || errno == ENOTDIR || errno == EACCES))
                         continue;
+                if (!real)
+                        return cordon_diag_set(l->diag, -errno,
+                                               "blocked path '%s' (from %s) cannot be resolved: %m",
+                                               it->value, it->origin);
                 if (streq(real, "/"))
                         return cordon_diag_set(l->diag, -EINVAL,
                                                "blocked path '%s' (from %s) is the host root",

@@ -124,8 +124,8 @@ static int dir_names_read(struct lower_dir_names *dn, const char *dir)
 
 /* True when @dn, the listing of @base, says nothing is at @rel below it (its first component is
  * not there, in any letter case) and nothing the resolve plans could be there either. */
-static bool dir_names_absent(const struct lower *l, const struct lower_dir_names *dn,
-                             const char *base, const char *rel)
+bool cordon_lower_dir_names_absent(const struct lower *l, const struct lower_dir_names *dn,
+                                   const char *base, const char *rel)
 {
         size_t head = strcspn(rel, "/"), n = strlen(base);
         if (!dn || !dn->complete || head == 0 || streq(rel, ".") || startswith(rel, "./"))
@@ -156,7 +156,7 @@ static int home_entry(struct lower *l, const struct cordon_item *it, enum cordon
                 return -ENOMEM;
         struct stat st;
         int have;
-        if (dir_names_absent(l, &l->home_names, l->home_real, it->value)) {
+        if (cordon_lower_dir_names_absent(l, &l->home_names, l->home_real, it->value)) {
                 have = -1;
                 errno = ENOENT;
         } else
@@ -246,25 +246,31 @@ int cordon_lower_home(struct lower *l)
                 r = cordon_lower_put(l, l->home_guest, NULL, CORDON_ACCESS_TMPFS,
                                      s->home_access == CORDON_HOME_RESTRICTED ? CORDON_FS_SEAL : 0,
                                      s->home_access_origin);
-                if (r < 0)
-                        return r;
+                break;
+        case CORDON_HOME_READ:
+                r = cordon_lower_put(l, l->home_guest, l->home_real, CORDON_ACCESS_RO, 0,
+                                     s->home_access_origin);
+                break;
+        case CORDON_HOME_WRITE:
+                /* The shell's and tools' configuration runs on the host later: HOME_READONLY
+                 * holds here too, and a missing entry is kept from being created by
+                 * cordon_lower_keep_absent(). */
+                r = cordon_lower_put(l, l->home_guest, l->home_real, CORDON_ACCESS_RW, 0,
+                                     s->home_access_origin);
+                break;
+        default:
+                r = -EINVAL;
+        }
+        if (r < 0)
+                return r;
+        /* Read mode binds the whole home read-only already. */
+        if (s->home_access != CORDON_HOME_READ)
                 CORDON_LIST_FOREACH (it, &s->home_readonly) {
                         if (cordon_list_find(&s->home_seeded, it->value))
                                 continue; /* a seeded copy wins over the read-only bind */
                         if ((r = home_entry(l, it, CORDON_ACCESS_RO, "HOME_READONLY")) < 0)
                                 return r;
                 }
-                break;
-        case CORDON_HOME_READ:
-                r = cordon_lower_put(l, l->home_guest, l->home_real, CORDON_ACCESS_RO, 0,
-                                     s->home_access_origin);
-                if (r < 0)
-                        return r;
-                break;
-        case CORDON_HOME_WRITE:
-                return cordon_lower_put(l, l->home_guest, l->home_real, CORDON_ACCESS_RW, 0,
-                                        s->home_access_origin);
-        }
         CORDON_LIST_FOREACH (it, &s->home_writable)
                 if ((r = home_entry(l, it, CORDON_ACCESS_RW, "HOME_WRITABLE")) < 0)
                         return r;
@@ -319,7 +325,7 @@ static int block_in_home(struct lower *l, const char *base, const char *guest_ho
         struct stat st;
         int r;
         bool exists;
-        if (dir_names_absent(l, dn, base, it->value)) {
+        if (cordon_lower_dir_names_absent(l, dn, base, it->value)) {
                 exists = false;
                 errno = ENOENT;
         } else
@@ -361,7 +367,9 @@ static int block_in_home(struct lower *l, const char *base, const char *guest_ho
 }
 
 /* Credential stores: hidden in every mode, below $HOME and below the account's home (which
- * $HOME need not point to). A capability policy may hand over the package-manager ones. */
+ * $HOME need not point to), and never created by the sandbox where it could write their
+ * directory (cordon_lower_keep_absent()). A capability policy may hand over the
+ * package-manager ones. */
 int cordon_lower_home_blocked(struct lower *l)
 {
         const struct cordon_list *stores = &l->s->home_always_blocked;
@@ -375,6 +383,8 @@ int cordon_lower_home_blocked(struct lower *l)
         _cleanup_(cordon_lower_dir_names_clear) struct lower_dir_names account = {0};
         int r;
         if (l->account_home_real && (r = dir_names_read(&account, l->account_home_real)) < 0)
+                return r;
+        if ((r = cordon_lower_keep_absent(l, &account)) < 0)
                 return r;
         CORDON_LIST_FOREACH (it, stores) {
                 if (l->home_real && !cordon_lower_cap_hands_over(l, it->value) &&

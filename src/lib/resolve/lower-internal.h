@@ -102,7 +102,16 @@ char *cordon_lower_realpath_lstated(const struct lower *l, const char *path, con
 /* lower-home.c: $HOME per HOME_ACCESS, and the credential directories hidden in every mode. */
 int cordon_lower_home(struct lower *l);
 void cordon_lower_dir_names_clear(struct lower_dir_names *dn);
+/* True when @dn, the listing of @base, says nothing is at @rel below it (nor planned there). */
+bool cordon_lower_dir_names_absent(const struct lower *l, const struct lower_dir_names *dn,
+                                   const char *base, const char *rel);
 int cordon_lower_home_blocked(struct lower *l);
+
+/* lower-carve.c: every read-write bind at or below the home that holds a missing credential
+ * store, HOME_READONLY or HOME_SEEDED_FILES entry is made read-only with its entries bound
+ * read-write, down to the missing path, so the sandbox cannot create it. Once every read-write
+ * bind is known, before the masks. */
+int cordon_lower_keep_absent(struct lower *l, const struct lower_dir_names *account_names);
 
 /* lower-blocked.c: BLOCKED_FILES and EXTRA_BLOCKED_PATHS, masks wherever they are visible. */
 int cordon_lower_extra_blocked(struct lower *l);

@@ -92,6 +92,14 @@ static int protect_git_in(struct lower *l, const char *project)
         return bind_ro(l, hooks, hooks, "PROTECT_GIT_CONFIG");
 }
 
+/* Directory @real read-only at @guest, for both backends (not CORDON_FS_NS_ONLY): the ns backend
+ * binds it, the landlock backend carves the writable grant around it (landlock-host.c), so that
+ * the directory holding it can get no new entries there either, and cannot rename it away. */
+static int config_ro(struct lower *l, const char *guest, const char *real)
+{
+        return cordon_lower_put(l, guest, real, CORDON_ACCESS_RO, 0, "sandbox.conf");
+}
+
 /* cordon's own configuration (~/.config/cordon: sandbox.conf, conf.d, profiles) and the
  * agent-sandbox files it reads in their place are bash run at the next start, so a sandbox that
  * can write there (a project of ~ or ~/.config, HOME_ACCESS=write, a writable extra path over
@@ -138,7 +146,7 @@ static int protect_config(struct lower *l)
                                     "give the sandbox '%s'",
                                     dir, parent);
                         if (cordon_lower_sandbox_can_write(l, real) &&
-                            (r = bind_ro(l, real, real, "sandbox.conf")) < 0)
+                            (r = config_ro(l, real, real)) < 0)
                                 return r;
                         continue;
                 }
@@ -154,7 +162,7 @@ static int protect_config(struct lower *l)
                         if (r < 0)
                                 return r;
                 }
-                if ((r = bind_ro(l, guest, dir, "sandbox.conf")) < 0)
+                if ((r = config_ro(l, guest, dir)) < 0)
                         return r;
         }
         return 0;
@@ -274,19 +282,23 @@ static int mask_unix_sockets(struct lower *l, const char *table)
         return 0;
 }
 
-/* The rules added here are for the namespace backend only (CORDON_FS_NS_ONLY). The landlock
- * backend sees the host's files: a read-only file inside a writable grant would take the rights
- * to create anything in every directory around it, the project root included; it leaves them
- * writable, a gap cordon(1) documents (a warning on every run would drown the others). It needs
- * no socket masks: it refuses socket() altogether. */
+/* The rules added here are for the namespace backend only (CORDON_FS_NS_ONLY), except cordon's
+ * own configuration. The landlock backend sees the host's files: a read-only file inside a
+ * writable grant would take the rights to create anything in every directory around it, the
+ * project root included; it leaves them writable, a gap cordon(1) documents (a warning on every
+ * run would drown the others). cordon's configuration directories are worth that price: they
+ * choose every later sandbox's confinement. It needs no socket masks: it refuses socket()
+ * altogether. */
 int cordon_lower_protect(struct lower *l)
 {
         int r;
         /* An explicit landlock backend would drop the read-only rules, and the files planned for
          * them would protect nothing there (the sandbox can write them): neither is made. */
         if (l->s->backend != CORDON_BACKEND_LANDLOCK &&
-            ((r = protect_git(l)) < 0 || (r = cordon_lower_agents_protect(l)) < 0 ||
-             (r = protect_config(l)) < 0))
+            ((r = protect_git(l)) < 0 || (r = cordon_lower_agents_protect(l)) < 0))
+                return r;
+        /* cordon's own configuration on both backends: the next start runs it. */
+        if ((r = protect_config(l)) < 0)
                 return r;
         /* The landlock backend refuses socket(AF_UNIX) for every network mode that has a
          * stand-in (launch.c: prepare_backend(); proxied's admits it only where Landlock keeps

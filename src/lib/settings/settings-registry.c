@@ -21,19 +21,39 @@ static const char *const default_readonly_mounts[] = {
     "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", NULL,
 };
 
-/* Shell and tool configuration that tools read but an agent must not rewrite. */
+/* Shell and tool configuration that tools read but an agent must not rewrite, and what the
+ * desktop session and the user's service manager start at the next login. */
 static const char *const default_home_readonly[] = {
-    ".bashrc",       ".bash_profile", ".bash_logout",      ".profile",
-    ".inputrc",      ".zshrc",        ".zshenv",           ".zprofile",
-    ".vimrc",        ".vim",          ".tmux.conf",        ".nanorc",
-    ".editorconfig", ".linuxbrew",    ".local/bin",        "micromamba",
-    ".condarc",      ".config/git",   ".gitignore_global", NULL,
+    ".bashrc",
+    ".bash_profile",
+    ".bash_logout",
+    ".profile",
+    ".inputrc",
+    ".zshrc",
+    ".zshenv",
+    ".zprofile",
+    ".vimrc",
+    ".vim",
+    ".tmux.conf",
+    ".nanorc",
+    ".editorconfig",
+    ".linuxbrew",
+    ".local/bin",
+    "micromamba",
+    ".condarc",
+    ".config/git",
+    ".gitignore_global",
+    ".config/autostart",
+    ".config/systemd/user",
+    NULL,
 };
 
-/* .cache/uv; the agents' directories (~/.claude, ~/.codex, ~/.gemini by default) come from the
- * profiles of ENABLED_AGENTS (profiles/<name>/), folded in by cordon_settings_finalize(). */
+/* Empty: the agents' directories (~/.claude, ~/.codex, ~/.gemini by default) come from the
+ * profiles of ENABLED_AGENTS (profiles/<name>/), folded in by cordon_settings_finalize().
+ * agent-sandbox's default .cache/uv is left out on purpose: uv hardlinks the files of its cache
+ * into the host's virtual environments, so a sandbox writing the cache would rewrite code the
+ * host runs later. */
 static const char *const default_home_writable[] = {
-    ".cache/uv",
     NULL,
 };
 
