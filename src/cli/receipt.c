@@ -53,6 +53,14 @@ static json_t *seccomp_json(const struct cordon_report *rep, bool ran)
             rep->seccomp.deny_socket_create, "instructions", (json_int_t)rep->seccomp.instructions);
 }
 
+static json_t *names_json(const char *const *names)
+{
+        json_t *a = json_array();
+        for (size_t i = 0; a && names && names[i]; i++)
+                json_array_append_new(a, json_string(names[i]));
+        return a;
+}
+
 static json_t *receipt_json(const struct cordon_report *rep, int r, int status,
                             const struct cordon_diag *diag)
 {
@@ -62,18 +70,20 @@ static json_t *receipt_json(const struct cordon_report *rep, int r, int status,
                 : json_pack("{s:s, s:i}", "error", diag ? diag->message : "", "errno", -r);
         /* Lowering failed: nothing was decided yet, so every field but the outcome is null. */
         if (!rep)
-                return json_pack("{s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:o}", "backend",
-                                 "profile", "fallback", "project", "home_access", "network",
-                                 "env_blocked", "namespaces", "layers", "outcome",
-                                 outcome ?: json_null());
-        return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:I, s:o, s:{s:o, s:o}, s:o}", "backend",
-                         cordon_backend_to_string(rep->backend), "profile",
+                return json_pack("{s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:o}",
+                                 "backend", "profile", "fallback", "project", "home_access",
+                                 "network", "env_blocked", "env_blocked_names", "namespaces",
+                                 "layers", "outcome", outcome ?: json_null());
+        /* The names of the removed variables, never their values. */
+        return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:I, s:o, s:o, s:{s:o, s:o}, s:o}",
+                         "backend", cordon_backend_to_string(rep->backend), "profile",
                          cordon_profile_to_string(rep->profile), "fallback",
                          cordon_fallback_to_string(rep->fallback), "project",
                          json_string_or_null(rep->project_dir), "home_access",
                          cordon_home_access_to_string(rep->home_access), "network",
                          cordon_net_mode_to_string(rep->net_mode), "env_blocked",
-                         (json_int_t)rep->env_blocked, "namespaces",
+                         (json_int_t)rep->env_blocked, "env_blocked_names",
+                         names_json(rep->env_blocked_names) ?: json_null(), "namespaces",
                          namespaces_json(rep) ?: json_null(), "layers", "landlock",
                          landlock_json(rep, ran) ?: json_null(), "seccomp",
                          seccomp_json(rep, ran) ?: json_null(), "outcome", outcome ?: json_null());

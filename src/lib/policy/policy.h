@@ -34,6 +34,9 @@ struct cordon_env_rules {
         /* Also remove a variable (not on the allow list) whose value carries a password in a
          * URL, scheme://user:password@host, whatever its name. */
         bool block_url_credentials;
+        /* Also remove a variable (not on the allow list) whose value holds a token of a
+         * published shape (cordon_env_value_has_token()), whatever its name. */
+        bool block_token_values;
 };
 
 struct cordon_process_rules {
@@ -102,6 +105,7 @@ struct cordon_policy {
         struct cordon_env_rules env_rules;
         char **envp; /* the final environment handed to the command */
         size_t n_env_blocked;
+        char **env_blocked_names; /* strv: the names of the removed variables, never values */
 
         struct cordon_process_rules process;
         /* The mode asked for; the launch delivers it or, as @net.fallback says, another one

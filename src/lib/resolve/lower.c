@@ -486,6 +486,7 @@ static int lower_env(struct lower *l)
             (r = cordon_list_copy(&e->allowed, &s->allowed_env_vars)) < 0)
                 return r;
         e->block_url_credentials = s->block_env_url_credentials;
+        e->block_token_values = s->block_env_token_values;
         /* Before SANDBOX_ENV, which may still override what a module set. */
         if ((r = cordon_lower_modules(l, &e->set)) < 0)
                 return r;
@@ -513,7 +514,8 @@ static int lower_env(struct lower *l)
             (r = cordon_list_add(&e->set, "SANDBOX_BACKEND=ns", "cordon")) < 0 ||
             (l->p->cwd && (r = cordon_list_add(&e->set, pwd, "cordon")) < 0))
                 return r;
-        r = cordon_env_filter(e, l->h->envp, &l->p->envp, &l->p->n_env_blocked);
+        r = cordon_env_filter_names(e, l->h->envp, &l->p->envp, &l->p->n_env_blocked,
+                                    &l->p->env_blocked_names);
         if (r < 0)
                 return cordon_diag_set(l->diag, r, "cannot build the environment: %s",
                                        strerror(-r));

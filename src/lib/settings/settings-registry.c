@@ -183,6 +183,20 @@ static const char *const default_blocked_env_patterns[] = {
     "*_authToken/i",
     "npm_config_*_auth/i",
     "*_AUTH_IDENT/i",
+    /* Web sessions: a cookie or a session id is a logged-in credential. Not *_SESSION_ID,
+     * which would take XDG_SESSION_ID (a login number, no secret). */
+    "COOKIE/i",
+    "COOKIES/i",
+    "COOKIE_*/i",
+    "*_COOKIE/i",
+    "*_COOKIES/i",
+    "SESSION/i",
+    "SESSIONID/i",
+    "SESSION_ID/i",
+    "SESSION_KEY/i",
+    "*_SESSION/i",
+    "*_SESSIONID/i",
+    "*_SESSION_KEY/i",
     NULL,
 };
 
@@ -643,10 +657,14 @@ const struct cordon_var cordon_vars[] = {
          parse_nonempty, "expected a variable name"),
     LIST("SANDBOX_ENV", sandbox_env, CORDON_ADMIN_ADDITIVE, NULL, parse_env_assignment,
          "expected NAME=VALUE"),
-    /* cordon's own: values that carry a password in a URL (scheme://user:pass@) are dropped. */
+    /* cordon's own: values that carry userinfo in a URL (scheme://user[:pass]@) are dropped. */
     SCALAR("BLOCK_ENV_URL_CREDENTIALS", CORDON_VAR_BOOL, CORDON_MERGE_HARDEN,
            CORDON_ADMIN_HARDEN_ONLY, ONE("true"), parse_bool, EXPECT_BOOL,
            block_env_url_credentials),
+    /* cordon's own: values that hold a token of a published shape (ghp_..., sk-..., AKIA...,
+     * a JWT, "Bearer ...") are dropped whatever the variable is called. */
+    SCALAR("BLOCK_ENV_TOKEN_VALUES", CORDON_VAR_BOOL, CORDON_MERGE_HARDEN,
+           CORDON_ADMIN_HARDEN_ONLY, ONE("true"), parse_bool, EXPECT_BOOL, block_env_token_values),
 
     /* ---- Backend & isolation ---- */
     ENUM("SANDBOX_BACKEND", CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, ONE("auto"), parse_backend,

@@ -52,6 +52,8 @@ struct cordon_settings {
         struct cordon_list sandbox_env; /* KEY=VALUE */
         bool block_env_url_credentials; /* BLOCK_ENV_URL_CREDENTIALS */
         char *block_env_url_credentials_origin;
+        bool block_env_token_values; /* BLOCK_ENV_TOKEN_VALUES */
+        char *block_env_token_values_origin;
 
         enum cordon_home_access home_access;
         char *home_access_origin;
