@@ -106,6 +106,11 @@ struct cordon_policy {
         char **envp; /* the final environment handed to the command */
         size_t n_env_blocked;
         char **env_blocked_names; /* strv: the names of the removed variables, never values */
+        /* Where some other run's sandbox could write besides this policy's writable binds
+         * (cordon_policy_could_write_dir()): strictly below these allowed project parents
+         * (host realpaths), except the home directories and their parents. */
+        char **link_parents;
+        char **link_homes;
 
         struct cordon_process_rules process;
         /* The mode asked for; the launch delivers it or, as @net.fallback says, another one
