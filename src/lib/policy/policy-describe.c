@@ -106,6 +106,8 @@ static void describe_mounts(FILE *f, const struct cordon_policy *p)
                         fputs(" [ns backend only]", f);
                 if (r->flags & CORDON_FS_EXEC)
                         fputs(" [executable]", f);
+                if (r->flags & CORDON_FS_REMOVE)
+                        fputs(" [remove: landlock only]", f);
                 fprintf(f, "  (from %s)\n", strempty(r->origin));
         }
 }

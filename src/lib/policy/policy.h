@@ -16,6 +16,10 @@
 enum {
         /* DATA: the generated file is a program, mode 0555 instead of 0644 (the mail stub). */
         CORDON_FS_EXEC = 1u << 16,
+        /* RO: entries below may also be removed (a capability policy's workspace.delete
+         * without write_text). Only Landlock can give it (REMOVE_FILE, REMOVE_DIR): under the
+         * ns backend the bind is read-only and removal fails with EROFS, less than asked. */
+        CORDON_FS_REMOVE = 1u << 17,
 };
 
 struct cordon_fs_rule {

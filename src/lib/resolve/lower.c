@@ -486,10 +486,19 @@ static int lower_env(struct lower *l)
 static int lower_system(struct lower *l)
 {
         int r;
+        /* Under a capability policy /tmp is the user_temp preset's scratch, writable only with
+         * workspace writes (write_text); otherwise an empty read-only tmpfs (the landlock
+         * backend then makes no private TMPDIR), or the host's /tmp read-only. */
+        bool tmp_writable = !l->s->policy || (l->s->workspace_writes &&
+                                              cordon_list_find(&l->s->presets, "user_temp"));
+        const char *tmp_origin = tmp_writable ? "PRIVATE_TMP" : "POLICY_PRESETS (user_temp)";
         if (l->s->private_tmp)
-                r = cordon_lower_put(l, "/tmp", NULL, CORDON_ACCESS_TMPFS, 0, "PRIVATE_TMP");
+                r = cordon_lower_put(l, "/tmp", NULL, CORDON_ACCESS_TMPFS,
+                                     tmp_writable ? 0 : CORDON_FS_SEAL, tmp_origin);
         else
-                r = cordon_lower_put(l, "/tmp", "/tmp", CORDON_ACCESS_RW, 0, "PRIVATE_TMP");
+                r = cordon_lower_put(l, "/tmp", "/tmp",
+                                     tmp_writable ? CORDON_ACCESS_RW : CORDON_ACCESS_RO, 0,
+                                     tmp_origin);
         if (r < 0)
                 return r;
         if ((r = cordon_lower_put(l, "/dev", NULL, CORDON_ACCESS_DEV, 0, BUILTIN)) < 0 ||

@@ -72,7 +72,9 @@ static int restore_list(struct admin_run *run, const struct cordon_var *v)
  * unrestricted < worktree < wasi < os_hardened, CORDON_HANDLER_SANDBOX off < warn < enforce,
  * the NETWORK_* ladders of the spec) or false < true. */
 static const char *const reversed_ladders[] = {
+    "POLICY_WORKSPACE_READ",
     "POLICY_WORKSPACE_WRITES",
+    "POLICY_WORKSPACE_DELETE",
     "POLICY_PROCESS_EXEC",
     "SIDE_EFFECT_LEVEL",
 };

@@ -780,10 +780,17 @@ const struct cordon_var cordon_vars[] = {
          EXPECT_PATH),
     LIST("POLICY_PRESETS", presets, CORDON_ADMIN_NARROW_ONLY, default_presets, parse_preset,
          "expected system_runtime, developer_toolchains, package_manager_config or user_temp"),
-    /* The workspace.write_text or workspace.delete capability: workspace and write roots are
-     * writable. */
+    /* The workspace.read_text, list or exists capability: workspace roots are readable. */
+    SCALAR("POLICY_WORKSPACE_READ", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE,
+           CORDON_ADMIN_HARDEN_ONLY, ONE("true"), parse_bool, EXPECT_BOOL, workspace_read),
+    /* The workspace.write_text capability: workspace and write roots are writable, and the
+     * user_temp preset's scratch directories. */
     SCALAR("POLICY_WORKSPACE_WRITES", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE,
            CORDON_ADMIN_HARDEN_ONLY, ONE("true"), parse_bool, EXPECT_BOOL, workspace_writes),
+    /* The workspace.delete capability: entries of workspace and write roots may be removed
+     * (only where the backend can give removal without writes: see lower-cap.c). */
+    SCALAR("POLICY_WORKSPACE_DELETE", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE,
+           CORDON_ADMIN_HARDEN_ONLY, ONE("true"), parse_bool, EXPECT_BOOL, workspace_delete),
     /* The process.exec capability: without it no command may run. */
     SCALAR("POLICY_PROCESS_EXEC", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_HARDEN_ONLY,
            ONE("true"), parse_bool, EXPECT_BOOL, process_exec),

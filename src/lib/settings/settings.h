@@ -115,8 +115,12 @@ struct cordon_settings {
         struct cordon_list read_roots;      /* POLICY_READ_ROOTS (process_sandbox) */
         struct cordon_list write_roots;     /* POLICY_WRITE_ROOTS (process_sandbox) */
         struct cordon_list presets;         /* POLICY_PRESETS */
-        bool workspace_writes;              /* POLICY_WORKSPACE_WRITES */
+        bool workspace_read;                /* POLICY_WORKSPACE_READ: read_text, list or exists */
+        char *workspace_read_origin;
+        bool workspace_writes; /* POLICY_WORKSPACE_WRITES: write_text */
         char *workspace_writes_origin;
+        bool workspace_delete; /* POLICY_WORKSPACE_DELETE: delete */
+        char *workspace_delete_origin;
         bool process_exec; /* POLICY_PROCESS_EXEC */
         char *process_exec_origin;
         enum cordon_side_effect side_effect_level; /* SIDE_EFFECT_LEVEL */
