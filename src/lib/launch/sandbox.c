@@ -126,6 +126,7 @@ static int start_notify(struct cordon_sandbox *sb, struct cordon_diag *diag)
             .writable = writable,
             .n_writable = n,
             .socket_rule = l->seccomp_key.net,
+            .tmpdir = l->tmpdir != NULL,
             .warn = l->warn,
             .userdata = l->userdata,
         };
