@@ -186,6 +186,19 @@ int cordon_policy_validate(const struct cordon_policy *p, struct cordon_diag *di
  * points into @p. Reads the host (realpath); thread-safe for a policy nobody changes. */
 const char *cordon_policy_writable_bind(const struct cordon_policy *p, const char *path);
 
+/* Opens the directory of @path, a file the caller writes on the host for a run of @p (a log, a
+ * receipt), for writing the file beneath it without following links (openat() with O_NOFOLLOW,
+ * or a temporary file and renameat()). Refused with -EPERM when @path lies in a writable bind of
+ * @p (the sandbox could forge or replace it) or goes through a symlink in a directory some
+ * sandbox could write (one could have planted it to move the file elsewhere); -EINVAL when it
+ * names no file; another -errno when the directory cannot be opened. On success @ret_dir_fd
+ * (O_PATH, close-on-exec) and @ret_name (the last component; free()) belong to the caller.
+ * @variable names the setting in the message in @diag. Reads the host; thread-safe for a policy
+ * nobody changes. */
+int cordon_policy_open_output_dir(const struct cordon_policy *p, const char *path,
+                                  const char *variable, int *ret_dir_fd, char **ret_name,
+                                  struct cordon_diag *diag);
+
 /* Runs @argv (argv[0] is looked up in the sandbox's PATH) confined by @p and waits for it.
  * On success returns 0 and stores the exit status in @ret_status: the command's exit code, or
  * 128+N when it was killed by signal N. Returns a negative errno when the sandbox could not be

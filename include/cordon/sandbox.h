@@ -123,6 +123,9 @@ struct cordon_report {
         const char *project_dir; /* NULL when there is none */
         enum cordon_home_access home_access;
         size_t env_blocked;
+        /* The names of the variables removed (NULL-terminated, never NULL once the policy is
+         * known; owned by the sandbox). Names only: the values never leave the library. */
+        const char *const *env_blocked_names;
         uint64_t timeout_usec;
         uint64_t memory_bytes;
 

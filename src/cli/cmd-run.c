@@ -236,7 +236,7 @@ int cmd_run(int argc, char **argv)
                 if (a.receipt_file && k >= 0)
                         k = receipt_commit(&rc, NULL, r, 0, &diag);
                 if (k < 0)
-                        log_error("--receipt %s", *rdiag.message ? rdiag.message : strerror(-k));
+                        log_error("%s", *rdiag.message ? rdiag.message : strerror(-k));
                 receipt_clear(&rc);
                 return EXIT_SETUP;
         }
@@ -282,7 +282,7 @@ int cmd_run(int argc, char **argv)
          * could tamper with, stops the run. */
         _cleanup_(receipt_clear) struct receipt receipt = RECEIPT_INIT;
         if (a.receipt_file && (r = receipt_open(&receipt, a.receipt_file, p, &diag)) < 0) {
-                log_error("--receipt %s", *diag.message ? diag.message : strerror(-r));
+                log_error("%s", *diag.message ? diag.message : strerror(-r));
                 cordon_policy_free(p);
                 return EXIT_SETUP;
         }

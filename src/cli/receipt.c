@@ -53,6 +53,14 @@ static json_t *seccomp_json(const struct cordon_report *rep, bool ran)
             rep->seccomp.deny_socket_create, "instructions", (json_int_t)rep->seccomp.instructions);
 }
 
+static json_t *names_json(const char *const *names)
+{
+        json_t *a = json_array();
+        for (size_t i = 0; a && names && names[i]; i++)
+                json_array_append_new(a, json_string(names[i]));
+        return a;
+}
+
 static json_t *receipt_json(const struct cordon_report *rep, int r, int status,
                             const struct cordon_diag *diag)
 {
@@ -62,18 +70,20 @@ static json_t *receipt_json(const struct cordon_report *rep, int r, int status,
                 : json_pack("{s:s, s:i}", "error", diag ? diag->message : "", "errno", -r);
         /* Lowering failed: nothing was decided yet, so every field but the outcome is null. */
         if (!rep)
-                return json_pack("{s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:o}", "backend",
-                                 "profile", "fallback", "project", "home_access", "network",
-                                 "env_blocked", "namespaces", "layers", "outcome",
-                                 outcome ?: json_null());
-        return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:I, s:o, s:{s:o, s:o}, s:o}", "backend",
-                         cordon_backend_to_string(rep->backend), "profile",
+                return json_pack("{s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:o}",
+                                 "backend", "profile", "fallback", "project", "home_access",
+                                 "network", "env_blocked", "env_blocked_names", "namespaces",
+                                 "layers", "outcome", outcome ?: json_null());
+        /* The names of the removed variables, never their values. */
+        return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:I, s:o, s:o, s:{s:o, s:o}, s:o}",
+                         "backend", cordon_backend_to_string(rep->backend), "profile",
                          cordon_profile_to_string(rep->profile), "fallback",
                          cordon_fallback_to_string(rep->fallback), "project",
                          json_string_or_null(rep->project_dir), "home_access",
                          cordon_home_access_to_string(rep->home_access), "network",
                          cordon_net_mode_to_string(rep->net_mode), "env_blocked",
-                         (json_int_t)rep->env_blocked, "namespaces",
+                         (json_int_t)rep->env_blocked, "env_blocked_names",
+                         names_json(rep->env_blocked_names) ?: json_null(), "namespaces",
                          namespaces_json(rep) ?: json_null(), "layers", "landlock",
                          landlock_json(rep, ran) ?: json_null(), "seccomp",
                          seccomp_json(rep, ran) ?: json_null(), "outcome", outcome ?: json_null());
@@ -106,38 +116,33 @@ _printf_(3, 4) static int receipt_diag(struct cordon_diag *diag, int r, const ch
 int receipt_open(struct receipt *rc, const char *path, const struct cordon_policy *p,
                  struct cordon_diag *diag)
 {
-        const char *slash = strrchr(path, '/');
-        const char *name = slash ? slash + 1 : path;
-        if (!*name || streq(name, ".") || streq(name, ".."))
-                return receipt_diag(diag, -EINVAL, "'%s' names no file", path);
-        _cleanup_free_ char *dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
-        if (!dir)
-                return -ENOMEM;
-        /* "/x": the directory is the root. */
-        _cleanup_free_ char *real = realpath(*dir ? dir : "/", NULL);
-        if (!real)
-                return receipt_diag(diag, -errno, "'%s': %m", path);
-        _cleanup_free_ char *full = path_join(real, name);
-        if (!full)
-                return -ENOMEM;
-        const char *bind = p ? cordon_policy_writable_bind(p, full) : NULL;
-        if (bind)
-                return receipt_diag(diag, -EPERM,
-                                    "'%s' lies in '%s', which the sandbox can write: it could "
-                                    "replace the receipt, or plant a symlink there for cordon "
-                                    "to write through; choose a path outside the sandbox's "
-                                    "writable directories",
-                                    path, bind);
-
-        _cleanup_close_ int dir_fd = open(real, O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (dir_fd < 0)
-                return receipt_diag(diag, -errno, "'%s': %m", path);
+        _cleanup_close_ int dir_fd = -EBADF;
+        _cleanup_free_ char *name = NULL;
+        int r;
+        if (p) {
+                /* Not where the sandbox could replace it, not through a link a sandbox could
+                 * have planted, the directory opened without following links. */
+                if ((r = cordon_policy_open_output_dir(p, path, "--receipt", &dir_fd, &name,
+                                                       diag)) < 0)
+                        return r;
+        } else {
+                /* Lowering failed: nothing runs, so nothing can tamper with it meanwhile. */
+                const char *slash = strrchr(path, '/');
+                const char *base = slash ? slash + 1 : path;
+                if (!*base || streq(base, ".") || streq(base, ".."))
+                        return receipt_diag(diag, -EINVAL, "--receipt '%s' names no file", path);
+                _cleanup_free_ char *dir =
+                    slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+                if (!dir || !(name = strdup(base)))
+                        return -ENOMEM;
+                dir_fd = open(*dir ? dir : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                if (dir_fd < 0)
+                        return receipt_diag(diag, -errno, "--receipt '%s': %m", path);
+        }
         struct stat st;
         if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
-                return receipt_diag(diag, -EISDIR, "'%s' is a directory", path);
-        _cleanup_free_ char *n = strdup(name), *t = NULL;
-        if (!n)
-                return -ENOMEM;
+                return receipt_diag(diag, -EISDIR, "--receipt '%s' is a directory", path);
+        _cleanup_free_ char *t = NULL;
         /* Unnamed until it is complete, so a run that is killed leaves nothing behind; a file
          * system without O_TMPFILE gets a named temporary file instead. */
         _cleanup_close_ int fd = openat(dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
@@ -148,10 +153,10 @@ int receipt_open(struct receipt *rc, const char *path, const struct cordon_polic
                 fd = openat(dir_fd, t, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
         }
         if (fd < 0)
-                return receipt_diag(diag, -errno, "'%s': %m", path);
+                return receipt_diag(diag, -errno, "--receipt '%s': %m", path);
         rc->dir_fd = TAKE_FD(dir_fd);
         rc->fd = TAKE_FD(fd);
-        rc->name = TAKE_PTR(n);
+        rc->name = TAKE_PTR(name);
         rc->tmp_name = TAKE_PTR(t);
         return 0;
 }

@@ -18,9 +18,10 @@ struct receipt {
 
 /* Prepares a receipt at @path. With a policy @p (NULL when lowering failed and nothing will run)
  * a path the sandbox could write is refused: the command could replace the receipt after cordon
- * wrote it, or put a symlink in its place that cordon would write through. Returns 0, or -errno
- * with the reason in @diag: -EPERM for such a path, -EISDIR for a directory, -EINVAL for a path
- * with no file name, or what opening or creating failed with. */
+ * wrote it, or put a symlink in its place that cordon would write through; so is a path through
+ * a symlink in a directory a sandbox could write (cordon_policy_open_output_dir()). Returns 0, or
+ * -errno with the reason in @diag: -EPERM for such a path, -EISDIR for a directory, -EINVAL for a
+ * path with no file name, or what opening or creating failed with. */
 int receipt_open(struct receipt *rc, const char *path, const struct cordon_policy *p,
                  struct cordon_diag *diag);
 

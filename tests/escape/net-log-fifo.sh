@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Attack: an earlier sandbox leaves a FIFO (or any non-file) where the next run's --net-log
-# points, e.g. in the project; opening it for writing would block the start forever. The log
+# points (in a directory the user writes); opening it for writing would block the start forever. The log
 # is refused unless it is a regular file. Control: a regular file gets the log.
 . "$(dirname "$0")/../lib/tap.sh"
 ns_only "proxied mode needs the ns backend"
 
 plan 4
-log="$T_PROJECT/net.jsonl"
+log="$T_TMP/net.jsonl"
 out=$(cd "$T_PROJECT" && timeout 20 "$CORDON" run --quiet --net proxied --net-log "$log" -- \
         true 2>&1); rc=$?
 check "control: --net-log to a regular file: the run succeeds" "0" "$rc"

@@ -1,8 +1,8 @@
 /* Fuzz target for src/lib/resolve/env-filter.c. The input is split on newlines and NULs; a line
  * starting with "b:" is a blocked name, "p:" a blocked pattern, "a:" an allowed name, "s:" a "set"
- * entry, "u:" turns on the rule against passwords in URL values, anything else an inherited
- * environment entry. Checks the result against the documented rules, and the URL rule against a
- * regular expression that says the same. */
+ * entry, "u:" turns on the rule against userinfo in URL values, "t:" the rule against token
+ * shapes, anything else an inherited environment entry. Checks the result against the documented
+ * rules, and the URL rule against regular expressions that say the same. */
 #include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -72,6 +72,8 @@ static void check(const struct cordon_env_rules *r, char **envp, char **out, siz
                 FUZZ_CHECK(!cordon_env_entry_is_blocked(r, name, eq + 1));
                 FUZZ_CHECK(!r->block_url_credentials || cordon_list_find(&r->allowed, name) ||
                            !cordon_env_value_has_url_credentials(eq + 1));
+                FUZZ_CHECK(!r->block_token_values || cordon_list_find(&r->allowed, name) ||
+                           !cordon_env_value_has_token(eq + 1));
         }
         CORDON_LIST_FOREACH (it, &r->set) {
                 bool found = false;
@@ -86,35 +88,51 @@ static void check(const struct cordon_env_rules *r, char **envp, char **out, siz
         }
 }
 
-/* The URL rule as a regular expression: "://", a user part, ':', and '@' before anything that
- * ends the authority (URL_END: / ? # whitespace , ; quotes < >); the first '@' decides. */
+/* The URL rule as regular expressions: after some "://", an '@' before anything that ends the
+ * authority (URL_END: / ? # whitespace , ; quotes < >), unless the scheme before it is one of
+ * the login-name schemes. */
 #define URL_END "/?#\t\r\n ,;\"'<>"
-static const char url_credentials_re[] = "://[^" URL_END "@:]*:[^" URL_END "@]*@";
+static const char userinfo_re[] = "^[^" URL_END "@]*@";
+static const char login_scheme_re[] = "(^|[^A-Za-z0-9+.-])(ssh|git\\+ssh|ssh\\+git|sftp|scp)$";
 
 static void check_url_rule(const char *value)
 {
-        static regex_t re;
+        static regex_t userinfo, login;
         static bool compiled;
         if (!compiled) {
-                FUZZ_CHECK(regcomp(&re, url_credentials_re, REG_EXTENDED | REG_NOSUB) == 0);
+                FUZZ_CHECK(regcomp(&userinfo, userinfo_re, REG_EXTENDED | REG_NOSUB) == 0);
+                FUZZ_CHECK(regcomp(&login, login_scheme_re, REG_EXTENDED | REG_NOSUB | REG_ICASE) ==
+                           0);
                 compiled = true;
         }
-        bool want = regexec(&re, value, 0, NULL, 0) == 0;
+        bool want = false;
+        for (const char *p = value; !want && (p = strstr(p, "://")); p += 3) {
+                _cleanup_free_ char *scheme = strndup(value, (size_t)(p - value));
+                if (!scheme)
+                        return;
+                want = regexec(&login, scheme, 0, NULL, 0) != 0 &&
+                       regexec(&userinfo, p + 3, 0, NULL, 0) == 0;
+        }
         FUZZ_CHECK(cordon_env_value_has_url_credentials(value) == want);
 }
 
 /* Runs the filter on @envp and checks the outcome. */
 static void run(const struct cordon_env_rules *rules, char **envp, bool set_valid)
 {
-        _cleanup_strv_free_ char **out = NULL;
+        _cleanup_strv_free_ char **out = NULL, **names = NULL;
         size_t n_blocked = 0;
-        int r = cordon_env_filter(rules, envp, &out, &n_blocked);
+        int r = cordon_env_filter_names(rules, envp, &out, &n_blocked, &names);
         if (r == -ENOMEM)
                 return;
         FUZZ_CHECK(set_valid ? r == 0 : r == -EINVAL);
-        if (r == 0)
+        if (r == 0) {
                 check(rules, envp, out, n_blocked);
-        else
+                /* Each removed variable named once, a name and never a value. */
+                FUZZ_CHECK(names && strv_length(names) <= n_blocked);
+                STRV_FOREACH (n, names) {
+                        FUZZ_CHECK(!strchr(*n, '='));
+                }
+        } else
                 FUZZ_CHECK(!out);
 }
 
@@ -147,6 +165,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         r = cordon_list_add(&rules.allowed, line + 2, "fuzz");
                 else if (streq(line, "u:"))
                         rules.block_url_credentials = true;
+                else if (streq(line, "t:"))
+                        rules.block_token_values = true;
                 else if (startswith(line, "s:")) {
                         const char *eq = strchr(line + 2, '=');
                         if (!eq || !cordon_env_name_is_valid(line + 2, (size_t)(eq - line - 2)))

@@ -36,7 +36,7 @@ check "a symlink at the receipt path is replaced, its target left alone" "0:keep
 
 run --receipt "$T_PROJECT/r.json" -- touch "$T_PROJECT/ran" 2>"$T_TMP/err"
 check "a receipt in the project (writable inside): refused (125)" \
-        "125:cordon: --receipt '$T_PROJECT/r.json' lies in '$T_PROJECT', which the sandbox can write: it could replace the receipt, or plant a symlink there for cordon to write through; choose a path outside the sandbox's writable directories" \
+        "125:cordon: --receipt '$T_PROJECT/r.json' lies in '$T_PROJECT', which the sandbox can write: it could replace the file, or plant a symlink there for cordon to write through; choose a path outside the sandbox's writable directories" \
         "$?:$(cat "$T_TMP/err")"
 check "... before anything ran, and nothing was written there" "absent absent" \
         "$([ -e "$T_PROJECT/ran" ] && echo ran || echo absent) $([ -e "$T_PROJECT/r.json" ] && echo written || echo absent)"

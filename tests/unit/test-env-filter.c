@@ -20,6 +20,7 @@ static void teardown(void)
         cordon_list_clear(&rules.allowed);
         cordon_list_clear(&rules.set);
         rules.block_url_credentials = false;
+        rules.block_token_values = false;
 }
 
 TestSuite(env, .fini = teardown);
@@ -408,16 +409,17 @@ Test(env, filter_copies_strings)
 Test(env, url_credentials_in_values)
 {
         static const char *const with[] = {
-            "https://alice:s3cret@example.com/repo.git",
-            "postgres://u:p@db:5432/x",
+            "https://alice:s3cret@example.com/repo.git", "postgres://u:p@db:5432/x",
             "https://:ghp_token@github.com/", /* a token as the password */
             "http://u:p@ss@host",             /* '@' inside the password */
-            "http://u::@host",
-            "x://u:p@",
-            "proxy=http://u:p@proxy:3128",   /* a "key=URL" form */
+            "http://u::@host", "x://u:p@", "proxy=http://u:p@proxy:3128", /* a "key=URL" form */
             "a://x:1,b://u:p@h;c",           /* the second URL of a list */
             "/opt/bin:https://u:p@h/x:/bin", /* inside a PATH-style list */
             "\"mongodb://u:p@h/db\"",
+            /* Any userinfo: a user part alone is often a token. */
+            "https://token@github.com/", "https://ghp_x@github.com/o/r", "http://git@h:b@c",
+            "HTTPS://u@h", "git+https://u@h/x",
+            "ssh://git@h a://u@h", /* a second URL after an ssh one */
         };
         static const char *const without[] = {
             "",
@@ -427,9 +429,10 @@ Test(env, url_credentials_in_values)
             "https://example.com/a:b@c",    /* '@' in the path */
             "http://h:1?u=a:b@c",           /* '@' in the query */
             "http://h#a:b@c",               /* '@' in the fragment */
-            "ssh://git@github.com/x/y.git", /* a login name, no password */
-            "https://token@github.com/",    /* the same shape */
-            "http://git@h:b@c",             /* the first '@' ends the userinfo */
+            "ssh://git@github.com/x/y.git", /* a login name: ssh authenticates with keys */
+            "git+ssh://git@h/x",
+            "SSH://git@h/x",
+            "sftp://u@h/x",
             "http://[::1]:8080/",
             "user:pass@host", /* no scheme: not a URL */
             "a:// b:c@d",     /* whitespace ends the authority */
@@ -477,6 +480,7 @@ static void default_rules(void)
         cr_assert_eq(cordon_list_copy(&rules.blocked_patterns, &s.blocked_env_patterns), 0);
         cr_assert_eq(cordon_list_copy(&rules.allowed, &s.allowed_env_vars), 0);
         rules.block_url_credentials = s.block_env_url_credentials;
+        rules.block_token_values = s.block_env_token_values;
         cordon_settings_clear(&s);
 }
 
@@ -511,6 +515,16 @@ Test(env, defaults_block_credentials)
             "GITHUB_TOKEN=x",
             "MIRROR_URL=https://u:p@mirror.example/",
             "https_proxy=http://u:p@proxy:3128",
+            "REMOTE=https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/o/r",
+            "C=ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+            "AUTH_HEADER=Bearer abcdef0123456789abcdef",
+            "COOKIE=sid=1",
+            "cookies=x",
+            "SESSION=x",
+            "SESSION_ID=x",
+            "APP_SESSION=x",
+            "HTTP_COOKIE=x",
+            "SITE_SESSIONID=x",
         };
         _cleanup_strv_free_ char **envp = NULL;
         for (size_t i = 0; i < ELEMENTSOF(blocked); i++)
@@ -561,6 +575,14 @@ Test(env, defaults_pass_ordinary_variables)
             "OP_BIOMETRIC_UNLOCK_ENABLED=true",
             "BW_NOINTERACTION=true",
             "REPO=ssh://git@github.com/x/y.git",
+            "XDG_SESSION_ID=3",
+            "XDG_SESSION_TYPE=wayland",
+            "LS_COLORS=rs=0:di=01;34:ln=01;36:mh=00:pi=40;33:so=01;35:*.tar=01;31",
+            "MANPATH=/usr/share/man:/usr/local/share/man",
+            "HISTCONTROL=ignoreboth",
+            "GIT_PAGER=less -FRX",
+            "AUTH_MODE=Basic authentication",
+            "NOTE=Bearer tokens are supported",
             "JUPYTER_URL=http://localhost:8888/?token=abc",
             "ANTHROPIC_API_KEY=sk-a",
             "OPENAI_API_KEY=sk-o",
@@ -592,4 +614,108 @@ Test(env, long_casefold_pattern_still_matches)
         cr_assert(cordon_env_pattern_matches(pattern, name));
         name[300] = 'z';
         cr_assert_not(cordon_env_pattern_matches(pattern, name), "control: another name");
+}
+
+/* ---- tokens recognised by their value ---- */
+
+Test(env, token_shapes_in_values)
+{
+        static const char *const with[] = {
+            "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+            "gho_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+            "ghu_abcdefghijklmnopqrstuvwxyz0123456789",
+            "ghs_abcdefghijklmnopqrstuvwxyz0123456789",
+            "ghr_abcdefghijklmnopqrstuvwxyz0123456789",
+            "github_pat_11ABCDEFG0abcdefghijkl_mnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345",
+            "glpat-abcdefghij0123456789",
+            "xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx",
+            "xoxp-123456789012-1234567890123-abcdefghijkl",
+            "xoxa-2-1234567890-abcdefghijklmnop",
+            "xoxr-1234567890-abcdefghijklmnop",
+            "xapp-1-A0123456789-1234567890123-abcdef",
+            "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789-ABCDEFGH",
+            "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD",
+            "sk-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKL",
+            "AKIAIOSFODNN7EXAMPLE",
+            "ASIAIOSFODNN7EXAMPLE",
+            "AIzaSyA-abcdefghijklmnopqrstuvwxyz01234",
+            "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH",
+            "npm_abcdefghijklmnopqrstuvwxyz0123456789",
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl",
+            "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.",
+            "Bearer abcdef0123456789abcdef",
+            "bearer abc.def-ghi_jkl~mno",
+            "Authorization: Bearer abcdef0123456789abcdef",
+            "Basic dXNlcjpwYXNz", /* user:pass */
+            "BASIC   YWxpY2U6czNjcmV0",
+            "--token=ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+            "x:AKIAIOSFODNN7EXAMPLE,y",
+            "'ghp_abcdefghijklmnopqrstuvwxyz0123456789'",
+        };
+        /* Ordinary values, some close to a shape. */
+        static const char *const without[] = {
+            "",
+            "/usr/local/bin:/usr/bin:/bin",
+            "rs=0:di=01;34:ln=01;36:mh=00:pi=40;33:so=01;35:do=01;35:bd=40;33;01:*.tar=01;31",
+            "ghp_short0",
+            "ghp_abcdefghijklmnopqrstuvwxyzabcdefghij",         /* no digit: a word */
+            "task-sk-abcdefghijklmnopqrstuvwxyz0123456789ABCD", /* inside a longer word */
+            "sk-learn",
+            "sk-some-long-package-name-without-any-digits",
+            "AKIAIOSFODNN7EXAMPLEX", /* 17 after the prefix */
+            "AKIAIOSFODNN7EXAMPL",   /* 15 */
+            "XAKIAIOSFODNN7EXAMPLE",
+            "AIzaShort",
+            "hf_short",
+            "npm_config_cache",
+            "eyJhbGciOiJIUzI1NiJ9",         /* one part */
+            "eyJ.a.b",                      /* too short */
+            "Bearer tokens are supported",  /* a sentence */
+            "Basic authentication enabled", /* not base64 of user:password */
+            "Basic settings",
+            "Bearer",
+            "xoxb-",
+            "glpat-short",
+            "github_pat_short1",
+            "less -FRX",
+            "C.UTF-8",
+            "xterm-256color",
+        };
+        for (size_t i = 0; i < ELEMENTSOF(with); i++)
+                cr_expect(cordon_env_value_has_token(with[i]), "'%s'", with[i]);
+        for (size_t i = 0; i < ELEMENTSOF(without); i++)
+                cr_expect_not(cordon_env_value_has_token(without[i]), "'%s'", without[i]);
+}
+
+Test(env, filter_token_rule_and_names)
+{
+        add(&rules.allowed, "ANTHROPIC_API_KEY");
+        add(&rules.blocked_names, "GITHUB_PAT");
+        _cleanup_strv_free_ char **envp = STRV_MAKE(
+            "C=ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+            "ANTHROPIC_API_KEY=sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789", "GITHUB_PAT=x",
+            "GITHUB_PAT=y", "PATH=/usr/bin", "AUTH_HEADER=Bearer abcdef0123456789abc");
+        _cleanup_strv_free_ char **off = NULL, **on = NULL, **names = NULL, **names_off = NULL;
+        size_t n = 99;
+        /* Off: the value is not looked at; the names are still reported. */
+        cr_assert_eq(cordon_env_filter_names(&rules, envp, &off, &n, &names_off), 0);
+        cr_assert_eq(n, 2);
+        cr_assert_str_eq(env_get(off, "C"), "ghp_abcdefghijklmnopqrstuvwxyz0123456789");
+        cr_assert_eq(strv_length(names_off), 1, "a name blocked twice is named once");
+        cr_assert_str_eq(names_off[0], "GITHUB_PAT");
+        rules.block_token_values = true;
+        cr_assert_eq(cordon_env_filter_names(&rules, envp, &on, &n, &names), 0);
+        cr_assert_eq(n, 4);
+        cr_assert_null(env_get(on, "C"));
+        cr_assert_null(env_get(on, "AUTH_HEADER"));
+        cr_assert_str_eq(env_get(on, "ANTHROPIC_API_KEY"),
+                         "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789",
+                         "the agent's own key still reaches it");
+        cr_assert_str_eq(env_get(on, "PATH"), "/usr/bin");
+        cr_assert_eq(strv_length(names), 3);
+        cr_assert_str_eq(names[0], "C");
+        cr_assert_str_eq(names[1], "GITHUB_PAT");
+        cr_assert_str_eq(names[2], "AUTH_HEADER");
+        STRV_FOREACH (nm, names)
+                cr_assert_null(strchr(*nm, '='), "names only, never values");
 }

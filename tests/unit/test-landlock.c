@@ -260,6 +260,22 @@ Test(landlock, host_rights_per_access)
         expect_none("/dev/shm");
 }
 
+/* CORDON_FS_REMOVE (a capability policy's delete without write_text): removal on top of a
+ * read-only bind, on both backends' plans; nothing to add to a writable one, no creation. */
+Test(landlock, remove_flag_grants_removal_only)
+{
+        mkdir_p(in_root("del"));
+        mkdir_p(in_root("ro"));
+        add(in_root("del"), in_root("del"), CORDON_ACCESS_RO, CORDON_FS_REMOVE);
+        add(in_root("ro"), in_root("ro"), CORDON_ACCESS_RO, 0);
+        build(CORDON_BACKEND_LANDLOCK, 7);
+        expect(in_root("del"), READ | A(REMOVE_FILE) | A(REMOVE_DIR), false);
+        expect(in_root("ro"), READ, false);
+        build(CORDON_BACKEND_NS, 7);
+        expect(in_root("del"), READ | A(REMOVE_FILE) | A(REMOVE_DIR), false);
+        cr_assert_eq(find(in_root("del"))->access & (A(WRITE_FILE) | A(MAKE_REG) | A(MAKE_DIR)), 0);
+}
+
 /* A tree for carving: g/{a, b/{keep, secret, sub/f}, c/x, link -> b, empty/} */
 static void make_tree(void)
 {

@@ -16,6 +16,14 @@ static struct cordon_cap_policy *cap(void)
         return c;
 }
 
+/* The flags of the rule for @path of kind @access, which must be there. */
+static unsigned flags_of(const char *path, enum cordon_access access)
+{
+        const struct cordon_fs_rule *r = rule(path, access);
+        cr_assert_not_null(r, "no %s rule for %s", cordon_access_to_string(access), path);
+        return r ? r->flags : 0;
+}
+
 static void add_root(char ***l, const char *path)
 {
         cr_assert_eq(strv_extend(l, path), 0);
@@ -102,7 +110,13 @@ Test(lower_cap, write_roots_follow_the_write_capability)
         c->capabilities = CORDON_CAP_READ_TEXT | CORDON_CAP_EXEC;
         lower_ok();
         cr_assert_not_null(rule(cache, CORDON_ACCESS_RO));
+        cr_assert_not(flags_of(cache, CORDON_ACCESS_RO) & CORDON_FS_REMOVE);
+        /* delete alone removes, never creates: read-only with removal (Landlock). */
         c->capabilities |= CORDON_CAP_DELETE;
+        lower_ok();
+        cr_assert_null(rule(cache, CORDON_ACCESS_RW));
+        cr_assert(flags_of(cache, CORDON_ACCESS_RO) & CORDON_FS_REMOVE);
+        c->capabilities |= CORDON_CAP_WRITE_TEXT;
         lower_ok();
         cr_assert_not_null(rule(cache, CORDON_ACCESS_RW));
 }
@@ -287,4 +301,96 @@ Test(lower_cap, capabilities_and_profile_carry_their_origin)
         cr_assert_str_eq(s.workspace_writes_origin, "policy.json: /capabilities/workspace");
         cr_assert_str_eq(s.profile_origin, "policy.json: /sandbox_profile");
         cr_assert_eq(p->profile, CORDON_PROFILE_OS_HARDENED);
+}
+
+/* ---- one test per capability: exactly the rights it names ---- */
+
+static void lower_caps(unsigned caps)
+{
+        struct cordon_cap_policy *c = cap();
+        const char *ref = in_root("ref");
+        mkdir_p(ref);
+        add_root(&c->workspace_roots, project);
+        add_root(&c->read_only_roots, ref);
+        c->has_capabilities = true;
+        c->capabilities = caps;
+        lower_ok();
+}
+
+Test(lower_cap, read_text_alone_reads_the_workspace)
+{
+        lower_caps(CORDON_CAP_READ_TEXT | CORDON_CAP_EXEC);
+        cr_assert_not_null(rule(project, CORDON_ACCESS_RO));
+        cr_assert_not(flags_of(project, CORDON_ACCESS_RO) & CORDON_FS_REMOVE);
+        cr_assert_null(rule(project, CORDON_ACCESS_RW));
+}
+
+Test(lower_cap, list_alone_reads_the_workspace)
+{
+        lower_caps(CORDON_CAP_LIST | CORDON_CAP_EXEC);
+        cr_assert_not_null(rule(project, CORDON_ACCESS_RO));
+        cr_assert_null(rule(project, CORDON_ACCESS_RW));
+}
+
+Test(lower_cap, exists_alone_reads_the_workspace)
+{
+        lower_caps(CORDON_CAP_EXISTS | CORDON_CAP_EXEC);
+        cr_assert_not_null(rule(project, CORDON_ACCESS_RO));
+        cr_assert_null(rule(project, CORDON_ACCESS_RW));
+}
+
+Test(lower_cap, no_read_capability_binds_no_workspace_root)
+{
+        /* write_text without a read capability: a bind cannot give writes without reads, so
+         * the root is not bound at all (less, not more); read_only_roots stay readable. */
+        lower_caps(CORDON_CAP_WRITE_TEXT | CORDON_CAP_EXEC);
+        cr_assert_null(rule(project, CORDON_ACCESS_RO));
+        cr_assert_null(rule(project, CORDON_ACCESS_RW));
+        cr_assert_not_null(rule(in_root("ref"), CORDON_ACCESS_RO));
+        cr_assert_str_eq(p->cwd, "/", "the command starts outside the unreadable root");
+        lower_caps(CORDON_CAP_EXEC);
+        cr_assert_null(rule(project, CORDON_ACCESS_RO));
+}
+
+Test(lower_cap, write_text_writes_the_workspace)
+{
+        lower_caps(CORDON_CAP_READ_TEXT | CORDON_CAP_WRITE_TEXT | CORDON_CAP_EXEC);
+        cr_assert_not_null(rule(project, CORDON_ACCESS_RW));
+        cr_assert_not_null(rule(in_root("ref"), CORDON_ACCESS_RO), "read-only roots stay so");
+}
+
+Test(lower_cap, delete_alone_removes_and_never_creates)
+{
+        lower_caps(CORDON_CAP_READ_TEXT | CORDON_CAP_DELETE | CORDON_CAP_EXEC);
+        cr_assert_null(rule(project, CORDON_ACCESS_RW));
+        cr_assert_not_null(rule(project, CORDON_ACCESS_RO));
+        cr_assert(flags_of(project, CORDON_ACCESS_RO) & CORDON_FS_REMOVE);
+        cr_assert_not(flags_of(in_root("ref"), CORDON_ACCESS_RO) & CORDON_FS_REMOVE);
+}
+
+Test(lower_cap, exec_absent_runs_nothing)
+{
+        struct cordon_cap_policy *c = cap();
+        add_root(&c->workspace_roots, project);
+        c->has_capabilities = true;
+        c->capabilities = CORDON_CAP_READ_TEXT | CORDON_CAP_WRITE_TEXT;
+        cr_assert_eq(lower(), -EPERM);
+}
+
+/* user_temp: /tmp is writable only with the preset and write_text. */
+Test(lower_cap, user_temp_writable_only_with_workspace_writes)
+{
+        lower_caps(CORDON_CAP_READ_TEXT | CORDON_CAP_EXEC);
+        cr_assert(flags_of("/tmp", CORDON_ACCESS_TMPFS) & CORDON_FS_SEAL, "read-only policy");
+        lower_caps(CORDON_CAP_READ_TEXT | CORDON_CAP_DELETE | CORDON_CAP_EXEC);
+        cr_assert(flags_of("/tmp", CORDON_ACCESS_TMPFS) & CORDON_FS_SEAL, "delete alone");
+        lower_caps(CORDON_CAP_READ_TEXT | CORDON_CAP_WRITE_TEXT | CORDON_CAP_EXEC);
+        cr_assert_not(flags_of("/tmp", CORDON_ACCESS_TMPFS) & CORDON_FS_SEAL,
+                      "writes and the default presets (user_temp among them)");
+        struct cordon_cap_policy *c = cap();
+        add_root(&c->workspace_roots, project);
+        c->presets_default = false;
+        c->presets = CORDON_PRESET_SYSTEM_RUNTIME;
+        lower_ok();
+        cr_assert(flags_of("/tmp", CORDON_ACCESS_TMPFS) & CORDON_FS_SEAL, "no user_temp");
 }

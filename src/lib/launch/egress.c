@@ -18,6 +18,7 @@
 #include "lib/net/net-rules.h"
 #include "lib/policy/diag.h"
 #include "lib/policy/net-modes.h"
+#include "lib/policy/output-file.h"
 #include "lib/policy/policy.h"
 #include "lib/proxy/proxy.h"
 #include "shared/macro.h"
@@ -89,24 +90,13 @@ int cordon_egress_prepare(struct cordon_sandbox *sb, const struct cordon_policy 
         if (r < 0)
                 return cordon_diag_set(diag, r, "failed to copy the network rules: %s",
                                        strerror(-r));
-        if (p->net.log_path) {
-                /* Opened as the caller, appended to, never through a symlink, and only a regular
-                 * file: a FIFO an earlier sandbox left at that path (say, in the project) would
-                 * block the start forever, a device would take the lines elsewhere. */
-                sb->net_log_fd = open(p->net.log_path,
-                                      O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
-                                          O_NOCTTY | O_CLOEXEC,
-                                      0600);
-                if (sb->net_log_fd < 0)
-                        return cordon_diag_set(diag, -errno,
-                                               "NETWORK_LOG: cannot open '%s' for appending: %m",
-                                               p->net.log_path);
-                struct stat st;
-                if (fstat(sb->net_log_fd, &st) < 0 || !S_ISREG(st.st_mode))
-                        return cordon_diag_set(diag, -EPERM,
-                                               "NETWORK_LOG: '%s' is not a regular file",
-                                               p->net.log_path);
-        }
+        /* Opened as the caller: not where the sandbox could forge it, not through a link a
+         * sandbox could have planted (one in ~/proj/logs -> ~/.config/autostart put the
+         * log where the desktop runs files), beneath its directory without following links,
+         * and only a regular file (output-file.c). */
+        if (p->net.log_path && (r = cordon_policy_open_output_append(
+                                    p, p->net.log_path, "NETWORK_LOG", &sb->net_log_fd, diag)) < 0)
+                return r;
         if (p->net.proxy_dns && !(sb->proxy_dns = strdup(p->net.proxy_dns)))
                 return -ENOMEM;
         return t->dns ? find_dns_servers(sb, p, diag) : 0;

@@ -154,6 +154,15 @@ static int launch_setenv(struct cordon_launch *l, const char *const *vars, size_
         return 0;
 }
 
+/* Whether the policy's /tmp is writable: a private tmpfs not sealed, or the host's bound
+ * read-write (or none said: a hand-built policy keeps the private TMPDIR). */
+static bool tmp_writable(const struct cordon_policy *p)
+{
+        const struct cordon_fs_rule *t = cordon_policy_find_fs(p, "/tmp");
+        return !t || t->access == CORDON_ACCESS_RW ||
+               (t->access == CORDON_ACCESS_TMPFS && !(t->flags & CORDON_FS_SEAL));
+}
+
 static int make_tmpdir(struct cordon_launch *l, struct cordon_diag *diag)
 {
         _cleanup_free_ char *dir = strdup("/tmp/cordon-XXXXXX");
@@ -321,7 +330,9 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                         return cordon_diag_set(diag, -EOPNOTSUPP,
                                                "the landlock backend cannot run: %s",
                                                landlock_missing_reason(l->landlock_abi));
-                if (!l->tmpdir && !l->dry_run && (r = make_tmpdir(l, diag)) < 0)
+                /* The private TMPDIR stands in for a writable private /tmp only: a capability
+                 * policy without user_temp writes has a read-only one. */
+                if (!l->tmpdir && !l->dry_run && tmp_writable(p) && (r = make_tmpdir(l, diag)) < 0)
                         return r;
                 /* Network isolation was asked for and there is no network namespace: socket()
                  * is refused instead, whatever the profile says about the hardening layers. */
@@ -359,9 +370,11 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                                                strerror(-r));
                 cordon_landlock_plan_set_net(&l->ll, l->net_mode, l->proxy_port, resolve_unix);
                 if (l->backend == CORDON_BACKEND_LANDLOCK && !l->dry_run) {
-                        r = cordon_landlock_plan_add(
-                            &l->ll, l->tmpdir, CORDON_LANDLOCK_FS_READ | CORDON_LANDLOCK_FS_WRITE,
-                            false);
+                        r = l->tmpdir
+                                ? cordon_landlock_plan_add(
+                                      &l->ll, l->tmpdir,
+                                      CORDON_LANDLOCK_FS_READ | CORDON_LANDLOCK_FS_WRITE, false)
+                                : 0;
                         if (r < 0)
                                 return cordon_diag_set(diag, r,
                                                        "failed to plan the Landlock "

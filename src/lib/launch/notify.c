@@ -47,6 +47,7 @@ struct cordon_notify {
         void (*warn)(void *userdata, const char *message);
         void *userdata;
         enum cordon_seccomp_net socket_rule;
+        bool tmpdir;
         bool warned_tmp;
         bool warned_unix;
         struct cordon_loop_source src;
@@ -202,10 +203,17 @@ static void warn_tmp(struct cordon_notify *n, const char *path)
                 return;
         n->warned_tmp = true;
         char msg[PATH_MAX + 256];
-        snprintf(msg, sizeof(msg),
-                 "the landlock backend has no private /tmp: creating '%s' was refused (use "
-                 "$TMPDIR, which is private, or the ns backend; see 'cordon doctor')",
-                 path);
+        if (n->tmpdir)
+                snprintf(msg, sizeof(msg),
+                         "the landlock backend has no private /tmp: creating '%s' was refused "
+                         "(use $TMPDIR, which is private, or the ns backend; see 'cordon "
+                         "doctor')",
+                         path);
+        else
+                snprintf(msg, sizeof(msg),
+                         "creating '%s' was refused: the capability policy gives no writable "
+                         "temporary directory (the user_temp preset with write_text would)",
+                         path);
         n->warn(n->userdata, msg);
 }
 
@@ -457,6 +465,7 @@ int cordon_notify_new(int listener, const struct cordon_notify_config *cfg,
         n->warn = cfg->warn;
         n->userdata = cfg->userdata;
         n->socket_rule = cfg->socket_rule;
+        n->tmpdir = cfg->tmpdir;
         n->src = (struct cordon_loop_source){.n_fds = 1,
                                              .fd = n->listener,
                                              .events = POLLIN,

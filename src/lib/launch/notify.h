@@ -33,6 +33,9 @@ struct cordon_notify_config {
         /* The filter's socket rule (seccomp_key.net): the errno and the note for a refused
          * socket(AF_UNIX). */
         enum cordon_seccomp_net socket_rule;
+        /* The launch made a private TMPDIR (not under a capability policy without
+         * user_temp writes): the /tmp note points to it. */
+        bool tmpdir;
         /* One line per gap met (the first time only); NULL: none. */
         void (*warn)(void *userdata, const char *message);
         void *userdata;

@@ -22,6 +22,7 @@ struct cordon_sandbox {
         struct cordon_sandbox_options opts;
         struct cordon_report report;
         char *project_dir; /* the report's strings */
+        char **env_blocked_names;
         char limits_text[256];
 
         /* During start: the child's plan and context (read by the child before its exec). */

@@ -20,6 +20,7 @@
 #include "lib/launch/egress.h"
 #include "lib/launch/notify.h"
 #include "lib/launch/sandbox-internal.h"
+#include "shared/strv.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 
@@ -78,6 +79,10 @@ static int report_policy(struct cordon_sandbox *sb, const struct cordon_policy *
         rep->project_dir = sb->project_dir;
         rep->home_access = p->home_access;
         rep->env_blocked = p->n_env_blocked;
+        if (!(sb->env_blocked_names = p->env_blocked_names ? strv_copy(p->env_blocked_names)
+                                                           : calloc(1, sizeof(char *))))
+                return -ENOMEM;
+        rep->env_blocked_names = (const char *const *)sb->env_blocked_names;
         rep->timeout_usec = p->limits.timeout_usec;
         rep->memory_bytes = p->limits.memory_bytes;
         rep->limits_text = sb->limits_text;
@@ -121,6 +126,7 @@ static int start_notify(struct cordon_sandbox *sb, struct cordon_diag *diag)
             .writable = writable,
             .n_writable = n,
             .socket_rule = l->seccomp_key.net,
+            .tmpdir = l->tmpdir != NULL,
             .warn = l->warn,
             .userdata = l->userdata,
         };
@@ -368,6 +374,7 @@ _public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
         cordon_egress_free(sb);
         cordon_launch_clear(&sb->l);
         free(sb->project_dir);
+        strv_free(sb->env_blocked_names);
         free(sb);
         return NULL;
 }

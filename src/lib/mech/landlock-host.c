@@ -581,8 +581,8 @@ static int collect_host(const struct cordon_policy *p, struct host_view *v)
                 case CORDON_ACCESS_DEVICE:
                         if (!f->host)
                                 continue; /* narrowing in place: resolved below */
-                        r = add_grant(v, f->host, cordon_landlock_bind_access(f->access), optional,
-                                      (int)i);
+                        r = add_grant(v, f->host, cordon_landlock_rule_access(f->access, f->flags),
+                                      optional, (int)i);
                         break;
                 case CORDON_ACCESS_COPY:
                         /* No private copy without a mount namespace: the host file, read-only

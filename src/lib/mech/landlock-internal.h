@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "lib/policy/access-kinds.h"
+#include "lib/policy/policy.h"
 #include "lib/mech/landlock.h"
 
 struct cordon_policy;
@@ -50,6 +51,16 @@ static inline uint64_t cordon_landlock_bind_access(enum cordon_access a)
         default:
                 return 0;
         }
+}
+
+/* The rights a bind rule @access with @flags grants: its kind's, and removal where
+ * CORDON_FS_REMOVE asks for it on a read-only bind. */
+static inline uint64_t cordon_landlock_rule_access(enum cordon_access access, unsigned flags)
+{
+        uint64_t a = cordon_landlock_bind_access(access);
+        if (access == CORDON_ACCESS_RO && (flags & CORDON_FS_REMOVE))
+                a |= ACC(REMOVE_FILE) | ACC(REMOVE_DIR);
+        return a;
 }
 
 struct dev_entry {

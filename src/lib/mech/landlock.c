@@ -223,7 +223,7 @@ static int build_ns(const struct cordon_policy *p, struct cordon_landlock_plan *
                          * /proc/sys read-only): it narrows, and the enclosing grant applies. */
                         if (!f->host)
                                 continue;
-                        access = cordon_landlock_bind_access(f->access);
+                        access = cordon_landlock_rule_access(f->access, f->flags);
                         break;
                 case CORDON_ACCESS_TMPFS:
                         access = FS_READ | (f->flags & CORDON_FS_SEAL ? 0 : FS_WRITE);

@@ -106,12 +106,14 @@ static void describe_mounts(FILE *f, const struct cordon_policy *p)
                         fputs(" [ns backend only]", f);
                 if (r->flags & CORDON_FS_EXEC)
                         fputs(" [executable]", f);
+                if (r->flags & CORDON_FS_REMOVE)
+                        fputs(" [remove: landlock only]", f);
                 fprintf(f, "  (from %s)\n", strempty(r->origin));
         }
 }
 
 /* The environment by count: variables of the caller kept, removed, and set by the policy (a
- * set one replaces a kept one of the same name). */
+ * set one replaces a kept one of the same name); then the names of the removed ones. */
 static void describe_env(FILE *f, const struct cordon_policy *p)
 {
         size_t set = 0;
@@ -126,6 +128,13 @@ static void describe_env(FILE *f, const struct cordon_policy *p)
         size_t total = strv_length(p->envp);
         fprintf(f, "environment: %zu kept, %zu blocked, %zu set\n", total > set ? total - set : 0,
                 p->n_env_blocked, set);
+        /* Names only: a value could be the credential itself. */
+        if (p->env_blocked_names && p->env_blocked_names[0]) {
+                fputs("  removed:", f);
+                STRV_FOREACH (n, p->env_blocked_names)
+                        fprintf(f, " %s", *n);
+                fputc('\n', f);
+        }
 }
 
 static void describe_actions(FILE *f, const struct cordon_policy *p)

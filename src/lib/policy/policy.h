@@ -19,6 +19,10 @@ enum {
         /* DATA: the filtered mode's resolv.conf (naming cordon's resolver); mounted only when
          * the delivered network mode serves DNS, so a fallback keeps the host's file. */
         CORDON_FS_DNS = 1u << 17,
+        /* RO: entries below may also be removed (a capability policy's workspace.delete
+         * without write_text). Only Landlock can give it (REMOVE_FILE, REMOVE_DIR): under the
+         * ns backend the bind is read-only and removal fails with EROFS, less than asked. */
+        CORDON_FS_REMOVE = 1u << 18,
 };
 
 struct cordon_fs_rule {
@@ -37,6 +41,9 @@ struct cordon_env_rules {
         /* Also remove a variable (not on the allow list) whose value carries a password in a
          * URL, scheme://user:password@host, whatever its name. */
         bool block_url_credentials;
+        /* Also remove a variable (not on the allow list) whose value holds a token of a
+         * published shape (cordon_env_value_has_token()), whatever its name. */
+        bool block_token_values;
 };
 
 struct cordon_process_rules {
@@ -105,6 +112,12 @@ struct cordon_policy {
         struct cordon_env_rules env_rules;
         char **envp; /* the final environment handed to the command */
         size_t n_env_blocked;
+        char **env_blocked_names; /* strv: the names of the removed variables, never values */
+        /* Where some other run's sandbox could write besides this policy's writable binds
+         * (cordon_policy_could_write_dir()): strictly below these allowed project parents
+         * (host realpaths), except the home directories and their parents. */
+        char **link_parents;
+        char **link_homes;
 
         struct cordon_process_rules process;
         /* The mode asked for; the launch delivers it or, as @net.fallback says, another one

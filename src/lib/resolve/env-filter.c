@@ -1,5 +1,5 @@
-/* Environment filtering: blocklist names, glob patterns, passwords in URL values, the allow list
- * and added values. */
+/* Environment filtering: blocklist names, glob patterns, credentials in values (env-value.c),
+ * the allow list and added values. */
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,31 +88,10 @@ bool cordon_env_is_blocked(const struct cordon_env_rules *rules, const char *nam
         return false;
 }
 
-/* Where the authority of a URL ends for this rule: the URL syntax ('/', '?', '#'), and what
- * separates a URL from the next one in a list value. */
-static bool ends_authority(char c)
+bool cordon_env_value_is_blocked(const struct cordon_env_rules *rules, const char *value)
 {
-        return c == 0 || c == '/' || c == '?' || c == '#' || c == ' ' || c == '\t' || c == '\n' ||
-               c == '\r' || c == ',' || c == ';' || c == '"' || c == '\'' || c == '<' || c == '>';
-}
-
-bool cordon_env_value_has_url_credentials(const char *value)
-{
-        for (const char *p = value; (p = strstr(p, "://"));) {
-                p += 3;
-                /* userinfo = user ":" password "@": the first ':' must come before an '@'. A
-                 * password may itself hold '@' or ':'; the earliest "user:...@" decides. */
-                bool colon = false;
-                for (const char *q = p; !ends_authority(*q); q++) {
-                        if (*q == ':')
-                                colon = true;
-                        else if (*q == '@' && colon)
-                                return true;
-                        else if (*q == '@')
-                                break; /* user@host: a login name, no password */
-                }
-        }
-        return false;
+        return (rules->block_url_credentials && cordon_env_value_has_url_credentials(value)) ||
+               (rules->block_token_values && cordon_env_value_has_token(value));
 }
 
 bool cordon_env_entry_is_blocked(const struct cordon_env_rules *rules, const char *name,
@@ -122,7 +101,7 @@ bool cordon_env_entry_is_blocked(const struct cordon_env_rules *rules, const cha
                 return false;
         if (cordon_env_is_blocked(rules, name))
                 return true;
-        return rules->block_url_credentials && cordon_env_value_has_url_credentials(value);
+        return cordon_env_value_is_blocked(rules, value);
 }
 
 /* A blocked pattern taken apart once per cordon_env_filter() call instead of once per variable:
@@ -196,7 +175,7 @@ static bool entry_blocked(const struct cordon_env_rules *rules, const struct env
         for (size_t i = 0; i < n_eps; i++)
                 if (env_pattern_match(&eps[i], name, folded, len))
                         return true;
-        return rules->block_url_credentials && cordon_env_value_has_url_credentials(value);
+        return cordon_env_value_is_blocked(rules, value);
 }
 
 static ssize_t env_find(char **envp, const char *name, size_t len)
@@ -207,13 +186,14 @@ static ssize_t env_find(char **envp, const char *name, size_t len)
         return -1;
 }
 
-int cordon_env_filter(const struct cordon_env_rules *rules, char *const *envp, char ***ret_envp,
-                      size_t *ret_n_blocked)
+int cordon_env_filter_names(const struct cordon_env_rules *rules, char *const *envp,
+                            char ***ret_envp, size_t *ret_n_blocked, char ***ret_blocked_names)
 {
         _cleanup_strv_free_ char **out = calloc(1, sizeof(char *));
+        _cleanup_strv_free_ char **names = calloc(1, sizeof(char *));
         size_t blocked = 0, n_eps = rules->blocked_patterns.n;
         _cleanup_free_ struct env_pattern *eps = calloc(n_eps ?: 1, sizeof(*eps));
-        if (!out || !eps)
+        if (!out || !eps || !names)
                 return -ENOMEM;
         for (size_t i = 0; i < n_eps; i++)
                 env_pattern_compile(rules->blocked_patterns.items[i].value, &eps[i]);
@@ -232,6 +212,11 @@ int cordon_env_filter(const struct cordon_env_rules *rules, char *const *envp, c
                 name[len] = 0;
                 if (entry_blocked(rules, eps, n_eps, name, len, eq + 1)) {
                         blocked++;
+                        if (ret_blocked_names && !strv_contains(names, name)) {
+                                int r = strv_extend(&names, name);
+                                if (r < 0)
+                                        return r;
+                        }
                         continue;
                 }
                 if (env_find(out, name, len) >= 0)
@@ -263,5 +248,13 @@ int cordon_env_filter(const struct cordon_env_rules *rules, char *const *envp, c
         *ret_envp = TAKE_PTR(out);
         if (ret_n_blocked)
                 *ret_n_blocked = blocked;
+        if (ret_blocked_names)
+                *ret_blocked_names = TAKE_PTR(names);
         return 0;
+}
+
+int cordon_env_filter(const struct cordon_env_rules *rules, char *const *envp, char ***ret_envp,
+                      size_t *ret_n_blocked)
+{
+        return cordon_env_filter_names(rules, envp, ret_envp, ret_n_blocked, NULL);
 }

@@ -1,6 +1,8 @@
 /* Lowering a capability policy (cordon run --policy): its roots and process presets become
- * binds in place of the project directory. Workspace roots are writable only when the policy
- * grants workspace writes; read-only roots never are. */
+ * binds in place of the project directory. Each capability grants exactly the rights it names,
+ * or less where a backend cannot express them: workspace roots are readable only with a read
+ * capability (read_text, list, exists), writable only with write_text, and delete alone gives
+ * removal without creation (Landlock only); read-only roots are never writable. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +52,7 @@ bool cordon_lower_cap_hands_over(const struct lower *l, const char *home_rel)
 
 /* Each root's origin is the JSON pointer it came from (settings-policy.c). */
 static int bind_list(struct lower *l, const struct cordon_list *roots, const char *key,
-                     enum cordon_access access)
+                     enum cordon_access access, unsigned flags)
 {
         CORDON_LIST_FOREACH (it, roots) {
                 const char *root = it->value, *origin = it->origin;
@@ -65,7 +67,7 @@ static int bind_list(struct lower *l, const struct cordon_list *roots, const cha
                 int r;
                 /* A writable root is a project: not the home, not a parent of it, not outside
                  * ALLOWED_PROJECT_PARENTS (else a policy would override HOME_ACCESS unseen). */
-                if (access == CORDON_ACCESS_RW && real) {
+                if ((access == CORDON_ACCESS_RW || (flags & CORDON_FS_REMOVE)) && real) {
                         char what[256];
                         snprintf(what, sizeof(what), "%s (root)", origin);
                         if ((r = cordon_lower_check_writable_root(l, real, what)) < 0)
@@ -74,6 +76,9 @@ static int bind_list(struct lower *l, const struct cordon_list *roots, const cha
                 r = cordon_lower_bind_same_path(l, root, access, origin, key);
                 if (r < 0)
                         return r;
+                for (size_t i = 0; flags && i < l->p->n_fs; i++)
+                        if (streq(l->p->fs[i].guest, root) && l->p->fs[i].access == access)
+                                l->p->fs[i].flags |= flags;
         }
         return 0;
 }
@@ -132,6 +137,10 @@ static int choose_cwd(struct lower *l)
                     !cordon_lower_is_builtin(f->origin))
                         return cordon_policy_set_cwd(l->p, cwd);
         }
+        /* Unreadable workspace roots are not bound (cordon_lower_cap_policy()): start in the
+         * root directory instead of one the command cannot list. */
+        if (ws->n > 0 && !l->s->workspace_read)
+                return cordon_policy_set_cwd(l->p, "/");
         if (ws->n == 0)
                 return cordon_diag_set(l->diag, -EINVAL,
                                        "%s: the working directory '%s' is outside every root of "
@@ -155,7 +164,16 @@ int cordon_lower_cap_policy(struct lower *l)
                                        "%s: the policy does not grant process.exec, so it allows "
                                        "no command to run",
                                        strempty(s->process_exec_origin));
+        /* write_text: the roots are writable (which a bind cannot give without reading). delete
+         * alone: read-only, plus removal where Landlock can give it (CORDON_FS_REMOVE). */
         enum cordon_access ws = s->workspace_writes ? CORDON_ACCESS_RW : CORDON_ACCESS_RO;
+        unsigned ws_flags = !s->workspace_writes && s->workspace_delete ? CORDON_FS_REMOVE : 0;
+        /* No read capability: the workspace roots are not bound at all. Landlock could give
+         * writes without reads, a bind cannot; both backends grant less, not more. The
+         * process-only roots (process_sandbox) and read_only_roots stay readable, as the
+         * capability model says. */
+        static const struct cordon_list none = {0};
+        const struct cordon_list *workspace = s->workspace_read ? &s->workspace_roots : &none;
 
         if (cordon_list_find(&s->presets, "developer_toolchains")) {
                 r = bind_preset(l, developer_toolchains, ELEMENTSOF(developer_toolchains),
@@ -171,11 +189,11 @@ int cordon_lower_cap_policy(struct lower *l)
         }
         /* Roots after the presets, so that a root wins over a preset for the same path; the
          * read-only ones last, so that they stay read-only when a writable list names them too. */
-        if ((r = bind_list(l, &s->read_roots, "process_sandbox/read_roots", CORDON_ACCESS_RO)) <
+        if ((r = bind_list(l, &s->read_roots, "process_sandbox/read_roots", CORDON_ACCESS_RO, 0)) <
                 0 ||
-            (r = bind_list(l, &s->write_roots, "process_sandbox/write_roots", ws)) < 0 ||
-            (r = bind_list(l, &s->workspace_roots, "workspace_roots", ws)) < 0 ||
-            (r = bind_list(l, &s->read_only_roots, "read_only_roots", CORDON_ACCESS_RO)) < 0)
+            (r = bind_list(l, &s->write_roots, "process_sandbox/write_roots", ws, ws_flags)) < 0 ||
+            (r = bind_list(l, workspace, "workspace_roots", ws, ws_flags)) < 0 ||
+            (r = bind_list(l, &s->read_only_roots, "read_only_roots", CORDON_ACCESS_RO, 0)) < 0)
                 return r;
 
         if (s->workspace_roots.n > 0) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "lib/policy/diag.h"
+#include "lib/policy/output-file.h"
 #include "lib/resolve/env-filter.h"
 #include "lib/resolve/host-action.h"
 #include "lib/resolve/lower-internal.h"
@@ -120,75 +121,35 @@ static bool sandbox_could_write(const struct lower *l, const char *dir)
         return false;
 }
 
-/* Resolves @path the way the kernel would, one component at a time ("." and ".." physically,
- * relative paths from the caller's working directory), following each symlink by hand so that
- * links inside a link's target are inspected too. A path that ends early (missing, unreadable)
- * gives 0: the caller's own checks report that. */
+/* What sandbox_could_write() knows beyond the policy's binds, kept in the policy for the files
+ * written on the host after the lowering (cordon_policy_could_write_dir()). */
+static int lower_link_dirs(struct lower *l)
+{
+        int r;
+        CORDON_LIST_FOREACH (it, &l->s->allowed_project_parents) {
+                _cleanup_free_ char *parent = cordon_lower_parent_realpath(l, it->value);
+                if (parent && (r = strv_extend(&l->p->link_parents, parent)) < 0)
+                        return r;
+        }
+        if ((l->home_real && (r = strv_extend(&l->p->link_homes, l->home_real)) < 0) ||
+            (l->account_home_real &&
+             (r = strv_extend(&l->p->link_homes, l->account_home_real)) < 0))
+                return r;
+        return 0;
+}
+
+static bool could_write(const char *dir, const void *userdata)
+{
+        return sandbox_could_write(userdata, dir);
+}
+
+/* cordon_path_find_link() with this lowering's notion of where a sandbox could write. */
 int cordon_lower_find_planted_link(struct lower *l, const char *path, char **ret_link,
                                    char **ret_target)
 {
         if (!path_is_absolute(path) && !l->h->cwd)
                 return 0;
-        _cleanup_free_ char *cur = path_is_absolute(path) ? strdup("/") : realpath(l->h->cwd, NULL);
-        if (!cur)
-                return path_is_absolute(path) ? -ENOMEM : 0;
-        _cleanup_free_ char *rest = strdup(path);
-        if (!rest)
-                return -ENOMEM;
-        for (unsigned links = 0;;) {
-                const char *p = rest;
-                while (*p == '/')
-                        p++;
-                if (!*p)
-                        return 0;
-                const char *e = strchrnul(p, '/');
-                _cleanup_free_ char *name = strndup(p, (size_t)(e - p));
-                _cleanup_free_ char *tail = strdup(e);
-                if (!name || !tail)
-                        return -ENOMEM;
-                free(rest);
-                rest = TAKE_PTR(tail);
-                if (streq(name, "."))
-                        continue;
-                if (streq(name, "..")) {
-                        char *slash = strrchr(cur, '/');
-                        slash[slash == cur] = 0; /* cur is absolute and normalised */
-                        continue;
-                }
-                _cleanup_free_ char *next = path_join(cur, name);
-                if (!next)
-                        return -ENOMEM;
-                struct stat st;
-                if (lstat(next, &st) < 0)
-                        return 0;
-                if (!S_ISLNK(st.st_mode)) {
-                        free(cur);
-                        cur = TAKE_PTR(next);
-                        continue;
-                }
-                char target[PATH_MAX];
-                ssize_t n = readlink(next, target, sizeof(target) - 1);
-                if (n < 0)
-                        return -errno;
-                target[n] = 0;
-                if (sandbox_could_write(l, cur)) {
-                        char *t = strdup(target);
-                        if (!t)
-                                return -ENOMEM;
-                        *ret_link = TAKE_PTR(next);
-                        *ret_target = t;
-                        return 1;
-                }
-                if (++links > 40)
-                        return -ELOOP;
-                char *joined = NULL;
-                if (asprintf(&joined, "%s%s", target, rest) < 0)
-                        return -ENOMEM;
-                free(rest);
-                rest = joined;
-                if (target[0] == '/')
-                        strcpy(cur, "/");
-        }
+        return cordon_path_find_link(path, l->h->cwd, could_write, l, ret_link, ret_target);
 }
 
 /* Refuses @path (an entry of @variable) when it passes through a symlink some sandbox could
@@ -486,6 +447,7 @@ static int lower_env(struct lower *l)
             (r = cordon_list_copy(&e->allowed, &s->allowed_env_vars)) < 0)
                 return r;
         e->block_url_credentials = s->block_env_url_credentials;
+        e->block_token_values = s->block_env_token_values;
         /* Before SANDBOX_ENV, which may still override what a module set. */
         if ((r = cordon_lower_modules(l, &e->set)) < 0)
                 return r;
@@ -513,7 +475,8 @@ static int lower_env(struct lower *l)
             (r = cordon_list_add(&e->set, "SANDBOX_BACKEND=ns", "cordon")) < 0 ||
             (l->p->cwd && (r = cordon_list_add(&e->set, pwd, "cordon")) < 0))
                 return r;
-        r = cordon_env_filter(e, l->h->envp, &l->p->envp, &l->p->n_env_blocked);
+        r = cordon_env_filter_names(e, l->h->envp, &l->p->envp, &l->p->n_env_blocked,
+                                    &l->p->env_blocked_names);
         if (r < 0)
                 return cordon_diag_set(l->diag, r, "cannot build the environment: %s",
                                        strerror(-r));
@@ -523,10 +486,19 @@ static int lower_env(struct lower *l)
 static int lower_system(struct lower *l)
 {
         int r;
+        /* Under a capability policy /tmp is the user_temp preset's scratch, writable only with
+         * workspace writes (write_text); otherwise an empty read-only tmpfs (the landlock
+         * backend then makes no private TMPDIR), or the host's /tmp read-only. */
+        bool tmp_writable = !l->s->policy || (l->s->workspace_writes &&
+                                              cordon_list_find(&l->s->presets, "user_temp"));
+        const char *tmp_origin = tmp_writable ? "PRIVATE_TMP" : "POLICY_PRESETS (user_temp)";
         if (l->s->private_tmp)
-                r = cordon_lower_put(l, "/tmp", NULL, CORDON_ACCESS_TMPFS, 0, "PRIVATE_TMP");
+                r = cordon_lower_put(l, "/tmp", NULL, CORDON_ACCESS_TMPFS,
+                                     tmp_writable ? 0 : CORDON_FS_SEAL, tmp_origin);
         else
-                r = cordon_lower_put(l, "/tmp", "/tmp", CORDON_ACCESS_RW, 0, "PRIVATE_TMP");
+                r = cordon_lower_put(l, "/tmp", "/tmp",
+                                     tmp_writable ? CORDON_ACCESS_RW : CORDON_ACCESS_RO, 0,
+                                     tmp_origin);
         if (r < 0)
                 return r;
         if ((r = cordon_lower_put(l, "/dev", NULL, CORDON_ACCESS_DEV, 0, BUILTIN)) < 0 ||
@@ -647,7 +619,8 @@ static int resolve_finalized(const struct cordon_settings *s, const struct cordo
             (r = lower_env(&l)) < 0 || (r = cordon_lower_agents_warn(&l)) < 0 ||
             (r = cordon_lower_mail_path(&l)) < 0)
                 goto fail;
-        if ((r = cordon_policy_set_hostname(l.p, "cordon")) < 0 || (r = cordon_lower_net(&l)) < 0)
+        if ((r = cordon_policy_set_hostname(l.p, "cordon")) < 0 || (r = cordon_lower_net(&l)) < 0 ||
+            (r = lower_link_dirs(&l)) < 0)
                 goto fail;
         l.p->limits = s->limits;
         l.p->process.pty = !s->no_pty;

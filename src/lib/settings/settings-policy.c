@@ -24,7 +24,9 @@ static const char *const policy_vars[] = {
     "POLICY_READ_ROOTS",
     "POLICY_WRITE_ROOTS",
     "POLICY_PRESETS",
+    "POLICY_WORKSPACE_READ",
     "POLICY_WORKSPACE_WRITES",
+    "POLICY_WORKSPACE_DELETE",
     "POLICY_PROCESS_EXEC",
 };
 
@@ -77,11 +79,19 @@ int cordon_settings_apply_cap_policy(struct cordon_settings *s, const struct cor
                                      "/process_sandbox/presets", diag)) < 0)
                                 return r;
         }
-        /* No capabilities (omitted or {}): no ceiling, the defaults (true) stay. */
+        /* No capabilities (omitted or {}): no ceiling, the defaults (true) stay. Otherwise each
+         * capability grants exactly its own rights: delete alone removes, never creates. */
         if (c->has_capabilities) {
-                bool writes = c->capabilities & (CORDON_CAP_WRITE_TEXT | CORDON_CAP_DELETE);
-                bool exec = c->capabilities & CORDON_CAP_EXEC;
-                if ((r = set(s, "POLICY_WORKSPACE_WRITES", writes ? "true" : "false", src,
+                unsigned caps = c->capabilities;
+                bool read = caps & (CORDON_CAP_READ_TEXT | CORDON_CAP_LIST | CORDON_CAP_EXISTS);
+                bool writes = caps & CORDON_CAP_WRITE_TEXT;
+                bool del = caps & CORDON_CAP_DELETE;
+                bool exec = caps & CORDON_CAP_EXEC;
+                if ((r = set(s, "POLICY_WORKSPACE_READ", read ? "true" : "false", src,
+                             "/capabilities/workspace", diag)) < 0 ||
+                    (r = set(s, "POLICY_WORKSPACE_WRITES", writes ? "true" : "false", src,
+                             "/capabilities/workspace", diag)) < 0 ||
+                    (r = set(s, "POLICY_WORKSPACE_DELETE", del ? "true" : "false", src,
                              "/capabilities/workspace", diag)) < 0 ||
                     (r = set(s, "POLICY_PROCESS_EXEC", exec ? "true" : "false", src,
                              "/capabilities/process", diag)) < 0)

@@ -203,6 +203,20 @@ static const char *const default_blocked_env_patterns[] = {
     "*_authToken/i",
     "npm_config_*_auth/i",
     "*_AUTH_IDENT/i",
+    /* Web sessions: a cookie or a session id is a logged-in credential. Not *_SESSION_ID,
+     * which would take XDG_SESSION_ID (a login number, no secret). */
+    "COOKIE/i",
+    "COOKIES/i",
+    "COOKIE_*/i",
+    "*_COOKIE/i",
+    "*_COOKIES/i",
+    "SESSION/i",
+    "SESSIONID/i",
+    "SESSION_ID/i",
+    "SESSION_KEY/i",
+    "*_SESSION/i",
+    "*_SESSIONID/i",
+    "*_SESSION_KEY/i",
     NULL,
 };
 
@@ -675,10 +689,14 @@ const struct cordon_var cordon_vars[] = {
          parse_nonempty, "expected a variable name"),
     LIST("SANDBOX_ENV", sandbox_env, CORDON_ADMIN_ADDITIVE, NULL, parse_env_assignment,
          "expected NAME=VALUE"),
-    /* cordon's own: values that carry a password in a URL (scheme://user:pass@) are dropped. */
+    /* cordon's own: values that carry userinfo in a URL (scheme://user[:pass]@) are dropped. */
     SCALAR("BLOCK_ENV_URL_CREDENTIALS", CORDON_VAR_BOOL, CORDON_MERGE_HARDEN,
            CORDON_ADMIN_HARDEN_ONLY, ONE("true"), parse_bool, EXPECT_BOOL,
            block_env_url_credentials),
+    /* cordon's own: values that hold a token of a published shape (ghp_..., sk-..., AKIA...,
+     * a JWT, "Bearer ...") are dropped whatever the variable is called. */
+    SCALAR("BLOCK_ENV_TOKEN_VALUES", CORDON_VAR_BOOL, CORDON_MERGE_HARDEN,
+           CORDON_ADMIN_HARDEN_ONLY, ONE("true"), parse_bool, EXPECT_BOOL, block_env_token_values),
 
     /* ---- Backend & isolation ---- */
     /* Pinned (cordon's own rule): an admin's value beats even the environment and --backend. */
@@ -797,10 +815,17 @@ const struct cordon_var cordon_vars[] = {
          EXPECT_PATH),
     LIST("POLICY_PRESETS", presets, CORDON_ADMIN_NARROW_ONLY, default_presets, parse_preset,
          "expected system_runtime, developer_toolchains, package_manager_config or user_temp"),
-    /* The workspace.write_text or workspace.delete capability: workspace and write roots are
-     * writable. */
+    /* The workspace.read_text, list or exists capability: workspace roots are readable. */
+    SCALAR("POLICY_WORKSPACE_READ", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE,
+           CORDON_ADMIN_HARDEN_ONLY, ONE("true"), parse_bool, EXPECT_BOOL, workspace_read),
+    /* The workspace.write_text capability: workspace and write roots are writable, and the
+     * user_temp preset's scratch directories. */
     SCALAR("POLICY_WORKSPACE_WRITES", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE,
            CORDON_ADMIN_HARDEN_ONLY, ONE("true"), parse_bool, EXPECT_BOOL, workspace_writes),
+    /* The workspace.delete capability: entries of workspace and write roots may be removed
+     * (only where the backend can give removal without writes: see lower-cap.c). */
+    SCALAR("POLICY_WORKSPACE_DELETE", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE,
+           CORDON_ADMIN_HARDEN_ONLY, ONE("true"), parse_bool, EXPECT_BOOL, workspace_delete),
     /* The process.exec capability: without it no command may run. */
     SCALAR("POLICY_PROCESS_EXEC", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_HARDEN_ONLY,
            ONE("true"), parse_bool, EXPECT_BOOL, process_exec),

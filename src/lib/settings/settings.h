@@ -52,6 +52,8 @@ struct cordon_settings {
         struct cordon_list sandbox_env; /* KEY=VALUE */
         bool block_env_url_credentials; /* BLOCK_ENV_URL_CREDENTIALS */
         char *block_env_url_credentials_origin;
+        bool block_env_token_values; /* BLOCK_ENV_TOKEN_VALUES */
+        char *block_env_token_values_origin;
 
         enum cordon_home_access home_access;
         char *home_access_origin;
@@ -113,8 +115,12 @@ struct cordon_settings {
         struct cordon_list read_roots;      /* POLICY_READ_ROOTS (process_sandbox) */
         struct cordon_list write_roots;     /* POLICY_WRITE_ROOTS (process_sandbox) */
         struct cordon_list presets;         /* POLICY_PRESETS */
-        bool workspace_writes;              /* POLICY_WORKSPACE_WRITES */
+        bool workspace_read;                /* POLICY_WORKSPACE_READ: read_text, list or exists */
+        char *workspace_read_origin;
+        bool workspace_writes; /* POLICY_WORKSPACE_WRITES: write_text */
         char *workspace_writes_origin;
+        bool workspace_delete; /* POLICY_WORKSPACE_DELETE: delete */
+        char *workspace_delete_origin;
         bool process_exec; /* POLICY_PROCESS_EXEC */
         char *process_exec_origin;
         enum cordon_side_effect side_effect_level; /* SIDE_EFFECT_LEVEL */
