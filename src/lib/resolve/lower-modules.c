@@ -316,8 +316,9 @@ int cordon_lower_modules(struct lower *l, struct cordon_list *set)
                 return cordon_diag_set(l->diag, o.timed_out ? -ETIMEDOUT : -EFBIG,
                                        "SANDBOX_MODULES: running Lmod (%s) failed: %s",
                                        *init ? init : "module function",
-                                       o.timed_out ? "it did not finish within 30 seconds"
-                                                   : "it printed more than 4 MiB");
+                                       o.timed_out  ? "it did not finish within 30 seconds"
+                                       : o.out_over ? "it printed more than 4 MiB"
+                                                    : "it wrote more than 64 KiB of messages");
         const char *out = o.out;
         size_t len = o.out_len;
         /* Exit 98: a module did not load; 97 or anything else: the init failed. */
