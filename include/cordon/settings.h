@@ -207,7 +207,9 @@ void cordon_host_clear(struct cordon_host *h);
  * vector the caller frees, each string and the vector, with free(); may be NULL). Returns 0, or
  * -errno with the reason in @diag (-EOPNOTSUPP for a network mode other than isolated, -ENOENT
  * for a missing path a variable names, -EPERM for a path outside ALLOWED_PROJECT_PARENTS or
- * behind a symlink). Reads @s and @h only; not thread-safe against writers of @s. */
+ * behind a symlink). Reads @s and @h only; not thread-safe against writers of @s. With
+ * SANDBOX_MODULES it loads the modules in a child confined as cordon_sandbox_start() confines
+ * (see there for what a multi-threaded caller must ensure). */
 int cordon_settings_resolve(const struct cordon_settings *s, const struct cordon_host *h,
                             struct cordon_policy **ret, char ***ret_warnings,
                             struct cordon_diag *diag);

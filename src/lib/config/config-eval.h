@@ -1,8 +1,8 @@
 /* Evaluating the configuration files: one bash child per load, confined by cordon's own
- * launcher (nothing writable, no network, a read-only view of the system and of the
- * directories holding the files, an environment of HOME, _PROJECT_DIR and PATH only, a time
- * limit, a pids limit, bounded output), which prints `declare -p` of the registry's variables
- * after each file. */
+ * launcher as lib/launch/confined-child.h says (nothing writable, no network, a read-only view
+ * of the system and of the directories holding the files, an environment of HOME, _PROJECT_DIR
+ * and PATH only, a time limit, a pids limit, bounded output), which prints `declare -p` of the
+ * registry's variables after each file. */
 #pragma once
 
 #include <stdbool.h>
@@ -11,21 +11,12 @@
 
 #include "cordon/cordon.h"
 #include "lib/config/config-files.h"
+#include "lib/launch/confined-child.h"
 
 #define CORDON_CONFIG_EVAL_TIMEOUT_USEC (5ULL * 1000 * 1000)
 #define CORDON_CONFIG_EVAL_STDOUT_MAX   (1024u * 1024)
 #define CORDON_CONFIG_EVAL_STDERR_MAX   (64u * 1024)
 #define CORDON_CONFIG_EVAL_PIDS         64
-
-/* What the child printed and how it ended. */
-struct cordon_config_output {
-        char *out, *err; /* NUL-terminated */
-        size_t out_len, err_len;
-        int status;     /* shell-style */
-        bool timed_out; /* killed at the time limit */
-        bool out_over;  /* killed: stdout above its limit */
-        bool err_over;  /* killed: stderr above its limit */
-};
 
 /* Markers: "#cordon-layer K STATUS" on stdout before layer K's dump (0: the defaults),
  * "#cordon-end" after the last; "#cordon-stderr K" on stderr before file K runs. K counts
@@ -48,8 +39,8 @@ struct cordon_config_eval_args {
         enum cordon_backend backend; /* CORDON_BACKEND_AUTO: cordon's choice */
 };
 
-/* Runs the child. Returns 0 with @ret filled (however the child ended), or -errno when it could
- * not be started (@diag says why). Release @ret with cordon_config_output_clear(). */
-int cordon_config_eval(const struct cordon_config_eval_args *a, struct cordon_config_output *ret,
+/* Runs the child (confined-child.h). Returns 0 with @ret filled (however the child ended), or
+ * -errno when it could not be started (@diag says why). Release @ret with
+ * cordon_confined_output_clear(). */
+int cordon_config_eval(const struct cordon_config_eval_args *a, struct cordon_confined_output *ret,
                        struct cordon_diag *diag);
-void cordon_config_output_clear(struct cordon_config_output *o);

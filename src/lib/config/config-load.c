@@ -182,7 +182,7 @@ static bool expect_mark(const char *out, size_t len, size_t *pos, const char *ma
         return true;
 }
 
-static int parse_stdout(struct load *l, const struct cordon_config_output *o)
+static int parse_stdout(struct load *l, const struct cordon_confined_output *o)
 {
         const char **names = calloc(cordon_vars_count, sizeof(*names));
         if (!names)
@@ -566,7 +566,7 @@ static int evaluate(struct load *l, const struct cordon_config_options *o,
             .path_env = cordon_config_getenv(o->envp, "PATH"),
             .backend = params->backend,
         };
-        struct cordon_config_output out = {0};
+        struct cordon_confined_output out = {0};
         int r = cordon_config_eval(&a, &out, l->diag);
         if (r < 0)
                 return r;
@@ -587,7 +587,7 @@ static int evaluate(struct load *l, const struct cordon_config_options *o,
                                                    "messages");
         if (r >= 0)
                 r = parse_stdout(l, &out);
-        cordon_config_output_clear(&out);
+        cordon_confined_output_clear(&out);
         if (r >= 0)
                 r = check_types(l);
         if (r >= 0)
