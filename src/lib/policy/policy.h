@@ -116,6 +116,9 @@ struct cordon_policy {
         /* ...because NETWORK_MAIL_BLOCK=on: an `auto` backend that falls back to landlock
          * refuses to start instead of going without it. */
         bool mail_stub_required;
+        /* PROTECT_GIT_CONFIG keeps this git directory (the first of them) with mounts
+         * (lower-git.c): cordon_launch_prepare() refuses the landlock backend. NULL: none. */
+        char *git_protected;
         /* NULL, or the address pasta forwards DNS queries from (--dns-forward) to the host's
          * resolver; the sandbox's resolv.conf must name it (a host resolver on loopback). */
         char *pasta_dns_forward;
