@@ -333,13 +333,9 @@ static int protect_git_root(struct lower *l, const char *root, bool stand_in)
                 if (errno != ENOENT || !stand_in || !writable ||
                     l->s->backend == CORDON_BACKEND_LANDLOCK)
                         return 0;
-                _cleanup_free_ char *warning = NULL;
-                if (asprintf(&warning,
-                             "created an empty '%s' so the sandbox cannot make a repository "
-                             "there (remove it to run git init)",
-                             dotgit) < 0)
-                        return -ENOMEM;
-                int r = cordon_lower_plan(l, CORDON_HOST_FILE, dotgit, 0444, "", VAR, warning);
+                /* Silently, like the HOME_WRITABLE directories: made in every project without
+                 * one, a line each first start would drown the others; --dry-run lists it. */
+                int r = cordon_lower_plan(l, CORDON_HOST_FILE, dotgit, 0444, "", VAR, NULL);
                 if (r < 0)
                         return r;
                 return cordon_lower_put(l, dotgit, dotgit, CORDON_ACCESS_RO, CORDON_FS_NS_ONLY,
