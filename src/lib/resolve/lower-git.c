@@ -112,6 +112,11 @@ static int git_link_target(struct lower *l, const char *file, const char *prefix
         return 0;
 }
 
+static int cmp_names(const void *a, const void *b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 struct git_walk {
         struct lower *l;
         const char *dir;
@@ -306,6 +311,9 @@ static int protect_git_dir(struct lower *l, const char *git, unsigned depth)
                     !strv_contains(ro, slash + 1) && strv_extend(&ro, slash + 1) < 0)
                         return -ENOMEM;
         }
+        /* In name order: the rules come out the same whether the stand-ins are planned or
+         * made already. */
+        qsort(ro, strv_length(ro), sizeof(*ro), cmp_names);
         STRV_FOREACH (it, ro) {
                 _cleanup_free_ char *path = path_join(git, *it);
                 if (!path)
