@@ -156,6 +156,24 @@ Test(lower_protect, git_file_followed)
         cr_assert(strstr(diag.message, "PROTECT_GIT_CONFIG"), "%s", diag.message);
 }
 
+/* The repository at the root of a writable path the user named, and of a writable home; none is
+ * made where there is no .git. */
+Test(lower_protect, git_of_named_writable_paths)
+{
+        mkdir_p(fmt("%s/other/.git", root));
+        mkdir_p(fmt("%s/plain", root));
+        mkdir_p(fmt("%s/.git", home));
+        cr_assert_eq(cordon_list_add(&s.extra_writable_paths, fmt("%s/other", root), "--rw"), 0);
+        cr_assert_eq(cordon_list_add(&s.extra_writable_paths, fmt("%s/plain", root), "--rw"), 0);
+        lower_ok();
+        assert_ro_ns_only(fmt("%s/other/.git/config", root));
+        cr_assert_null(cordon_policy_find_host_action(p, fmt("%s/plain/.git", root)));
+        cr_assert_null(rule(fmt("%s/.git/config", home), CORDON_ACCESS_RO), "home not writable");
+        s.home_access = CORDON_HOME_WRITE;
+        lower_ok();
+        assert_ro_ns_only(fmt("%s/.git/config", home));
+}
+
 /* A writable project without .git gets an empty one, which git refuses; silently. */
 Test(lower_protect, git_stand_in_for_a_project_without_one)
 {

@@ -383,7 +383,8 @@ static int protect_git_root(struct lower *l, const char *root, bool stand_in)
 }
 
 /* The project (or every workspace root of a capability policy), with a stand-in where it has
- * no .git; and the repository at the root of every writable path the user named. */
+ * no .git; and the repository at the root of every writable path the user named (--rw, a
+ * policy write root, a home under HOME_ACCESS=write). */
 int cordon_lower_git(struct lower *l)
 {
         if (!l->s->protect_git)
@@ -391,6 +392,12 @@ int cordon_lower_git(struct lower *l)
         int r;
         if (!l->s->policy && l->p->project_dir &&
             (r = protect_git_root(l, l->p->project_dir, true)) < 0)
+                return r;
+        /* HOME_ACCESS=write binds the home at its own path: a home that is a repository (dotfiles
+         * kept in git) is one the user gave the sandbox. */
+        if (l->s->home_access == CORDON_HOME_WRITE && l->home_real &&
+            streq_ptr(l->home_guest, l->home_real) &&
+            (r = protect_git_root(l, l->home_real, false)) < 0)
                 return r;
         const struct cordon_list *lists[] = {&l->s->workspace_roots, &l->s->write_roots,
                                              &l->s->extra_writable_paths};
