@@ -160,9 +160,9 @@ Test(lower_protect, git_file_followed)
  * made where there is no .git. */
 Test(lower_protect, git_of_named_writable_paths)
 {
-        mkdir_p(fmt("%s/other/.git", root));
+        write_file(fmt("%s/other/.git/HEAD", root), "ref: refs/heads/main\n");
         mkdir_p(fmt("%s/plain", root));
-        mkdir_p(fmt("%s/.git", home));
+        write_file(fmt("%s/.git/HEAD", home), "ref: refs/heads/main\n");
         cr_assert_eq(cordon_list_add(&s.extra_writable_paths, fmt("%s/other", root), "--rw"), 0);
         cr_assert_eq(cordon_list_add(&s.extra_writable_paths, fmt("%s/plain", root), "--rw"), 0);
         lower_ok();
@@ -174,16 +174,23 @@ Test(lower_protect, git_of_named_writable_paths)
         assert_ro_ns_only(fmt("%s/.git/config", home));
 }
 
-/* A writable project without .git gets an empty one, which git refuses; silently. */
+/* A writable project without .git gets an empty read-only directory, which git passes over;
+ * silently. An empty one found is kept the same way, not filled with stand-ins. */
 Test(lower_protect, git_stand_in_for_a_project_without_one)
 {
         lower_ok();
         const struct cordon_host_action *a =
             cordon_policy_find_host_action(p, fmt("%s/.git", project));
         cr_assert_not_null(a);
-        cr_assert_eq(a->kind, CORDON_HOST_FILE);
+        cr_assert_eq(a->kind, CORDON_HOST_MKDIR);
         cr_assert_null(a->warning);
         assert_ro_ns_only(fmt("%s/.git", project));
+
+        mkdir_p(fmt("%s/.git", project));
+        lower_ok();
+        cr_assert_eq(p->n_actions, 0, "nothing made in it");
+        assert_ro_ns_only(fmt("%s/.git", project));
+        cr_assert_null(p->git_protected, "not a repository: the landlock backend may run");
 }
 
 Test(lower_protect, git_symlinked_config_warned)
@@ -262,7 +269,7 @@ Test(lower_protect, landlock_backend_makes_none)
 /* A writable repository is refused there, naming the variable; without protection it runs. */
 Test(lower_protect, landlock_backend_refuses_a_writable_repository)
 {
-        mkdir_p(fmt("%s/.git", project));
+        write_file(fmt("%s/.git/HEAD", project), "ref: refs/heads/main\n");
         s.backend = CORDON_BACKEND_LANDLOCK;
         cr_assert_eq(lower(), -EOPNOTSUPP);
         cr_assert(strstr(diag.message, "PROTECT_GIT_CONFIG"), "%s", diag.message);

@@ -325,11 +325,20 @@ static int protect_git_dir(struct lower *l, const char *git, unsigned depth)
         return 0;
 }
 
+static int count_entry(const char *name, void *userdata)
+{
+        if (!streq(name, ".") && !streq(name, ".."))
+                ++*(size_t *)userdata;
+        return 0;
+}
+
 /* The repository of worktree @root (a realpath): its .git directory, or the directory a .git
  * file names (a linked worktree, a submodule), whose file is then read-only too, since
  * rewriting it would move the repository somewhere unprotected. A @root without .git gets an
- * empty read-only .git file when @stand_in: git refuses it ("invalid gitfile format"), so the
- * sandbox cannot make a repository there for the host's git to enter. */
+ * empty read-only .git directory when @stand_in: git passes over it when it looks for a
+ * repository (a project inside another repository stays part of that one; `git init` on the
+ * host fills it), and the sandbox can put nothing in it, so it cannot make a repository there
+ * for the host's git to enter. */
 static int protect_git_root(struct lower *l, const char *root, bool stand_in)
 {
         _cleanup_free_ char *dotgit = path_join(root, ".git");
@@ -337,20 +346,32 @@ static int protect_git_root(struct lower *l, const char *root, bool stand_in)
                 return -ENOMEM;
         struct stat st;
         bool writable = cordon_lower_sandbox_can_write(l, root);
+        /* The landlock backend cannot keep a stand-in (a gap cordon(1) names), and does not
+         * refuse for one. */
+        bool keep_stand_in = writable && l->s->backend != CORDON_BACKEND_LANDLOCK;
         if (cordon_lower_lstat(l, dotgit, &st) < 0) {
-                if (errno != ENOENT || !stand_in || !writable ||
-                    l->s->backend == CORDON_BACKEND_LANDLOCK)
+                if (errno != ENOENT || !stand_in || !keep_stand_in)
                         return 0;
                 /* Silently, like the HOME_WRITABLE directories: made in every project without
                  * one, a line each first start would drown the others; --dry-run lists it. */
-                int r = cordon_lower_plan(l, CORDON_HOST_FILE, dotgit, 0444, "", VAR, NULL);
+                int r = cordon_lower_plan(l, CORDON_HOST_MKDIR, dotgit, 0755, NULL, VAR, NULL);
                 if (r < 0)
                         return r;
                 return cordon_lower_put(l, dotgit, dotgit, CORDON_ACCESS_RO, CORDON_FS_NS_ONLY,
                                         VAR);
         }
-        if (S_ISDIR(st.st_mode))
-                return protect_git_dir(l, dotgit, 0);
+        if (S_ISDIR(st.st_mode)) {
+                size_t n = 0;
+                int r = cordon_lower_read_dir(dotgit, 0, count_entry, &n);
+                if (r < 0)
+                        return cordon_diag_set(l->diag, r, "%s: cannot list '%s': %s", VAR, dotgit,
+                                               strerror(-r));
+                if (n > 0)
+                        return protect_git_dir(l, dotgit, 0);
+                return keep_stand_in ? cordon_lower_put(l, dotgit, dotgit, CORDON_ACCESS_RO,
+                                                        CORDON_FS_NS_ONLY, VAR)
+                                     : 0;
+        }
         if (S_ISLNK(st.st_mode)) {
                 if (!writable)
                         return 0;
@@ -362,13 +383,11 @@ static int protect_git_root(struct lower *l, const char *root, bool stand_in)
         }
         if (!S_ISREG(st.st_mode))
                 return 0;
-        /* Empty: a stand-in made by an earlier start, which git refuses. The landlock backend
-         * cannot keep it (a gap cordon(1) names), and does not refuse for it. */
+        /* Empty: git refuses it ("invalid gitfile format"); kept like the stand-in. */
         if (st.st_size == 0)
-                return writable && l->s->backend != CORDON_BACKEND_LANDLOCK
-                           ? cordon_lower_put(l, dotgit, dotgit, CORDON_ACCESS_RO,
-                                              CORDON_FS_NS_ONLY, VAR)
-                           : 0;
+                return keep_stand_in ? cordon_lower_put(l, dotgit, dotgit, CORDON_ACCESS_RO,
+                                                        CORDON_FS_NS_ONLY, VAR)
+                                     : 0;
         _cleanup_free_ char *git = NULL;
         int r = git_link_target(l, dotgit, "gitdir: ", root, &git);
         if (r == -ENOMEM)
