@@ -22,7 +22,7 @@ sh_in() { res=$(cd "$T_PROJECT" && "$CORDON" run --quiet --net isolated -- sh -c
 plan 17
 sh_in 'echo two >> file.txt && git commit -q -am second'
 check "commit -a (the stand-ins are made once, with a warning)" \
-        "0:cordon: warning: created commondir, modules, worktrees in '$(realpath "$T_PROJECT")/.git' so the sandbox cannot create them" \
+        "0:cordon: warning: created commondir, modules, worktrees, config.worktree in '$(realpath "$T_PROJECT")/.git' so the sandbox cannot create them" \
         "$res"
 g branch topic
 check "branch" "0:" "$res"

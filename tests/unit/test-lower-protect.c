@@ -100,7 +100,7 @@ Test(lower_protect, missing_git_hooks_created_first)
         struct stat st;
         cr_assert_eq(lstat(fmt("%s/.git/hooks", project), &st), 0);
         cr_assert(S_ISDIR(st.st_mode));
-        cr_assert(warned("created commondir, hooks, info, modules, worktrees in"));
+        cr_assert(warned("created commondir, hooks, info, modules, worktrees, config.worktree in"));
         assert_ro_ns_only(fmt("%s/.git/hooks", project));
         assert_ro_ns_only(fmt("%s/.git/commondir", project));
 }

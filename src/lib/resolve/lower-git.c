@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -22,8 +21,6 @@
 #define VAR "PROTECT_GIT_CONFIG"
 /* A .git file or commondir holds one path; git itself reads no more than a page of either. */
 #define GIT_LINK_MAX 4096
-/* .git/config is read only to look for extensions.worktreeConfig. */
-#define GIT_CONFIG_MAX (1u << 20)
 /* A linked worktree's gitdir names a commondir, which names no further one. */
 #define GIT_DIR_DEPTH 2
 
@@ -150,54 +147,39 @@ static int git_walk_entry(const char *name, void *userdata)
         return 0;
 }
 
-/* extensions.worktreeConfig set in @git's config: git then reads config.worktree too. */
-static bool git_reads_worktree_config(const char *git)
-{
-        _cleanup_free_ char *path = path_join(git, "config");
-        _cleanup_free_ char *text = NULL;
-        size_t len = 0;
-        if (!path || read_small(path, GIT_CONFIG_MAX, &text, &len) < 0)
-                return true; /* unreadable: assume it does */
-        for (const char *p = text; *p; p++)
-                if (strncasecmp(p, "worktreeconfig", 14) == 0)
-                        return true;
-        return false;
-}
-
 /* The names git reads as configuration or as code that a missing entry would let the sandbox
- * create in a writable directory, with what stands in for them: config (an empty one),
- * hooks, info, modules and worktrees (empty directories: a repository the sandbox makes
- * there is one the host's git would enter), commondir ("." names the directory itself, which
- * is what git assumes without one; a commondir elsewhere would take the whole configuration
- * with it), config.worktree (when the configuration makes git read it). A linked worktree's
- * gitdir (@linked) has its commondir; git reads the rest from the common directory. */
+ * create in a writable directory, with what stands in for them: config and config.worktree
+ * (empty; git reads the second once extensions.worktreeConfig is set, which the host's
+ * `git sparse-checkout` does on its own), hooks, info, modules and worktrees (empty
+ * directories: a repository the sandbox made there is one the host's git would enter),
+ * commondir ("." names the directory itself, which is what git assumes without one; a
+ * commondir elsewhere would take the whole configuration with it). A linked worktree's gitdir
+ * (@linked) has its commondir, and git reads the rest from the common directory. */
 struct git_stand_in {
         const char *name;
         const char *contents; /* NULL: a directory */
+        bool linked;          /* also in a linked worktree's gitdir */
 };
 static const struct git_stand_in git_stand_ins[] = {
-    {"config", ""}, {"commondir", ".\n"}, {"hooks", NULL},
-    {"info", NULL}, {"modules", NULL},    {"worktrees", NULL},
+    {"config", "", false},         {"commondir", ".\n", false}, {"hooks", NULL, false},
+    {"info", NULL, false},         {"modules", NULL, false},    {"worktrees", NULL, false},
+    {"config.worktree", "", true},
 };
 
 static int plan_stand_ins(struct lower *l, const char *git, bool linked)
 {
-        const struct git_stand_in *missing[ELEMENTSOF(git_stand_ins) + 1];
-        const struct git_stand_in worktree_config = {"config.worktree", ""};
+        const struct git_stand_in *missing[ELEMENTSOF(git_stand_ins)];
         size_t n = 0;
         struct stat st;
-        for (size_t i = 0; i < ELEMENTSOF(git_stand_ins) && !linked; i++) {
+        for (size_t i = 0; i < ELEMENTSOF(git_stand_ins); i++) {
+                if (linked && !git_stand_ins[i].linked)
+                        continue;
                 _cleanup_free_ char *path = path_join(git, git_stand_ins[i].name);
                 if (!path)
                         return -ENOMEM;
                 if (cordon_lower_lstat(l, path, &st) < 0 && errno == ENOENT)
                         missing[n++] = &git_stand_ins[i];
         }
-        _cleanup_free_ char *wt = path_join(git, "config.worktree");
-        if (!wt)
-                return -ENOMEM;
-        if (cordon_lower_lstat(l, wt, &st) < 0 && errno == ENOENT && git_reads_worktree_config(git))
-                missing[n++] = &worktree_config;
         if (n == 0)
                 return 0;
         /* One line for all of them: the first action carries it. */
