@@ -14,15 +14,23 @@ git -C "$T_PROJECT" add file.txt
 git -C "$T_PROJECT" commit -q -m first
 git clone -q --bare "$T_PROJECT" "$T_PROJECT/upstream.git"
 git -C "$T_PROJECT/upstream.git" branch -q feature
+# A linked worktree and a submodule made on the host: their git directories lie in .git's
+# read-only worktrees/ and modules/, and are opened again.
+git -C "$T_PROJECT" worktree add -q "$T_PROJECT/wt"
+git -C "$T_PROJECT" -c protocol.file.allow=always submodule add -q ./upstream.git sub 2>/dev/null
+git -C "$T_PROJECT" commit -q -m "add sub"
 
 # git OPERATION...: runs it inside; "rc:output" in $res.
 g() { res=$(cd "$T_PROJECT" && "$CORDON" run --quiet --net isolated -- git "$@" 2>&1); res="$?:$res"; }
 sh_in() { res=$(cd "$T_PROJECT" && "$CORDON" run --quiet --net isolated -- sh -c "$1" 2>&1); res="$?:$res"; }
 
-plan 17
+plan 19
 sh_in 'echo two >> file.txt && git commit -q -am second'
+real=$(realpath "$T_PROJECT")
 check "commit -a (the stand-ins are made once, with a warning)" \
-        "0:cordon: warning: created commondir, modules, worktrees, config.worktree in '$(realpath "$T_PROJECT")/.git' so the sandbox cannot create them" \
+        "0:cordon: warning: created commondir, config.worktree in '$real/.git' so the sandbox cannot create them
+cordon: warning: created commondir, modules, worktrees, config.worktree in '$real/.git/modules/sub' so the sandbox cannot create them
+cordon: warning: created config.worktree in '$real/.git/worktrees/wt' so the sandbox cannot create them" \
         "$res"
 g branch topic
 check "branch" "0:" "$res"
@@ -50,9 +58,13 @@ sh_in 'git checkout -q main && git cherry-pick work >/dev/null && git reset -q -
 check "cherry-pick and reset --hard" "0:" "$res"
 g commit -q --amend -m amended
 check "commit --amend" "0:" "$res"
+sh_in 'cd wt && echo x > x.txt && git add x.txt && git commit -q -m in-worktree'
+check "commit in a linked worktree" "0:" "$res"
+sh_in 'cd sub && echo y > y.txt && git add y.txt && git commit -q -m in-submodule'
+check "commit in a submodule" "0:" "$res"
 g pack-refs --all
 check "pack-refs (packed-refs replaced by rename)" "0:" "$res"
-check "the host sees every branch and tag" "main topic up/feature v1 v2 work" \
+check "the host sees every branch and tag" "main topic up/feature v1 v2 work wt" \
         "$(echo $(git -C "$T_PROJECT" for-each-ref --format='%(refname:lstrip=2)' refs/heads refs/remotes refs/tags | sort))"
 check "the host's git status is clean and log shows the work" "amended" \
-        "$(git -C "$T_PROJECT" status --porcelain --untracked-files=no)$(git -C "$T_PROJECT" log -1 --format=%s)"
+        "$(git -C "$T_PROJECT" status --porcelain --untracked-files=no --ignore-submodules)$(git -C "$T_PROJECT" log -1 --format=%s)"

@@ -139,6 +139,26 @@ Test(lower_protect, git_allow_list)
         cr_assert_str_eq(p->git_protected, fmt("%s/.git", project));
 }
 
+/* A submodule's and a linked worktree's git directories inside the read-only modules/ and
+ * worktrees/ are opened again and kept the same way. */
+Test(lower_protect, git_nested_dirs_reopened)
+{
+        write_file(fmt("%s/.git/HEAD", project), "ref: refs/heads/main\n");
+        write_file(fmt("%s/.git/modules/lib/a/HEAD", project), "ref: refs/heads/main\n");
+        write_file(fmt("%s/.git/worktrees/wt/HEAD", project), "ref: refs/heads/wt\n");
+        write_file(fmt("%s/.git/worktrees/wt/commondir", project), "../..\n");
+        lower_ok();
+        assert_ro_ns_only(fmt("%s/.git/modules", project));
+        cr_assert_not_null(pin_at(fmt("%s/.git/modules/lib/a", project)));
+        assert_ro_ns_only(fmt("%s/.git/modules/lib/a/config", project));
+        cr_assert_not_null(pin_at(fmt("%s/.git/worktrees/wt", project)));
+        assert_ro_ns_only(fmt("%s/.git/worktrees/wt/commondir", project));
+        assert_ro_ns_only(fmt("%s/.git/worktrees/wt/config.worktree", project));
+        cr_assert_null(
+            cordon_policy_find_host_action(p, fmt("%s/.git/worktrees/wt/hooks", project)),
+            "a linked worktree's hooks come from the common directory");
+}
+
 /* A .git file: the directory it names is kept, and the file itself is read-only. */
 Test(lower_protect, git_file_followed)
 {

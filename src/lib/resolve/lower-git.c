@@ -23,6 +23,8 @@
 #define GIT_LINK_MAX 4096
 /* A linked worktree's gitdir names a commondir, which names no further one. */
 #define GIT_DIR_DEPTH 2
+/* Submodules within submodules: git directories kept inside one another. */
+#define GIT_NEST_MAX 8
 
 /* The entries of a git directory that stay writable: what git changes while it commits,
  * branches, tags, fetches, merges, rebases, stashes, bisects and collects garbage. Every other
@@ -239,42 +241,61 @@ static int keep_ro(struct lower *l, const char *path)
                      : cordon_lower_put(l, path, path, CORDON_ACCESS_RO, CORDON_FS_NS_ONLY, VAR);
 }
 
-/* Keeps git directory @git (a realpath) as the allow list says, and first the common directory
- * its commondir names. */
-static int protect_git_dir(struct lower *l, const char *git, unsigned depth)
+static int add_name(const char *name, void *userdata)
 {
-        if (depth >= GIT_DIR_DEPTH)
+        if (streq(name, ".") || streq(name, ".."))
                 return 0;
-        _cleanup_free_ char *commondir = path_join(git, "commondir");
-        if (!commondir)
-                return -ENOMEM;
-        _cleanup_free_ char *common = NULL;
-        struct stat st;
-        int r;
-        if (lstat(commondir, &st) >= 0) {
-                r = git_link_target(l, commondir, "", git, &common);
-                if (r < 0 && r != -ENOMEM)
-                        return cordon_diag_set(l->diag, r,
-                                               "%s: cannot follow '%s' to the common git "
-                                               "directory it names: %s",
-                                               VAR, commondir, strerror(-r));
+        return strv_extend(userdata, name) < 0 ? -ENOMEM : 0;
+}
+
+static int keep_git_dir(struct lower *l, const char *git, bool linked, bool reopen, unsigned depth);
+
+/* The git directories below @dir (a read-only modules/ or worktrees/ now): a submodule's, or a
+ * linked worktree's, each found by its HEAD, @levels deep at most (a submodule's name may hold
+ * slashes). Each is opened again and kept like any other, so that git still commits there. */
+static int reopen_git_dirs(struct lower *l, const char *dir, unsigned levels, unsigned depth)
+{
+        _cleanup_strv_free_ char **names = NULL;
+        int r = cordon_lower_read_dir(dir, 0, add_name, &names);
+        if (r == -ENOENT || r == -ENOTDIR)
+                return 0;
+        if (r < 0)
+                return cordon_diag_set(l->diag, r, "%s: cannot list '%s': %s", VAR, dir,
+                                       strerror(-r));
+        STRV_FOREACH (it, names) {
+                _cleanup_free_ char *child = path_join(dir, *it);
+                _cleanup_free_ char *head = child ? path_join(child, "HEAD") : NULL;
+                _cleanup_free_ char *commondir = child ? path_join(child, "commondir") : NULL;
+                if (!head || !commondir)
+                        return -ENOMEM;
+                struct stat st;
+                if (lstat(child, &st) < 0 || !S_ISDIR(st.st_mode))
+                        continue;
+                if (lstat(head, &st) >= 0 && S_ISREG(st.st_mode))
+                        r = keep_git_dir(l, child, lstat(commondir, &st) >= 0, true, depth + 1);
+                else
+                        r = levels > 1 ? reopen_git_dirs(l, child, levels - 1, depth) : 0;
                 if (r < 0)
                         return r;
-                if (streq(common, git))
-                        common = (free(common), NULL);
-                else if ((r = protect_git_dir(l, common, depth + 1)) < 0)
-                        return r;
         }
-        if (!cordon_lower_sandbox_can_write(l, git))
-                return 0;
-        if ((r = keep(l, git)) < 0)
+        return 0;
+}
+
+/* Keeps git directory @git (a realpath the sandbox can write) as the allow list says; @linked:
+ * a linked worktree's (it has a commondir), @reopen: it lies in a read-only directory. */
+static int keep_git_dir(struct lower *l, const char *git, bool linked, bool reopen, unsigned depth)
+{
+        if (depth >= GIT_NEST_MAX)
+                return cordon_diag_set(l->diag, -ELOOP,
+                                       "%s: git directories nested deeper than %u at '%s'", VAR,
+                                       GIT_NEST_MAX, git);
+        int r = keep(l, git);
+        if (r < 0)
                 return r;
-        /* A linked worktree's gitdir lies in the common directory's worktrees/, which is
-         * read-only now: its own entries are opened again. */
-        if (common && path_is_below(git, common) &&
+        if (reopen &&
             (r = cordon_lower_put(l, git, git, CORDON_ACCESS_RW, CORDON_FS_NS_ONLY, VAR)) < 0)
                 return r;
-        if ((r = plan_stand_ins(l, git, common != NULL)) < 0)
+        if ((r = plan_stand_ins(l, git, linked)) < 0)
                 return r;
         struct git_walk w = {.l = l, .dir = git};
         r = cordon_lower_read_dir(git, 0, git_walk_entry, &w);
@@ -304,7 +325,48 @@ static int protect_git_dir(struct lower *l, const char *git, unsigned depth)
                                           VAR)) < 0)
                         return r;
         }
-        return 0;
+        _cleanup_free_ char *modules = path_join(git, "modules");
+        _cleanup_free_ char *worktrees = path_join(git, "worktrees");
+        if (!modules || !worktrees)
+                return -ENOMEM;
+        if ((r = reopen_git_dirs(l, modules, 3, depth)) < 0)
+                return r;
+        /* A linked worktree's gitdir has no worktrees of its own. */
+        return linked ? 0 : reopen_git_dirs(l, worktrees, 1, depth);
+}
+
+/* Keeps git directory @git (a realpath), and first the common directory its commondir names. */
+static int protect_git_dir(struct lower *l, const char *git, unsigned depth)
+{
+        if (depth >= GIT_DIR_DEPTH)
+                return 0;
+        _cleanup_free_ char *commondir = path_join(git, "commondir");
+        if (!commondir)
+                return -ENOMEM;
+        _cleanup_free_ char *common = NULL;
+        struct stat st;
+        int r;
+        if (lstat(commondir, &st) >= 0) {
+                r = git_link_target(l, commondir, "", git, &common);
+                if (r < 0 && r != -ENOMEM)
+                        return cordon_diag_set(l->diag, r,
+                                               "%s: cannot follow '%s' to the common git "
+                                               "directory it names: %s",
+                                               VAR, commondir, strerror(-r));
+                if (r < 0)
+                        return r;
+                if (streq(common, git))
+                        common = (free(common), NULL);
+                else if ((r = protect_git_dir(l, common, depth + 1)) < 0)
+                        return r;
+        }
+        if (!cordon_lower_sandbox_can_write(l, git))
+                return 0;
+        /* A linked worktree's gitdir in the common directory's worktrees/ was kept with it. */
+        if (common && cordon_lower_sandbox_can_write(l, common) && cordon_policy_find_fs(l->p, git))
+                return 0;
+        /* Elsewhere below the common directory (read-only there now) it is opened again. */
+        return keep_git_dir(l, git, common != NULL, common && path_is_below(git, common), 0);
 }
 
 static int count_entry(const char *name, void *userdata)
