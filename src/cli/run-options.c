@@ -61,7 +61,7 @@ const struct cli_option run_options_table[] = {
      "TERMINAL_PASSTHROUGH", "true", 0},
     {"quiet", 'q', NULL, OPT_QUIET, "do not print the startup banner", "SANDBOX_QUIET", "true", 0},
     {"git-writable", 0, NULL, OPT_GIT_WRITABLE,
-     "leave the project's .git/config and .git/hooks writable (read-only by default)",
+     "leave the project's git directory writable (kept by an allow list by default)",
      "PROTECT_GIT_CONFIG", "false", 0},
     {"net", 0, "MODE", OPT_NET,
      "filtered (default: pasta with a port and address firewall), proxied (only through "

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Must still work: git init, add and commit in the project (identity from -c flags), and the
-# repository is usable from the host afterwards.
+# repository is usable from the host afterwards. git init inside needs PROTECT_GIT_CONFIG=false
+# (by default an empty .git file keeps the sandbox from making a repository, and the landlock
+# backend refuses a writable one: tests/escape/git-*.sh).
 . "$(dirname "$0")/../lib/tap.sh"
+export PROTECT_GIT_CONFIG=false
 
 echo "content" > "$T_PROJECT/file.txt"
 id=(-c user.name="Cordon Test" -c user.email=test@example.invalid -c init.defaultBranch=main)

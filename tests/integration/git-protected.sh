@@ -11,6 +11,17 @@ git -C "$T_PROJECT" "${id[@]}" commit -q -m first
 git "${id[@]}" clone -q --bare "$T_PROJECT" "$T_PROJECT/upstream.git"
 git -C "$T_PROJECT/upstream.git" "${id[@]}" branch -q feature
 
+if [ "${SANDBOX_BACKEND:-}" = landlock ]; then
+        plan 2
+        run_sandboxed true
+        check "landlock backend: the start is refused, naming PROTECT_GIT_CONFIG" "125:1" \
+                "$rc:$(grep -c "^cordon: PROTECT_GIT_CONFIG cannot be enforced by the landlock backend" <<<"$out")"
+        PROTECT_GIT_CONFIG=false run_sandboxed sh -c 'echo two >> file.txt && git "$@" commit -q -am second' sh "${id[@]}"
+        check "landlock backend: with PROTECT_GIT_CONFIG=false git commit works" "0:" "$rc:$out"
+        exit 0
+fi
+# The first start makes the stand-ins (with a warning line): out of the way.
+(cd "$T_PROJECT" && "$CORDON" run --quiet -- true >/dev/null 2>&1)
 plan 6
 run_sandboxed sh -c 'echo two >> file.txt && git "$@" commit -q -am second' sh "${id[@]}"
 check "git commit" "0:" "$rc:$out"

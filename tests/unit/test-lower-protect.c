@@ -102,8 +102,9 @@ Test(lower_protect, missing_git_hooks_created_first)
         struct stat st;
         cr_assert_eq(lstat(fmt("%s/.git/hooks", project), &st), 0);
         cr_assert(S_ISDIR(st.st_mode));
-        cr_assert(warned(".git/hooks"));
+        cr_assert(warned("created commondir, hooks, info, modules, worktrees, config.worktree in"));
         assert_ro_ns_only(fmt("%s/.git/hooks", project));
+        assert_ro_ns_only(fmt("%s/.git/commondir", project));
 }
 
 Test(lower_protect, git_left_alone_when_turned_off_or_absent)
@@ -114,13 +115,104 @@ Test(lower_protect, git_left_alone_when_turned_off_or_absent)
         cr_assert_null(rule(fmt("%s/.git/config", project), CORDON_ACCESS_RO));
         cr_assert_not(exists(fmt("%s/.git/hooks", project)), "nothing created when turned off");
 
-        /* A .git file (a worktree's) is not a repository directory. */
-        s.protect_git = true;
-        write_file(fmt("%s/wt/.git", home), "gitdir: /elsewhere\n");
-        free(s.project_dir);
-        s.project_dir = strdup(fmt("%s/wt", home));
+        cr_assert_not(exists(fmt("%s/.git/commondir", project)));
+}
+
+/* Allow list: what git writes stays writable; everything else that exists is read-only. */
+Test(lower_protect, git_allow_list)
+{
+        write_file(fmt("%s/.git/config", project), "[core]\n");
+        write_file(fmt("%s/.git/HEAD", project), "ref: refs/heads/main\n");
+        write_file(fmt("%s/.git/index", project), "");
+        write_file(fmt("%s/.git/packed-refs", project), "");
+        write_file(fmt("%s/.git/index.lock", project), "");
+        write_file(fmt("%s/.git/description", project), "x");
+        mkdir_p(fmt("%s/.git/objects", project));
+        mkdir_p(fmt("%s/.git/refs", project));
+        mkdir_p(fmt("%s/.git/remotes", project));
         lower_ok();
-        cr_assert_null(rule(fmt("%s/wt/.git", home), CORDON_ACCESS_RO));
+        const char *writable[] = {"HEAD", "index", "packed-refs", "index.lock", "objects", "refs"};
+        for (size_t i = 0; i < ELEMENTSOF(writable); i++)
+                cr_assert_null(rule(fmt("%s/.git/%s", project, writable[i]), CORDON_ACCESS_RO),
+                               "%s", writable[i]);
+        assert_ro_ns_only(fmt("%s/.git/description", project));
+        assert_ro_ns_only(fmt("%s/.git/remotes", project));
+        assert_ro_ns_only(fmt("%s/.git/worktrees", project));
+        cr_assert_str_eq(p->git_protected, fmt("%s/.git", project));
+}
+
+/* A submodule's and a linked worktree's git directories inside the read-only modules/ and
+ * worktrees/ are opened again and kept the same way. */
+Test(lower_protect, git_nested_dirs_reopened)
+{
+        write_file(fmt("%s/.git/HEAD", project), "ref: refs/heads/main\n");
+        write_file(fmt("%s/.git/modules/lib/a/HEAD", project), "ref: refs/heads/main\n");
+        write_file(fmt("%s/.git/worktrees/wt/HEAD", project), "ref: refs/heads/wt\n");
+        write_file(fmt("%s/.git/worktrees/wt/commondir", project), "../..\n");
+        lower_ok();
+        assert_ro_ns_only(fmt("%s/.git/modules", project));
+        cr_assert_not_null(pin_at(fmt("%s/.git/modules/lib/a", project)));
+        assert_ro_ns_only(fmt("%s/.git/modules/lib/a/config", project));
+        cr_assert_not_null(pin_at(fmt("%s/.git/worktrees/wt", project)));
+        assert_ro_ns_only(fmt("%s/.git/worktrees/wt/commondir", project));
+        assert_ro_ns_only(fmt("%s/.git/worktrees/wt/config.worktree", project));
+        cr_assert_null(
+            cordon_policy_find_host_action(p, fmt("%s/.git/worktrees/wt/hooks", project)),
+            "a linked worktree's hooks come from the common directory");
+}
+
+/* A .git file: the directory it names is kept, and the file itself is read-only. */
+Test(lower_protect, git_file_followed)
+{
+        mkdir_p(fmt("%s/wt/store/wt.git/objects", project));
+        write_file(fmt("%s/wt/.git", project), "gitdir: store/wt.git\n");
+        free(s.project_dir);
+        s.project_dir = strdup(fmt("%s/wt", project));
+        lower_ok();
+        assert_ro_ns_only(fmt("%s/wt/.git", project));
+        assert_ro_ns_only(fmt("%s/wt/store/wt.git/hooks", project));
+
+        /* One naming nothing is refused: the sandbox could make what it names. */
+        write_file(fmt("%s/wt/.git", project), "gitdir: /elsewhere\n");
+        cr_assert_eq(lower(), -ENOENT);
+        cr_assert(strstr(diag.message, "PROTECT_GIT_CONFIG"), "%s", diag.message);
+}
+
+/* The repository at the root of a writable path the user named, and of a writable home; none is
+ * made where there is no .git. */
+Test(lower_protect, git_of_named_writable_paths)
+{
+        write_file(fmt("%s/other/.git/HEAD", root), "ref: refs/heads/main\n");
+        mkdir_p(fmt("%s/plain", root));
+        write_file(fmt("%s/.git/HEAD", home), "ref: refs/heads/main\n");
+        cr_assert_eq(cordon_list_add(&s.extra_writable_paths, fmt("%s/other", root), "--rw"), 0);
+        cr_assert_eq(cordon_list_add(&s.extra_writable_paths, fmt("%s/plain", root), "--rw"), 0);
+        lower_ok();
+        assert_ro_ns_only(fmt("%s/other/.git/config", root));
+        cr_assert_null(cordon_policy_find_host_action(p, fmt("%s/plain/.git", root)));
+        cr_assert_null(rule(fmt("%s/.git/config", home), CORDON_ACCESS_RO), "home not writable");
+        s.home_access = CORDON_HOME_WRITE;
+        lower_ok();
+        assert_ro_ns_only(fmt("%s/.git/config", home));
+}
+
+/* A writable project without .git gets an empty read-only directory, which git passes over;
+ * silently. An empty one found is kept the same way, not filled with stand-ins. */
+Test(lower_protect, git_stand_in_for_a_project_without_one)
+{
+        lower_ok();
+        const struct cordon_host_action *a =
+            cordon_policy_find_host_action(p, fmt("%s/.git", project));
+        cr_assert_not_null(a);
+        cr_assert_eq(a->kind, CORDON_HOST_MKDIR);
+        cr_assert_null(a->warning);
+        assert_ro_ns_only(fmt("%s/.git", project));
+
+        mkdir_p(fmt("%s/.git", project));
+        lower_ok();
+        cr_assert_eq(p->n_actions, 0, "nothing made in it");
+        assert_ro_ns_only(fmt("%s/.git", project));
+        cr_assert_null(p->git_protected, "not a repository: the landlock backend may run");
 }
 
 Test(lower_protect, git_symlinked_config_warned)
@@ -184,20 +276,28 @@ Test(lower_protect, landlock_backend_plan_leaves_them_out)
  * host for them (the sandbox could write those files there anyway). */
 Test(lower_protect, landlock_backend_makes_none)
 {
-        mkdir_p(fmt("%s/.git", project));
         s.backend = CORDON_BACKEND_LANDLOCK;
         lower_ok();
-        cr_assert_null(rule(fmt("%s/.git/config", project), CORDON_ACCESS_RO));
-        cr_assert_null(rule(fmt("%s/.git/hooks", project), CORDON_ACCESS_RO));
         cr_assert_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_RO));
         cr_assert_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY));
-        cr_assert_not(exists(fmt("%s/.git/config", project)));
-        cr_assert_not(exists(fmt("%s/.git/hooks", project)));
+        cr_assert_not(exists(fmt("%s/.git", project)), "no stand-in it could not keep");
         cr_assert_not(exists(fmt("%s/.claude/settings.json", home)));
         for (size_t i = 0; i < p->n_fs; i++)
                 cr_assert_not(p->fs[i].flags & CORDON_FS_NS_ONLY &&
                                   p->fs[i].access == CORDON_ACCESS_RO,
                               "ns-only rule at '%s'", p->fs[i].guest);
+}
+
+/* A writable repository is refused there, naming the variable; without protection it runs. */
+Test(lower_protect, landlock_backend_refuses_a_writable_repository)
+{
+        write_file(fmt("%s/.git/HEAD", project), "ref: refs/heads/main\n");
+        s.backend = CORDON_BACKEND_LANDLOCK;
+        cr_assert_eq(lower(), -EOPNOTSUPP);
+        cr_assert(strstr(diag.message, "PROTECT_GIT_CONFIG"), "%s", diag.message);
+        cr_assert_not(exists(fmt("%s/.git/hooks", project)));
+        s.protect_git = false;
+        lower_ok();
 }
 
 /* ---- unix sockets ---- */

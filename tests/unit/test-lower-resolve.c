@@ -53,7 +53,7 @@ static const struct cordon_host_action *action(const char *path)
 static void everything_missing(void)
 {
         s.home_access = CORDON_HOME_READ;
-        mkdir_p(fmt("%s/.git", project));
+        write_file(fmt("%s/.git/HEAD", project), "ref: refs/heads/main\n");
         cr_assert_eq(cordon_list_add(&s.blocked_files, fmt("%s/conf/key.pem", project), "--mask"),
                      0);
         cr_assert_eq(cordon_list_add(&s.extra_writable_paths, home, "--rw"), 0);

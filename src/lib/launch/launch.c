@@ -317,6 +317,15 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                             "NETWORK_MAIL_BLOCK cannot be enforced by the landlock backend: it "
                             "has no mount namespace to put the mail stub over the host's mailers "
                             "(use the ns backend, or set NETWORK_MAIL_BLOCK=off)");
+                /* The git directories' read-only entries are mounts too (an explicit landlock
+                 * backend is refused by the resolve already, naming the same). */
+                if (p->git_protected)
+                        return cordon_diag_set(
+                            diag, -EOPNOTSUPP,
+                            "PROTECT_GIT_CONFIG cannot be enforced by the landlock backend: it "
+                            "cannot keep git's '%s' read-only inside a writable "
+                            "directory (use the ns backend, or set PROTECT_GIT_CONFIG=false)",
+                            p->git_protected);
                 /* Without namespaces: an IPC namespace, and files over /etc/passwd. */
                 if (p->private_ipc_required || p->filter_passwd_required)
                         return cordon_diag_set(

@@ -203,6 +203,7 @@ _public_ struct cordon_policy *cordon_policy_free(struct cordon_policy *p)
         free(p->net.filter_helper);
         free(p->net.proxy_dns);
         free(p->net.log_path);
+        free(p->git_protected);
         free(p->identity.hostname);
         free(p->cwd);
         free(p->cgroup_path);

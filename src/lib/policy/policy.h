@@ -132,6 +132,9 @@ struct cordon_policy {
         /* ...because NETWORK_MAIL_BLOCK=on: an `auto` backend that falls back to landlock
          * refuses to start instead of going without it. */
         bool mail_stub_required;
+        /* PROTECT_GIT_CONFIG keeps this git directory (the first of them) with mounts
+         * (lower-git.c): cordon_launch_prepare() refuses the landlock backend. NULL: none. */
+        char *git_protected;
         struct cordon_limits limits;
         uint64_t nproc_limit; /* SANDBOX_NPROC_LIMIT: RLIMIT_NPROC of the command; 0: none */
         /* PRIVATE_IPC=false: the host's IPC namespace (no CLONE_NEWIPC) and /dev/shm. */

@@ -119,6 +119,10 @@ int cordon_lower_blocked_files(struct lower *l);
 int cordon_lower_check_project(struct lower *l);
 int cordon_lower_masks(struct lower *l);
 
+/* lower-git.c: PROTECT_GIT_CONFIG, the git directories of the project and of the writable
+ * paths the user named (from cordon_lower_protect()); refuses an explicit landlock backend where
+ * one is writable. */
+int cordon_lower_git(struct lower *l);
 /* lower-protect.c: read-only git metadata and agent settings, masks over the host's unix
  * sockets (before cordon_lower_masks()), then pins for every rule inside a read-write bind
  * (once every rule is known). */

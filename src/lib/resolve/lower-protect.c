@@ -1,5 +1,5 @@
-/* Lowering of what keeps a sandbox from leaving something behind for the host: read-only git
- * metadata and (through lower-agents.c) agent configuration inside writable binds, masks over the
+/* Lowering of what keeps a sandbox from leaving something behind for the host: git directories
+ * (lower-git.c) and agent configuration (lower-agents.c) inside writable binds, masks over the
  * host's unix sockets, and pins that keep every protected path from being renamed away. */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,77 +20,6 @@
 
 /* Larger than any real table (about 100 bytes a socket); a bigger one is refused. */
 #define PROC_NET_UNIX_MAX (8u << 20)
-
-/* Plans regular file @name in directory @dir (a realpath, or planned) holding @contents, so that
- * the launch creates it before the sandbox could, and it can be bound read-only. @warning is
- * the line the launch reports when it creates it (NULL: silently). */
-static int plan_file(struct lower *l, const char *dir, const char *name, const char *contents,
-                     const char *reason, const char *warning)
-{
-        _cleanup_free_ char *path = path_join(dir, name);
-        if (!path)
-                return -ENOMEM;
-        return cordon_lower_plan(l, CORDON_HOST_FILE, path, 0600, contents, reason, warning);
-}
-
-/* Binds regular file or directory @real read-only at @guest. The mount is what makes it
- * read-only, and a mount cannot cover a symlink, which the sandbox could then replace: such a
- * file is left as it is, with a warning naming it (refusing would stop every user who keeps
- * these files as links into a dotfiles repository). */
-static int bind_ro(struct lower *l, const char *guest, const char *real, const char *variable)
-{
-        struct stat st;
-        if (cordon_lower_lstat(l, real, &st) < 0)
-                return cordon_diag_set(l->diag, -errno, "%s: '%s': %m", variable, real);
-        if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-                return cordon_lower_warn(l,
-                                         "%s: '%s' is not a regular file or directory, so it "
-                                         "cannot be kept read-only; the sandbox can replace it",
-                                         variable, real);
-        return cordon_lower_put(l, guest, real, CORDON_ACCESS_RO, CORDON_FS_NS_ONLY, variable);
-}
-
-/* PROTECT_GIT_CONFIG: .git/config (core.fsmonitor, core.hooksPath, filters, aliases) and
- * .git/hooks run code on the host at the user's next git command. Objects, refs and the index
- * stay writable, so commits, branches and fetches work. */
-static int protect_git_in(struct lower *l, const char *project)
-{
-        _cleanup_free_ char *git = path_join(project, ".git");
-        _cleanup_free_ char *config = path_join(git, "config");
-        _cleanup_free_ char *hooks = path_join(git, "hooks");
-        if (!git || !config || !hooks)
-                return -ENOMEM;
-        struct stat st;
-        /* A .git file (worktree, submodule) names a directory elsewhere; not handled here. */
-        if (lstat(git, &st) < 0 || !S_ISDIR(st.st_mode))
-                return 0;
-        if (!cordon_lower_sandbox_can_write(l, git))
-                return 0;
-        int r;
-        if (cordon_lower_lstat(l, config, &st) < 0 && errno == ENOENT) {
-                _cleanup_free_ char *warning = NULL;
-                if (asprintf(&warning, "created '%s/%s' so the sandbox cannot create it", git,
-                             "config") < 0)
-                        return -ENOMEM;
-                if ((r = plan_file(l, git, "config", "", "PROTECT_GIT_CONFIG", warning)) < 0)
-                        return r;
-        }
-        if (cordon_lower_lstat(l, hooks, &st) < 0 && errno == ENOENT) {
-                /* Made by the launch through an fd of .git, so that a .git swapped for a symlink
-                 * meanwhile fails instead of getting a hooks directory somewhere else. */
-                _cleanup_free_ char *warning = NULL;
-                if (asprintf(&warning, "created empty '%s' so the sandbox cannot add hooks",
-                             hooks) < 0)
-                        return -ENOMEM;
-                r = cordon_lower_plan(l, CORDON_HOST_MKDIR, hooks, 0755, NULL, "PROTECT_GIT_CONFIG",
-                                      warning);
-                if (r < 0)
-                        return r;
-        }
-        if ((r = bind_ro(l, config, config, "PROTECT_GIT_CONFIG")) < 0)
-                return r;
-        return bind_ro(l, hooks, hooks, "PROTECT_GIT_CONFIG");
-}
 
 /* Directory @real read-only at @guest, for both backends (not CORDON_FS_NS_ONLY): the ns backend
  * binds it, the landlock backend carves the writable grant around it (landlock-host.c), so that
@@ -163,22 +92,6 @@ static int protect_config(struct lower *l)
                                 return r;
                 }
                 if ((r = config_ro(l, guest, dir)) < 0)
-                        return r;
-        }
-        return 0;
-}
-
-/* The project, or every workspace root of a capability policy (each is a project). */
-static int protect_git(struct lower *l)
-{
-        if (!l->s->protect_git)
-                return 0;
-        if (!l->s->policy)
-                return l->p->project_dir ? protect_git_in(l, l->p->project_dir) : 0;
-        CORDON_LIST_FOREACH (it, &l->s->workspace_roots) {
-                _cleanup_free_ char *real = cordon_lower_host_realpath(l, it->value);
-                int r = real ? protect_git_in(l, real) : 0;
-                if (r < 0)
                         return r;
         }
         return 0;
@@ -291,11 +204,13 @@ static int mask_unix_sockets(struct lower *l, const char *table)
  * altogether. */
 int cordon_lower_protect(struct lower *l)
 {
-        int r;
+        /* Git's protection refuses the landlock backend itself where it cannot be kept. */
+        int r = cordon_lower_git(l);
+        if (r < 0)
+                return r;
         /* An explicit landlock backend would drop the read-only rules, and the files planned for
          * them would protect nothing there (the sandbox can write them): neither is made. */
-        if (l->s->backend != CORDON_BACKEND_LANDLOCK &&
-            ((r = protect_git(l)) < 0 || (r = cordon_lower_agents_protect(l)) < 0))
+        if (l->s->backend != CORDON_BACKEND_LANDLOCK && (r = cordon_lower_agents_protect(l)) < 0)
                 return r;
         /* cordon's own configuration on both backends: the next start runs it. */
         if ((r = protect_config(l)) < 0)

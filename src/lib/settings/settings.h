@@ -79,7 +79,7 @@ struct cordon_settings {
         char *private_ipc_origin;
         bool filter_passwd;
         char *filter_passwd_origin;
-        bool protect_git; /* PROTECT_GIT_CONFIG: .git/config and .git/hooks read-only */
+        bool protect_git; /* PROTECT_GIT_CONFIG: git directories by an allow list (lower-git.c) */
         char *protect_git_origin;
         bool quiet; /* SANDBOX_QUIET */
         char *quiet_origin;
