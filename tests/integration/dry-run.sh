@@ -39,7 +39,7 @@ done
 
 out=$(dry --home-access tmpwrite)
 case $out in
-*"mkdir  $HOME/.claude (0700)  for HOME_WRITABLE entry"*) ok "the plan names the missing HOME_WRITABLE directory" ;;
+*"mkdir  $HOME/.claude/projects (0700)  for HOME_WRITABLE entry"*) ok "the plan names the missing HOME_WRITABLE directory" ;;
 *) not_ok "the plan names the missing HOME_WRITABLE directory" "$out" ;;
 esac
 case $out in

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Must still work: the default home (tmpwrite) is an empty writable tmpfs: writes there vanish
-# after exit, dotfiles are read-only, agent dirs (.claude, .cache/uv) persist, and .gitconfig is
-# a writable copy whose changes do not reach the host.
+# after exit, dotfiles are read-only, agent state (.claude/projects, .cache/uv) persists, and
+# .gitconfig is a writable copy whose changes do not reach the host.
 . "$(dirname "$0")/../lib/tap.sh"
 ns_only "the throwaway home is a tmpfs: it needs a mount namespace"
 
@@ -32,6 +32,6 @@ run_sandboxed sh -c 'git config --global user.name "Inside" && git config --glob
 check "the seeded ~/.gitconfig is writable inside" "0:Inside" "$rc:$out"
 check "... and the host ~/.gitconfig is unchanged" "Host User" \
         "$(git config --file "$HOME/.gitconfig" user.name)"
-run_sandboxed sh -c 'echo kept > ~/.claude/state && echo kept > ~/.cache/uv/entry'
-check "~/.claude and ~/.cache/uv writes persist on the host" "0:kept kept" \
-        "$rc:$out$(cat "$HOME/.claude/state" "$HOME/.cache/uv/entry" 2>&1 | tr '\n' ' ' | sed 's/ $//')"
+run_sandboxed sh -c 'echo kept > ~/.claude/projects/state && echo kept > ~/.cache/uv/entry'
+check "claude's state and ~/.cache/uv writes persist on the host" "0:kept kept" \
+        "$rc:$out$(cat "$HOME/.claude/projects/state" "$HOME/.cache/uv/entry" 2>&1 | tr '\n' ' ' | sed 's/ $//')"

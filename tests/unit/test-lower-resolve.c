@@ -93,7 +93,7 @@ Test(lower_resolve, changes_nothing_and_plans_every_action)
         /* The rules are those of the lowering that creates them. */
         assert_masked(fmt("%s/conf/key.pem", project));
         assert_masked(fmt("%s/.ssh", home));
-        cr_assert_not_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RW));
+        cr_assert_not_null(rule(fmt("%s/.claude/projects", home), CORDON_ACCESS_RW));
         /* A private copy: the agent may change it inside, the host keeps its own. */
         cr_assert_not_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY));
         cr_assert_not_null(rule(fmt("%s/.git/hooks", project), CORDON_ACCESS_RO));

@@ -19,6 +19,9 @@ static const char *const key_names[_CORDON_PROFILE_KEY_MAX] = {
     [CORDON_PROFILE_CONFIG_DIR_VAR] = "config_dir_var",
     [CORDON_PROFILE_CREDENTIAL_ENV] = "credential_env",
     [CORDON_PROFILE_AUTH_PATH] = "auth_path",
+    [CORDON_PROFILE_DIR] = "dir",
+    [CORDON_PROFILE_STATE] = "state",
+    [CORDON_PROFILE_STATE_FILE] = "state_file",
 };
 
 const char *cordon_profile_key_name(enum cordon_profile_key k)

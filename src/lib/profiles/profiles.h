@@ -21,6 +21,9 @@ enum cordon_profile_key {
         CORDON_PROFILE_CONFIG_DIR_VAR, /* "NAME=PATH": NAME set inside to $HOME/PATH */
         CORDON_PROFILE_CREDENTIAL_ENV, /* a variable name: ALLOWED_ENV_VARS */
         CORDON_PROFILE_AUTH_PATH,      /* home-relative: reachable inside means logged in */
+        CORDON_PROFILE_DIR,            /* home-relative: the agent's directory, read-only inside */
+        CORDON_PROFILE_STATE,          /* home-relative directory the agent writes: HOME_WRITABLE */
+        CORDON_PROFILE_STATE_FILE,     /* home-relative file the agent writes in place */
         _CORDON_PROFILE_KEY_MAX,
 };
 

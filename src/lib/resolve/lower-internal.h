@@ -126,6 +126,8 @@ int cordon_lower_agents_protect(struct lower *l);
 int cordon_lower_agents_instructions(struct lower *l);
 int cordon_lower_agents_env(struct lower *l);
 int cordon_lower_agents_warn(struct lower *l);
+/* lower-agent-project.c: PROTECT_AGENT_PROJECT_FILES, from cordon_lower_agents_protect(). */
+int cordon_lower_agents_project(struct lower *l);
 /* The NETWORK_* variables (lower-net.c): mode, fallback, rules, proxy and pasta settings. */
 int cordon_lower_net(struct lower *l);
 
