@@ -412,3 +412,25 @@ Test(profiles, landlock_backend_keeps_the_same_shape)
         cr_assert_not_null(r, "granted as the host file, read-only");
         cr_assert_eq(r->flags & CORDON_FS_NS_ONLY, 0);
 }
+
+Test(profiles, a_read_only_agent_dir_of_the_configuration_keeps_its_state_read_only)
+{
+        cr_assert_eq(cordon_list_add(&s.home_readonly, ".claude", "admin.conf:2"), 0);
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.claude/projects", home), CORDON_ACCESS_RW));
+        cr_assert_null(rule(fmt("%s/.claude/.credentials.json", home), CORDON_ACCESS_RW));
+        assert_state_over_dir(".codex", ".codex/sessions");
+}
+
+Test(profiles, denied_writable_paths_hold_for_state_files)
+{
+        mkdir_p(fmt("%s/.claude", home));
+        cr_assert_eq(cordon_settings_set(&s, "HOME_ACCESS", "write", "test", &diag), 0);
+        cr_assert_eq(cordon_settings_finalize(&s, NULL, &diag), 0, "%s", diag.message);
+        /* As the admin's list after finalize (which checks the user's entries against it). */
+        cr_assert_eq(cordon_list_add(&s.denied_writable_paths, fmt("%s/.claude", home), "admin"),
+                     0);
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.claude/.credentials.json", home), CORDON_ACCESS_RW));
+        cr_assert_not(exists(fmt("%s/.claude/.credentials.json", home)), "nothing made for it");
+}

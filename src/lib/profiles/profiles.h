@@ -54,6 +54,10 @@ bool cordon_profile_name_is_valid(const char *name);
 int cordon_profile_parse(const char *name, const char *file, const char *text, size_t len,
                          struct cordon_agent_profile *ret, struct cordon_diag *diag);
 
+/* Whether the agent state @value (home-relative) stays read-only: HOME_READONLY holds it, or an
+ * entry of the configuration (not of a profile) holds a directory above it. */
+bool cordon_profile_state_is_readonly(const struct cordon_settings *s, const char *value);
+
 void cordon_agent_profile_clear(struct cordon_agent_profile *a);
 /* Frees @n profiles at @a and the array; returns NULL. */
 struct cordon_agent_profile *cordon_agent_profiles_free(struct cordon_agent_profile *a, size_t n);

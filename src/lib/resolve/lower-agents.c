@@ -241,8 +241,9 @@ static int invert_dir(struct lower *l, const struct cordon_agent_profile *a,
                         i++;
         }
         CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_STATE])
+                /* Only what HOME_WRITABLE still holds after finalize (the admin's rules). */
                 if (path_is_below(it->value, d->value) && !streq(it->value, d->value) &&
-                    !cordon_list_find(&l->s->home_readonly, it->value) &&
+                    cordon_list_find(&l->s->home_writable, it->value) &&
                     (r = state_dir(l, it, d->value, host)) < 0)
                         return r;
         return 0;
@@ -254,7 +255,7 @@ static int invert_dir(struct lower *l, const struct cordon_agent_profile *a,
 static int state_file(struct lower *l, const struct cordon_agent_profile *a,
                       const struct cordon_item *it)
 {
-        if (!in_agent_dir(a, it->value) || cordon_list_find(&l->s->home_readonly, it->value))
+        if (!in_agent_dir(a, it->value) || cordon_profile_state_is_readonly(l->s, it->value))
                 return 0;
         _cleanup_free_ char *guest = guest_path(l, it->value), *host = NULL;
         if (!guest)
@@ -265,6 +266,10 @@ static int state_file(struct lower *l, const struct cordon_agent_profile *a,
                 return 0; /* not shown, or writable as it is */
         if (r < 0)
                 return r;
+        /* DENIED_WRITABLE_PATHS holds for the agents' state as for HOME_WRITABLE (finalize
+         * strips the state directories). */
+        if ((r = cordon_settings_path_denied(&l->s->denied_writable_paths, host, NULL)) != 0)
+                return r < 0 ? r : 0;
         struct stat st;
         if (cordon_lower_lstat(l, host, &st) < 0) {
                 if (errno != ENOENT)
