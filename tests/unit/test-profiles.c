@@ -434,3 +434,16 @@ Test(profiles, denied_writable_paths_hold_for_state_files)
         cr_assert_null(rule(fmt("%s/.claude/.credentials.json", home), CORDON_ACCESS_RW));
         cr_assert_not(exists(fmt("%s/.claude/.credentials.json", home)), "nothing made for it");
 }
+
+Test(profiles, a_writable_path_of_the_user_for_the_agent_dir_is_not_inverted)
+{
+        mkdir_p(fmt("%s/.codex", home));
+        cr_assert_eq(
+            cordon_settings_set(&s, "EXTRA_WRITABLE_PATHS", fmt("%s/.codex", home), "--rw", &diag),
+            0);
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.codex", home), CORDON_ACCESS_RO));
+        cr_assert_not_null(rule(fmt("%s/.codex", home), CORDON_ACCESS_RW));
+        /* The other agents keep theirs read-only. */
+        assert_state_over_dir(".claude", ".claude/projects");
+}

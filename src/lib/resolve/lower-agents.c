@@ -205,6 +205,15 @@ static int invert_dir(struct lower *l, const struct cordon_agent_profile *a,
         _cleanup_free_ char *real = exists ? cordon_lower_realpath(l, path) : NULL;
         if (eff->access == CORDON_ACCESS_RO && (!real || !cordon_lower_sandbox_can_write(l, real)))
                 return 0; /* read-only as it is */
+        /* An EXTRA_WRITABLE_PATHS entry of the user's for the directory itself: writable as a
+         * whole, as asked (one over a parent of it is not asking for this one). */
+        CORDON_LIST_FOREACH (x, &l->s->extra_writable_paths) {
+                if (!real || cordon_lower_is_builtin(x->origin))
+                        continue;
+                _cleanup_free_ char *xr = cordon_lower_host_realpath(l, x->value);
+                if (xr && streq(xr, real))
+                        return 0;
+        }
         if (exists && !real)
                 return errno == ENOMEM ? -ENOMEM : 0;
         /* Made (mkdir -p) only where nothing on the way is a link. */
