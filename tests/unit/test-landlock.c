@@ -452,10 +452,6 @@ Test(landlock, default_policy)
         mkdir_p(fmt("%s/.ssh", home));
         write_file(fmt("%s/.ssh/id_ed25519", home), "KEY");
         write_file(fmt("%s/.bashrc", home), "alias ll='ls -l'\n");
-        /* The project's agent files would carve the project's grant (test-lower-agent-project.c
-         * checks that); here the project is one grant. */
-        cr_assert_eq(cordon_settings_set(&s, "PROTECT_AGENT_PROJECT_FILES", "false", "t", &diag),
-                     0);
         p = cordon_policy_free(p);
         lower_ok();
 

@@ -164,8 +164,6 @@ Test(lower_protect, agent_settings_only_for_enabled_agents)
 Test(lower_protect, landlock_backend_plan_leaves_them_out)
 {
         write_file(fmt("%s/.git/config", project), "[core]\n");
-        cr_assert_eq(cordon_settings_set(&s, "PROTECT_AGENT_PROJECT_FILES", "false", "t", &diag),
-                     0);
         lower_ok();
         struct cordon_landlock_plan plan = {0};
         cr_assert_eq(cordon_landlock_plan_build(p, CORDON_BACKEND_LANDLOCK, 6, &plan), 0);

@@ -4,8 +4,12 @@
  * the folder opens (.vscode), direnv's .envrc, a dev container's host command, hooks that git runs
  * through a hooks path the project already set (.husky). At the root of each writable place the
  * user named (the project, a capability policy's write roots, an EXTRA_WRITABLE_PATHS entry) they
- * are read-only, on both backends; the missing ones whose mere presence runs something are made
- * first (empty) so that the sandbox cannot create them. */
+ * are read-only; the missing ones whose mere presence runs something are made first (empty) so
+ * that the sandbox cannot create them. The namespace backend only: the landlock backend cannot
+ * keep one name read-only in a directory it lets the sandbox write without carving that
+ * directory's grant, and carving the project's root takes away making, removing and renaming
+ * anything directly in it (every new file at the top of the project, every save by rename there).
+ * It leaves them writable, as it leaves .git/config; cordon doctor names the gap. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,11 +59,7 @@ static int protect_in(struct lower *l, const char *root)
                         return -ENOMEM;
                 int r;
                 if (cordon_lower_lstat(l, path, &st) < 0) {
-                        /* The landlock backend cannot keep one missing name from being made in
-                         * a directory it lets the sandbox write (cordon(1) says so); nothing is
-                         * made for it. */
-                        if (errno != ENOENT || !f->placeholder ||
-                            l->s->backend == CORDON_BACKEND_LANDLOCK)
+                        if (errno != ENOENT || !f->placeholder)
                                 continue;
                         /* Silently, like the agents' placeholders in the home: a line for each
                          * on the first start in every project would drown the real warnings
@@ -85,9 +85,7 @@ static int protect_in(struct lower *l, const char *root)
                                 return r;
                         continue;
                 }
-                /* Not ns-only: the landlock backend grants it read-only, carving the root's grant
-                 * around it. */
-                r = cordon_lower_put(l, path, path, CORDON_ACCESS_RO, 0,
+                r = cordon_lower_put(l, path, path, CORDON_ACCESS_RO, CORDON_FS_NS_ONLY,
                                      "PROTECT_AGENT_PROJECT_FILES");
                 if (r < 0)
                         return r;
@@ -110,7 +108,8 @@ static int protect_list(struct lower *l, const struct cordon_list *roots, bool u
 
 int cordon_lower_agents_project(struct lower *l)
 {
-        if (!l->s->protect_agent_files)
+        /* An explicit landlock backend would drop the rules: nothing is made for them. */
+        if (!l->s->protect_agent_files || l->s->backend == CORDON_BACKEND_LANDLOCK)
                 return 0;
         int r;
         if (l->p->project_dir && (r = protect_in(l, l->p->project_dir)) < 0)
