@@ -121,10 +121,9 @@ static void ll_features(const struct ll_facts *f, struct cordon_doctor_ll_featur
         set(&out[CORDON_DOCTOR_LL_HOME_SEEDED], false,
             "needs a mount namespace: the files are read-only instead");
         set(&out[CORDON_DOCTOR_LL_PROTECTED], false,
-            "needs read-only binds: the project's .git/config and .git/hooks and its agent files "
-            "(.mcp.json, .envrc, .claude, .vscode, ...: PROTECT_AGENT_PROJECT_FILES) stay "
-            "writable, so what the command writes there can run on the host later (the agents' "
-            "own directories in the home are read-only)");
+            "needs read-only binds: the project's .git/config, .git/hooks and agent files "
+            "(.mcp.json, .envrc, .claude, ...: PROTECT_AGENT_PROJECT_FILES) stay writable, so "
+            "what the command writes there can run on the host later");
 }
 
 _public_ void cordon_doctor_check_landlock_backend(const struct cordon_doctor_landlock *ll,
