@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib/tap.sh"
 ns_only "private copies inside a writable directory need a mount namespace"
 
-mkdir -p "$HOME/.codex"
+mkdir -p "$HOME/.claude" "$HOME/.codex" "$HOME/.gemini" # the agents are installed
 echo 'model = "x"' > "$HOME/.codex/config.toml"
 inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet -- python3 -c "$TRY" "$1" "$2" 2>&1); }
 

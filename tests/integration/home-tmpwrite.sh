@@ -32,6 +32,7 @@ run_sandboxed sh -c 'git config --global user.name "Inside" && git config --glob
 check "the seeded ~/.gitconfig is writable inside" "0:Inside" "$rc:$out"
 check "... and the host ~/.gitconfig is unchanged" "Host User" \
         "$(git config --file "$HOME/.gitconfig" user.name)"
+mkdir -p "$HOME/.claude" # claude is installed: its state is made and bound
 run_sandboxed sh -c 'echo kept > ~/.claude/projects/state && echo kept > ~/.cache/uv/entry'
 check "claude's state and ~/.cache/uv writes persist on the host" "0:kept kept" \
         "$rc:$out$(cat "$HOME/.claude/projects/state" "$HOME/.cache/uv/entry" 2>&1 | tr '\n' ' ' | sed 's/ $//')"

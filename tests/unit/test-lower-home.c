@@ -1,4 +1,5 @@
 /* cordon_settings_lower(): HOME_ACCESS modes and home entries. Fixture in lower-fixture.h. */
+#define LOWER_FIXTURE_AGENTS_INSTALLED
 #include "lower-fixture.h"
 
 TestSuite(lower_home, .init = setup, .fini = teardown);

@@ -7,6 +7,7 @@
 #include "lib/mech/landlock.h"
 #include "lib/resolve/proc-net-unix.h"
 #include "shared/fd-util.h"
+#define LOWER_FIXTURE_AGENTS_INSTALLED
 #include "lower-fixture.h"
 
 TestSuite(lower_protect, .init = setup, .fini = teardown);

@@ -1,6 +1,7 @@
 /* cordon_settings_resolve() changes nothing on the host and plans the host actions;
  * cordon_policy_apply() takes them safely and gives the rules resolve built. Fixture in
  * lower-fixture.h. */
+#define LOWER_FIXTURE_AGENTS_INSTALLED
 #include "lower-fixture.h"
 
 #include "lib/resolve/host-action.h"

@@ -3,6 +3,7 @@
  * (lower-agents.c). Fixture in lower-fixture.h. */
 #include "lib/profiles/profiles.h"
 #include "shared/fd-util.h"
+#define LOWER_FIXTURE_AGENTS_INSTALLED
 #include "lower-fixture.h"
 
 TestSuite(profiles, .init = setup, .fini = teardown);
@@ -30,7 +31,7 @@ Test(profiles, parses_every_key_with_its_origin)
                            "exec_config .t/settings.json\nexec_dir .t/hooks\n"
                            "config_dir_var T_HOME .t\nconfig_dir_var T_ROOT .\n"
                            "credential_env T_API_KEY\nauth_path .t\nwritable .t\ndir .u\n"
-                           "state .u/s\nstate_file .u/f.json\n",
+                           "state .u/s\nstate_file .u/f.json\ncommand t-agent\n",
                            &a),
                      0, "%s", diag.message);
         cr_assert_str_eq(a.items[CORDON_PROFILE_WRITABLE].items[0].value, ".t");
@@ -45,7 +46,8 @@ Test(profiles, parses_every_key_with_its_origin)
         cr_assert_str_eq(a.items[CORDON_PROFILE_DIR].items[0].value, ".u");
         cr_assert_str_eq(a.items[CORDON_PROFILE_STATE].items[0].value, ".u/s");
         cr_assert_str_eq(a.items[CORDON_PROFILE_STATE_FILE].items[0].value, ".u/f.json");
-        cr_assert_eq(cordon_profile_key_name(CORDON_PROFILE_STATE_FILE), "state_file");
+        cr_assert_str_eq(cordon_profile_key_name(CORDON_PROFILE_STATE_FILE), "state_file");
+        cr_assert_str_eq(a.items[CORDON_PROFILE_COMMAND].items[0].value, "t-agent");
 }
 
 Test(profiles, refuses_what_is_not_strictly_valid)
@@ -54,6 +56,8 @@ Test(profiles, refuses_what_is_not_strictly_valid)
         parse_fails("writable\n", "t/profile:1: expected KEY VALUE");
         parse_fails("# c\nwritable /etc\n", "t/profile:2: writable '/etc'");
         parse_fails("readonly ../x\n", "readonly '../x'");
+        parse_fails("command ../bin/x\n", "command '../bin/x': expected a program name");
+        parse_fails("command .hidden\n", "command '.hidden'");
         parse_fails("readonly a/../../x\n", "readonly");
         parse_fails("writable .\n", "writable '.'");
         parse_fails("writable a//b\n", "writable");
@@ -309,6 +313,7 @@ Test(profiles, credentials_warning_and_its_suppression)
         cr_assert_eq(
             cordon_settings_set(&s, "HOME_READONLY", ".local/share/opencode/auth.json", "t", &diag),
             0);
+        mkdir_p(fmt("%s/.config/opencode", home)); /* installed: its directory is there */
         /* No key in the environment (the profile's credential_env would pass one through). */
         _cleanup_strv_free_ char **bare = STRV_MAKE("PATH=/usr/bin:/bin");
         h.envp = bare;
@@ -446,4 +451,27 @@ Test(profiles, a_writable_path_of_the_user_for_the_agent_dir_is_not_inverted)
         cr_assert_not_null(rule(fmt("%s/.codex", home), CORDON_ACCESS_RW));
         /* The other agents keep theirs read-only. */
         assert_state_over_dir(".claude", ".claude/projects");
+}
+
+Test(profiles, an_agent_not_installed_gets_nothing)
+{
+        /* Neither its command on PATH nor its directory: nothing made, bound or warned about. */
+        cordon_list_clear(&s.enabled_agents);
+        cr_assert_eq(cordon_settings_set(&s, "ENABLED_AGENTS", "pi", "test", &diag), 0);
+        lower_ok();
+        cr_assert_not(exists(fmt("%s/.pi", home)));
+        cr_assert_null(rule(fmt("%s/.pi/agent/sessions", home), CORDON_ACCESS_RW));
+        cr_assert_not(warned("pi will have to log in"));
+        /* Where the sandbox could write its directory on the host, it is made read-only all
+         * the same: nothing waits there for the agent installed later. */
+        cr_assert_eq(cordon_settings_set(&s, "HOME_ACCESS", "write", "test", &diag), 0);
+        lower_ok();
+        cr_assert_not_null(rule(fmt("%s/.pi/agent", home), CORDON_ACCESS_RO));
+        cr_assert_null(rule(fmt("%s/.pi/agent/sessions", home), CORDON_ACCESS_RW));
+        /* Installed (its command on PATH): its state is made and bound. */
+        cr_assert_eq(cordon_settings_set(&s, "HOME_ACCESS", "tmpwrite", "test", &diag), 0);
+        write_file(fmt("%s/bin/pi", root), "#!/bin/sh\n");
+        cr_assert_eq(chmod(fmt("%s/bin/pi", root), 0755), 0);
+        lower_ok();
+        assert_state_over_dir(".pi/agent", ".pi/agent/sessions");
 }

@@ -24,6 +24,7 @@ enum cordon_profile_key {
         CORDON_PROFILE_DIR,            /* home-relative: the agent's directory, read-only inside */
         CORDON_PROFILE_STATE,          /* home-relative directory the agent writes: HOME_WRITABLE */
         CORDON_PROFILE_STATE_FILE,     /* home-relative file the agent writes in place */
+        CORDON_PROFILE_COMMAND,        /* a program name: on PATH, the agent is installed */
         _CORDON_PROFILE_KEY_MAX,
 };
 

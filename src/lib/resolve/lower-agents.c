@@ -8,6 +8,7 @@
  * as the sandbox sees it. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,63 @@ static bool planning_applies(const struct lower *l)
 {
         /* Both backends: the landlock one grants the copies as the host files, read-only. */
         return l->home_real && l->home_guest;
+}
+
+/* Whether @name is an executable regular file in a directory of @path (a PATH value; only its
+ * absolute entries count). */
+static bool on_path(const char *path, const char *name)
+{
+        for (const char *p = path; p && *p;) {
+                size_t n = strcspn(p, ":");
+                if (n > 0 && p[0] == '/' && n < PATH_MAX - 66) {
+                        char file[PATH_MAX];
+                        struct stat st;
+                        snprintf(file, sizeof(file), "%.*s/%s", (int)n, p, name);
+                        if (stat(file, &st) == 0 && S_ISREG(st.st_mode) && access(file, X_OK) == 0)
+                                return true;
+                }
+                p += n + (p[n] == ':');
+        }
+        return false;
+}
+
+/* Whether agent @i of the settings is installed here: one of its directories is on the host,
+ * one of its commands is on the caller's PATH, or its profile names no command (a profile from
+ * before the key). An agent that is not gets nothing made or bound for its state: there is
+ * nothing of it to keep, and every bind costs the start. */
+static bool agent_installed(struct lower *l, size_t i)
+{
+        const struct cordon_agent_profile *a = &l->s->agents[i];
+        if (i < ELEMENTSOF(l->agent_installed) && l->agent_installed[i])
+                return l->agent_installed[i] == 2;
+        bool yes = a->items[CORDON_PROFILE_COMMAND].n == 0;
+        CORDON_LIST_FOREACH (d, &a->items[CORDON_PROFILE_DIR]) {
+                _cleanup_free_ char *path = yes ? NULL : path_join(l->home_real, d->value);
+                struct stat st;
+                yes |= path && lstat(path, &st) == 0;
+        }
+        const char *path = NULL;
+        STRV_FOREACH (e, l->h->envp)
+                if (startswith(*e, "PATH="))
+                        path = *e + 5;
+        CORDON_LIST_FOREACH (c, &a->items[CORDON_PROFILE_COMMAND])
+                yes = yes || on_path(path, c->value);
+        if (i < ELEMENTSOF(l->agent_installed))
+                l->agent_installed[i] = yes ? 2 : 1;
+        return yes;
+}
+
+bool cordon_lower_agent_item_absent(struct lower *l, const struct cordon_item *it)
+{
+        const char *name = startswith(it->origin, "profile ");
+        if (!name || !l->home_real)
+                return false;
+        size_t n = strcspn(name, " ");
+        for (size_t i = 0; i < l->s->n_agents; i++)
+                if (strlen(l->s->agents[i].name) == n &&
+                    strncmp(l->s->agents[i].name, name, n) == 0)
+                        return !agent_installed(l, i);
+        return false;
 }
 
 /* True when home-relative @rel lies in one of @a's directories (`dir`), which are read-only
@@ -186,7 +244,7 @@ static int state_dir(struct lower *l, const struct cordon_item *it, const char *
  * the state the profile names is bound read-write. A HOME_WRITABLE entry of the configuration
  * for the directory itself keeps it writable as a whole. */
 static int invert_dir(struct lower *l, const struct cordon_agent_profile *a,
-                      const struct cordon_item *d)
+                      const struct cordon_item *d, bool installed)
 {
         const struct cordon_item *w = cordon_list_find(&l->s->home_writable, d->value);
         if (w && !startswith(w->origin, "profile "))
@@ -197,6 +255,11 @@ static int invert_dir(struct lower *l, const struct cordon_agent_profile *a,
         const struct cordon_fs_rule *eff = effective_rule(l, guest, false);
         if (!eff || eff->access == CORDON_ACCESS_MASKED)
                 return 0; /* not shown */
+        /* An agent that is not installed has nothing in the scratch home; where the sandbox
+         * could write its directory on the host, it is made read-only all the same, so that
+         * nothing waits there for the agent installed later. */
+        if (!installed && eff->access != CORDON_ACCESS_RW)
+                return 0;
         struct stat st;
         int r;
         bool exists = cordon_lower_lstat(l, path, &st) == 0;
@@ -249,6 +312,8 @@ static int invert_dir(struct lower *l, const struct cordon_agent_profile *a,
                 } else
                         i++;
         }
+        if (!installed)
+                return 0;
         CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_STATE])
                 /* Only what HOME_WRITABLE still holds after finalize (the admin's rules). */
                 if (path_is_below(it->value, d->value) && !streq(it->value, d->value) &&
@@ -302,12 +367,13 @@ static int agents_state(struct lower *l)
 {
         for (size_t i = 0; i < l->s->n_agents; i++) {
                 const struct cordon_agent_profile *a = &l->s->agents[i];
+                bool installed = agent_installed(l, i);
                 int r;
                 CORDON_LIST_FOREACH (d, &a->items[CORDON_PROFILE_DIR])
-                        if ((r = invert_dir(l, a, d)) < 0)
+                        if ((r = invert_dir(l, a, d, installed)) < 0)
                                 return r;
                 CORDON_LIST_FOREACH (f, &a->items[CORDON_PROFILE_STATE_FILE])
-                        if ((r = state_file(l, a, f)) < 0)
+                        if (installed && (r = state_file(l, a, f)) < 0)
                                 return r;
         }
         return 0;
@@ -547,8 +613,9 @@ int cordon_lower_agents_warn(struct lower *l)
                 const struct cordon_agent_profile *a = &l->s->agents[i];
                 const struct cordon_list *creds = &a->items[CORDON_PROFILE_CREDENTIAL_ENV];
                 const struct cordon_list *auth = &a->items[CORDON_PROFILE_AUTH_PATH];
+                /* Nothing to log in to where the agent is not installed. */
                 if (cordon_list_find(&l->s->suppress_agent_warnings, a->name) ||
-                    (creds->n == 0 && auth->n == 0))
+                    (creds->n == 0 && auth->n == 0) || (l->home_real && !agent_installed(l, i)))
                         continue;
                 bool reachable = false;
                 CORDON_LIST_FOREACH (it, creds)

@@ -277,7 +277,8 @@ int cordon_lower_home(struct lower *l)
                                         s->home_access_origin);
         }
         CORDON_LIST_FOREACH (it, &s->home_writable)
-                if ((r = home_entry(l, it, CORDON_ACCESS_RW, "HOME_WRITABLE")) < 0)
+                if (!cordon_lower_agent_item_absent(l, it) &&
+                    (r = home_entry(l, it, CORDON_ACCESS_RW, "HOME_WRITABLE")) < 0)
                         return r;
         CORDON_LIST_FOREACH (it, &s->home_seeded)
                 if ((r = home_entry(l, it, CORDON_ACCESS_COPY, "HOME_SEEDED_FILES")) < 0)
