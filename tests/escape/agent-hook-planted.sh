@@ -6,7 +6,8 @@
 # variable. Expected: every host file is byte for byte unchanged after the sandbox exits (the
 # files are private copies inside, the hook directory is read-only, ~/.claude.json is on the
 # scratch home). The user's ~/.claude/CLAUDE.md is seen merged with the profile's note and cannot
-# be changed. Control: the same write to a plain file of ~/.claude persists on the host.
+# be changed. Control: the same write to a file of claude's state (~/.claude/projects) persists
+# on the host.
 . "$(dirname "$0")/../lib/tap.sh"
 ns_only "private copies inside a writable directory need a mount namespace"
 
@@ -16,7 +17,7 @@ printf 'model = "x"\n' > "$HOME/.codex/config.toml"
 printf '{"theme":"dark"}\n' > "$HOME/.gemini/settings.json"
 printf '#!/bin/sh\necho hook\n' > "$HOME/.claude/hooks/pre.sh"
 printf 'USER RULES\n' > "$HOME/.claude/CLAUDE.md"
-rm -f "$HOME/.claude.json" "$HOME/.claude/settings.local.json" "$HOME/.claude/planted"
+rm -f "$HOME/.claude.json" "$HOME/.claude/settings.local.json" "$HOME/.claude/projects/planted"
 snap="$T_TMP/before"
 mkdir -p "$snap"
 for f in .claude/settings.json .codex/config.toml .gemini/settings.json .claude/hooks/pre.sh .claude/CLAUDE.md; do
@@ -36,7 +37,7 @@ HOOK='{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"touch /tmp/
         printf "evil\n" >> "$HOME/.claude/hooks/pre.sh" 2>/dev/null
         printf "#!/bin/sh\nevil\n" > "$HOME/.claude/hooks/new.sh" 2>/dev/null
         printf "{\"mcpServers\":{\"z\":{\"command\":\"evil\"}}}\n" > "$HOME/.claude.json"
-        printf "planted\n" > "$HOME/.claude/planted"
+        printf "planted\n" > "$HOME/.claude/projects/planted"
         true' sh "$HOOK" >"$T_TMP/out" 2>&1)
 rc=$?
 inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet -- sh -c "$1" 2>&1); }
@@ -52,7 +53,8 @@ check "host ~/.claude/settings.local.json holds only the empty document" "{}" \
 check "no new hook script on the host" "absent" \
         "$([ -e "$HOME/.claude/hooks/new.sh" ] && echo present || echo absent)"
 check "no ~/.claude.json on the host" "absent" "$([ -e "$HOME/.claude.json" ] && echo present || echo absent)"
-check "control: a plain file of ~/.claude persists" "planted" "$(cat "$HOME/.claude/planted" 2>&1)"
+check "control: a file of claude's state persists" "planted" \
+        "$(cat "$HOME/.claude/projects/planted" 2>&1)"
 check "CLAUDE_CONFIG_DIR and CODEX_HOME name the agents' directories inside" \
         "$HOME/.claude $HOME/.codex $HOME" "$(inside 'echo "$CLAUDE_CONFIG_DIR $CODEX_HOME $GEMINI_CLI_HOME"')"
 merged=$(inside 'cat "$HOME/.claude/CLAUDE.md"')

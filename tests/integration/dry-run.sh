@@ -14,7 +14,7 @@ dry() { (cd "$T_PROJECT" && "$CORDON" run --dry-run --mask "$mask" "$@" -- true 
 
 # Missing: the --mask file and its directory, the agent directory (HOME_WRITABLE), and the
 # credential directories a writable home gets placeholders for.
-rm -rf "$T_PROJECT/conf" "$HOME/.claude" "$HOME/.ssh" "$HOME/.aws" "$HOME/.gnupg"
+rm -rf "$T_PROJECT/conf" "$HOME/.cache" "$HOME/.ssh" "$HOME/.aws" "$HOME/.gnupg"
 
 modes="tmpwrite restricted read write"
 plan 19
@@ -39,7 +39,7 @@ done
 
 out=$(dry --home-access tmpwrite)
 case $out in
-*"mkdir  $HOME/.claude (0700)  for HOME_WRITABLE entry"*) ok "the plan names the missing HOME_WRITABLE directory" ;;
+*"mkdir  $HOME/.cache (0700)  for HOME_WRITABLE entry"*) ok "the plan names the missing HOME_WRITABLE directory" ;;
 *) not_ok "the plan names the missing HOME_WRITABLE directory" "$out" ;;
 esac
 case $out in
@@ -65,14 +65,14 @@ else
 fi
 
 check "nothing of the plan exists yet" "absent:absent" \
-        "$([ -e "$T_PROJECT/conf" ] && echo present || echo absent):$([ -e "$HOME/.claude" ] && echo present || echo absent)"
+        "$([ -e "$T_PROJECT/conf" ] && echo present || echo absent):$([ -e "$HOME/.cache" ] && echo present || echo absent)"
 
 # Control: without --dry-run the same settings create them, and say so.
 err=$(cd "$T_PROJECT" && "$CORDON" run --quiet --home-access tmpwrite --mask "$mask" -- true 2>&1); rc=$?
 check "control: the real run succeeds" "0" "$rc"
 check "control: the real run creates the placeholder and the HOME_WRITABLE directory" \
         "file:dir" \
-        "$([ -f "$mask" ] && echo file):$([ -d "$HOME/.claude" ] && echo dir)"
+        "$([ -f "$mask" ] && echo file):$([ -d "$HOME/.cache/uv" ] && echo dir)"
 case $err in
 *"created empty placeholder '$mask' for blocked file (from --mask)"*)
         ok "control: the real run announces the placeholder" ;;

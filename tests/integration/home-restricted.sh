@@ -13,7 +13,8 @@ plan 6
 check "creating ~/newfile is refused" "$(on_backend EROFS EACCES)" "$(inside 'open(p, "w")' "$HOME/newfile")"
 check "creating ~/newdir is refused" "$(on_backend EROFS EACCES)" "$(inside 'os.mkdir(p)' "$HOME/newdir")"
 check "~/.profile is visible" "OK:export EDITOR=vi" "$(inside 'open(p).read()' "$HOME/.profile")"
-check "~/.claude is writable" "OK:2" "$(inside 'open(p, "w").write("ok")' "$HOME/.claude/x")"
+mkdir -p "$HOME/.claude" # claude is installed: its state is made and bound
+check "claude's state is writable" "OK:2" "$(inside 'open(p, "w").write("ok")' "$HOME/.claude/todos/x")"
 check "the project is writable" "OK:2" "$(inside 'open(p, "w").write("ok")' "$T_PROJECT/x")"
 out=$(cd "$T_PROJECT" && "$CORDON" run --home-access restricted -- true 2>&1)
 case $out in

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Must still work: the default home (tmpwrite) is an empty writable tmpfs: writes there vanish
-# after exit, dotfiles are read-only, agent dirs (.claude) persist, and .gitconfig is
-# a writable copy whose changes do not reach the host.
+# after exit, dotfiles are read-only, agent state (.claude/projects) persists, ~/.cache/uv is not
+# writable, and .gitconfig is a writable copy whose changes do not reach the host.
 . "$(dirname "$0")/../lib/tap.sh"
 ns_only "the throwaway home is a tmpfs: it needs a mount namespace"
 
@@ -32,7 +32,8 @@ run_sandboxed sh -c 'git config --global user.name "Inside" && git config --glob
 check "the seeded ~/.gitconfig is writable inside" "0:Inside" "$rc:$out"
 check "... and the host ~/.gitconfig is unchanged" "Host User" \
         "$(git config --file "$HOME/.gitconfig" user.name)"
-run_sandboxed sh -c 'echo kept > ~/.claude/state && mkdir -p ~/.cache/uv && echo gone > ~/.cache/uv/entry'
-check "~/.claude writes persist on the host, ~/.cache/uv's do not (not writable by default)" \
+mkdir -p "$HOME/.claude" # claude is installed: its state is made and bound
+run_sandboxed sh -c 'echo kept > ~/.claude/projects/state && mkdir -p ~/.cache/uv && echo gone > ~/.cache/uv/entry'
+check "claude's state persists on the host, ~/.cache/uv's writes do not (not writable by default)" \
         "0:kept absent" \
-        "$rc:$out$(cat "$HOME/.claude/state") $([ -e "$HOME/.cache/uv/entry" ] && echo present || echo absent)"
+        "$rc:$out$(cat "$HOME/.claude/projects/state") $([ -e "$HOME/.cache/uv/entry" ] && echo present || echo absent)"

@@ -110,6 +110,19 @@ static inline void setup(void)
         envp = STRV_MAKE("PATH=/usr/bin:/bin", "HOME=/ignored", "GH_TOKEN=ghp_secret",
                          "GITHUB_PAT=pat", "SSH_AUTH_SOCK=/run/ssh.sock",
                          "ANTHROPIC_API_KEY=sk-allowed", "TERM=xterm", "NOEQUALS");
+#ifdef LOWER_FIXTURE_AGENTS_INSTALLED
+        /* The default agents are installed (their commands on PATH): their profiles make and
+         * bind their state (lower-agents.c). */
+        static const char *const agents[] = {"claude", "codex", "gemini"};
+        for (size_t i = 0; i < ELEMENTSOF(agents); i++) {
+                write_file(fmt("%s/bin/%s", root, agents[i]), "#!/bin/sh\n");
+                cr_assert_eq(chmod(fmt("%s/bin/%s", root, agents[i]), 0755), 0);
+        }
+        char *path = NULL;
+        cr_assert_geq(asprintf(&path, "PATH=%s/bin:/usr/bin:/bin", root), 0);
+        free(envp[0]);
+        envp[0] = path;
+#endif
         h = (struct cordon_host){
             .home = home,
             .cwd = project,

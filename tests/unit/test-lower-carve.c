@@ -19,9 +19,9 @@ Test(lower_carve, nothing_to_carve_without_a_writable_bind_over_a_missing_path)
         /* The default home is a tmpfs: its writable entries (the agents') hold no protected
          * path. */
         lower_ok();
-        cr_assert_not_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RW));
-        cr_assert_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RO));
         cr_assert_not_null(rule(home, CORDON_ACCESS_TMPFS));
+        cr_assert_null(rule(home, CORDON_ACCESS_RO), "the home is not carved");
+        cr_assert_null(rule(fmt("%s/.config", home), CORDON_ACCESS_RO));
 }
 
 Test(lower_carve, entries_bound_one_by_one_links_and_protected_ones_left_out)

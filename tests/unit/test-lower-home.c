@@ -1,4 +1,5 @@
 /* cordon_settings_lower(): HOME_ACCESS modes and home entries. Fixture in lower-fixture.h. */
+#define LOWER_FIXTURE_AGENTS_INSTALLED
 #include "lower-fixture.h"
 
 TestSuite(lower_home, .init = setup, .fini = teardown);
@@ -26,9 +27,12 @@ Test(lower_home, home_tmpwrite)
         const struct cordon_fs_rule *rc = rule(fmt("%s/.bashrc", home), CORDON_ACCESS_RO);
         cr_assert_not_null(rc, "HOME_READONLY");
         cr_assert_str_eq(rc->host, fmt("%s/.bashrc", home));
-        const struct cordon_fs_rule *claude = rule(fmt("%s/.claude", home), CORDON_ACCESS_RW);
+        const struct cordon_fs_rule *claude =
+            rule(fmt("%s/.claude/projects", home), CORDON_ACCESS_RW);
         cr_assert_not_null(claude, "HOME_WRITABLE");
-        cr_assert(exists(fmt("%s/.claude", home)), "HOME_WRITABLE directories are created");
+        cr_assert(exists(fmt("%s/.claude/projects", home)),
+                  "HOME_WRITABLE directories are created");
+        cr_assert_not_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RO), "the agent's dir");
         /* Not by default: uv hardlinks its cache into the host's virtual environments. */
         cr_assert_null(rule(fmt("%s/.cache/uv", home), CORDON_ACCESS_RW));
         cr_assert_not(exists(fmt("%s/.cache/uv", home)));
@@ -49,7 +53,7 @@ Test(lower_home, home_restricted_is_sealed)
         cr_assert_not_null(r);
         cr_assert_neq(r->flags & CORDON_FS_SEAL, 0);
         cr_assert_not_null(rule(fmt("%s/.bashrc", home), CORDON_ACCESS_RO));
-        cr_assert_not_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RW));
+        cr_assert_not_null(rule(fmt("%s/.claude/projects", home), CORDON_ACCESS_RW));
 }
 
 Test(lower_home, home_read)
@@ -61,7 +65,7 @@ Test(lower_home, home_read)
         cr_assert_not_null(r);
         cr_assert_str_eq(r->host, home);
         cr_assert_null(rule(home, CORDON_ACCESS_TMPFS));
-        cr_assert_not_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RW),
+        cr_assert_not_null(rule(fmt("%s/.claude/projects", home), CORDON_ACCESS_RW),
                            "HOME_WRITABLE stays writable");
         cr_assert_not_null(rule(fmt("%s/.gitconfig", home), CORDON_ACCESS_COPY));
         cr_assert_null(rule(fmt("%s/.bashrc", home), CORDON_ACCESS_RO),
@@ -151,9 +155,9 @@ Test(lower_home, created_home_writable_dirs_are_silent_and_bound)
          * on first use, as the configuration reference says) and bound read-write. */
         cr_assert_not(exists(fmt("%s/.claude", home)));
         lower_ok();
-        cr_assert(exists(fmt("%s/.claude", home)));
+        cr_assert(exists(fmt("%s/.claude/projects", home)));
         cr_assert_not(warned(fmt("%s/.claude", home)), "a warning names '%s/.claude'", home);
-        const struct cordon_fs_rule *r = cordon_policy_find_fs(p, fmt("%s/.claude", home));
+        const struct cordon_fs_rule *r = cordon_policy_find_fs(p, fmt("%s/.claude/projects", home));
         cr_assert_not_null(r);
         cr_assert_eq(r->access, CORDON_ACCESS_RW);
 }
@@ -300,12 +304,9 @@ Test(lower_home, home_entry_through_planted_link_not_bound)
 
         /* A writable entry that resolves to the home directory itself is not bound either,
          * even where no sandbox could have planted the link. */
-        /* The first run made .claude and, to keep them from the host, its empty settings,
-         * instruction and hook placeholders (the claude profile's). */
-        cr_assert(exists(fmt("%s/.claude/settings.json", home)), "created by the first run");
-        cr_assert_eq(nftw(fmt("%s/.claude", home), rm_cb, 16, FTW_DEPTH | FTW_PHYS), 0);
-        cr_assert_eq(symlink(".", fmt("%s/.claude", home)), 0);
+        cr_assert_eq(cordon_settings_set(&s, "HOME_WRITABLE", ".self", "user.conf:1", &diag), 0);
+        cr_assert_eq(symlink(".", fmt("%s/.self", home)), 0);
         lower_ok();
-        cr_assert_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RW));
-        cr_assert(warned(".claude"), "the entry is left out with a warning");
+        cr_assert_null(rule(fmt("%s/.self", home), CORDON_ACCESS_RW));
+        cr_assert(warned(".self"), "the entry is left out with a warning");
 }

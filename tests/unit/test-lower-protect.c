@@ -7,6 +7,7 @@
 #include "lib/mech/landlock.h"
 #include "lib/resolve/proc-net-unix.h"
 #include "shared/fd-util.h"
+#define LOWER_FIXTURE_AGENTS_INSTALLED
 #include "lower-fixture.h"
 
 TestSuite(lower_protect, .init = setup, .fini = teardown);
@@ -28,15 +29,16 @@ static void assert_ro_ns_only(const char *guest)
 }
 
 /* Files of commands an agent runs on the host are private copies inside (the agent may change
- * them; the host file is never written through), mounted by the namespace backend only. */
-static void assert_copy_ns_only(const char *guest)
+ * them; the host file is never written through); the landlock backend grants the host file
+ * read-only instead, so they are not ns-only. */
+static void assert_copy(const char *guest)
 {
         const struct cordon_fs_rule *r = rule(guest, CORDON_ACCESS_COPY);
         if (!r)
                 dump();
         cr_assert_not_null(r, "no private copy at '%s'", guest);
         cr_assert_str_eq(r->host, guest);
-        cr_assert(r->flags & CORDON_FS_NS_ONLY, "'%s' is left to the namespace backend", guest);
+        cr_assert_not(r->flags & CORDON_FS_NS_ONLY, "'%s' holds on both backends", guest);
 }
 
 /* ---- pins ---- */
@@ -230,15 +232,15 @@ Test(lower_protect, git_symlinked_config_warned)
 Test(lower_protect, agent_settings_copied_and_created_empty)
 {
         lower_ok();
-        assert_copy_ns_only(fmt("%s/.claude/settings.json", home));
-        assert_copy_ns_only(fmt("%s/.claude/settings.local.json", home));
-        assert_copy_ns_only(fmt("%s/.codex/config.toml", home));
-        assert_copy_ns_only(fmt("%s/.gemini/settings.json", home));
+        assert_copy(fmt("%s/.claude/settings.json", home));
+        assert_copy(fmt("%s/.claude/settings.local.json", home));
+        assert_copy(fmt("%s/.codex/config.toml", home));
+        assert_copy(fmt("%s/.gemini/settings.json", home));
         _cleanup_free_ char *c = NULL;
         cr_assert_eq(read_full_file(fmt("%s/.claude/settings.json", home), 64, &c, NULL), 0);
         cr_assert_str_eq(c, "{}\n");
         cr_assert_not(warned("settings.json"), "created as silently as the directory");
-        cr_assert_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RO));
+        cr_assert_not_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RO), "around its state");
 }
 
 /* Before profiles, "only the agents whose directory is in HOME_WRITABLE"; now the agents of
@@ -251,7 +253,7 @@ Test(lower_protect, agent_settings_only_for_enabled_agents)
         cr_assert_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_RO));
         cr_assert_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY));
         cr_assert_not(exists(fmt("%s/.claude", home)));
-        assert_copy_ns_only(fmt("%s/.codex/config.toml", home));
+        assert_copy(fmt("%s/.codex/config.toml", home));
 }
 
 Test(lower_protect, landlock_backend_plan_leaves_them_out)
@@ -260,15 +262,18 @@ Test(lower_protect, landlock_backend_plan_leaves_them_out)
         lower_ok();
         struct cordon_landlock_plan plan = {0};
         cr_assert_eq(cordon_landlock_plan_build(p, CORDON_BACKEND_LANDLOCK, 6, &plan), 0);
+        bool settings_ro = false;
         for (size_t i = 0; i < plan.n_rules; i++) {
                 cr_assert_str_neq(plan.rules[i].path, fmt("%s/.git/config", project));
-                cr_assert(!path_is_below(plan.rules[i].path, fmt("%s/.claude", home)) ||
-                              streq(plan.rules[i].path, fmt("%s/.claude", home)),
-                          "no carving of ~/.claude: %s", plan.rules[i].path);
                 cr_assert(!path_is_below(plan.rules[i].path, project) ||
                               streq(plan.rules[i].path, project),
                           "no carving of the project: %s", plan.rules[i].path);
+                /* ~/.claude is read-only: its file of commands needs no carving, and is read-only
+                 * (no private copy without a mount namespace). */
+                if (streq(plan.rules[i].path, fmt("%s/.claude/settings.json", home)))
+                        settings_ro = !(plan.rules[i].access & CORDON_LANDLOCK_FS_WRITE);
         }
+        cr_assert(settings_ro, "~/.claude/settings.json granted read-only");
         cordon_landlock_plan_clear(&plan);
 }
 
@@ -278,10 +283,9 @@ Test(lower_protect, landlock_backend_makes_none)
 {
         s.backend = CORDON_BACKEND_LANDLOCK;
         lower_ok();
-        cr_assert_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_RO));
-        cr_assert_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY));
         cr_assert_not(exists(fmt("%s/.git", project)), "no stand-in it could not keep");
-        cr_assert_not(exists(fmt("%s/.claude/settings.json", home)));
+        /* The agents' files are not ns-only: read-only grants there (agent profiles). */
+        cr_assert_not_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY));
         for (size_t i = 0; i < p->n_fs; i++)
                 cr_assert_not(p->fs[i].flags & CORDON_FS_NS_ONLY &&
                                   p->fs[i].access == CORDON_ACCESS_RO,

@@ -1,6 +1,7 @@
 /* cordon_settings_resolve() changes nothing on the host and plans the host actions;
  * cordon_policy_apply() takes them safely and gives the rules resolve built. Fixture in
  * lower-fixture.h. */
+#define LOWER_FIXTURE_AGENTS_INSTALLED
 #include "lower-fixture.h"
 
 #include "lib/resolve/host-action.h"
@@ -92,7 +93,7 @@ Test(lower_resolve, changes_nothing_and_plans_every_action)
         /* The rules are those of the lowering that creates them. */
         assert_masked(fmt("%s/conf/key.pem", project));
         cr_assert_not_null(rule(home, CORDON_ACCESS_RO));
-        cr_assert_not_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RW));
+        cr_assert_not_null(rule(fmt("%s/.claude/projects", home), CORDON_ACCESS_RW));
         /* A private copy: the agent may change it inside, the host keeps its own. */
         cr_assert_not_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY));
         cr_assert_not_null(rule(fmt("%s/.git/hooks", project), CORDON_ACCESS_RO));

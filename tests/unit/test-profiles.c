@@ -3,6 +3,7 @@
  * (lower-agents.c). Fixture in lower-fixture.h. */
 #include "lib/profiles/profiles.h"
 #include "shared/fd-util.h"
+#define LOWER_FIXTURE_AGENTS_INSTALLED
 #include "lower-fixture.h"
 
 TestSuite(profiles, .init = setup, .fini = teardown);
@@ -29,7 +30,8 @@ Test(profiles, parses_every_key_with_its_origin)
         cr_assert_eq(parse("# comment\n\nwritable .t\nreadonly .t.yml\ninstructions .t/T.md\n"
                            "exec_config .t/settings.json\nexec_dir .t/hooks\n"
                            "config_dir_var T_HOME .t\nconfig_dir_var T_ROOT .\n"
-                           "credential_env T_API_KEY\nauth_path .t\nwritable .t\n",
+                           "credential_env T_API_KEY\nauth_path .t\nwritable .t\ndir .u\n"
+                           "state .u/s\nstate_file .u/f.json\ncommand t-agent\n",
                            &a),
                      0, "%s", diag.message);
         cr_assert_str_eq(a.items[CORDON_PROFILE_WRITABLE].items[0].value, ".t");
@@ -41,6 +43,11 @@ Test(profiles, parses_every_key_with_its_origin)
         cr_assert_str_eq(a.items[CORDON_PROFILE_CREDENTIAL_ENV].items[0].value, "T_API_KEY");
         cr_assert_str_eq(a.items[CORDON_PROFILE_EXEC_DIR].items[0].origin,
                          "profile t (t/profile:7)");
+        cr_assert_str_eq(a.items[CORDON_PROFILE_DIR].items[0].value, ".u");
+        cr_assert_str_eq(a.items[CORDON_PROFILE_STATE].items[0].value, ".u/s");
+        cr_assert_str_eq(a.items[CORDON_PROFILE_STATE_FILE].items[0].value, ".u/f.json");
+        cr_assert_str_eq(cordon_profile_key_name(CORDON_PROFILE_STATE_FILE), "state_file");
+        cr_assert_str_eq(a.items[CORDON_PROFILE_COMMAND].items[0].value, "t-agent");
 }
 
 Test(profiles, refuses_what_is_not_strictly_valid)
@@ -49,6 +56,8 @@ Test(profiles, refuses_what_is_not_strictly_valid)
         parse_fails("writable\n", "t/profile:1: expected KEY VALUE");
         parse_fails("# c\nwritable /etc\n", "t/profile:2: writable '/etc'");
         parse_fails("readonly ../x\n", "readonly '../x'");
+        parse_fails("command ../bin/x\n", "command '../bin/x': expected a program name");
+        parse_fails("command .hidden\n", "command '.hidden'");
         parse_fails("readonly a/../../x\n", "readonly");
         parse_fails("writable .\n", "writable '.'");
         parse_fails("writable a//b\n", "writable");
@@ -100,7 +109,10 @@ Test(profiles, every_builtin_profile_parses)
                 cr_assert_eq(
                     cordon_profile_parse(b->name, "f", b->profile, strlen(b->profile), &a, &diag),
                     0, "%s: %s", b->name, diag.message);
-                cr_assert(a.items[CORDON_PROFILE_WRITABLE].n > 0, "%s", b->name);
+                cr_assert(a.items[CORDON_PROFILE_DIR].n > 0, "%s", b->name);
+                cr_assert(a.items[CORDON_PROFILE_STATE].n > 0, "%s", b->name);
+                cr_assert_eq(a.items[CORDON_PROFILE_WRITABLE].n, 0, "%s: no whole directory",
+                             b->name);
                 cr_assert(a.items[CORDON_PROFILE_AUTH_PATH].n > 0, "%s", b->name);
                 cr_assert(strstr(b->note, "cordon"), "%s has a note", b->name);
         }
@@ -114,7 +126,7 @@ Test(profiles, user_folder_wins_over_admin_wins_over_builtin)
         struct cordon_profile_dirs dirs = {.user_dir = user, .admin_dir = admin};
         _cleanup_(cordon_agent_profile_clear) struct cordon_agent_profile a = {0};
         cr_assert_eq(cordon_profile_load("claude", &dirs, &a, &diag), 0, "%s", diag.message);
-        cr_assert(startswith(a.items[CORDON_PROFILE_WRITABLE].items[0].origin,
+        cr_assert(startswith(a.items[CORDON_PROFILE_DIR].items[0].origin,
                              "profile claude (<built-in>/claude/profile:"));
         cordon_agent_profile_clear(&a);
 
@@ -168,8 +180,10 @@ static void fold_ok(void)
 Test(profiles, fold_adds_each_item_with_its_origin)
 {
         fold_ok();
-        const struct cordon_item *it = cordon_list_find(&s.home_writable, ".codex");
+        const struct cordon_item *it = cordon_list_find(&s.home_writable, ".codex/sessions");
         cr_assert_not_null(it);
+        cr_assert_null(cordon_list_find(&s.home_writable, ".codex"), "the directory: read-only");
+        cr_assert_not_null(cordon_list_find(&s.home_readonly, ".codex"));
         cr_assert(startswith(it->origin, "profile codex (<built-in>/codex/profile:"), "%s",
                   it->origin);
         it = cordon_list_find(&s.blocked_files, fmt("%s/.claude/CLAUDE.md", home));
@@ -197,18 +211,21 @@ Test(profiles, folding_again_forgets_an_agent_no_longer_enabled)
         cr_assert_eq(cordon_list_add(&s.enabled_agents, "aider", "test"), 0);
         cr_assert_eq(cordon_list_add(&s.enabled_agents, "aider", "test"), 0);
         fold_ok();
-        cr_assert_not_null(cordon_list_find(&s.home_writable, ".aider"));
+        cr_assert_not_null(cordon_list_find(&s.home_writable, ".aider/caches"));
+        cr_assert_not_null(cordon_list_find(&s.home_readonly, ".aider"));
         cr_assert_not_null(cordon_list_find(&s.home_readonly, ".aider.conf.yml"));
         cr_assert_eq(s.n_agents, 4, "a repeated name is one agent");
         cordon_list_clear(&s.enabled_agents);
         cr_assert_eq(cordon_list_add(&s.enabled_agents, "codex", "test"), 0);
         fold_ok();
-        cr_assert_null(cordon_list_find(&s.home_writable, ".aider"));
-        cr_assert_null(cordon_list_find(&s.home_writable, ".claude"));
-        cr_assert_not_null(cordon_list_find(&s.home_writable, ".codex"));
+        cr_assert_null(cordon_list_find(&s.home_writable, ".aider/caches"));
+        cr_assert_null(cordon_list_find(&s.home_readonly, ".aider"));
+        cr_assert_null(cordon_list_find(&s.home_writable, ".claude/projects"));
+        cr_assert_not_null(cordon_list_find(&s.home_writable, ".codex/sessions"));
         cordon_list_clear(&s.enabled_agents);
         fold_ok();
-        cr_assert_null(cordon_list_find(&s.home_writable, ".codex"), "nothing left behind");
+        cr_assert_null(cordon_list_find(&s.home_writable, ".codex/sessions"),
+                       "nothing left behind");
 }
 
 Test(profiles, unknown_agent_refused_and_nothing_folded)
@@ -222,9 +239,17 @@ Test(profiles, unknown_agent_refused_and_nothing_folded)
 
 Test(profiles, a_read_only_entry_stays_read_only)
 {
-        cr_assert_eq(cordon_list_add(&s.home_readonly, ".codex", "user.conf:3"), 0);
+        cr_assert_eq(cordon_list_add(&s.home_readonly, ".codex/sessions", "user.conf:3"), 0);
         fold_ok();
-        cr_assert_null(cordon_list_find(&s.home_writable, ".codex"));
+        cr_assert_null(cordon_list_find(&s.home_writable, ".codex/sessions"));
+}
+
+Test(profiles, a_writable_directory_of_the_configuration_stays_writable)
+{
+        cr_assert_eq(cordon_list_add(&s.home_writable, ".claude", "user.conf:3"), 0);
+        fold_ok();
+        cr_assert_null(cordon_list_find(&s.home_readonly, ".claude"));
+        cr_assert_not_null(cordon_list_find(&s.home_readonly, ".codex"));
 }
 
 /* ---- resolve ---- */
@@ -234,12 +259,13 @@ Test(profiles, aider_enabled_makes_its_files_visible_and_default_keeps_them_hidd
         write_file(fmt("%s/.aider.conf.yml", home), "test-cmd: make\n");
         mkdir_p(fmt("%s/.aider", home));
         lower_ok();
-        cr_assert_null(rule(fmt("%s/.aider", home), CORDON_ACCESS_RW), "default: invisible");
+        cr_assert_null(rule(fmt("%s/.aider", home), CORDON_ACCESS_RO), "default: invisible");
         cr_assert_null(rule(fmt("%s/.aider.conf.yml", home), CORDON_ACCESS_RO));
 
         cr_assert_eq(cordon_settings_set(&s, "ENABLED_AGENTS", "aider", "test", &diag), 0);
         lower_ok();
-        cr_assert_not_null(rule(fmt("%s/.aider", home), CORDON_ACCESS_RW));
+        cr_assert_not_null(rule(fmt("%s/.aider", home), CORDON_ACCESS_RO));
+        cr_assert_not_null(rule(fmt("%s/.aider/caches", home), CORDON_ACCESS_RW));
         cr_assert_not_null(rule(fmt("%s/.aider.conf.yml", home), CORDON_ACCESS_RO));
 }
 
@@ -286,8 +312,10 @@ Test(profiles, credentials_warning_and_its_suppression)
 {
         cordon_list_clear(&s.enabled_agents);
         cr_assert_eq(cordon_settings_set(&s, "ENABLED_AGENTS", "opencode", "test", &diag), 0);
-        cr_assert_eq(cordon_settings_set(&s, "HOME_READONLY", ".local/share/opencode", "t", &diag),
-                     0);
+        cr_assert_eq(
+            cordon_settings_set(&s, "HOME_READONLY", ".local/share/opencode/auth.json", "t", &diag),
+            0);
+        mkdir_p(fmt("%s/.config/opencode", home)); /* installed: its directory is there */
         /* No key in the environment (the profile's credential_env would pass one through). */
         _cleanup_strv_free_ char **bare = STRV_MAKE("PATH=/usr/bin:/bin");
         h.envp = bare;
@@ -298,4 +326,159 @@ Test(profiles, credentials_warning_and_its_suppression)
         lower_ok();
         cr_assert_not(warned("log in"));
         h.envp = envp;
+}
+
+/* ---- the agent's directory read-only around its state ---- */
+
+/* Index of the last rule at @guest with @access, or -1. */
+static ssize_t rule_index(const char *guest, enum cordon_access access)
+{
+        ssize_t found = -1;
+        for (size_t i = 0; p && i < p->n_fs; i++)
+                if (streq(p->fs[i].guest, guest) && p->fs[i].access == access)
+                        found = (ssize_t)i;
+        return found;
+}
+
+/* ~/@dir read-only (its own rule, or that of the home carved in write mode, which binds no
+ * protected entry read-write) and ~/@state read-write, mounted after it. */
+static void assert_state_over_dir(const char *dir, const char *state)
+{
+        ssize_t d = rule_index(fmt("%s/%s", home, dir), CORDON_ACCESS_RO);
+        if (d < 0)
+                d = rule_index(home, CORDON_ACCESS_RO);
+        ssize_t w = rule_index(fmt("%s/%s", home, state), CORDON_ACCESS_RW);
+        if (d < 0 || w < 0 || w < d)
+                dump();
+        cr_assert_geq(d, 0, "~/%s read-only", dir);
+        cr_assert_gt(w, d, "~/%s read-write, mounted over ~/%s", state, dir);
+        cr_assert_null(rule(fmt("%s/%s", home, dir), CORDON_ACCESS_RW), "~/%s not writable", dir);
+}
+
+Test(profiles, tmpwrite_home_agent_dirs_read_only_with_state_writable)
+{
+        mkdir_p(fmt("%s/.claude/commands", home));
+        lower_ok();
+        assert_state_over_dir(".claude", ".claude/projects");
+        assert_state_over_dir(".claude", ".claude/todos");
+        /* Missing before the start: made on the host, then read-only all the same. */
+        assert_state_over_dir(".codex", ".codex/sessions");
+        assert_state_over_dir(".gemini", ".gemini/tmp");
+        cr_assert(exists(fmt("%s/.codex/sessions", home)));
+        cr_assert_null(rule(fmt("%s/.claude/commands", home), CORDON_ACCESS_RW));
+        /* State files: bound read-write, made holding an empty document when missing. */
+        assert_state_over_dir(".claude", ".claude/.credentials.json");
+        assert_state_over_dir(".codex", ".codex/auth.json");
+        _cleanup_free_ char *c = NULL;
+        cr_assert_eq(read_full_file(fmt("%s/.claude/.credentials.json", home), 64, &c, NULL), 0);
+        cr_assert_str_eq(c, "{}\n");
+        /* A file of commands inside: still a private copy (the agent may change its settings). */
+        cr_assert_not_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY));
+        /* A directory of programs inside needs no rule of its own: read-only with the rest. */
+        cr_assert_null(rule(fmt("%s/.codex/rules", home), CORDON_ACCESS_RW));
+}
+
+Test(profiles, write_mode_home_agent_dirs_read_only_with_state_writable)
+{
+        cr_assert_eq(cordon_settings_set(&s, "HOME_ACCESS", "write", "test", &diag), 0);
+        mkdir_p(fmt("%s/.claude/projects", home));
+        lower_ok();
+        assert_state_over_dir(".claude", ".claude/projects");
+        assert_state_over_dir(".claude", ".claude/todos");
+        assert_state_over_dir(".codex", ".codex/sessions");
+        assert_state_over_dir(".claude", ".claude/history.jsonl");
+        ssize_t d = rule_index(fmt("%s/.claude", home), CORDON_ACCESS_RO);
+        ssize_t c = rule_index(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY);
+        cr_assert_gt(c, d, "the copy is mounted over the read-only directory");
+        cr_assert_eq(p->fs[d].flags & CORDON_FS_NS_ONLY, 0, "the landlock backend keeps it too");
+        cr_assert_eq(p->fs[c].flags & CORDON_FS_NS_ONLY, 0, "a copy is the host file there");
+}
+
+Test(profiles, read_mode_home_keeps_state_writable)
+{
+        cr_assert_eq(cordon_settings_set(&s, "HOME_ACCESS", "read", "test", &diag), 0);
+        lower_ok();
+        cr_assert_not_null(rule(fmt("%s/.claude/projects", home), CORDON_ACCESS_RW));
+        cr_assert_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RW));
+}
+
+Test(profiles, a_writable_agent_dir_of_the_configuration_is_not_inverted)
+{
+        cr_assert_eq(cordon_settings_set(&s, "HOME_WRITABLE", ".claude", "user.conf:1", &diag), 0);
+        lower_ok();
+        cr_assert_not_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RW));
+        cr_assert_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RO));
+        assert_state_over_dir(".codex", ".codex/sessions");
+}
+
+Test(profiles, landlock_backend_keeps_the_same_shape)
+{
+        cr_assert_eq(cordon_settings_set(&s, "SANDBOX_BACKEND", "landlock", "test", &diag), 0);
+        cr_assert_eq(cordon_settings_set(&s, "HOME_ACCESS", "write", "test", &diag), 0);
+        lower_ok();
+        assert_state_over_dir(".claude", ".claude/projects");
+        const struct cordon_fs_rule *r =
+            rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY);
+        cr_assert_not_null(r, "granted as the host file, read-only");
+        cr_assert_eq(r->flags & CORDON_FS_NS_ONLY, 0);
+}
+
+Test(profiles, a_read_only_agent_dir_of_the_configuration_keeps_its_state_read_only)
+{
+        cr_assert_eq(cordon_list_add(&s.home_readonly, ".claude", "admin.conf:2"), 0);
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.claude/projects", home), CORDON_ACCESS_RW));
+        cr_assert_null(rule(fmt("%s/.claude/.credentials.json", home), CORDON_ACCESS_RW));
+        assert_state_over_dir(".codex", ".codex/sessions");
+}
+
+Test(profiles, denied_writable_paths_hold_for_state_files)
+{
+        mkdir_p(fmt("%s/.claude", home));
+        cr_assert_eq(cordon_settings_set(&s, "HOME_ACCESS", "write", "test", &diag), 0);
+        cr_assert_eq(cordon_settings_finalize(&s, NULL, &diag), 0, "%s", diag.message);
+        /* As the admin's list after finalize (which checks the user's entries against it). */
+        cr_assert_eq(cordon_list_add(&s.denied_writable_paths, fmt("%s/.claude", home), "admin"),
+                     0);
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.claude/.credentials.json", home), CORDON_ACCESS_RW));
+        cr_assert_not(exists(fmt("%s/.claude/.credentials.json", home)), "nothing made for it");
+}
+
+Test(profiles, a_writable_path_of_the_user_for_the_agent_dir_is_not_inverted)
+{
+        mkdir_p(fmt("%s/.codex", home));
+        cr_assert_eq(
+            cordon_settings_set(&s, "EXTRA_WRITABLE_PATHS", fmt("%s/.codex", home), "--rw", &diag),
+            0);
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.codex", home), CORDON_ACCESS_RO));
+        cr_assert_not_null(rule(fmt("%s/.codex", home), CORDON_ACCESS_RW));
+        /* The other agents keep theirs read-only. */
+        assert_state_over_dir(".claude", ".claude/projects");
+}
+
+Test(profiles, an_agent_not_installed_gets_nothing)
+{
+        /* Neither its command on PATH nor its directory: nothing made, bound or warned about. */
+        cordon_list_clear(&s.enabled_agents);
+        cr_assert_eq(cordon_settings_set(&s, "ENABLED_AGENTS", "pi", "test", &diag), 0);
+        lower_ok();
+        cr_assert_not(exists(fmt("%s/.pi", home)));
+        cr_assert_null(rule(fmt("%s/.pi/agent/sessions", home), CORDON_ACCESS_RW));
+        cr_assert_not(warned("pi will have to log in"));
+        /* Where the sandbox could write its directory on the host, it is made read-only all
+         * the same: nothing waits there for the agent installed later. */
+        cr_assert_eq(cordon_settings_set(&s, "HOME_ACCESS", "write", "test", &diag), 0);
+        lower_ok();
+        cr_assert(rule(fmt("%s/.pi/agent", home), CORDON_ACCESS_RO) || rule(home, CORDON_ACCESS_RO),
+                  "~/.pi/agent read-only, or the home carved around it");
+        cr_assert_null(rule(fmt("%s/.pi", home), CORDON_ACCESS_RW));
+        cr_assert_null(rule(fmt("%s/.pi/agent/sessions", home), CORDON_ACCESS_RW));
+        /* Installed (its command on PATH): its state is made and bound. */
+        cr_assert_eq(cordon_settings_set(&s, "HOME_ACCESS", "tmpwrite", "test", &diag), 0);
+        write_file(fmt("%s/bin/pi", root), "#!/bin/sh\n");
+        cr_assert_eq(chmod(fmt("%s/bin/pi", root), 0755), 0);
+        lower_ok();
+        assert_state_over_dir(".pi/agent", ".pi/agent/sessions");
 }

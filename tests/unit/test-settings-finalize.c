@@ -319,7 +319,7 @@ Test(finalize, home_readonly_cannot_become_writable)
         cr_assert_null(item("HOME_WRITABLE", ".bashrc"), "the admin's list holds the defaults");
         cr_assert_str_eq(item("HOME_READONLY", ".config/site"), ADMIN);
         cr_assert_str_eq(item("HOME_READONLY", ".bashrc"), "built-in default");
-        cr_assert_not_null(item("HOME_WRITABLE", ".claude"), "other entries stay");
+        cr_assert_not_null(item("HOME_WRITABLE", ".claude/projects"), "other entries stay");
         assert_warned("admin-enforced HOME_READONLY entry '.config/site' (from " ADMIN
                       ") cannot be writable: removed from HOME_WRITABLE (from "
                       "~/.config/cordon/conf.d/a.conf:3)");
@@ -353,7 +353,7 @@ Test(finalize, denied_writable_paths_strip_literal_and_symlinked_entries)
         cr_assert_not_null(item("EXTRA_WRITABLE_PATHS", in_root("scratch")));
         cr_assert_null(item("HOME_WRITABLE", ".cache"));
         cr_assert_null(item("HOME_WRITABLE", "later/new/dir"));
-        cr_assert_not_null(item("HOME_WRITABLE", ".claude"));
+        cr_assert_not_null(item("HOME_WRITABLE", ".claude/projects"));
         assert_warned(fmt("EXTRA_WRITABLE_PATHS entry '%s' (from --rw) overlaps admin-denied "
                           "DENIED_WRITABLE_PATHS entry '%s' (from " ADMIN "): removed",
                           in_root("innocent/study"), denied));

@@ -84,11 +84,16 @@ Test(settings, home_lists)
         cr_assert_null(cordon_list_find(&s.home_writable, ".cache/uv"));
         /* The agents' directories come from the profiles of the default ENABLED_AGENTS. */
         cr_assert_eq(cordon_settings_finalize(&s, NULL, NULL), 0);
+        /* Each directory is read-only; the state in it is writable. */
         const char *const agent_dirs[] = {".claude", ".codex", ".gemini"};
+        const char *const agent_state[] = {".claude/projects", ".codex/sessions", ".gemini/tmp"};
         for (size_t i = 0; i < ELEMENTSOF(agent_dirs); i++) {
-                const struct cordon_item *it = cordon_list_find(&s.home_writable, agent_dirs[i]);
-                cr_assert_not_null(it, "home_writable lacks '%s'", agent_dirs[i]);
+                const struct cordon_item *it = cordon_list_find(&s.home_readonly, agent_dirs[i]);
+                cr_assert_not_null(it, "home_readonly lacks '%s'", agent_dirs[i]);
                 cr_assert(startswith(it->origin, "profile "), "%s", it->origin);
+                cr_assert_null(cordon_list_find(&s.home_writable, agent_dirs[i]));
+                it = cordon_list_find(&s.home_writable, agent_state[i]);
+                cr_assert_not_null(it, "home_writable lacks '%s'", agent_state[i]);
         }
         ASSERT_CONTAINS_ALL(home_seeded, ".gitconfig");
         /* Home entries are relative to $HOME: none may be absolute or climb out. */

@@ -122,8 +122,8 @@ static void ll_features(const struct ll_facts *f, struct cordon_doctor_ll_featur
             "needs a mount namespace: the files are read-only instead");
         set(&out[CORDON_DOCTOR_LL_PROTECTED], false,
             "needs read-only binds: a writable git repository is refused (PROTECT_GIT_CONFIG); "
-            "a project without .git can get one, and the agents' settings files stay writable, "
-            "so what the command writes there can run on the host later");
+            "a new .git and the project's agent files (.mcp.json, .envrc, .claude, ...: "
+            "PROTECT_AGENT_PROJECT_FILES) stay writable and can run on the host later");
 }
 
 _public_ void cordon_doctor_check_landlock_backend(const struct cordon_doctor_landlock *ll,

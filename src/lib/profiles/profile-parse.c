@@ -19,6 +19,10 @@ static const char *const key_names[_CORDON_PROFILE_KEY_MAX] = {
     [CORDON_PROFILE_CONFIG_DIR_VAR] = "config_dir_var",
     [CORDON_PROFILE_CREDENTIAL_ENV] = "credential_env",
     [CORDON_PROFILE_AUTH_PATH] = "auth_path",
+    [CORDON_PROFILE_DIR] = "dir",
+    [CORDON_PROFILE_STATE] = "state",
+    [CORDON_PROFILE_STATE_FILE] = "state_file",
+    [CORDON_PROFILE_COMMAND] = "command",
 };
 
 const char *cordon_profile_key_name(enum cordon_profile_key k)
@@ -109,6 +113,16 @@ static int parse_value(enum cordon_profile_key k, const char *v, const char **re
         case CORDON_PROFILE_CREDENTIAL_ENV:
                 *ret_reason = "expected a variable name";
                 return cordon_env_name_is_valid(v, strlen(v)) ? 0 : -EINVAL;
+        case CORDON_PROFILE_COMMAND:
+                *ret_reason = "expected a program name ([A-Za-z0-9._+-], not starting with '.')";
+                if (!*v || v[0] == '.' || strlen(v) > 64)
+                        return -EINVAL;
+                for (const char *c = v; *c; c++)
+                        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                              (*c >= '0' && *c <= '9') || *c == '.' || *c == '_' || *c == '+' ||
+                              *c == '-'))
+                                return -EINVAL;
+                return 0;
         case CORDON_PROFILE_CONFIG_DIR_VAR: {
                 *ret_reason = "expected NAME PATH (PATH relative to $HOME, or .)";
                 const char *eq = strchr(v, '=');

@@ -131,14 +131,35 @@ static void unfold(struct cordon_list *l)
         l->n = j;
 }
 
+bool cordon_profile_state_is_readonly(const struct cordon_settings *s, const char *value)
+{
+        CORDON_LIST_FOREACH (ro, &s->home_readonly)
+                if (streq(ro->value, value) ||
+                    (!from_a_profile(ro->origin) && path_is_below(value, ro->value)))
+                        return true;
+        return false;
+}
+
 static int fold_one(struct cordon_settings *s, const struct cordon_agent_profile *a)
 {
         int r;
-        CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_WRITABLE]) {
-                /* A path the configuration made read-only stays read-only. */
-                if (cordon_list_find(&s->home_readonly, it->value))
+        /* The agent's state, and (old profiles) whole directories: a path the configuration
+         * made read-only, or put in a read-only directory of its own, stays read-only. */
+        const enum cordon_profile_key rw[] = {CORDON_PROFILE_WRITABLE, CORDON_PROFILE_STATE};
+        for (size_t k = 0; k < ELEMENTSOF(rw); k++)
+                CORDON_LIST_FOREACH (it, &a->items[rw[k]]) {
+                        if (cordon_profile_state_is_readonly(s, it->value))
+                                continue;
+                        r = cordon_list_add_unique(&s->home_writable, it->value, it->origin);
+                        if (r < 0)
+                                return r;
+                }
+        /* The agent's directory is read-only around its state; a HOME_WRITABLE entry of the
+         * configuration for the same path keeps it writable as a whole (the user's choice). */
+        CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_DIR]) {
+                if (cordon_list_find(&s->home_writable, it->value))
                         continue;
-                if ((r = cordon_list_add_unique(&s->home_writable, it->value, it->origin)) < 0)
+                if ((r = cordon_list_add_unique(&s->home_readonly, it->value, it->origin)) < 0)
                         return r;
         }
         CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_READONLY])

@@ -21,6 +21,10 @@ enum cordon_profile_key {
         CORDON_PROFILE_CONFIG_DIR_VAR, /* "NAME=PATH": NAME set inside to $HOME/PATH */
         CORDON_PROFILE_CREDENTIAL_ENV, /* a variable name: ALLOWED_ENV_VARS */
         CORDON_PROFILE_AUTH_PATH,      /* home-relative: reachable inside means logged in */
+        CORDON_PROFILE_DIR,            /* home-relative: the agent's directory, read-only inside */
+        CORDON_PROFILE_STATE,          /* home-relative directory the agent writes: HOME_WRITABLE */
+        CORDON_PROFILE_STATE_FILE,     /* home-relative file the agent writes in place */
+        CORDON_PROFILE_COMMAND,        /* a program name: on PATH, the agent is installed */
         _CORDON_PROFILE_KEY_MAX,
 };
 
@@ -50,6 +54,10 @@ bool cordon_profile_name_is_valid(const char *name);
  * CORDON_PROFILE_ITEMS_MAX, -ENOMEM. @ret is cleared on failure. */
 int cordon_profile_parse(const char *name, const char *file, const char *text, size_t len,
                          struct cordon_agent_profile *ret, struct cordon_diag *diag);
+
+/* Whether the agent state @value (home-relative) stays read-only: HOME_READONLY holds it, or an
+ * entry of the configuration (not of a profile) holds a directory above it. */
+bool cordon_profile_state_is_readonly(const struct cordon_settings *s, const char *value);
 
 void cordon_agent_profile_clear(struct cordon_agent_profile *a);
 /* Frees @n profiles at @a and the array; returns NULL. */

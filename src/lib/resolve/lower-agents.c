@@ -1,10 +1,14 @@
 /* Lowering of the agent profiles of ENABLED_AGENTS (profiles/<name>/): nothing an agent writes
- * inside may run later on the host. Files of commands (hooks, MCP servers, notify programs) are
- * private copies inside, directories of programs are read-only, instruction files are shown as a
- * merged copy (the user's file and the profile's agent.md) in place of their BLOCKED_FILES mask,
- * and each agent's *_CONFIG_DIR variable names its directory as the sandbox sees it. */
+ * inside may run later on the host. An agent's directory is read-only but for the state the
+ * profile names (sessions, history, caches, its login), wherever the sandbox could otherwise write
+ * it; files of commands (hooks, MCP servers, notify programs) are private copies inside (the host
+ * file, read-only, under the landlock backend), directories of programs are read-only,
+ * instruction files are shown as a merged copy (the user's file and the profile's agent.md) in
+ * place of their BLOCKED_FILES mask, and each agent's *_CONFIG_DIR variable names its directory
+ * as the sandbox sees it. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,21 +88,310 @@ static const char *empty_document(const char *path)
 
 static bool planning_applies(const struct lower *l)
 {
-        /* An explicit landlock backend drops the rules only a mount namespace gives: the files
-         * planned for them would protect nothing there (the sandbox can write them). */
-        return l->home_real && l->home_guest && l->s->backend != CORDON_BACKEND_LANDLOCK;
+        /* Both backends: the landlock one grants the copies as the host files, read-only. */
+        return l->home_real && l->home_guest;
 }
 
-/* Plans @rel of an agent, missing where the sandbox could create it: a file holding @contents, or
- * a directory (@contents NULL). Silently, like the HOME_WRITABLE directory it is in. */
-static int plan_missing(struct lower *l, const struct cordon_item *it, const char *contents)
+/* Whether @name is an executable regular file in a directory of @path (a PATH value; only its
+ * absolute entries count). */
+static bool on_path(const char *path, const char *name)
+{
+        for (const char *p = path; p && *p;) {
+                size_t n = strcspn(p, ":");
+                if (n > 0 && p[0] == '/' && n < PATH_MAX - 66) {
+                        char file[PATH_MAX];
+                        struct stat st;
+                        snprintf(file, sizeof(file), "%.*s/%s", (int)n, p, name);
+                        if (stat(file, &st) == 0 && S_ISREG(st.st_mode) && access(file, X_OK) == 0)
+                                return true;
+                }
+                p += n + (p[n] == ':');
+        }
+        return false;
+}
+
+/* Whether agent @i of the settings is installed here: one of its directories is on the host,
+ * one of its commands is on the caller's PATH, or its profile names no command (a profile from
+ * before the key). An agent that is not gets nothing made or bound for its state: there is
+ * nothing of it to keep, and every bind costs the start. */
+static bool agent_installed(struct lower *l, size_t i)
+{
+        const struct cordon_agent_profile *a = &l->s->agents[i];
+        if (i < ELEMENTSOF(l->agent_installed) && l->agent_installed[i])
+                return l->agent_installed[i] == 2;
+        bool yes = a->items[CORDON_PROFILE_COMMAND].n == 0;
+        CORDON_LIST_FOREACH (d, &a->items[CORDON_PROFILE_DIR]) {
+                _cleanup_free_ char *path = yes ? NULL : path_join(l->home_real, d->value);
+                struct stat st;
+                yes |= path && lstat(path, &st) == 0;
+        }
+        const char *path = NULL;
+        STRV_FOREACH (e, l->h->envp)
+                if (startswith(*e, "PATH="))
+                        path = *e + 5;
+        CORDON_LIST_FOREACH (c, &a->items[CORDON_PROFILE_COMMAND])
+                yes = yes || on_path(path, c->value);
+        if (i < ELEMENTSOF(l->agent_installed))
+                l->agent_installed[i] = yes ? 2 : 1;
+        return yes;
+}
+
+bool cordon_lower_agent_item_absent(struct lower *l, const struct cordon_item *it)
+{
+        const char *name = startswith(it->origin, "profile ");
+        if (!name || !l->home_real)
+                return false;
+        size_t n = strcspn(name, " ");
+        for (size_t i = 0; i < l->s->n_agents; i++)
+                if (strlen(l->s->agents[i].name) == n &&
+                    strncmp(l->s->agents[i].name, name, n) == 0)
+                        return !agent_installed(l, i);
+        return false;
+}
+
+/* True when home-relative @rel lies in one of @a's directories (`dir`), which are read-only
+ * inside: the sandbox cannot create there, but the agent still gets copies of its files of
+ * commands, and its instruction file. */
+static bool in_agent_dir(const struct cordon_agent_profile *a, const char *rel)
+{
+        CORDON_LIST_FOREACH (d, &a->items[CORDON_PROFILE_DIR])
+                if (path_is_below(rel, d->value))
+                        return true;
+        return false;
+}
+
+/* Moves rule @i to the end of the mount order, where it is mounted over every earlier one. */
+static int move_last(struct lower *l, size_t i)
+{
+        struct cordon_fs_rule r = l->p->fs[i];
+        memmove(&l->p->fs[i], &l->p->fs[i + 1], (l->p->n_fs - i - 1) * sizeof(r));
+        l->p->fs[l->p->n_fs - 1] = r;
+        return 0;
+}
+
+/* Adds a rule at the end of the mount order, replacing one at the same guest path. */
+static int put_last(struct lower *l, const char *guest, const char *host, enum cordon_access access,
+                    const char *origin)
+{
+        for (size_t i = 0; i < l->p->n_fs; i++)
+                if (l->p->fs[i].access != CORDON_ACCESS_MASKED && streq(l->p->fs[i].guest, guest))
+                        move_last(l, i);
+        return cordon_lower_put(l, guest, host, access, 0, origin);
+}
+
+/* Host path of the agent's directory, home-relative @rel: its realpath, which must lie in the
+ * home (a link out of it, or one some sandbox could have planted, is not followed). NULL with a
+ * warning, or with errno ENOMEM. */
+static char *agent_host_path(struct lower *l, const char *rel, const char *origin)
+{
+        _cleanup_free_ char *host = path_join(l->home_real, rel), *link = NULL, *target = NULL;
+        if (!host)
+                return NULL;
+        int r = cordon_lower_find_planted_link(l, host, &link, &target);
+        if (r < 0) {
+                errno = -r;
+                return NULL;
+        }
+        _cleanup_free_ char *real = r == 0 ? cordon_lower_realpath(l, host) : NULL;
+        if (real && path_is_below(real, l->home_real) && !streq(real, l->home_real))
+                return TAKE_PTR(real);
+        if (r == 0 && !real && errno == ENOMEM)
+                return NULL;
+        r = r > 0 ? cordon_lower_warn(l,
+                                      "agent directory '%s' (%s) goes through symlink '%s' -> "
+                                      "'%s' in a directory a sandbox can write; not kept "
+                                      "read-only",
+                                      host, origin, link, target)
+                  : cordon_lower_warn(l,
+                                      "agent directory '%s' (%s) does not resolve to a directory "
+                                      "in the home; not kept read-only",
+                                      host, origin);
+        errno = r < 0 ? ENOMEM : EPERM;
+        return NULL;
+}
+
+/* The agent's state @it (a `state` directory) in its read-only directory @dir_host (a realpath
+ * in the home) at @dir_guest, where nothing showed it yet: made when missing (never through a
+ * link), bound read-write. */
+static int state_dir(struct lower *l, const struct cordon_item *it, const char *dir_rel,
+                     const char *dir_host)
+{
+        _cleanup_free_ char *guest = guest_path(l, it->value);
+        _cleanup_free_ char *host = path_join(dir_host, it->value + strlen(dir_rel) + 1);
+        if (!guest || !host)
+                return -ENOMEM;
+        for (size_t i = 0; i < l->p->n_fs; i++)
+                if (streq(l->p->fs[i].guest, guest))
+                        return 0; /* HOME_WRITABLE's bind, moved with the directory's */
+        struct stat st;
+        int r;
+        if (cordon_lower_lstat(l, host, &st) < 0) {
+                if (errno != ENOENT)
+                        return 0;
+                if ((r = cordon_lower_plan_mkdir_p(l, host, it->origin)) < 0)
+                        return r;
+        } else if (!S_ISDIR(st.st_mode))
+                return 0; /* a link or a file: left as the read-only directory shows it */
+        _cleanup_free_ char *real = cordon_lower_realpath(l, host);
+        if (!real || !path_is_below(real, dir_host))
+                return real || errno != ENOMEM ? 0 : -ENOMEM;
+        return put_last(l, guest, real, CORDON_ACCESS_RW, it->origin);
+}
+
+/* The agent's directory @d read-only, wherever a bind would show it writable (a HOME_ACCESS
+ * of write, a read-write bind over it) or the scratch home would (it was missing): the rules
+ * inside it (its state, HOME_WRITABLE entries below it) move after it in the mount order, and
+ * the state the profile names is bound read-write. A HOME_WRITABLE entry of the configuration
+ * for the directory itself keeps it writable as a whole. */
+static int invert_dir(struct lower *l, const struct cordon_agent_profile *a,
+                      const struct cordon_item *d, bool installed)
+{
+        const struct cordon_item *w = cordon_list_find(&l->s->home_writable, d->value);
+        if (w && !startswith(w->origin, "profile "))
+                return 0;
+        _cleanup_free_ char *guest = guest_path(l, d->value), *path = NULL, *host = NULL;
+        if (!guest || !(path = path_join(l->home_real, d->value)))
+                return -ENOMEM;
+        const struct cordon_fs_rule *eff = effective_rule(l, guest, false);
+        if (!eff || eff->access == CORDON_ACCESS_MASKED)
+                return 0; /* not shown */
+        /* An agent that is not installed has nothing in the scratch home; where the sandbox
+         * could write its directory on the host, it is made read-only all the same, so that
+         * nothing waits there for the agent installed later. */
+        if (!installed && eff->access != CORDON_ACCESS_RW)
+                return 0;
+        struct stat st;
+        int r;
+        bool exists = cordon_lower_lstat(l, path, &st) == 0;
+        if (!exists && errno != ENOENT)
+                return 0;
+        _cleanup_free_ char *real = exists ? cordon_lower_realpath(l, path) : NULL;
+        if (eff->access == CORDON_ACCESS_RO && (!real || !cordon_lower_sandbox_can_write(l, real)))
+                return 0; /* read-only as it is */
+        /* An EXTRA_WRITABLE_PATHS entry of the user's for the directory itself: writable as a
+         * whole, as asked (one over a parent of it is not asking for this one). */
+        CORDON_LIST_FOREACH (x, &l->s->extra_writable_paths) {
+                if (!real || cordon_lower_is_builtin(x->origin))
+                        continue;
+                _cleanup_free_ char *xr = cordon_lower_host_realpath(l, x->value);
+                if (xr && streq(xr, real))
+                        return 0;
+        }
+        if (exists && !real)
+                return errno == ENOMEM ? -ENOMEM : 0;
+        /* Made (mkdir -p) only where nothing on the way is a link. */
+        if (!exists) {
+                _cleanup_free_ char *parent = strdup(path), *preal = NULL;
+                if (!parent)
+                        return -ENOMEM;
+                *strrchr(parent, '/') = 0;
+                while (!(preal = cordon_lower_realpath(l, parent)) && errno == ENOENT &&
+                       strlen(parent) > strlen(l->home_real))
+                        *strrchr(parent, '/') = 0; /* mkdir -p makes the rest */
+                if (!preal || !streq(preal, parent))
+                        return 0;
+                if ((r = cordon_lower_plan_mkdir_p(l, path, d->origin)) < 0)
+                        return r;
+        }
+        if (!(host = agent_host_path(l, d->value, d->origin)))
+                return errno == ENOMEM ? -ENOMEM : 0;
+        if (cordon_lower_lstat(l, host, &st) < 0 || !S_ISDIR(st.st_mode))
+                return cordon_lower_warn(l,
+                                         "agent directory '%s' (%s) is not a directory; not "
+                                         "kept read-only",
+                                         host, d->origin);
+        if ((r = put_last(l, guest, host, CORDON_ACCESS_RO, d->origin)) < 0)
+                return r;
+        /* What was put inside it before (HOME_WRITABLE's binds of its state) goes on top. */
+        for (size_t i = 0, n = l->p->n_fs - 1; i < n;) {
+                const struct cordon_fs_rule *q = &l->p->fs[i];
+                if (q->access != CORDON_ACCESS_MASKED && !streq(q->guest, guest) &&
+                    path_is_below(q->guest, guest)) {
+                        move_last(l, i);
+                        n--;
+                } else
+                        i++;
+        }
+        if (!installed)
+                return 0;
+        CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_STATE])
+                /* Only what HOME_WRITABLE still holds after finalize (the admin's rules). */
+                if (path_is_below(it->value, d->value) && !streq(it->value, d->value) &&
+                    cordon_list_find(&l->s->home_writable, it->value) &&
+                    (r = state_dir(l, it, d->value, host)) < 0)
+                        return r;
+        return 0;
+}
+
+/* A `state_file` in the agent's read-only directory: bound read-write, made first (holding an
+ * empty document) when missing, so that the agent can write it in place. Replacing it by rename
+ * fails (EBUSY under the ns backend, EACCES under the landlock one): the directory is read-only. */
+static int state_file(struct lower *l, const struct cordon_agent_profile *a,
+                      const struct cordon_item *it)
+{
+        if (!in_agent_dir(a, it->value) || cordon_profile_state_is_readonly(l->s, it->value))
+                return 0;
+        _cleanup_free_ char *guest = guest_path(l, it->value), *host = NULL;
+        if (!guest)
+                return -ENOMEM;
+        bool rw = false;
+        int r = host_of(l, guest, false, &host, &rw);
+        if (r == -ENOENT || (r >= 0 && rw))
+                return 0; /* not shown, or writable as it is */
+        if (r < 0)
+                return r;
+        /* DENIED_WRITABLE_PATHS holds for the agents' state as for HOME_WRITABLE (finalize
+         * strips the state directories). */
+        if ((r = cordon_settings_path_denied(&l->s->denied_writable_paths, host, NULL)) != 0)
+                return r < 0 ? r : 0;
+        struct stat st;
+        if (cordon_lower_lstat(l, host, &st) < 0) {
+                if (errno != ENOENT)
+                        return 0;
+                _cleanup_free_ char *parent = strdup(host);
+                if (!parent)
+                        return -ENOMEM;
+                *strrchr(parent, '/') = 0;
+                if (cordon_lower_lstat(l, parent, &st) < 0 || !S_ISDIR(st.st_mode))
+                        return 0;
+                if ((r = cordon_lower_plan(l, CORDON_HOST_FILE, host, 0600,
+                                           empty_document(it->value), it->origin, NULL)) < 0)
+                        return r;
+        } else if (!S_ISREG(st.st_mode))
+                return 0; /* a link there points where the read-only directory sent it */
+        return put_last(l, guest, host, CORDON_ACCESS_RW, it->origin);
+}
+
+/* Each agent's directory read-only around its state, before the placeholders and copies. */
+static int agents_state(struct lower *l)
+{
+        for (size_t i = 0; i < l->s->n_agents; i++) {
+                const struct cordon_agent_profile *a = &l->s->agents[i];
+                bool installed = agent_installed(l, i);
+                int r;
+                CORDON_LIST_FOREACH (d, &a->items[CORDON_PROFILE_DIR])
+                        if ((r = invert_dir(l, a, d, installed)) < 0)
+                                return r;
+                CORDON_LIST_FOREACH (f, &a->items[CORDON_PROFILE_STATE_FILE])
+                        if (installed && (r = state_file(l, a, f)) < 0)
+                                return r;
+        }
+        return 0;
+}
+
+/* Plans @rel of agent @a, missing where the sandbox could create it: a file holding @contents,
+ * or a directory (@contents NULL). Silently, like the HOME_WRITABLE directory it is in. In the
+ * agent's read-only directory, files are made too: the merged instruction file and the copies
+ * need one to stand on. */
+static int plan_missing(struct lower *l, const struct cordon_agent_profile *a,
+                        const struct cordon_item *it, const char *contents)
 {
         _cleanup_free_ char *guest = guest_path(l, it->value), *host = NULL;
         if (!guest)
                 return -ENOMEM;
         bool rw = false;
         int r = host_of(l, guest, false, &host, &rw);
-        if (r == -ENOENT || (r >= 0 && !rw))
+        if (r == -ENOENT || (r >= 0 && !rw && !(contents && in_agent_dir(a, it->value))))
                 return 0; /* not shown, or shown read-only: the sandbox cannot create it */
         if (r < 0)
                 return r;
@@ -124,34 +417,40 @@ int cordon_lower_agents_plan(struct lower *l)
 {
         if (!planning_applies(l))
                 return 0;
+        int r = agents_state(l);
+        if (r < 0)
+                return r;
         for (size_t i = 0; i < l->s->n_agents; i++) {
                 const struct cordon_agent_profile *a = &l->s->agents[i];
-                int r;
                 CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_INSTRUCTIONS])
-                        if ((r = plan_missing(l, it, "")) < 0)
+                        if ((r = plan_missing(l, a, it, "")) < 0)
                                 return r;
                 CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_EXEC_CONFIG])
-                        if ((r = plan_missing(l, it, empty_document(it->value))) < 0)
+                        if ((r = plan_missing(l, a, it, empty_document(it->value))) < 0)
                                 return r;
                 CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_EXEC_DIR])
-                        if ((r = plan_missing(l, it, NULL)) < 0)
+                        if ((r = plan_missing(l, a, it, NULL)) < 0)
                                 return r;
         }
         return 0;
 }
 
 /* One file of commands (@dir false) or directory of programs (@dir true) the sandbox could
- * write: a private copy of the file, the directory bound read-only. A mount cannot cover a
- * symlink, which the sandbox could then replace: such an entry is left with a warning
- * (refusing would stop every user who keeps these as links into a dotfiles repository). */
-static int protect_one(struct lower *l, const struct cordon_item *it, bool dir)
+ * write: a private copy of the file, the directory bound read-only. A file of commands in the
+ * agent's read-only directory is a copy as well, so that the agent can still change its
+ * settings for the session. Neither is ns-only: the landlock backend grants a copy as the host
+ * file, read-only. A mount cannot cover a symlink, which the sandbox could then replace: such an
+ * entry is left with a warning (refusing would stop every user who keeps these as links into a
+ * dotfiles repository). */
+static int protect_one(struct lower *l, const struct cordon_agent_profile *a,
+                       const struct cordon_item *it, bool dir)
 {
         _cleanup_free_ char *guest = guest_path(l, it->value), *host = NULL;
         if (!guest)
                 return -ENOMEM;
         bool rw = false;
         int r = host_of(l, guest, false, &host, &rw);
-        if (r == -ENOENT || (r >= 0 && !rw))
+        if (r == -ENOENT || (r >= 0 && !rw && (dir || !in_agent_dir(a, it->value))))
                 return 0;
         if (r < 0)
                 return r;
@@ -163,22 +462,22 @@ static int protect_one(struct lower *l, const struct cordon_item *it, bool dir)
                                          "agent file '%s' (%s) is not a regular %s, so it cannot "
                                          "be kept from the host; the sandbox can replace it",
                                          host, it->origin, dir ? "directory" : "file");
-        return cordon_lower_put(l, guest, host, dir ? CORDON_ACCESS_RO : CORDON_ACCESS_COPY,
-                                CORDON_FS_NS_ONLY, it->origin);
+        return cordon_lower_put(l, guest, host, dir ? CORDON_ACCESS_RO : CORDON_ACCESS_COPY, 0,
+                                it->origin);
 }
 
 int cordon_lower_agents_protect(struct lower *l)
 {
-        if (!planning_applies(l))
-                return 0;
+        int r = cordon_lower_agents_project(l);
+        if (r < 0 || !planning_applies(l))
+                return r;
         for (size_t i = 0; i < l->s->n_agents; i++) {
                 const struct cordon_agent_profile *a = &l->s->agents[i];
-                int r;
                 CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_EXEC_CONFIG])
-                        if ((r = protect_one(l, it, false)) < 0)
+                        if ((r = protect_one(l, a, it, false)) < 0)
                                 return r;
                 CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_EXEC_DIR])
-                        if ((r = protect_one(l, it, true)) < 0)
+                        if ((r = protect_one(l, a, it, true)) < 0)
                                 return r;
         }
         return 0;
@@ -314,8 +613,9 @@ int cordon_lower_agents_warn(struct lower *l)
                 const struct cordon_agent_profile *a = &l->s->agents[i];
                 const struct cordon_list *creds = &a->items[CORDON_PROFILE_CREDENTIAL_ENV];
                 const struct cordon_list *auth = &a->items[CORDON_PROFILE_AUTH_PATH];
+                /* Nothing to log in to where the agent is not installed. */
                 if (cordon_list_find(&l->s->suppress_agent_warnings, a->name) ||
-                    (creds->n == 0 && auth->n == 0))
+                    (creds->n == 0 && auth->n == 0) || (l->home_real && !agent_installed(l, i)))
                         continue;
                 bool reachable = false;
                 CORDON_LIST_FOREACH (it, creds)

@@ -164,9 +164,20 @@ static int home_entry(struct lower *l, const struct cordon_item *it, enum cordon
         /* A missing writable entry is made (mkdir -p) by the launch; planned here, it counts as
          * there for every check below. */
         if (access == CORDON_ACCESS_RW && have < 0 && errno == ENOENT) {
-                _cleanup_free_ char *reason = NULL;
-                if (asprintf(&reason, "%s entry (from %s)", variable, it->origin) < 0)
+                _cleanup_free_ char *reason = NULL, *above = strdup(host), *above_real = NULL;
+                if (!above || asprintf(&reason, "%s entry (from %s)", variable, it->origin) < 0)
                         return -ENOMEM;
+                /* Never made through a link out of where a writable entry may be (an agent's
+                 * state below a ~/.claude that leads to /). */
+                while (!(above_real = cordon_lower_realpath(l, above)) && errno == ENOENT &&
+                       strrchr(above, '/') != above)
+                        *strrchr(above, '/') = 0;
+                if (!above_real || !writable_target_allowed(l, above_real))
+                        return cordon_lower_warn(l,
+                                                 "%s entry '%s' (from %s) lies beyond '%s'; "
+                                                 "not created",
+                                                 variable, it->value, it->origin,
+                                                 above_real ?: above);
                 r = cordon_lower_plan_mkdir_p(l, host, reason);
                 if (r < 0)
                         return cordon_diag_set(l->diag, r, "cannot create %s entry '%s': %s",
@@ -272,7 +283,8 @@ int cordon_lower_home(struct lower *l)
                                 return r;
                 }
         CORDON_LIST_FOREACH (it, &s->home_writable)
-                if ((r = home_entry(l, it, CORDON_ACCESS_RW, "HOME_WRITABLE")) < 0)
+                if (!cordon_lower_agent_item_absent(l, it) &&
+                    (r = home_entry(l, it, CORDON_ACCESS_RW, "HOME_WRITABLE")) < 0)
                         return r;
         CORDON_LIST_FOREACH (it, &s->home_seeded)
                 if ((r = home_entry(l, it, CORDON_ACCESS_COPY, "HOME_SEEDED_FILES")) < 0)

@@ -44,6 +44,9 @@ struct lower {
         struct lower_real_dirs *real_dirs; /* NULL: every realpath goes to glibc */
         struct lower_dir_names home_names; /* the listing of home_real */
         const char *mail_stub_dir;         /* the directory of mail stubs, once planned */
+        /* Per agent of the settings (the first 64): 0 not known yet, 1 not installed, 2 installed
+         * (lower-agents.c). */
+        unsigned char agent_installed[64];
 };
 
 static inline bool cordon_lower_is_builtin(const char *origin)
@@ -139,6 +142,11 @@ int cordon_lower_agents_protect(struct lower *l);
 int cordon_lower_agents_instructions(struct lower *l);
 int cordon_lower_agents_env(struct lower *l);
 int cordon_lower_agents_warn(struct lower *l);
+/* True when @it (a HOME_WRITABLE entry) comes from the profile of an agent that is not installed
+ * here: nothing is made or bound for it (lower-home.c skips it). */
+bool cordon_lower_agent_item_absent(struct lower *l, const struct cordon_item *it);
+/* lower-agent-project.c: PROTECT_AGENT_PROJECT_FILES, from cordon_lower_agents_protect(). */
+int cordon_lower_agents_project(struct lower *l);
 /* The NETWORK_* variables (lower-net.c): mode, fallback, rules, proxy and pasta settings. */
 int cordon_lower_net(struct lower *l);
 

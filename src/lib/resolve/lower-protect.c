@@ -208,12 +208,11 @@ int cordon_lower_protect(struct lower *l)
         int r = cordon_lower_git(l);
         if (r < 0)
                 return r;
-        /* An explicit landlock backend would drop the read-only rules, and the files planned for
-         * them would protect nothing there (the sandbox can write them): neither is made. */
-        if (l->s->backend != CORDON_BACKEND_LANDLOCK && (r = cordon_lower_agents_protect(l)) < 0)
-                return r;
         /* cordon's own configuration on both backends: the next start runs it. */
         if ((r = protect_config(l)) < 0)
+                return r;
+        /* Both backends: the landlock one grants these read-only (agent profiles). */
+        if ((r = cordon_lower_agents_protect(l)) < 0)
                 return r;
         /* The landlock backend refuses socket(AF_UNIX) for every network mode that has a
          * stand-in (launch.c: prepare_backend(); proxied's admits it only where Landlock keeps

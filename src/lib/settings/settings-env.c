@@ -29,6 +29,7 @@ static const struct {
     {"CORDON_HANDLER_SANDBOX", "CORDON_HANDLER_SANDBOX"},
     {"HARN_HANDLER_SANDBOX", "CORDON_HANDLER_SANDBOX"},
     {"PROTECT_GIT_CONFIG", "PROTECT_GIT_CONFIG"},
+    {"PROTECT_AGENT_PROJECT_FILES", "PROTECT_AGENT_PROJECT_FILES"},
     {"SANDBOX_QUIET", "SANDBOX_QUIET"},
     /* The other names agent-sandbox's configuration lets the environment override. */
     {"HOME_ACCESS", "HOME_ACCESS"},

@@ -727,6 +727,10 @@ const struct cordon_var cordon_vars[] = {
     /* cordon's own: .git/config and .git/hooks of the project read-only. */
     SCALAR("PROTECT_GIT_CONFIG", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_HARDEN_ONLY,
            ONE("true"), parse_bool, EXPECT_BOOL, protect_git),
+    /* cordon's own: the project's agent files of commands (.mcp.json, .claude, .envrc, ...)
+     * read-only (lower-agent-project.c). */
+    SCALAR("PROTECT_AGENT_PROJECT_FILES", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
+           ONE("true"), parse_bool, EXPECT_BOOL, protect_agent_files),
     /* RLIMIT_NPROC of the command: it counts per uid, not per sandbox; PIDS_LIMIT is cordon's
      * per-sandbox bound. */
     SCALAR("SANDBOX_NPROC_LIMIT", CORDON_VAR_U64, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, ONE(""),

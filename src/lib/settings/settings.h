@@ -81,6 +81,8 @@ struct cordon_settings {
         char *filter_passwd_origin;
         bool protect_git; /* PROTECT_GIT_CONFIG: git directories by an allow list (lower-git.c) */
         char *protect_git_origin;
+        bool protect_agent_files; /* PROTECT_AGENT_PROJECT_FILES: the project's agent files */
+        char *protect_agent_files_origin;
         bool quiet; /* SANDBOX_QUIET */
         char *quiet_origin;
         bool no_pty; /* NO_PTY */
