@@ -262,10 +262,10 @@ static int on_create(struct cordon_notify *n, const struct seccomp_notif *req, i
         /* Still the caller's call: the pid may have been reused while the path was walked. */
         if (cordon_seccomp_notif_id_valid(n->listener, req->id) < 0)
                 return ANSWER_DROP;
-        int r = answer_value(n, req->id, -EACCES);
-        if (r == ANSWER_DONE)
-                warn_tmp(n, abs);
-        return r;
+        /* The note before the reply, so that it precedes what the command prints about the
+         * refusal (written to the same terminal or pipe). */
+        warn_tmp(n, abs);
+        return answer_value(n, req->id, -EACCES);
 }
 
 /* open/openat/creat with O_CREAT: a /dev/shm name is created in the private directory and the
