@@ -10,9 +10,11 @@ mask="$T_PROJECT/conf/key.pem"
 # The watched tree: the home, with the project in it. (/tmp, where the landlock backend would
 # make its TMPDIR, is shared with every other test running: strace watches that below.)
 snapshot() { find "$HOME" -printf '%p %y %i %m %s %T@ %C@\n' | sort; }
-dry() { (cd "$T_PROJECT" && "$CORDON" run --dry-run --mask "$mask" "$@" -- true 2>&1); }
+# A HOME_WRITABLE entry of the test's own (the defaults hold none for a home without agents).
+wr=(--set HOME_WRITABLE=.cache/tool)
+dry() { (cd "$T_PROJECT" && "$CORDON" run --dry-run "${wr[@]}" --mask "$mask" "$@" -- true 2>&1); }
 
-# Missing: the --mask file and its directory, the agent directory (HOME_WRITABLE), and the
+# Missing: the --mask file and its directory, the HOME_WRITABLE directory, and the
 # credential directories a writable home gets placeholders for.
 rm -rf "$T_PROJECT/conf" "$HOME/.cache" "$HOME/.ssh" "$HOME/.aws" "$HOME/.gnupg"
 
@@ -68,11 +70,11 @@ check "nothing of the plan exists yet" "absent:absent" \
         "$([ -e "$T_PROJECT/conf" ] && echo present || echo absent):$([ -e "$HOME/.cache" ] && echo present || echo absent)"
 
 # Control: without --dry-run the same settings create them, and say so.
-err=$(cd "$T_PROJECT" && "$CORDON" run --quiet --home-access tmpwrite --mask "$mask" -- true 2>&1); rc=$?
+err=$(cd "$T_PROJECT" && "$CORDON" run --quiet "${wr[@]}" --home-access tmpwrite --mask "$mask" -- true 2>&1); rc=$?
 check "control: the real run succeeds" "0" "$rc"
 check "control: the real run creates the placeholder and the HOME_WRITABLE directory" \
         "file:dir" \
-        "$([ -f "$mask" ] && echo file):$([ -d "$HOME/.cache/uv" ] && echo dir)"
+        "$([ -f "$mask" ] && echo file):$([ -d "$HOME/.cache/tool" ] && echo dir)"
 case $err in
 *"created empty placeholder '$mask' for blocked file (from --mask)"*)
         ok "control: the real run announces the placeholder" ;;
