@@ -121,6 +121,7 @@ static int start_notify(struct cordon_sandbox *sb, struct cordon_diag *diag)
             .writable = writable,
             .n_writable = n,
             .socket_rule = l->seccomp_key.net,
+            .proxy_port = l->proxy_port,
             .warn = l->warn,
             .userdata = l->userdata,
         };
