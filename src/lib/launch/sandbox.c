@@ -202,6 +202,9 @@ static int start(const struct cordon_policy *p, char *const *argv,
             .timeout_usec = sb->report.timeout_usec,
             .kill_signal = sb->l.backend == CORDON_BACKEND_LANDLOCK ? CORDON_REAPER_SIGNAL : 0,
             .kill_all = sb->l.limits ? kill_cgroup : NULL,
+            /* Without Landlock's signal scoping the command can SIGSTOP its reaper. */
+            .watch_stops =
+                sb->l.backend == CORDON_BACKEND_LANDLOCK && !(sb->l.landlock && sb->l.ll.scope),
             .userdata = sb->l.limits,
             .pty = sb->pty,
             .loop = &sb->loop,
@@ -331,9 +334,15 @@ _public_ int cordon_sandbox_kill(struct cordon_sandbox *sb, int sig)
         /* PID 1 and the reaper pass these on to the command; anything else would hit them. */
         if (sig <= 0 || sig >= _NSIG || !sigismember(&sb->forward, sig))
                 return -EINVAL;
+        int r;
         if (sb->pidfd >= 0)
-                return syscall(SYS_pidfd_send_signal, sb->pidfd, sig, NULL, 0) < 0 ? -errno : 0;
-        return kill(sb->pid, sig) < 0 ? -errno : 0;
+                r = syscall(SYS_pidfd_send_signal, sb->pidfd, sig, NULL, 0) < 0 ? -errno : 0;
+        else
+                r = kill(sb->pid, sig) < 0 ? -errno : 0;
+        /* A reaper the command stopped takes the signal now rather than at the next check. */
+        if (r >= 0 && sb->sup.watch_stops)
+                (void)kill(sb->pid, SIGCONT);
+        return r;
 }
 
 _public_ const struct cordon_report *cordon_sandbox_report(const struct cordon_sandbox *sb)
