@@ -243,7 +243,15 @@ _public_ int cordon_sandbox_start_with(const struct cordon_policy *p, char *cons
             -EBADF;
         sb->l.pasta = CORDON_PASTA_NONE;
         sb->report.error = 0;
-        int r = start(p, argv, &sb->opts, sb, diag);
+        int r = stdio_guard_fill(&sb->stdio_guard);
+        if (r < 0) {
+                cordon_sandbox_free(sb);
+                return cordon_diag_set(diag, r,
+                                       "standard input, output or error is closed, and /dev/null "
+                                       "cannot be opened to hold its place: %s",
+                                       strerror(-r));
+        }
+        r = start(p, argv, &sb->opts, sb, diag);
         if (r < 0) {
                 sb->report.error = r;
                 sb->report.failed_step = diag ? diag->step : CORDON_STEP_NONE;
@@ -377,6 +385,8 @@ _public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
         cordon_egress_free(sb);
         cordon_launch_clear(&sb->l);
         free(sb->project_dir);
+        /* Last: every descriptor of the sandbox is closed. */
+        stdio_guard_release(&sb->stdio_guard);
         free(sb);
         return NULL;
 }
