@@ -5,14 +5,15 @@
 # port (an echo) and the sandbox connects there, blocking and non-blocking, and to the test
 # internet's address at the same port (nothing listens there: the old code got ECONNREFUSED
 # from it, a packet that left the machine). The supervisor confines the destination: EACCES for
-# both. io_uring's IORING_OP_CONNECT, a way around the filter, is refused as a whole (EPERM).
+# both. io_uring's IORING_OP_CONNECT, a way around the filter, is refused as a whole (EPERM); a
+# TCP send with an address and without MSG_FASTOPEN (which the filter refuses) connects nothing.
 # Without the notifications (--profile unrestricted: no Landlock and seccomp layers) proxied
 # mode is refused under this backend, naming NETWORK_FILTER_MODE. Controls: the proxy itself
 # still connects (blocking), curl goes through it, and the same connect to 127.0.0.2 succeeds
 # outside the sandbox.
 . "$(dirname "$0")/../lib/net.sh"
 . "$(dirname "$0")/../lib/proxied-landlock.sh"
-landlock_proxied_plan 8
+landlock_proxied_plan 9
 
 ATTACK='import ctypes, errno, os, socket, sys, time
 port = int(os.environ["http_proxy"].rsplit(":", 1)[1])
@@ -45,13 +46,23 @@ def proxy():
     except OSError as e:
         return errno.errorcode.get(e.errno, str(e.errno))
 
+def send_to():
+    # An address on a TCP send without MSG_FASTOPEN (refused by the filter) is ignored: no SYN.
+    s = socket.socket()
+    try:
+        s.sendmsg([b"ping"], [], 0, ("127.0.0.2", port))
+        return "OK"
+    except OSError as e:
+        return errno.errorcode.get(e.errno, str(e.errno))
+
 def uring():
     libc = ctypes.CDLL(None, use_errno=True)
     params = ctypes.create_string_buffer(120)
     fd = libc.syscall(425, 4, params)  # io_uring_setup, x86_64 and aarch64
     return "OK" if fd >= 0 else errno.errorcode[ctypes.get_errno()]
 
-print(probe("127.0.0.2", None), probe("127.0.0.2", 5), probe(sys.argv[1], 5), proxy(), uring())'
+print(probe("127.0.0.2", None), probe("127.0.0.2", 5), probe(sys.argv[1], 5), proxy(), uring(),
+      send_to())'
 
 # The listener on 127.0.0.2 at the port the sandbox reports; "ready" once it listens.
 ECHO='import socket, sys
@@ -71,11 +82,12 @@ trap 'kill "$lsrv" 2>/dev/null' EXIT
 
 in_cordon "${P[@]}" -- python3 -c "$ATTACK" "$NET_OK_ADDR"
 port=$(cat "$T_PROJECT/port" 2>/dev/null)
-read -r blocking nonblocking remote proxy uring <<<"$out"
+read -r blocking nonblocking remote proxy uring send <<<"$out"
 check "blocking connect to 127.0.0.2 at the proxy's port $port: EACCES" "EACCES" "$blocking"
 check "non-blocking connect to 127.0.0.2 at the proxy's port: EACCES" "EACCES" "$nonblocking"
 check "connect to $NET_OK_ADDR at the proxy's port: EACCES" "EACCES" "$remote"
 check "io_uring (IORING_OP_CONNECT) refused as a whole: EPERM" "EPERM" "$uring"
+check "sendmsg() with 127.0.0.2 on an unconnected TCP socket connects nothing: EPIPE" "EPIPE" "$send"
 check "control: a blocking connect to the proxy itself" "OK" "$proxy"
 host_probe tcp 127.0.0.2 "$port"
 check "control: outside the sandbox 127.0.0.2:$port answers" "OK:ping" "$out"
