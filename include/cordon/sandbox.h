@@ -181,6 +181,10 @@ struct cordon_sandbox_options {
  * step and path that failed (CORDON_STEP_EXEC: -ENOENT when the command was not found), and
  * @ret_sb is NULL (but see CORDON_SANDBOX_RETURN_FAILED). @p is not referenced after the call.
  * @opts may be NULL.
+ * Each of the caller's descriptors 0, 1 and 2 that is closed is held on /dev/null
+ * (close-on-exec) from the start until cordon_sandbox_free(), so that no descriptor of the
+ * sandbox lands there and is taken for stdio; the command sees them closed, as the caller has
+ * them, and they are closed again at the free.
  * The sandbox's first process is a child of the calling thread: its parent-death signal fires
  * when that thread exits, so a thread that starts a sandbox must outlive it.
  * Thread-safety: several sandboxes may be live in one process, and different threads may

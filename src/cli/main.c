@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "config.h"
+#include "shared/fd-util.h"
 #include "shared/macro.h"
 
 static const struct {
@@ -29,6 +30,12 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+        /* Started with 0, 1 or 2 closed: /dev/null there before anything is opened, or the
+         * first file cordon opens (a config file, a log) would be taken for its own output, and
+         * the command would inherit whatever landed there. Without /dev/null nothing can be
+         * said: there may be no stderr to say it on. */
+        if (stdio_open_missing() < 0)
+                return 125;
         if (argc < 2) {
                 usage(stderr);
                 return EXIT_USAGE;

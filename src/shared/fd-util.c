@@ -117,3 +117,77 @@ int read_full_file_or_stdin(const char *path, size_t max, char **ret, size_t *re
         return streq(path, "-") ? read_full_fd(STDIN_FILENO, max, ret, ret_len)
                                 : read_full_file(path, max, ret, ret_len);
 }
+
+static bool fd_is_closed(int fd)
+{
+        return fcntl(fd, F_GETFD) < 0 && errno == EBADF;
+}
+
+int stdio_guard_fill(struct stdio_guard *g)
+{
+        *g = (struct stdio_guard){.filled = 0, .ref = -EBADF};
+        for (int fd = 0; fd < 3; fd++) {
+                if (!fd_is_closed(fd))
+                        continue;
+                if (g->ref < 0) {
+                        int n = open("/dev/null", O_RDWR | O_CLOEXEC | O_NOCTTY);
+                        if (n < 0)
+                                return -errno;
+                        g->ref = fcntl(n, F_DUPFD_CLOEXEC, 3);
+                        int e = errno;
+                        (void)close(n);
+                        if (g->ref < 0)
+                                return -e;
+                }
+                /* The lowest free number from @fd on: @fd itself, unless another thread took
+                 * it meanwhile (then it is not ours to fill). */
+                int d = fcntl(g->ref, F_DUPFD_CLOEXEC, fd);
+                if (d == fd)
+                        g->filled |= 1u << fd;
+                else if (d >= 0)
+                        (void)close(d);
+        }
+        return 0;
+}
+
+/* Whether @fd is still a copy of @ref: the same open file (kcmp), or where kcmp() is not
+ * allowed, the same kind of file (both /dev/null). */
+static bool same_file(int fd, int ref)
+{
+        pid_t self = getpid();
+        long k = syscall(SYS_kcmp, self, self, 0 /* KCMP_FILE */, fd, ref);
+        if (k >= 0)
+                return k == 0;
+        struct stat a, b;
+        return fstat(fd, &a) == 0 && fstat(ref, &b) == 0 && a.st_rdev == b.st_rdev &&
+               a.st_ino == b.st_ino && a.st_dev == b.st_dev;
+}
+
+void stdio_guard_release(struct stdio_guard *g)
+{
+        if (!g)
+                return;
+        for (int fd = 0; fd < 3 && g->ref >= 3; fd++)
+                if ((g->filled & (1u << fd)) && same_file(fd, g->ref))
+                        (void)close(fd);
+        if (g->ref >= 3)
+                (void)close(g->ref);
+        *g = (struct stdio_guard){.filled = 0, .ref = -EBADF};
+}
+
+int stdio_open_missing(void)
+{
+        for (int fd = 0; fd < 3; fd++) {
+                if (!fd_is_closed(fd))
+                        continue;
+                /* The lowest free number: @fd, as those below it are open. */
+                int n = open("/dev/null", O_RDWR | O_NOCTTY);
+                if (n < 0)
+                        return -errno;
+                if (n != fd) {
+                        (void)close(n);
+                        return -EBUSY;
+                }
+        }
+        return 0;
+}

@@ -1,6 +1,7 @@
 /* File-descriptor helpers that touch the OS but carry no sandbox meaning. */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -17,3 +18,20 @@ int read_full_file_or_stdin(const char *path, size_t max, char **ret, size_t *re
 int write_string_file_at(int dirfd, const char *path, const char *s);
 /* Closes every fd >= 3 except those listed in @keep (n entries). */
 int close_all_fds_except(const int *keep, size_t n);
+
+/* Descriptors 0, 1 and 2 that were closed, held on /dev/null (close-on-exec) while a library
+ * call opens descriptors of its own, so that none of those lands there and is taken for
+ * standard input or output (or closed by someone who means stdio); closed again afterwards.
+ * @ref is a copy above 2 that tells the placeholders from whatever the caller put there since. */
+struct stdio_guard {
+        unsigned filled; /* bit n: descriptor n is a placeholder */
+        int ref;
+};
+/* Fills the closed ones of 0..2. Returns 0 or -errno (/dev/null cannot be opened). */
+int stdio_guard_fill(struct stdio_guard *g);
+/* Closes the placeholders still in place, and @g's copy. Safe on a zeroed or released guard. */
+void stdio_guard_release(struct stdio_guard *g);
+/* For a program's start: opens /dev/null onto each of 0, 1 and 2 that is closed, inherited (no
+ * close-on-exec), so that nothing the program or its children open later becomes their standard
+ * input or output. Returns 0 or -errno. */
+int stdio_open_missing(void);

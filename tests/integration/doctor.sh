@@ -270,7 +270,9 @@ if [ "$landlock" != unavailable ]; then
                 python3 -c "$LL_TRY" 2>"$T_TMP/ll-try-err")
         yn() { if "$@"; then echo yes; else echo no; fi; }
         want="$tried scope=$(yn [ "$abi" -ge 6 ]) tcp=$(yn [ "$abi" -ge 4 ])"
-        want="$want proxied=$(yn [ "$abi" -ge 4 -a "$seccomp" = yes ]) filtered=no proc=no passwd=no"
+        # proxied also needs the notifications, which the private /dev/shm tried above needs.
+        case $tried in *shm=yes*) notify=yes ;; *) notify=no ;; esac
+        want="$want proxied=$(yn [ "$abi" -ge 4 -a "$seccomp" = yes -a "$notify" = yes ]) filtered=no proc=no passwd=no"
         want="$want home_seeded=no protected=no"
 else
         want=$(printf '%s' "$ll_items" | tr , '\n' | sed 's/$/=no/' | paste -sd' ')

@@ -126,9 +126,10 @@ Test(net_decide, proxied_under_landlock_needs_the_tcp_rule_and_seccomp)
         char note[1024];
         struct cordon_diag d = {0};
         enum cordon_net_mode got;
-        const struct cordon_net_host abi4 = {.landlock_abi = 4, .seccomp = true};
+        const struct cordon_net_host abi4 = {.landlock_abi = 4, .seccomp = true, .notify = true};
         const struct cordon_net_host no_seccomp = {.landlock_abi = 7, .seccomp = false};
         const struct cordon_net_host no_landlock = {.landlock_abi = -ENOSYS, .seccomp = true};
+        const struct cordon_net_host no_notify = {.landlock_abi = 7, .seccomp = true};
 
         host = &abi4;
         cr_assert_eq(decide(CORDON_NET_PROXIED, CORDON_NET_FALLBACK_STRICT, CORDON_BACKEND_LANDLOCK,
@@ -158,6 +159,18 @@ Test(net_decide, proxied_under_landlock_needs_the_tcp_rule_and_seccomp)
                             pasta_ok, NULL, &got, note, &d),
                      -EOPNOTSUPP);
         cr_assert(strstr(d.message, "seccomp"), "%s", d.message);
+        cr_assert_eq(decide(CORDON_NET_PROXIED, CORDON_NET_FALLBACK_STRICTER,
+                            CORDON_BACKEND_LANDLOCK, pasta_ok, NULL, &got, note, &d),
+                     0);
+        cr_assert_eq(got, CORDON_NET_ISOLATED);
+        /* Without the notifications Landlock's TCP rule would let a connect to any host on the
+         * proxy's port out: refused, the reason naming them and the mode. */
+        host = &no_notify;
+        cr_assert_eq(decide(CORDON_NET_PROXIED, CORDON_NET_FALLBACK_STRICT, CORDON_BACKEND_LANDLOCK,
+                            pasta_ok, NULL, &got, note, &d),
+                     -EOPNOTSUPP);
+        cr_assert(strstr(d.message, "notifications"), "%s", d.message);
+        cr_assert(strstr(d.message, "NETWORK_FILTER_MODE"), "%s", d.message);
         cr_assert_eq(decide(CORDON_NET_PROXIED, CORDON_NET_FALLBACK_STRICTER,
                             CORDON_BACKEND_LANDLOCK, pasta_ok, NULL, &got, note, &d),
                      0);

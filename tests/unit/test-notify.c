@@ -5,7 +5,9 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
 #include <limits.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -182,6 +185,55 @@ static int caller_unix_flood(int want)
 /* What the caller does under the filter: @how as served_key() says, or the shm opens below. */
 static int caller_shm(void);
 
+/* Nonzero: the caller runs caller_connect() against a listener on 127.0.0.1 at this port, which
+ * the server passes as the proxy's. */
+static uint16_t connect_port;
+
+static int connect_in(int s, const char *ip, uint16_t port)
+{
+        struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
+        inet_pton(AF_INET, ip, &a.sin_addr);
+        return connect(s, (struct sockaddr *)&a, sizeof(a)) < 0 ? errno : 0;
+}
+
+/* proxied mode's connect() rule: 0 when every step answered as it should, else the step. */
+static int caller_connect(uint16_t port)
+{
+        int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (s < 0 || connect_in(s, "127.0.0.1", port) != 0)
+                return 1; /* the proxy, blocking: connected */
+        if (fcntl(s, F_GETFL) & O_NONBLOCK)
+                return 2; /* the socket's flags put back */
+        s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        int e = connect_in(s, "127.0.0.1", port);
+        if (e != 0 && e != EINPROGRESS)
+                return 3; /* non-blocking: in progress (or done) */
+        s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (connect_in(s, "127.0.0.2", port) != EACCES)
+                return 4; /* another address at the proxy's port */
+        if (connect_in(s, "127.0.0.1", (uint16_t)(port + 1)) != EACCES)
+                return 5; /* the proxy's address at another port */
+        int sv[2];
+        struct sockaddr_un un = {.sun_family = AF_UNIX, .sun_path = "/nonexistent"};
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
+            (connect(sv[0], (struct sockaddr *)&un, sizeof(un)) == 0 || errno != EACCES))
+                return 6; /* a unix socket: refused */
+        int s6 = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (s6 >= 0) {
+                struct sockaddr_in6 a6 = {.sin6_family = AF_INET6, .sin6_port = htons(port)};
+                inet_pton(AF_INET6, "::ffff:127.0.0.1", &a6.sin6_addr);
+                if (connect(s6, (struct sockaddr *)&a6, sizeof(a6)) < 0)
+                        return 7; /* the v4-mapped proxy on an IPv6 socket */
+        }
+        int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (connect_in(null, "127.0.0.1", port) != ENOTSOCK)
+                return 8;
+        s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (connect(s, NULL, sizeof(struct sockaddr_in)) == 0 || errno != EFAULT)
+                return 9;
+        return 0;
+}
+
 /* The caller installs the notify program of @key and sends the listener over @sock (as the
  * launch's child does), then asks; this process, unfiltered like the supervisor, serves it with
  * @shm_dirfd as the private /dev/shm stand-in (-1: none). @how >= 0: caller_ptpeer(@how);
@@ -207,6 +259,8 @@ static int served_full(const struct cordon_seccomp_key *key, int shm_dirfd, int 
                 if (cordon_control_send(sv[1], &msg) < 0)
                         _exit(202);
                 close(listener);
+                if (connect_port)
+                        _exit(caller_connect(connect_port));
                 if (how == INT_MIN)
                         _exit(caller_shm());
                 _exit(how >= 0 ? caller_ptpeer(how) : caller_unix_flood(-how));
@@ -219,6 +273,7 @@ static int served_full(const struct cordon_seccomp_key *key, int shm_dirfd, int 
         struct cordon_notify *n = NULL;
         const struct cordon_notify_config cfg = {.shm_dirfd = shm_dirfd,
                                                  .socket_rule = key->net,
+                                                 .proxy_port = connect_port,
                                                  .warn = w ? count_warning : NULL,
                                                  .userdata = w};
         cr_assert_eq(cordon_notify_new(m.fd, &cfg, &n), 0);
@@ -289,6 +344,59 @@ Test(notify, unix_socket_refused_once_noted)
                              FLOOD);
                 cr_expect_str_eq(w.last, cordon_notify_unix_note(rules[i].net));
         }
+}
+
+Test(notify, connect_allowed)
+{
+        const uint16_t port = 31337;
+        struct sockaddr_in in = {.sin_family = AF_INET, .sin_port = htons(port)};
+        in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        cr_expect(cordon_notify_connect_allowed(&in, sizeof(in), port));
+        cr_expect(!cordon_notify_connect_allowed(&in, sizeof(in) - 1, port), "short");
+        cr_expect(!cordon_notify_connect_allowed(&in, sizeof(in), port + 1), "another port");
+        cr_expect(!cordon_notify_connect_allowed(&in, sizeof(in), 0), "no proxy");
+        in.sin_addr.s_addr = htonl(INADDR_LOOPBACK + 1);
+        cr_expect(!cordon_notify_connect_allowed(&in, sizeof(in), port), "127.0.0.2");
+        inet_pton(AF_INET, "192.0.2.1", &in.sin_addr);
+        cr_expect(!cordon_notify_connect_allowed(&in, sizeof(in), port), "a test network");
+
+        struct sockaddr_in6 in6 = {.sin6_family = AF_INET6, .sin6_port = htons(port)};
+        inet_pton(AF_INET6, "::ffff:127.0.0.1", &in6.sin6_addr);
+        cr_expect(cordon_notify_connect_allowed(&in6, sizeof(in6), port));
+        cr_expect(cordon_notify_connect_allowed(&in6, 24, port), "RFC 2133 length");
+        cr_expect(!cordon_notify_connect_allowed(&in6, 23, port));
+        inet_pton(AF_INET6, "::1", &in6.sin6_addr);
+        cr_expect(!cordon_notify_connect_allowed(&in6, sizeof(in6), port), "::1: no proxy there");
+        inet_pton(AF_INET6, "::ffff:127.0.0.2", &in6.sin6_addr);
+        cr_expect(!cordon_notify_connect_allowed(&in6, sizeof(in6), port));
+        inet_pton(AF_INET6, "64:ff9b::7f00:1", &in6.sin6_addr);
+        cr_expect(!cordon_notify_connect_allowed(&in6, sizeof(in6), port), "NAT64 of 127.0.0.1");
+
+        struct sockaddr_un un = {.sun_family = AF_UNIX, .sun_path = "/run/x"};
+        cr_expect(!cordon_notify_connect_allowed(&un, sizeof(un), port));
+        struct sockaddr unspec = {.sa_family = AF_UNSPEC};
+        cr_expect(cordon_notify_connect_allowed(&unspec, sizeof(unspec), port), "disconnect");
+        cr_expect(!cordon_notify_connect_allowed(&unspec, 1, port));
+        cr_expect(!cordon_notify_connect_allowed(NULL, 0, port));
+}
+
+Test(notify, connect_to_the_proxy_only)
+{
+        if (!cordon_seccomp_notify_available())
+                cr_skip_test("no seccomp user notifications with ADDFD_FLAG_SEND here");
+        int l = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        struct sockaddr_in a = {.sin_family = AF_INET};
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t al = sizeof(a);
+        cr_assert_eq(bind(l, (struct sockaddr *)&a, sizeof(a)), 0);
+        cr_assert_eq(listen(l, 16), 0);
+        cr_assert_eq(getsockname(l, (struct sockaddr *)&a, &al), 0);
+        connect_port = ntohs(a.sin_port);
+        const struct cordon_seccomp_key k = {.net = CORDON_SECCOMP_NET_STREAM_INET, .notify = true};
+        int r = served_key(&k, 0, NULL);
+        connect_port = 0;
+        close(l);
+        cr_expect_eq(r, 0, "step %d of caller_connect() answered wrongly", r);
 }
 
 Test(notify, tiocgptpeer_on_behalf)

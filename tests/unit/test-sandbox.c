@@ -273,7 +273,7 @@ Test(sandbox, landlock_feature_names)
 
 /* CORDON_SANDBOX_STDIO: the command's 0, 1 and 2 are the given fds (here /dev/null and two
  * pipes), and nothing else of the caller's reaches it. */
-static int given_stdio(enum cordon_backend backend)
+static int given_stdio(enum cordon_backend backend, bool closed)
 {
         struct cordon_policy *p = policy(backend);
         char sh[] = "sh", c[] = "-c",
@@ -285,6 +285,10 @@ static int given_stdio(enum cordon_backend backend)
                 return 1;
         /* Given in an order that makes the child move them around. */
         int spare = dup(devnull);
+        /* A caller whose own 0, 1 and 2 are closed: what the start opens (its control channel,
+         * the pidfd, a ruleset...) must not land there and be taken for the command's stdio. */
+        if (closed && (spare < 3 || close(0) < 0 || close(1) < 0 || close(2) < 0))
+                return 6;
         struct cordon_sandbox_options opts = {
             .flags = CORDON_SANDBOX_STDIO,
             .stdio = {spare, out[1], err[1]},
@@ -314,15 +318,18 @@ static int given_stdio(enum cordon_backend backend)
                 return 5;
         cordon_sandbox_free(sb);
         cordon_policy_free(p);
+        /* What the start filled in for the caller is gone again: 0, 1 and 2 are closed. */
+        if (closed && (fcntl(0, F_GETFD) >= 0 || fcntl(1, F_GETFD) >= 0 || fcntl(2, F_GETFD) >= 0))
+                return 7;
         return 0;
 }
 
-static int stdio_in_child(enum cordon_backend backend)
+static int stdio_in_child(enum cordon_backend backend, bool closed)
 {
         pid_t pid = fork();
         cr_assert_geq(pid, 0);
         if (pid == 0)
-                _exit(given_stdio(backend));
+                _exit(given_stdio(backend, closed));
         int st;
         cr_assert_eq(waitpid(pid, &st, 0), pid);
         cr_assert(WIFEXITED(st), "the child died: %d", st);
@@ -331,7 +338,7 @@ static int stdio_in_child(enum cordon_backend backend)
 
 Test(sandbox, given_stdio_ns, .timeout = 30)
 {
-        int k = stdio_in_child(CORDON_BACKEND_NS);
+        int k = stdio_in_child(CORDON_BACKEND_NS, false);
         if (k == 77)
                 cr_skip_test("the ns backend cannot run here");
         cr_assert_eq(k, 0, "check %d failed", k);
@@ -339,7 +346,23 @@ Test(sandbox, given_stdio_ns, .timeout = 30)
 
 Test(sandbox, given_stdio_landlock, .timeout = 30)
 {
-        int k = stdio_in_child(CORDON_BACKEND_LANDLOCK);
+        int k = stdio_in_child(CORDON_BACKEND_LANDLOCK, false);
+        if (k == 77)
+                cr_skip_test("the landlock backend cannot run here");
+        cr_assert_eq(k, 0, "check %d failed", k);
+}
+
+Test(sandbox, given_stdio_caller_without_stdio_ns, .timeout = 30)
+{
+        int k = stdio_in_child(CORDON_BACKEND_NS, true);
+        if (k == 77)
+                cr_skip_test("the ns backend cannot run here");
+        cr_assert_eq(k, 0, "check %d failed", k);
+}
+
+Test(sandbox, given_stdio_caller_without_stdio_landlock, .timeout = 30)
+{
+        int k = stdio_in_child(CORDON_BACKEND_LANDLOCK, true);
         if (k == 77)
                 cr_skip_test("the landlock backend cannot run here");
         cr_assert_eq(k, 0, "check %d failed", k);

@@ -45,24 +45,30 @@ _printf_(3, 4) static void set(struct cordon_doctor_ll_feature *f, bool works, c
 }
 
 /* Network mode proxied: the supervisor's proxy on a loopback port, the command limited to
- * connect() to that port by Landlock's TCP rules and to stream sockets by the seccomp filter.
+ * connect() to that port by Landlock's TCP rules, to stream sockets by the seccomp filter, and
+ * to the proxy's own address by the supervisor (notify.c: Landlock sees the port only).
  * Its own function, so that the proxied mode's part can refine the line in one place. */
 static void ll_proxied(const struct ll_facts *f, struct cordon_doctor_ll_feature *ret)
 {
         /* Unix sockets: the socket rule admits AF_UNIX only where Landlock keeps the host's out
-         * by path (cordon_net_mode_rule_no_netns()). */
-        if (f->abi >= 4 && f->seccomp)
+         * by path (cordon_net_mode_rule_no_netns()), and the supervisor refuses their
+         * connect() (it cannot let one run unchecked: notify.h). */
+        if (f->abi >= 4 && f->seccomp && f->notify)
                 set(ret, true,
-                    "connect() only to the proxy's loopback port, chosen at random per run; the "
-                    "same port number on other hosts stays reachable%s",
+                    "connect() only to the proxy at 127.0.0.1 and a port chosen at random per "
+                    "run, the address checked through seccomp user notification; %s",
                     f->abi >= CORDON_LANDLOCK_RESOLVE_UNIX_ABI
-                        ? ""
-                        : "; no unix sockets: they need Landlock ABI 9 to keep the host's out");
+                        ? "a unix socket's connect() is refused"
+                        : "no unix sockets: they need Landlock ABI 9 to keep the host's out");
         else if (f->abi < 4)
                 set(ret, false,
                     "needs Landlock ABI 4 (Linux 6.7) for TCP rules, this kernel has %d", f->abi);
-        else
+        else if (!f->seccomp)
                 set(ret, false, "needs seccomp filters for its socket rules");
+        else
+                set(ret, false,
+                    "needs Linux 5.14 seccomp user notification: Landlock's TCP rule alone would "
+                    "let a connect() to any host on the proxy's port out");
 }
 
 static void ll_features(const struct ll_facts *f, struct cordon_doctor_ll_feature *out)

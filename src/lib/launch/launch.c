@@ -241,6 +241,14 @@ static int build_env(struct cordon_launch *l)
         return set_proxy_env(l);
 }
 
+/* Whether the landlock backend's filter can have a listener: both layers on (a "continue" is
+ * safe only because Landlock still checks), the kernel's SECCOMP_ADDFD_FLAG_SEND, and a caller
+ * that does not wait on its pipes before the supervisor's loop runs (config-eval). */
+static bool notify_possible(struct cordon_launch *l)
+{
+        return l->landlock && l->seccomp && !l->p->no_notify && l->probe_notify();
+}
+
 /* The landlock backend's seccomp notifications (launch/notify.h): a pty's peer and the private
  * /dev/shm. They need both layers (a "continue" is safe only because Landlock still checks) and
  * a kernel with SECCOMP_ADDFD_FLAG_SEND; without them pseudo-terminals and POSIX shared memory
@@ -250,9 +258,7 @@ static int prepare_notify(struct cordon_launch *l)
 {
         /* The child sends the listener with sendmsg(), after the filter is in: a filter that
          * refuses sendmsg (a side-effect level below `network`) goes without them. */
-        l->seccomp_key.notify = l->landlock && l->seccomp &&
-                                l->seccomp_key.net != CORDON_SECCOMP_NET_NONE && !l->p->no_notify &&
-                                l->probe_notify();
+        l->seccomp_key.notify = notify_possible(l) && l->seccomp_key.net != CORDON_SECCOMP_NET_NONE;
         /* PRIVATE_IPC=false asked for the host's /dev/shm itself (granted by the plan): a
          * private stand-in would split what the setting shares. */
         if (!l->seccomp_key.notify || l->dry_run || l->shm_dir || l->p->host_ipc)
@@ -440,7 +446,9 @@ static void landlock_drops(const struct cordon_policy *p, char *buf, size_t n)
 static int decide_net(struct cordon_launch *l, struct cordon_diag *diag)
 {
         const struct cordon_net_host host = {.landlock_abi = l->landlock_abi,
-                                             .seccomp = l->probe_seccomp()};
+                                             .seccomp = l->probe_seccomp(),
+                                             .notify = l->backend == CORDON_BACKEND_LANDLOCK &&
+                                                       notify_possible(l)};
         int r = cordon_net_decide(l->p, l->backend, &host, l->probe_filtered, l->filtered_failed,
                                   &l->net_mode, l->net_note, sizeof(l->net_note), diag);
         /* A weaker network than asked for is always a warning; a stricter one takes nothing

@@ -61,6 +61,19 @@ bool cordon_net_mode_deliverable(const struct cordon_policy *p, enum cordon_back
                                  "(use the ns backend)");
                         return false;
                 }
+                /* Landlock's TCP rule sees the port only: connect(<any host>:<proxy port>)
+                 * would leave the machine. The supervisor confines the destination, which needs
+                 * the notifications; a side-effect level below `network` refuses connect() in
+                 * the filter itself. */
+                if (!host->notify && p->side_effect_level >= CORDON_SIDE_EFFECT_NETWORK) {
+                        snprintf(why, n,
+                                 "the landlock backend keeps the command's connect() to the "
+                                 "proxy's own address with seccomp user notifications, which are "
+                                 "off here (they need the Landlock and seccomp layers on and "
+                                 "Linux 5.14; Landlock's TCP rule alone would let a connect to "
+                                 "any host on the proxy's port out; use the ns backend)");
+                        return false;
+                }
                 return true;
         }
         snprintf(why, n, "unknown network mode");

@@ -19,11 +19,15 @@ typedef bool (*cordon_net_filtered_probe)(const struct cordon_policy *p, char *w
 struct cordon_net_host {
         int landlock_abi; /* > 0, or -errno when the kernel has no Landlock */
         bool seccomp;     /* seccomp filters can be installed */
+        /* The landlock backend's seccomp notifications will be on (both layers, the kernel's
+         * SECCOMP_ADDFD_FLAG_SEND): proxied mode confines connect() with them. */
+        bool notify;
 };
 
 /* Why @mode cannot be delivered by @backend on @host for @p ("" and true when it can). proxied
- * under the landlock backend needs Landlock ABI >= 4 (its TCP rule) and seccomp (the socket
- * rule); @host NULL: neither. */
+ * under the landlock backend needs Landlock ABI >= 4 (its TCP rule), seccomp (the socket rule)
+ * and the notifications (connect() to the proxy's own address only), unless the side-effect
+ * level refuses every socket call anyway; @host NULL: none of them. */
 bool cordon_net_mode_deliverable(const struct cordon_policy *p, enum cordon_backend backend,
                                  const struct cordon_net_host *host, enum cordon_net_mode mode,
                                  cordon_net_filtered_probe probe, const char *filtered_failed,

@@ -1,16 +1,19 @@
 /* The landlock backend's seccomp notifications, the supervisor side (see notify.h): one
  * event-loop source on the listener, and the dispatcher that answers each notification at once:
  * a pty's peer opened here, /dev/shm names in the private directory (notify-fs.h), a note for a
- * create under the host's /tmp and for a refused unix socket, "continue" for everything else. */
+ * create under the host's /tmp and for a refused unix socket, proxied mode's connect() made here
+ * to the proxy only, "continue" for everything else. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/audit.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -39,6 +42,12 @@
 /* How many notifications one wake-up answers before the loop polls the others again. */
 #define NOTIFY_BATCH 32
 
+/* How long the supervisor waits for a blocking socket's connect to the proxy to complete. On
+ * loopback the handshake is done by the kernel at once (the proxy need not accept first);
+ * only a full listen backlog drops the SYN, and then the caller gets ETIMEDOUT instead of the
+ * event loop stalling for the kernel's one-second retransmission. */
+#define CONNECT_WAIT_MS 200
+
 struct cordon_notify {
         int listener;
         int shm_dirfd;
@@ -48,6 +57,7 @@ struct cordon_notify {
         void *userdata;
         enum cordon_seccomp_net socket_rule;
         bool tmpdir;
+        uint16_t proxy_port;
         bool warned_tmp;
         bool warned_unix;
         struct cordon_loop_source src;
@@ -132,6 +142,41 @@ int cordon_notify_unix_errno(enum cordon_seccomp_net rule)
         int e =
             cordon_seccomp_unix_notified(&(struct cordon_seccomp_key){.net = rule, .notify = true});
         return e > 0 ? e : EACCES;
+}
+
+bool cordon_notify_connect_allowed(const void *sa, size_t len, uint16_t proxy_port)
+{
+        sa_family_t family;
+        if (!sa || len < sizeof(family))
+                return false;
+        memcpy(&family, sa, sizeof(family));
+        switch (family) {
+        case AF_UNSPEC:
+                /* Dissolves the association of a TCP socket; connects nothing. */
+                return true;
+        case AF_INET: {
+                struct sockaddr_in in;
+                if (len < sizeof(in) || proxy_port == 0)
+                        return false;
+                memcpy(&in, sa, sizeof(in));
+                return in.sin_addr.s_addr == htonl(INADDR_LOOPBACK) &&
+                       in.sin_port == htons(proxy_port);
+        }
+        case AF_INET6: {
+                /* The kernel takes the RFC 2133 length (no scope id) too; a v4-mapped address
+                 * needs none. */
+                struct sockaddr_in6 in6 = {0};
+                const size_t rfc2133 = offsetof(struct sockaddr_in6, sin6_scope_id);
+                if (len < rfc2133 || proxy_port == 0)
+                        return false;
+                memcpy(&in6, sa, rfc2133);
+                static const uint8_t mapped[16] = {[10] = 0xff, [11] = 0xff, 127, 0, 0, 1};
+                return memcmp(&in6.sin6_addr, mapped, sizeof(mapped)) == 0 &&
+                       in6.sin6_port == htons(proxy_port);
+        }
+        default:
+                return false;
+        }
 }
 
 /* ---- the dispatcher ----------------------------------------------------------------------- */
@@ -357,6 +402,106 @@ static int on_unix_socket(struct cordon_notify *n, const struct seccomp_notif *r
         return answer_value(n, req->id, -cordon_notify_unix_errno(n->socket_rule));
 }
 
+/* connect(@sock, @sa, @len) for a caller whose socket is blocking or not (@fl, its file status
+ * flags), without blocking the event loop: a blocking socket is made non-blocking for the call
+ * and the handshake awaited for CONNECT_WAIT_MS at most. The flags belong to the open file, which
+ * the caller shares: they are put back before the answer. */
+static int connect_as_caller(int sock, int fl, const void *sa, socklen_t len)
+{
+        const bool blocking = !(fl & O_NONBLOCK);
+        if (blocking && fcntl(sock, F_SETFL, fl | O_NONBLOCK) < 0)
+                return negative_errno();
+        int r = connect(sock, sa, len) < 0 ? negative_errno() : 0;
+        if (blocking && r == -EINPROGRESS) {
+                struct pollfd p = {.fd = sock, .events = POLLOUT};
+                int k;
+                do
+                        k = poll(&p, 1, CONNECT_WAIT_MS);
+                while (k < 0 && errno == EINTR);
+                int err = 0;
+                socklen_t el = sizeof(err);
+                if (k < 0)
+                        r = negative_errno();
+                else if (k == 0)
+                        r = -ETIMEDOUT;
+                else if (getsockopt(sock, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
+                        r = negative_errno();
+                else
+                        r = -err;
+        }
+        if (blocking)
+                (void)fcntl(sock, F_SETFL, fl);
+        return r;
+}
+
+/* Whether @sock is a TCP socket of AF_INET or AF_INET6 (the stream rules let the command make
+ * nothing else of those families); 0, -ENOTSOCK, or -EACCES for any other socket. */
+static int check_tcp(int sock)
+{
+        int domain = 0, type = 0, proto = 0;
+        socklen_t l1 = sizeof(domain), l2 = sizeof(type), l3 = sizeof(proto);
+        if (getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &domain, &l1) < 0)
+                return errno == ENOTSOCK ? -ENOTSOCK : -EACCES;
+        if (getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &l2) < 0 ||
+            getsockopt(sock, SOL_SOCKET, SO_PROTOCOL, &proto, &l3) < 0)
+                return -EACCES;
+        if ((domain != AF_INET && domain != AF_INET6) || type != SOCK_STREAM ||
+            proto != IPPROTO_TCP)
+                return -EACCES;
+        return 0;
+}
+
+/* connect(fd, addr, len) under proxied mode's stream rules: Landlock's TCP rule lets any host at
+ * the proxy's port through, so the destination is checked here, on one copy of the address,
+ * and the connect made here, on the supervisor's copy of the socket; never "continue", which
+ * would have the kernel read the address and look the descriptor up again after another thread
+ * could have changed either. A unix socket (inherited, a socketpair's end, or made under
+ * STREAM_UNIX) is refused too: letting its connect continue would leave that race open
+ * (a TCP socket dup2()ed over the same number), and making it here would bypass Landlock's
+ * rules for unix sockets. A caller the supervisor cannot reach (it made itself undumpable)
+ * is refused: a confinement that cannot be checked fails closed. */
+static int on_connect(struct cordon_notify *n, const struct seccomp_notif *req)
+{
+        const __u64 *a = req->data.args;
+        /* The kernel reads the descriptor and the length as ints. */
+        int fdno = (int)(int32_t)(uint32_t)a[0];
+        int len = (int)(int32_t)(uint32_t)a[2];
+        if (fdno < 0)
+                return answer_value(n, req->id, -EBADF);
+        if (len < 0 || (size_t)len > sizeof(struct sockaddr_storage))
+                return answer_value(n, req->id, -EINVAL);
+
+        _cleanup_close_ int pidfd = cordon_seccomp_notif_pidfd(n->listener, req->id, req->pid);
+        if (pidfd == -ENOENT)
+                return ANSWER_DROP;
+        if (pidfd < 0)
+                return answer_value(n, req->id, -EACCES);
+        _cleanup_close_ int sock = cordon_seccomp_pidfd_getfd(pidfd, fdno);
+        if (sock == -ESRCH)
+                return ANSWER_DROP;
+        if (sock < 0)
+                return answer_value(n, req->id, sock == -EBADF ? -EBADF : -EACCES);
+        int r = check_tcp(sock);
+        if (r < 0)
+                return answer_value(n, req->id, r);
+
+        struct sockaddr_storage sa = {0};
+        if (len > 0) {
+                r = cordon_seccomp_notif_read(n->listener, req->id, req->pid, a[1], &sa,
+                                              (size_t)len);
+                if (r == -ENOENT)
+                        return ANSWER_DROP;
+                if (r < 0)
+                        return answer_value(n, req->id, r == -EFAULT ? -EFAULT : -EACCES);
+        }
+        if (!cordon_notify_connect_allowed(&sa, (size_t)len, n->proxy_port))
+                return answer_value(n, req->id, -EACCES);
+        int fl = fcntl(sock, F_GETFL);
+        if (fl < 0)
+                return answer_value(n, req->id, -EACCES);
+        return answer_value(n, req->id, connect_as_caller(sock, fl, &sa, (socklen_t)len));
+}
+
 /* The descriptor argument of an *at() call, as the kernel reads it (an int). */
 static int dirfd_arg(uint64_t a)
 {
@@ -371,6 +516,11 @@ static int dispatch_one(struct cordon_notify *n, const struct seccomp_notif *req
         switch (req->data.nr) {
         case SYS_socket:
                 return on_unix_socket(n, req);
+        case SYS_connect:
+                if (cordon_seccomp_connect_notified(
+                        &(struct cordon_seccomp_key){.net = n->socket_rule, .notify = true}))
+                        return on_connect(n, req);
+                return ANSWER_CONTINUE;
         case SYS_ioctl:
                 if ((uint32_t)a[1] == TIOCGPTPEER)
                         return on_ptpeer(n, req);
@@ -466,6 +616,7 @@ int cordon_notify_new(int listener, const struct cordon_notify_config *cfg,
         n->userdata = cfg->userdata;
         n->socket_rule = cfg->socket_rule;
         n->tmpdir = cfg->tmpdir;
+        n->proxy_port = cfg->proxy_port;
         n->src = (struct cordon_loop_source){.n_fds = 1,
                                              .fd = n->listener,
                                              .events = POLLIN,

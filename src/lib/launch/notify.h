@@ -12,6 +12,12 @@
  *  - socket(AF_UNIX, SOCK_STREAM, 0) under a socket rule that refuses it
  * (cordon_seccomp_unix_notified()): always refused, with the rule's own errno, plus one warning
  * naming the gap and the fix, once per sandbox. Never "continue": nothing else would stop it.
+ *  - connect() under proxied mode's stream rules (cordon_seccomp_connect_notified()): the
+ *    address is read once; only 127.0.0.1 (or ::ffff:127.0.0.1) at the proxy's port is
+ *    connected, by the supervisor on its copy of the caller's TCP socket (pidfd_getfd), and the
+ *    result returned (EINPROGRESS for a non-blocking socket); every other address, and a socket
+ *    that is not TCP (AF_UNIX), answers EACCES. Never "continue": the kernel would read the
+ *    address (and the descriptor) again, after another thread could have changed them.
  *  - anything else: SECCOMP_USER_NOTIF_FLAG_CONTINUE (Landlock and the filter decide).
  * What the supervisor does on the command's behalf is never wider than the grant it stands in
  * for: a decision to continue is always safe (Landlock still checks), one to act is confined to
@@ -36,6 +42,9 @@ struct cordon_notify_config {
         /* The launch made a private TMPDIR (not under a capability policy without
          * user_temp writes): the /tmp note points to it. */
         bool tmpdir;
+        /* With cordon_seccomp_connect_notified(): the egress proxy's port on the host's
+         * 127.0.0.1, the only destination a connect() of the command may have. */
+        uint16_t proxy_port;
         /* One line per gap met (the first time only); NULL: none. */
         void (*warn)(void *userdata, const char *message);
         void *userdata;
@@ -67,6 +76,10 @@ const char *cordon_notify_unix_note(enum cordon_seccomp_net rule);
  * notifications (cordon_seccomp_unix_notified()), EACCES for a rule that notifies none (a
  * refusal all the same: the call is never let through). */
 int cordon_notify_unix_errno(enum cordon_seccomp_net rule);
+/* Whether a connect() of the command to the @len bytes of @sa may be made under proxied mode:
+ * AF_INET 127.0.0.1 or AF_INET6 ::ffff:127.0.0.1 at @proxy_port (nonzero), or AF_UNSPEC (which
+ * only disconnects a TCP socket). Everything else is refused with EACCES. */
+bool cordon_notify_connect_allowed(const void *sa, size_t len, uint16_t proxy_port);
 /* The directory a create of @path (relative to @dirfd, AT_FDCWD or >= 0) by process @pid
  * happens in, as a path the supervisor can resolve (through /proc/PID/cwd or /proc/PID/fd/N
  * for a relative one), and *@ret_last the name created there. -EISDIR when @path ends in "/",

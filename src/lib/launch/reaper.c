@@ -324,8 +324,20 @@ void cordon_reaper_stop(struct cordon_reaper *r)
         if (r->pid <= 0)
                 return;
         (void)kill(r->pid, CORDON_REAPER_SIGNAL);
-        while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR)
-                ;
+        /* A command without Landlock's signal scoping can stop the reaper (SIGSTOP cannot be
+         * ignored): it is continued to take the signal, and again at every stop after. */
+        (void)kill(r->pid, SIGCONT);
+        for (;;) {
+                int st;
+                pid_t w = waitpid(r->pid, &st, WUNTRACED);
+                if (w < 0 && errno == EINTR)
+                        continue;
+                if (w > 0 && WIFSTOPPED(st)) {
+                        (void)kill(r->pid, SIGCONT);
+                        continue;
+                }
+                break;
+        }
         r->pid = 0;
 }
 

@@ -14,6 +14,7 @@
 #include "lib/mech/ns-mount.h"
 #include "lib/launch/reaper.h"
 #include "lib/launch/supervise.h"
+#include "shared/fd-util.h"
 
 struct cordon_pty;
 
@@ -59,6 +60,10 @@ struct cordon_sandbox {
         /* The landlock backend's seccomp listener, as the child sent it (until @notify takes
          * it), and the notifications' source on @loop. */
         int notify_listener;
+        /* The caller's closed 0..2, held on /dev/null from the start to the free: no descriptor
+         * of the sandbox lands there to be taken for stdio (or closed by the child's stdio
+         * placement). */
+        struct stdio_guard stdio_guard;
         struct cordon_notify *notify;
         /* The caller's signal mask before start blocked the forwarded signals (and SIGWINCH for
          * a pty) in the starting thread; restored when the wait is over. */

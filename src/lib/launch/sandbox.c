@@ -127,6 +127,7 @@ static int start_notify(struct cordon_sandbox *sb, struct cordon_diag *diag)
             .n_writable = n,
             .socket_rule = l->seccomp_key.net,
             .tmpdir = l->tmpdir != NULL,
+            .proxy_port = l->proxy_port,
             .warn = l->warn,
             .userdata = l->userdata,
         };
@@ -207,6 +208,9 @@ static int start(const struct cordon_policy *p, char *const *argv,
             .timeout_usec = sb->report.timeout_usec,
             .kill_signal = sb->l.backend == CORDON_BACKEND_LANDLOCK ? CORDON_REAPER_SIGNAL : 0,
             .kill_all = sb->l.limits ? kill_cgroup : NULL,
+            /* Without Landlock's signal scoping the command can SIGSTOP its reaper. */
+            .watch_stops =
+                sb->l.backend == CORDON_BACKEND_LANDLOCK && !(sb->l.landlock && sb->l.ll.scope),
             .userdata = sb->l.limits,
             .pty = sb->pty,
             .loop = &sb->loop,
@@ -246,7 +250,15 @@ _public_ int cordon_sandbox_start_with(const struct cordon_policy *p, char *cons
             -EBADF;
         sb->l.pasta = CORDON_PASTA_NONE;
         sb->report.error = 0;
-        int r = start(p, argv, &sb->opts, sb, diag);
+        int r = stdio_guard_fill(&sb->stdio_guard);
+        if (r < 0) {
+                cordon_sandbox_free(sb);
+                return cordon_diag_set(diag, r,
+                                       "standard input, output or error is closed, and /dev/null "
+                                       "cannot be opened to hold its place: %s",
+                                       strerror(-r));
+        }
+        r = start(p, argv, &sb->opts, sb, diag);
         if (r < 0) {
                 sb->report.error = r;
                 sb->report.failed_step = diag ? diag->step : CORDON_STEP_NONE;
@@ -337,9 +349,15 @@ _public_ int cordon_sandbox_kill(struct cordon_sandbox *sb, int sig)
         /* PID 1 and the reaper pass these on to the command; anything else would hit them. */
         if (sig <= 0 || sig >= _NSIG || !sigismember(&sb->forward, sig))
                 return -EINVAL;
+        int r;
         if (sb->pidfd >= 0)
-                return syscall(SYS_pidfd_send_signal, sb->pidfd, sig, NULL, 0) < 0 ? -errno : 0;
-        return kill(sb->pid, sig) < 0 ? -errno : 0;
+                r = syscall(SYS_pidfd_send_signal, sb->pidfd, sig, NULL, 0) < 0 ? -errno : 0;
+        else
+                r = kill(sb->pid, sig) < 0 ? -errno : 0;
+        /* A reaper the command stopped takes the signal now rather than at the next check. */
+        if (r >= 0 && sb->sup.watch_stops)
+                (void)kill(sb->pid, SIGCONT);
+        return r;
 }
 
 _public_ const struct cordon_report *cordon_sandbox_report(const struct cordon_sandbox *sb)
@@ -375,6 +393,8 @@ _public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
         cordon_launch_clear(&sb->l);
         free(sb->project_dir);
         strv_free(sb->env_blocked_names);
+        /* Last: every descriptor of the sandbox is closed. */
+        stdio_guard_release(&sb->stdio_guard);
         free(sb);
         return NULL;
 }

@@ -32,7 +32,7 @@ struct supervision {
         struct cordon_loop_source exit_src, signal_src, pty_src, timer_src, proxy_src;
 };
 
-static int send_signal(const struct cordon_supervise *s, int pidfd, int sig)
+static int send_one(const struct cordon_supervise *s, int pidfd, int sig)
 {
         if (pidfd >= 0) {
                 if (syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0) == 0)
@@ -41,6 +41,47 @@ static int send_signal(const struct cordon_supervise *s, int pidfd, int sig)
                         return -errno;
         }
         return kill(s->pid, sig) < 0 ? -errno : 0;
+}
+
+static int send_signal(const struct cordon_supervise *s, int pidfd, int sig)
+{
+        int r = send_one(s, pidfd, sig);
+        /* A reaper the command stopped would leave the signal pending: it runs again now and
+         * takes it (SIGCONT is nothing else to it). */
+        if (r >= 0 && s->watch_stops)
+                (void)send_one(s, pidfd, SIGCONT);
+        return r;
+}
+
+/* A reaper stopped by a signal it did not ask for is continued (watch_stops). waitid() with
+ * WSTOPPED alone reports a stop, never an exit, and takes the report; nothing else of cordon
+ * waits for stops. */
+static void continue_if_stopped(struct supervision *v)
+{
+        siginfo_t si = {0};
+        if (waitid(P_PID, (id_t)v->s->pid, &si, WSTOPPED | WNOHANG) == 0 && si.si_pid == v->s->pid)
+                (void)send_one(v->s, v->pidfd, SIGCONT);
+}
+
+/* Reaps @s->pid, which was sent the signal that ends it: a stop on the way (the command stopping
+ * its reaper again) is continued rather than waited on for ever. */
+static int wait_ended(struct supervision *v, int *ret_status)
+{
+        const int flags = v->s->watch_stops ? WUNTRACED : 0;
+        for (;;) {
+                int st;
+                pid_t w = waitpid(v->s->pid, &st, flags);
+                if (w < 0 && errno == EINTR)
+                        continue;
+                if (w < 0)
+                        return -errno;
+                if (WIFSTOPPED(st)) {
+                        (void)send_one(v->s, v->pidfd, SIGCONT);
+                        continue;
+                }
+                *ret_status = st;
+                return 0;
+        }
 }
 
 static int kill_whole(const struct cordon_supervise *s, int pidfd)
@@ -81,6 +122,11 @@ static void update_timer(struct supervision *v)
         uint64_t next = v->deadline;
         if (v->grace_end && (!next || v->grace_end < next))
                 next = v->grace_end;
+        if (v->s->watch_stops) {
+                uint64_t tick = cordon_now_usec() + CORDON_SUPERVISE_STOP_CHECK_USEC;
+                if (!next || tick < next)
+                        next = tick;
+        }
         if (v->pidfd < 0) {
                 uint64_t tick = cordon_now_usec() + POLL_WITHOUT_PIDFD_USEC;
                 if (!next || tick < next)
@@ -156,6 +202,8 @@ static int on_timer(void *userdata, const struct pollfd *fds)
                 cordon_loop_quit(v->loop, k < 0 ? k : 0);
                 return 0;
         }
+        if (v->s->watch_stops)
+                continue_if_stopped(v);
         if (v->end == CORDON_END_EXITED && v->deadline && t >= v->deadline)
                 v->end = CORDON_END_TIMEOUT;
         else if (v->end == CORDON_END_EXITED && v->grace_end && t >= v->grace_end)
@@ -166,12 +214,9 @@ static int on_timer(void *userdata, const struct pollfd *fds)
         }
         (void)kill_whole(v->s, v->pidfd);
         v->deadline = v->grace_end = 0;
-        int st;
-        pid_t w;
-        while ((w = waitpid(v->s->pid, &st, 0)) < 0 && errno == EINTR)
-                ;
-        if (w < 0)
-                return -errno;
+        int st = 0, r = wait_ended(v, &st);
+        if (r < 0)
+                return r;
         v->status = st;
         v->exited = true;
         cordon_loop_quit(v->loop, 0);

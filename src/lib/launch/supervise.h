@@ -16,6 +16,9 @@
 struct cordon_pty;
 struct cordon_proxy;
 
+/* How often a reaper the command can stop is looked at (watch_stops). */
+#define CORDON_SUPERVISE_STOP_CHECK_USEC 100000
+
 struct cordon_supervise {
         pid_t pid; /* the sandbox's first process: PID 1 (ns) or the reaper (landlock) */
         /* A pidfd of @pid when @has_pidfd (not owned); otherwise one is opened here, and where
@@ -33,6 +36,11 @@ struct cordon_supervise {
          * @kill_signal to @pid. */
         int (*kill_all)(void *userdata);
         void *userdata;
+        /* @pid is a reaper the command can signal (the landlock backend without Landlock's
+         * signal scoping): a stop it did not ask for (SIGSTOP from the command) would leave the
+         * command unreaped and every signal to it, the wall time's kill included, pending for
+         * ever. It is checked for stops every CORDON_SUPERVISE_STOP_CHECK_USEC and continued. */
+        bool watch_stops;
         /* The sandbox's pseudo-terminal: relayed while it runs, drained and finished (see
          * cordon_pty_finish()) when it has ended, and resized on SIGWINCH (which the caller has
          * blocked too). NULL: none. */

@@ -476,7 +476,7 @@ static int notify_masked(scmp_filter_ctx ctx, int nr, unsigned arg, uint32_t mas
         return seccomp_rule_add_exact_array(ctx, SCMP_ACT_NOTIFY, nr, 1, &cmp);
 }
 
-static int add_notify_rules(scmp_filter_ctx ctx)
+static int add_notify_rules(scmp_filter_ctx ctx, const struct cordon_seccomp_key *k)
 {
         int r;
 
@@ -504,6 +504,12 @@ static int add_notify_rules(scmp_filter_ctx ctx)
         for (size_t i = 0; i < ELEMENTSOF(notified_always); i++)
                 if ((r = seccomp_rule_add_exact(ctx, SCMP_ACT_NOTIFY, notified_always[i], 0)) < 0)
                         return r;
+        /* Proxied mode without a network namespace: every connect(), whatever the socket (the
+         * filter sees a descriptor number, not what it is). The stream rules refuse nothing of
+         * connect(), so the rules stay disjoint. */
+        if (cordon_seccomp_connect_notified(k) &&
+            (r = seccomp_rule_add_exact(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0)) < 0)
+                return r;
         return 0;
 }
 
@@ -572,7 +578,7 @@ int cordon_seccomp_compile(const struct cordon_seccomp_key *k, struct cordon_bpf
                 return r;
         if ((r = add_rules(ctx, &key)) < 0)
                 return r;
-        if (key.notify && (r = add_notify_rules(ctx)) < 0)
+        if (key.notify && (r = add_notify_rules(ctx, &key)) < 0)
                 return r;
         return export_bpf(ctx, ret);
 }

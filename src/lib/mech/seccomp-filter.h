@@ -83,6 +83,18 @@ static inline int cordon_seccomp_unix_notified(const struct cordon_seccomp_key *
         }
 }
 
+/* The landlock backend's proxied mode hands every connect() to the supervisor when @k has the
+ * notify bit (the stream rules: the command's sockets are TCP streams, and AF_UNIX ones under
+ * STREAM_UNIX or inherited). Landlock's TCP rule sees the port only, so the supervisor checks
+ * the address and connects its own copy of the socket (launch/notify.h). The filter and the
+ * supervisor both ask this function. */
+static inline bool cordon_seccomp_connect_notified(const struct cordon_seccomp_key *k)
+{
+        return k && k->notify &&
+               (k->net == CORDON_SECCOMP_NET_STREAM_UNIX ||
+                k->net == CORDON_SECCOMP_NET_STREAM_INET);
+}
+
 /* A compiled filter program, owned by the holder. */
 struct cordon_bpf {
         struct sock_filter *insns;

@@ -204,6 +204,29 @@ int cordon_seccomp_notif_read_string(int listener, uint64_t id, pid_t pid, uint6
         return -ENAMETOOLONG;
 }
 
+int cordon_seccomp_notif_read(int listener, uint64_t id, pid_t pid, uint64_t addr, void *buf,
+                              size_t size)
+{
+        if (addr == 0)
+                return -EFAULT;
+        size_t got = 0;
+        while (got < size) {
+                struct iovec local = {.iov_base = (char *)buf + got, .iov_len = size - got};
+                struct iovec remote = {.iov_base = (void *)(uintptr_t)(addr + got),
+                                       .iov_len = size - got};
+                ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0) {
+                        int r = n < 0 ? negative_errno() : -EFAULT;
+                        return r == -ESRCH ? -ENOENT : r;
+                }
+                got += (size_t)n;
+        }
+        /* What was read is the caller's only while its notification is still pending. */
+        return cordon_seccomp_notif_id_valid(listener, id);
+}
+
 int cordon_seccomp_notif_pidfd(int listener, uint64_t id, pid_t pid)
 {
         /* notif.pid is a thread's id; pidfd_open() takes one with PIDFD_THREAD (6.9), before

@@ -45,6 +45,10 @@ int cordon_seccomp_notif_send_fd(int listener, uint64_t id, int fd, bool cloexec
  * its length, -ENAMETOOLONG without a NUL in @size bytes, -EFAULT, -ENOENT, -EPERM. */
 int cordon_seccomp_notif_read_string(int listener, uint64_t id, pid_t pid, uint64_t addr, char *buf,
                                      size_t size);
+/* Reads exactly @size bytes at @addr in @pid's memory into @buf, then checks that @id is still
+ * pending, as cordon_seccomp_notif_read_string() does. Returns 0, -EFAULT, -ENOENT, -EPERM. */
+int cordon_seccomp_notif_read(int listener, uint64_t id, pid_t pid, uint64_t addr, void *buf,
+                              size_t size);
 /* A pidfd of the caller of @id (thread @pid), checked to be it (@id still pending after the
  * open). Returns the pidfd (close-on-exec) or -errno. */
 int cordon_seccomp_notif_pidfd(int listener, uint64_t id, pid_t pid);

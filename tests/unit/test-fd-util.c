@@ -1,0 +1,96 @@
+/* Unit tests for src/shared/fd-util.c: the placeholders for a caller's closed 0..2
+ * (stdio_guard_*) and the program-start variant (stdio_open_missing). Each case runs in a forked
+ * child, which may close its own standard descriptors, and reports through its exit status: 0,
+ * or the number of the first check that failed. */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "shared/fd-util.h"
+
+static bool is_dev_null(int fd)
+{
+        struct stat st;
+        return fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3);
+}
+
+static bool is_closed(int fd)
+{
+        return fcntl(fd, F_GETFD) < 0;
+}
+
+static int in_child(int (*fn)(void))
+{
+        pid_t pid = fork();
+        cr_assert_geq(pid, 0);
+        if (pid == 0)
+                _exit(fn());
+        int st;
+        cr_assert_eq(waitpid(pid, &st, 0), pid);
+        cr_assert(WIFEXITED(st));
+        return WEXITSTATUS(st);
+}
+
+static int guard_fills_and_releases(void)
+{
+        struct stdio_guard g;
+        close(0);
+        close(2);
+        if (stdio_guard_fill(&g) < 0)
+                return 1;
+        if (g.filled != 5 || !is_dev_null(0) || !is_dev_null(2))
+                return 2;
+        if (!(fcntl(0, F_GETFD) & FD_CLOEXEC) || !(fcntl(2, F_GETFD) & FD_CLOEXEC))
+                return 3; /* the command must not inherit them */
+        int p[2];
+        if (pipe2(p, O_CLOEXEC) < 0 || p[0] < 3 || p[1] < 3)
+                return 4; /* what is opened meanwhile lands above 2 */
+        /* The caller puts its own descriptor at 2 meanwhile: that one stays. */
+        if (dup2(p[1], 2) != 2)
+                return 5;
+        stdio_guard_release(&g);
+        if (!is_closed(0))
+                return 6;
+        if (is_closed(2) || is_dev_null(2))
+                return 7;
+        stdio_guard_release(&g); /* twice: nothing */
+        return is_closed(2) ? 9 : 0;
+}
+
+static int guard_nothing_to_do(void)
+{
+        struct stdio_guard g;
+        if (stdio_guard_fill(&g) < 0 || g.filled != 0)
+                return 1;
+        stdio_guard_release(&g);
+        return is_closed(0) || is_closed(1) || is_closed(2) ? 2 : 0;
+}
+
+static int open_missing(void)
+{
+        close(1);
+        if (stdio_open_missing() < 0)
+                return 1;
+        if (!is_dev_null(1) || (fcntl(1, F_GETFD) & FD_CLOEXEC))
+                return 2; /* inherited, for the command */
+        close(0);
+        close(1);
+        close(2);
+        if (stdio_open_missing() < 0)
+                return 3;
+        return is_dev_null(0) && is_dev_null(1) && is_dev_null(2) ? 0 : 4;
+}
+
+Test(fd_util, stdio_guard)
+{
+        cr_expect_eq(in_child(guard_fills_and_releases), 0);
+        cr_expect_eq(in_child(guard_nothing_to_do), 0);
+}
+
+Test(fd_util, stdio_open_missing)
+{
+        cr_expect_eq(in_child(open_missing), 0);
+}
