@@ -48,8 +48,13 @@ for tag, binary in (("old", old), ("new", new)):
     # Since issue 13 the default network is filtered (pasta): both sides run isolated, as
     # before, when the binary knows --net.
     net = ["--net", "isolated"] if b"--net" in subprocess.run([binary, "run", "--help"], capture_output=True).stdout else []
-    commands.append(("%s-ns" % tag, [binary, "run", "--quiet", "--backend", "ns"] + net + ["--", "/bin/true"]))
-    commands.append(("%s-ll" % tag, [binary, "run", "--quiet", "--backend", "landlock"] + net + ["--", "/bin/true"]))
+    # A project directory each: what one binary leaves in a project (since issue 22 the new
+    # one keeps a project without .git from getting one with an empty read-only .git, which an
+    # older one would then fill) must not change what the other one does there.
+    os.mkdir(tag)
+    proj = ["-p", os.path.abspath(tag)]
+    commands.append(("%s-ns" % tag, [binary, "run", "--quiet", "--backend", "ns"] + net + proj + ["--", "/bin/true"]))
+    commands.append(("%s-ll" % tag, [binary, "run", "--quiet", "--backend", "landlock"] + net + proj + ["--", "/bin/true"]))
 
 def run(argv):
     t0 = time.perf_counter_ns()
