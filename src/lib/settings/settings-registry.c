@@ -12,233 +12,11 @@
 #include "lib/resolve/env-filter.h"
 #include "lib/mech/res-limits.h"
 #include "lib/settings/settings.h"
+#include "lib/settings/settings-defaults.h"
 #include "lib/profiles/profiles.h"
 #include "lib/net/net-rules.h"
 #include "lib/net/net-server.h"
 #include "shared/macro.h"
-
-static const char *const default_readonly_mounts[] = {
-    "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", NULL,
-};
-
-/* Shell and tool configuration that tools read but an agent must not rewrite, and what the
- * desktop session and the user's service manager start at the next login. */
-static const char *const default_home_readonly[] = {
-    ".bashrc",
-    ".bash_profile",
-    ".bash_logout",
-    ".profile",
-    ".inputrc",
-    ".zshrc",
-    ".zshenv",
-    ".zprofile",
-    ".vimrc",
-    ".vim",
-    ".tmux.conf",
-    ".nanorc",
-    ".editorconfig",
-    ".linuxbrew",
-    ".local/bin",
-    "micromamba",
-    ".condarc",
-    ".config/git",
-    ".gitignore_global",
-    ".config/autostart",
-    ".config/systemd/user",
-    NULL,
-};
-
-/* Empty: the agents' directories (~/.claude, ~/.codex, ~/.gemini by default) come from the
- * profiles of ENABLED_AGENTS (profiles/<name>/), folded in by cordon_settings_finalize().
- * agent-sandbox's default .cache/uv is left out on purpose: uv hardlinks the files of its cache
- * into the host's virtual environments, so a sandbox writing the cache would rewrite code the
- * host runs later. */
-static const char *const default_home_writable[] = {
-    NULL,
-};
-
-static const char *const default_home_seeded[] = {
-    ".gitconfig",
-    NULL,
-};
-
-/* Credential stores that are never visible, whatever HOME_ACCESS says: keys, cloud and cluster
- * logins, registry tokens, password stores, browser profiles (session cookies). The agents' own
- * logins (~/.claude, ~/.codex, ~/.gemini) are not here: the agent needs them. */
-static const char *const default_home_always_blocked[] = {
-    ".ssh",
-    ".aws",
-    ".gnupg",
-    ".azure",
-    ".config/gcloud",
-    ".kube",
-    ".docker",
-    ".config/containers/auth.json",
-    ".oci",
-    ".config/doctl",
-    ".pulumi/credentials.json",
-    ".terraform.d/credentials.tfrc.json",
-    ".vault-token",
-    ".config/gh",
-    ".config/hub",
-    ".git-credentials",
-    ".config/git/credentials",
-    ".netrc",
-    ".npmrc",
-    ".pypirc",
-    ".cargo/credentials",
-    ".cargo/credentials.toml",
-    ".gem/credentials",
-    ".pgpass",
-    ".my.cnf",
-    ".s3cfg",
-    ".boto",
-    ".config/rclone",
-    ".password-store",
-    ".local/share/keyrings",
-    ".config/op",
-    ".mozilla",
-    ".config/google-chrome",
-    ".config/chromium",
-    NULL,
-};
-
-static const char *const default_devices[] = {
-    "/dev/nvidia[0-9]*",
-    "/dev/nvidiactl",
-    "/dev/nvidia-uvm",
-    "/dev/nvidia-uvm-tools",
-    "/dev/nvidia-modeset",
-    "/dev/nvidia-caps/*",
-    NULL,
-};
-
-static const char *const default_devices_blacklist[] = {
-    "/dev/mem", "/dev/kmem",  "/dev/port",  "/dev/pts", "/dev/pts/*",
-    "/dev/sd*", "/dev/nvme*", "/dev/loop*", NULL,
-};
-
-/* Credentials with names the patterns below do not catch, and host-session plumbing. */
-static const char *const default_blocked_env_vars[] = {
-    "GITHUB_PAT",
-    /* Unlocked password-manager sessions: Bitwarden's CLI; its API key's secret has no "_". */
-    "BW_SESSION",
-    "BW_CLIENTSECRET",
-    "AWS_ACCESS_KEY_ID",
-    "AWS_SECRET_ACCESS_KEY",
-    "AWS_PROFILE",
-    /* The path of a Google service-account key file. */
-    "GOOGLE_APPLICATION_CREDENTIALS",
-    "DATABASE_URL",
-    "PGPASSWORD",
-    "PGPASSFILE",
-    "MYSQL_PWD",
-    "MONGODB_URI",
-    "REDIS_URL",
-    "KRB5CCNAME",
-    "NETRC",
-    "KUBECONFIG",
-    "VAULT_ADDR",
-    "GPG_AGENT_INFO",
-    "DBUS_SESSION_BUS_ADDRESS",
-    "XAUTHORITY",
-    "TMUX",
-    "TMUX_PANE",
-    "STY",
-    "OLDPWD",
-    NULL,
-};
-
-static const char *const default_blocked_env_patterns[] = {
-    "SSH_*",
-    "*_TOKEN/i",
-    "*_TOKEN_*/i",
-    "*_SECRET/i",
-    "*_SECRET_*/i",
-    "SECRET_*/i",
-    "*_PASSWORD/i",
-    "*_PASSWORD_*/i",
-    "*_PASSWD/i",
-    "*_CREDENTIAL/i",
-    "*_CREDENTIALS/i",
-    "*_API_KEY/i",
-    "*_SECRET_KEY/i",
-    "*_PRIVATE_KEY/i",
-    "*_ACCESS_KEY/i",
-    /* The cloud SDKs' own prefixes: AWS (and its older AMAZON_ and EC2_ tools), Azure and its
-     * MSAL token cache, Google Cloud (the gcloud CLI reads CLOUDSDK_*). */
-    "AWS_*",
-    "AMAZON_*",
-    "EC2_*",
-    "AZURE_*",
-    "MSAL_*",
-    "GCP_*",
-    "GCLOUD_*",
-    "GOOGLE_CLOUD_*",
-    "CLOUDSDK_*",
-    "DOCKER_*",
-    "REGISTRY_*",
-    "CI_*",
-    "GITLAB_*",
-    "JENKINS_*",
-    "BUILDKITE_*",
-    "CIRCLECI_*",
-    /* More of BLOCKED_ENV_PATTERNS: credential names the conventions above miss. */
-    /* The credential words on their own, as exact names in any case (a glob such as *TOKEN*
-     * would take TOKENIZERS_PARALLELISM and the like). */
-    "PASSWORD/i",
-    "PASSWD/i",
-    "PASSPHRASE/i",
-    "TOKEN/i",
-    "SECRET/i",
-    "API_KEY/i",
-    /* Key passphrases, and the short form of passwords (DB_PASS, SMTP_PASS). */
-    "*_PASSPHRASE/i",
-    "*_PASS/i",
-    /* 1Password CLI sessions, one per account: OP_SESSION_<account>. */
-    "OP_SESSION_*",
-    /* npm and yarn classic take any config key from npm_config_*, also per registry
-     * (npm_config_//registry.example/:_authToken); _auth is base64 of user:password. Yarn
-     * berry's YARN_NPM_AUTH_IDENT is user:password as well. */
-    "*_authToken/i",
-    "npm_config_*_auth/i",
-    "*_AUTH_IDENT/i",
-    /* Web sessions: a cookie or a session id is a logged-in credential. Not *_SESSION_ID,
-     * which would take XDG_SESSION_ID (a login number, no secret). */
-    "COOKIE/i",
-    "COOKIES/i",
-    "COOKIE_*/i",
-    "*_COOKIE/i",
-    "*_COOKIES/i",
-    "SESSION/i",
-    "SESSIONID/i",
-    "SESSION_ID/i",
-    "SESSION_KEY/i",
-    "*_SESSION/i",
-    "*_SESSIONID/i",
-    "*_SESSION_KEY/i",
-    NULL,
-};
-
-static const char *const default_allowed_env_vars[] = {
-    "ANTHROPIC_API_KEY",
-    "OPENAI_API_KEY",
-    "CODEX_API_KEY",
-    "GOOGLE_API_KEY",
-    /* The agents' own credentials besides their API keys: Gemini CLI's key, Claude Code's
-     * long-lived OAuth token and the bearer token it sends instead of an API key. */
-    "GEMINI_API_KEY",
-    "CLAUDE_CODE_OAUTH_TOKEN",
-    "ANTHROPIC_AUTH_TOKEN",
-    NULL,
-};
-
-static const char *const default_allowed_project_parents[] = {"$HOME", "/tmp", "/var/tmp", NULL};
-static const char *const default_enabled_agents[] = {"claude", "codex", "gemini", NULL};
-/* A capability policy's presets when it names none (process_sandbox.presets null or omitted). */
-static const char *const default_presets[] = {
-    "system_runtime", "developer_toolchains", "package_manager_config", "user_temp", NULL,
-};
 
 #define ONE(v) ((const char *const[]){v, NULL})
 
@@ -632,7 +410,7 @@ const struct cordon_var cordon_vars[] = {
     /* ---- Project & home ---- */
     /* cordon's default is $HOME, /tmp and /var/tmp, not the Fred Hutch file systems. */
     LIST("ALLOWED_PROJECT_PARENTS", allowed_project_parents, CORDON_ADMIN_NARROW_ONLY,
-         default_allowed_project_parents, parse_project_parent,
+         cordon_default_allowed_project_parents, parse_project_parent,
          "must be an absolute path, or start with $HOME, ${HOME} or ~/"),
     /* cordon's own: the writable project directory (--project-dir); unset: the working
      * directory. */
@@ -643,20 +421,20 @@ const struct cordon_var cordon_vars[] = {
     ENUM("HOME_ACCESS", CORDON_MERGE_REPLACE, CORDON_ADMIN_HARDEN_ONLY, ONE("tmpwrite"),
          parse_home_access, home_access_name, "expected tmpwrite, restricted, read or write",
          home_access),
-    LIST("HOME_READONLY", home_readonly, CORDON_ADMIN_NO_ESCALATION, default_home_readonly,
+    LIST("HOME_READONLY", home_readonly, CORDON_ADMIN_NO_ESCALATION, cordon_default_home_readonly,
          parse_home_relative, EXPECT_HOME_REL),
-    LIST("HOME_WRITABLE", home_writable, CORDON_ADMIN_ADDITIVE, default_home_writable,
+    LIST("HOME_WRITABLE", home_writable, CORDON_ADMIN_ADDITIVE, cordon_default_home_writable,
          parse_home_relative, EXPECT_HOME_REL),
-    LIST("HOME_SEEDED_FILES", home_seeded, CORDON_ADMIN_ADDITIVE, default_home_seeded,
+    LIST("HOME_SEEDED_FILES", home_seeded, CORDON_ADMIN_ADDITIVE, cordon_default_home_seeded,
          parse_home_relative, EXPECT_HOME_REL),
     /* cordon's own: credential stores hidden whatever HOME_ACCESS says. */
     LIST("HOME_ALWAYS_BLOCKED", home_always_blocked, CORDON_ADMIN_RESTORED,
-         default_home_always_blocked, parse_home_relative, EXPECT_HOME_REL),
+         cordon_default_home_always_blocked, parse_home_relative, EXPECT_HOME_REL),
 
     /* ---- Mounts ---- */
     /* Relative entries are taken from the working directory, as --ro has always done. */
-    LIST("READONLY_MOUNTS", readonly_mounts, CORDON_ADMIN_ADDITIVE, default_readonly_mounts, NULL,
-         NULL),
+    LIST("READONLY_MOUNTS", readonly_mounts, CORDON_ADMIN_ADDITIVE, cordon_default_readonly_mounts,
+         NULL, NULL),
     LIST("EXTRA_WRITABLE_PATHS", extra_writable_paths, CORDON_ADMIN_ADDITIVE, NULL, NULL, NULL),
     /* Only the admin baseline's value counts (cordon_settings_finalize() puts it back and
      * strips the writable entries below it); a user's value is ignored with a warning. */
@@ -671,9 +449,10 @@ const struct cordon_var cordon_vars[] = {
            cleanup_materialized),
 
     /* ---- Devices ---- */
-    LIST("DEVICES", devices, CORDON_ADMIN_ADDITIVE, default_devices, parse_absolute, EXPECT_PATH),
-    LIST("DEVICES_BLACKLIST", devices_blacklist, CORDON_ADMIN_RESTORED, default_devices_blacklist,
-         parse_absolute, EXPECT_PATH),
+    LIST("DEVICES", devices, CORDON_ADMIN_ADDITIVE, cordon_default_devices, parse_absolute,
+         EXPECT_PATH),
+    LIST("DEVICES_BLACKLIST", devices_blacklist, CORDON_ADMIN_RESTORED,
+         cordon_default_devices_blacklist, parse_absolute, EXPECT_PATH),
     /* Deprecated: the kernel-aware shim of the spec (lower_devices()): on kernel < 5.4 /dev/pts
      * is added to DEVICES (where DEVICES_BLACKLIST still vetoes it), on >= 5.4 a no-op; either
      * way one note line says so. */
@@ -681,12 +460,12 @@ const struct cordon_var cordon_vars[] = {
            parse_bool, EXPECT_BOOL, bind_dev_pts),
 
     /* ---- Environment ---- */
-    LIST("BLOCKED_ENV_VARS", blocked_env_vars, CORDON_ADMIN_RESTORED, default_blocked_env_vars,
-         parse_nonempty, "expected a variable name"),
+    LIST("BLOCKED_ENV_VARS", blocked_env_vars, CORDON_ADMIN_RESTORED,
+         cordon_default_blocked_env_vars, parse_nonempty, "expected a variable name"),
     LIST("BLOCKED_ENV_PATTERNS", blocked_env_patterns, CORDON_ADMIN_RESTORED,
-         default_blocked_env_patterns, parse_nonempty, "expected a pattern"),
-    LIST("ALLOWED_ENV_VARS", allowed_env_vars, CORDON_ADMIN_ADDITIVE, default_allowed_env_vars,
-         parse_nonempty, "expected a variable name"),
+         cordon_default_blocked_env_patterns, parse_nonempty, "expected a pattern"),
+    LIST("ALLOWED_ENV_VARS", allowed_env_vars, CORDON_ADMIN_ADDITIVE,
+         cordon_default_allowed_env_vars, parse_nonempty, "expected a variable name"),
     LIST("SANDBOX_ENV", sandbox_env, CORDON_ADMIN_ADDITIVE, NULL, parse_env_assignment,
          "expected NAME=VALUE"),
     /* cordon's own: values that carry userinfo in a URL (scheme://user[:pass]@) are dropped. */
@@ -695,8 +474,8 @@ const struct cordon_var cordon_vars[] = {
            block_env_url_credentials),
     /* cordon's own: values that hold a token of a published shape (ghp_..., sk-..., AKIA...,
      * a JWT, "Bearer ...") are dropped whatever the variable is called. */
-    SCALAR("BLOCK_ENV_TOKEN_VALUES", CORDON_VAR_BOOL, CORDON_MERGE_HARDEN,
-           CORDON_ADMIN_HARDEN_ONLY, ONE("true"), parse_bool, EXPECT_BOOL, block_env_token_values),
+    SCALAR("BLOCK_ENV_TOKEN_VALUES", CORDON_VAR_BOOL, CORDON_MERGE_HARDEN, CORDON_ADMIN_HARDEN_ONLY,
+           ONE("true"), parse_bool, EXPECT_BOOL, block_env_token_values),
 
     /* ---- Backend & isolation ---- */
     /* Pinned (cordon's own rule): an admin's value beats even the environment and --backend. */
@@ -799,7 +578,7 @@ const struct cordon_var cordon_vars[] = {
     /* ---- Agent profiles ---- */
     /* Each name's profile (profiles/<name>/, src/lib/profiles/) is folded into HOME_WRITABLE,
      * HOME_READONLY, BLOCKED_FILES and ALLOWED_ENV_VARS by cordon_settings_finalize(). */
-    LIST("ENABLED_AGENTS", enabled_agents, CORDON_ADMIN_ADDITIVE, default_enabled_agents,
+    LIST("ENABLED_AGENTS", enabled_agents, CORDON_ADMIN_ADDITIVE, cordon_default_enabled_agents,
          parse_agent_name, "expected an agent name ([a-z0-9_-]+)"),
     /* Names (or all) whose startup warning about unreachable credentials is not printed. */
     LIST("SUPPRESS_AGENT_WARNINGS", suppress_agent_warnings, CORDON_ADMIN_ADDITIVE, NULL,
@@ -817,11 +596,11 @@ const struct cordon_var cordon_vars[] = {
          EXPECT_PATH),
     LIST("POLICY_WRITE_ROOTS", write_roots, CORDON_ADMIN_NARROW_ONLY, NULL, parse_absolute,
          EXPECT_PATH),
-    LIST("POLICY_PRESETS", presets, CORDON_ADMIN_NARROW_ONLY, default_presets, parse_preset,
+    LIST("POLICY_PRESETS", presets, CORDON_ADMIN_NARROW_ONLY, cordon_default_presets, parse_preset,
          "expected system_runtime, developer_toolchains, package_manager_config or user_temp"),
     /* The workspace.read_text, list or exists capability: workspace roots are readable. */
-    SCALAR("POLICY_WORKSPACE_READ", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE,
-           CORDON_ADMIN_HARDEN_ONLY, ONE("true"), parse_bool, EXPECT_BOOL, workspace_read),
+    SCALAR("POLICY_WORKSPACE_READ", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_HARDEN_ONLY,
+           ONE("true"), parse_bool, EXPECT_BOOL, workspace_read),
     /* The workspace.write_text capability: workspace and write roots are writable, and the
      * user_temp preset's scratch directories. */
     SCALAR("POLICY_WORKSPACE_WRITES", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE,
