@@ -570,7 +570,7 @@ Test(env, defaults_pass_ordinary_variables)
             "BYPASS=1",
             "GIT_ASKPASS=/usr/bin/ksshaskpass",
             "COMPASS=1",
-            "npm_config_registry=https://registry.npmjs.org/",
+            "npm_config_registry=https://registry.example.org/",
             "npm_config_cache=/home/u/.npm",
             "OP_BIOMETRIC_UNLOCK_ENABLED=true",
             "BW_NOINTERACTION=true",
