@@ -108,6 +108,11 @@ struct cordon_report {
                 size_t rules;
                 bool tcp_denied;
                 bool scoped;
+                /* Under the landlock backend: how many of the policy's read-only paths inside
+                 * writable directories only a mount namespace keeps (the project's agent
+                 * files, ...), which therefore stay writable (at least 1 when such files were
+                 * not even planned for an explicit landlock backend); 0 otherwise. */
+                size_t left_writable;
         } landlock;
         struct {
                 bool planned;

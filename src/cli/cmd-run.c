@@ -66,6 +66,12 @@ static void print_banner(void *userdata, const struct cordon_sandbox *sb)
                 ll ? "landlock" : "", ll && sc ? "," : "", sc ? "seccomp" : (ll ? "" : "none"),
                 rep->project_dir, cordon_home_access_to_string(rep->home_access),
                 cordon_net_mode_to_string(rep->net_mode), rep->env_blocked, b->presets);
+        if (rep->landlock.left_writable)
+                fprintf(stderr,
+                        "cordon: the landlock backend leaves protected files writable (the "
+                        "project's agent files: .mcp.json, .envrc, .claude, ...); what the "
+                        "command writes there can run on the host later (see cordon doctor; "
+                        "the ns backend keeps them read-only)\n");
         if (*rep->net_note && rep->net_mode > rep->net_mode_requested)
                 fprintf(stderr, "cordon: %s\n", rep->net_note);
         if (rep->net_mode == CORDON_NET_OPEN)

@@ -6,19 +6,20 @@
 
 export GITHUB_TOKEN=banner-s3cret-token AWS_SECRET_ACCESS_KEY=banner-s3cret-aws
 
-plan 11
+plan 12
 so=$(cd "$T_PROJECT" && "$CORDON" run -- echo out 2>"$T_TMP/stderr"); rc=$?
 se=$(cat "$T_TMP/stderr")
 check "the command's stdout is untouched" "0:out" "$rc:$so"
 backend=${SANDBOX_BACKEND:-ns}
 # One banner line, and under the landlock backend more: the default network (filtered) cannot
 # be delivered without a network namespace, and a line says what was used instead (proxied,
-# with Landlock ABI 4 for its port rule; isolated before that), and proxied names its port.
+# with Landlock ABI 4 for its port rule; isolated before that), proxied names its port, and a
+# line names the protected files only the ns backend keeps read-only (the project's agent files).
 ll_net=isolated
 [ "$backend" = landlock ] && [ "$(python3 -c 'import ctypes
 print(ctypes.CDLL(None).syscall(444, None, 0, 1))')" -ge 4 ] && ll_net=proxied
 want_lines=1
-[ "$backend" = landlock ] && want_lines=2 && [ $ll_net = proxied ] && want_lines=3
+[ "$backend" = landlock ] && want_lines=3 && [ $ll_net = proxied ] && want_lines=4
 check "exactly $want_lines line(s) on stderr" "$want_lines" "$(printf '%s\n' "$se" | grep -c .)"
 case $se in
 "cordon: backend=$backend profile=worktree layers=landlock,seccomp "*)
@@ -34,6 +35,11 @@ if [ "$backend" = landlock ]; then
 else
         ok "ns: no network fallback line"
 fi
+gap="cordon: the landlock backend leaves protected files writable (the project's agent files"
+want_gap=0
+[ "$backend" = landlock ] && want_gap=1
+check "only the landlock backend names the agent files it leaves writable" "$want_gap" \
+        "$(printf '%s\n' "$se" | grep -cF "$gap")"
 # The network delivered: the default filtered, or (no usable pasta here) the stricter proxied;
 # the landlock backend has no network namespace and falls back to proxied (or isolated).
 case $backend in landlock) nets=$ll_net ;; *) nets="filtered|proxied" ;; esac

@@ -24,6 +24,9 @@ struct cordon_sandbox {
         struct cordon_report report;
         char *project_dir; /* the report's strings */
         char **env_blocked_names;
+        /* The policy's CORDON_FS_NS_ONLY rules, plus one for the agent files an explicit
+         * landlock backend made none for (report_policy()). */
+        size_t ns_only_rules;
         char limits_text[256];
 
         /* During start: the child's plan and context (read by the child before its exec). */

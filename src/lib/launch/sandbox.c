@@ -49,6 +49,7 @@ void cordon_sandbox_report_decisions(struct cordon_sandbox *sb)
         rep->landlock.tcp_denied = (l->landlock || l->ll.prepared) && l->ll.deny_tcp;
         rep->proxy.port = cordon_net_mode_traits(l->net_mode)->proxy ? l->proxy_port : 0;
         rep->landlock.scoped = l->landlock && l->ll.scope;
+        rep->landlock.left_writable = l->backend == CORDON_BACKEND_LANDLOCK ? sb->ns_only_rules : 0;
         rep->seccomp.planned = l->bpf.len > 0;
         rep->seccomp.deny_list = l->seccomp;
         rep->seccomp.deny_network = l->seccomp_key.net == CORDON_SECCOMP_NET_NONE;
@@ -83,6 +84,10 @@ static int report_policy(struct cordon_sandbox *sb, const struct cordon_policy *
                                                            : calloc(1, sizeof(char *))))
                 return -ENOMEM;
         rep->env_blocked_names = (const char *const *)sb->env_blocked_names;
+        sb->ns_only_rules = p->agent_files_unkept;
+        for (size_t i = 0; i < p->n_fs; i++)
+                if (p->fs[i].flags & CORDON_FS_NS_ONLY)
+                        sb->ns_only_rules++;
         rep->timeout_usec = p->limits.timeout_usec;
         rep->memory_bytes = p->limits.memory_bytes;
         rep->limits_text = sb->limits_text;

@@ -132,6 +132,10 @@ struct cordon_policy {
         /* ...because NETWORK_MAIL_BLOCK=on: an `auto` backend that falls back to landlock
          * refuses to start instead of going without it. */
         bool mail_stub_required;
+        /* PROTECT_AGENT_PROJECT_FILES asked for read-only files only a mount namespace keeps,
+         * and an explicit landlock backend made none (lower-agent-project.c): the banner and
+         * the report name the gap (report.landlock.left_writable). */
+        bool agent_files_unkept;
         /* PROTECT_GIT_CONFIG keeps this git directory (the first of them) with mounts
          * (lower-git.c): cordon_launch_prepare() refuses the landlock backend. NULL: none. */
         char *git_protected;

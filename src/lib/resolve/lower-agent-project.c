@@ -108,9 +108,14 @@ static int protect_list(struct lower *l, const struct cordon_list *roots, bool u
 
 int cordon_lower_agents_project(struct lower *l)
 {
-        /* An explicit landlock backend would drop the rules: nothing is made for them. */
-        if (!l->s->protect_agent_files || l->s->backend == CORDON_BACKEND_LANDLOCK)
+        if (!l->s->protect_agent_files)
                 return 0;
+        /* An explicit landlock backend would drop the rules: nothing is made for them, and the
+         * gap is reported instead. */
+        if (l->s->backend == CORDON_BACKEND_LANDLOCK) {
+                l->p->agent_files_unkept = true;
+                return 0;
+        }
         int r;
         if (l->p->project_dir && (r = protect_in(l, l->p->project_dir)) < 0)
                 return r;
