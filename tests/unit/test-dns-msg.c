@@ -84,9 +84,8 @@ Test(dns_msg, parse_refusals)
         cr_expect_eq(cordon_dns_query_parse(b, n, &q), -EINVAL);
 
         /* Bytes that would make the text ambiguous or unprintable. */
-        const char *bad[] = {"a\x2e"
-                             "b",
-                             "a b", "a\x01", "caf\xc3\xa9"};
+        /* "a.b" written with the dot as an escape, so the label holds the dot itself. */
+        const char *bad[] = {"a\x2e\x62", "a b", "a\x01", "caf\xc3\xa9"};
         for (size_t i = 0; i < 4; i++) {
                 n = make_query(b, 1, "x", CORDON_DNS_TYPE_A, false);
                 /* one label holding the bad bytes, written by hand */

@@ -25,13 +25,14 @@
 #include "lib/net/net-rules.h"
 #include "lib/policy/net-modes.h" /* CORDON_DNS_ADDR */
 
-#define CORDON_DNS_RATE       20   /* queries a second, sustained */
-#define CORDON_DNS_BURST      40   /* queries at once after a quiet time */
-#define CORDON_DNS_IN_FLIGHT  16   /* forwarded queries waiting for their answer */
-#define CORDON_DNS_TIMEOUT_MS 2500 /* then the sandbox gets SERVFAIL and the next server is used   \
-                                    */
-#define CORDON_DNS_SERVERS_MAX 3   /* as many as a resolv.conf's nameserver lines count */
-#define CORDON_DNS_PORTS_MAX   64  /* distinct ports of exceptions a name is tried with */
+#define CORDON_DNS_RATE      20 /* queries a second, sustained */
+#define CORDON_DNS_BURST     40 /* queries at once after a quiet time */
+#define CORDON_DNS_IN_FLIGHT 16 /* forwarded queries waiting for their answer */
+#define CORDON_DNS_TIMEOUT_MS                                                                      \
+        2500                      /* then the sandbox gets SERVFAIL and the next server is used    \
+                                   */
+#define CORDON_DNS_SERVERS_MAX 3  /* as many as a resolv.conf's nameserver lines count */
+#define CORDON_DNS_PORTS_MAX   64 /* distinct ports of exceptions a name is tried with */
 
 struct cordon_dns_server {
         struct cordon_net_addr addr;

@@ -67,11 +67,9 @@ bool cordon_net_mode_deliverable(const struct cordon_policy *p, enum cordon_back
                  * the filter itself. */
                 if (!host->notify && p->side_effect_level >= CORDON_SIDE_EFFECT_NETWORK) {
                         snprintf(why, n,
-                                 "the landlock backend keeps the command's connect() to the "
-                                 "proxy's own address with seccomp user notifications, which are "
-                                 "off here (they need the Landlock and seccomp layers on and "
-                                 "Linux 5.14; Landlock's TCP rule alone would let a connect to "
-                                 "any host on the proxy's port out; use the ns backend)");
+                                 "the landlock backend confines connect() to the proxy's address "
+                                 "with seccomp user notifications, which need the Landlock and "
+                                 "seccomp layers on and Linux 5.14 (use the ns backend)");
                         return false;
                 }
                 return true;

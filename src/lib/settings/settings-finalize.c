@@ -76,12 +76,8 @@ static int restore_list(struct admin_run *run, const struct cordon_var *v)
  * os_hardened, CORDON_HANDLER_SANDBOX off < warn < enforce, the NETWORK_* ladders of the spec)
  * or false < true (PROTECT_GIT_CONFIG), except HOME_ACCESS below. */
 static const char *const reversed_ladders[] = {
-    "POLICY_WORKSPACE_READ",
-    "POLICY_WORKSPACE_WRITES",
-    "POLICY_WORKSPACE_DELETE",
-    "POLICY_PROCESS_EXEC",
-    "SIDE_EFFECT_LEVEL",
-    "TERMINAL_PASSTHROUGH",
+    "POLICY_WORKSPACE_READ", "POLICY_WORKSPACE_WRITES", "POLICY_WORKSPACE_DELETE",
+    "POLICY_PROCESS_EXEC",   "SIDE_EFFECT_LEVEL",       "TERMINAL_PASSTHROUGH",
 };
 
 /* HOME_ACCESS's ladder, by enum value: write (everything, persisting) < read (everything
