@@ -314,7 +314,7 @@ static int add_in_place(void *userdata, const char *path)
 
 static bool below_strictly(const char *path, const char *parent)
 {
-        return !streq(path, parent) && path_is_below(path, parent);
+        return path_is_below(path, parent) && !streq(path, parent);
 }
 
 struct carve {
