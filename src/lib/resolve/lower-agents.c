@@ -123,7 +123,7 @@ static bool agent_installed(struct lower *l, size_t i)
         CORDON_LIST_FOREACH (d, &a->items[CORDON_PROFILE_DIR]) {
                 _cleanup_free_ char *path = yes ? NULL : path_join(l->home_real, d->value);
                 struct stat st;
-                yes |= path && lstat(path, &st) == 0;
+                yes |= path && cordon_lower_host_lstat(l, path, &st) == 0;
         }
         const char *path = NULL;
         STRV_FOREACH (e, l->h->envp)
