@@ -86,3 +86,20 @@ unsigned path_depth(const char *p)
                         d++;
         return d;
 }
+
+bool path_is_normal(const char *path)
+{
+        if (path[0] != '/')
+                return false;
+        if (path[1] == 0)
+                return true;
+        for (const char *c = path; *c; c++) {
+                if (*c != '/')
+                        continue;
+                const char *n = c + 1;
+                if (*n == 0 || *n == '/' || (n[0] == '.' && (n[1] == 0 || n[1] == '/')) ||
+                    (n[0] == '.' && n[1] == '.' && (n[2] == 0 || n[2] == '/')))
+                        return false;
+        }
+        return true;
+}

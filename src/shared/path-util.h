@@ -6,6 +6,9 @@
 /* True when @path equals @parent or lies below it on a path-component boundary
  * ("/foo" is not a parent of "/foobar"). Both must be normalised absolute paths. */
 bool path_is_below(const char *path, const char *parent);
+/* True for an absolute path with nothing for realpath() to normalize: no empty, "." or ".."
+ * component and no trailing slash. */
+bool path_is_normal(const char *path);
 bool path_is_absolute(const char *p);
 /* Lexically normalises an absolute path: collapses "//" and "/./", strips a trailing "/".
  * Refuses ".." components with -EINVAL (callers resolve those with realpath). */

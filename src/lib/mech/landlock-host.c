@@ -60,25 +60,6 @@ static void host_view_clear(struct host_view *v)
         free(v->dirs);
 }
 
-/* True for an absolute path with nothing for realpath() to normalize: no empty, "." or ".."
- * component and no trailing slash. */
-static bool path_is_normal(const char *path)
-{
-        if (path[0] != '/')
-                return false;
-        if (path[1] == 0)
-                return true;
-        for (const char *c = path; *c; c++) {
-                if (*c != '/')
-                        continue;
-                const char *n = c + 1;
-                if (*n == 0 || *n == '/' || (n[0] == '.' && (n[1] == 0 || n[1] == '/')) ||
-                    (n[0] == '.' && n[1] == '.' && (n[2] == 0 || n[2] == '/')))
-                        return false;
-        }
-        return true;
-}
-
 static bool dir_seen(const struct host_view *v, const char *dir, size_t len)
 {
         for (size_t i = 0; i < v->n_dirs; i++)

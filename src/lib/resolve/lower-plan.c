@@ -252,6 +252,19 @@ char *cordon_lower_realpath_lstated(const struct lower *l, const char *path, con
         return NULL;
 }
 
+/* True when @path is absolute and normal and its parent a directory of the realpath cache. */
+static bool parent_is_real(const struct lower *l, const char *path)
+{
+        const char *slash = strrchr(path, '/');
+        if (!l->real_dirs || !path_is_normal(path) || slash == path)
+                return false;
+        size_t n = (size_t)(slash - path);
+        STRV_FOREACH (d, l->real_dirs->dirs)
+                if (strlen(*d) == n && memcmp(*d, path, n) == 0)
+                        return true;
+        return false;
+}
+
 int cordon_lower_lstat(const struct lower *l, const char *path, struct stat *ret)
 {
         if (cordon_lower_host_lstat(l, path, ret) == 0)
@@ -259,7 +272,9 @@ int cordon_lower_lstat(const struct lower *l, const char *path, struct stat *ret
         int e = errno;
         if (e == ENOENT && l->p->n_actions > 0) {
                 const struct cordon_host_action *a = cordon_policy_find_host_action(l->p, path);
-                if (!a) {
+                /* In a directory known to be its own realpath, @path is its own as well: the
+                 * lookup above was the one a realpath would make. */
+                if (!a && !parent_is_real(l, path)) {
                         _cleanup_free_ char *real = cordon_lower_realpath(l, path);
                         a = real ? cordon_policy_find_host_action(l->p, real) : NULL;
                 }
