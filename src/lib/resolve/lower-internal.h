@@ -26,13 +26,16 @@ struct lower_real_dirs {
  * entries, the agent profiles, the carving and the realpaths on the way). Like @lower_real_dirs
  * it decides nothing alone. Open addressing on a hash of the path; @n_slots a power of two. */
 struct lower_stat_entry {
-        char *path; /* NULL: empty slot */
-        uint64_t hash;
         int err; /* 0, or the errno of lstat() */
         struct stat st;
+        char path[]; /* as asked */
+};
+struct lower_stat_slot {
+        uint64_t hash;
+        struct lower_stat_entry *e; /* NULL: empty */
 };
 struct lower_stat_cache {
-        struct lower_stat_entry *slots;
+        struct lower_stat_slot *slots; /* small, so that a start does not fault in a big table */
         size_t n_slots, n;
 };
 

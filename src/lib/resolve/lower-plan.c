@@ -62,14 +62,14 @@ static uint64_t path_hash(const char *path)
         return h;
 }
 
-static struct lower_stat_entry *stat_slot(const struct lower_stat_cache *c, const char *path,
-                                          uint64_t h)
+static struct lower_stat_slot *stat_slot(const struct lower_stat_cache *c, const char *path,
+                                         uint64_t h)
 {
         size_t mask = c->n_slots - 1;
-        struct lower_stat_entry *e = &c->slots[h & mask];
-        while (e->path && (e->hash != h || !streq(e->path, path)))
-                e = &c->slots[(size_t)(e - c->slots + 1) & mask];
-        return e;
+        struct lower_stat_slot *s = &c->slots[h & mask];
+        while (s->e && (s->hash != h || !streq(s->e->path, path)))
+                s = &c->slots[(size_t)(s - c->slots + 1) & mask];
+        return s;
 }
 
 /* Keeps @err and @st for @path; a full cache grows, and one that cannot just forgets. */
@@ -77,23 +77,27 @@ static void stat_keep(struct lower_stat_cache *c, const char *path, uint64_t h, 
                       const struct stat *st)
 {
         if (2 * (c->n + 1) > c->n_slots) {
-                size_t n_slots = c->n_slots ? 2 * c->n_slots : 256;
-                struct lower_stat_entry *slots = calloc(n_slots, sizeof(*slots));
+                size_t n_slots = c->n_slots ? 2 * c->n_slots : 64;
+                struct lower_stat_slot *slots = calloc(n_slots, sizeof(*slots));
                 if (!slots)
                         return;
                 struct lower_stat_cache grown = {.slots = slots, .n_slots = n_slots, .n = c->n};
                 for (size_t i = 0; i < c->n_slots; i++)
-                        if (c->slots[i].path)
-                                *stat_slot(&grown, c->slots[i].path, c->slots[i].hash) =
+                        if (c->slots[i].e)
+                                *stat_slot(&grown, c->slots[i].e->path, c->slots[i].hash) =
                                     c->slots[i];
                 free(c->slots);
                 *c = grown;
         }
-        char *copy = strdup(path);
-        if (!copy)
+        size_t len = strlen(path);
+        struct lower_stat_entry *e = malloc(sizeof(*e) + len + 1);
+        if (!e)
                 return;
-        *stat_slot(c, path, h) = (struct lower_stat_entry){
-            .path = copy, .hash = h, .err = err, .st = err ? (struct stat){0} : *st};
+        e->err = err;
+        if (!err)
+                e->st = *st;
+        memcpy(e->path, path, len + 1);
+        *stat_slot(c, path, h) = (struct lower_stat_slot){.hash = h, .e = e};
         c->n++;
 }
 
@@ -104,8 +108,8 @@ int cordon_lower_host_lstat(const struct lower *l, const char *path, struct stat
                 return lstat(path, ret);
         uint64_t h = path_hash(path);
         if (c->n_slots) {
-                const struct lower_stat_entry *e = stat_slot(c, path, h);
-                if (e->path) {
+                const struct lower_stat_entry *e = stat_slot(c, path, h)->e;
+                if (e) {
                         if (e->err) {
                                 errno = e->err;
                                 return -1;
@@ -127,7 +131,7 @@ int cordon_lower_host_lstat(const struct lower *l, const char *path, struct stat
 void cordon_lower_stat_cache_clear(struct lower_stat_cache *c)
 {
         for (size_t i = 0; i < c->n_slots; i++)
-                free(c->slots[i].path);
+                free(c->slots[i].e);
         free(c->slots);
         *c = (struct lower_stat_cache){0};
 }
