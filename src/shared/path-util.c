@@ -26,6 +26,15 @@ bool path_is_below(const char *path, const char *parent)
         return path[i] == 0 || path[i] == '/';
 }
 
+bool path_is_below_n(const char *path, size_t n, const char *parent)
+{
+        size_t m = strlen(parent);
+        if (m == 1 && parent[0] == '/')
+                return path[0] == '/';
+        /* The byte at the parent's end first: it tells most unrelated paths apart. */
+        return m <= n && (path[m] == '/' || path[m] == 0) && memcmp(path, parent, m) == 0;
+}
+
 int path_normalize(const char *p, char **ret)
 {
         if (!path_is_absolute(p))

@@ -44,9 +44,10 @@ static const struct cordon_fs_rule *effective_rule(const struct lower *l, const 
 {
         const struct cordon_fs_rule *best = NULL;
         unsigned best_depth = 0;
+        size_t n = strlen(guest);
         for (size_t i = 0; i < l->p->n_fs; i++) {
                 const struct cordon_fs_rule *r = &l->p->fs[i];
-                if (!path_is_below(guest, r->guest))
+                if (!path_is_below_n(guest, n, r->guest))
                         continue;
                 if (r->access == CORDON_ACCESS_MASKED) {
                         if (skip_own_mask && streq(r->guest, guest))
