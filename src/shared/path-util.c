@@ -28,10 +28,14 @@ bool path_is_below(const char *path, const char *parent)
 
 bool path_is_below_n(const char *path, size_t n, const char *parent)
 {
-        size_t m = strlen(parent);
-        if (m == 1 && parent[0] == '/')
+        if (n == 0 || parent[0] == 0)
+                return path_is_below(path, parent); /* nothing to index */
+        if (parent[0] == '/' && parent[1] == 0)
                 return path[0] == '/';
-        /* The byte at the parent's end first: it tells most unrelated paths apart. */
+        if (path[1] != parent[1])
+                return false; /* /usr, /dev, /proc against a path in the home */
+        size_t m = strlen(parent);
+        /* The byte at the parent's end next: it tells most unrelated paths apart. */
         return m <= n && (path[m] == '/' || path[m] == 0) && memcmp(path, parent, m) == 0;
 }
 

@@ -40,7 +40,10 @@ Test(path_util, is_below_n_agrees)
                                "/foo/",
                                "/home/u/.claude",
                                "/home/u/.claude/todos",
-                               "/home/u/.claudex"};
+                               "/home/u/.claudex",
+                               "",
+                               "x",
+                               "/x"};
         for (size_t i = 0; i < ELEMENTSOF(paths); i++)
                 for (size_t j = 0; j < ELEMENTSOF(paths); j++)
                         cr_assert_eq(path_is_below_n(paths[i], strlen(paths[i]), paths[j]),
