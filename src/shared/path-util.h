@@ -2,10 +2,16 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* True when @path equals @parent or lies below it on a path-component boundary
  * ("/foo" is not a parent of "/foobar"). Both must be normalised absolute paths. */
 bool path_is_below(const char *path, const char *parent);
+/* The same, with @n the length of @path: for one path against many parents. */
+bool path_is_below_n(const char *path, size_t n, const char *parent);
+/* True for an absolute path with nothing for realpath() to normalize: no empty, "." or ".."
+ * component and no trailing slash. */
+bool path_is_normal(const char *path);
 bool path_is_absolute(const char *p);
 /* Lexically normalises an absolute path: collapses "//" and "/./", strips a trailing "/".
  * Refuses ".." components with -EINVAL (callers resolve those with realpath). */

@@ -26,6 +26,42 @@ Test(path_util, is_below_component_boundary)
         cr_assert_not(path_is_below("/bar/foo", "/foo"));
 }
 
+/* path_is_below_n() gives path_is_below()'s answer for every pair. */
+Test(path_util, is_below_n_agrees)
+{
+        const char *paths[] = {"/",
+                               "/foo",
+                               "/foo/bar",
+                               "/foo/bar/baz",
+                               "/foobar",
+                               "/fo",
+                               "/bar/foo",
+                               "relative",
+                               "/foo/",
+                               "/home/u/.claude",
+                               "/home/u/.claude/todos",
+                               "/home/u/.claudex",
+                               "",
+                               "x",
+                               "/x"};
+        for (size_t i = 0; i < ELEMENTSOF(paths); i++)
+                for (size_t j = 0; j < ELEMENTSOF(paths); j++)
+                        cr_assert_eq(path_is_below_n(paths[i], strlen(paths[i]), paths[j]),
+                                     path_is_below(paths[i], paths[j]), "'%s' below '%s'", paths[i],
+                                     paths[j]);
+}
+
+Test(path_util, is_normal)
+{
+        cr_assert(path_is_normal("/"));
+        cr_assert(path_is_normal("/a/b.c/..d"));
+        cr_assert_not(path_is_normal("a/b"));
+        cr_assert_not(path_is_normal("/a/"));
+        cr_assert_not(path_is_normal("/a//b"));
+        cr_assert_not(path_is_normal("/a/./b"));
+        cr_assert_not(path_is_normal("/a/.."));
+}
+
 Test(path_util, is_below_root)
 {
         cr_assert(path_is_below("/", "/"));

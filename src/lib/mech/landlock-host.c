@@ -24,6 +24,7 @@ struct grant {
         bool dropped;
         struct stat st; /* what is at @path now, once resolved (seen) */
         bool seen;
+        size_t len; /* strlen(@path), once it is final (cordon_landlock_build_host()) */
 };
 
 struct host_view {
@@ -58,25 +59,6 @@ static void host_view_clear(struct host_view *v)
         free(v->masks);
         free(v->mask_dirs);
         free(v->dirs);
-}
-
-/* True for an absolute path with nothing for realpath() to normalize: no empty, "." or ".."
- * component and no trailing slash. */
-static bool path_is_normal(const char *path)
-{
-        if (path[0] != '/')
-                return false;
-        if (path[1] == 0)
-                return true;
-        for (const char *c = path; *c; c++) {
-                if (*c != '/')
-                        continue;
-                const char *n = c + 1;
-                if (*n == 0 || *n == '/' || (n[0] == '.' && (n[1] == 0 || n[1] == '/')) ||
-                    (n[0] == '.' && n[1] == '.' && (n[2] == 0 || n[2] == '/')))
-                        return false;
-        }
-        return true;
 }
 
 static bool dir_seen(const struct host_view *v, const char *dir, size_t len)
@@ -314,7 +296,7 @@ static int add_in_place(void *userdata, const char *path)
 
 static bool below_strictly(const char *path, const char *parent)
 {
-        return !streq(path, parent) && path_is_below(path, parent);
+        return path_is_below(path, parent) && !streq(path, parent);
 }
 
 struct carve {
@@ -510,6 +492,15 @@ static int carve_dir(struct carve *c, int parent_fd, const char *name, const cha
 /* The paths grant @g must not reach: masked paths below it, and the grants nested in it that
  * need it kept out: those with fewer rights (a mount would shadow the parent there) and those
  * with masked paths of their own below them. */
+/* below_strictly() with both lengths known: most pairs differ in length or have no '/' at the
+ * parent's end, and carve_points() compares every pair of grants. */
+static bool below_strictly_n(const char *path, size_t n, const char *parent, size_t m)
+{
+        if (m == 1)
+                return parent[0] == '/' && n > 1 && path[0] == '/';
+        return n > m && path[m] == '/' && memcmp(path, parent, m) == 0;
+}
+
 static int carve_points(const struct host_view *v, const struct grant *g, const char ***ret,
                         size_t *ret_n)
 {
@@ -522,7 +513,7 @@ static int carve_points(const struct host_view *v, const struct grant *g, const 
                         pts[n++] = v->masks[i];
         for (size_t i = 0; i < v->n_grants; i++) {
                 const struct grant *h = &v->grants[i];
-                if (h->dropped || !below_strictly(h->path, g->path))
+                if (h->dropped || !below_strictly_n(h->path, h->len, g->path, g->len))
                         continue;
                 bool masks_below = false;
                 for (size_t j = 0; j < v->n_masks; j++)
@@ -665,6 +656,8 @@ int cordon_landlock_build_host(const struct cordon_policy *p, struct cordon_land
 {
         struct host_view v = {.budget = CORDON_LANDLOCK_CARVE_MAX_RULES};
         int r = collect_host(p, &v);
+        for (size_t i = 0; r >= 0 && i < v.n_grants; i++)
+                v.grants[i].len = strlen(v.grants[i].path);
         for (size_t i = 0; r >= 0 && i < v.n_grants; i++) {
                 const struct grant *g = &v.grants[i];
                 if (g->dropped)

@@ -264,6 +264,48 @@ static int build_ns(const struct cordon_policy *p, struct cordon_landlock_plan *
         return 0;
 }
 
+/* Drops every rule that lies strictly below another whose rights hold all of its own: Landlock
+ * grants a path the union of the rules on it and on its parents, so such a rule adds nothing,
+ * and each costs an open, an fstat() and a landlock_add_rule() at every start (the agents'
+ * files in their read-only directories; under the ns backend, every mount inside the tmpfs
+ * home). Kept when the rule is required and the one above it optional: that one may be skipped.
+ * Transitive, so a rule dropped itself still covers the ones below it. */
+static int drop_covered(struct cordon_landlock_plan *plan)
+{
+        size_t n_rules = plan->n_rules ? plan->n_rules : 1;
+        bool *covered = calloc(n_rules, sizeof(*covered));
+        size_t *len = malloc(n_rules * sizeof(*len));
+        if (!covered || !len) {
+                free(covered);
+                free(len);
+                return -ENOMEM;
+        }
+        for (size_t i = 0; i < plan->n_rules; i++)
+                len[i] = strlen(plan->rules[i].path);
+        /* Every pair, so the cheap tests first: the rights, then the lengths. */
+        for (size_t i = 0; i < plan->n_rules; i++) {
+                const struct cordon_landlock_rule *r = &plan->rules[i];
+                for (size_t j = 0; j < plan->n_rules && !covered[i]; j++) {
+                        const struct cordon_landlock_rule *a = &plan->rules[j];
+                        size_t k = len[j] == 1 ? 0 : len[j]; /* "/" holds every other path */
+                        covered[i] = (r->access & ~a->access) == 0 &&
+                                     (!a->optional || r->optional) && len[i] > len[j] &&
+                                     r->path[k] == '/' && memcmp(r->path, a->path, k) == 0;
+                }
+        }
+        free(len);
+        size_t n = 0;
+        for (size_t i = 0; i < plan->n_rules; i++) {
+                if (covered[i])
+                        free(plan->rules[i].path);
+                else
+                        plan->rules[n++] = plan->rules[i];
+        }
+        plan->n_rules = n;
+        free(covered);
+        return 0;
+}
+
 int cordon_landlock_plan_build(const struct cordon_policy *p, enum cordon_backend backend, int abi,
                                struct cordon_landlock_plan *ret)
 {
@@ -284,6 +326,8 @@ int cordon_landlock_plan_build(const struct cordon_policy *p, enum cordon_backen
                 r = cordon_landlock_build_host(p, &plan);
         } else
                 r = -EINVAL;
+        if (r >= 0)
+                r = drop_covered(&plan);
         if (r < 0) {
                 cordon_landlock_plan_clear(&plan);
                 return r;

@@ -44,9 +44,10 @@ static const struct cordon_fs_rule *effective_rule(const struct lower *l, const 
 {
         const struct cordon_fs_rule *best = NULL;
         unsigned best_depth = 0;
+        size_t n = strlen(guest);
         for (size_t i = 0; i < l->p->n_fs; i++) {
                 const struct cordon_fs_rule *r = &l->p->fs[i];
-                if (!path_is_below(guest, r->guest))
+                if (!path_is_below_n(guest, n, r->guest))
                         continue;
                 if (r->access == CORDON_ACCESS_MASKED) {
                         if (skip_own_mask && streq(r->guest, guest))
@@ -123,7 +124,7 @@ static bool agent_installed(struct lower *l, size_t i)
         CORDON_LIST_FOREACH (d, &a->items[CORDON_PROFILE_DIR]) {
                 _cleanup_free_ char *path = yes ? NULL : path_join(l->home_real, d->value);
                 struct stat st;
-                yes |= path && lstat(path, &st) == 0;
+                yes |= path && cordon_lower_host_lstat(l, path, &st) == 0;
         }
         const char *path = NULL;
         STRV_FOREACH (e, l->h->envp)

@@ -36,10 +36,11 @@ static bool carvable(const struct lower *l, const struct cordon_fs_rule *r)
 static ssize_t holder(const struct lower *l, const char *point)
 {
         ssize_t best = -1;
+        size_t n = strlen(point);
         for (size_t i = 0; i < l->p->n_fs; i++) {
                 const struct cordon_fs_rule *r = &l->p->fs[i];
-                if (r->access != CORDON_ACCESS_RW || !r->host || streq(r->host, point) ||
-                    !path_is_below(point, r->host))
+                if (r->access != CORDON_ACCESS_RW || !r->host ||
+                    !path_is_below_n(point, n, r->host) || streq(r->host, point))
                         continue;
                 if (best < 0 || strlen(r->host) > strlen(l->p->fs[best].host))
                         best = (ssize_t)i;

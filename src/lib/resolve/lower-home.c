@@ -303,7 +303,7 @@ static bool created_when_missing(const char *v)
 }
 
 /* True when a component of @rel below @base (as far as it exists) is a symlink. */
-static bool has_link_below(const char *base, const char *rel)
+static bool has_link_below(const struct lower *l, const char *base, const char *rel)
 {
         _cleanup_free_ char *path = path_join(base, rel);
         if (!path)
@@ -314,7 +314,7 @@ static bool has_link_below(const char *base, const char *rel)
                 char saved = *c;
                 *c = 0;
                 struct stat st;
-                if (lstat(path, &st) < 0)
+                if (cordon_lower_host_lstat(l, path, &st) < 0)
                         return false;
                 if (S_ISLNK(st.st_mode))
                         return true;
@@ -362,7 +362,8 @@ static int block_in_home(struct lower *l, const char *base, const char *guest_ho
          * every entry on every start, and most entries do not exist: one lstat() for those. */
         if (!exists)
                 return 0; /* nothing there to hide, under this name or behind a link */
-        bool link = strchr(it->value, '/') ? has_link_below(base, it->value) : S_ISLNK(st.st_mode);
+        bool link =
+            strchr(it->value, '/') ? has_link_below(l, base, it->value) : S_ISLNK(st.st_mode);
         if (guest && !link &&
             (r = cordon_lower_put(l, guest, NULL, CORDON_ACCESS_MASKED, 0, it->origin)) < 0)
                 return r;

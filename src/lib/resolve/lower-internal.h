@@ -21,6 +21,24 @@ struct lower_real_dirs {
         char **dirs;
 };
 
+/* What lstat() said of each path this resolve looked at, failures included: resolve changes
+ * nothing on the host, and the same paths come up again and again (an agent's state in the home
+ * entries, the agent profiles, the carving and the realpaths on the way). Like @lower_real_dirs
+ * it decides nothing alone. Open addressing on a hash of the path; @n_slots a power of two. */
+struct lower_stat_entry {
+        int err; /* 0, or the errno of lstat() */
+        struct stat st;
+        char path[]; /* as asked */
+};
+struct lower_stat_slot {
+        uint64_t hash;
+        struct lower_stat_entry *e; /* NULL: empty */
+};
+struct lower_stat_cache {
+        struct lower_stat_slot *slots; /* small, so that a start does not fault in a big table */
+        size_t n_slots, n;
+};
+
 /* One listing of a directory (lower-home.c): a hash table of its names, folded to lower case;
  * trusted only when complete. */
 #define LOWER_DIR_NAMES_SLOTS 1024
@@ -42,6 +60,7 @@ struct lower {
         struct cordon_list masks; /* host realpaths to hide, with their origin */
         bool warn_failed;         /* a warning of cordon_policy_apply() could not be kept */
         struct lower_real_dirs *real_dirs; /* NULL: every realpath goes to glibc */
+        struct lower_stat_cache *stats;    /* NULL: every lstat() goes to the kernel */
         struct lower_dir_names home_names; /* the listing of home_real */
         const char *mail_stub_dir;         /* the directory of mail stubs, once planned */
         /* Per agent of the settings (the first 64): 0 not known yet, 1 not installed, 2 installed
@@ -88,6 +107,9 @@ int cordon_lower_plan(struct lower *l, enum cordon_host_action_kind kind, const 
                       mode_t mode, const char *contents, const char *reason, const char *warning);
 /* Plans directory @path and its missing parents (0700, silently), as mkdir -p would make them. */
 int cordon_lower_plan_mkdir_p(struct lower *l, const char *path, const char *reason);
+/* lstat() of @path on the host through the resolve's cache: 0, or -1 with errno. */
+int cordon_lower_host_lstat(const struct lower *l, const char *path, struct stat *ret);
+void cordon_lower_stat_cache_clear(struct lower_stat_cache *c);
 /* lstat(): 0, or -1 with errno; a planned directory or file counts as existing. */
 int cordon_lower_lstat(const struct lower *l, const char *path, struct stat *ret);
 /* realpath() of @path as it is on the host (planned entries do not count); NULL with errno. */

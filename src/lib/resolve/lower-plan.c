@@ -54,6 +54,88 @@ static char *join_planned(const struct lower *l, char *base, const char *rest)
         }
 }
 
+static uint64_t path_hash(const char *path)
+{
+        uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+        for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+                h = (h ^ *c) * 0x100000001b3ULL;
+        return h;
+}
+
+static struct lower_stat_slot *stat_slot(const struct lower_stat_cache *c, const char *path,
+                                         uint64_t h)
+{
+        size_t mask = c->n_slots - 1;
+        struct lower_stat_slot *s = &c->slots[h & mask];
+        while (s->e && (s->hash != h || !streq(s->e->path, path)))
+                s = &c->slots[(size_t)(s - c->slots + 1) & mask];
+        return s;
+}
+
+/* Keeps @err and @st for @path; a full cache grows, and one that cannot just forgets. */
+static void stat_keep(struct lower_stat_cache *c, const char *path, uint64_t h, int err,
+                      const struct stat *st)
+{
+        if (2 * (c->n + 1) > c->n_slots) {
+                size_t n_slots = c->n_slots ? 2 * c->n_slots : 64;
+                struct lower_stat_slot *slots = calloc(n_slots, sizeof(*slots));
+                if (!slots)
+                        return;
+                struct lower_stat_cache grown = {.slots = slots, .n_slots = n_slots, .n = c->n};
+                for (size_t i = 0; i < c->n_slots; i++)
+                        if (c->slots[i].e)
+                                *stat_slot(&grown, c->slots[i].e->path, c->slots[i].hash) =
+                                    c->slots[i];
+                free(c->slots);
+                *c = grown;
+        }
+        size_t len = strlen(path);
+        struct lower_stat_entry *e = malloc(sizeof(*e) + len + 1);
+        if (!e)
+                return;
+        e->err = err;
+        if (!err)
+                e->st = *st;
+        memcpy(e->path, path, len + 1);
+        *stat_slot(c, path, h) = (struct lower_stat_slot){.hash = h, .e = e};
+        c->n++;
+}
+
+int cordon_lower_host_lstat(const struct lower *l, const char *path, struct stat *ret)
+{
+        struct lower_stat_cache *c = l->stats;
+        if (!c)
+                return lstat(path, ret);
+        uint64_t h = path_hash(path);
+        if (c->n_slots) {
+                const struct lower_stat_entry *e = stat_slot(c, path, h)->e;
+                if (e) {
+                        if (e->err) {
+                                errno = e->err;
+                                return -1;
+                        }
+                        *ret = e->st;
+                        return 0;
+                }
+        }
+        int r = lstat(path, ret);
+        int err = r < 0 ? errno : 0;
+        /* Only answers about the path itself: not a lack of memory or of a descriptor. */
+        if (r == 0 || err == ENOENT || err == ENOTDIR || err == EACCES || err == ELOOP ||
+            err == ENAMETOOLONG)
+                stat_keep(c, path, h, err, ret);
+        errno = err;
+        return r;
+}
+
+void cordon_lower_stat_cache_clear(struct lower_stat_cache *c)
+{
+        for (size_t i = 0; i < c->n_slots; i++)
+                free(c->slots[i].e);
+        free(c->slots);
+        *c = (struct lower_stat_cache){0};
+}
+
 /* The longest directory of @cache that @path (normalised) lies at or below, as a length; 0 for
  * none. */
 static size_t known_prefix(const struct lower_real_dirs *cache, const char *path)
@@ -89,7 +171,7 @@ static char *host_realpath(const struct lower *l, const char *path, unsigned lin
                 struct stat st;
                 if (!saved && last)
                         st = *last;
-                else if (lstat(norm, &st) < 0)
+                else if (cordon_lower_host_lstat(l, norm, &st) < 0)
                         return NULL; /* errno as realpath() gives it: ENOENT, ENOTDIR, EACCES */
                 if (S_ISLNK(st.st_mode)) {
                         /* Followed as the kernel would: its target, from the directory that
@@ -174,14 +256,29 @@ char *cordon_lower_realpath_lstated(const struct lower *l, const char *path, con
         return NULL;
 }
 
+/* True when @path is absolute and normal and its parent a directory of the realpath cache. */
+static bool parent_is_real(const struct lower *l, const char *path)
+{
+        const char *slash = strrchr(path, '/');
+        if (!l->real_dirs || !path_is_normal(path) || slash == path)
+                return false;
+        size_t n = (size_t)(slash - path);
+        STRV_FOREACH (d, l->real_dirs->dirs)
+                if (strlen(*d) == n && memcmp(*d, path, n) == 0)
+                        return true;
+        return false;
+}
+
 int cordon_lower_lstat(const struct lower *l, const char *path, struct stat *ret)
 {
-        if (lstat(path, ret) == 0)
+        if (cordon_lower_host_lstat(l, path, ret) == 0)
                 return 0;
         int e = errno;
         if (e == ENOENT && l->p->n_actions > 0) {
                 const struct cordon_host_action *a = cordon_policy_find_host_action(l->p, path);
-                if (!a) {
+                /* In a directory known to be its own realpath, @path is its own as well: the
+                 * lookup above was the one a realpath would make. */
+                if (!a && !parent_is_real(l, path)) {
                         _cleanup_free_ char *real = cordon_lower_realpath(l, path);
                         a = real ? cordon_policy_find_host_action(l->p, real) : NULL;
                 }

@@ -259,8 +259,8 @@ int cordon_lower_pins(struct lower *l)
                 for (size_t j = 0; j < n; j++) {
                         /* Copies: pin() adds rules, which may move the array. */
                         const struct cordon_fs_rule *w = &l->p->fs[i], *q = &l->p->fs[j];
-                        if (!needs_pins(q) || streq(q->guest, w->guest) ||
-                            !path_is_below(q->guest, w->guest))
+                        if (!needs_pins(q) || !path_is_below(q->guest, w->guest) ||
+                            streq(q->guest, w->guest))
                                 continue;
                         _cleanup_free_ char *root_guest = strdup(w->guest);
                         _cleanup_free_ char *root_host = strdup(w->host);

@@ -566,7 +566,8 @@ static int resolve_finalized(const struct cordon_settings *s, const struct cordo
                              struct cordon_diag *diag)
 {
         struct lower_real_dirs real_dirs = {0};
-        struct lower l = {.s = s, .h = h, .diag = diag, .real_dirs = &real_dirs};
+        struct lower_stat_cache stats = {0};
+        struct lower l = {.s = s, .h = h, .diag = diag, .real_dirs = &real_dirs, .stats = &stats};
         int r;
         bool dev_pts = false;
 
@@ -653,6 +654,7 @@ fail:
         free(l.account_home_real);
         cordon_list_clear(&l.masks);
         strv_free(real_dirs.dirs);
+        cordon_lower_stat_cache_clear(&stats);
         cordon_lower_dir_names_clear(&l.home_names);
         return r;
 }

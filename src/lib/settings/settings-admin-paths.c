@@ -103,6 +103,9 @@ static bool overlaps(const char *a, const char *b)
 int cordon_settings_path_denied(const struct cordon_list *denied, const char *path,
                                 const struct cordon_item **ret_entry)
 {
+        /* Nothing denied (no admin list, the usual case): nothing to resolve. */
+        if (denied->n == 0)
+                return 0;
         _cleanup_free_ char *lit = literal_path(path), *real = NULL;
         int r = resolve_path(path, &real);
         if (r == -ENOMEM)
