@@ -144,4 +144,11 @@ Test(confined_child, run_reads_output_and_enforces_limits)
                      "killed at its time limit");
         cr_expect_eq(run_script("head -c 100000 /dev/zero; exec sleep 5", &quick) & 6, 4,
                      "killed past its output limit, before the time limit");
+        /* The child's stdout blocks when the pipe is full: with O_NONBLOCK a child printing
+         * faster than it is read got EAGAIN, lost the rest and slipped under the limit. */
+        cr_expect_eq(run_script("python3 -c 'import fcntl, os, sys; "
+                                "sys.exit(bool(fcntl.fcntl(1, fcntl.F_GETFL) & os.O_NONBLOCK))' && "
+                                "echo hi",
+                                &lim),
+                     1 | 8 | 16, "the child's stdout is a blocking pipe");
 }

@@ -209,11 +209,17 @@ int cordon_confined_run(struct cordon_policy *p, char *const *argv,
         int outp[2] = {-EBADF, -EBADF}, errp[2] = {-EBADF, -EBADF};
         _cleanup_close_ int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
         int r;
-        if (devnull < 0 || pipe2(outp, O_CLOEXEC | O_NONBLOCK) < 0 ||
-            pipe2(errp, O_CLOEXEC | O_NONBLOCK) < 0) {
+        /* Only the read ends are non-blocking: the write ends become the child's stdout and
+         * stderr, where O_NONBLOCK would make a write into a full pipe fail with EAGAIN (a
+         * child that prints fast while the supervisor is still starting it would lose its
+         * output, and so escape the output limits, instead of waiting to be read). */
+        if (devnull < 0 || pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0 ||
+            fcntl(outp[0], F_SETFL, O_NONBLOCK) < 0 || fcntl(errp[0], F_SETFL, O_NONBLOCK) < 0) {
                 r = -errno;
                 safe_close(outp[0]);
                 safe_close(outp[1]);
+                safe_close(errp[0]);
+                safe_close(errp[1]);
                 return cordon_diag_set(diag, r, "cannot make the pipes of %s: %s", what,
                                        strerror(-r));
         }
