@@ -1,4 +1,5 @@
 /* File-descriptor helpers. */
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/close_range.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "shared/fd-util.h"
 #include "shared/macro.h"
+#include "shared/strv.h"
 
 int write_all(int fd, const void *buf, size_t len)
 {
@@ -189,5 +191,44 @@ int stdio_open_missing(void)
                         return -EBUSY;
                 }
         }
+        return 0;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int dir_read_names(DIR *d, size_t max, char ***ret, size_t *ret_n)
+{
+        _cleanup_strv_free_ char **names = NULL;
+        size_t n = 0;
+        for (;;) {
+                errno = 0;
+                struct dirent *de = readdir(d);
+                if (!de) {
+                        if (errno)
+                                return -errno;
+                        break;
+                }
+                if (streq(de->d_name, ".") || streq(de->d_name, ".."))
+                        continue;
+                if (n >= max)
+                        return -E2BIG;
+                char **nn = reallocarray(names, n + 2, sizeof(*nn));
+                if (!nn)
+                        return -ENOMEM;
+                names = nn;
+                if (!(names[n] = strdup(de->d_name)))
+                        return -ENOMEM;
+                names[++n] = NULL;
+        }
+        if (n)
+                qsort(names, n, sizeof(*names), name_cmp);
+        else if (!(names = calloc(1, sizeof(*names))))
+                return -ENOMEM;
+        *ret = TAKE_PTR(names);
+        if (ret_n)
+                *ret_n = n;
         return 0;
 }

@@ -1,6 +1,7 @@
 /* File-descriptor helpers that touch the OS but carry no sandbox meaning. */
 #pragma once
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -16,6 +17,10 @@ int read_full_fd(int fd, size_t max, char **ret, size_t *ret_len);
 int read_full_file_or_stdin(const char *path, size_t max, char **ret, size_t *ret_len);
 /* Opens @path relative to @dirfd with O_CLOEXEC|O_NOCTTY, writes @s and closes. */
 int write_string_file_at(int dirfd, const char *path, const char *s);
+/* The entry names of @d (without "." and ".."), sorted by strcmp() so that what is built from
+ * them is reproducible, as a NULL-terminated array (free with strv_free()) and its length in
+ * @ret_n (may be NULL). Returns 0, -E2BIG when there are more than @max, or -errno. */
+int dir_read_names(DIR *d, size_t max, char ***ret, size_t *ret_n);
 /* Closes every fd >= 3 except those listed in @keep (n entries). */
 int close_all_fds_except(const int *keep, size_t n);
 

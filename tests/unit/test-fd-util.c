@@ -3,13 +3,17 @@
  * child, which may close its own standard descriptors, and reports through its exit status: 0,
  * or the number of the first check that failed. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "shared/fd-util.h"
+#include "shared/strv.h"
 
 static bool is_dev_null(int fd)
 {
@@ -93,4 +97,37 @@ Test(fd_util, stdio_guard)
 Test(fd_util, stdio_open_missing)
 {
         cr_expect_eq(in_child(open_missing), 0);
+}
+
+Test(fd_util, dir_read_names_sorted_bounded)
+{
+        char dir[] = "/tmp/cordon-test-names.XXXXXX";
+        cr_assert_not_null(mkdtemp(dir));
+        const char *names[] = {"b", "a", ".c"};
+        char path[sizeof(dir) + 8];
+        for (size_t i = 0; i < 3; i++) {
+                snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+                int fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+                cr_assert_geq(fd, 0);
+                close(fd);
+        }
+        DIR *d = opendir(dir);
+        cr_assert_not_null(d);
+        char **got = NULL;
+        size_t n = 0;
+        cr_assert_eq(dir_read_names(d, 3, &got, &n), 0);
+        cr_assert_eq(n, 3);
+        cr_assert_str_eq(got[0], ".c");
+        cr_assert_str_eq(got[1], "a");
+        cr_assert_str_eq(got[2], "b");
+        cr_assert_null(got[3]);
+        strv_free(got);
+        rewinddir(d);
+        cr_assert_eq(dir_read_names(d, 2, &got, NULL), -E2BIG);
+        closedir(d);
+        for (size_t i = 0; i < 3; i++) {
+                snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+                unlink(path);
+        }
+        rmdir(dir);
 }

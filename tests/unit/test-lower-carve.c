@@ -82,3 +82,15 @@ Test(lower_carve, through_a_symlinked_directory_into_the_project)
         cr_assert_not_null(rule(fmt("%s/dotfiles", project), CORDON_ACCESS_RO));
         cr_assert_not_null(rule(project, CORDON_ACCESS_RO));
 }
+
+Test(lower_carve, a_directory_too_large_to_carve_is_refused)
+{
+        /* Each entry of a carved directory becomes a bind of its own: past 4096 the start is
+         * refused, naming the directory and the path it protects, rather than made slow. */
+        s.home_access = CORDON_HOME_WRITE;
+        for (unsigned i = 0; i <= 4096; i++)
+                write_file(fmt("%s/f%u", home, i), "");
+        cr_assert_eq(lower(), -E2BIG);
+        cr_assert(strstr(diag.message, "more than 4096 entries"), "%s", diag.message);
+        cr_assert(strstr(diag.message, home), "%s", diag.message);
+}

@@ -13,8 +13,10 @@
 #include "lib/mech/landlock-internal.h"
 #include "lib/mech/landlock.h"
 #include "lib/policy/policy.h"
+#include "shared/fd-util.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
+#include "shared/strv.h"
 
 struct grant {
         char *path;
@@ -342,57 +344,6 @@ static bool is_grant(const struct host_view *v, const char *path)
         return false;
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-        return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void free_names(char **names, size_t n)
-{
-        for (size_t i = 0; i < n; i++)
-                free(names[i]);
-        free(names);
-}
-
-/* Reads the entry names of @d (without "." and ".."), sorted so that plans are reproducible. */
-static int read_names(DIR *d, size_t max, char ***ret, size_t *ret_n)
-{
-        char **names = NULL;
-        size_t n = 0;
-        int r = 0;
-        for (;;) {
-                errno = 0;
-                struct dirent *de = readdir(d);
-                if (!de) {
-                        r = errno ? -errno : 0;
-                        break;
-                }
-                if (streq(de->d_name, ".") || streq(de->d_name, ".."))
-                        continue;
-                if (n >= max) {
-                        r = -E2BIG;
-                        break;
-                }
-                char **nn = reallocarray(names, n + 1, sizeof(*nn));
-                if (!nn || !(nn[n] = strdup(de->d_name))) {
-                        names = nn ?: names;
-                        r = -ENOMEM;
-                        break;
-                }
-                names = nn;
-                n++;
-        }
-        if (r < 0) {
-                free_names(names, n);
-                return r;
-        }
-        if (n)
-                qsort(names, n, sizeof(*names), name_cmp);
-        *ret = names;
-        *ret_n = n;
-        return 0;
-}
-
 static int take_budget(struct carve *c)
 {
         if (c->v->budget == 0)
@@ -450,7 +401,7 @@ static int carve_dir(struct carve *c, int parent_fd, const char *name, const cha
         struct stat dst;
         int r = fstat(dirfd(d), &dst) < 0 ? -errno : 0;
         if (r >= 0)
-                r = read_names(d, c->v->budget + c->n_points, &names, &n);
+                r = dir_read_names(d, c->v->budget + c->n_points, &names, &n);
         if (r >= 0 && (c->access & ACC(READ_DIR)) && !masked_dir_below(c->v, path) &&
             (r = take_budget(c)) >= 0)
                 r = cordon_landlock_push(c->plan, strdup(path), ACC(READ_DIR), true, c->fs_rule,
@@ -484,7 +435,7 @@ static int carve_dir(struct carve *c, int parent_fd, const char *name, const cha
                         r = cordon_landlock_push(c->plan, TAKE_PTR(child), a, true, c->fs_rule,
                                                  &st);
         }
-        free_names(names, n);
+        strv_free(names);
         closedir(d);
         return r;
 }

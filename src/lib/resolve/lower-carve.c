@@ -13,13 +13,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/policy/diag.h"
 #include "lib/resolve/lower-internal.h"
+#include "shared/fd-util.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
 #include "shared/strv.h"
 
 /* Deeper than any home's paths: a bound on the work a planted tree can cause. */
 #define CARVE_MAX_STEPS 32
+/* More entries in one carved directory than any home has: each is a rule of its own. */
+#define CARVE_MAX_ENTRIES 4096u
 
 /* True when carving the read-write rule @r would take rights from the home or a parent of it
  * (a writable /tmp holding the home): only binds at or below the home are carved. */
@@ -48,37 +52,23 @@ static ssize_t holder(const struct lower *l, const char *point)
         return best >= 0 && carvable(l, &l->p->fs[best]) ? best : -1;
 }
 
-static int name_cmp(const void *a, const void *b)
+/* The names in directory @host, sorted so that plans are reproducible; refused past
+ * CARVE_MAX_ENTRIES, since each becomes a bind (or a Landlock rule) of its own. */
+static int list_names(struct lower *l, const char *host, const char *point, char ***ret)
 {
-        return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The names in directory @host, sorted so that plans are reproducible. */
-static int list_names(const char *host, char ***ret)
-{
-        _cleanup_strv_free_ char **names = NULL;
         DIR *d = opendir(host);
         if (!d)
                 return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
-        int r = 0;
-        for (;;) {
-                errno = 0;
-                struct dirent *de = readdir(d);
-                if (!de) {
-                        r = errno ? -errno : 0;
-                        break;
-                }
-                if (!streq(de->d_name, ".") && !streq(de->d_name, "..") &&
-                    (r = strv_extend(&names, de->d_name)) < 0)
-                        break;
-        }
+        int r = dir_read_names(d, CARVE_MAX_ENTRIES, ret, NULL);
         closedir(d);
-        if (r < 0)
-                return r;
-        if (names)
-                qsort(names, strv_length(names), sizeof(*names), name_cmp);
-        *ret = TAKE_PTR(names);
-        return 0;
+        if (r == -E2BIG)
+                return cordon_diag_set(l->diag, r,
+                                       "'%s' holds more than %u entries, too many to keep '%s' "
+                                       "from being created there by binding each of them "
+                                       "read-write on its own; bind that directory read-only or "
+                                       "not at all",
+                                       host, CARVE_MAX_ENTRIES, point);
+        return r;
 }
 
 /* Makes read-write bind @guest (host directory @host) read-only and binds each of its entries
@@ -93,7 +83,7 @@ static int carve_one(struct lower *l, const char *guest, const char *host, unsig
                 return -ENOMEM;
         int r = cordon_lower_put(l, guest, host, CORDON_ACCESS_RO, flags, why);
         _cleanup_strv_free_ char **names = NULL;
-        if (r < 0 || (r = list_names(host, &names)) < 0)
+        if (r < 0 || (r = list_names(l, host, point, &names)) < 0)
                 return r;
         STRV_FOREACH (n, names) {
                 _cleanup_free_ char *child_host = path_join(host, *n);
