@@ -17,7 +17,7 @@ run() {
         out=$(cat "$T_TMP/out")
 }
 
-plan 7
+plan 8
 sleep 30 &
 victim=$!
 trap 'kill -CONT "$victim" 2>/dev/null; kill "$victim" 2>/dev/null' EXIT
@@ -34,6 +34,28 @@ check "--timeout still ends a sandbox whose reaper was stopped: 124" "124" "$rc"
 run "${LL[@]}" "${U[@]}" -- sh -c 'r=$PPID; (while kill -STOP "$r"; do sleep 0.01; done) 2>/dev/null &
         sleep 1; exit 7'
 check "a reaper stopped over and over still reaps the command and its leftovers: 7" "7" "$rc"
+
+# The earliest stop: the command stops its reaper at once, before the reaper has closed its
+# copy of the start's control channel; the start then waited for that channel's end of file
+# for ever. Two busy loops make the reaper late to run (6 of 40 starts hung that way before).
+hogs=()
+for _ in 1 2; do (while :; do :; done) & hogs+=($!); done
+hung=0
+for i in $(seq 30); do
+        (cd "$T_PROJECT" && exec "$CORDON" run --quiet "${LL[@]}" "${U[@]}" -- \
+                sh -c 'echo "$PPID" >"$1"; kill -STOP "$PPID"; exit 3' sh "$T_TMP/reaper.$i" \
+                >"$T_TMP/early" 2>&1) &
+        p=$!
+        for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+        if kill -0 "$p" 2>/dev/null; then
+                hung=$((hung + 1))
+                kill -KILL "$p" "$(cat "$T_TMP/reaper.$i" 2>/dev/null)" 2>/dev/null
+        fi
+        wait "$p" 2>/dev/null
+done
+kill "${hogs[@]}" 2>/dev/null
+wait "${hogs[@]}" 2>/dev/null
+check "a reaper stopped at once, 30 starts under load: none hangs" "0" "$hung"
 
 run "${LL[@]}" -- python3 -c "$TRY" 'os.kill(os.getppid(), signal.SIGSTOP)'
 check "control: with Landlock's signal scoping the kill is refused: EPERM" "EPERM" "$out"

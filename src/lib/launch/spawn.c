@@ -31,6 +31,7 @@
 #include "lib/launch/reaper.h"
 #include "lib/launch/sandbox-internal.h"
 #include "lib/launch/step.h"
+#include "lib/launch/supervise.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 
@@ -256,7 +257,23 @@ static int phase_parent_steps(struct cordon_sandbox *sb, struct cordon_diag *dia
 static int phase_child_report(struct cordon_sandbox *sb, struct cordon_step_report *rep,
                               int *ret_master)
 {
+        /* Without Landlock's signal scoping the command can SIGSTOP its reaper between its own
+         * exec and the reaper's close() of its copy of the channel: the end of file would then
+         * never come. So the wait looks at the reaper every CORDON_SUPERVISE_STOP_CHECK_USEC and
+         * continues it, as the supervisor does later (supervise.c: watch_stops). */
+        const bool watch = sb->l.backend == CORDON_BACKEND_LANDLOCK &&
+                           !(sb->l.landlock && sb->l.ll.scope) && sb->pid > 0;
         for (;;) {
+                if (watch) {
+                        struct pollfd pfd = {.fd = sb->control[0], .events = POLLIN};
+                        if (poll(&pfd, 1, CORDON_SUPERVISE_STOP_CHECK_USEC / 1000) <= 0) {
+                                siginfo_t si = {0};
+                                if (waitid(P_PID, (id_t)sb->pid, &si, WSTOPPED | WNOHANG) == 0 &&
+                                    si.si_pid == sb->pid)
+                                        (void)kill(sb->pid, SIGCONT);
+                                continue;
+                        }
+                }
                 struct cordon_control_msg m;
                 int r = cordon_control_recv(sb->control[0], 0, &m);
                 if (r <= 0)
