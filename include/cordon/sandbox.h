@@ -72,6 +72,14 @@ enum {
  * the last one. */
 const char *cordon_landlock_feature_name(unsigned i, int *ret_abi);
 
+/* A repository the sandbox made or changed so that the host's git would act on it, moved
+ * aside once the sandbox had ended (PROTECT_GIT_CONFIG). */
+struct cordon_git_moved {
+        const char *path;     /* where it was: a .git, a bare repository, a rebase state */
+        const char *moved_to; /* where it is now */
+        const char *reason;   /* what the host's git would have acted on */
+};
+
 /* What a sandbox was given and how it ended. Filled in step by step: the decisions once the
  * prepare phase has run (the `prepared` callback sees them), `started` once the command runs,
  * the outcome once cordon_sandbox_wait() has returned. Strings point into the sandbox and live
@@ -143,6 +151,15 @@ struct cordon_report {
         bool oom_killed;
         int error; /* -errno when starting or waiting failed; 0 */
         enum cordon_step failed_step;
+        /* PROTECT_GIT_CONFIG, after the end: the repositories below the writable roots that
+         * the sandbox made or changed so that the host's git would run something it chose,
+         * moved where git no longer finds them; and "" or what was left unchecked and why (a
+         * limit, an unreadable directory, a move that failed). */
+        struct {
+                size_t n_moved;
+                const struct cordon_git_moved *moved;
+                const char *unchecked;
+        } git;
 };
 
 /* Flags of struct cordon_sandbox_options. */

@@ -52,6 +52,21 @@ struct banner {
 };
 
 /* The `prepared` callback: the decisions, once made, before anything runs. */
+/* PROTECT_GIT_CONFIG's check after the run: a line for each repository moved aside, and one
+ * for what it could not check. */
+static void print_git_after(const struct cordon_report *rep)
+{
+        for (size_t i = 0; i < rep->git.n_moved; i++)
+                log_error("moved '%s' to '%s': %s. The host's git would have acted on it; look "
+                          "inside before moving it back",
+                          rep->git.moved[i].path, rep->git.moved[i].moved_to,
+                          rep->git.moved[i].reason);
+        if (rep->git.unchecked && *rep->git.unchecked)
+                log_error("the repositories the sandbox could have made were not all checked "
+                          "(%s): look before running git below the writable directories",
+                          rep->git.unchecked);
+}
+
 static void print_banner(void *userdata, const struct cordon_sandbox *sb)
 {
         const struct banner *b = userdata;
@@ -326,6 +341,8 @@ int cmd_run(int argc, char **argv)
                 if (k < 0)
                         log_error("--receipt '%s': %s", a.receipt_file, strerror(-k));
         }
+        if (rep)
+                print_git_after(rep);
         enum cordon_end end = rep ? rep->end : CORDON_END_EXITED;
         bool oom = rep && rep->oom_killed;
         uint64_t memory = rep ? rep->memory_bytes : 0;

@@ -75,18 +75,35 @@ static json_t *receipt_json(const struct cordon_report *rep, int r, int status,
                                  "network", "env_blocked", "env_blocked_names", "namespaces",
                                  "layers", "outcome", outcome ?: json_null());
         /* The names of the removed variables, never their values. */
-        return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:I, s:o, s:o, s:{s:o, s:o}, s:o}",
-                         "backend", cordon_backend_to_string(rep->backend), "profile",
-                         cordon_profile_to_string(rep->profile), "fallback",
-                         cordon_fallback_to_string(rep->fallback), "project",
-                         json_string_or_null(rep->project_dir), "home_access",
-                         cordon_home_access_to_string(rep->home_access), "network",
-                         cordon_net_mode_to_string(rep->net_mode), "env_blocked",
-                         (json_int_t)rep->env_blocked, "env_blocked_names",
-                         names_json(rep->env_blocked_names) ?: json_null(), "namespaces",
-                         namespaces_json(rep) ?: json_null(), "layers", "landlock",
-                         landlock_json(rep, ran) ?: json_null(), "seccomp",
-                         seccomp_json(rep, ran) ?: json_null(), "outcome", outcome ?: json_null());
+        json_t *o = json_pack(
+            "{s:s, s:s, s:s, s:o, s:s, s:s, s:I, s:o, s:o, s:{s:o, s:o}, s:o}", "backend",
+            cordon_backend_to_string(rep->backend), "profile",
+            cordon_profile_to_string(rep->profile), "fallback",
+            cordon_fallback_to_string(rep->fallback), "project",
+            json_string_or_null(rep->project_dir), "home_access",
+            cordon_home_access_to_string(rep->home_access), "network",
+            cordon_net_mode_to_string(rep->net_mode), "env_blocked", (json_int_t)rep->env_blocked,
+            "env_blocked_names", names_json(rep->env_blocked_names) ?: json_null(), "namespaces",
+            namespaces_json(rep) ?: json_null(), "layers", "landlock",
+            landlock_json(rep, ran) ?: json_null(), "seccomp",
+            seccomp_json(rep, ran) ?: json_null(), "outcome", outcome ?: json_null());
+        /* PROTECT_GIT_CONFIG's check after the run: what it moved aside, and what it could not
+         * check. */
+        json_t *moved = json_array();
+        for (size_t i = 0; moved && i < rep->git.n_moved; i++)
+                json_array_append_new(moved,
+                                      json_pack("{s:s, s:s, s:s}", "path", rep->git.moved[i].path,
+                                                "moved_to", rep->git.moved[i].moved_to, "reason",
+                                                rep->git.moved[i].reason));
+        if (o) {
+                json_object_set_new(o, "git_moved", moved ?: json_null());
+                json_object_set_new(o, "git_unchecked",
+                                    *rep->git.unchecked ? json_string(rep->git.unchecked)
+                                                        : json_null());
+        } else {
+                json_decref(moved);
+        }
+        return o;
 }
 
 /* A name for the temporary next to @name that no one can have guessed. */

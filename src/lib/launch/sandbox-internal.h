@@ -9,6 +9,7 @@
 #include "cordon/sandbox.h"
 #include "lib/launch/dns-relay.h"
 #include "lib/launch/event-loop.h"
+#include "lib/launch/git-after.h"
 #include "lib/launch/launch.h"
 #include "lib/mech/ns-limits.h"
 #include "lib/mech/ns-mount.h"
@@ -24,6 +25,13 @@ struct cordon_sandbox {
         struct cordon_report report;
         char *project_dir; /* the report's strings */
         char **env_blocked_names;
+        /* PROTECT_GIT_CONFIG's check once the sandbox has ended (git-after.h): the policy's
+         * roots and kept git directories, copied; when the run began (the coarse clock inode
+         * changes are stamped with); what the check found. */
+        char **git_roots;
+        char **git_kept;
+        struct timespec git_since;
+        struct cordon_git_after git_after;
         /* The policy's CORDON_FS_NS_ONLY rules, plus one for the agent files an explicit
          * landlock backend made none for (report_policy()). */
         size_t ns_only_rules;

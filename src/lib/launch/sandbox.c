@@ -84,6 +84,13 @@ static int report_policy(struct cordon_sandbox *sb, const struct cordon_policy *
                                                            : calloc(1, sizeof(char *))))
                 return -ENOMEM;
         rep->env_blocked_names = (const char *const *)sb->env_blocked_names;
+        if ((p->git_roots && !(sb->git_roots = strv_copy(p->git_roots))) ||
+            (p->git_kept && !(sb->git_kept = strv_copy(p->git_kept))))
+                return -ENOMEM;
+        /* The clock the kernel stamps inode changes with (or a finer one): every change made
+         * from now on is stamped at or after it (unless the clock is stepped back meanwhile). */
+        (void)clock_gettime(CLOCK_REALTIME_COARSE, &sb->git_since);
+        rep->git.unchecked = "";
         sb->ns_only_rules = p->agent_files_unkept;
         for (size_t i = 0; i < p->n_fs; i++)
                 if (p->fs[i].flags & CORDON_FS_NS_ONLY)
@@ -92,6 +99,24 @@ static int report_policy(struct cordon_sandbox *sb, const struct cordon_policy *
         rep->memory_bytes = p->limits.memory_bytes;
         rep->limits_text = sb->limits_text;
         return 0;
+}
+
+/* Once nothing of the sandbox runs any more: its placeholders go, and the repositories it
+ * made or changed below its writable roots are judged (git-after.h). */
+static void after_end(struct cordon_sandbox *sb)
+{
+        cordon_launch_cleanup_materialized(&sb->l);
+        if (!sb->report.started || (!sb->git_roots && !sb->git_kept))
+                return;
+        int r = cordon_git_after_check(sb->git_roots, sb->git_kept, &sb->git_since,
+                                       CORDON_GIT_AFTER_MAX_ENTRIES, &sb->git_after);
+        if (r < 0)
+                sb->git_after.unchecked = strdup("the check ran out of memory");
+        sb->report.git.n_moved = sb->git_after.n_moved;
+        sb->report.git.moved = sb->git_after.moved;
+        sb->report.git.unchecked = sb->git_after.unchecked ? sb->git_after.unchecked
+                                   : r < 0                 ? "the check ran out of memory"
+                                                           : "";
 }
 
 static int kill_cgroup(void *userdata)
@@ -333,8 +358,7 @@ _public_ int cordon_sandbox_wait(struct cordon_sandbox *sb, int *ret_status)
                 }
                 sb->waited = true;
                 sb->wait_result = r;
-                /* Nothing of the sandbox runs any more: its placeholders can go. */
-                cordon_launch_cleanup_materialized(&sb->l);
+                after_end(sb);
         }
         if (sb->wait_result >= 0 && ret_status)
                 *ret_status = sb->report.exit_status;
@@ -379,7 +403,7 @@ _public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
                 kill_and_reap(sb);
                 atomic_store(&sb->ended, true);
                 sb->waited = true;
-                cordon_launch_cleanup_materialized(&sb->l);
+                after_end(sb);
         }
         restore_mask(sb);
         cordon_notify_detach(sb->notify, &sb->loop);
@@ -398,6 +422,9 @@ _public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
         cordon_launch_clear(&sb->l);
         free(sb->project_dir);
         strv_free(sb->env_blocked_names);
+        strv_free(sb->git_roots);
+        strv_free(sb->git_kept);
+        cordon_git_after_clear(&sb->git_after);
         /* Last: every descriptor of the sandbox is closed. */
         stdio_guard_release(&sb->stdio_guard);
         free(sb);

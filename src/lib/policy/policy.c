@@ -204,6 +204,8 @@ _public_ struct cordon_policy *cordon_policy_free(struct cordon_policy *p)
         free(p->net.proxy_dns);
         free(p->net.log_path);
         free(p->git_protected);
+        strv_free(p->git_roots);
+        strv_free(p->git_kept);
         free(p->identity.hostname);
         free(p->cwd);
         free(p->cgroup_path);

@@ -139,6 +139,11 @@ struct cordon_policy {
         /* PROTECT_GIT_CONFIG keeps this git directory (the first of them) with mounts
          * (lower-git.c): cordon_launch_prepare() refuses the landlock backend. NULL: none. */
         char *git_protected;
+        /* PROTECT_GIT_CONFIG: the writable roots whose repositories the sandbox could make or
+         * change (host realpaths), checked once it has ended (git-after.h), and the git
+         * directories kept at the start, which that check passes over. */
+        char **git_roots;
+        char **git_kept;
         struct cordon_limits limits;
         uint64_t nproc_limit; /* SANDBOX_NPROC_LIMIT: RLIMIT_NPROC of the command; 0: none */
         /* PRIVATE_IPC=false: the host's IPC namespace (no CLONE_NEWIPC) and /dev/shm. */

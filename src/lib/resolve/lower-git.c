@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib/policy/diag.h"
+#include "lib/policy/git-state.h"
 #include "lib/resolve/lower-internal.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
@@ -25,38 +26,6 @@
 #define GIT_DIR_DEPTH 2
 /* Submodules within submodules: git directories kept inside one another. */
 #define GIT_NEST_MAX 8
-
-/* The entries of a git directory that stay writable: what git changes while it commits,
- * branches, tags, fetches, merges, rebases, stashes, bisects and collects garbage. Every other
- * entry that exists is bound read-only. Files at the top are replaced by rename from a lock
- * file beside them (index.lock, HEAD.lock, packed-refs.lock), so the top itself stays a
- * writable directory, and a bind over one of these would fail git's rename with EBUSY. */
-static const char *const git_writable[] = {
-    "objects",        "refs",         "logs",
-    "reftable",       "rebase-merge", "rebase-apply",
-    "sequencer",      "rr-cache",     "lfs",
-    "index",          "HEAD",         "ORIG_HEAD",
-    "FETCH_HEAD",     "MERGE_HEAD",   "MERGE_MSG",
-    "MERGE_MODE",     "MERGE_RR",     "MERGE_AUTOSTASH",
-    "AUTO_MERGE",     "REBASE_HEAD",  "CHERRY_PICK_HEAD",
-    "REVERT_HEAD",    "packed-refs",  "shallow",
-    "COMMIT_EDITMSG", "SQUASH_MSG",   "TAG_EDITMSG",
-    "NOTES_EDITMSG",  "gc.pid",       "gc.log",
-};
-static const char *const git_writable_prefixes[] = {"BISECT_", "NOTES_MERGE_", "sharedindex."};
-
-static bool git_entry_writable(const char *name)
-{
-        for (size_t i = 0; i < ELEMENTSOF(git_writable); i++)
-                if (streq(name, git_writable[i]))
-                        return true;
-        for (size_t i = 0; i < ELEMENTSOF(git_writable_prefixes); i++)
-                if (strncmp(name, git_writable_prefixes[i], strlen(git_writable_prefixes[i])) == 0)
-                        return true;
-        /* A lock left behind by an interrupted git: the next git removes it. */
-        size_t n = strlen(name);
-        return n > 5 && streq(name + n - 5, ".lock");
-}
 
 /* Reads regular file @path, at most @max bytes, without following a symlink anywhere on the
  * way (the sandbox may have planted one in an earlier run). 0, or -errno: -EFBIG when larger,
@@ -129,7 +98,7 @@ struct git_walk {
 static int git_walk_entry(const char *name, void *userdata)
 {
         struct git_walk *w = userdata;
-        if (streq(name, ".") || streq(name, "..") || git_entry_writable(name))
+        if (streq(name, ".") || streq(name, "..") || cordon_git_entry_writable(name))
                 return 0;
         _cleanup_free_ char *path = path_join(w->dir, name);
         struct stat st;
@@ -231,7 +200,9 @@ static int keep(struct lower *l, const char *path)
                 return refuse_landlock(l, path);
         if (!l->p->git_protected && !(l->p->git_protected = strdup(path)))
                 return -ENOMEM;
-        return 0;
+        return strv_contains(l->p->git_kept, path) || strv_extend(&l->p->git_kept, path) >= 0
+                   ? 0
+                   : -ENOMEM;
 }
 
 static int keep_ro(struct lower *l, const char *path)
@@ -393,6 +364,11 @@ static int protect_git_root(struct lower *l, const char *root, bool stand_in)
         /* The landlock backend cannot keep a stand-in (a gap cordon(1) names), and does not
          * refuse for one. */
         bool keep_stand_in = writable && l->s->backend != CORDON_BACKEND_LANDLOCK;
+        /* Whatever is kept here, the check after the run looks for repositories the sandbox
+         * made or changed below the root (git-after.h). */
+        if (writable && !strv_contains(l->p->git_roots, root) &&
+            strv_extend(&l->p->git_roots, root) < 0)
+                return -ENOMEM;
         if (cordon_lower_lstat(l, dotgit, &st) < 0) {
                 if (errno != ENOENT || !stand_in || !keep_stand_in)
                         return 0;
@@ -401,6 +377,8 @@ static int protect_git_root(struct lower *l, const char *root, bool stand_in)
                 int r = cordon_lower_plan(l, CORDON_HOST_MKDIR, dotgit, 0755, NULL, VAR, NULL);
                 if (r < 0)
                         return r;
+                if (strv_extend(&l->p->git_kept, dotgit) < 0)
+                        return -ENOMEM;
                 return cordon_lower_put(l, dotgit, dotgit, CORDON_ACCESS_RO, CORDON_FS_NS_ONLY,
                                         VAR);
         }
