@@ -95,9 +95,13 @@ static void print_banner(void *userdata, const struct cordon_sandbox *sb)
         else if (rep->net_mode == CORDON_NET_PROXIED)
                 fprintf(stderr,
                         "cordon: network=proxied: only through the proxy at 127.0.0.1:%u %s "
-                        "(HTTP_PROXY, HTTPS_PROXY, ALL_PROXY)\n",
+                        "(HTTP_PROXY, HTTPS_PROXY, ALL_PROXY)%s\n",
                         rep->proxy.port,
-                        rep->backend == CORDON_BACKEND_NS ? "inside" : "on the host's loopback");
+                        rep->backend == CORDON_BACKEND_NS ? "inside" : "on the host's loopback",
+                        rep->backend == CORDON_BACKEND_NS
+                            ? ""
+                            : "; no TCP server can listen, since the host's loopback is shared "
+                              "(the ns backend gives the command a loopback of its own)");
         if (*rep->limits_text) {
                 fprintf(stderr, "cordon: limits %s\n", rep->limits_text);
                 /* RLIMIT_AS counts mappings, not the pages of files in tmpfs or of a memfd

@@ -54,7 +54,7 @@ esac
 probe --net proxied --proxy-dns "$NET_DNS" --profile unrestricted -- http 127.0.0.1 "$port" "$GET"
 check "proxied: 127.0.0.1:$port is the sandbox's own loopback: ECONNREFUSED" "ECONNREFUSED" "$out"
 probe --net proxied --proxy-dns "$NET_DNS" -- http 127.0.0.1 "$port" "$GET"
-check "proxied: 127.0.0.1:$port with Landlock (the proxy port only): EACCES" "EACCES" "$out"
+check "proxied: 127.0.0.1:$port with every layer: still the sandbox's own loopback: ECONNREFUSED" "ECONNREFUSED" "$out"
 spellings=("127.0.0.1:$port=deny" "localhost:$port=deny" "LOCALHOST.:$port=deny" "127.0.0.2:$port=deny"
         "[::1]:$port=deny" "[::ffff:127.0.0.1]:$port=deny" "0.0.0.0:$port=deny"
         "$NET_REBIND_LOOP:$port=deny" "$NET_REBIND_MAPPED:$port=deny" "$NET_REBIND_LOOP6:$port=deny"

@@ -39,12 +39,15 @@ case " $out " in *" lo "*" $veth "*) not_ok "filtered: the sandbox has its own i
 *) not_ok "filtered: the sandbox has its own interfaces" "$out" ;; esac
 
 probe --net proxied --proxy-dns "$NET_DNS" -- multi "connect ${NET_PROXY%:*} ${NET_PROXY##*:} $NET_OK_NAME:$E" "tcp $NET_OK_ADDR $E"
+# Straight out: the ns backend's namespace has no route (Landlock leaves TCP to it), and the
+# test proxy's address is the host's loopback, which is not the sandbox's; the landlock
+# backend's Landlock refuses the connect.
 check "proxied: through the proxy yes, straight no" "200|ping
-EACCES" "$out"
+$(on_backend ENETUNREACH EACCES)" "$out"
 probe --net isolated -- multi "tcp $NET_OK_ADDR $E" "udp $NET_OK_ADDR $U" "tcp ${NET_PROXY%:*} ${NET_PROXY##*:}"
-check "isolated: nothing (and no proxy)" "EACCES
+check "isolated: nothing (and no proxy)" "$(on_backend ENETUNREACH EACCES)
 ENETUNREACH
-EACCES" "$out"
+$(on_backend ECONNREFUSED EACCES)" "$out"
 
 # A mode given explicitly that cannot be delivered: refused, naming the fix. (proxied can be
 # delivered by the landlock backend since issue 15, with Landlock ABI 4: tests of its own in

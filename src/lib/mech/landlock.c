@@ -312,10 +312,13 @@ int cordon_landlock_plan_build(const struct cordon_policy *p, enum cordon_backen
         const struct cordon_net_mode_traits *net = p ? cordon_net_mode_traits(p->net_mode) : NULL;
         if (!p || !ret || abi <= 0 || !net)
                 return -EINVAL;
+        /* TCP only where the command shares the host's network namespace: under the ns
+         * backend the sandbox's own namespace (loopback only, or the proxy's port inside) is
+         * the isolation, and servers and clients on its loopback work as they do outside. */
         struct cordon_landlock_plan plan = {
             .abi = abi,
             .handled = handled_fs(abi),
-            .deny_tcp = net->landlock_deny_tcp && abi >= 4,
+            .deny_tcp = net->landlock_deny_tcp && abi >= 4 && backend == CORDON_BACKEND_LANDLOCK,
             .scope = abi >= 6,
         };
         int r;
@@ -340,7 +343,8 @@ void cordon_landlock_plan_set_net(struct cordon_landlock_plan *plan, enum cordon
                                   uint16_t proxy_port, bool resolve_unix)
 {
         const struct cordon_net_mode_traits *net = cordon_net_mode_traits(mode);
-        plan->deny_tcp = net && net->landlock_deny_tcp && plan->abi >= 4;
+        /* Only a plan for the host's network namespace (the landlock backend's). */
+        plan->deny_tcp = plan->host && net && net->landlock_deny_tcp && plan->abi >= 4;
         plan->connect_port = plan->deny_tcp && net->proxy ? proxy_port : 0;
         /* Asked for only where the kernel has it; create_ruleset() refuses it otherwise. */
         plan->resolve_unix = resolve_unix;

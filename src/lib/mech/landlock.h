@@ -86,9 +86,11 @@ struct cordon_landlock_plan {
 #define CORDON_LANDLOCK_RESOLVE_UNIX_ABI 9
 
 /* Sets the network part of @plan for the network mode the launch delivers (which may differ
- * from the policy's, see net-decide.h): TCP handled and denied, save a connect to @proxy_port
- * when the mode has a proxy; with @resolve_unix, pathname unix sockets of the host are out of
- * reach too (plan->resolve_unix). Parent side, before cordon_landlock_plan_prepare(). */
+ * from the policy's, see net-decide.h): for a plan of the host's network namespace (the
+ * landlock backend's; the ns backend's own namespace is its isolation), TCP handled and denied,
+ * save a connect to @proxy_port when the mode has a proxy; with @resolve_unix, pathname unix
+ * sockets of the host are out of reach too (plan->resolve_unix). Parent side, before
+ * cordon_landlock_plan_prepare(). */
 void cordon_landlock_plan_set_net(struct cordon_landlock_plan *plan, enum cordon_net_mode mode,
                                   uint16_t proxy_port, bool resolve_unix);
 

@@ -47,7 +47,9 @@ struct cordon_net_mode_traits {
          * up inside. */
         bool netns;
         bool loopback;
-        /* Landlock (ABI >= 4) handles TCP bind and connect and grants neither... */
+        /* Under the landlock backend (the host's network namespace: under the ns backend the
+         * namespace is the isolation), Landlock (ABI >= 4) handles TCP bind and connect and
+         * grants neither... */
         bool landlock_deny_tcp;
         /* ...but a connect to the egress proxy's port, whose listening socket the child makes
          * inside (127.0.0.1:CORDON_PROXY_PORT; landlock backend: the supervisor on the host's
