@@ -210,11 +210,11 @@ check "--json: the same exit status as the text" "$rc" "$json_rc"
 
 bogus_out=$("$CORDON" doctor --bogus 2>"$T_TMP/bogus-err"); bogus_rc=$?
 check "--bogus: exit status 2" "2" "$bogus_rc"
-if [ -z "$bogus_out" ] && grep -q "^Usage: cordon doctor" "$T_TMP/bogus-err" &&
-        grep -q -- "--bogus" "$T_TMP/bogus-err"; then
-        ok "--bogus: names the option and prints usage on stderr, nothing on stdout"
+if [ -z "$bogus_out" ] && [ "$(wc -l <"$T_TMP/bogus-err")" = 1 ] &&
+        grep -q -- "--bogus.*see 'cordon doctor --help'" "$T_TMP/bogus-err"; then
+        ok "--bogus: one line on stderr names the option and the help, nothing on stdout"
 else
-        not_ok "--bogus: names the option and prints usage on stderr, nothing on stdout" \
+        not_ok "--bogus: one line on stderr names the option and the help, nothing on stdout" \
                 "stdout: $bogus_out" "stderr: $(head -2 "$T_TMP/bogus-err" | paste -sd' ')"
 fi
 
