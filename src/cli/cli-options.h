@@ -52,7 +52,37 @@ int cli_options_prepare(const struct cli_option *t, size_t n, const char *prefix
  * '?' for anything else getopt refused, -1 at the end. */
 int cli_options_next(const struct cli_option *t, size_t n, const struct cli_getopt *g, int argc,
                      char **argv);
-/* A one-line reason for ':' or '?' from cli_options_next(). */
-void cli_options_error(int c, char **argv, char *err, size_t errlen);
+/* A one-line reason for ':' or '?' from cli_options_next() on table @t: an unknown long option
+ * names the nearest one of @t when it is close (cli_suggest), an ambiguous abbreviation the
+ * options it could be. */
+void cli_options_error(int c, const struct cli_option *t, size_t n, char **argv, char *err,
+                       size_t errlen);
 /* The options as "  -x, --long ARG   help" lines, the left column @width wide. */
 void cli_options_print(FILE *f, const struct cli_option *t, size_t n, int width);
+
+/* Words longer than this are never compared (the distance needs a row per character). */
+#define CLI_SUGGEST_MAX 64
+
+/* The optimal-string-alignment distance (Damerau-Levenshtein with adjacent transpositions, each
+ * substring edited once) of @a and @b, ASCII letters compared without case; SIZE_MAX when either
+ * is longer than CLI_SUGGEST_MAX. */
+size_t cli_edit_distance(const char *a, const char *b);
+
+/* The nearest of a set of names to a mistyped @word, for "did you mean": feed it every name the
+ * parser accepts, in table order (of equally near names the first wins), then ask. */
+struct cli_suggest {
+        const char *word;
+        const char *best;
+        size_t best_distance;
+};
+void cli_suggest_init(struct cli_suggest *s, const char *word);
+void cli_suggest_add(struct cli_suggest *s, const char *candidate);
+/* The nearest name, or NULL when none is near enough to be a likely typo: at most a third of
+ * the word's length in edits (at least 1, at most 3), and fewer edits than the name is long. */
+const char *cli_suggest_result(const struct cli_suggest *s);
+/* The nearest of the NULL-terminated @names to @word, or NULL (cli_suggest_result()). */
+const char *cli_suggest_among(const char *word, const char *const *names);
+/* The nearest variable of the settings registry to @word, or NULL. */
+const char *cli_suggest_variable(const char *word);
+/* " (did you mean 'PREFIXNAME'?)" in @buf for a suggestion @name, "" for NULL. Returns @buf. */
+const char *cli_did_you_mean(const char *prefix, const char *name, char *buf, size_t size);

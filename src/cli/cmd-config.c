@@ -54,7 +54,7 @@ struct config_args {
         int n;
 };
 
-/* Returns 0, or -EINVAL after logging why. */
+/* Returns 0, or -EINVAL after the usage error's line. */
 static int config_parse(int argc, char **argv, struct config_args *a)
 {
         struct cli_getopt g;
@@ -76,8 +76,9 @@ static int config_parse(int argc, char **argv, struct config_args *a)
                         return 0;
                 default: {
                         char err[256];
-                        cli_options_error(c, argv, err, sizeof(err));
-                        log_error("%s", err);
+                        cli_options_error(c, config_options, ELEMENTSOF(config_options), argv, err,
+                                          sizeof(err));
+                        usage_error("config", "%s", err);
                         return -EINVAL;
                 }
                 }
@@ -280,39 +281,34 @@ static int explain_path_arg(const char *arg, const char *cwd, char **ret)
 int cmd_config(int argc, char **argv)
 {
         struct config_args a = {0};
-        if (config_parse(argc, argv, &a) < 0) {
-                config_help(stderr);
+        if (config_parse(argc, argv, &a) < 0)
                 return EXIT_USAGE;
-        }
         if (a.help) {
                 config_help(stdout);
                 return 0;
         }
-        const char *problem = NULL;
         if (a.n == 0)
-                problem = "no subcommand given (show or explain)";
-        else if (streq(a.args[0], "show") && a.n != 1)
-                problem = "'show' takes no operand";
-        else if (streq(a.args[0], "explain") && a.n != 2)
-                problem = "'explain' takes one KEY or PATH";
-        else if (streq(a.args[0], "explain") && a.json)
-                problem = "--json is an option of 'show'";
-        else if (!streq(a.args[0], "show") && !streq(a.args[0], "explain")) {
-                log_error("unknown config subcommand '%s'", a.args[0]);
-                config_help(stderr);
-                return EXIT_USAGE;
+                return usage_error("config", "no subcommand given (show or explain)");
+        if (!streq(a.args[0], "show") && !streq(a.args[0], "explain")) {
+                const char *best =
+                    cli_suggest_among(a.args[0], (const char *[]){"show", "explain", NULL});
+                char dym[CLI_SUGGEST_MAX + 32];
+                return usage_error("config", "unknown config subcommand '%s'%s", a.args[0],
+                                   cli_did_you_mean("", best, dym, sizeof(dym)));
         }
-        if (problem) {
-                log_error("%s", problem);
-                config_help(stderr);
-                return EXIT_USAGE;
-        }
+        if (streq(a.args[0], "show") && a.n != 1)
+                return usage_error("config", "'show' takes no operand");
+        if (streq(a.args[0], "explain") && a.n != 2)
+                return usage_error("config", "'explain' takes one KEY or PATH");
+        if (streq(a.args[0], "explain") && a.json)
+                return usage_error("config", "--json is an option of 'show'");
         const char *what = a.n == 2 ? a.args[1] : NULL;
         bool is_path = what && (what[0] == '/' || what[0] == '~' || what[0] == '.');
         if (what && !is_path && !config_is_variable(what)) {
-                log_error("unknown variable '%s' (`cordon config show` lists them; a path starts "
-                          "with /, ~ or .)",
-                          what);
+                char dym[CLI_SUGGEST_MAX + 32];
+                log_error("unknown variable '%s'%s; 'cordon config show' lists them, and a "
+                          "path starts with /, ~ or .",
+                          what, cli_did_you_mean("", cli_suggest_variable(what), dym, sizeof(dym)));
                 return EXIT_USAGE;
         }
 

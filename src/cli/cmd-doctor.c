@@ -40,7 +40,7 @@ static void doctor_help(FILE *f)
                 "2 for a usage error.\n");
 }
 
-/* Returns 0, or -EINVAL after logging why. */
+/* Returns 0, or -EINVAL after the usage error's line. */
 static int doctor_parse(int argc, char **argv, bool *ret_json, bool *ret_help)
 {
         struct cli_getopt g;
@@ -60,14 +60,15 @@ static int doctor_parse(int argc, char **argv, bool *ret_json, bool *ret_help)
                         return 0;
                 default: {
                         char err[256];
-                        cli_options_error(c, argv, err, sizeof(err));
-                        log_error("%s", err);
+                        cli_options_error(c, doctor_options, ELEMENTSOF(doctor_options), argv, err,
+                                          sizeof(err));
+                        usage_error("doctor", "%s", err);
                         return -EINVAL;
                 }
                 }
         }
         if (optind < argc) {
-                log_error("unexpected argument '%s'", argv[optind]);
+                usage_error("doctor", "unexpected argument '%s'", argv[optind]);
                 return -EINVAL;
         }
         *ret_json = json;
@@ -706,10 +707,8 @@ static json_t *build_json(const struct cordon_doctor_report *r)
 int cmd_doctor(int argc, char **argv)
 {
         bool json = false, help = false;
-        if (doctor_parse(argc, argv, &json, &help) < 0) {
-                doctor_help(stderr);
+        if (doctor_parse(argc, argv, &json, &help) < 0)
                 return EXIT_USAGE;
-        }
         if (help) {
                 doctor_help(stdout);
                 return 0;

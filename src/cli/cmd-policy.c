@@ -36,8 +36,8 @@ static void policy_help(FILE *f)
                    "parsed.\n");
 }
 
-/* Collects the operands into @ret_args (pointers into @argv). Returns 0, or -EINVAL after
- * logging why. */
+/* Collects the operands into @ret_args (pointers into @argv). Returns 0, or -EINVAL after the
+ * usage error's line. */
 static int policy_parse(int argc, char **argv, char ***ret_args, int *ret_n, bool *ret_help)
 {
         struct cli_getopt g;
@@ -52,8 +52,9 @@ static int policy_parse(int argc, char **argv, char ***ret_args, int *ret_n, boo
                         return 0;
                 }
                 char err[256];
-                cli_options_error(c, argv, err, sizeof(err));
-                log_error("%s", err);
+                cli_options_error(c, policy_options, ELEMENTSOF(policy_options), argv, err,
+                                  sizeof(err));
+                usage_error("policy", "%s", err);
                 return -EINVAL;
         }
         *ret_args = argv + optind;
@@ -121,34 +122,28 @@ int cmd_policy(int argc, char **argv)
         char **args = NULL;
         int n = 0;
         bool help = false;
-        if (policy_parse(argc, argv, &args, &n, &help) < 0) {
-                policy_help(stderr);
+        if (policy_parse(argc, argv, &args, &n, &help) < 0)
                 return EXIT_USAGE;
-        }
         if (help) {
                 policy_help(stdout);
                 return 0;
         }
 
-        const char *problem = NULL;
         if (n == 0)
-                problem = "no subcommand given";
-        else if (streq(args[0], "show") && n != 2)
-                problem = "'show' takes one file";
-        else if (streq(args[0], "intersect") && n != 3)
-                problem = "'intersect' takes two files";
-        else if (streq(args[0], "intersect") && streq(args[1], "-") && streq(args[2], "-"))
-                problem = "standard input can be read only once";
-        else if (!streq(args[0], "show") && !streq(args[0], "intersect")) {
-                log_error("unknown policy subcommand '%s'", args[0]);
-                policy_help(stderr);
-                return EXIT_USAGE;
+                return usage_error("policy", "no subcommand given (show or intersect)");
+        if (!streq(args[0], "show") && !streq(args[0], "intersect")) {
+                const char *best =
+                    cli_suggest_among(args[0], (const char *[]){"show", "intersect", NULL});
+                char dym[CLI_SUGGEST_MAX + 32];
+                return usage_error("policy", "unknown policy subcommand '%s'%s", args[0],
+                                   cli_did_you_mean("", best, dym, sizeof(dym)));
         }
-        if (problem) {
-                log_error("%s", problem);
-                policy_help(stderr);
-                return EXIT_USAGE;
-        }
+        if (streq(args[0], "show") && n != 2)
+                return usage_error("policy", "'show' takes one file");
+        if (streq(args[0], "intersect") && n != 3)
+                return usage_error("policy", "'intersect' takes two files");
+        if (streq(args[0], "intersect") && streq(args[1], "-") && streq(args[2], "-"))
+                return usage_error("policy", "standard input can be read only once");
 
         if (streq(args[0], "show"))
                 return policy_show(args[1]);

@@ -135,11 +135,10 @@ static int prescan_project_dir(int argc, char **argv, char **ret, bool *ret_dry_
         }
         int r = run_args_parse(&a, argc, argv, err, sizeof(err));
         if (r < 0 || a.help) {
-                if (!a.help)
-                        log_error("%s", err);
-                run_args_help(a.help ? stdout : stderr);
+                if (a.help)
+                        run_args_help(stdout);
                 cordon_settings_free(a.settings);
-                *ret_exit = a.help ? 0 : EXIT_USAGE;
+                *ret_exit = a.help ? 0 : usage_error("run", "%s", *err ? err : strerror(-r));
                 return 0;
         }
         _cleanup_free_ char *dir = NULL;
@@ -215,12 +214,10 @@ int cmd_run(int argc, char **argv)
         }
         r = run_args_parse(&a, argc, argv, err, sizeof(err));
         if (r < 0 || a.help) {
-                code = a.help ? 0 : EXIT_USAGE;
-                if (!a.help)
-                        log_error("%s", err);
-                run_args_help(a.help ? stdout : stderr);
+                if (a.help)
+                        run_args_help(stdout);
                 cordon_settings_free(a.settings);
-                return code;
+                return a.help ? 0 : usage_error("run", "%s", *err ? err : strerror(-r));
         }
         if (a.dry_run)
                 a.receipt_file = NULL; /* a dry run writes nothing, not even a receipt */

@@ -5,6 +5,13 @@
 #define EXIT_SETUP   125
 #define EXIT_TIMEOUT 124
 
+#include "shared/macro.h"
+
+/* A usage error, as one line on stderr: "cordon: MESSAGE; see 'cordon COMMAND --help'" (@command
+ * NULL: 'cordon --help'). Returns EXIT_USAGE. The help itself is never printed on an error: a
+ * mistyped option should cost one line, not a screen. */
+_printf_(2, 3) int usage_error(const char *command, const char *fmt, ...);
+
 int cmd_run(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_policy(int argc, char **argv);

@@ -1,10 +1,13 @@
 /* cordon: run untrusted tools and AI agents confined. Dispatches to the subcommands. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli-options.h"
 #include "cli/commands.h"
 #include "config.h"
 #include "shared/fd-util.h"
+#include "shared/log.h"
 #include "shared/macro.h"
 
 static const struct {
@@ -18,6 +21,28 @@ static const struct {
     {"config", cmd_config, "show the effective configuration and explain where a value comes from"},
     {"help", NULL, "show this help, or a command's: cordon help COMMAND"},
 };
+
+int usage_error(const char *command, const char *fmt, ...)
+{
+        char msg[1024];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        va_end(ap);
+        log_error("%s; see 'cordon %s%s--help'", msg, strempty(command), command ? " " : "");
+        return EXIT_USAGE;
+}
+
+/* An unknown command, with the nearest one when it is close. */
+static int unknown_command(const char *name)
+{
+        const char *names[ELEMENTSOF(commands) + 1] = {NULL};
+        for (size_t i = 0; i < ELEMENTSOF(commands); i++)
+                names[i] = commands[i].name;
+        char dym[CLI_SUGGEST_MAX + 32];
+        return usage_error(NULL, "unknown command '%s'%s", name,
+                           cli_did_you_mean("", cli_suggest_among(name, names), dym, sizeof(dym)));
+}
 
 static void usage(FILE *f)
 {
@@ -54,9 +79,7 @@ int main(int argc, char **argv)
                 for (size_t i = 0; i < ELEMENTSOF(commands); i++)
                         if (commands[i].fn && streq(argv[2], commands[i].name))
                                 return commands[i].fn(2, (char *[]){argv[2], help_flag, NULL});
-                fprintf(stderr, "cordon: unknown command '%s'\n", argv[2]);
-                usage(stderr);
-                return EXIT_USAGE;
+                return unknown_command(argv[2]);
         }
         if (streq(argv[1], "help")) {
                 usage(stdout);
@@ -65,7 +88,13 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < ELEMENTSOF(commands); i++)
                 if (commands[i].fn && streq(argv[1], commands[i].name))
                         return commands[i].fn(argc - 1, argv + 1);
-        fprintf(stderr, "cordon: unknown command '%s'\n", argv[1]);
-        usage(stderr);
-        return EXIT_USAGE;
+        if (argv[1][0] == '-' && argv[1][1]) {
+                /* cordon's own options are --help and --version. */
+                const char *best = cli_suggest_among(argv[1] + strspn(argv[1], "-"),
+                                                     (const char *[]){"help", "version", NULL});
+                char dym[CLI_SUGGEST_MAX + 32];
+                return usage_error(NULL, "unknown option '%s'%s", argv[1],
+                                   cli_did_you_mean("--", best, dym, sizeof(dym)));
+        }
+        return unknown_command(argv[1]);
 }

@@ -145,8 +145,10 @@ static int set_any(struct run_args *a, const char *arg, char *err, size_t errlen
         snprintf(spelling, sizeof(spelling), "--set %s", name);
         struct cordon_diag diag = {0};
         int r = cordon_settings_set(a->settings, name, eq + 1, spelling, &diag);
+        char dym[CLI_SUGGEST_MAX + 32];
         if (r == -ENOENT)
-                snprintf(err, errlen, "--set '%s': no such configuration variable", name);
+                snprintf(err, errlen, "--set '%s': no such configuration variable%s", name,
+                         cli_did_you_mean("", cli_suggest_variable(name), dym, sizeof(dym)));
         else if (r < 0) {
                 cordon_settings_diag_respell(&diag, name, spelling);
                 snprintf(err, errlen, "%s", *diag.message ? diag.message : strerror(-r));
@@ -198,7 +200,8 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
                         a->help = true;
                         return 0;
                 default:
-                        cli_options_error(c, argv, err, errlen);
+                        cli_options_error(c, run_options_table, run_options_count, argv, err,
+                                          errlen);
                         return -EINVAL;
                 }
         }

@@ -59,7 +59,7 @@ struct run_args {
 };
 
 /* Parses `cordon run` arguments (argv[0] is "run") into @a->settings, on top of what is already
- * there (the defaults, the environment). Returns 0, or -EINVAL (or -EOPNOTSUPP, -ENOMEM) with a
- * one-line reason in @err that names the option. */
+ * there (the defaults, the environment). Returns 0, or -EINVAL (or -ENOENT for --set of no
+ * such variable, -EOPNOTSUPP, -ENOMEM) with a one-line reason in @err that names the option. */
 int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t errlen);
 void run_args_help(FILE *f);

@@ -6,7 +6,7 @@
 
 export GITHUB_TOKEN=banner-s3cret-token AWS_SECRET_ACCESS_KEY=banner-s3cret-aws
 
-plan 12
+plan 13
 so=$(cd "$T_PROJECT" && "$CORDON" run -- echo out 2>"$T_TMP/stderr"); rc=$?
 se=$(cat "$T_TMP/stderr")
 check "the command's stdout is untouched" "0:out" "$rc:$so"
@@ -15,10 +15,16 @@ backend=${SANDBOX_BACKEND:-ns}
 # be delivered without a network namespace, and a line says what was used instead (proxied,
 # with Landlock ABI 4 for its port rule; isolated before that), proxied names its port, and a
 # line names the protected files only the ns backend keeps read-only (the project's agent files).
+# Under the ns backend the same fallback to proxied (two more lines) where pasta cannot run for
+# this user (no tun device, as in containers, or one only root may open, as without udev):
+# `cordon doctor` lists the modes by the launch's own probe.
 ll_net=isolated
 [ "$backend" = landlock ] && [ "$(python3 -c 'import ctypes
 print(ctypes.CDLL(None).syscall(444, None, 0, 1))')" -ge 4 ] && ll_net=proxied
+ns_net=filtered
+"$CORDON" doctor 2>/dev/null | grep -q '^network: filtered' || ns_net=proxied
 want_lines=1
+[ "$backend" = ns ] && [ $ns_net = proxied ] && want_lines=3
 [ "$backend" = landlock ] && want_lines=3 && [ $ll_net = proxied ] && want_lines=4
 check "exactly $want_lines line(s) on stderr" "$want_lines" "$(printf '%s\n' "$se" | grep -c .)"
 case $se in
@@ -32,6 +38,12 @@ if [ "$backend" = landlock ]; then
                 ok "landlock: one line says the default network fell back to $ll_net, and why" ;;
         *) not_ok "landlock: one line says the default network fell back to $ll_net, and why" "stderr: $se" ;;
         esac
+elif [ $ns_net = proxied ]; then
+        case $se in
+        *"cordon: network mode filtered (from built-in default) cannot be delivered: "*"using proxied instead"*)
+                ok "ns, pasta unusable here: one line says the default network fell back to proxied, and why" ;;
+        *) not_ok "ns, pasta unusable here: one line says the default network fell back to proxied, and why" "stderr: $se" ;;
+        esac
 else
         ok "ns: no network fallback line"
 fi
@@ -42,7 +54,7 @@ check "only the landlock backend names the agent files it leaves writable" "$wan
         "$(printf '%s\n' "$se" | grep -cF "$gap")"
 # The network delivered: the default filtered, or (no usable pasta here) the stricter proxied;
 # the landlock backend has no network namespace and falls back to proxied (or isolated).
-case $backend in landlock) nets=$ll_net ;; *) nets="filtered|proxied" ;; esac
+case $backend in landlock) nets=$ll_net ;; *) nets=$ns_net ;; esac
 net_word=$(printf '%s' "$se" | sed -n 's/.* network=\([a-z]*\) .*/\1/p' | head -1)
 case $se in
 *"project=$T_PROJECT "*"home=tmpwrite"*"network="*)
@@ -71,6 +83,25 @@ for q in --quiet -q; do
 done
 so=$(cd "$T_PROJECT" && SANDBOX_QUIET=true "$CORDON" run -- echo out 2>"$T_TMP/stderr"); rc=$?
 check "SANDBOX_QUIET=true: the command runs and nothing is on stderr" "0:out:" "$rc:$so:$(cat "$T_TMP/stderr")"
+# Where pasta cannot run (root: a private mount namespace without /dev/net/tun, as a container
+# has), the ns backend's fallback is said before anything runs: the banner names proxied.
+if [ "$(id -u)" = 0 ]; then
+        so=$(cd "$T_PROJECT" && unshare -m --propagation private sh -c \
+                'mount -t tmpfs -o mode=0755 none /dev/net && exec "$@"' no-tun \
+                "$CORDON" run --backend ns -- echo out 2>"$T_TMP/stderr"); rc=$?
+        se=$(cat "$T_TMP/stderr")
+        if [ "$rc:$so" = 0:out ] && [ "$(printf '%s\n' "$se" | grep -c .)" = 3 ] &&
+                [[ $se == "cordon: backend=ns "*" network=proxied "* ]] &&
+                [[ $se == *"cordon: network mode filtered (from built-in default) cannot be delivered: pasta needs /dev/net/tun, which this host lacks"*"using proxied instead"* ]] &&
+                [[ $se == *"cordon: network=proxied: only through the proxy"* ]]; then
+                ok "no tun device: three lines, the banner names proxied and one line says why"
+        else
+                not_ok "no tun device: three lines, the banner names proxied and one line says why" \
+                        "rc=$rc stdout=$so" "stderr: $se"
+        fi
+else
+        ok "no tun device: three lines, the banner names proxied and one line says why # SKIP needs root to hide /dev/net/tun in a private mount namespace"
+fi
 so=$(cd "$T_PROJECT" && SANDBOX_QUIET=yes "$CORDON" run -- echo out 2>"$T_TMP/stderr"); rc=$?
 se=$(cat "$T_TMP/stderr")
 if [ "$rc" = 2 ] && [ -z "$so" ] && [[ $se == *"SANDBOX_QUIET='yes'"* ]]; then

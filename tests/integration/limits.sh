@@ -57,7 +57,9 @@ fi
 
 run --quiet --memory lots -- true 2>"$T_TMP/err"
 check "--memory lots: a usage error naming the option" \
-        "2:cordon: --memory 'lots': expected a size such as 512M or 4G" "$?:$(head -1 "$T_TMP/err")"
+        "2:cordon: --memory 'lots': expected a size such as 512M or 4G; see 'cordon run --help'" \
+        "$?:$(head -1 "$T_TMP/err")"
 run --quiet --pids 0 -- true 2>"$T_TMP/err"
-check "--pids 0: a usage error" "2:cordon: --pids '0': expected a whole number above 0" \
+check "--pids 0: a usage error" \
+        "2:cordon: --pids '0': expected a whole number above 0; see 'cordon run --help'" \
         "$?:$(head -1 "$T_TMP/err")"

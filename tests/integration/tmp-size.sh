@@ -30,11 +30,11 @@ refusal="cordon: --tmp-size cannot be enforced by the landlock backend: it has n
 usage_errors() {
         run --tmp-size lots -- true 2>"$T_TMP/err"
         check "--tmp-size lots: a usage error naming the option" \
-                "2:cordon: --tmp-size 'lots': expected a size such as 64M or 1G, at most 1E" \
+                "2:cordon: --tmp-size 'lots': expected a size such as 64M or 1G, at most 1E; see 'cordon run --help'" \
                 "$?:$(head -1 "$T_TMP/err")"
         run --tmp-size 0 -- true 2>"$T_TMP/err"
         check "--tmp-size 0: a usage error, not the kernel's default" \
-                "2:cordon: --tmp-size '0': expected a size such as 64M or 1G, at most 1E" \
+                "2:cordon: --tmp-size '0': expected a size such as 64M or 1G, at most 1E; see 'cordon run --help'" \
                 "$?:$(head -1 "$T_TMP/err")"
 }
 

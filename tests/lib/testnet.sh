@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test internet: a network namespace "remote" joined to the host by a veth pair, with
-# addresses in 198.18.0.0/15 (benchmarking space, free on these machines; eth0 sits in
-# 192.0.2.0/24), serving HTTP, TCP and UDP echo and DNS (dnsmasq) that answers test names, some
+# addresses in 198.18.0.0/15 (benchmarking space; the /24s it takes are ones nothing else here
+# uses), serving HTTP, TCP and UDP echo and DNS (dnsmasq) that answers test names, some
 # of them into blocked ranges. Root only.
 #
 #   testnet.sh up [--owner PID]   builds one and prints the path of its state file (KEY=VALUE
@@ -12,9 +12,13 @@
 #                                 namespace, the veth pair, the state directory
 #   testnet.sh down --stale       removes every test internet whose owner is gone
 #
+#   testnet.sh pick               prints the slot N up would take now, or refuses as up would
+#
 # Several may run at once (parallel test runs): each takes a free slot N and uses 198.18.N.0/24,
 # 198.19.N.0/24 (routed over the same veth, for CIDR rules) and fd00:198:18:N+1::/64, all held in
-# the state file, so tests name no address themselves. Up takes well under a second.
+# the state file, so tests name no address themselves. A slot is free when no other test
+# internet holds it and nothing else on the host uses an address or route in either /24; up
+# refuses only when no slot is free. Up takes well under a second.
 set -u
 PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 base=/run/cordon-testnet
@@ -63,13 +67,52 @@ down_dir() { # down_dir STATE_DIR
         rm -rf "$d"
 }
 
-# Refuses when anything that is not one of ours uses 198.18.0.0/15.
-check_range() {
+# The host's addresses and routes in 198.18.0.0/15 that are not a test internet's, one a line.
+foreign_lines() {
         local line
         while IFS= read -r line; do
                 case $line in *" dev ctn"[0-9]*[hr]" "* | *" dev ctn"[0-9]*[hr] | [0-9]*": ctn"[0-9]*[hr]" "*) continue ;; esac
-                die "198.18.0.0/15 is already in use on this host, the test internet needs it free: $line"
+                printf '%s\n' "$line"
         done < <({ ip -o -4 addr show; ip -4 route show table all; } | grep -E '(^|[ /])198\.1[89]\.')
+}
+
+# The third octets N of the /24s in 198.18.0.0/15 that anything not ours uses here (an address,
+# a route, a gateway or a local entry in either half), one a line: a slot N needs both
+# 198.18.N.0/24 and 198.19.N.0/24, so a prefix of /16 or shorter takes every slot.
+used_slots() {
+        local line tok o3 len size lo
+        while IFS= read -r line; do
+                for tok in $line; do
+                        [[ $tok =~ ^198\.(18|19)\.([0-9]+)\.[0-9]+(/([0-9]+))?$ ]] || continue
+                        o3=${BASH_REMATCH[2]} len=${BASH_REMATCH[4]:-32}
+                        if [ "$len" -le 16 ]; then
+                                seq 0 255
+                        elif [ "$len" -ge 24 ]; then
+                                echo "$o3"
+                        else
+                                size=$((1 << (24 - len))) lo=$((o3 / size * size))
+                                seq "$lo" $((lo + size - 1))
+                        fi
+                done
+        done < <(foreign_lines)
+}
+
+# The first slot N (0-250) whose 198.18.N.0/24 and 198.19.N.0/24 nothing here uses and no other
+# test internet holds; refuses (status 1) when there is none.
+pick_slot() {
+        local used n
+        used=" $(used_slots | sort -un | tr '\n' ' ') "
+        for n in $(seq 0 250); do
+                case $used in *" $n "*) continue ;; esac
+                [ -e "$base/$n" ] || [ -e "/run/netns/cordon-remote-$n" ] && continue
+                ip link show "ctn${n}h" >/dev/null 2>&1 && continue
+                echo "$n"
+                return 0
+        done
+        echo "testnet: no slot N in 0-250 has both 198.18.N.0/24 and 198.19.N.0/24 free of other" \
+                "test internets and of this host's addresses and routes (in 198.18.0.0/15 here:" \
+                "$(foreign_lines | sed 's/\\.*//; s/  */ /g; s/ $//' | head -3 | paste -sd';'))" >&2
+        return 1
 }
 
 add_addrs() { # add_addrs NS DEV ADDR...
@@ -91,13 +134,8 @@ up() {
         for d in "$base"/[0-9]*; do
                 [ -d "$d" ] && ! owner_alive "$d" && down_dir "$d"
         done
-        check_range
         local n
-        for n in $(seq 0 250); do
-                [ -e "$base/$n" ] || [ -e "/run/netns/cordon-remote-$n" ] && continue
-                ip link show "ctn${n}h" >/dev/null 2>&1 && continue
-                break
-        done
+        n=$(pick_slot) || exit 1
         d=$base/$n
         mkdir "$d" || die "cannot create $d"
         chmod 755 "$d"
@@ -221,6 +259,7 @@ EOF
 [ "$(id -u)" -eq 0 ] || die "the test internet needs root"
 case ${1:-} in
 up) shift; up "$@" ;;
+pick) pick_slot ;;
 down)
         case ${2:-} in
         --stale)
@@ -233,5 +272,5 @@ down)
         ?*) down_dir "${2%/}" ;;
         *) die "usage: testnet.sh down STATE_FILE|--stale" ;;
         esac ;;
-*) die "usage: testnet.sh up [--owner PID] | down STATE_FILE|--stale" ;;
+*) die "usage: testnet.sh up [--owner PID] | pick | down STATE_FILE|--stale" ;;
 esac

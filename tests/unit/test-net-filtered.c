@@ -1,4 +1,4 @@
-/* The filtered network mode end to end (pasta needs an openable /dev/net/tun, the test network
+/* The filtered network mode end to end (pasta needs an openable tun device, the test network
  * root; skipped otherwise):
  * pasta is gone after the sandbox ends, after its command is SIGKILLed, after a failed start and
  * after its supervisor is SIGKILLed; the host's loopback is unreachable from inside; against a
@@ -25,6 +25,7 @@
 
 #include "cordon/cordon.h"
 #include "lib/launch/sandbox-internal.h"
+#include "lib/mech/pasta.h"
 #include "lib/net/net-rules.h"
 #include "lib/policy/policy.h"
 
@@ -32,15 +33,13 @@
 #define ALLOWED   7000
 #define BLOCKED   7001
 
-/* pasta works for anyone who can open /dev/net/tun (udev makes it 0666); the test network
- * below needs root as well. */
+/* pasta works for anyone who can open the tun device (udev makes /dev/net/tun 0666): the
+ * launch's own probe says so; the test network below needs root as well. */
 static bool usable(void)
 {
-        int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
-        if (fd < 0)
-                return false;
-        close(fd);
-        return access("/usr/bin/pasta", X_OK) == 0 && access("/usr/bin/python3", X_OK) == 0;
+        struct cordon_diag why = {0};
+        return cordon_pasta_probe(NULL, CORDON_BACKEND_NS, false, &why) >= 0 &&
+               access("/usr/bin/pasta", X_OK) == 0 && access("/usr/bin/python3", X_OK) == 0;
 }
 
 static struct cordon_policy *policy(void)
@@ -176,7 +175,8 @@ static int lifetimes(void)
 Test(net_filtered, pasta_never_left_behind)
 {
         if (!usable()) {
-                cr_skip_test("needs an openable /dev/net/tun, pasta and python3");
+                cr_skip_test(
+                    "needs the tun device openable (cordon_pasta_probe()), pasta and python3");
                 return;
         }
         int r = in_child(lifetimes);
@@ -187,7 +187,8 @@ Test(net_filtered, pasta_never_left_behind)
 Test(net_filtered, pasta_dies_with_its_supervisor)
 {
         if (!usable()) {
-                cr_skip_test("needs an openable /dev/net/tun, pasta and python3");
+                cr_skip_test(
+                    "needs the tun device openable (cordon_pasta_probe()), pasta and python3");
                 return;
         }
         int fds[2];
@@ -262,7 +263,8 @@ static int loopback(void)
 Test(net_filtered, host_loopback_unreachable)
 {
         if (!usable()) {
-                cr_skip_test("needs an openable /dev/net/tun, pasta and python3");
+                cr_skip_test(
+                    "needs the tun device openable (cordon_pasta_probe()), pasta and python3");
                 return;
         }
         cr_expect_eq(in_child(loopback), 0);
@@ -393,7 +395,8 @@ static int blocking(void)
 Test(net_filtered, blocked_port_and_cidr_refused, .fini = net_down)
 {
         if (!usable() || geteuid() != 0) {
-                cr_skip_test("needs root, an openable /dev/net/tun, pasta and python3");
+                cr_skip_test("needs root, the tun device openable (cordon_pasta_probe()), pasta "
+                             "and python3");
                 return;
         }
         cr_assert(net_up(), "could not build the test network");
@@ -417,7 +420,9 @@ static void collect(void *userdata, const char *message)
 }
 
 /* The host-name rules are named in one line; the ruleset holds the address and port rules; the
- * landlock backend is refused. */
+ * landlock backend is refused. Where pasta cannot run (no tun device, or one this user cannot
+ * open) the probe refuses first, as the launch's fallback would see it; the rules are then
+ * checked with NETWORK_FILTER_SKIP_HELPER_PROBE, which leaves the probe to pasta's start. */
 Test(net_filtered, prepare_names_unapplied_rules)
 {
         struct cordon_policy *p = policy();
@@ -428,21 +433,39 @@ Test(net_filtered, prepare_names_unapplied_rules)
         cr_assert_eq(cordon_net_rules_add(p->net.rules, "*.corp.example", true, "test", &d), 0);
         cr_assert_eq(cordon_net_rules_add(p->net.rules, "198.19.254.0/24", false, "test", &d), 0);
         p->net.filter_helper = strdup("/bin/true");
-        struct cordon_launch l = {.warn = collect};
-        n_warnings = 0;
-        int r = cordon_launch_prepare(p, &l, &d);
-        cr_assert_eq(r, 0, "%s", d.message);
-        cr_expect(strstr(last_warning,
-                         "not applied to connections: pastebin.example (test), *.corp.example "
-                         "(test) (NETWORK_FILTER_MODE=proxied enforces them)"),
-                  "%s", last_warning);
-        cr_expect_not_null(l.nft.text);
-        cr_expect(strstr(l.nft.text, "ip daddr 198.19.254.0/24 reject"), "%s", l.nft.text);
-        cr_expect_null(l.nft.unapplied);
-        cordon_launch_clear(&l);
+        /* The condition the launch decides by (cordon_pasta_filtered_probe()). */
+        struct cordon_diag why = {0};
+        const struct cordon_pasta_config cfg = {.path = p->net.filter_helper};
+        bool deliverable = cordon_pasta_probe(&cfg, CORDON_BACKEND_NS, false, &why) >= 0;
+        for (int skip_probe = 0; skip_probe <= 1; skip_probe++) {
+                p->net.skip_probe = skip_probe;
+                struct cordon_launch l = {.warn = collect};
+                n_warnings = 0;
+                *last_warning = 0;
+                int r = cordon_launch_prepare(p, &l, &d);
+                if (!deliverable && !skip_probe) {
+                        /* A policy's own fallback is strict: refused, saying why. */
+                        cr_expect_eq(r, -EOPNOTSUPP, "%s", d.message);
+                        cr_expect(strstr(d.message, why.message), "%s", d.message);
+                        cr_expect_eq(n_warnings, 0, "%s", last_warning);
+                        cordon_launch_clear(&l);
+                        continue;
+                }
+                cr_assert_eq(r, 0, "%s", d.message);
+                cr_expect(strstr(last_warning,
+                                 "not applied to connections: pastebin.example (test), "
+                                 "*.corp.example (test) (NETWORK_FILTER_MODE=proxied enforces "
+                                 "them)"),
+                          "%s", last_warning);
+                cr_expect_not_null(l.nft.text);
+                cr_expect(strstr(l.nft.text, "ip daddr 198.19.254.0/24 reject"), "%s", l.nft.text);
+                cr_expect_null(l.nft.unapplied);
+                cordon_launch_clear(&l);
+        }
+        p->net.skip_probe = false;
 
         cordon_policy_set_backend(p, CORDON_BACKEND_LANDLOCK);
-        l = (struct cordon_launch){.warn = collect};
+        struct cordon_launch l = {.warn = collect};
         cr_expect_eq(cordon_launch_prepare(p, &l, &d), -EOPNOTSUPP);
         cr_expect(strstr(d.message, "landlock backend has no network namespace"), "%s", d.message);
         cordon_launch_clear(&l);

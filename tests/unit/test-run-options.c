@@ -424,6 +424,40 @@ Test(run_options, unknown_option_after_valid_ones)
         cr_assert(strstr(err, "--nope"), "%s", err);
 }
 
+Test(run_options, a_mistyped_option_gets_the_nearest_one)
+{
+        /* Every option of five letters or more, its first two letters swapped, finds its way back.
+         */
+        for (size_t i = 0; i < run_options_count; i++) {
+                const char *name = run_options_table[i].long_name;
+                if (strlen(name) < 5)
+                        continue;
+                char typo[64], want[96];
+                snprintf(typo, sizeof(typo), "--%s", name);
+                char t = typo[2];
+                typo[2] = typo[3];
+                typo[3] = t;
+                snprintf(want, sizeof(want), "(did you mean '--%s'?)", name);
+                cr_assert_eq(PARSE(typo, "x", "cmd"), -EINVAL, "%s", typo);
+                cr_assert(strstr(err, want), "%s: %s", typo, err);
+        }
+        cr_assert_eq(PARSE("--alow-host", "x", "--", "cmd"), -EINVAL);
+        cr_assert_str_eq(err, "unknown option '--alow-host' (did you mean '--allow-host'?)");
+        cr_assert_eq(PARSE("--allow", "x", "cmd"), -EINVAL);
+        cr_assert_str_eq(err, "option '--allow' is ambiguous: '--allow-parent' or '--allow-host'");
+}
+
+Test(run_options, set_of_a_mistyped_variable_gets_the_nearest_one)
+{
+        cr_assert_eq(PARSE("--set", "PROJCT_DIR=/x", "cmd"), -ENOENT);
+        cr_assert_str_eq(err, "--set 'PROJCT_DIR': no such configuration variable (did you mean "
+                              "'PROJECT_DIR'?)");
+        cr_assert_eq(PARSE("--set", "NOTHING_LIKE_ANY_NAME=1", "cmd"), -ENOENT);
+        cr_assert_str_eq(err, "--set 'NOTHING_LIKE_ANY_NAME': no such configuration variable");
+        cr_assert_eq(PARSE("--set", "NOEQUALS", "cmd"), -EINVAL);
+        cr_assert_str_eq(err, "--set 'NOEQUALS': expected NAME=VALUE");
+}
+
 Test(run_options, argument_to_flag_is_refused_naming_it)
 {
         /* getopt reports "--quiet=1" as an error with optopt set to the option's value. */

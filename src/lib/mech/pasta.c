@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -92,6 +93,10 @@ static int pasta_open(const char *path, char **ret_path, int *ret_fd, struct cor
         return 0;
 }
 
+/* The tun device's numbers, fixed by the kernel (MISC_MAJOR, TUN_MINOR in miscdevice.h). */
+#define TUN_MAJOR 10u
+#define TUN_MINOR 200u
+
 /* Before Linux 5.7 SO_BINDTODEVICE, which pasta uses on its host-side sockets, needs
  * CAP_NET_RAW. */
 static bool kernel_before(unsigned major, unsigned minor)
@@ -130,6 +135,13 @@ int cordon_pasta_probe(const struct cordon_pasta_config *cfg, enum cordon_backen
                                        "(load the tun module: modprobe tun)",
                                        strerror(-r));
         }
+        /* Another device in its place (a container's /dev/null bound over it) passes the
+         * access check and fails only when pasta starts, after the banner has named the mode. */
+        if (major(st.st_rdev) != TUN_MAJOR || minor(st.st_rdev) != TUN_MINOR)
+                return cordon_diag_set(diag, -EOPNOTSUPP,
+                                       "/dev/net/tun is not the tun device here (character device "
+                                       "%u:%u, not %u:%u), so pasta cannot use it",
+                                       major(st.st_rdev), minor(st.st_rdev), TUN_MAJOR, TUN_MINOR);
         if (faccessat(AT_FDCWD, "/dev/net/tun", R_OK | W_OK, AT_EACCESS) < 0) {
                 r = -errno;
                 return cordon_diag_set(diag, -EACCES,

@@ -41,12 +41,13 @@ struct cordon_pasta {
 int cordon_pasta_find(const char *path, char **ret_path);
 
 /* Whether the filtered mode can be delivered here with @backend (CORDON_BACKEND_NS or
- * CORDON_BACKEND_LANDLOCK): pasta found, /dev/net/tun openable read-write, a kernel that lets an
- * unprivileged pasta bind to a device (SO_BINDTODEVICE needs Linux 5.7 without CAP_NET_RAW), a
- * backend with a network namespace. With @skip_probes (NETWORK_FILTER_SKIP_HELPER_PROBE) only
- * the facts that need no probe are checked (pasta exists, the backend). Runs nothing. Returns 0,
- * or a negative errno with @diag saying why and naming the fix: -ENOENT (no pasta), -EACCES
- * (/dev/net/tun), -EOPNOTSUPP (kernel, backend). Thread-safe. */
+ * CORDON_BACKEND_LANDLOCK): pasta found, /dev/net/tun the tun device (10:200) and openable
+ * read-write, a kernel that lets an unprivileged pasta bind to a device (SO_BINDTODEVICE needs
+ * Linux 5.7 without CAP_NET_RAW), a backend with a network namespace. With @skip_probes
+ * (NETWORK_FILTER_SKIP_HELPER_PROBE) only the facts that need no probe are checked (pasta
+ * exists, the backend). Runs nothing. Returns 0, or a negative errno with @diag saying why and
+ * naming the fix: -ENOENT (no pasta), -EACCES (/dev/net/tun not openable), -EOPNOTSUPP (no tun
+ * device, kernel, backend). Thread-safe. */
 int cordon_pasta_probe(const struct cordon_pasta_config *cfg, enum cordon_backend backend,
                        bool skip_probes, struct cordon_diag *diag);
 
