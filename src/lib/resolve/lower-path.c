@@ -45,34 +45,6 @@ static const struct cordon_item *hidden_by(const struct lower *l, const char *re
         return NULL;
 }
 
-/* How guest path @guest shows now: -1 masked, 0 not at all (the tmpfs home), 1 read-only, 2
- * writable. The deepest rule at or above it decides (the ns backend mounts by depth, masks
- * last). */
-static int shown(const struct lower *l, const char *guest)
-{
-        const struct cordon_fs_rule *deepest = NULL;
-        for (size_t i = 0; i < l->p->n_fs; i++) {
-                const struct cordon_fs_rule *r = &l->p->fs[i];
-                if (!path_is_below(guest, r->guest))
-                        continue;
-                if (r->access == CORDON_ACCESS_MASKED)
-                        return -1;
-                if (!deepest || strlen(r->guest) >= strlen(deepest->guest))
-                        deepest = r;
-        }
-        if (!deepest)
-                return 0;
-        switch (deepest->access) {
-        case CORDON_ACCESS_RO:
-        case CORDON_ACCESS_COPY:
-                return deepest->host ? 1 : 0;
-        case CORDON_ACCESS_RW:
-                return deepest->host ? 2 : 0;
-        default:
-                return 0;
-        }
-}
-
 /* The guest path of host path @real below the home's realpath: the same place below $HOME. */
 static char *guest_of(const struct lower *l, const char *real)
 {
@@ -86,10 +58,11 @@ static bool in_home(const struct lower *l, const char *real)
         return path_is_below(real, l->home_real) && !streq(real, l->home_real);
 }
 
-/* Shows @real (a realpath strictly below the home) read-only at its place below $HOME, as
- * @what (for warnings) with @origin. Never a hidden path (a warning); nothing for what shows
- * already. 1: it shows now, 0: it does not, or -errno. */
-static int expose(struct lower *l, const char *real, const char *what, const char *origin)
+/* Shows @real (a realpath strictly below the home) read-only at @guest (NULL: its place below
+ * $HOME), as @what (for warnings) with @origin. Never a hidden path (a warning); nothing for
+ * what shows already. 1: it shows now, 0: it does not, or -errno. */
+static int expose_at(struct lower *l, const char *guest_or_null, const char *real, const char *what,
+                     const char *origin)
 {
         const struct cordon_item *m = hidden_by(l, real);
         if (m) {
@@ -98,10 +71,11 @@ static int expose(struct lower *l, const char *real, const char *what, const cha
                                       what, real, m->value, m->origin);
                 return r < 0 ? r : 0;
         }
-        _cleanup_free_ char *guest = guest_of(l, real);
+        _cleanup_free_ char *own = guest_or_null ? NULL : guest_of(l, real);
+        const char *guest = guest_or_null ?: own;
         if (!guest)
                 return -ENOMEM;
-        int s = shown(l, guest);
+        int s = cordon_policy_guest_shown(l->p, guest);
         if (s < 0) {
                 int r =
                     cordon_lower_warn(l, "%s '%s' lies in a hidden path; not shown", what, real);
@@ -111,6 +85,11 @@ static int expose(struct lower *l, const char *real, const char *what, const cha
                 return 1;
         int r = cordon_lower_put(l, guest, real, CORDON_ACCESS_RO, 0, origin);
         return r < 0 ? r : 1;
+}
+
+static int expose(struct lower *l, const char *real, const char *what, const char *origin)
+{
+        return expose_at(l, NULL, real, what, origin);
 }
 
 static bool is_dir(const struct lower *l, const char *path)
@@ -277,7 +256,7 @@ static int follow_links(struct lower *l, const char *dir, const char *entry)
                 _cleanup_free_ char *guest = guest_of(l, t);
                 if (!guest)
                         return -ENOMEM;
-                if (shown(l, guest) > 0)
+                if (cordon_policy_guest_shown(l->p, guest) > 0)
                         continue;
                 const struct cordon_item *m = hidden_by(l, t);
                 if (m) {
@@ -355,7 +334,8 @@ static int path_entry(struct lower *l, const char *entry)
                     (r = expose_interpreter(l, parent, entry)) < 0)
                         return r;
         }
-        if ((r = expose(l, real, "PATH entry", "PATH")) <= 0 || !direct)
+        /* At the entry's own place: through a link, the sandbox has no link there. */
+        if ((r = expose_at(l, entry, real, "PATH entry", "PATH")) <= 0 || !direct)
                 return r;
         for (const char *const *c = plan.companions; *c; c++) {
                 _cleanup_free_ char *p = path_join(l->home_real, *c);
