@@ -53,6 +53,11 @@ enum cordon_step {
 struct cordon_diag {
         enum cordon_step step; /* CORDON_STEP_NONE unless a launcher step failed */
         char message[1024];
+        /* A change of the settings that would fix it, or empty strings: add @fix_value to list
+         * variable @fix_variable (the message says so in those words; a front end may spell it
+         * its own way, as the cordon program spells READONLY_MOUNTS "--ro DIR"). */
+        char fix_variable[64];
+        char fix_value[1024];
 };
 
 /* How a path is made available inside the sandbox. */

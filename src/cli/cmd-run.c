@@ -352,6 +352,11 @@ int cmd_run(int argc, char **argv)
         cordon_sandbox_free(sb);
         if (r < 0) {
                 log_error("%s", *diag.message ? diag.message : strerror(-r));
+                if (*diag.fix_variable) {
+                        char fix[1400];
+                        run_options_spell_fix(diag.fix_variable, diag.fix_value, fix, sizeof(fix));
+                        log_error("to show it, add %s to the command line", fix);
+                }
                 if (diag.step == CORDON_STEP_EXEC)
                         return r == -ENOENT ? 127 : 126;
                 return EXIT_SETUP;

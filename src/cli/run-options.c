@@ -212,3 +212,47 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
         a->command = argv + optind;
         return 0;
 }
+
+/* @value as one shell word: as it is when every byte is plain, else in single quotes. */
+static void shell_word(const char *value, char *buf, size_t size)
+{
+        if (*value && strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                    "0123456789/._+-@%=:,~") == strlen(value)) {
+                snprintf(buf, size, "%s", value);
+                return;
+        }
+        size_t n = 0;
+        if (size == 0)
+                return;
+        for (const char *c = "'"; *c && n + 1 < size; c++)
+                buf[n++] = *c;
+        for (const char *v = value; *v && n + 1 < size; v++) {
+                const char *piece = *v == '\'' ? "'\\''" : NULL;
+                if (!piece) {
+                        buf[n++] = *v;
+                        continue;
+                }
+                for (; *piece && n + 1 < size; piece++)
+                        buf[n++] = *piece;
+        }
+        if (n + 1 < size)
+                buf[n++] = '\'';
+        buf[n] = 0;
+}
+
+void run_options_spell_fix(const char *variable, const char *value, char *buf, size_t size)
+{
+        char word[1200];
+        shell_word(value, word, sizeof(word));
+        for (size_t i = 0; i < run_options_count; i++) {
+                const struct cli_option *o = &run_options_table[i];
+                if (o->arg && o->variable && streq(o->variable, variable)) {
+                        snprintf(buf, size, "--%s %s", o->long_name, word);
+                        return;
+                }
+        }
+        char assignment[1300];
+        snprintf(assignment, sizeof(assignment), "%s=%s", variable, value);
+        shell_word(assignment, word, sizeof(word));
+        snprintf(buf, size, "--set %s", word);
+}

@@ -63,3 +63,8 @@ struct run_args {
  * such variable, -EOPNOTSUPP, -ENOMEM) with a one-line reason in @err that names the option. */
 int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t errlen);
 void run_args_help(FILE *f);
+
+/* The command line that applies a fix of struct cordon_diag: "--ro DIR" for the option of
+ * @variable that takes an argument, else "--set VARIABLE=VALUE"; @value quoted for a shell where
+ * it needs it. Truncated to @size. */
+void run_options_spell_fix(const char *variable, const char *value, char *buf, size_t size);

@@ -349,3 +349,26 @@ Test(policy, home_access_strings_round_trip)
         cr_assert_eq(cordon_home_access_from_string("READ"), -EINVAL);
         cr_assert_eq(cordon_home_access_from_string(""), -EINVAL);
 }
+
+/* The mount view of a guest path: the deepest rule at or above it decides, a mask anywhere
+ * above it hides it. */
+Test(policy, guest_shown)
+{
+        cr_assert_eq(cordon_policy_add_fs(p, "/usr", "/usr", CORDON_ACCESS_RO, 0, "t"), 0);
+        cr_assert_eq(cordon_policy_add_fs(p, "/home/u", NULL, CORDON_ACCESS_TMPFS, 0, "t"), 0);
+        cr_assert_eq(cordon_policy_add_fs(p, "/home/u/.npm/bin", "/home/u/.npm/bin",
+                                          CORDON_ACCESS_RO, 0, "t"),
+                     0);
+        cr_assert_eq(
+            cordon_policy_add_fs(p, "/home/u/proj", "/home/u/proj", CORDON_ACCESS_RW, 0, "t"), 0);
+        cr_assert_eq(
+            cordon_policy_add_fs(p, "/home/u/proj/.ssh", NULL, CORDON_ACCESS_MASKED, 0, "t"), 0);
+        cr_assert_eq(cordon_policy_add_fs(p, "/bin", "usr/bin", CORDON_ACCESS_SYMLINK, 0, "t"), 0);
+        cr_assert_eq(cordon_policy_guest_shown(p, "/usr/bin"), 1);
+        cr_assert_eq(cordon_policy_guest_shown(p, "/home/u/.npm/bin"), 1);
+        cr_assert_eq(cordon_policy_guest_shown(p, "/home/u/.npm"), 0, "the tmpfs home");
+        cr_assert_eq(cordon_policy_guest_shown(p, "/home/u/proj/src"), 2);
+        cr_assert_eq(cordon_policy_guest_shown(p, "/home/u/proj/.ssh/id"), -1);
+        cr_assert_eq(cordon_policy_guest_shown(p, "/opt/x/bin"), 0, "no rule");
+        cr_assert_eq(cordon_policy_guest_shown(p, "/bin"), 0, "a link: its target decides");
+}

@@ -658,3 +658,17 @@ Test(run_options, set_reaches_every_variable)
         cr_assert_eq(PARSE("--set", "novalue", "cmd"), -EINVAL);
         cr_assert(strstr(err, "expected NAME=VALUE"), "%s", err);
 }
+
+/* The fix of a failure spelled as this command line's option, quoted for a shell. */
+Test(run_options, spell_fix)
+{
+        char buf[256];
+        run_options_spell_fix("READONLY_MOUNTS", "/opt/node/bin", buf, sizeof(buf));
+        cr_assert_str_eq(buf, "--ro /opt/node/bin");
+        run_options_spell_fix("READONLY_MOUNTS", "/opt/my tools/it's", buf, sizeof(buf));
+        cr_assert_str_eq(buf, "--ro '/opt/my tools/it'\\''s'");
+        run_options_spell_fix("HOME_READONLY", ".local/bin", buf, sizeof(buf));
+        cr_assert_str_eq(buf, "--set HOME_READONLY=.local/bin", "no option: --set");
+        run_options_spell_fix("READONLY_MOUNTS", "/a;b", buf, 8);
+        cr_assert_eq(strlen(buf), 7, "truncated to the buffer");
+}

@@ -1,12 +1,17 @@
 /* Finding and executing the command between clone and exec: execvp() with the sandbox's PATH,
- * without allocating (the landlock backend's child shares the supervisor's memory). */
+ * without allocating (the landlock backend's child shares the supervisor's memory). And, for the
+ * supervisor's message when that failed, where the command is on the host. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/launch/exec-search.h"
 #include "shared/macro.h"
+#include "shared/path-util.h"
 
 /* A file without a #! line is a shell script, as execvp() has it. */
 static void exec_script(const char *path, char *const *argv, char *const *envp)
@@ -80,4 +85,88 @@ void cordon_exec_search(const char *file, char *const *argv, char *const *envp)
                 }
         }
         errno = saved;
+}
+
+/* ---- Supervisor side: these allocate. ---- */
+
+static bool host_executable(const char *path)
+{
+        struct stat st;
+        return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+int cordon_exec_find_host(const char *file, const char *path, char **ret)
+{
+        if (!*file)
+                return -ENOENT;
+        if (strchr(file, '/')) {
+                if (!path_is_absolute(file) || !host_executable(file))
+                        return -ENOENT;
+                return (*ret = strdup(file)) ? 0 : -ENOMEM;
+        }
+        for (const char *p = path ?: "";;) {
+                size_t n = strcspn(p, ":");
+                if (n > 0 && p[0] == '/') {
+                        _cleanup_free_ char *dir = strndup(p, n);
+                        char *candidate = dir ? path_join(dir, file) : NULL;
+                        if (!candidate)
+                                return -ENOMEM;
+                        if (host_executable(candidate)) {
+                                *ret = candidate;
+                                return 0;
+                        }
+                        free(candidate);
+                }
+                if (!p[n])
+                        return -ENOENT;
+                p += n + 1;
+        }
+}
+
+int cordon_exec_parse_shebang(const char *buf, size_t n, char **ret_interp, char **ret_arg)
+{
+        if (n < 2 || buf[0] != '#' || buf[1] != '!')
+                return -ENOEXEC;
+        const char *end = memchr(buf, '\n', n);
+        if (!end)
+                return -ENOEXEC;
+        const char *p = buf + 2;
+        while (p < end && (*p == ' ' || *p == '\t'))
+                p++;
+        const char *i = p;
+        while (p < end && *p != ' ' && *p != '\t')
+                p++;
+        if (p == i)
+                return -ENOEXEC;
+        _cleanup_free_ char *interp = strndup(i, (size_t)(p - i));
+        while (p < end && (*p == ' ' || *p == '\t'))
+                p++;
+        const char *a = p, *e = end;
+        while (e > a && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+                e--;
+        _cleanup_free_ char *arg = e > a ? strndup(a, (size_t)(e - a)) : NULL;
+        if (!interp || (e > a && !arg))
+                return -ENOMEM;
+        *ret_interp = TAKE_PTR(interp);
+        *ret_arg = TAKE_PTR(arg);
+        return 0;
+}
+
+int cordon_exec_read_shebang(const char *path, char **ret_interp, char **ret_arg)
+{
+        /* Non-blocking: a FIFO put there must not stall the supervisor. */
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0)
+                return -errno;
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (!S_ISREG(st.st_mode))
+                return -ENOEXEC;
+        /* The kernel reads at most 256 bytes of the line (BINPRM_BUF_SIZE). */
+        char buf[256];
+        ssize_t k = read(fd, buf, sizeof(buf));
+        if (k < 0)
+                return -errno;
+        return cordon_exec_parse_shebang(buf, (size_t)k, ret_interp, ret_arg);
 }

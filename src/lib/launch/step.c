@@ -1,14 +1,20 @@
 /* The failure message of each launcher step: a table beside enum cordon_step. A row names the
  * action and, where there is one, what it acted on (a rule's path, the working directory, the
  * command); the errno's text follows. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/policy/diag.h"
+#include "lib/launch/exec-search.h"
 #include "lib/launch/launch.h"
 #include "lib/mech/ns-limits.h"
 #include "lib/policy/policy.h"
 #include "lib/launch/step.h"
 #include "shared/macro.h"
+#include "shared/path-util.h"
+#include "shared/strv.h"
 
 enum subject {
         SUBJECT_NONE,
@@ -56,6 +62,67 @@ static const struct step_message step_messages[] = {
 };
 
 static const struct step_message other_step = {"failed to set up the sandbox"};
+
+/* How host directory @dir shows inside: cordon_policy_guest_shown() of it, or of its realpath
+ * when a link leads there (/bin -> usr/bin). */
+static int dir_shown(const struct cordon_policy *p, const char *dir)
+{
+        _cleanup_free_ char *norm = NULL;
+        int s = path_normalize(dir, &norm) < 0 ? 0 : cordon_policy_guest_shown(p, norm);
+        if (s != 0)
+                return s;
+        _cleanup_free_ char *real = realpath(dir, NULL);
+        return real && !streq(real, norm ?: "") ? cordon_policy_guest_shown(p, real) : 0;
+}
+
+/* Appends to @diag's message where @what (the command, or the interpreter of its script) is on
+ * the host when the sandbox does not show it, with the fix: its directory in READONLY_MOUNTS.
+ * 1 when it said so, 0 when the sandbox shows it (or nothing can be said). */
+static int not_shown(const struct cordon_policy *p, const char *what, const char *host,
+                     struct cordon_diag *diag)
+{
+        _cleanup_free_ char *dir = strdup(host);
+        if (!dir)
+                return 0;
+        *strrchr(dir, '/') = 0;
+        if (!*dir)
+                return 0; /* in "/": the root is never bound */
+        int s = dir_shown(p, dir);
+        size_t n = strlen(diag->message);
+        if (s > 0)
+                return 0;
+        if (s < 0)
+                snprintf(diag->message + n, sizeof(diag->message) - n,
+                         "; %s is '%s' on the host, in a hidden path", what, host);
+        else if (strlen(dir) < sizeof(diag->fix_value)) {
+                snprintf(diag->message + n, sizeof(diag->message) - n,
+                         "; %s is '%s' on the host, which the sandbox does not show: add '%s' to "
+                         "READONLY_MOUNTS to show it read-only",
+                         what, host, dir);
+                snprintf(diag->fix_variable, sizeof(diag->fix_variable), "READONLY_MOUNTS");
+                snprintf(diag->fix_value, sizeof(diag->fix_value), "%s", dir);
+        }
+        return 1;
+}
+
+/* A command that was not found (ENOENT), or that Landlock refused to execute (EACCES): where it
+ * is on the host, looked up with the sandbox's PATH. Shown inside, a script fails the same way
+ * when the interpreter of its #! line is missing: then where that is. */
+static void exec_hint(const struct cordon_launch *l, const char *argv0, struct cordon_diag *diag)
+{
+        const char *path = NULL;
+        STRV_FOREACH (e, l->envp ?: l->p->envp)
+                if (startswith(*e, "PATH="))
+                        path = *e + 5;
+        _cleanup_free_ char *host = NULL, *interp = NULL, *arg = NULL;
+        if (!diag || cordon_exec_find_host(argv0, path, &host) < 0)
+                return;
+        if (not_shown(l->p, "it", host, diag) || cordon_exec_read_shebang(host, &interp, &arg) < 0)
+                return;
+        /* "#!/usr/bin/env NAME" runs env, which reports a missing NAME itself. */
+        if (path_is_absolute(interp))
+                (void)not_shown(l->p, "its interpreter", interp, diag);
+}
 
 void cordon_step_describe(const struct cordon_launch *l, const struct cordon_step_report *rep,
                           const char *argv0, struct cordon_diag *diag)
@@ -112,4 +179,6 @@ void cordon_step_describe(const struct cordon_launch *l, const struct cordon_ste
                 break;
         }
         cordon_diag_set(diag, 0, "%s '%s'%s: %s", m->action, subject, strempty(m->after), err);
+        if (rep->step == CORDON_STEP_EXEC && (rep->err == ENOENT || rep->err == EACCES))
+                exec_hint(l, argv0, diag);
 }

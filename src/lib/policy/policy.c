@@ -301,6 +301,35 @@ const struct cordon_fs_rule *cordon_policy_find_fs(const struct cordon_policy *p
         return NULL;
 }
 
+int cordon_policy_guest_shown(const struct cordon_policy *p, const char *guest)
+{
+        const struct cordon_fs_rule *deepest = NULL;
+        size_t depth = 0;
+        for (size_t i = 0; i < p->n_fs; i++) {
+                const struct cordon_fs_rule *r = &p->fs[i];
+                if (!path_is_below(guest, r->guest))
+                        continue;
+                if (r->access == CORDON_ACCESS_MASKED)
+                        return -1;
+                size_t n = strlen(r->guest);
+                if (!deepest || n >= depth) {
+                        deepest = r;
+                        depth = n;
+                }
+        }
+        if (!deepest || !deepest->host)
+                return 0;
+        switch (deepest->access) {
+        case CORDON_ACCESS_RO:
+        case CORDON_ACCESS_COPY:
+                return 1;
+        case CORDON_ACCESS_RW:
+                return 2;
+        default:
+                return 0;
+        }
+}
+
 static int set_string(char **dst, const char *s)
 {
         char *c = strdup(s);

@@ -185,3 +185,8 @@ struct cordon_policy {
 
 const struct cordon_fs_rule *cordon_policy_find_fs(const struct cordon_policy *p,
                                                    const char *guest);
+/* How normalised guest path @guest shows in the mount view: -1 hidden (a mask at or above it),
+ * 0 not from the host (no rule, a tmpfs, a link: the deepest rule at or above it decides, as
+ * the ns backend mounts by depth with the masks last), 1 bound read-only (or copied), 2 bound
+ * writable. The landlock backend grants the same binds, and has no tmpfs to show instead. */
+int cordon_policy_guest_shown(const struct cordon_policy *p, const char *guest);

@@ -132,6 +132,11 @@ bool cordon_lower_dir_names_absent(const struct lower *l, const struct lower_dir
                                    const char *base, const char *rel);
 int cordon_lower_home_blocked(struct lower *l);
 
+/* lower-path.c: the directories below the home that the command's PATH names, read-only with
+ * what their programs need, never a hidden path. Once the masks of the home, BLOCKED_FILES and
+ * EXTRA_BLOCKED_PATHS are known, before cordon_lower_masks() (which covers what they hold). */
+int cordon_lower_path(struct lower *l);
+
 /* lower-carve.c: every read-write bind at or below the home that holds a missing credential
  * store, HOME_READONLY or HOME_SEEDED_FILES entry is made read-only with its entries bound
  * read-write, down to the missing path, so the sandbox cannot create it. Once every read-write

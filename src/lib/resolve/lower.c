@@ -611,8 +611,8 @@ static int resolve_finalized(const struct cordon_settings *s, const struct cordo
         r = s->policy ? cordon_lower_cap_policy(&l) : lower_project(&l);
         if (r < 0 || (r = check_user_binds(&l)) < 0 || (r = cordon_lower_home_blocked(&l)) < 0 ||
             (r = cordon_lower_extra_blocked(&l)) < 0 || (r = cordon_lower_agents_plan(&l)) < 0 ||
-            (r = cordon_lower_blocked_files(&l)) < 0 || (r = cordon_lower_check_project(&l)) < 0 ||
-            (r = cordon_lower_vars(&l, &dev_pts)) < 0 ||
+            (r = cordon_lower_blocked_files(&l)) < 0 || (r = cordon_lower_path(&l)) < 0 ||
+            (r = cordon_lower_check_project(&l)) < 0 || (r = cordon_lower_vars(&l, &dev_pts)) < 0 ||
             (r = cordon_lower_devices(&l, dev_pts)) < 0 || (r = lower_passwd(&l)) < 0 ||
             (r = cordon_lower_protect(&l)) < 0 || (r = cordon_lower_masks(&l)) < 0 ||
             (r = cordon_lower_agents_instructions(&l)) < 0 ||
