@@ -80,6 +80,18 @@ struct cordon_git_moved {
         const char *reason;   /* what the host's git would have acted on */
 };
 
+/* What flowed back from an agent's private copy of its configuration after the run: the keys
+ * its profile allows (`writeback`) were merged into the host's file; the other changes were
+ * not. */
+struct cordon_agent_writeback {
+        const char *agent;
+        const char *file;           /* the host file */
+        size_t kept;                /* keys set or removed in it */
+        const char *const *dropped; /* changed keys left out (names; NULL-terminated) */
+        bool more_dropped;          /* more than those */
+        const char *error;          /* "" or why nothing was merged */
+};
+
 /* What a sandbox was given and how it ended. Filled in step by step: the decisions once the
  * prepare phase has run (the `prepared` callback sees them), `started` once the command runs,
  * the outcome once cordon_sandbox_wait() has returned. Strings point into the sandbox and live
@@ -160,6 +172,14 @@ struct cordon_report {
                 const struct cordon_git_moved *moved;
                 const char *unchecked;
         } git;
+        /* The agents' private homes: what the profiles' overlays changed in the copies (one
+         * "agent: file (key, ...)" each; decided in the prepare phase, NULL-terminated), and
+         * after the end what flowed back. */
+        struct {
+                const char *const *overlaid;
+                size_t n_writebacks;
+                const struct cordon_agent_writeback *writebacks;
+        } agents;
 };
 
 /* Flags of struct cordon_sandbox_options. */

@@ -67,6 +67,32 @@ static void print_git_after(const struct cordon_report *rep)
                           rep->git.unchecked);
 }
 
+/* The agents' private copies after the run: a line for each copy that could not flow back,
+ * and one for each whose changes were partly left out (they could make the host run
+ * something, or concern another project). */
+static void print_agent_writebacks(const struct cordon_report *rep)
+{
+        for (size_t i = 0; i < rep->agents.n_writebacks; i++) {
+                const struct cordon_agent_writeback *w = &rep->agents.writebacks[i];
+                if (*w->error) {
+                        log_warning("%s: nothing of its settings flowed back: %s", w->agent,
+                                    w->error);
+                        continue;
+                }
+                if (!w->dropped[0])
+                        continue;
+                char names[512] = "";
+                for (size_t j = 0; w->dropped[j]; j++)
+                        snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+                                 j ? ", " : "", w->dropped[j]);
+                fprintf(stderr,
+                        "cordon: %s: kept %zu of its changes to '%s'; left out%s (not state the "
+                        "profile lets flow back): %s%s\n",
+                        w->agent, w->kept, w->file, w->more_dropped ? ", among others" : "",
+                        names, w->more_dropped ? ", ..." : "");
+        }
+}
+
 static void print_banner(void *userdata, const struct cordon_sandbox *sb)
 {
         const struct banner *b = userdata;
@@ -87,6 +113,16 @@ static void print_banner(void *userdata, const struct cordon_sandbox *sb)
                         "project's agent files: .mcp.json, .envrc, .claude, ...); what the "
                         "command writes there can run on the host later (see cordon doctor; "
                         "the ns backend keeps them read-only)\n");
+        if (rep->agents.overlaid && rep->agents.overlaid[0]) {
+                char what[1024] = "";
+                for (size_t i = 0; rep->agents.overlaid[i]; i++)
+                        snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s%s",
+                                 i ? "; " : "", rep->agents.overlaid[i]);
+                fprintf(stderr,
+                        "cordon: in the agents' private settings (AGENT_SETTINGS_UNTOUCHED leaves "
+                        "them): %s\n",
+                        what);
+        }
         if (*rep->net_note && rep->net_mode > rep->net_mode_requested)
                 fprintf(stderr, "cordon: %s\n", rep->net_note);
         if (rep->net_mode == CORDON_NET_OPEN)
@@ -342,8 +378,11 @@ int cmd_run(int argc, char **argv)
                 if (k < 0)
                         log_error("--receipt '%s': %s", a.receipt_file, strerror(-k));
         }
-        if (rep)
+        if (rep) {
                 print_git_after(rep);
+                if (!quiet)
+                        print_agent_writebacks(rep);
+        }
         enum cordon_end end = rep ? rep->end : CORDON_END_EXITED;
         bool oom = rep && rep->oom_killed;
         uint64_t memory = rep ? rep->memory_bytes : 0;

@@ -4,8 +4,9 @@
 # gemini's MCP server in ~/.gemini/settings.json, a hook script in ~/.claude/hooks, and claude's
 # MCP servers in ~/.claude.json, each through its real path and through the agent's *_CONFIG_DIR
 # variable. Expected: every host file is byte for byte unchanged after the sandbox exits (the
-# files are private copies inside, the hook directory is read-only, ~/.claude.json is on the
-# scratch home). The user's ~/.claude/CLAUDE.md is seen merged with the profile's note and cannot
+# files are private copies in the agents' private homes, of which only the profiles' writeback
+# keys flow back; the hook directory is read-only; ~/.claude.json is on the scratch home), and
+# no missing one is made. The user's ~/.claude/CLAUDE.md is seen merged with the profile's note and cannot
 # be changed. Control: the same write to a file of claude's state (~/.claude/projects) persists
 # on the host.
 . "$(dirname "$0")/../lib/tap.sh"
@@ -24,7 +25,7 @@ for f in .claude/settings.json .codex/config.toml .gemini/settings.json .claude/
         mkdir -p "$snap/$(dirname "$f")"; cp "$HOME/$f" "$snap/$f"
 done
 
-HOOK='{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"touch /tmp/pwned"}]}]}}'
+HOOK='{"model":"opus","hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"touch /tmp/pwned"}]}]}}'
 (cd "$T_PROJECT" && "$CORDON" run --quiet -- sh -c '
         for f in "$HOME/.claude/settings.json" "$CLAUDE_CONFIG_DIR/settings.json" \
                  "$HOME/.claude/settings.local.json" "$CLAUDE_CONFIG_DIR/settings.local.json"; do
@@ -48,15 +49,19 @@ for f in .claude/settings.json .codex/config.toml .gemini/settings.json .claude/
         if cmp -s "$snap/$f" "$HOME/$f"; then ok "host ~/$f is byte for byte unchanged"
         else not_ok "host ~/$f is byte for byte unchanged" "$(cat "$HOME/$f")"; fi
 done
-check "host ~/.claude/settings.local.json holds only the empty document" "{}" \
-        "$(cat "$HOME/.claude/settings.local.json")"
+check "host ~/.claude/settings.local.json was not made" "absent" \
+        "$([ -e "$HOME/.claude/settings.local.json" ] && echo present || echo absent)"
 check "no new hook script on the host" "absent" \
         "$([ -e "$HOME/.claude/hooks/new.sh" ] && echo present || echo absent)"
 check "no ~/.claude.json on the host" "absent" "$([ -e "$HOME/.claude.json" ] && echo present || echo absent)"
 check "control: a file of claude's state persists" "planted" \
         "$(cat "$HOME/.claude/projects/planted" 2>&1)"
-check "CLAUDE_CONFIG_DIR and CODEX_HOME name the agents' directories inside" \
-        "$HOME/.claude $HOME/.codex $HOME" "$(inside 'echo "$CLAUDE_CONFIG_DIR $CODEX_HOME $GEMINI_CLI_HOME"')"
+homes=$(inside 'echo "$CLAUDE_CONFIG_DIR $CODEX_HOME $GEMINI_CLI_HOME"')
+case $homes in
+/var/tmp/cordon-agents-*/claude\ /var/tmp/cordon-agents-*/codex\ /var/tmp/cordon-agents-*/gemini)
+        ok "CLAUDE_CONFIG_DIR, CODEX_HOME and GEMINI_CLI_HOME name the agents' private homes" ;;
+*) not_ok "CLAUDE_CONFIG_DIR, CODEX_HOME and GEMINI_CLI_HOME name the agents' private homes" "$homes" ;;
+esac
 merged=$(inside 'cat "$HOME/.claude/CLAUDE.md"')
 case "$merged" in
 "USER RULES"*"Sandbox (cordon)"*) ok "CLAUDE.md inside is the user's file with the profile's note" ;;

@@ -229,17 +229,19 @@ Test(lower_protect, git_symlinked_config_warned)
 
 /* ---- agent settings ---- */
 
-Test(lower_protect, agent_settings_copied_and_created_empty)
+/* An agent's existing files of commands stay private copies over its read-only directory; a
+ * missing one is not made on the host (its private home holds an empty copy). */
+Test(lower_protect, agent_settings_copied_and_none_created)
 {
+        write_file(fmt("%s/.claude/settings.json", home), "{\"x\":1}");
         lower_ok();
         assert_copy(fmt("%s/.claude/settings.json", home));
-        assert_copy(fmt("%s/.claude/settings.local.json", home));
-        assert_copy(fmt("%s/.codex/config.toml", home));
-        assert_copy(fmt("%s/.gemini/settings.json", home));
-        _cleanup_free_ char *c = NULL;
-        cr_assert_eq(read_full_file(fmt("%s/.claude/settings.json", home), 64, &c, NULL), 0);
-        cr_assert_str_eq(c, "{}\n");
-        cr_assert_not(warned("settings.json"), "created as silently as the directory");
+        cr_assert_null(rule(fmt("%s/.claude/settings.local.json", home), CORDON_ACCESS_COPY));
+        cr_assert_not(exists(fmt("%s/.claude/settings.local.json", home)));
+        cr_assert_not(exists(fmt("%s/.codex/config.toml", home)));
+        cr_assert_not(exists(fmt("%s/.gemini/settings.json", home)));
+        cr_assert_eq(p->n_agent_homes, 3);
+        cr_assert_not(warned("settings.json"), "nothing to say");
         cr_assert_not_null(rule(fmt("%s/.claude", home), CORDON_ACCESS_RO), "around its state");
 }
 
@@ -253,7 +255,8 @@ Test(lower_protect, agent_settings_only_for_enabled_agents)
         cr_assert_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_RO));
         cr_assert_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY));
         cr_assert_not(exists(fmt("%s/.claude", home)));
-        assert_copy(fmt("%s/.codex/config.toml", home));
+        cr_assert_eq(p->n_agent_homes, 1);
+        cr_assert_str_eq(p->agent_homes[0].agent, "codex");
 }
 
 Test(lower_protect, landlock_backend_plan_leaves_them_out)
@@ -284,6 +287,7 @@ Test(lower_protect, landlock_backend_plan_leaves_them_out)
 Test(lower_protect, landlock_backend_makes_none)
 {
         s.backend = CORDON_BACKEND_LANDLOCK;
+        write_file(fmt("%s/.claude/settings.json", home), "{}");
         lower_ok();
         cr_assert_not(exists(fmt("%s/.git", project)), "no stand-in it could not keep");
         /* The agents' files are not ns-only: read-only grants there (agent profiles). */

@@ -70,8 +70,8 @@ Test(lower_resolve, changes_nothing_and_plans_every_action)
 
         const struct cordon_host_action *a = action(fmt("%s/.claude", home));
         cr_assert(a && a->kind == CORDON_HOST_MKDIR && !a->warning, "HOME_WRITABLE, silently");
-        a = action(fmt("%s/.claude/settings.json", home));
-        cr_assert(a && a->kind == CORDON_HOST_FILE && streq(a->contents, "{}\n"));
+        /* An agent's missing files of commands are made in its private home, not here. */
+        cr_assert_null(action(fmt("%s/.claude/settings.json", home)));
         cr_assert_null(action(fmt("%s/.ssh", home)), "the home is carved instead");
         a = action(fmt("%s/conf", project));
         cr_assert(a && a->kind == CORDON_HOST_MKDIR && strstr(a->warning, "missing directory"));
@@ -94,8 +94,8 @@ Test(lower_resolve, changes_nothing_and_plans_every_action)
         assert_masked(fmt("%s/conf/key.pem", project));
         cr_assert_not_null(rule(home, CORDON_ACCESS_RO));
         cr_assert_not_null(rule(fmt("%s/.claude/projects", home), CORDON_ACCESS_RW));
-        /* A private copy: the agent may change it inside, the host keeps its own. */
-        cr_assert_not_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY));
+        /* Not on the host: nothing to copy there (the private home has one). */
+        cr_assert_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY));
         cr_assert_not_null(rule(fmt("%s/.git/hooks", project), CORDON_ACCESS_RO));
         cr_assert_not_null(rule(fmt("%s/conf", project), CORDON_ACCESS_RW),
                            "the planned directory is pinned");
@@ -109,7 +109,7 @@ Test(lower_resolve, apply_gives_what_lower_gives)
         warnings = strv_free(warnings);
         cr_assert_eq(cordon_policy_apply(resolved, collect, NULL, &diag), 0, "%s", diag.message);
         cr_assert(exists(fmt("%s/conf/key.pem", project)));
-        cr_assert(exists(fmt("%s/.claude/settings.json", home)));
+        cr_assert_not(exists(fmt("%s/.claude/settings.json", home)));
         cr_assert(exists(fmt("%s/.git/hooks", project)));
         cr_assert(warned(fmt("created empty placeholder '%s/conf/key.pem'", project)));
         cr_assert(warned(fmt("created missing directory '%s/conf'", project)));
@@ -125,7 +125,11 @@ Test(lower_resolve, apply_gives_what_lower_gives)
         cr_assert_eq(p->n_actions, 0, "nothing left to create");
         cr_assert_eq(resolved->n_fs, p->n_fs);
         for (size_t i = 0; i < p->n_fs; i++) {
-                cr_assert_str_eq(resolved->fs[i].guest, p->fs[i].guest);
+                /* The agents' directory is a new one each lowering (each run). */
+                if (streq_ptr(resolved->fs[i].guest, resolved->agent_run_dir))
+                        cr_assert_str_eq(p->fs[i].guest, p->agent_run_dir);
+                else
+                        cr_assert_str_eq(resolved->fs[i].guest, p->fs[i].guest);
                 cr_assert_eq(resolved->fs[i].access, p->fs[i].access, "%s", p->fs[i].guest);
                 cr_assert_eq(resolved->fs[i].flags, p->fs[i].flags, "%s", p->fs[i].guest);
         }

@@ -292,8 +292,11 @@ Test(profiles, merged_instruction_copy_and_config_dir)
         cr_assert_not_null(r);
         cr_assert(startswith(r->host, "USER\n\n## Sandbox (cordon)"), "%s", r->host);
         cr_assert_null(rule(fmt("%s/.claude/CLAUDE.md", home), CORDON_ACCESS_MASKED));
-        cr_assert_str_eq(env_get("CLAUDE_CONFIG_DIR"), fmt("%s/.claude", home));
-        cr_assert_str_eq(env_get("GEMINI_CLI_HOME"), home);
+        /* Each installed agent's variable names its private home, made for the run. */
+        cr_assert_not_null(p->agent_run_dir);
+        cr_assert_str_eq(env_get("CLAUDE_CONFIG_DIR"), fmt("%s/claude", p->agent_run_dir));
+        cr_assert_str_eq(env_get("GEMINI_CLI_HOME"), fmt("%s/gemini", p->agent_run_dir));
+        cr_assert_not_null(rule(p->agent_run_dir, CORDON_ACCESS_RW));
         cr_assert_not(warned("log in"), "the default agents can log in: their dirs are writable");
 }
 
@@ -372,8 +375,26 @@ Test(profiles, tmpwrite_home_agent_dirs_read_only_with_state_writable)
         _cleanup_free_ char *c = NULL;
         cr_assert_eq(read_full_file(fmt("%s/.claude/.credentials.json", home), 64, &c, NULL), 0);
         cr_assert_str_eq(c, "{}\n");
-        /* A file of commands inside: still a private copy (the agent may change its settings). */
-        cr_assert_not_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY));
+        /* A missing file of commands inside is not made on the host: the agent's private home
+         * holds its copy (with the overlay), which the agent may replace by rename. */
+        cr_assert_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY));
+        cr_assert_not(exists(fmt("%s/.claude/settings.json", home)));
+        const struct cordon_agent_home *ah = NULL;
+        for (size_t i = 0; i < p->n_agent_homes; i++)
+                if (streq(p->agent_homes[i].agent, "claude"))
+                        ah = &p->agent_homes[i];
+        cr_assert_not_null(ah);
+        bool settings = false, state = false;
+        for (size_t i = 0; i < ah->n_copies; i++) {
+                if (streq(ah->copies[i].name, "settings.json"))
+                        settings = ah->copies[i].overlay && strstr(ah->copies[i].overlay, "Bash");
+                if (streq(ah->copies[i].name, ".claude.json"))
+                        state = ah->copies[i].patterns &&
+                                streq(ah->copies[i].host, fmt("%s/.claude.json", home));
+        }
+        cr_assert(settings && state);
+        cr_assert_eq(ah->n_mirrors, 1);
+        cr_assert_str_eq(ah->mirrors[0].name, "");
         /* A directory of programs inside needs no rule of its own: read-only with the rest. */
         cr_assert_null(rule(fmt("%s/.codex/rules", home), CORDON_ACCESS_RW));
 }
@@ -382,6 +403,7 @@ Test(profiles, write_mode_home_agent_dirs_read_only_with_state_writable)
 {
         cr_assert_eq(cordon_settings_set(&s, "HOME_ACCESS", "write", "test", &diag), 0);
         mkdir_p(fmt("%s/.claude/projects", home));
+        write_file(fmt("%s/.claude/settings.json", home), "{}");
         lower_ok();
         assert_state_over_dir(".claude", ".claude/projects");
         assert_state_over_dir(".claude", ".claude/todos");
@@ -415,6 +437,7 @@ Test(profiles, landlock_backend_keeps_the_same_shape)
 {
         cr_assert_eq(cordon_settings_set(&s, "SANDBOX_BACKEND", "landlock", "test", &diag), 0);
         cr_assert_eq(cordon_settings_set(&s, "HOME_ACCESS", "write", "test", &diag), 0);
+        write_file(fmt("%s/.claude/settings.json", home), "{}");
         lower_ok();
         assert_state_over_dir(".claude", ".claude/projects");
         const struct cordon_fs_rule *r =

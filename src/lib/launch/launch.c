@@ -568,6 +568,10 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
                                             p->cleanup_materialized ? &l->created : NULL,
                                             &l->n_created, diag)) < 0)
                 return r;
+        /* The agents' homes link to their state, made by the host actions above. */
+        if (!l->dry_run &&
+            (r = cordon_agent_homes_make(p, &l->agent_homes, l->warn, l->userdata, diag)) < 0)
+                return r;
         if ((r = prepare_limits(l, diag)) < 0)
                 return r;
         return prepare_backend(l, diag);
@@ -644,6 +648,7 @@ void cordon_launch_cleanup_materialized(struct cordon_launch *l)
 
 void cordon_launch_clear(struct cordon_launch *l)
 {
+        cordon_agent_homes_clear(&l->agent_homes);
         cordon_host_created_free(l->created, l->n_created);
         l->created = NULL;
         l->n_created = 0;

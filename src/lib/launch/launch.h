@@ -11,6 +11,7 @@
 #include "lib/mech/pasta.h"
 #include "lib/mech/res-limits.h"
 #include "lib/mech/seccomp-filter.h"
+#include "lib/launch/agent-home.h"
 #include "lib/launch/net-decide.h"
 #include "lib/launch/supervise.h"
 
@@ -54,6 +55,8 @@ struct cordon_launch {
         int proxy_fd;
 
         char *tmpdir; /* landlock backend: the private TMPDIR on the host, removed at clear */
+        /* The agents' private homes (agent-home.h), made after the host actions. */
+        struct cordon_agent_homes agent_homes;
         /* Landlock backend with notifications (seccomp_key.notify): the private directory that
          * stands in for /dev/shm (notify-fs.h), removed at clear; NULL/-1 when none. */
         char *shm_dir;

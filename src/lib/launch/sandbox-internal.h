@@ -28,6 +28,7 @@ struct cordon_sandbox {
         /* PROTECT_GIT_CONFIG's check once the sandbox has ended (git-after.h): the policy's
          * roots and kept git directories, copied; when the run began (the coarse clock inode
          * changes are stamped with); what the check found. */
+        char **agent_overlaid; /* the report's agents.overlaid */
         char **git_roots;
         char **git_kept;
         struct timespec git_since;

@@ -90,6 +90,10 @@ static int report_policy(struct cordon_sandbox *sb, const struct cordon_policy *
         /* The clock the kernel stamps inode changes with (or a finer one): every change made
          * from now on is stamped at or after it (unless the clock is stepped back meanwhile). */
         (void)clock_gettime(CLOCK_REALTIME_COARSE, &sb->git_since);
+        if (!(sb->agent_overlaid = p->agent_overlaid ? strv_copy(p->agent_overlaid)
+                                                     : calloc(1, sizeof(char *))))
+                return -ENOMEM;
+        rep->agents.overlaid = (const char *const *)sb->agent_overlaid;
         rep->git.unchecked = "";
         sb->ns_only_rules = p->agent_files_unkept;
         for (size_t i = 0; i < p->n_fs; i++)
@@ -106,7 +110,15 @@ static int report_policy(struct cordon_sandbox *sb, const struct cordon_policy *
 static void after_end(struct cordon_sandbox *sb)
 {
         cordon_launch_cleanup_materialized(&sb->l);
-        if (!sb->report.started || (!sb->git_roots && !sb->git_kept))
+        if (!sb->report.started)
+                return;
+        /* What flows back from the agents' copies; their homes go. */
+        struct cordon_agent_homes *ah = &sb->l.agent_homes;
+        if (cordon_agent_homes_finish(ah) >= 0) {
+                sb->report.agents.n_writebacks = ah->n_results;
+                sb->report.agents.writebacks = ah->results;
+        }
+        if (!sb->git_roots && !sb->git_kept)
                 return;
         int r = cordon_git_after_check(sb->git_roots, sb->git_kept, &sb->git_since,
                                        CORDON_GIT_AFTER_MAX_ENTRIES, &sb->git_after);
@@ -424,6 +436,7 @@ _public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
         strv_free(sb->env_blocked_names);
         strv_free(sb->git_roots);
         strv_free(sb->git_kept);
+        strv_free(sb->agent_overlaid);
         cordon_git_after_clear(&sb->git_after);
         /* Last: every descriptor of the sandbox is closed. */
         stdio_guard_release(&sb->stdio_guard);

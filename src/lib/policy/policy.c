@@ -182,6 +182,28 @@ static void env_rules_clear(struct cordon_env_rules *e)
         cordon_list_clear(&e->set);
 }
 
+void cordon_agent_homes_free(struct cordon_agent_home *h, size_t n)
+{
+        for (size_t i = 0; h && i < n; i++) {
+                free(h[i].agent);
+                free(h[i].root);
+                for (size_t j = 0; j < h[i].n_mirrors; j++) {
+                        free(h[i].mirrors[j].host);
+                        free(h[i].mirrors[j].guest);
+                        free(h[i].mirrors[j].name);
+                }
+                free(h[i].mirrors);
+                for (size_t j = 0; j < h[i].n_copies; j++) {
+                        free(h[i].copies[j].host);
+                        free(h[i].copies[j].name);
+                        free(h[i].copies[j].overlay);
+                        strv_free(h[i].copies[j].patterns);
+                }
+                free(h[i].copies);
+        }
+        free(h);
+}
+
 _public_ struct cordon_policy *cordon_policy_free(struct cordon_policy *p)
 {
         if (!p)
@@ -205,6 +227,9 @@ _public_ struct cordon_policy *cordon_policy_free(struct cordon_policy *p)
         free(p->net.log_path);
         free(p->git_protected);
         strv_free(p->git_roots);
+        cordon_agent_homes_free(p->agent_homes, p->n_agent_homes);
+        free(p->agent_run_dir);
+        strv_free(p->agent_overlaid);
         strv_free(p->git_kept);
         free(p->identity.hostname);
         free(p->cwd);

@@ -105,6 +105,30 @@ struct cordon_policy_net {
         char *log_path;      /* one JSON line per proxy decision; NULL: none */
 };
 
+/* An agent's private home (lower-agent-home.c, made by launch/agent-home.c for each run): the
+ * directory its config_dir_var names inside, a mirror of its directories on the host (a link
+ * per entry) with private copies of its configuration, which it may replace by rename. */
+struct cordon_agent_copy {
+        char *host;      /* the host file (it may be missing: the copy starts empty) */
+        char *name;      /* relative to the home's root */
+        char *overlay;   /* a JSON object merged onto the copy; NULL: none */
+        char **patterns; /* its keys that flow back to @host after the run; NULL: none */
+        bool json;
+};
+struct cordon_agent_mirror {
+        char *host;  /* the agent's directory (a realpath in the home), listed at the start */
+        char *guest; /* where the sandbox sees it: the links point there */
+        char *name;  /* relative to the home's root; "" the root itself */
+};
+struct cordon_agent_home {
+        char *agent;
+        char *root; /* the same path on the host and inside */
+        struct cordon_agent_mirror *mirrors;
+        size_t n_mirrors;
+        struct cordon_agent_copy *copies;
+        size_t n_copies;
+};
+
 struct cordon_policy {
         struct cordon_fs_rule *fs;
         size_t n_fs;
@@ -139,6 +163,13 @@ struct cordon_policy {
         /* PROTECT_GIT_CONFIG keeps this git directory (the first of them) with mounts
          * (lower-git.c): cordon_launch_prepare() refuses the landlock backend. NULL: none. */
         char *git_protected;
+        /* The agents' private homes, all below @agent_run_dir (a directory of this run's own,
+         * bound read-write at its host path; made and removed by the launch). */
+        char *agent_run_dir;
+        struct cordon_agent_home *agent_homes;
+        size_t n_agent_homes;
+        /* What the overlays set, "agent: file (key, key)", for the banner. */
+        char **agent_overlaid;
         /* PROTECT_GIT_CONFIG: the writable roots whose repositories the sandbox could make or
          * change (host realpaths), checked once it has ended (git-after.h), and the git
          * directories kept at the start, which that check passes over. */
@@ -190,3 +221,6 @@ const struct cordon_fs_rule *cordon_policy_find_fs(const struct cordon_policy *p
  * the ns backend mounts by depth with the masks last), 1 bound read-only (or copied), 2 bound
  * writable. The landlock backend grants the same binds, and has no tmpfs to show instead. */
 int cordon_policy_guest_shown(const struct cordon_policy *p, const char *guest);
+
+/* Frees @n agent homes at @h and the array; accepts NULL. */
+void cordon_agent_homes_free(struct cordon_agent_home *h, size_t n);

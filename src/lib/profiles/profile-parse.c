@@ -23,6 +23,9 @@ static const char *const key_names[_CORDON_PROFILE_KEY_MAX] = {
     [CORDON_PROFILE_STATE] = "state",
     [CORDON_PROFILE_STATE_FILE] = "state_file",
     [CORDON_PROFILE_COMMAND] = "command",
+    [CORDON_PROFILE_PRIVATE_COPY] = "private_copy",
+    [CORDON_PROFILE_WRITEBACK] = "writeback",
+    [CORDON_PROFILE_OVERLAY] = "overlay",
 };
 
 const char *cordon_profile_key_name(enum cordon_profile_key k)
@@ -131,6 +134,29 @@ static int parse_value(enum cordon_profile_key k, const char *v, const char **re
                            ? 0
                            : -EINVAL;
         }
+        case CORDON_PROFILE_PRIVATE_COPY:
+        case CORDON_PROFILE_WRITEBACK:
+        case CORDON_PROFILE_OVERLAY: {
+                /* FILE, a space, and a second part (kept as one value "FILE REST"). */
+                const char *sp = strchr(v, ' ');
+                _cleanup_free_ char *file = sp ? strndup(v, (size_t)(sp - v)) : NULL;
+                *ret_reason = k == CORDON_PROFILE_PRIVATE_COPY
+                                  ? "expected FILE NAME (both relative, without '.' or '..')"
+                              : k == CORDON_PROFILE_WRITEBACK
+                                  ? "expected FILE PATTERN (PATTERN: dotted keys, printable)"
+                                  : "expected FILE DOCUMENT";
+                if (!file || !home_path_is_valid(file, false) || !sp[1])
+                        return -EINVAL;
+                if (k == CORDON_PROFILE_PRIVATE_COPY)
+                        return home_path_is_valid(sp + 1, false) && !strchr(sp + 1, ' ')
+                                   ? 0
+                                   : -EINVAL;
+                if (k == CORDON_PROFILE_WRITEBACK)
+                        for (const char *c = sp + 1; *c; c++)
+                                if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f)
+                                        return -EINVAL;
+                return 0;
+        }
         default:
                 *ret_reason = "expected a path relative to $HOME without '.' or '..'";
                 return home_path_is_valid(v, false) ? 0 : -EINVAL;
@@ -153,11 +179,20 @@ static int parse_line(struct cordon_agent_profile *a, const char *file, unsigned
         if (k == _CORDON_PROFILE_KEY_MAX)
                 return cordon_diag_set(diag, -EINVAL, "%s:%u: unknown key '%.64s'", file, lineno,
                                        line);
-        /* config_dir_var takes NAME PATH: two words, kept as NAME=PATH. */
+        /* config_dir_var takes NAME PATH: two words, kept as NAME=PATH. The keys of private
+         * copies take FILE and the rest of the line, kept with one space between. */
         if (k == CORDON_PROFILE_CONFIG_DIR_VAR) {
                 size_t n = strcspn(value, " \t");
                 if (value[n])
                         value[n] = '=';
+        } else if (k == CORDON_PROFILE_PRIVATE_COPY || k == CORDON_PROFILE_WRITEBACK ||
+                   k == CORDON_PROFILE_OVERLAY) {
+                size_t n = strcspn(value, " \t");
+                if (value[n]) {
+                        value[n] = ' ';
+                        size_t skip = strspn(value + n + 1, " \t");
+                        memmove(value + n + 1, value + n + 1 + skip, strlen(value + n + 1 + skip) + 1);
+                }
         }
         const char *reason = NULL;
         if (parse_value(k, value, &reason) < 0)

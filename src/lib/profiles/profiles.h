@@ -25,6 +25,16 @@ enum cordon_profile_key {
         CORDON_PROFILE_STATE,          /* home-relative directory the agent writes: HOME_WRITABLE */
         CORDON_PROFILE_STATE_FILE,     /* home-relative file the agent writes in place */
         CORDON_PROFILE_COMMAND,        /* a program name: on PATH, the agent is installed */
+        /* The agent's private home (the directory config_dir_var names inside, a mirror of its
+         * directory made for each run): "FILE NAME", home-relative FILE handed as a private
+         * copy at NAME there, which the agent may replace by rename. */
+        CORDON_PROFILE_PRIVATE_COPY,
+        /* "FILE PATTERN": a key of private copy FILE (JSON) that flows back to the host file
+         * after the run (dotted, `*` a whole step or the tail of one, $PROJECT the project). */
+        CORDON_PROFILE_WRITEBACK,
+        /* "FILE DOCUMENT": merged onto private copy FILE before the run (a JSON object); kept
+         * out of it with AGENT_SETTINGS_UNTOUCHED. */
+        CORDON_PROFILE_OVERLAY,
         _CORDON_PROFILE_KEY_MAX,
 };
 

@@ -26,7 +26,7 @@
 #define INSTRUCTIONS_MAX (256u << 10)
 
 /* $HOME/@rel as the sandbox sees it (normalised; "." is the home itself). */
-static char *guest_path(const struct lower *l, const char *rel)
+char *cordon_lower_agent_guest_path(const struct lower *l, const char *rel)
 {
         _cleanup_free_ char *joined =
             streq(rel, ".") ? strdup(l->home_guest) : path_join(l->home_guest, rel);
@@ -115,7 +115,7 @@ static bool on_path(const char *path, const char *name)
  * one of its commands is on the caller's PATH, or its profile names no command (a profile from
  * before the key). An agent that is not gets nothing made or bound for its state: there is
  * nothing of it to keep, and every bind costs the start. */
-static bool agent_installed(struct lower *l, size_t i)
+bool cordon_lower_agent_installed(struct lower *l, size_t i)
 {
         const struct cordon_agent_profile *a = &l->s->agents[i];
         if (i < ELEMENTSOF(l->agent_installed) && l->agent_installed[i])
@@ -146,7 +146,7 @@ bool cordon_lower_agent_item_absent(struct lower *l, const struct cordon_item *i
         for (size_t i = 0; i < l->s->n_agents; i++)
                 if (strlen(l->s->agents[i].name) == n &&
                     strncmp(l->s->agents[i].name, name, n) == 0)
-                        return !agent_installed(l, i);
+                        return !cordon_lower_agent_installed(l, i);
         return false;
 }
 
@@ -183,7 +183,7 @@ static int put_last(struct lower *l, const char *guest, const char *host, enum c
 /* Host path of the agent's directory, home-relative @rel: its realpath, which must lie in the
  * home (a link out of it, or one some sandbox could have planted, is not followed). NULL with a
  * warning, or with errno ENOMEM. */
-static char *agent_host_path(struct lower *l, const char *rel, const char *origin)
+char *cordon_lower_agent_host_path(struct lower *l, const char *rel, const char *origin)
 {
         _cleanup_free_ char *host = path_join(l->home_real, rel), *link = NULL, *target = NULL;
         if (!host)
@@ -217,7 +217,7 @@ static char *agent_host_path(struct lower *l, const char *rel, const char *origi
 static int state_dir(struct lower *l, const struct cordon_item *it, const char *dir_rel,
                      const char *dir_host)
 {
-        _cleanup_free_ char *guest = guest_path(l, it->value);
+        _cleanup_free_ char *guest = cordon_lower_agent_guest_path(l, it->value);
         _cleanup_free_ char *host = path_join(dir_host, it->value + strlen(dir_rel) + 1);
         if (!guest || !host)
                 return -ENOMEM;
@@ -250,7 +250,7 @@ static int invert_dir(struct lower *l, const struct cordon_agent_profile *a,
         const struct cordon_item *w = cordon_list_find(&l->s->home_writable, d->value);
         if (w && !startswith(w->origin, "profile "))
                 return 0;
-        _cleanup_free_ char *guest = guest_path(l, d->value), *path = NULL, *host = NULL;
+        _cleanup_free_ char *guest = cordon_lower_agent_guest_path(l, d->value), *path = NULL, *host = NULL;
         if (!guest || !(path = path_join(l->home_real, d->value)))
                 return -ENOMEM;
         const struct cordon_fs_rule *eff = effective_rule(l, guest, false);
@@ -294,7 +294,7 @@ static int invert_dir(struct lower *l, const struct cordon_agent_profile *a,
                 if ((r = cordon_lower_plan_mkdir_p(l, path, d->origin)) < 0)
                         return r;
         }
-        if (!(host = agent_host_path(l, d->value, d->origin)))
+        if (!(host = cordon_lower_agent_host_path(l, d->value, d->origin)))
                 return errno == ENOMEM ? -ENOMEM : 0;
         if (cordon_lower_lstat(l, host, &st) < 0 || !S_ISDIR(st.st_mode))
                 return cordon_lower_warn(l,
@@ -332,7 +332,7 @@ static int state_file(struct lower *l, const struct cordon_agent_profile *a,
 {
         if (!in_agent_dir(a, it->value) || cordon_profile_state_is_readonly(l->s, it->value))
                 return 0;
-        _cleanup_free_ char *guest = guest_path(l, it->value), *host = NULL;
+        _cleanup_free_ char *guest = cordon_lower_agent_guest_path(l, it->value), *host = NULL;
         if (!guest)
                 return -ENOMEM;
         bool rw = false;
@@ -368,7 +368,7 @@ static int agents_state(struct lower *l)
 {
         for (size_t i = 0; i < l->s->n_agents; i++) {
                 const struct cordon_agent_profile *a = &l->s->agents[i];
-                bool installed = agent_installed(l, i);
+                bool installed = cordon_lower_agent_installed(l, i);
                 int r;
                 CORDON_LIST_FOREACH (d, &a->items[CORDON_PROFILE_DIR])
                         if ((r = invert_dir(l, a, d, installed)) < 0)
@@ -387,7 +387,7 @@ static int agents_state(struct lower *l)
 static int plan_missing(struct lower *l, const struct cordon_agent_profile *a,
                         const struct cordon_item *it, const char *contents)
 {
-        _cleanup_free_ char *guest = guest_path(l, it->value), *host = NULL;
+        _cleanup_free_ char *guest = cordon_lower_agent_guest_path(l, it->value), *host = NULL;
         if (!guest)
                 return -ENOMEM;
         bool rw = false;
@@ -426,8 +426,12 @@ int cordon_lower_agents_plan(struct lower *l)
                 CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_INSTRUCTIONS])
                         if ((r = plan_missing(l, a, it, "")) < 0)
                                 return r;
+                /* An installed agent with a private home gets its missing files of commands
+                 * there (empty), never on the host. */
+                bool home = a->items[CORDON_PROFILE_CONFIG_DIR_VAR].n > 0 &&
+                            cordon_lower_agent_installed(l, i);
                 CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_EXEC_CONFIG])
-                        if ((r = plan_missing(l, a, it, empty_document(it->value))) < 0)
+                        if (!home && (r = plan_missing(l, a, it, empty_document(it->value))) < 0)
                                 return r;
                 CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_EXEC_DIR])
                         if ((r = plan_missing(l, a, it, NULL)) < 0)
@@ -446,7 +450,7 @@ int cordon_lower_agents_plan(struct lower *l)
 static int protect_one(struct lower *l, const struct cordon_agent_profile *a,
                        const struct cordon_item *it, bool dir)
 {
-        _cleanup_free_ char *guest = guest_path(l, it->value), *host = NULL;
+        _cleanup_free_ char *guest = cordon_lower_agent_guest_path(l, it->value), *host = NULL;
         if (!guest)
                 return -ENOMEM;
         bool rw = false;
@@ -526,7 +530,7 @@ static char *merge(const char *user, const char *note)
 static int merge_one(struct lower *l, const struct cordon_agent_profile *a,
                      const struct cordon_item *it)
 {
-        _cleanup_free_ char *guest = guest_path(l, it->value), *host = NULL;
+        _cleanup_free_ char *guest = cordon_lower_agent_guest_path(l, it->value), *host = NULL;
         if (!guest)
                 return -ENOMEM;
         /* The mask BLOCKED_FILES put at the guest path; without one (a symlink, whose target
@@ -582,7 +586,12 @@ int cordon_lower_agents_env(struct lower *l)
         for (size_t i = 0; i < l->s->n_agents; i++)
                 CORDON_LIST_FOREACH (it, &l->s->agents[i].items[CORDON_PROFILE_CONFIG_DIR_VAR]) {
                         const char *eq = strchr(it->value, '=');
-                        _cleanup_free_ char *dir = eq ? guest_path(l, eq + 1) : NULL;
+                        /* The agent's private home when it has one (lower-agent-home.c). */
+                        const struct cordon_agent_home *h =
+                            cordon_lower_agent_home(l, l->s->agents[i].name);
+                        _cleanup_free_ char *dir = !eq  ? NULL
+                                                   : h ? strdup(h->root)
+                                                       : cordon_lower_agent_guest_path(l, eq + 1);
                         _cleanup_free_ char *assignment = NULL;
                         if (!dir || asprintf(&assignment, "%.*s=%s", (int)(eq - it->value),
                                              it->value, dir) < 0)
@@ -616,14 +625,14 @@ int cordon_lower_agents_warn(struct lower *l)
                 const struct cordon_list *auth = &a->items[CORDON_PROFILE_AUTH_PATH];
                 /* Nothing to log in to where the agent is not installed. */
                 if (cordon_list_find(&l->s->suppress_agent_warnings, a->name) ||
-                    (creds->n == 0 && auth->n == 0) || (l->home_real && !agent_installed(l, i)))
+                    (creds->n == 0 && auth->n == 0) || (l->home_real && !cordon_lower_agent_installed(l, i)))
                         continue;
                 bool reachable = false;
                 CORDON_LIST_FOREACH (it, creds)
                         reachable |= env_has(l->p->envp, it->value);
                 CORDON_LIST_FOREACH (it, auth) {
                         _cleanup_free_ char *guest =
-                            l->home_guest ? guest_path(l, it->value) : NULL;
+                            l->home_guest ? cordon_lower_agent_guest_path(l, it->value) : NULL;
                         _cleanup_free_ char *host = NULL;
                         bool rw = false;
                         struct stat st;

@@ -168,6 +168,18 @@ int cordon_lower_agents_plan(struct lower *l);
 int cordon_lower_agents_protect(struct lower *l);
 int cordon_lower_agents_instructions(struct lower *l);
 int cordon_lower_agents_env(struct lower *l);
+/* Whether agent @i of the settings is installed here (its command on PATH, its directory). */
+bool cordon_lower_agent_installed(struct lower *l, size_t i);
+/* $HOME/@rel as the sandbox sees it; NULL when out of memory. */
+char *cordon_lower_agent_guest_path(const struct lower *l, const char *rel);
+/* The realpath of the agent's directory $HOME/@rel, which must lie in the home and not go
+ * through a link a sandbox could have planted: NULL with a warning (errno EPERM), or with
+ * errno ENOMEM. */
+char *cordon_lower_agent_host_path(struct lower *l, const char *rel, const char *origin);
+/* lower-agent-home.c: each installed agent's private home (policy.h), after the masks. */
+int cordon_lower_agent_homes(struct lower *l);
+/* The private home made for agent @name, or NULL. */
+const struct cordon_agent_home *cordon_lower_agent_home(const struct lower *l, const char *name);
 int cordon_lower_agents_warn(struct lower *l);
 /* True when @it (a HOME_WRITABLE entry) comes from the profile of an agent that is not installed
  * here: nothing is made or bound for it (lower-home.c skips it). */

@@ -583,6 +583,10 @@ const struct cordon_var cordon_vars[] = {
     /* Names (or all) whose startup warning about unreachable credentials is not printed. */
     LIST("SUPPRESS_AGENT_WARNINGS", suppress_agent_warnings, CORDON_ADMIN_ADDITIVE, NULL,
          parse_agent_name, "expected an agent name ([a-z0-9_-]+) or all"),
+    /* Names (or all) whose private settings get no overlay (their own sandbox and permission
+     * prompts stay as the user has them). */
+    LIST("AGENT_SETTINGS_UNTOUCHED", agent_settings_untouched, CORDON_ADMIN_ADDITIVE, NULL,
+         parse_agent_name, "expected an agent name ([a-z0-9_-]+) or all"),
 
     /* ---- cordon's own: a capability policy (cordon-policy(5), settings-policy.c) ---- */
     /* Set: the sandbox is confined to the roots below instead of a project directory. */

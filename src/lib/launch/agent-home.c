@@ -1,0 +1,544 @@
+/* The agents' private homes on the host (agent-home.h). Before the clone the homes are made from
+ * host files cordon trusts; after the end their copies are hostile input: read beneath the run
+ * directory's fd without following links, bounded, parsed, and only the profile's keys flow
+ * into the host file, which is replaced by rename under a lock so that concurrent runs do not
+ * lose each other's keys. */
+#include "lib/launch/agent-home.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "lib/policy/agent-json.h"
+#include "lib/policy/diag.h"
+#include "shared/fd-util.h"
+#include "shared/json-util.h"
+#include "shared/macro.h"
+#include "shared/path-util.h"
+#include "shared/strv.h"
+
+/* Entries of an agent's directory mirrored at most. */
+#define MIRROR_MAX 4096u
+
+struct cordon_agent_base {
+        char *agent;
+        char *host;     /* the host file */
+        char *rel;      /* the copy, relative to the run directory */
+        char *text;     /* what was handed in */
+        char **patterns;
+};
+
+static int openat2_flags(int dirfd, const char *path, int flags, mode_t mode, uint64_t resolve)
+{
+        struct open_how how = {.flags = (uint64_t)(flags | O_CLOEXEC),
+                               .mode = (flags & O_CREAT) ? mode : 0,
+                               .resolve = resolve};
+        int fd = (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+        return fd < 0 ? -errno : fd;
+}
+
+/* A regular file's contents, at most CORDON_AGENT_COPY_MAX bytes: @dirfd/@path opened with
+ * @resolve, never through a final link. -ENOENT when missing. */
+static int read_file(int dirfd, const char *path, uint64_t resolve, char **ret, size_t *ret_len)
+{
+        _cleanup_close_ int fd =
+            openat2_flags(dirfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0, resolve);
+        struct stat st;
+        if (fd < 0)
+                return fd;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (!S_ISREG(st.st_mode))
+                return -EINVAL;
+        if ((size_t)st.st_size > CORDON_AGENT_COPY_MAX)
+                return -EFBIG;
+        return read_full_fd(fd, CORDON_AGENT_COPY_MAX, ret, ret_len);
+}
+
+static int mkdir_p_at(int dirfd, const char *rel)
+{
+        _cleanup_free_ char *path = strdup(rel);
+        if (!path)
+                return -ENOMEM;
+        for (char *c = path;; c++) {
+                if (*c != '/' && *c)
+                        continue;
+                char was = *c;
+                *c = 0;
+                if (*path && mkdirat(dirfd, path, 0700) < 0 && errno != EEXIST)
+                        return -errno;
+                if (!was)
+                        return 0;
+                *c = was;
+        }
+}
+
+static int write_new(int dirfd, const char *rel, const char *text, size_t len)
+{
+        _cleanup_free_ char *parent = strdup(rel);
+        if (!parent)
+                return -ENOMEM;
+        char *slash = strrchr(parent, '/');
+        int r;
+        if (slash) {
+                *slash = 0;
+                if ((r = mkdir_p_at(dirfd, parent)) < 0)
+                        return r;
+        }
+        _cleanup_close_ int fd = openat2_flags(dirfd, rel, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW,
+                                               0600, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS);
+        if (fd < 0)
+                return fd;
+        return write_all(fd, text, len);
+}
+
+static bool copy_at(const struct cordon_agent_home *h, const char *rel)
+{
+        for (size_t i = 0; i < h->n_copies; i++)
+                if (streq(h->copies[i].name, rel))
+                        return true;
+        return false;
+}
+
+/* A link in @h's root at mirror @m's name for each entry of its host directory. */
+static int make_mirror(int root, const struct cordon_agent_home *h,
+                       const struct cordon_agent_mirror *m)
+{
+        int r;
+        if (*m->name && (r = mkdir_p_at(root, m->name)) < 0)
+                return r;
+        DIR *d = opendir(m->host);
+        if (!d)
+                return errno == ENOENT ? 0 : -errno;
+        _cleanup_strv_free_ char **names = NULL;
+        r = dir_read_names(d, MIRROR_MAX, &names, NULL);
+        closedir(d);
+        if (r < 0)
+                return r;
+        STRV_FOREACH (e, names) {
+                _cleanup_free_ char *rel = *m->name ? path_join(m->name, *e) : strdup(*e);
+                _cleanup_free_ char *target = path_join(m->guest, *e);
+                if (!rel || !target)
+                        return -ENOMEM;
+                if (copy_at(h, rel))
+                        continue;
+                if (symlinkat(target, root, rel) < 0 && errno != EEXIST)
+                        return -errno;
+        }
+        return 0;
+}
+
+/* The text handed in for copy @c: the host file (empty when missing), with the overlay. */
+static int copy_text(const struct cordon_agent_copy *c,
+                     void (*warn)(void *userdata, const char *line), void *userdata, char **ret,
+                     size_t *ret_len)
+{
+        _cleanup_free_ char *text = NULL;
+        size_t len = 0;
+        int r = read_file(AT_FDCWD, c->host, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS, &text,
+                          &len);
+        char line[1024];
+        if (r == -ENOENT || r == -ELOOP || r == -EINVAL || r == -EFBIG) {
+                if (r != -ENOENT && warn) {
+                        snprintf(line, sizeof(line),
+                                 "'%s' is %s: the agent's copy starts empty", c->host,
+                                 r == -EFBIG ? "too large" : "not a regular file reached without "
+                                                             "links");
+                        warn(userdata, line);
+                }
+                free(text);
+                text = strdup(c->json ? "{}\n" : "");
+                len = text ? strlen(text) : 0;
+                if (!text)
+                        return -ENOMEM;
+        } else if (r < 0)
+                return r;
+        if (c->overlay && !c->json) {
+                /* One `KEY = VALUE` line first, where the file names KEY nowhere (a line of
+                 * its own at the top is a top-level key; one the file has anywhere, even in a
+                 * table or a string, leaves the copy as the user has it). */
+                size_t k = strcspn(c->overlay, " =");
+                bool named = false;
+                for (const char *at = text; at && *at; at = strchr(at, '\n'), at = at ? at + 1 : NULL) {
+                        const char *s = at + strspn(at, " \t\"'");
+                        if (strncmp(s, c->overlay, k) == 0 && strchr(" \t\"'=", s[k]))
+                                named = true;
+                }
+                if (named) {
+                        if (warn) {
+                                snprintf(line, sizeof(line),
+                                         "'%s' sets %.*s itself: the agent's copy is handed as it "
+                                         "is",
+                                         c->host, (int)k, c->overlay);
+                                warn(userdata, line);
+                        }
+                } else {
+                        char *out = NULL;
+                        if (asprintf(&out, "%s\n%s", c->overlay, text) < 0)
+                                return -ENOMEM;
+                        free(text);
+                        text = out;
+                        len = strlen(out);
+                }
+        } else if (c->overlay) {
+                json_error_t e;
+                _cleanup_(json_decrefp) json_t *doc = json_loadb(text, len, 0, &e);
+                _cleanup_(json_decrefp) json_t *ov = json_loads(c->overlay, 0, &e);
+                if (!ov)
+                        return -ENOMEM;
+                if (!json_is_object(doc)) {
+                        if (warn) {
+                                snprintf(line, sizeof(line),
+                                         "'%s' is not a JSON object: the agent's copy is handed "
+                                         "without cordon's settings",
+                                         c->host);
+                                warn(userdata, line);
+                        }
+                } else {
+                        if ((r = cordon_agent_json_overlay(doc, ov)) < 0)
+                                return r;
+                        char *out = json_dumps(doc, JSON_INDENT(2));
+                        if (!out)
+                                return -ENOMEM;
+                        free(text);
+                        text = out;
+                        len = strlen(out);
+                }
+        }
+        *ret = TAKE_PTR(text);
+        *ret_len = len;
+        return 0;
+}
+
+static int keep_base(struct cordon_agent_homes *hs, const struct cordon_agent_home *h,
+                     const struct cordon_agent_copy *c, const char *text)
+{
+        struct cordon_agent_base *b = reallocarray(hs->bases, hs->n_bases + 1, sizeof(*b));
+        if (!b)
+                return -ENOMEM;
+        hs->bases = b;
+        b += hs->n_bases++;
+        *b = (struct cordon_agent_base){.agent = strdup(h->agent),
+                                        .host = strdup(c->host),
+                                        .rel = path_join(h->agent, c->name),
+                                        .text = strdup(text),
+                                        .patterns = strv_copy(c->patterns)};
+        return b->agent && b->host && b->rel && b->text && b->patterns ? 0 : -ENOMEM;
+}
+
+int cordon_agent_homes_make(const struct cordon_policy *p, struct cordon_agent_homes *ret,
+                            void (*warn)(void *userdata, const char *line), void *userdata,
+                            struct cordon_diag *diag)
+{
+        if (!p->agent_run_dir)
+                return 0;
+        if (mkdir(p->agent_run_dir, 0700) < 0)
+                return cordon_diag_set(diag, -errno, "cannot make the agents' directory '%s': %m",
+                                       p->agent_run_dir);
+        if (!(ret->run_dir = strdup(p->agent_run_dir)) ||
+            (p->project_dir && !(ret->project = strdup(p->project_dir))))
+                return -ENOMEM;
+        _cleanup_close_ int run = openat2_flags(AT_FDCWD, ret->run_dir, O_RDONLY | O_DIRECTORY, 0,
+                                                RESOLVE_NO_SYMLINKS);
+        if (run < 0)
+                return cordon_diag_set(diag, run, "cannot open '%s': %s", ret->run_dir,
+                                       strerror(-run));
+        for (size_t i = 0; i < p->n_agent_homes; i++) {
+                const struct cordon_agent_home *h = &p->agent_homes[i];
+                int r;
+                if (mkdirat(run, h->agent, 0700) < 0)
+                        return cordon_diag_set(diag, -errno, "cannot make '%s': %m", h->root);
+                _cleanup_close_ int root = openat2_flags(run, h->agent, O_RDONLY | O_DIRECTORY, 0,
+                                                         RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS);
+                if (root < 0)
+                        return root;
+                for (size_t j = 0; j < h->n_mirrors; j++)
+                        if ((r = make_mirror(root, h, &h->mirrors[j])) < 0)
+                                return cordon_diag_set(diag, r,
+                                                       "cannot mirror agent directory '%s' "
+                                                       "into '%s': %s",
+                                                       h->mirrors[j].host, h->root, strerror(-r));
+                for (size_t j = 0; j < h->n_copies; j++) {
+                        const struct cordon_agent_copy *c = &h->copies[j];
+                        _cleanup_free_ char *text = NULL;
+                        size_t len = 0;
+                        if ((r = copy_text(c, warn, userdata, &text, &len)) < 0 ||
+                            (r = write_new(root, c->name, text, len)) < 0)
+                                return cordon_diag_set(diag, r,
+                                                       "cannot copy '%s' into the agent's home "
+                                                       "'%s': %s",
+                                                       c->host, h->root, strerror(-r));
+                        if (c->patterns && (r = keep_base(ret, h, c, text)) < 0)
+                                return r;
+                }
+        }
+        return 0;
+}
+
+/* Opens host file @path's directory (no link on the way) and locks the file itself, made
+ * holding "{}" when missing and @create (-ENOENT otherwise): the lock holds the file the path
+ * names when it is taken. */
+static int lock_host(const char *path, bool create, int *ret_dir, int *ret_fd,
+                     const char **ret_why)
+{
+        _cleanup_free_ char *parent = strdup(path);
+        if (!parent)
+                return -ENOMEM;
+        char *slash = strrchr(parent, '/');
+        if (!slash || slash == parent)
+                return -EINVAL;
+        *slash = 0;
+        const char *name = slash + 1;
+        _cleanup_close_ int dir = openat2_flags(AT_FDCWD, parent, O_RDONLY | O_DIRECTORY, 0,
+                                                RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+        if (dir < 0) {
+                *ret_why = "its directory cannot be opened without following a link";
+                return dir;
+        }
+        for (int tries = 0; tries < 16; tries++) {
+                int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+                if (fd < 0 && errno == ENOENT && !create)
+                        return -ENOENT;
+                if (fd < 0 && errno == ENOENT) {
+                        fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                                    0600);
+                        if (fd >= 0) {
+                                int r = write_all(fd, "{}\n", 3);
+                                close(fd);
+                                if (r < 0)
+                                        return r;
+                        } else if (errno != EEXIST)
+                                return -errno;
+                        continue;
+                }
+                if (fd < 0) {
+                        *ret_why = errno == ELOOP ? "it is a symbolic link" : "it cannot be opened";
+                        return -errno;
+                }
+                struct stat a, b;
+                if (flock(fd, LOCK_EX) < 0 || fstat(fd, &a) < 0) {
+                        close(fd);
+                        return -errno;
+                }
+                if (!S_ISREG(a.st_mode)) {
+                        close(fd);
+                        *ret_why = "it is not a regular file";
+                        return -EINVAL;
+                }
+                if (fstatat(dir, name, &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_dev == b.st_dev &&
+                    a.st_ino == b.st_ino) {
+                        *ret_dir = TAKE_FD(dir);
+                        *ret_fd = fd;
+                        return 0;
+                }
+                close(fd); /* replaced meanwhile: lock the new one */
+        }
+        *ret_why = "it kept being replaced";
+        return -EAGAIN;
+}
+
+/* Replaces @name of @dir with @text, keeping the file's mode. */
+static int replace_host(int dir, const char *name, int locked, const char *text)
+{
+        struct stat st;
+        if (fstat(locked, &st) < 0)
+                return -errno;
+        _cleanup_free_ char *tmp = NULL;
+        if (asprintf(&tmp, ".%s.cordon-%d", name, (int)getpid()) < 0)
+                return -ENOMEM;
+        (void)unlinkat(dir, tmp, 0);
+        _cleanup_close_ int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                                        st.st_mode & 0777);
+        if (fd < 0)
+                return -errno;
+        int r = write_all(fd, text, strlen(text));
+        if (r >= 0 && write_all(fd, "\n", 1) >= 0 && fsync(fd) == 0 &&
+            renameat(dir, tmp, dir, name) == 0)
+                return 0;
+        r = r < 0 ? r : -errno;
+        (void)unlinkat(dir, tmp, 0);
+        return r;
+}
+
+static int add_string(struct cordon_agent_homes *h, const char *s, const char **ret)
+{
+        char *copy = strdup(s);
+        if (!copy || strv_consume(&h->strings, copy) < 0)
+                return -ENOMEM;
+        *ret = copy;
+        return 0;
+}
+
+/* One copy's write-back; what went wrong is the result's error, not the return (-ENOMEM). */
+static int write_back(struct cordon_agent_homes *hs, int run, const struct cordon_agent_base *b,
+                      struct cordon_agent_writeback *res, char ***ret_dropped)
+{
+        char why[512] = "";
+        _cleanup_free_ char *text = NULL;
+        size_t len = 0;
+        int r = read_file(run, b->rel, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, &text, &len);
+        json_error_t e;
+        _cleanup_(json_decrefp) json_t *final = r >= 0 ? json_loadb(text, len, 0, &e) : NULL;
+        _cleanup_(json_decrefp) json_t *base = json_loads(b->text, 0, &e);
+        _cleanup_(json_decrefp) json_t *host = NULL;
+        _cleanup_close_ int dir = -EBADF, locked = -EBADF;
+        struct cordon_agent_json_result out = {0};
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                snprintf(why, sizeof(why), "the agent's copy cannot be read (%s)", strerror(-r));
+        else if (!json_is_object(final))
+                snprintf(why, sizeof(why), "the agent's copy is not a JSON object");
+        /* A host file that is missing is made only when something flows into it: the first
+         * pass merges into an empty document, the second (if any) into the file made. */
+        for (bool create = false; !*why;) {
+                const char *what = "it cannot be locked";
+                r = lock_host(b->host, create, &dir, &locked, &what);
+                if (r == -ENOMEM)
+                        return r;
+                if (r == -ENOENT && !create)
+                        host = json_object();
+                else if (r < 0) {
+                        snprintf(why, sizeof(why), "'%s' was not changed: %s", b->host, what);
+                        break;
+                } else {
+                        _cleanup_free_ char *htext = NULL;
+                        size_t hlen = 0;
+                        r = read_full_fd(locked, CORDON_AGENT_COPY_MAX, &htext, &hlen);
+                        if (r == -ENOMEM)
+                                return r;
+                        host = r >= 0 ? json_loadb(htext, hlen, 0, &e) : NULL;
+                }
+                if (!json_is_object(host)) {
+                        snprintf(why, sizeof(why), "'%s' was not changed: it is not a JSON object",
+                                 b->host);
+                        break;
+                }
+                cordon_agent_json_result_clear(&out);
+                r = cordon_agent_json_writeback(base, final, host, b->patterns, hs->project, &out);
+                if (r < 0)
+                        return r;
+                if (locked >= 0 || out.kept == 0)
+                        break;
+                json_decref(host);
+                host = NULL;
+                create = true;
+        }
+        if (!*why) {
+                res->kept = out.kept;
+                res->more_dropped = out.more;
+                *ret_dropped = TAKE_PTR(out.dropped);
+                if (out.kept > 0) {
+                        _cleanup_free_ char *dump = json_dumps(host, JSON_INDENT(2));
+                        const char *name = strrchr(b->host, '/') + 1;
+                        if (!dump)
+                                return -ENOMEM;
+                        if ((r = replace_host(dir, name, locked, dump)) < 0)
+                                snprintf(why, sizeof(why), "'%s' could not be replaced: %s",
+                                         b->host, strerror(-r));
+                }
+        }
+        cordon_agent_json_result_clear(&out);
+        if ((r = add_string(hs, b->agent, &res->agent)) < 0 ||
+            (r = add_string(hs, b->host, &res->file)) < 0 ||
+            (r = add_string(hs, why, &res->error)) < 0)
+                return r;
+        return 0;
+}
+
+static int unlock_dir(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+        (void)ftw;
+        /* A directory the command made unwritable would keep its entries. */
+        if (type == FTW_D && (st->st_mode & 0700) != 0700)
+                (void)chmod(path, (st->st_mode & 07777) | 0700);
+        return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+        (void)st;
+        (void)ftw;
+        if (type == FTW_DP)
+                (void)rmdir(path);
+        else
+                (void)unlink(path);
+        return 0;
+}
+
+static void remove_run_dir(struct cordon_agent_homes *h)
+{
+        if (!h->run_dir)
+                return;
+        /* A physical walk on one filesystem: a link or mount point left there is removed, never
+         * followed. */
+        (void)nftw(h->run_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+        if (access(h->run_dir, F_OK) == 0) {
+                (void)nftw(h->run_dir, unlock_dir, 16, FTW_PHYS | FTW_MOUNT);
+                (void)nftw(h->run_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+        }
+        free(h->run_dir);
+        h->run_dir = NULL;
+}
+
+int cordon_agent_homes_finish(struct cordon_agent_homes *h)
+{
+        int r = 0;
+        if (h->run_dir && h->n_bases > 0 && !h->results) {
+                _cleanup_close_ int run = openat2_flags(AT_FDCWD, h->run_dir, O_RDONLY | O_DIRECTORY,
+                                                        0, RESOLVE_NO_SYMLINKS);
+                if (!(h->results = calloc(h->n_bases, sizeof(*h->results))) ||
+                    !(h->dropped = calloc(h->n_bases, sizeof(*h->dropped))))
+                        r = -ENOMEM;
+                for (size_t i = 0; r >= 0 && i < h->n_bases; i++) {
+                        if (run < 0) {
+                                r = add_string(h, h->bases[i].agent, &h->results[i].agent);
+                                if (r >= 0)
+                                        r = add_string(h, h->bases[i].host, &h->results[i].file);
+                                if (r >= 0)
+                                        r = add_string(h, "the agents' directory is gone",
+                                                       &h->results[i].error);
+                        } else
+                                r = write_back(h, run, &h->bases[i], &h->results[i],
+                                               &h->dropped[i]);
+                        if (r >= 0 && !h->dropped[i] && !(h->dropped[i] = calloc(1, sizeof(char *))))
+                                r = -ENOMEM;
+                        if (r >= 0) {
+                                h->results[i].dropped = (const char *const *)h->dropped[i];
+                                h->n_results++;
+                        }
+                }
+        }
+        remove_run_dir(h);
+        return r;
+}
+
+void cordon_agent_homes_clear(struct cordon_agent_homes *h)
+{
+        remove_run_dir(h);
+        for (size_t i = 0; i < h->n_bases; i++) {
+                free(h->bases[i].agent);
+                free(h->bases[i].host);
+                free(h->bases[i].rel);
+                free(h->bases[i].text);
+                strv_free(h->bases[i].patterns);
+        }
+        free(h->bases);
+        for (size_t i = 0; h->dropped && i < h->n_bases; i++)
+                strv_free(h->dropped[i]);
+        free(h->dropped);
+        free(h->results);
+        strv_free(h->strings);
+        free(h->project);
+        *h = (struct cordon_agent_homes){0};
+}
