@@ -88,8 +88,8 @@ static void print_agent_writebacks(const struct cordon_report *rep)
                 fprintf(stderr,
                         "cordon: %s: kept %zu of its changes to '%s'; left out%s (not state the "
                         "profile lets flow back): %s%s\n",
-                        w->agent, w->kept, w->file, w->more_dropped ? ", among others" : "",
-                        names, w->more_dropped ? ", ..." : "");
+                        w->agent, w->kept, w->file, w->more_dropped ? ", among others" : "", names,
+                        w->more_dropped ? ", ..." : "");
         }
 }
 

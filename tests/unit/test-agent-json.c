@@ -1,4 +1,5 @@
-/* Unit tests for src/lib/policy/agent-json.c: the agents' private copies, overlay and write-back. */
+/* Unit tests for src/lib/policy/agent-json.c: the agents' private copies, overlay and write-back.
+ */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdarg.h>
@@ -57,11 +58,14 @@ Test(agent_json, patterns)
         size_t k = 0;
         cr_expect(cordon_agent_json_pattern_match("projects.$PROJECT.last*", steps, 4, "/p", &k));
         cr_expect_eq(k, 3);
-        cr_expect_not(cordon_agent_json_pattern_match("projects.$PROJECT.last*", steps, 4, "/q", &k));
-        cr_expect_not(cordon_agent_json_pattern_match("projects.$PROJECT.last*", steps, 4, NULL, &k));
+        cr_expect_not(
+            cordon_agent_json_pattern_match("projects.$PROJECT.last*", steps, 4, "/q", &k));
+        cr_expect_not(
+            cordon_agent_json_pattern_match("projects.$PROJECT.last*", steps, 4, NULL, &k));
         cr_expect(cordon_agent_json_pattern_match("projects.*", steps, 4, NULL, &k));
         cr_expect_eq(k, 2);
-        cr_expect_not(cordon_agent_json_pattern_match("projects.*.lastCost.x.y", steps, 4, NULL, &k));
+        cr_expect_not(
+            cordon_agent_json_pattern_match("projects.*.lastCost.x.y", steps, 4, NULL, &k));
         cr_expect_not(cordon_agent_json_pattern_match("", steps, 4, NULL, &k));
         const char *mig[] = {"opusMigrationComplete"};
         cr_expect(cordon_agent_json_pattern_match("*MigrationComplete", mig, 1, NULL, &k));

@@ -32,9 +32,9 @@
 
 struct cordon_agent_base {
         char *agent;
-        char *host;     /* the host file */
-        char *rel;      /* the copy, relative to the run directory */
-        char *text;     /* what was handed in */
+        char *host; /* the host file */
+        char *rel;  /* the copy, relative to the run directory */
+        char *text; /* what was handed in */
         char **patterns;
 };
 
@@ -145,15 +145,16 @@ static int copy_text(const struct cordon_agent_copy *c,
 {
         _cleanup_free_ char *text = NULL;
         size_t len = 0;
-        int r = read_file(AT_FDCWD, c->host, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS, &text,
-                          &len);
+        int r =
+            read_file(AT_FDCWD, c->host, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS, &text, &len);
         char line[1024];
         if (r == -ENOENT || r == -ELOOP || r == -EINVAL || r == -EFBIG) {
                 if (r != -ENOENT && warn) {
-                        snprintf(line, sizeof(line),
-                                 "'%s' is %s: the agent's copy starts empty", c->host,
-                                 r == -EFBIG ? "too large" : "not a regular file reached without "
-                                                             "links");
+                        snprintf(line, sizeof(line), "'%s' is %s: the agent's copy starts empty",
+                                 c->host,
+                                 r == -EFBIG ? "too large"
+                                             : "not a regular file reached without "
+                                               "links");
                         warn(userdata, line);
                 }
                 free(text);
@@ -169,7 +170,8 @@ static int copy_text(const struct cordon_agent_copy *c,
                  * table or a string, leaves the copy as the user has it). */
                 size_t k = strcspn(c->overlay, " =");
                 bool named = false;
-                for (const char *at = text; at && *at; at = strchr(at, '\n'), at = at ? at + 1 : NULL) {
+                for (const char *at = text; at && *at;
+                     at = strchr(at, '\n'), at = at ? at + 1 : NULL) {
                         const char *s = at + strspn(at, " \t\"'");
                         if (strncmp(s, c->overlay, k) == 0 && strchr(" \t\"'=", s[k]))
                                 named = true;
@@ -248,8 +250,8 @@ int cordon_agent_homes_make(const struct cordon_policy *p, struct cordon_agent_h
         if (!(ret->run_dir = strdup(p->agent_run_dir)) ||
             (p->project_dir && !(ret->project = strdup(p->project_dir))))
                 return -ENOMEM;
-        _cleanup_close_ int run = openat2_flags(AT_FDCWD, ret->run_dir, O_RDONLY | O_DIRECTORY, 0,
-                                                RESOLVE_NO_SYMLINKS);
+        _cleanup_close_ int run =
+            openat2_flags(AT_FDCWD, ret->run_dir, O_RDONLY | O_DIRECTORY, 0, RESOLVE_NO_SYMLINKS);
         if (run < 0)
                 return cordon_diag_set(diag, run, "cannot open '%s': %s", ret->run_dir,
                                        strerror(-run));
@@ -288,8 +290,7 @@ int cordon_agent_homes_make(const struct cordon_policy *p, struct cordon_agent_h
 /* Opens host file @path's directory (no link on the way) and locks the file itself, made
  * holding "{}" when missing and @create (-ENOENT otherwise): the lock holds the file the path
  * names when it is taken. */
-static int lock_host(const char *path, bool create, int *ret_dir, int *ret_fd,
-                     const char **ret_why)
+static int lock_host(const char *path, bool create, int *ret_dir, int *ret_fd, const char **ret_why)
 {
         _cleanup_free_ char *parent = strdup(path);
         if (!parent)
@@ -357,8 +358,8 @@ static int replace_host(int dir, const char *name, int locked, const char *text)
         if (asprintf(&tmp, ".%s.cordon-%d", name, (int)getpid()) < 0)
                 return -ENOMEM;
         (void)unlinkat(dir, tmp, 0);
-        _cleanup_close_ int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                                        st.st_mode & 0777);
+        _cleanup_close_ int fd = openat(
+            dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, st.st_mode & 0777);
         if (fd < 0)
                 return -errno;
         int r = write_all(fd, text, strlen(text));
@@ -495,8 +496,8 @@ int cordon_agent_homes_finish(struct cordon_agent_homes *h)
 {
         int r = 0;
         if (h->run_dir && h->n_bases > 0 && !h->results) {
-                _cleanup_close_ int run = openat2_flags(AT_FDCWD, h->run_dir, O_RDONLY | O_DIRECTORY,
-                                                        0, RESOLVE_NO_SYMLINKS);
+                _cleanup_close_ int run = openat2_flags(
+                    AT_FDCWD, h->run_dir, O_RDONLY | O_DIRECTORY, 0, RESOLVE_NO_SYMLINKS);
                 if (!(h->results = calloc(h->n_bases, sizeof(*h->results))) ||
                     !(h->dropped = calloc(h->n_bases, sizeof(*h->dropped))))
                         r = -ENOMEM;
@@ -511,7 +512,8 @@ int cordon_agent_homes_finish(struct cordon_agent_homes *h)
                         } else
                                 r = write_back(h, run, &h->bases[i], &h->results[i],
                                                &h->dropped[i]);
-                        if (r >= 0 && !h->dropped[i] && !(h->dropped[i] = calloc(1, sizeof(char *))))
+                        if (r >= 0 && !h->dropped[i] &&
+                            !(h->dropped[i] = calloc(1, sizeof(char *))))
                                 r = -ENOMEM;
                         if (r >= 0) {
                                 h->results[i].dropped = (const char *const *)h->dropped[i];

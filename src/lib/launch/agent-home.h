@@ -20,7 +20,7 @@ struct cordon_agent_homes {
         /* After cordon_agent_homes_finish(): one per copy that flows back. */
         struct cordon_agent_writeback *results;
         size_t n_results;
-        char **strings; /* the results' strings */
+        char **strings;  /* the results' strings */
         char ***dropped; /* the results' dropped names, one strv each */
 };
 

@@ -90,8 +90,8 @@ static int report_policy(struct cordon_sandbox *sb, const struct cordon_policy *
         /* The clock the kernel stamps inode changes with (or a finer one): every change made
          * from now on is stamped at or after it (unless the clock is stepped back meanwhile). */
         (void)clock_gettime(CLOCK_REALTIME_COARSE, &sb->git_since);
-        if (!(sb->agent_overlaid = p->agent_overlaid ? strv_copy(p->agent_overlaid)
-                                                     : calloc(1, sizeof(char *))))
+        if (!(sb->agent_overlaid =
+                  p->agent_overlaid ? strv_copy(p->agent_overlaid) : calloc(1, sizeof(char *))))
                 return -ENOMEM;
         rep->agents.overlaid = (const char *const *)sb->agent_overlaid;
         rep->git.unchecked = "";

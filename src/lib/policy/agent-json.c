@@ -18,7 +18,8 @@ int cordon_agent_json_overlay(json_t *doc, json_t *overlay)
                 return -EINVAL;
         const char *key;
         json_t *value;
-        json_object_foreach (overlay, key, value) {
+        json_object_foreach(overlay, key, value)
+        {
                 json_t *mine = json_object_get(doc, key);
                 int r = 0;
                 if (json_is_object(mine) && json_is_object(value)) {
@@ -26,12 +27,12 @@ int cordon_agent_json_overlay(json_t *doc, json_t *overlay)
                 } else if (json_is_array(mine) && json_is_array(value)) {
                         size_t i;
                         json_t *v;
-                        json_array_foreach (value, i, v) {
+                        json_array_foreach(value, i, v)
+                        {
                                 bool have = false;
                                 size_t j;
                                 json_t *m;
-                                json_array_foreach (mine, j, m)
-                                        have = have || json_equal(m, v);
+                                json_array_foreach(mine, j, m) have = have || json_equal(m, v);
                                 if (!have && json_array_append_new(mine, json_deep_copy(v)) < 0)
                                         return -ENOMEM;
                         }
@@ -214,7 +215,8 @@ static int diff(struct walk *w, json_t *a, json_t *b, const char **steps, size_t
         const char *key;
         json_t *v;
         int r;
-        json_object_foreach (b, key, v) {
+        json_object_foreach(b, key, v)
+        {
                 json_t *old = json_object_get(a, key);
                 if (old && json_equal(old, v))
                         continue;
@@ -222,7 +224,8 @@ static int diff(struct walk *w, json_t *a, json_t *b, const char **steps, size_t
                 if ((r = diff(w, old, v, steps, n + 1)) < 0)
                         return r;
         }
-        json_object_foreach (a, key, v) {
+        json_object_foreach(a, key, v)
+        {
                 if (json_object_get(b, key))
                         continue;
                 steps[n] = key;
@@ -232,9 +235,8 @@ static int diff(struct walk *w, json_t *a, json_t *b, const char **steps, size_t
         return 0;
 }
 
-int cordon_agent_json_writeback(json_t *base, json_t *final, json_t *host,
-                                char *const *patterns, const char *project,
-                                struct cordon_agent_json_result *ret)
+int cordon_agent_json_writeback(json_t *base, json_t *final, json_t *host, char *const *patterns,
+                                const char *project, struct cordon_agent_json_result *ret)
 {
         *ret = (struct cordon_agent_json_result){0};
         if (!json_is_object(host))
@@ -248,8 +250,8 @@ int cordon_agent_json_writeback(json_t *base, json_t *final, json_t *host,
         const char *steps[DEPTH_MAX + 1];
         if (!w.empty)
                 return -ENOMEM;
-        int r = diff(&w, json_is_object(base) ? base : w.empty, w.final ? w.final : w.empty, steps,
-                     0);
+        int r =
+            diff(&w, json_is_object(base) ? base : w.empty, w.final ? w.final : w.empty, steps, 0);
         json_decref(w.empty);
         strv_free(w.applied);
         if (r < 0)

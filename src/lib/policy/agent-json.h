@@ -17,15 +17,16 @@
 int cordon_agent_json_overlay(json_t *doc, json_t *overlay);
 
 /* Whether dotted @pattern matches the key path @steps[0..n) exactly or a prefix of it; a step
- * of the pattern is a key, `*` (any key), `PREFIX*` (any key that starts with PREFIX), `*SUFFIX` (that ends with it) or
+ * of the pattern is a key, `*` (any key), `PREFIX*` (any key that starts with PREFIX), `*SUFFIX`
+ * (that ends with it) or
  * `$PROJECT` (@project, when not NULL). Sets *@ret_len to the steps it covers. */
 bool cordon_agent_json_pattern_match(const char *pattern, const char *const *steps, size_t n,
                                      const char *project, size_t *ret_len);
 
 struct cordon_agent_json_result {
-        size_t kept;   /* keys set or removed in the host document */
+        size_t kept;    /* keys set or removed in the host document */
         char **dropped; /* names of changed keys no pattern allows (printable, bounded) */
-        bool more;     /* more than CORDON_AGENT_JSON_NAMES_MAX were dropped */
+        bool more;      /* more than CORDON_AGENT_JSON_NAMES_MAX were dropped */
 };
 
 /* What the run changed in the copy (@final against @base, the copy as handed in) flows into
@@ -33,8 +34,7 @@ struct cordon_agent_json_result {
  * @host takes @final's value, or loses the key where @final has none. Every other change is
  * named in @ret->dropped. Objects only; a key path deeper than 32 steps counts as a change at
  * that depth. 0 or -ENOMEM (or -EINVAL when @host is not an object). */
-int cordon_agent_json_writeback(json_t *base, json_t *final, json_t *host,
-                                char *const *patterns, const char *project,
-                                struct cordon_agent_json_result *ret);
+int cordon_agent_json_writeback(json_t *base, json_t *final, json_t *host, char *const *patterns,
+                                const char *project, struct cordon_agent_json_result *ret);
 
 void cordon_agent_json_result_clear(struct cordon_agent_json_result *r);

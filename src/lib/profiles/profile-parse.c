@@ -148,9 +148,8 @@ static int parse_value(enum cordon_profile_key k, const char *v, const char **re
                 if (!file || !home_path_is_valid(file, false) || !sp[1])
                         return -EINVAL;
                 if (k == CORDON_PROFILE_PRIVATE_COPY)
-                        return home_path_is_valid(sp + 1, false) && !strchr(sp + 1, ' ')
-                                   ? 0
-                                   : -EINVAL;
+                        return home_path_is_valid(sp + 1, false) && !strchr(sp + 1, ' ') ? 0
+                                                                                         : -EINVAL;
                 if (k == CORDON_PROFILE_WRITEBACK)
                         for (const char *c = sp + 1; *c; c++)
                                 if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f)
@@ -191,7 +190,8 @@ static int parse_line(struct cordon_agent_profile *a, const char *file, unsigned
                 if (value[n]) {
                         value[n] = ' ';
                         size_t skip = strspn(value + n + 1, " \t");
-                        memmove(value + n + 1, value + n + 1 + skip, strlen(value + n + 1 + skip) + 1);
+                        memmove(value + n + 1, value + n + 1 + skip,
+                                strlen(value + n + 1 + skip) + 1);
                 }
         }
         const char *reason = NULL;

@@ -55,8 +55,8 @@ static int add_copy(struct cordon_agent_home *h, const char *host, const char *n
                 return -ENOMEM;
         h->copies = c;
         c += h->n_copies;
-        *c = (struct cordon_agent_copy){.host = strdup(host), .name = strdup(name),
-                                        .json = is_json_name(name)};
+        *c = (struct cordon_agent_copy){
+            .host = strdup(host), .name = strdup(name), .json = is_json_name(name)};
         if (!c->host || !c->name) {
                 free(c->host);
                 free(c->name);
@@ -169,7 +169,7 @@ static int plan_home(struct lower *l, const struct cordon_agent_profile *a, cons
         CORDON_LIST_FOREACH (d, &a->items[CORDON_PROFILE_DIR]) {
                 if (!streq(dir_rel, ".") && !path_is_below(d->value, dir_rel))
                         continue;
-                const char *name = streq(dir_rel, ".")            ? d->value
+                const char *name = streq(dir_rel, ".")        ? d->value
                                    : streq(d->value, dir_rel) ? ""
                                                               : d->value + strlen(dir_rel) + 1;
                 _cleanup_free_ char *host = cordon_lower_agent_host_path(l, d->value, d->origin);

@@ -250,7 +250,8 @@ static int invert_dir(struct lower *l, const struct cordon_agent_profile *a,
         const struct cordon_item *w = cordon_list_find(&l->s->home_writable, d->value);
         if (w && !startswith(w->origin, "profile "))
                 return 0;
-        _cleanup_free_ char *guest = cordon_lower_agent_guest_path(l, d->value), *path = NULL, *host = NULL;
+        _cleanup_free_ char *guest = cordon_lower_agent_guest_path(l, d->value), *path = NULL,
+                            *host = NULL;
         if (!guest || !(path = path_join(l->home_real, d->value)))
                 return -ENOMEM;
         const struct cordon_fs_rule *eff = effective_rule(l, guest, false);
@@ -589,7 +590,7 @@ int cordon_lower_agents_env(struct lower *l)
                         /* The agent's private home when it has one (lower-agent-home.c). */
                         const struct cordon_agent_home *h =
                             cordon_lower_agent_home(l, l->s->agents[i].name);
-                        _cleanup_free_ char *dir = !eq  ? NULL
+                        _cleanup_free_ char *dir = !eq ? NULL
                                                    : h ? strdup(h->root)
                                                        : cordon_lower_agent_guest_path(l, eq + 1);
                         _cleanup_free_ char *assignment = NULL;
@@ -625,7 +626,8 @@ int cordon_lower_agents_warn(struct lower *l)
                 const struct cordon_list *auth = &a->items[CORDON_PROFILE_AUTH_PATH];
                 /* Nothing to log in to where the agent is not installed. */
                 if (cordon_list_find(&l->s->suppress_agent_warnings, a->name) ||
-                    (creds->n == 0 && auth->n == 0) || (l->home_real && !cordon_lower_agent_installed(l, i)))
+                    (creds->n == 0 && auth->n == 0) ||
+                    (l->home_real && !cordon_lower_agent_installed(l, i)))
                         continue;
                 bool reachable = false;
                 CORDON_LIST_FOREACH (it, creds)

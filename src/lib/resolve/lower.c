@@ -615,10 +615,10 @@ static int resolve_finalized(const struct cordon_settings *s, const struct cordo
             (r = cordon_lower_check_project(&l)) < 0 || (r = cordon_lower_vars(&l, &dev_pts)) < 0 ||
             (r = cordon_lower_devices(&l, dev_pts)) < 0 || (r = lower_passwd(&l)) < 0 ||
             (r = cordon_lower_protect(&l)) < 0 || (r = cordon_lower_masks(&l)) < 0 ||
-            (r = cordon_lower_agents_instructions(&l)) < 0 || (r = cordon_lower_agent_homes(&l)) < 0 ||
-            (r = cordon_lower_mail_stub(&l)) < 0 || (r = cordon_lower_pins(&l)) < 0 ||
-            (r = lower_env(&l)) < 0 || (r = cordon_lower_agents_warn(&l)) < 0 ||
-            (r = cordon_lower_mail_path(&l)) < 0)
+            (r = cordon_lower_agents_instructions(&l)) < 0 ||
+            (r = cordon_lower_agent_homes(&l)) < 0 || (r = cordon_lower_mail_stub(&l)) < 0 ||
+            (r = cordon_lower_pins(&l)) < 0 || (r = lower_env(&l)) < 0 ||
+            (r = cordon_lower_agents_warn(&l)) < 0 || (r = cordon_lower_mail_path(&l)) < 0)
                 goto fail;
         if ((r = cordon_policy_set_hostname(l.p, "cordon")) < 0 || (r = cordon_lower_net(&l)) < 0 ||
             (r = lower_link_dirs(&l)) < 0)

@@ -143,8 +143,8 @@ struct cordon_settings {
         bool finalized;
 
         /* ---- agent profiles (src/lib/profiles/) ---- */
-        struct cordon_list enabled_agents;          /* ENABLED_AGENTS */
-        struct cordon_list suppress_agent_warnings; /* SUPPRESS_AGENT_WARNINGS */
+        struct cordon_list enabled_agents;           /* ENABLED_AGENTS */
+        struct cordon_list suppress_agent_warnings;  /* SUPPRESS_AGENT_WARNINGS */
         struct cordon_list agent_settings_untouched; /* AGENT_SETTINGS_UNTOUCHED */
         /* The profiles cordon_profiles_fold() loaded for ENABLED_AGENTS: what resolve needs
          * beyond the lists they were folded into (files of commands, directories of programs,
