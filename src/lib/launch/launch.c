@@ -16,6 +16,7 @@
 #include "lib/policy/diag.h"
 #include "lib/resolve/host-action.h"
 #include "lib/launch/launch.h"
+#include "lib/launch/landlock-env.h"
 #include "lib/launch/notify-fs.h"
 #include "lib/mech/ns-limits.h"
 #include "lib/mech/seccomp-notify.h"
@@ -236,6 +237,16 @@ static int build_env(struct cordon_launch *l)
                 int r = launch_setenv(
                     l, (const char *const[]){var, tmux, "SANDBOX_BACKEND=landlock"}, 3);
                 if (r < 0)
+                        return r;
+        }
+        /* The package caches and configuration copies, by variable: no mount puts them at
+         * the tools' own paths here. */
+        if (l->backend == CORDON_BACKEND_LANDLOCK &&
+            (l->p->landlock_env || l->p->landlock_env_files)) {
+                _cleanup_strv_free_ char **vars = NULL;
+                int r = cordon_landlock_env(l->p, l->tmpdir, l->dry_run, &vars);
+                if (r < 0 || (vars && (r = launch_setenv(l, (const char *const *)vars,
+                                                         strv_length(vars))) < 0))
                         return r;
         }
         return set_proxy_env(l);

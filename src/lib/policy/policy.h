@@ -111,6 +111,12 @@ struct cordon_policy {
 
         struct cordon_env_rules env_rules;
         char **envp; /* the final environment handed to the command */
+        /* NAME=VALUE the landlock backend sets over @envp: where a tool's directory is bound
+         * elsewhere under the ns backend, it names the host directory itself (PACKAGE_CACHES). */
+        char **landlock_env;
+        /* NAME=GUEST: the landlock backend writes the contents of the DATA rule at GUEST to a
+         * file of its private TMPDIR and sets NAME to that file (TOOL_CONFIG_COPIES). */
+        char **landlock_env_files;
         size_t n_env_blocked;
         char **env_blocked_names; /* strv: the names of the removed variables, never values */
         /* Where some other run's sandbox could write besides this policy's writable binds

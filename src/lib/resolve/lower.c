@@ -584,6 +584,7 @@ static int resolve_finalized(const struct cordon_settings *s, const struct cordo
         bool system_runtime = !s->policy || cordon_list_find(&s->presets, "system_runtime");
         if ((system_runtime && (r = lower_readonly_mounts(&l, true)) < 0) ||
             (r = lower_system(&l)) < 0 || (r = cordon_lower_home(&l)) < 0 ||
+            (r = cordon_lower_caches(&l)) < 0 ||
             (r = lower_readonly_mounts(&l, false)) < 0)
                 goto fail;
         CORDON_LIST_FOREACH (it, &s->extra_writable_paths) {
