@@ -41,8 +41,12 @@ int cordon_landlock_env(const struct cordon_policy *p, const char *tmpdir, bool 
         size_t n = 0;
         STRV_FOREACH (e, p->landlock_env_files) {
                 const char *eq = strchr(*e, '=');
-                const struct cordon_fs_rule *rule = eq ? cordon_policy_find_fs(p, eq + 1) : NULL;
-                if (!rule || rule->access != CORDON_ACCESS_DATA || !rule->host || !tmpdir)
+                const struct cordon_fs_rule *rule = NULL;
+                for (size_t i = 0; eq && i < p->n_fs; i++)
+                        if (p->fs[i].access == CORDON_ACCESS_DATA && p->fs[i].host &&
+                            streq(p->fs[i].guest, eq + 1))
+                                rule = &p->fs[i];
+                if (!rule || !tmpdir)
                         continue; /* no copy, or no private directory to hold one */
                 char name[64];
                 snprintf(name, sizeof(name), ".cordon-config-%zu", n++);

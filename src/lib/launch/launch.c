@@ -441,8 +441,10 @@ static void landlock_drops(const struct cordon_policy *p, char *buf, size_t n)
                 const struct cordon_fs_rule *r = &p->fs[i];
                 if (r->flags & CORDON_FS_NS_ONLY)
                         ro_inside++;
-                else if (r->access == CORDON_ACCESS_DATA && !(r->flags & CORDON_FS_DNS))
-                        generated++; /* the resolv.conf goes with the filtered mode anyway */
+                else if (r->access == CORDON_ACCESS_DATA &&
+                         !(r->flags & (CORDON_FS_DNS | CORDON_FS_CONFIG_COPY)))
+                        generated++; /* the resolv.conf goes with the filtered mode anyway, the
+                                      * configuration copies are named in variables */
         }
         *buf = 0;
         if (ro_inside || generated)

@@ -23,6 +23,10 @@ enum {
          * without write_text). Only Landlock can give it (REMOVE_FILE, REMOVE_DIR): under the
          * ns backend the bind is read-only and removal fails with EROFS, less than asked. */
         CORDON_FS_REMOVE = 1u << 18,
+        /* DATA: a credential-free copy of a tool's configuration (TOOL_CONFIG_COPIES), mounted
+         * after the masks, over the original's own; the landlock backend, which has no mounts,
+         * names it in the tool's variable instead (policy->landlock_env_files). */
+        CORDON_FS_CONFIG_COPY = 1u << 19,
 };
 
 struct cordon_fs_rule {

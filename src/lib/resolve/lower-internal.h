@@ -131,6 +131,10 @@ int cordon_lower_caches(struct lower *l);
  * value; lower-agents.c). */
 bool cordon_lower_on_path(const char *path, const char *name);
 
+/* lower-configs.c: TOOL_CONFIG_COPIES, before cordon_lower_masks(): the credential-free copies
+ * of the tools' configuration files, and the originals that held a credential masked. */
+int cordon_lower_configs(struct lower *l);
+
 /* lower-home.c: $HOME per HOME_ACCESS, and the credential directories hidden in every mode. */
 int cordon_lower_home(struct lower *l);
 void cordon_lower_dir_names_clear(struct lower_dir_names *dn);

@@ -83,11 +83,11 @@ int cordon_lower_put(struct lower *l, const char *guest, const char *host,
                                                      .origin = o};
                         return 0;
                 }
-        else {
-                const struct cordon_fs_rule *existing = cordon_policy_find_fs(p, guest);
-                if (existing && existing->access == CORDON_ACCESS_MASKED)
-                        return 0; /* already masked there */
-        }
+        else
+                /* Already masked there (a configuration copy may lie over the mask). */
+                for (size_t i = 0; i < p->n_fs; i++)
+                        if (p->fs[i].access == CORDON_ACCESS_MASKED && streq(p->fs[i].guest, guest))
+                                return 0;
         return cordon_policy_add_fs(p, guest, host, access, flags, origin);
 }
 
@@ -584,8 +584,7 @@ static int resolve_finalized(const struct cordon_settings *s, const struct cordo
         bool system_runtime = !s->policy || cordon_list_find(&s->presets, "system_runtime");
         if ((system_runtime && (r = lower_readonly_mounts(&l, true)) < 0) ||
             (r = lower_system(&l)) < 0 || (r = cordon_lower_home(&l)) < 0 ||
-            (r = cordon_lower_caches(&l)) < 0 ||
-            (r = lower_readonly_mounts(&l, false)) < 0)
+            (r = cordon_lower_caches(&l)) < 0 || (r = lower_readonly_mounts(&l, false)) < 0)
                 goto fail;
         CORDON_LIST_FOREACH (it, &s->extra_writable_paths) {
                 /* Finalize stripped these already; checked again, a relative entry from the
@@ -615,8 +614,8 @@ static int resolve_finalized(const struct cordon_settings *s, const struct cordo
             (r = cordon_lower_blocked_files(&l)) < 0 || (r = cordon_lower_check_project(&l)) < 0 ||
             (r = cordon_lower_vars(&l, &dev_pts)) < 0 ||
             (r = cordon_lower_devices(&l, dev_pts)) < 0 || (r = lower_passwd(&l)) < 0 ||
-            (r = cordon_lower_protect(&l)) < 0 || (r = cordon_lower_masks(&l)) < 0 ||
-            (r = cordon_lower_agents_instructions(&l)) < 0 ||
+            (r = cordon_lower_protect(&l)) < 0 || (r = cordon_lower_configs(&l)) < 0 ||
+            (r = cordon_lower_masks(&l)) < 0 || (r = cordon_lower_agents_instructions(&l)) < 0 ||
             (r = cordon_lower_mail_stub(&l)) < 0 || (r = cordon_lower_pins(&l)) < 0 ||
             (r = lower_env(&l)) < 0 || (r = cordon_lower_agents_warn(&l)) < 0 ||
             (r = cordon_lower_mail_path(&l)) < 0)
