@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(!cordon_tool_config_value_secret(text, len));
         STRV_FOREACH (d, dropped) {
                 FUZZ_CHECK(**d);
-                FUZZ_CHECK(!cordon_tool_config_value_secret(*d, strlen(*d)) || strstr(*d, "<url>"));
+                FUZZ_CHECK(!cordon_tool_config_value_secret(*d, strlen(*d)));
         }
         char *again = NULL, **dropped_again = NULL;
         r = cordon_tool_config_sanitize(TOOL_CONFIG_FORMAT, text, len, &again, &dropped_again);

@@ -139,7 +139,7 @@ Test(tool_config, gitconfig_keeps_identity_drops_credentials)
            "\t  --short # a comment\n"
            "[core]\n"
            "\tpager\n",
-           "credential.helper,credential.https://git.example.username,<url>,http.extraHeader,"
+           "credential.helper,credential.https://git.example.username,<redacted>,http.extraHeader,"
            "include.path");
         cr_assert_null(strstr(text, "ghp_"));
 }
@@ -149,7 +149,7 @@ Test(tool_config, gitconfig_header_with_credentials_is_never_kept_as_a_name)
         /* Neither the header nor its keys are kept, and the name reported is no URL. */
         ok(CORDON_TOOL_CONFIG_GIT,
            "[url \"https://u:p@h/\"]\n\tinsteadOf = x\n[branch \"main\"]\n\tremote = o\n",
-           "[branch \"main\"]\n\tremote = o\n", "<url>");
+           "[branch \"main\"]\n\tremote = o\n", "<redacted>");
 }
 
 Test(tool_config, gitconfig_refuses_what_git_would)
@@ -226,7 +226,7 @@ Test(tool_config, cargo_table_named_by_a_secret)
 {
         ok(CORDON_TOOL_CONFIG_CARGO,
            "[source.\"https://u:p@x.example/\"]\nregistry = \"r\"\n[net]\nretry = 1\n",
-           "[net]\nretry = 1\n", "<url>");
+           "[net]\nretry = 1\n", "<redacted>");
 }
 
 Test(tool_config, cargo_inline_registry_table_dropped_whole)

@@ -37,14 +37,14 @@ int cordon_tool_config_drop(struct tool_config_out *o, const char *name, size_t 
                 o->n_dropped++;
                 return 0;
         }
-        char *copy = strndup(name, len);
+        char *copy = len ? strndup(name, len) : strdup("\"\""); /* TOML's empty key */
         if (!copy)
                 return -ENOMEM;
-        /* A name can hold a URL, and a URL a password (git's url.<base>.insteadOf, npm's
-         * //host/:_authToken never does, but a user part might be a token). */
-        if (cordon_env_value_has_url_credentials(copy)) {
+        /* A name can hold a URL, and a URL a password (git's url.<base>.insteadOf), or be a
+         * token itself. */
+        if (cordon_tool_config_value_secret(copy, len)) {
                 free(copy);
-                copy = strdup("<url>");
+                copy = strdup("<redacted>");
                 if (!copy)
                         return -ENOMEM;
         }
@@ -260,9 +260,10 @@ static int sanitize_ini(bool pip, const char *in, size_t n, struct tool_config_o
                 /* pip: an indented line with nothing before it continues nothing. */
                 if (pip && is_space(s[0]))
                         return -EINVAL;
-                size_t klen = strcspn(t, pip ? "=:" : "=");
-                if (klen > tl)
-                        klen = tl;
+                /* Bounded: the input need not end in a NUL. */
+                size_t klen = 0;
+                while (klen < tl && t[klen] != '=' && !(pip && t[klen] == ':'))
+                        klen++;
                 if (pip && klen == tl)
                         return -EINVAL; /* configparser refuses a key without a value */
                 const char *k = t;

@@ -25,7 +25,7 @@ enum cordon_tool_config {
  * blank line and section header (never a comment: a commented-out token is one), byte for
  * byte, each ended by a newline. *@ret_text
  * is a NUL-terminated string the caller frees; *@ret_dropped a strv of the dropped keys' names
- * (as the format spells them, a URL with a user part in a name replaced by "<url>"; never a
+ * (as the format spells them, one that holds a credential replaced by "<redacted>"; never a
  * value), NULL when nothing was dropped. Returns 0; -EINVAL when the text is not in the format
  * (nothing of it may be handed over), -E2BIG above CORDON_TOOL_CONFIG_MAX_SIZE, -ENOMEM. */
 int cordon_tool_config_sanitize(enum cordon_tool_config f, const char *in, size_t n,
@@ -39,7 +39,7 @@ struct tool_config_out {
         size_t n_dropped;
 };
 int cordon_tool_config_keep(struct tool_config_out *o, const char *line, size_t len);
-/* Names a dropped key (@name, @len bytes); a URL with userinfo in it becomes "<url>". */
+/* Names a dropped key (@name, @len bytes); one that holds a credential becomes "<redacted>". */
 int cordon_tool_config_drop(struct tool_config_out *o, const char *name, size_t len);
 /* True when @v (@len bytes) holds a credential: userinfo in a URL, or a token of a published
  * shape (env-value.c's rules). */
