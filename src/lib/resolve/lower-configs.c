@@ -138,7 +138,9 @@ static int one_file(struct lower *l, const struct tool_file *f, char ***vars_don
 
 int cordon_lower_configs(struct lower *l)
 {
-        if (!l->s->tool_config_copies || !l->home_real || !l->home_guest)
+        /* A capability policy hands the package managers' configuration over by its own preset
+         * (package_manager_config), and its home is not a tmpfs to put copies in. */
+        if (!l->s->tool_config_copies || !l->home_real || !l->home_guest || l->s->policy)
                 return 0;
         _cleanup_strv_free_ char **vars_done = NULL;
         for (size_t i = 0; i < ELEMENTSOF(files); i++) {
