@@ -106,6 +106,36 @@ static bool wanted(const struct lower *l, const struct cache *c)
         return false;
 }
 
+/* Whether a mount point can be made at @guest: below a tmpfs of the sandbox's own (the tmpwrite
+ * or restricted home), or where a bind shows a directory that is there on the host already
+ * (never made there: it would be the host's). */
+static int mountable_at(const struct lower *l, const char *guest, bool *ret)
+{
+        const struct cordon_fs_rule *cover = NULL;
+        for (size_t i = 0; i < l->p->n_fs; i++) {
+                const struct cordon_fs_rule *r = &l->p->fs[i];
+                if (r->access != CORDON_ACCESS_MASKED && path_is_below(guest, r->guest) &&
+                    (!cover || strlen(r->guest) >= strlen(cover->guest)))
+                        cover = r;
+        }
+        *ret = false;
+        if (!cover)
+                return 0;
+        if (cover->access == CORDON_ACCESS_TMPFS) {
+                *ret = true;
+                return 0;
+        }
+        if (!cover->host || !cordon_access_host_is_path(cover->access))
+                return 0;
+        const char *suffix = guest + strlen(cover->guest);
+        _cleanup_free_ char *host = *suffix ? path_join(cover->host, suffix) : strdup(cover->host);
+        if (!host)
+                return -ENOMEM;
+        struct stat st;
+        *ret = cordon_lower_host_lstat(l, host, &st) == 0 && S_ISDIR(st.st_mode);
+        return 0;
+}
+
 /* The host directory of cache @c below @root, planned when missing. Where the home is a tmpfs
  * of the sandbox's own, or the tool's directory exists to be bound over, the cache is bound at
  * the tool's own path; otherwise (the host's home shown, the tool's directory missing) at its
@@ -114,9 +144,8 @@ static bool wanted(const struct lower *l, const struct cache *c)
 static int one_cache(struct lower *l, const char *root, const struct cache *c)
 {
         _cleanup_free_ char *host = path_join(root, c->name);
-        _cleanup_free_ char *tool_host = path_join(l->home_real, c->home_rel);
         _cleanup_free_ char *tool_guest = path_join(l->home_guest, c->home_rel);
-        if (!host || !tool_host || !tool_guest)
+        if (!host || !tool_guest)
                 return -ENOMEM;
         if (user_rule_at(l, tool_guest))
                 return 0;
@@ -130,13 +159,12 @@ static int one_cache(struct lower *l, const char *root, const struct cache *c)
         } else if (!S_ISDIR(st.st_mode))
                 return cordon_lower_warn(l, "PACKAGE_CACHES: '%s' is not a directory; not bound",
                                          host);
-        bool tmpfs_home = l->s->home_access == CORDON_HOME_TMPWRITE ||
-                          l->s->home_access == CORDON_HOME_RESTRICTED;
-        struct stat tst;
-        bool over_tool = tmpfs_home ||
-                         (cordon_lower_host_lstat(l, tool_host, &tst) == 0 && S_ISDIR(tst.st_mode));
+        bool over_tool = false;
+        int r = mountable_at(l, tool_guest, &over_tool);
+        if (r < 0)
+                return r;
         const char *guest = over_tool ? tool_guest : host;
-        int r = cordon_lower_put(l, guest, host, CORDON_ACCESS_RW, 0, ORIGIN);
+        r = cordon_lower_put(l, guest, host, CORDON_ACCESS_RW, 0, ORIGIN);
         if (r < 0 || !c->var)
                 return r;
         _cleanup_free_ char *ns = NULL, *ll = NULL;

@@ -124,7 +124,8 @@ char *cordon_lower_realpath(const struct lower *l, const char *path);
  * cordon_lower_lstat() of a planned entry): one system call fewer. */
 char *cordon_lower_realpath_lstated(const struct lower *l, const char *path, const struct stat *st);
 
-/* lower-caches.c: PACKAGE_CACHES, after cordon_lower_home(): cordon's own package caches bound
+/* lower-caches.c: PACKAGE_CACHES, once the user's binds and the project are known, before the
+ * credential stores and the carving: cordon's own package caches bound
  * read-write where the tools look (ns) and named in the tools' variables (both backends). */
 int cordon_lower_caches(struct lower *l);
 /* Whether @name is an executable regular file in an absolute directory of @path (a PATH

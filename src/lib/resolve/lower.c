@@ -584,7 +584,7 @@ static int resolve_finalized(const struct cordon_settings *s, const struct cordo
         bool system_runtime = !s->policy || cordon_list_find(&s->presets, "system_runtime");
         if ((system_runtime && (r = lower_readonly_mounts(&l, true)) < 0) ||
             (r = lower_system(&l)) < 0 || (r = cordon_lower_home(&l)) < 0 ||
-            (r = cordon_lower_caches(&l)) < 0 || (r = lower_readonly_mounts(&l, false)) < 0)
+            (r = lower_readonly_mounts(&l, false)) < 0)
                 goto fail;
         CORDON_LIST_FOREACH (it, &s->extra_writable_paths) {
                 /* Finalize stripped these already; checked again, a relative entry from the
@@ -609,10 +609,10 @@ static int resolve_finalized(const struct cordon_settings *s, const struct cordo
         /* Credential directories and placeholders come after every read-write bind is known, so
          * that "could the sandbox create this?" sees all of them. */
         r = s->policy ? cordon_lower_cap_policy(&l) : lower_project(&l);
-        if (r < 0 || (r = check_user_binds(&l)) < 0 || (r = cordon_lower_home_blocked(&l)) < 0 ||
-            (r = cordon_lower_extra_blocked(&l)) < 0 || (r = cordon_lower_agents_plan(&l)) < 0 ||
-            (r = cordon_lower_blocked_files(&l)) < 0 || (r = cordon_lower_check_project(&l)) < 0 ||
-            (r = cordon_lower_vars(&l, &dev_pts)) < 0 ||
+        if (r < 0 || (r = cordon_lower_caches(&l)) < 0 || (r = check_user_binds(&l)) < 0 ||
+            (r = cordon_lower_home_blocked(&l)) < 0 || (r = cordon_lower_extra_blocked(&l)) < 0 ||
+            (r = cordon_lower_agents_plan(&l)) < 0 || (r = cordon_lower_blocked_files(&l)) < 0 ||
+            (r = cordon_lower_check_project(&l)) < 0 || (r = cordon_lower_vars(&l, &dev_pts)) < 0 ||
             (r = cordon_lower_devices(&l, dev_pts)) < 0 || (r = lower_passwd(&l)) < 0 ||
             (r = cordon_lower_protect(&l)) < 0 || (r = cordon_lower_configs(&l)) < 0 ||
             (r = cordon_lower_masks(&l)) < 0 || (r = cordon_lower_agents_instructions(&l)) < 0 ||
