@@ -133,6 +133,11 @@ static inline void setup(void)
             .group_path = in_root("group"),
         };
         cr_assert_eq(cordon_settings_init_defaults(&s, home), 0);
+        /* Whatever package tools this host has on /usr/bin, and the tools' configuration in
+         * the scratch home, are left to their own tests (test-lower-caches.c,
+         * test-lower-configs.c). */
+        s.package_caches = false;
+        s.tool_config_copies = false;
         diag = (struct cordon_diag){0};
 }
 

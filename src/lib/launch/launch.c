@@ -16,6 +16,7 @@
 #include "lib/policy/diag.h"
 #include "lib/resolve/host-action.h"
 #include "lib/launch/launch.h"
+#include "lib/launch/landlock-env.h"
 #include "lib/launch/notify-fs.h"
 #include "lib/mech/ns-limits.h"
 #include "lib/mech/seccomp-notify.h"
@@ -238,6 +239,16 @@ static int build_env(struct cordon_launch *l)
                 if (r < 0)
                         return r;
         }
+        /* The package caches and configuration copies, by variable: no mount puts them at
+         * the tools' own paths here. */
+        if (l->backend == CORDON_BACKEND_LANDLOCK &&
+            (l->p->landlock_env || l->p->landlock_env_files)) {
+                _cleanup_strv_free_ char **vars = NULL;
+                int r = cordon_landlock_env(l->p, l->tmpdir, l->dry_run, &vars);
+                if (r < 0 || (vars && (r = launch_setenv(l, (const char *const *)vars,
+                                                         strv_length(vars))) < 0))
+                        return r;
+        }
         return set_proxy_env(l);
 }
 
@@ -430,8 +441,10 @@ static void landlock_drops(const struct cordon_policy *p, char *buf, size_t n)
                 const struct cordon_fs_rule *r = &p->fs[i];
                 if (r->flags & CORDON_FS_NS_ONLY)
                         ro_inside++;
-                else if (r->access == CORDON_ACCESS_DATA && !(r->flags & CORDON_FS_DNS))
-                        generated++; /* the resolv.conf goes with the filtered mode anyway */
+                else if (r->access == CORDON_ACCESS_DATA &&
+                         !(r->flags & (CORDON_FS_DNS | CORDON_FS_CONFIG_COPY)))
+                        generated++; /* the resolv.conf goes with the filtered mode anyway, the
+                                      * configuration copies are named in variables */
         }
         *buf = 0;
         if (ro_inside || generated)

@@ -255,7 +255,8 @@ static int build_ns(const struct cordon_policy *p, struct cordon_landlock_plan *
                 default:
                         return -EINVAL;
                 }
-                if (guest_masked(p, f->guest))
+                /* A configuration copy is mounted over its original's mask. */
+                if (guest_masked(p, f->guest) && !(f->flags & CORDON_FS_CONFIG_COPY))
                         continue;
                 if ((r = cordon_landlock_push(plan, strdup(f->guest), access, optional, (int)i,
                                               NULL)) < 0)

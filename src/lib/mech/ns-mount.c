@@ -47,7 +47,14 @@ static int order_cmp(const void *a, const void *b, void *userdata)
         const struct cordon_policy *policy = ((const struct order_ctx *)userdata)->policy;
         const struct cordon_fs_rule *ra = &policy->fs[*(const size_t *)a];
         const struct cordon_fs_rule *rb = &policy->fs[*(const size_t *)b];
-        int ma = ra->access == CORDON_ACCESS_MASKED, mb = rb->access == CORDON_ACCESS_MASKED;
+        /* Masks after every bind; a configuration copy after the masks, in its original's
+         * mask's place. */
+        int ma = ra->access == CORDON_ACCESS_MASKED    ? 1
+                 : (ra->flags & CORDON_FS_CONFIG_COPY) ? 2
+                                                       : 0;
+        int mb = rb->access == CORDON_ACCESS_MASKED    ? 1
+                 : (rb->flags & CORDON_FS_CONFIG_COPY) ? 2
+                                                       : 0;
         if (ma != mb)
                 return ma - mb;
         unsigned da = path_depth(ra->guest), db = path_depth(rb->guest);
@@ -587,6 +594,13 @@ static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct c
         }
         case CORDON_ACCESS_MASKED:
                 *ret_step = CORDON_STEP_MASK;
+                /* A configuration copy goes over the original in the mask's place (a mount
+                 * cannot stack on the mask's unlinked file), after the other masks. */
+                for (size_t i = 0; i < p->n_fs; i++)
+                        if ((p->fs[i].flags & CORDON_FS_CONFIG_COPY) &&
+                            p->fs[i].access == CORDON_ACCESS_DATA &&
+                            streq(p->fs[i].guest, r->guest))
+                                return 0;
                 return apply_mask(rootfd, r);
         default:
                 return -EINVAL;

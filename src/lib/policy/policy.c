@@ -216,6 +216,8 @@ _public_ struct cordon_policy *cordon_policy_free(struct cordon_policy *p)
         free(p->fs);
         env_rules_clear(&p->env_rules);
         strv_free(p->envp);
+        strv_free(p->landlock_env);
+        strv_free(p->landlock_env_files);
         strv_free(p->env_blocked_names);
         strv_free(p->link_parents);
         strv_free(p->link_homes);

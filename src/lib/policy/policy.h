@@ -23,6 +23,10 @@ enum {
          * without write_text). Only Landlock can give it (REMOVE_FILE, REMOVE_DIR): under the
          * ns backend the bind is read-only and removal fails with EROFS, less than asked. */
         CORDON_FS_REMOVE = 1u << 18,
+        /* DATA: a credential-free copy of a tool's configuration (TOOL_CONFIG_COPIES), mounted
+         * after the masks, over the original's own; the landlock backend, which has no mounts,
+         * names it in the tool's variable instead (policy->landlock_env_files). */
+        CORDON_FS_CONFIG_COPY = 1u << 19,
 };
 
 struct cordon_fs_rule {
@@ -135,6 +139,12 @@ struct cordon_policy {
 
         struct cordon_env_rules env_rules;
         char **envp; /* the final environment handed to the command */
+        /* NAME=VALUE the landlock backend sets over @envp: where a tool's directory is bound
+         * elsewhere under the ns backend, it names the host directory itself (PACKAGE_CACHES). */
+        char **landlock_env;
+        /* NAME=GUEST: the landlock backend writes the contents of the DATA rule at GUEST to a
+         * file of its private TMPDIR and sets NAME to that file (TOOL_CONFIG_COPIES). */
+        char **landlock_env_files;
         size_t n_env_blocked;
         char **env_blocked_names; /* strv: the names of the removed variables, never values */
         /* Where some other run's sandbox could write besides this policy's writable binds

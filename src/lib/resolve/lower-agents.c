@@ -95,7 +95,7 @@ static bool planning_applies(const struct lower *l)
 
 /* Whether @name is an executable regular file in a directory of @path (a PATH value; only its
  * absolute entries count). */
-static bool on_path(const char *path, const char *name)
+bool cordon_lower_on_path(const char *path, const char *name)
 {
         for (const char *p = path; p && *p;) {
                 size_t n = strcspn(p, ":");
@@ -131,7 +131,7 @@ bool cordon_lower_agent_installed(struct lower *l, size_t i)
                 if (startswith(*e, "PATH="))
                         path = *e + 5;
         CORDON_LIST_FOREACH (c, &a->items[CORDON_PROFILE_COMMAND])
-                yes = yes || on_path(path, c->value);
+                yes = yes || cordon_lower_on_path(path, c->value);
         if (i < ELEMENTSOF(l->agent_installed))
                 l->agent_installed[i] = yes ? 2 : 1;
         return yes;

@@ -124,6 +124,18 @@ char *cordon_lower_realpath(const struct lower *l, const char *path);
  * cordon_lower_lstat() of a planned entry): one system call fewer. */
 char *cordon_lower_realpath_lstated(const struct lower *l, const char *path, const struct stat *st);
 
+/* lower-caches.c: PACKAGE_CACHES, once the user's binds and the project are known, before the
+ * credential stores and the carving: cordon's own package caches bound
+ * read-write where the tools look (ns) and named in the tools' variables (both backends). */
+int cordon_lower_caches(struct lower *l);
+/* Whether @name is an executable regular file in an absolute directory of @path (a PATH
+ * value; lower-agents.c). */
+bool cordon_lower_on_path(const char *path, const char *name);
+
+/* lower-configs.c: TOOL_CONFIG_COPIES, before cordon_lower_masks(): the credential-free copies
+ * of the tools' configuration files, and the originals that held a credential masked. */
+int cordon_lower_configs(struct lower *l);
+
 /* lower-home.c: $HOME per HOME_ACCESS, and the credential directories hidden in every mode. */
 int cordon_lower_home(struct lower *l);
 void cordon_lower_dir_names_clear(struct lower_dir_names *dn);

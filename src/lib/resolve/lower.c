@@ -83,11 +83,11 @@ int cordon_lower_put(struct lower *l, const char *guest, const char *host,
                                                      .origin = o};
                         return 0;
                 }
-        else {
-                const struct cordon_fs_rule *existing = cordon_policy_find_fs(p, guest);
-                if (existing && existing->access == CORDON_ACCESS_MASKED)
-                        return 0; /* already masked there */
-        }
+        else
+                /* Already masked there (a configuration copy may lie over the mask). */
+                for (size_t i = 0; i < p->n_fs; i++)
+                        if (p->fs[i].access == CORDON_ACCESS_MASKED && streq(p->fs[i].guest, guest))
+                                return 0;
         return cordon_policy_add_fs(p, guest, host, access, flags, origin);
 }
 
@@ -609,13 +609,14 @@ static int resolve_finalized(const struct cordon_settings *s, const struct cordo
         /* Credential directories and placeholders come after every read-write bind is known, so
          * that "could the sandbox create this?" sees all of them. */
         r = s->policy ? cordon_lower_cap_policy(&l) : lower_project(&l);
-        if (r < 0 || (r = check_user_binds(&l)) < 0 || (r = cordon_lower_home_blocked(&l)) < 0 ||
-            (r = cordon_lower_extra_blocked(&l)) < 0 || (r = cordon_lower_agents_plan(&l)) < 0 ||
-            (r = cordon_lower_blocked_files(&l)) < 0 || (r = cordon_lower_path(&l)) < 0 ||
-            (r = cordon_lower_check_project(&l)) < 0 || (r = cordon_lower_vars(&l, &dev_pts)) < 0 ||
+        if (r < 0 || (r = cordon_lower_caches(&l)) < 0 || (r = check_user_binds(&l)) < 0 ||
+            (r = cordon_lower_home_blocked(&l)) < 0 || (r = cordon_lower_extra_blocked(&l)) < 0 ||
+            (r = cordon_lower_agents_plan(&l)) < 0 || (r = cordon_lower_blocked_files(&l)) < 0 ||
+            (r = cordon_lower_path(&l)) < 0 || (r = cordon_lower_check_project(&l)) < 0 ||
+            (r = cordon_lower_vars(&l, &dev_pts)) < 0 ||
             (r = cordon_lower_devices(&l, dev_pts)) < 0 || (r = lower_passwd(&l)) < 0 ||
-            (r = cordon_lower_protect(&l)) < 0 || (r = cordon_lower_masks(&l)) < 0 ||
-            (r = cordon_lower_agents_instructions(&l)) < 0 ||
+            (r = cordon_lower_protect(&l)) < 0 || (r = cordon_lower_configs(&l)) < 0 ||
+            (r = cordon_lower_masks(&l)) < 0 || (r = cordon_lower_agents_instructions(&l)) < 0 ||
             (r = cordon_lower_agent_homes(&l)) < 0 || (r = cordon_lower_mail_stub(&l)) < 0 ||
             (r = cordon_lower_pins(&l)) < 0 || (r = lower_env(&l)) < 0 ||
             (r = cordon_lower_agents_warn(&l)) < 0 || (r = cordon_lower_mail_path(&l)) < 0)

@@ -71,13 +71,15 @@ static int restore_list(struct admin_run *run, const struct cordon_var *v)
 
 /* Rows whose ladder runs against their enum or boolean order: a capability policy's grants are
  * weaker the higher they are (process_exec true may run commands, side effect level network
- * allows the most), and TERMINAL_PASSTHROUGH true hands the sandbox the real terminal. Every
+ * allows the most), TERMINAL_PASSTHROUGH true hands the sandbox the real terminal, and
+ * PACKAGE_CACHES true shares caches between sandboxes. Every
  * other harden-only row climbs its enum order (SANDBOX_PROFILE unrestricted < worktree < wasi <
  * os_hardened, CORDON_HANDLER_SANDBOX off < warn < enforce, the NETWORK_* ladders of the spec)
  * or false < true (PROTECT_GIT_CONFIG), except HOME_ACCESS below. */
 static const char *const reversed_ladders[] = {
     "POLICY_WORKSPACE_READ", "POLICY_WORKSPACE_WRITES", "POLICY_WORKSPACE_DELETE",
     "POLICY_PROCESS_EXEC",   "SIDE_EFFECT_LEVEL",       "TERMINAL_PASSTHROUGH",
+    "PACKAGE_CACHES",
 };
 
 /* HOME_ACCESS's ladder, by enum value: write (everything, persisting) < read (everything

@@ -510,6 +510,15 @@ const struct cordon_var cordon_vars[] = {
      * read-only (lower-agent-project.c). */
     SCALAR("PROTECT_AGENT_PROJECT_FILES", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
            ONE("true"), parse_bool, EXPECT_BOOL, protect_agent_files),
+    /* cordon's own: persistent package caches of the sandboxes' own (npm, pip, uv, cargo, go,
+     * yarn) below $XDG_CACHE_HOME/cordon/caches, never the host's (lower-caches.c). Harden-only
+     * with a reversed ladder: false, no cache shared between sandboxes, is the stricter. */
+    SCALAR("PACKAGE_CACHES", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_HARDEN_ONLY,
+           ONE("true"), parse_bool, EXPECT_BOOL, package_caches),
+    /* cordon's own: ~/.npmrc, pip.conf, ~/.gitconfig and ~/.cargo/config.toml handed over as
+     * copies without their credentials (lower-configs.c). */
+    SCALAR("TOOL_CONFIG_COPIES", CORDON_VAR_BOOL, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
+           ONE("true"), parse_bool, EXPECT_BOOL, tool_config_copies),
     /* RLIMIT_NPROC of the command: it counts per uid, not per sandbox; PIDS_LIMIT is cordon's
      * per-sandbox bound. */
     SCALAR("SANDBOX_NPROC_LIMIT", CORDON_VAR_U64, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, ONE(""),

@@ -83,6 +83,10 @@ struct cordon_settings {
         char *protect_git_origin;
         bool protect_agent_files; /* PROTECT_AGENT_PROJECT_FILES: the project's agent files */
         char *protect_agent_files_origin;
+        bool package_caches; /* PACKAGE_CACHES: cordon's own package caches (lower-caches.c) */
+        char *package_caches_origin;
+        bool tool_config_copies; /* TOOL_CONFIG_COPIES: credential-free copies (lower-configs.c) */
+        char *tool_config_copies_origin;
         bool quiet; /* SANDBOX_QUIET */
         char *quiet_origin;
         bool no_pty; /* NO_PTY */
