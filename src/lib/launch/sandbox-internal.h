@@ -43,7 +43,9 @@ struct cordon_sandbox {
         struct cordon_ns_limits ns_limits;
         sigset_t forward;   /* what PID 1 and the reaper pass on to the command */
         bool await_release; /* the child waits for CORDON_CONTROL_RELEASE: parent steps exist */
-        int control[2];     /* the control channel: [0] the supervisor's end, [1] the child's */
+        /* and for a second one before its command: the network mode's parent_ready */
+        bool await_network;
+        int control[2]; /* the control channel: [0] the supervisor's end, [1] the child's */
         /* NULL: the command keeps the caller's fds 0..2. Changed only in the ns backend's PID 1
          * (its own copy), by cordon_pty_move_inside(). */
         struct cordon_pty *pty;
