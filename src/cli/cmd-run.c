@@ -246,8 +246,11 @@ int cmd_run(int argc, char **argv)
         struct cordon_diag diag = {0};
         /* Resolved only: what it needs created on the host is made by the launch. */
         r = cordon_settings_resolve(a.settings, &host, &p, &warnings, &diag);
-        STRV_FOREACH (w, warnings)
-                log_warning("%s", *w);
+        STRV_FOREACH (w, warnings) {
+                char line[2048];
+                cli_respell_settings(run_options_table, run_options_count, *w, line, sizeof(line));
+                log_warning("%s", line);
+        }
         if (r < 0) {
                 log_error("%s", *diag.message ? diag.message : strerror(-r));
                 cordon_settings_free(a.settings);

@@ -237,7 +237,8 @@ decide() {
         local mode=(--net proxied)
         [ -n "${DECIDE_NO_MODE:-}" ] && mode=() # the options choose the mode (--network-policy)
         in_cordon "${mode[@]}" --proxy-dns "$NET_DNS" "${opts[@]}" -- python3 -c "$NET_PROBE" multi "${specs[@]}"
-        mapfile -t lines <<<"$out"
+        # cordon's own lines (an exception that lifts nothing is a warning) are not answers.
+        mapfile -t lines < <(printf '%s\n' "$out" | grep -v '^cordon: ')
         for i in "${!targets[@]}"; do
                 got=${lines[$i]:-}
                 case $kind:${want[$i]}:$got in
