@@ -67,6 +67,34 @@ static void print_git_after(const struct cordon_report *rep)
                           rep->git.unchecked);
 }
 
+/* At the end: what the proxy refused, in one line, with the first destinations and the fix. */
+static void print_refused(const struct cordon_report *rep)
+{
+        if (rep->proxy.refused == 0)
+                return;
+        char hosts[512] = "";
+        size_t n = 0, len = 0;
+        for (const char *const *h = rep->proxy.refused_first; h && *h; h++, n++) {
+                int k = snprintf(hosts + len, sizeof(hosts) - len, "%s%s", n ? ", " : "", *h);
+                if (k < 0 || (size_t)k >= sizeof(hosts) - len)
+                        break;
+                len += (size_t)k;
+        }
+        /* None named: the refusals were requests it cannot serve (malformed, SOCKS5 BIND). */
+        if (n == 0)
+                fprintf(stderr,
+                        "cordon: the proxy refused %llu request%s it cannot serve (malformed or "
+                        "unsupported) (--net-log FILE records each refusal)\n",
+                        rep->proxy.refused, rep->proxy.refused == 1 ? "" : "s");
+        else
+                fprintf(stderr,
+                        "cordon: the proxy refused %llu connection%s (%s%s); allow a host with "
+                        "--allow-host HOST (--net-log FILE records each refusal and its rule)\n",
+                        rep->proxy.refused, rep->proxy.refused == 1 ? "" : "s", hosts,
+                        rep->proxy.refused > n ? ", ..." : "");
+        fflush(stderr);
+}
+
 static void print_banner(void *userdata, const struct cordon_sandbox *sb)
 {
         const struct banner *b = userdata;
@@ -345,8 +373,10 @@ int cmd_run(int argc, char **argv)
                 if (k < 0)
                         log_error("--receipt '%s': %s", a.receipt_file, strerror(-k));
         }
-        if (rep)
+        if (rep) {
                 print_git_after(rep);
+                print_refused(rep);
+        }
         enum cordon_end end = rep ? rep->end : CORDON_END_EXITED;
         bool oom = rep && rep->oom_killed;
         uint64_t memory = rep ? rep->memory_bytes : 0;

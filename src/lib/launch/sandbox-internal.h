@@ -13,6 +13,7 @@
 #include "lib/launch/launch.h"
 #include "lib/mech/ns-limits.h"
 #include "lib/mech/ns-mount.h"
+#include "lib/proxy/proxy.h"
 #include "lib/launch/reaper.h"
 #include "lib/launch/supervise.h"
 #include "shared/fd-util.h"
@@ -60,6 +61,9 @@ struct cordon_sandbox {
          * the proxy serving it on @loop, its rules (the policy's, copied) and its log. */
         int proxy_listener;
         struct cordon_proxy *proxy;
+        /* report.proxy.refused_first: the first destinations it refused, NULL-terminated */
+        char proxy_refused[CORDON_PROXY_REFUSED_FIRST][CORDON_NET_NAME_MAX + 10];
+        const char *proxy_refused_ptrs[CORDON_PROXY_REFUSED_FIRST + 1];
         struct cordon_net_rules *net_rules;
         int net_log_fd;
         char *proxy_dns;
