@@ -116,6 +116,10 @@ struct cordon_report {
                 unsigned long long connections;
                 unsigned long long refused;
                 unsigned port;
+                /* After the end: the first (at most 4) distinct destinations the rules refused,
+                 * as "host:port", "address:port" or "[v6]:port" in the order refused;
+                 * NULL-terminated, owned by the sandbox; NULL when the mode has no proxy. */
+                const char *const *refused_first;
         } proxy;
         unsigned namespaces; /* CORDON_NS_* */
         struct {

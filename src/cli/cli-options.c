@@ -207,3 +207,42 @@ const char *cli_did_you_mean(const char *prefix, const char *name, char *buf, si
                 snprintf(buf, size, " (did you mean '%s%s'?)", prefix, name);
         return buf;
 }
+
+/* The first option of @t with an argument that writes variable @name of @len bytes, or NULL. */
+static const struct cli_option *option_of(const struct cli_option *t, size_t n, const char *name,
+                                          size_t len)
+{
+        for (size_t i = 0; i < n; i++)
+                if (t[i].arg && t[i].variable && strlen(t[i].variable) == len &&
+                    strncmp(t[i].variable, name, len) == 0)
+                        return &t[i];
+        return NULL;
+}
+
+void cli_respell_settings(const struct cli_option *t, size_t n, const char *text, char *buf,
+                          size_t size)
+{
+        size_t pos = 0;
+        if (size == 0)
+                return;
+        buf[0] = 0;
+        for (const char *p = text; *p;) {
+                const char *op = strstr(p, "+=('");
+                const char *end = op ? strstr(op + 4, "')") : NULL;
+                const char *name = op;
+                while (name && name > p &&
+                       (name[-1] == '_' || (name[-1] >= 'A' && name[-1] <= 'Z')))
+                        name--;
+                const struct cli_option *o =
+                    end && name < op ? option_of(t, n, name, (size_t)(op - name)) : NULL;
+                if (!o) {
+                        const char *stop = op ? op + 4 : p + strlen(p);
+                        append(buf, size, &pos, "%.*s", (int)(stop - p), p);
+                        p = stop;
+                        continue;
+                }
+                append(buf, size, &pos, "%.*s--%s '%.*s'", (int)(name - p), p, o->long_name,
+                       (int)(end - (op + 4)), op + 4);
+                p = end + 2;
+        }
+}

@@ -93,6 +93,34 @@ static void print_agent_writebacks(const struct cordon_report *rep)
         }
 }
 
+/* At the end: what the proxy refused, in one line, with the first destinations and the fix. */
+static void print_refused(const struct cordon_report *rep)
+{
+        if (rep->proxy.refused == 0)
+                return;
+        char hosts[512] = "";
+        size_t n = 0, len = 0;
+        for (const char *const *h = rep->proxy.refused_first; h && *h; h++, n++) {
+                int k = snprintf(hosts + len, sizeof(hosts) - len, "%s%s", n ? ", " : "", *h);
+                if (k < 0 || (size_t)k >= sizeof(hosts) - len)
+                        break;
+                len += (size_t)k;
+        }
+        /* None named: the refusals were requests it cannot serve (malformed, SOCKS5 BIND). */
+        if (n == 0)
+                fprintf(stderr,
+                        "cordon: the proxy refused %llu request%s it cannot serve (malformed or "
+                        "unsupported) (--net-log FILE records each refusal)\n",
+                        rep->proxy.refused, rep->proxy.refused == 1 ? "" : "s");
+        else
+                fprintf(stderr,
+                        "cordon: the proxy refused %llu connection%s (%s%s); allow a host with "
+                        "--allow-host HOST (--net-log FILE records each refusal and its rule)\n",
+                        rep->proxy.refused, rep->proxy.refused == 1 ? "" : "s", hosts,
+                        rep->proxy.refused > n ? ", ..." : "");
+        fflush(stderr);
+}
+
 static void print_banner(void *userdata, const struct cordon_sandbox *sb)
 {
         const struct banner *b = userdata;
@@ -282,8 +310,11 @@ int cmd_run(int argc, char **argv)
         struct cordon_diag diag = {0};
         /* Resolved only: what it needs created on the host is made by the launch. */
         r = cordon_settings_resolve(a.settings, &host, &p, &warnings, &diag);
-        STRV_FOREACH (w, warnings)
-                log_warning("%s", *w);
+        STRV_FOREACH (w, warnings) {
+                char line[2048];
+                cli_respell_settings(run_options_table, run_options_count, *w, line, sizeof(line));
+                log_warning("%s", line);
+        }
         if (r < 0) {
                 log_error("%s", *diag.message ? diag.message : strerror(-r));
                 cordon_settings_free(a.settings);
@@ -382,6 +413,7 @@ int cmd_run(int argc, char **argv)
                 print_git_after(rep);
                 if (!quiet)
                         print_agent_writebacks(rep);
+                print_refused(rep);
         }
         enum cordon_end end = rep ? rep->end : CORDON_END_EXITED;
         bool oom = rep && rep->oom_killed;

@@ -72,8 +72,11 @@ const struct cli_option run_options_table[] = {
      "also block host, *.suffix, host:port, address, CIDR[:port], port or *", "NETWORK_BLOCKLIST",
      NULL, CLI_OPTION_NONEMPTY},
     {"allow-host", 0, "PATTERN", OPT_ALLOW_HOST,
-     "an exception to the blocklist (never to the built-in floor)", "NETWORK_BLOCKLIST_EXCEPT",
-     NULL, CLI_OPTION_NONEMPTY},
+     "an exception to the blocklist (never to the built-in floor); alone it restricts nothing",
+     "NETWORK_BLOCKLIST_EXCEPT", NULL, CLI_OPTION_NONEMPTY},
+    {"allow-only", 0, "PATTERN", OPT_ALLOW_ONLY,
+     "an allow list: --allow-host PATTERN, and --block '*' for everything else (repeatable)",
+     "NETWORK_BLOCKLIST_EXCEPT", NULL, CLI_OPTION_NONEMPTY},
     {"network-policy", 0, "FILE", OPT_NETWORK_POLICY,
      "a NetworkPolicy (JSON): unrestricted, or limited to allowed_hosts through the proxy"},
     {"proxy-dns", 0, "ADDR[:PORT]", OPT_PROXY_DNS,
@@ -109,6 +112,9 @@ void run_args_help(FILE *f)
 /* What --net also sets, under its name. */
 static const struct cli_option strict_fallback = {.long_name = "net",
                                                   .variable = "NETWORK_FILTER_FALLBACK"};
+/* What --allow-only also sets: the block its exceptions are exceptions to. */
+static const struct cli_option allow_only_block = {.long_name = "allow-only",
+                                                   .variable = "NETWORK_BLOCKLIST"};
 
 /* An option row's variable, set through the settings registry; a failure names the option. */
 static int set_variable(struct run_args *a, const struct cli_option *o, const char *value,
@@ -127,6 +133,19 @@ static int set_variable(struct run_args *a, const struct cli_option *o, const ch
                 snprintf(err, errlen, "%s", *diag.message ? diag.message : strerror(-r));
         }
         return r;
+}
+
+/* Whether list @variable holds @value already. */
+static bool list_has(const struct cordon_settings *s, const char *variable, const char *value)
+{
+        ssize_t n = cordon_settings_count(s, variable);
+        for (ssize_t i = 0; i < n; i++) {
+                const char *item = NULL;
+                if (cordon_settings_get_item(s, variable, (size_t)i, &item, NULL) >= 0 &&
+                    streq(item, value))
+                        return true;
+        }
+        return false;
 }
 
 /* --set NAME=VALUE: any variable of the registry, origin "--set NAME"; a failure names it as
@@ -173,6 +192,10 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
                         /* A mode asked for here is delivered or refused, never weakened. */
                         if (r >= 0 && c == OPT_NET)
                                 r = set_variable(a, &strict_fallback, "strict", err, errlen);
+                        /* An allow list: everything the exceptions do not name is blocked. */
+                        if (r >= 0 && c == OPT_ALLOW_ONLY &&
+                            !list_has(a->settings, "NETWORK_BLOCKLIST", "*"))
+                                r = set_variable(a, &allow_only_block, "*", err, errlen);
                         if (r < 0)
                                 return r;
                         continue;

@@ -36,6 +36,7 @@ enum run_option_id {
         OPT_NET,
         OPT_BLOCK,
         OPT_ALLOW_HOST,
+        OPT_ALLOW_ONLY,
         OPT_NETWORK_POLICY,
         OPT_PROXY_DNS,
         OPT_NET_LOG,

@@ -62,15 +62,15 @@ proxied() {
         in_cordon "$@" "${LIFT[@]}" -- python3 -c "$WRAP" "$NET_PROBE" multi "${specs[@]}"
         mapfile -t lines <<<"$out"
         for f in "${FORMS[@]}"; do
-                check "$label: $f form of 127.0.0.1 refused by the floor" \
-                        "403|cordon proxy: floor: loopback" "${lines[$i]:-}"
-                check "$label: $f form of 169.254.169.254 refused by the floor" \
-                        "403|cordon proxy: floor: link-local" "${lines[$((i + 1))]:-}"
+                check_like "$label: $f form of 127.0.0.1 refused by the floor" \
+                        "403|cordon proxy: cordon refused *by the built-in floor, rule \"127.0.0.0/8\" (floor: loopback); no setting lifts it" "${lines[$i]:-}"
+                check_like "$label: $f form of 169.254.169.254 refused by the floor" \
+                        "403|cordon proxy: cordon refused *by the built-in floor, rule \"169.254.0.0/16\" (floor: link-local); no setting lifts it" "${lines[$((i + 1))]:-}"
                 i=$((i + 2))
         done
         for f in nat64 6to4 teredo; do
-                check "$label: $f form of 10.1.2.3 refused as a private range" \
-                        "403|cordon proxy: private range (liftable by an exception)" "${lines[$i]:-}"
+                check_like "$label: $f form of 10.1.2.3 refused as a private range, liftable by an exception for 10.1.2.3" \
+                        "403|cordon proxy: cordon refused *private range (liftable by an exception); to allow it: NETWORK_BLOCKLIST_EXCEPT+=('10.1.2.3')" "${lines[$i]:-}"
                 i=$((i + 1))
         done
         case ${lines[$i]:-} in

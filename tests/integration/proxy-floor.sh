@@ -61,13 +61,14 @@ PY
 check "control: the loopback server answers directly" direct-ok \
         "$(curl -sS -m 5 "http://127.0.0.1:$www_port/" 2>&1)"
 out=$(curl -sS -m 5 -x "http://127.0.0.1:$proxy_port" "http://127.0.0.1:$www_port/" 2>&1)
-check "HTTP forward to 127.0.0.1 is refused though excepted" "cordon proxy: floor: loopback" "$out"
+check_like "HTTP forward to 127.0.0.1 is refused though excepted, and says nothing lifts it" \
+        "cordon proxy: cordon refused 127.0.0.1:$www_port by the built-in floor, rule \"127.0.0.0/8\" (floor: loopback); no setting lifts it" "$out"
 out=$(raw "CONNECT 127.0.0.1:$www_port HTTP/1.1\r\n\r\n" | head -1)
-check "CONNECT to 127.0.0.1 is refused" "HTTP/1.1 403 Forbidden" "$out"
+check_like "CONNECT to 127.0.0.1 is refused" "HTTP/1.1 403 cordon refused *floor: loopback); no setting lifts it*" "$out"
 out=$(raw "CONNECT [::ffff:127.0.0.1]:$www_port HTTP/1.1\r\n\r\n" | head -1)
-check "CONNECT to the IPv4-mapped form is refused" "HTTP/1.1 403 Forbidden" "$out"
+check_like "CONNECT to the IPv4-mapped form is refused" "HTTP/1.1 403 cordon refused *floor: loopback); no setting lifts it*" "$out"
 out=$(raw "CONNECT localhost:$www_port HTTP/1.1\r\n\r\n" | head -1)
-check "CONNECT to localhost (a name resolving into the floor) is refused" "HTTP/1.1 403 Forbidden" "$out"
+check_like "CONNECT to localhost (a name resolving into the floor) is refused" "HTTP/1.1 403 cordon refused *floor: loopback); no setting lifts it*" "$out"
 out=$(raw "GET http://2130706433:$www_port/ HTTP/1.1\r\n\r\n" | head -1)
 check "a lenient numeric host is refused, not resolved" "HTTP/1.1 403 Forbidden" "$out"
 port_hex=$(printf '%04x' "$www_port")
@@ -80,7 +81,9 @@ import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 keys = {"time", "client", "protocol", "host", "port", "address", "rule", "origin", "verdict",
         "reason", "bytes_up", "bytes_down"}
-print(sum(1 for l in lines if l["verdict"] == "deny" and set(l) == keys))
+# A refusal by the rules says why in a message too (one the request itself earned does not).
+print(sum(1 for l in lines if l["verdict"] == "deny" and set(l) - {"message"} == keys and
+          ("message" not in l or l["message"].startswith("cordon refused "))))
 PY
 )
 check "every refusal is one complete JSON log line" 7 "$denies"

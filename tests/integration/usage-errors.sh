@@ -41,7 +41,7 @@ usage_error "mistyped option with =VALUE: the value is not repeated" \
 usage_error "unknown option, nothing near" "cordon: unknown option '--bogus'$see_run" \
         run --bogus -- true
 usage_error "ambiguous abbreviation" \
-        "cordon: option '--allow' is ambiguous: '--allow-parent' or '--allow-host'$see_run" \
+        "cordon: option '--allow' is ambiguous: '--allow-parent', '--allow-host' or '--allow-only'$see_run" \
         run --allow x -- true
 usage_error "unknown short option" "cordon: unknown option '-Z'$see_run" run -Z -- true
 usage_error "option without its argument" "cordon: option '--ro' needs an argument$see_run" run --ro

@@ -50,6 +50,13 @@ check() {
         if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "expected: $2" "actual:   $3"; fi
 }
 
+# check_like DESCRIPTION GLOB ACTUAL: ACTUAL matches the shell pattern GLOB (as [[ == ]] takes it:
+# extglob forms such as *( apply, so write "*x(" rather than "*(")
+check_like() {
+        # shellcheck disable=SC2053
+        if [[ $3 == $2 ]]; then ok "$1"; else not_ok "$1" "expected like: $2" "actual:        $3"; fi
+}
+
 # TRY: a python3 program that evaluates the expression in argv[1] (with p = argv[2]) and prints
 # "OK:<result>" or the errno name of the OSError it raised, e.g.
 #   python3 -c "$TRY" 'open(p).read()' /some/path   ->  OK:contents | ENOENT | EACCES ...

@@ -185,3 +185,28 @@ Test(cli_options, errors_name_the_option_and_the_nearest_one)
         cr_expect_str_eq(FIRST_ERROR("--quiet=yes"), "option '--quiet' takes no argument");
         cr_expect_str_eq(FIRST_ERROR("-x"), "unknown option '-x'");
 }
+
+/* A setting a library message proposes in sandbox.conf's spelling is spelled as the option that
+ * writes it (the first with an argument); other text, and variables no option writes, stay. */
+Test(cli_options, respell_settings)
+{
+        static const struct cli_option t[] = {
+            {"quiet", 0, NULL, CLI_OPTION_FIRST_ID, "h", "NETWORK_BLOCKLIST", "x"},
+            {"block", 0, "PATTERN", CLI_OPTION_FIRST_ID + 1, "h", "NETWORK_BLOCKLIST"},
+            {"allow-host", 0, "PATTERN", CLI_OPTION_FIRST_ID + 2, "h", "NETWORK_BLOCKLIST_EXCEPT"},
+        };
+        char buf[256];
+        cli_respell_settings(t, 3, "for an allow list: NETWORK_BLOCKLIST+=('*')", buf, sizeof(buf));
+        cr_expect_str_eq(buf, "for an allow list: --block '*'");
+        cli_respell_settings(t, 3,
+                             "NETWORK_BLOCKLIST_EXCEPT+=('a.b:443'), then X+=('y') and +=('z')",
+                             buf, sizeof(buf));
+        cr_expect_str_eq(buf, "--allow-host 'a.b:443', then X+=('y') and +=('z')");
+        cli_respell_settings(t, 3, "no setting here", buf, sizeof(buf));
+        cr_expect_str_eq(buf, "no setting here");
+        cli_respell_settings(t, 3, "NETWORK_BLOCKLIST+=('unterminated", buf, sizeof(buf));
+        cr_expect_str_eq(buf, "NETWORK_BLOCKLIST+=('unterminated");
+        char small[8];
+        cli_respell_settings(t, 3, "NETWORK_BLOCKLIST+=('*') and more", small, sizeof(small));
+        cr_expect_eq(strlen(small), 7);
+}

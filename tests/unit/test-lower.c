@@ -97,6 +97,52 @@ Test(lower, bad_network_pattern_named_with_its_origin)
         cr_assert_null(p);
 }
 
+/* The warning line naming the exceptions that restrict nothing, or NULL. */
+static const char *idle_exception_warning(void)
+{
+        STRV_FOREACH (w, warnings)
+                if (strstr(*w, "NETWORK_BLOCKLIST_EXCEPT") && strstr(*w, "nothing"))
+                        return *w;
+        return NULL;
+}
+
+/* An exception no block overlaps restricts nothing: one warning naming it and its origin, and
+ * the allow list's spelling; none once a block gives it something to lift (a user's, the
+ * default private ranges), and none where the rules decide nothing (open, isolated). */
+Test(lower, an_exception_without_a_block_is_named)
+{
+        s.net_mode = CORDON_NET_PROXIED;
+        cr_assert_eq(cordon_list_add(&s.net_blocklist_except, "example.com", "--allow-host"), 0);
+        cr_assert_eq(cordon_list_add(&s.net_blocklist_except, "10.1.2.3", "f.conf:2"), 0);
+        cr_assert_eq(cordon_list_add(&s.net_blocklist_except, "*.foo.org:443", "f.conf:3"), 0);
+        lower_ok();
+        const char *w = idle_exception_warning();
+        cr_assert_not_null(w);
+        cr_expect(strstr(w, "\"example.com\" (--allow-host)"), "%s", w);
+        cr_expect(strstr(w, "\"*.foo.org:443\" (f.conf:3)"), "%s", w);
+        cr_expect_null(strstr(w, "10.1.2.3"), "it lifts a default private range: %s", w);
+        cr_expect(strstr(w, "NETWORK_BLOCKLIST+=('*')"), "%s", w);
+        size_t lines = 0;
+        STRV_FOREACH (l, warnings)
+                lines += strstr(*l, "NETWORK_BLOCKLIST_EXCEPT") != NULL;
+        cr_expect_eq(lines, 1, "one line for all of them");
+        p = cordon_policy_free(p);
+        warnings = strv_free(warnings);
+
+        /* Blocks they are exceptions to: a suffix for the host, `*:443` for the port. */
+        cr_assert_eq(cordon_list_add(&s.net_blocklist, "*.com", "--block"), 0);
+        cr_assert_eq(cordon_list_add(&s.net_blocklist, "*:443", "--block"), 0);
+        lower_ok();
+        cr_expect_null(idle_exception_warning(), "%s", idle_exception_warning());
+        p = cordon_policy_free(p);
+        warnings = strv_free(warnings);
+
+        cordon_list_clear(&s.net_blocklist);
+        s.net_mode = CORDON_NET_OPEN;
+        lower_ok();
+        cr_expect_null(idle_exception_warning());
+}
+
 /* ---- the project directory ---- */
 
 Test(lower, project_root_refused)

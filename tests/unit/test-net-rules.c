@@ -979,3 +979,50 @@ Test(net_rules, admin_blocks_beat_user_exceptions)
         addr_is(u, "192.0.2.2", 18080, false, true, "192.0.2.2");
         name_is(u, "a.x.test", 443, true, "a.x.test");
 }
+
+/* Whether @a and @b can match one destination (cordon_net_rule_overlaps()), both ways round. */
+static bool overlaps(const char *a, const char *b)
+{
+        struct cordon_net_rule x, y;
+        cr_assert_eq(cordon_net_rule_parse(a, false, NULL, &x, NULL), 0, "%s", a);
+        cr_assert_eq(cordon_net_rule_parse(b, true, NULL, &y, NULL), 0, "%s", b);
+        bool o = cordon_net_rule_overlaps(&x, &y);
+        cr_assert_eq(o, cordon_net_rule_overlaps(&y, &x), "%s / %s: not symmetric", a, b);
+        cordon_net_rule_clear(&x);
+        cordon_net_rule_clear(&y);
+        return o;
+}
+
+Test(net_rules, overlaps)
+{
+        static const struct {
+                const char *a, *b;
+                bool overlap;
+        } cases[] = {
+            {"*", "example.com", true},
+            {"*", "10.0.0.1", true},
+            {"443", "example.com", true},
+            {"443", "example.com:443", true},
+            {"443", "example.com:80", false},
+            {"*:80", "10.0.0.0/8:80", true},
+            {"example.com", "example.com:443", true},
+            {"example.com:80", "example.com:443", false},
+            {"example.com", "a.example.com", false},
+            {"*.example.com", "a.example.com", true},
+            {"*.example.com", "example.com", false},
+            {"*.example.com", "*.a.example.com", true},
+            {"*.a.example.com", "*.example.com", true},
+            {"*.example.com", "*.example.org", false},
+            {"10.0.0.0/8", "10.1.2.3", true},
+            {"10.1.0.0/16", "10.0.0.0/8", true},
+            {"10.0.0.0/8", "192.168.0.0/16", false},
+            {"10.0.0.0/8", "::ffff:10.0.0.1", true}, /* the mapped form is the IPv4 rule */
+            {"fc00::/7", "10.0.0.1", false},
+            {"fc00::/7", "fd00::1", true},
+            {"example.com", "10.0.0.1", false}, /* a name's addresses are not known here */
+            {"*.example.com", "10.0.0.0/8", false},
+        };
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+                cr_expect_eq(overlaps(cases[i].a, cases[i].b), cases[i].overlap, "%s / %s",
+                             cases[i].a, cases[i].b);
+}

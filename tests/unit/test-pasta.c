@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/mech/pasta.h"
@@ -248,6 +249,42 @@ Test(pasta, failure_says_why, .init = setup, .fini = teardown)
                   "%s", d.message);
         cr_expect_null(strstr(d.message, "syslog"), "%s", d.message);
         cr_expect_eq(p.pidfd, -EBADF);
+}
+
+/* The two halves: the spawn returns before pasta says it is ready (the launcher releases the
+ * child meanwhile), the wait takes its word, and a failure found by the wait leaves nothing
+ * owned. */
+Test(pasta, spawn_then_wait, .init = setup, .fini = teardown)
+{
+        struct cordon_pasta_config cfg = {
+            .path = script("slow", "sleep 0.3\necho $$ >&3\nexec sleep 60\n")};
+        struct cordon_pasta p = CORDON_PASTA_NONE;
+        struct cordon_diag d = {0};
+        struct timespec t0, t1, t2;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        cr_assert_eq(cordon_pasta_spawn(&cfg, getpid(), &p, &d), 0, "%s", d.message);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        cr_expect_lt((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000, 250,
+                     "the spawn waited for pasta");
+        cr_assert_gt(p.pid, 0);
+        cr_expect_geq(p.readyfd, 0);
+        cr_assert_eq(cordon_pasta_wait_ready(&p, &d), 0, "%s", d.message);
+        clock_gettime(CLOCK_MONOTONIC, &t2);
+        cr_expect_geq((t2.tv_sec - t0.tv_sec) * 1000 + (t2.tv_nsec - t0.tv_nsec) / 1000000, 250);
+        cr_expect_eq(p.readyfd, -EBADF);
+        cr_expect_eq(cordon_pasta_wait_ready(&p, &d), 0, "said so already");
+        cordon_pasta_stop(&p);
+        cr_expect_eq(p.pid, 0);
+
+        cfg.path = script("dies", "echo 'no tun' >&2\nexit 3\n");
+        cr_assert_eq(cordon_pasta_spawn(&cfg, getpid(), &p, &d), 0, "%s", d.message);
+        cr_assert_eq(cordon_pasta_wait_ready(&p, &d), -ECHILD);
+        cr_expect(strstr(d.message, "(exit status 3): no tun") != NULL, "%s", d.message);
+        cr_expect_eq(p.pid, 0);
+        cr_expect_eq(p.pidfd, -EBADF);
+        cr_expect_eq(p.readyfd, -EBADF);
+        cr_expect_null(p.path);
+        cordon_pasta_stop(&p); /* owns nothing */
 }
 
 /* As root: the real pasta attached to a child in a network namespace of its own gives it an

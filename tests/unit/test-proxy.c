@@ -483,23 +483,31 @@ Test(proxy, connect_early_data_and_bulk)
 
 Test(proxy, refused_ip_literals_are_never_dialled)
 {
-        expect_refused_http("CONNECT 198.18.9.9:443 HTTP/1.1\r\n\r\n", "HTTP/1.1 403 Forbidden",
-                            "cordon proxy: ");
+        /* The reason phrase and the body name the destination, the rule, its origin and the
+         * fix; so does the log's message (all SOCKS5 can say is reply 2). */
+        const char *why = "cordon refused 198.18.9.9:443 by rule \"198.18.9.9\" (test); to allow "
+                          "it: NETWORK_BLOCKLIST_EXCEPT+=('198.18.9.9')";
+        char status[512];
+        snprintf(status, sizeof(status), "HTTP/1.1 403 %s\r\n", why);
+        expect_refused_http("CONNECT 198.18.9.9:443 HTTP/1.1\r\n\r\n", status, "cordon proxy: ");
         json_t *j = next_log();
         cr_expect_str_eq(jstr(j, "verdict"), "deny");
         cr_expect_str_eq(jstr(j, "rule"), "198.18.9.9");
         cr_expect_str_eq(jstr(j, "origin"), "test");
+        cr_expect_str_eq(jstr(j, "message"), why);
         json_decref(j);
-        expect_refused_http("CONNECT 127.0.0.1:22 HTTP/1.1\r\n\r\n", "HTTP/1.1 403 Forbidden",
+        expect_refused_http("CONNECT 127.0.0.1:22 HTTP/1.1\r\n\r\n",
+                            "HTTP/1.1 403 cordon refused 127.0.0.1:22 by the built-in floor, rule "
+                            "\"127.0.0.0/8\" (floor: loopback); no setting lifts it\r\n",
                             "loopback");
-        expect_refused_http("GET http://[::1]:80/ HTTP/1.1\r\n\r\n", "HTTP/1.1 403 Forbidden",
+        expect_refused_http("GET http://[::1]:80/ HTTP/1.1\r\n\r\n", "HTTP/1.1 403 cordon refused ",
                             NULL);
         expect_refused_http("CONNECT [::ffff:127.0.0.1]:22 HTTP/1.1\r\n\r\n",
-                            "HTTP/1.1 403 Forbidden", NULL);
-        expect_refused_http("CONNECT 169.254.169.254:80 HTTP/1.1\r\n\r\n", "HTTP/1.1 403 Forbidden",
-                            NULL);
+                            "HTTP/1.1 403 cordon refused ", NULL);
+        expect_refused_http("CONNECT 169.254.169.254:80 HTTP/1.1\r\n\r\n",
+                            "HTTP/1.1 403 cordon refused ", NULL);
         expect_refused_http("CONNECT " ALLOWED_ADDR ":25 HTTP/1.1\r\n\r\n",
-                            "HTTP/1.1 403 Forbidden", NULL);
+                            "HTTP/1.1 403 cordon refused ", NULL);
         cr_expect_eq(atomic_load(&dials), 0);
 }
 
@@ -516,9 +524,9 @@ Test(proxy, lenient_numeric_hosts_are_refused_not_resolved)
 Test(proxy, refused_names_are_never_resolved)
 {
         expect_refused_http("CONNECT www.Blocked.TEST.:443 HTTP/1.1\r\n\r\n",
-                            "HTTP/1.1 403 Forbidden", NULL);
-        expect_refused_http("GET http://x.blocked.test/ HTTP/1.1\r\n\r\n", "HTTP/1.1 403 Forbidden",
-                            NULL);
+                            "HTTP/1.1 403 cordon refused ", NULL);
+        expect_refused_http("GET http://x.blocked.test/ HTTP/1.1\r\n\r\n",
+                            "HTTP/1.1 403 cordon refused ", NULL);
         json_t *j = next_log();
         cr_expect_str_eq(jstr(j, "host"), "www.blocked.test");
         cr_expect_str_eq(jstr(j, "rule"), "*.blocked.test");
@@ -531,13 +539,19 @@ Test(proxy, refused_names_are_never_resolved)
 Test(proxy, rebinding_names_are_refused_by_address)
 {
         /* rebind.test is excepted by name, but resolves into the floor */
-        expect_refused_http("CONNECT rebind.test:443 HTTP/1.1\r\n\r\n", "HTTP/1.1 403 Forbidden",
+        expect_refused_http("CONNECT rebind.test:443 HTTP/1.1\r\n\r\n",
+                            "HTTP/1.1 403 cordon refused rebind.test:443 (address 127.0.0.1) by "
+                            "the built-in floor",
                             "loopback");
         json_t *j = next_log();
         cr_expect_str_eq(jstr(j, "verdict"), "deny");
         cr_expect_str_eq(jstr(j, "address"), "127.0.0.1");
         json_decref(j);
-        expect_refused_http("CONNECT private.test:443 HTTP/1.1\r\n\r\n", "HTTP/1.1 403 Forbidden",
+        expect_refused_http("CONNECT private.test:443 HTTP/1.1\r\n\r\n",
+                            "HTTP/1.1 403 cordon refused private.test:443 (address 10.0.0.1) by "
+                            "rule \"10.0.0.0/8\" (built-in default): private range (liftable by an "
+                            "exception); to allow it: "
+                            "NETWORK_BLOCKLIST_EXCEPT+=('10.0.0.1')\r\n",
                             NULL);
         cr_expect_eq(atomic_load(&dials), 0);
         /* of two addresses only the one that passed is dialled */
@@ -808,7 +822,7 @@ Test(proxy, host_addresses_and_embedded_forms_are_refused)
                 /* One in a default-blocked range is refused by that rule first. */
                 struct cordon_net_verdict by_rules;
                 cordon_net_rules_check_addr(rules, &v[i], 7, false, &by_rules);
-                expect_refused_http(req, "HTTP/1.1 403 Forbidden",
+                expect_refused_http(req, "HTTP/1.1 403 cordon refused ",
                                     by_rules.allow ? "floor: the host's own address" : NULL);
                 json_t *j = next_log();
                 cr_expect_str_eq(jstr(j, "verdict"), "deny");
@@ -816,8 +830,8 @@ Test(proxy, host_addresses_and_embedded_forms_are_refused)
         }
         free(v);
         expect_refused_http("CONNECT [64:ff9b::7f00:1]:7 HTTP/1.1\r\n\r\n",
-                            "HTTP/1.1 403 Forbidden", "floor: loopback");
-        expect_refused_http("CONNECT [2002:a00:1::1]:7 HTTP/1.1\r\n\r\n", "HTTP/1.1 403 Forbidden",
-                            "private range");
+                            "HTTP/1.1 403 cordon refused ", "floor: loopback");
+        expect_refused_http("CONNECT [2002:a00:1::1]:7 HTTP/1.1\r\n\r\n",
+                            "HTTP/1.1 403 cordon refused ", "private range");
         cr_expect_eq(atomic_load(&dials), 0, "dialled %s", dialled);
 }

@@ -72,6 +72,7 @@ static const char *sample_arg(enum run_option_id id)
         case OPT_BLOCK:
                 return "*.example.com";
         case OPT_ALLOW_HOST:
+        case OPT_ALLOW_ONLY:
                 return "api.example.com:443";
         case OPT_PROXY_DNS:
                 return "198.18.0.2:5353";
@@ -99,6 +100,7 @@ static const struct cordon_list *list_of(enum run_option_id id)
         case OPT_BLOCK:
                 return &a.settings->net_blocklist;
         case OPT_ALLOW_HOST:
+        case OPT_ALLOW_ONLY:
                 return &a.settings->net_blocklist_except;
         case OPT_DEVICE:
                 return &a.settings->devices;
@@ -444,7 +446,8 @@ Test(run_options, a_mistyped_option_gets_the_nearest_one)
         cr_assert_eq(PARSE("--alow-host", "x", "--", "cmd"), -EINVAL);
         cr_assert_str_eq(err, "unknown option '--alow-host' (did you mean '--allow-host'?)");
         cr_assert_eq(PARSE("--allow", "x", "cmd"), -EINVAL);
-        cr_assert_str_eq(err, "option '--allow' is ambiguous: '--allow-parent' or '--allow-host'");
+        cr_assert_str_eq(err, "option '--allow' is ambiguous: '--allow-parent', '--allow-host' or "
+                              "'--allow-only'");
 }
 
 Test(run_options, set_of_a_mistyped_variable_gets_the_nearest_one)
@@ -671,4 +674,35 @@ Test(run_options, spell_fix)
         cr_assert_str_eq(buf, "--set HOME_READONLY=.local/bin", "no option: --set");
         run_options_spell_fix("READONLY_MOUNTS", "/a;b", buf, 8);
         cr_assert_eq(strlen(buf), 7, "truncated to the buffer");
+}
+
+/* --allow-only: the exception and, once, the block of everything else, both named by it; an
+ * allow list needs nothing else, and a '*' already blocked is not added again. */
+Test(run_options, allow_only_is_an_allow_list)
+{
+        cr_assert_eq(PARSE("--allow-only", "a.example.com", "--allow-only", "b.example.com:443",
+                           "--", "true"),
+                     0, "%s", err);
+        const struct cordon_list *except = &a.settings->net_blocklist_except;
+        const struct cordon_list *block = &a.settings->net_blocklist;
+        cr_assert_eq(except->n, 2);
+        cr_expect_str_eq(except->items[0].value, "a.example.com");
+        cr_expect_str_eq(except->items[0].origin, "--allow-only");
+        cr_expect_str_eq(except->items[1].value, "b.example.com:443");
+        cr_assert_eq(block->n, 1);
+        cr_expect_str_eq(block->items[0].value, "*");
+        cr_expect_str_eq(block->items[0].origin, "--allow-only");
+
+        cordon_settings_clear(a.settings);
+        init_args();
+        cr_assert_eq(PARSE("--block", "*", "--allow-only", "a.example.com", "--", "true"), 0, "%s",
+                     err);
+        cr_assert_eq(a.settings->net_blocklist.n, 1);
+        cr_expect_str_eq(a.settings->net_blocklist.items[0].origin, "--block");
+
+        cordon_settings_clear(a.settings);
+        init_args();
+        cr_assert_eq(PARSE("--allow-only", "not a host", "--", "true"), -EINVAL);
+        cr_expect(strncmp(err, "--allow-only 'not a host':", 26) == 0, "%s", err);
+        cr_expect_eq(a.settings->net_blocklist.n, 0, "a refused pattern blocks nothing either");
 }

@@ -270,6 +270,20 @@ static int step_net_mode(struct cordon_sandbox *sb, struct step_result *res)
         return t->child_setup ? t->child_setup(&sb->l) : 0;
 }
 
+/* The network mode's parent step is done (filtered: pasta has configured the namespace and
+ * said so): the second release. Before the command can run, and before the child stops being
+ * dumpable, which would keep pasta out of /proc/PID/ns. */
+static int step_await_network(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        if (!sb->await_network)
+                return 0;
+        struct cordon_control_msg m;
+        if (cordon_control_recv(sb->control[1], 0, &m) <= 0 || m.type != CORDON_CONTROL_RELEASE)
+                _exit(125);
+        return 0;
+}
+
 static int step_keyring(struct cordon_sandbox *sb, struct step_result *res)
 {
         (void)sb;
@@ -405,6 +419,7 @@ static const struct child_step ns_steps[] = {
     /* After the set-up that allocates (libnftables): a memory rlimit is for the command. */
     {CORDON_STEP_LIMITS, step_limits},
     {CORDON_STEP_KEYRING, step_keyring},
+    {CORDON_STEP_NETWORK, step_await_network},
     {CORDON_STEP_PROCESS, step_not_dumpable},
     {CORDON_STEP_CAPS, step_drop_caps},
     {CORDON_STEP_NNP, step_no_new_privs_if_asked},

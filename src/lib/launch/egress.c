@@ -169,6 +169,14 @@ void cordon_egress_report(struct cordon_sandbox *sb)
         cordon_proxy_get_stats(sb->proxy, &st);
         sb->report.proxy.connections = st.connections;
         sb->report.proxy.refused = st.refused;
+        size_t n = 0;
+        for (size_t i = 0; i < CORDON_PROXY_REFUSED_FIRST && st.refused_first[i][0]; i++) {
+                memcpy(sb->proxy_refused[n], st.refused_first[i], sizeof(sb->proxy_refused[n]));
+                sb->proxy_refused_ptrs[n] = sb->proxy_refused[n];
+                n++;
+        }
+        sb->proxy_refused_ptrs[n] = NULL;
+        sb->report.proxy.refused_first = sb->proxy_refused_ptrs;
 }
 
 void cordon_egress_free(struct cordon_sandbox *sb)

@@ -601,6 +601,8 @@ int cordon_launch_fall_back(struct cordon_launch *l, const char *why, struct cor
         landlock_drops(l->p, drops, sizeof(drops));
         warn(l, "user namespaces are unavailable here (%s); using the landlock backend%s", why,
              drops);
+        snprintf(l->backend_note, sizeof(l->backend_note),
+                 "auto: user namespaces are unavailable here (%s)", why);
         l->backend = CORDON_BACKEND_LANDLOCK;
         l->auto_backend = false;
         int r;

@@ -21,6 +21,9 @@ struct cordon_launch {
         const struct cordon_policy *p;
         enum cordon_backend backend; /* CORDON_BACKEND_NS or CORDON_BACKEND_LANDLOCK */
         bool auto_backend;           /* chosen by `auto`: may still fall back to landlock */
+        /* How `auto` decided, for the plan: "" (not yet known), or what the dry run's probe
+         * found, or why it fell back to landlock. */
+        char backend_note[256];
         /* The network mode delivered: the policy's, or its fallback (net-decide.h). */
         enum cordon_net_mode net_mode;
         char net_note[1024]; /* why it is not the policy's mode; "" when it is */

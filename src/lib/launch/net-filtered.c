@@ -99,9 +99,16 @@ int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *dia
 int cordon_net_filtered_parent(struct cordon_launch *l, pid_t child, struct cordon_diag *diag)
 {
         /* No --dns-forward: the sandbox's DNS is cordon's resolver (dns-relay.h), and the
-         * firewall refuses port 53 everywhere else. */
+         * firewall refuses port 53 everywhere else. Started, not awaited: its start-up (the
+         * longest step of a filtered launch) overlaps the child's steps, and the child waits
+         * for cordon_net_filtered_ready() before its command. */
         const struct cordon_pasta_config cfg = {.path = l->p->net.filter_helper};
-        return cordon_pasta_start(&cfg, child, &l->pasta, diag);
+        return cordon_pasta_spawn(&cfg, child, &l->pasta, diag);
+}
+
+int cordon_net_filtered_ready(struct cordon_launch *l, struct cordon_diag *diag)
+{
+        return cordon_pasta_wait_ready(&l->pasta, diag);
 }
 
 int cordon_net_filtered_child(const struct cordon_launch *l)

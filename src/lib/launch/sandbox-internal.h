@@ -13,6 +13,7 @@
 #include "lib/launch/launch.h"
 #include "lib/mech/ns-limits.h"
 #include "lib/mech/ns-mount.h"
+#include "lib/proxy/proxy.h"
 #include "lib/launch/reaper.h"
 #include "lib/launch/supervise.h"
 #include "shared/fd-util.h"
@@ -44,7 +45,9 @@ struct cordon_sandbox {
         struct cordon_ns_limits ns_limits;
         sigset_t forward;   /* what PID 1 and the reaper pass on to the command */
         bool await_release; /* the child waits for CORDON_CONTROL_RELEASE: parent steps exist */
-        int control[2];     /* the control channel: [0] the supervisor's end, [1] the child's */
+        /* and for a second one before its command: the network mode's parent_ready */
+        bool await_network;
+        int control[2]; /* the control channel: [0] the supervisor's end, [1] the child's */
         /* NULL: the command keeps the caller's fds 0..2. Changed only in the ns backend's PID 1
          * (its own copy), by cordon_pty_move_inside(). */
         struct cordon_pty *pty;
@@ -59,6 +62,9 @@ struct cordon_sandbox {
          * the proxy serving it on @loop, its rules (the policy's, copied) and its log. */
         int proxy_listener;
         struct cordon_proxy *proxy;
+        /* report.proxy.refused_first: the first destinations it refused, NULL-terminated */
+        char proxy_refused[CORDON_PROXY_REFUSED_FIRST][CORDON_NET_NAME_MAX + 10];
+        const char *proxy_refused_ptrs[CORDON_PROXY_REFUSED_FIRST + 1];
         struct cordon_net_rules *net_rules;
         int net_log_fd;
         char *proxy_dns;

@@ -146,6 +146,8 @@ static int phase_prepare(struct cordon_sandbox *sb, struct cordon_diag *diag)
         sb->await_release =
             l->backend == CORDON_BACKEND_NS &&
             (limits_have_cgroup(l->limits) || cordon_net_mode_traits(l->net_mode)->parent_setup);
+        sb->await_network =
+            l->backend == CORDON_BACKEND_NS && cordon_net_mode_traits(l->net_mode)->parent_ready;
         return 0;
 }
 
@@ -248,7 +250,24 @@ static int phase_parent_steps(struct cordon_sandbox *sb, struct cordon_diag *dia
         r = cordon_control_send(sb->control[0], &m);
         if (r < 0 && r != -EPIPE)
                 return cordon_diag_set(diag, r, "failed to release the sandbox: %s", strerror(-r));
-        return 0; /* EPIPE: the child died; its report or end of file says why */
+        if (r < 0 || !sb->await_network)
+                return 0; /* EPIPE: the child died; its report or end of file says why */
+        /* The child runs its steps meanwhile and waits for the second release before the
+         * command (filtered: pasta's start-up overlaps the mounts and the firewall's load). */
+        if ((r = net->parent_ready(&sb->l, diag)) < 0) {
+                /* A child that failed on its own (pasta then sees its namespace go) has the
+                 * better reason in its report. */
+                struct pollfd pfd = {.fd = sb->pidfd, .events = POLLIN};
+                if (sb->pidfd >= 0 && poll(&pfd, 1, 0) > 0)
+                        return 0;
+                if (diag)
+                        diag->step = CORDON_STEP_NETWORK;
+                return r;
+        }
+        r = cordon_control_send(sb->control[0], &m);
+        if (r < 0 && r != -EPIPE)
+                return cordon_diag_set(diag, r, "failed to release the sandbox: %s", strerror(-r));
+        return 0;
 }
 
 /* The child's report: a failure, or end of file once the command has exec'd. Nothing but

@@ -375,7 +375,7 @@ static bool defer_reap(int pidfd)
         return kept;
 }
 
-int cordon_pasta_start(const struct cordon_pasta_config *cfg, pid_t child, struct cordon_pasta *ret,
+int cordon_pasta_spawn(const struct cordon_pasta_config *cfg, pid_t child, struct cordon_pasta *ret,
                        struct cordon_diag *diag)
 {
         cordon_pasta_reap(false);
@@ -419,21 +419,39 @@ int cordon_pasta_start(const struct cordon_pasta_config *cfg, pid_t child, struc
                 reap(pid);
                 return cordon_diag_set(diag, r, "failed to watch pasta: %s", strerror(-r));
         }
+        *ret = (struct cordon_pasta){.pid = pid,
+                                     .pidfd = pidfd,
+                                     .errfd = TAKE_FD(err_r),
+                                     .readyfd = TAKE_FD(pid_r),
+                                     .deadline_ms = deadline,
+                                     .timeout_ms = timeout,
+                                     .path = TAKE_PTR(path)};
+        return 0;
+}
 
+int cordon_pasta_wait_ready(struct cordon_pasta *p, struct cordon_diag *diag)
+{
+        if (p->readyfd < 0)
+                return 0; /* said so already */
         pid_t said = 0;
         char err[ERR_MAX] = "";
-        r = wait_ready(pidfd, pid_r, deadline, &said);
-        if (r >= 0 && said == pid) {
-                *ret = (struct cordon_pasta){.pid = pid, .pidfd = pidfd, .errfd = TAKE_FD(err_r)};
+        int r = wait_ready(p->pidfd, p->readyfd, p->deadline_ms, &said);
+        if (r >= 0 && said == p->pid) {
+                p->readyfd = safe_close(p->readyfd);
                 return 0;
         }
-        kill_pidfd(pidfd, pid);
+        _cleanup_free_ char *path = TAKE_PTR(p->path);
+        kill_pidfd(p->pidfd, p->pid);
         int status = 0;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
                 ;
-        safe_close(pidfd);
-        read_errors(err_r, err, sizeof(err));
+        read_errors(p->errfd, err, sizeof(err));
         tidy_errors(err);
+        unsigned timeout = p->timeout_ms;
+        safe_close(p->pidfd);
+        safe_close(p->errfd);
+        safe_close(p->readyfd);
+        *p = CORDON_PASTA_NONE;
         if (r == -ETIME)
                 return cordon_diag_set(diag, -ETIMEDOUT,
                                        "pasta '%s' did not attach to the sandbox's network "
@@ -455,6 +473,19 @@ int cordon_pasta_start(const struct cordon_pasta_config *cfg, pid_t child, struc
                                path, how, *err ? ": " : "", err);
 }
 
+int cordon_pasta_start(const struct cordon_pasta_config *cfg, pid_t child, struct cordon_pasta *ret,
+                       struct cordon_diag *diag)
+{
+        struct cordon_pasta p = CORDON_PASTA_NONE;
+        int r = cordon_pasta_spawn(cfg, child, &p, diag);
+        if (r >= 0)
+                r = cordon_pasta_wait_ready(&p, diag);
+        if (r < 0)
+                return r;
+        *ret = p;
+        return 0;
+}
+
 void cordon_pasta_kill(const struct cordon_pasta *p)
 {
         if (p && p->pid > 0 && p->pidfd >= 0)
@@ -467,6 +498,7 @@ void cordon_pasta_stop(struct cordon_pasta *p)
                 return;
         /* A zeroed struct (pid 0) owns nothing, fd 0 included. */
         if (p->pid <= 0) {
+                free(p->path);
                 *p = CORDON_PASTA_NONE;
                 return;
         }
@@ -485,5 +517,7 @@ void cordon_pasta_stop(struct cordon_pasta *p)
         }
         cordon_pasta_reap(false);
         safe_close(p->errfd);
+        safe_close(p->readyfd);
+        free(p->path);
         *p = CORDON_PASTA_NONE;
 }

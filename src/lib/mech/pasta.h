@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "cordon/cordon.h"
@@ -31,9 +32,16 @@ struct cordon_pasta {
         int pidfd; /* -EBADF: none */
         int errfd; /* the read end of its error output, kept so that it never writes to a closed
                     * pipe */
+        /* Until it has said it is ready (cordon_pasta_wait_ready()): the pipe it writes its pid
+         * to, when it must have by, and its path for messages; -EBADF and NULL after. */
+        int readyfd;
+        uint64_t deadline_ms; /* CLOCK_MONOTONIC */
+        unsigned timeout_ms;
+        char *path;
 };
 
-#define CORDON_PASTA_NONE ((struct cordon_pasta){.pid = 0, .pidfd = -EBADF, .errfd = -EBADF})
+#define CORDON_PASTA_NONE                                                                          \
+        ((struct cordon_pasta){.pid = 0, .pidfd = -EBADF, .errfd = -EBADF, .readyfd = -EBADF})
 
 /* The absolute path of an executable pasta: @path itself when set (it must be absolute and
  * executable), else the first in CORDON_PASTA_SEARCH_PATH. Returns 0 with *@ret_path malloc'ed,
@@ -59,6 +67,15 @@ int cordon_pasta_probe(const struct cordon_pasta_config *cfg, enum cordon_backen
  * it from the supervisor. */
 int cordon_pasta_start(const struct cordon_pasta_config *cfg, pid_t child, struct cordon_pasta *ret,
                        struct cordon_diag *diag);
+/* cordon_pasta_start() in two halves, so that the caller can do other work while pasta starts
+ * (the launcher releases the sandbox's child meanwhile: pasta's ~10-20 ms of start-up then
+ * overlap the child's own steps). cordon_pasta_spawn() runs pasta and returns at once with @ret
+ * owning it (not ready yet); cordon_pasta_wait_ready() waits, within the bound counted from the
+ * spawn, for it to say it is ready, and on failure kills and reaps it (@p is then
+ * CORDON_PASTA_NONE) and says why in @diag. Errors as cordon_pasta_start(). */
+int cordon_pasta_spawn(const struct cordon_pasta_config *cfg, pid_t child, struct cordon_pasta *ret,
+                       struct cordon_diag *diag);
+int cordon_pasta_wait_ready(struct cordon_pasta *p, struct cordon_diag *diag);
 
 /* Sends pasta SIGKILL through its pidfd without waiting for it: its exit takes tens of
  * milliseconds (closing its tap device unregisters a network device, which waits for RCU grace

@@ -745,6 +745,31 @@ void cordon_net_rules_check_addr(const struct cordon_net_rules *r,
         }
 }
 
+bool cordon_net_rule_overlaps(const struct cordon_net_rule *a, const struct cordon_net_rule *b)
+{
+        if (a->port && b->port && a->port != b->port)
+                return false;
+        /* `*` and bare ports take names and addresses alike. */
+        if (a->kind == CORDON_NET_RULE_ANY || a->kind == CORDON_NET_RULE_PORT ||
+            b->kind == CORDON_NET_RULE_ANY || b->kind == CORDON_NET_RULE_PORT)
+                return true;
+        if (a->kind == CORDON_NET_RULE_CIDR || b->kind == CORDON_NET_RULE_CIDR) {
+                if (a->kind != b->kind || a->addr.family != b->addr.family)
+                        return false;
+                return prefix_equal(&a->addr, &b->addr,
+                                    a->prefix < b->prefix ? a->prefix : b->prefix);
+        }
+        /* Two name rules: the same host, a host under a suffix, or nested suffixes. */
+        if (a->kind == CORDON_NET_RULE_HOST && b->kind == CORDON_NET_RULE_HOST)
+                return streq(a->name, b->name);
+        if (a->kind == CORDON_NET_RULE_HOST)
+                return name_under(a->name, b->name);
+        if (b->kind == CORDON_NET_RULE_HOST)
+                return name_under(b->name, a->name);
+        return streq(a->name, b->name) || name_under(a->name, b->name) ||
+               name_under(b->name, a->name);
+}
+
 bool cordon_net_rule_covers(const struct cordon_net_rule *block,
                             const struct cordon_net_rule *except)
 {

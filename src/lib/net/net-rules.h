@@ -139,6 +139,14 @@ void cordon_net_rule_clear(struct cordon_net_rule *rule);
 bool cordon_net_rule_covers(const struct cordon_net_rule *block,
                             const struct cordon_net_rule *except);
 
+/* Whether some destination matches both @a and @b (symmetric): the ports agree (either has
+ * none, or the same), and `*` or a bare port is either of them, or both are name rules that can
+ * match one name (equal hosts, a host under a suffix, nested suffixes), or both are CIDRs of
+ * one family that intersect. A name rule and a CIDR never overlap: a name's addresses are not
+ * known here, and an excepted name does not lift an address block (see above). The resolver
+ * uses it to find exceptions that lift nothing. Thread-safe. */
+bool cordon_net_rule_overlaps(const struct cordon_net_rule *a, const struct cordon_net_rule *b);
+
 /* Whether @pattern is well-formed; on -EINVAL *@ret_reason (may be NULL) is the static reason
  * ("not a canonical IP address", ...) without pattern or origin, for callers that word the
  * message themselves (the NetworkPolicy parser names a JSON pointer). Returns 0 or -EINVAL. */

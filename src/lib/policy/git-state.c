@@ -73,7 +73,7 @@ static bool word_in(const char *word, size_t n, const char *list)
         return false;
 }
 
-static int refuse(char *reason, size_t size, unsigned line, const char *fmt, ...)
+_printf_(4, 5) static int refuse(char *reason, size_t size, unsigned line, const char *fmt, ...)
 {
         if (size) {
                 int k = line ? snprintf(reason, size, "line %u: ", line) : 0;

@@ -27,6 +27,7 @@ static const struct cordon_net_mode_traits net_modes[] = {
             .seccomp_rule_no_netns = CORDON_SECCOMP_NET_NO_SOCKET,
             .prepare = cordon_net_filtered_prepare,
             .parent_setup = cordon_net_filtered_parent,
+            .parent_ready = cordon_net_filtered_ready,
             .child_setup = cordon_net_filtered_child,
             .teardown = cordon_net_filtered_teardown,
         },

@@ -68,11 +68,15 @@ struct cordon_net_mode_traits {
          * none. @prepare runs in the supervisor before the clone (again after an `auto` launch
          * fell back to the landlock backend; with @l->dry_run it only decides); @parent_setup
          * after the clone, before the child is released (so the child waits for the release);
-         * @child_setup inside the namespaces after the loopback, before the capabilities are
-         * dropped; @teardown once the sandbox has ended or its start failed (idempotent; also
-         * from cordon_launch_clear()). They return 0 or -errno, the supervisor's with @diag. */
+         * @parent_ready, when set, after the release while the child runs its steps, which
+         * then waits for a second release before its command can run (what @parent_setup
+         * started must be done by then); @child_setup inside the namespaces after the
+         * loopback, before the capabilities are dropped; @teardown once the sandbox has ended or
+         * its start failed (idempotent; also from cordon_launch_clear()). They return 0 or -errno,
+         * the supervisor's with @diag. */
         int (*prepare)(struct cordon_launch *l, struct cordon_diag *diag);
         int (*parent_setup)(struct cordon_launch *l, pid_t child, struct cordon_diag *diag);
+        int (*parent_ready)(struct cordon_launch *l, struct cordon_diag *diag);
         int (*child_setup)(const struct cordon_launch *l);
         void (*teardown)(struct cordon_launch *l);
 };

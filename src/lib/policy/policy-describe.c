@@ -8,6 +8,7 @@
 
 #include "lib/resolve/host-action.h"
 #include "lib/launch/launch.h"
+#include "lib/mech/ns-user.h"
 #include "lib/policy/policy-describe.h"
 #include "lib/policy/policy.h"
 #include "shared/macro.h"
@@ -15,10 +16,14 @@
 
 static void describe_layers(FILE *f, const struct cordon_launch *l)
 {
-        fprintf(f, "backend: %s%s\n", cordon_backend_to_string(l->backend),
-                l->auto_backend ? " (auto: the landlock backend if user namespaces turn out to "
-                                  "be unavailable)"
-                                : "");
+        if (*l->backend_note)
+                fprintf(f, "backend: %s (%s)\n", cordon_backend_to_string(l->backend),
+                        l->backend_note);
+        else
+                fprintf(f, "backend: %s%s\n", cordon_backend_to_string(l->backend),
+                        l->auto_backend ? " (auto: the landlock backend if user namespaces turn "
+                                          "out to be unavailable)"
+                                        : "");
         fputs("layers:", f);
         if (l->landlock)
                 fprintf(f, " landlock (ABI %d)", l->landlock_abi);
@@ -31,14 +36,20 @@ static void describe_layers(FILE *f, const struct cordon_launch *l)
         fputc('\n', f);
 }
 
+/* The mode the launch will deliver, decided as the start decides it (net-decide.c): when it is
+ * not the one asked for, the fallback and why. */
 static void describe_network(FILE *f, const struct cordon_policy *p, const struct cordon_launch *l)
 {
         const char *how = "";
-        if (p->net_mode == CORDON_NET_ISOLATED)
+        if (l->net_mode == CORDON_NET_ISOLATED)
                 how = l->backend == CORDON_BACKEND_NS ? ", a network namespace with loopback only"
                                                       : ", socket() refused by seccomp";
-        fprintf(f, "network: %s (from %s%s)\n", cordon_net_mode_to_string(p->net_mode),
-                strempty(p->net_mode_origin), how);
+        if (l->net_mode == p->net_mode)
+                fprintf(f, "network: %s (from %s%s)\n", cordon_net_mode_to_string(l->net_mode),
+                        strempty(p->net_mode_origin), how);
+        else
+                fprintf(f, "network: %s (fallback%s: %s)\n", cordon_net_mode_to_string(l->net_mode),
+                        how, l->net_note);
 }
 
 static void describe_size(FILE *f, const char *name, uint64_t v)
@@ -201,6 +212,21 @@ _public_ int cordon_sandbox_plan(const struct cordon_policy *p,
         int r = cordon_policy_validate(p, diag);
         if (r >= 0)
                 r = cordon_launch_prepare(p, &launch, diag);
+        /* A start finds out whether user namespaces work by making them, and falls back then;
+         * the plan asks a probe, and falls back by the same function. */
+        if (r >= 0 && launch.auto_backend) {
+                int u = cordon_ns_user_probe();
+                if (u < 0) {
+                        char why[128];
+                        snprintf(why, sizeof(why), "a probe could not create one: %s",
+                                 strerror(-u));
+                        r = cordon_launch_fall_back(&launch, why, diag);
+                } else {
+                        launch.auto_backend = false;
+                        snprintf(launch.backend_note, sizeof(launch.backend_note),
+                                 "auto: a probe created a user namespace");
+                }
+        }
         if (r >= 0)
                 r = cordon_policy_describe(p, &launch, ret_text);
         cordon_launch_clear(&launch);

@@ -78,6 +78,7 @@ struct proxy_conn {
         const struct cordon_net_rule *rule;
         const char *verdict;
         const char *reason;
+        char *message; /* a refusal by the rules, as the client was told it (heap); or NULL */
 
         uint64_t deadline;      /* CLOCK_MONOTONIC usec; 0 none */
         uint64_t last_activity; /* relay: when a byte last moved */

@@ -248,6 +248,21 @@ static const char *status_text(int status)
 
 size_t cordon_proxy_http_response(int status, const char *body_line, char *out, size_t size)
 {
+        return cordon_proxy_http_response_why(status, NULL, body_line, out, size);
+}
+
+size_t cordon_proxy_http_response_why(int status, const char *phrase, const char *body_line,
+                                      char *out, size_t size)
+{
+        char clean[301];
+        if (phrase) {
+                size_t i = 0;
+                for (; phrase[i] && i < sizeof(clean) - 1; i++) {
+                        unsigned char ch = (unsigned char)phrase[i];
+                        clean[i] = ch == '\t' || (ch >= 0x20 && ch < 0x7f) ? (char)ch : '?';
+                }
+                clean[i] = 0;
+        }
         if (status == 200) {
                 int n = snprintf(out, size, "HTTP/1.1 200 %s\r\n\r\n", status_text(200));
                 return n < 0 ? 0 : (size_t)n >= size ? size - 1 : (size_t)n;
@@ -255,9 +270,10 @@ size_t cordon_proxy_http_response(int status, const char *body_line, char *out, 
         size_t blen = strlen(body_line);
         if (blen > size / 2)
                 blen = size / 2;
-        int n = snprintf(out, size,
-                         "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %zu\r\n"
-                         "Connection: close\r\n\r\n%.*s\n",
-                         status, status_text(status), blen + 1, (int)blen, body_line);
+        int n =
+            snprintf(out, size,
+                     "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %zu\r\n"
+                     "Connection: close\r\n\r\n%.*s\n",
+                     status, phrase ? clean : status_text(status), blen + 1, (int)blen, body_line);
         return n < 0 ? 0 : (size_t)n >= size ? size - 1 : (size_t)n;
 }

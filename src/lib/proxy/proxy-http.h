@@ -42,3 +42,9 @@ void cordon_proxy_http_request_clear(struct cordon_proxy_http_request *req);
  * @body_line plus a newline as text/plain body into @out (@size bytes). Returns the length
  * (truncating @body_line when needed). */
 size_t cordon_proxy_http_response(int status, const char *body_line, char *out, size_t size);
+/* The same with @phrase as the reason phrase (a refusal that says why where clients show it:
+ * Python's "Tunnel connection failed: 403 ...", git's and pip's errors). Bytes a reason phrase
+ * may not hold (controls, DEL, non-ASCII) become '?', and it is cut at 300 bytes; NULL: the
+ * standard phrase. */
+size_t cordon_proxy_http_response_why(int status, const char *phrase, const char *body_line,
+                                      char *out, size_t size);

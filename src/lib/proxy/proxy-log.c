@@ -37,6 +37,10 @@ int cordon_proxy_log_format(const struct cordon_proxy_log_entry *e, char **ret)
                       str_or_null(e->address), "rule", str_or_null(e->rule), "origin",
                       str_or_null(e->origin), "verdict", e->verdict, "reason", strempty(e->reason),
                       "bytes_up", (json_int_t)e->bytes_up, "bytes_down", (json_int_t)e->bytes_down);
+        if (o && e->message && json_object_set_new(o, "message", json_string(e->message)) < 0) {
+                json_decref(o);
+                return -ENOMEM;
+        }
         if (!o)
                 return -ENOMEM;
         char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);

@@ -15,8 +15,11 @@ struct cordon_proxy_log_entry {
         const char *origin;     /* where that rule came from, or NULL */
         const char *verdict;    /* "allow", "deny" or "error" */
         const char *reason;     /* one line */
-        uint64_t bytes_up;      /* client to origin */
-        uint64_t bytes_down;    /* origin to client */
+        /* a refusal by the rules: what was refused, by which rule from where, and the fix (the
+         * text the HTTP client got); NULL otherwise */
+        const char *message;
+        uint64_t bytes_up;   /* client to origin */
+        uint64_t bytes_down; /* origin to client */
 };
 
 /* Formats @e into @ret (malloc'ed, ending in a newline). Returns 0 or -ENOMEM. */

@@ -53,15 +53,17 @@ static void refuse(struct proxy_conn *c, const char *verdict, int http_status,
         free(c->up.pre);
         c->up.pre = NULL;
         if (c->proto == PROXY_PROTO_SOCKS5) {
+                /* A reply code is all SOCKS5 has: the why is in NETWORK_LOG (c->message). */
                 uint8_t out[CORDON_SOCKS_REPLY_MAX];
                 size_t n = cordon_proxy_socks_reply(socks_code, NULL, 0, out);
                 if (queue_reply(c, out, n) < 0)
                         return cordon_proxy_conn_end(c);
         } else {
-                char out[512];
-                char line[300];
-                snprintf(line, sizeof(line), "cordon proxy: %s", reason);
-                size_t n = cordon_proxy_http_response(http_status, line, out, sizeof(out));
+                char out[2048];
+                char line[1024];
+                snprintf(line, sizeof(line), "cordon proxy: %s", c->message ?: reason);
+                size_t n =
+                    cordon_proxy_http_response_why(http_status, c->message, line, out, sizeof(out));
                 if (queue_reply(c, out, n) < 0)
                         return cordon_proxy_conn_end(c);
         }
@@ -70,9 +72,100 @@ static void refuse(struct proxy_conn *c, const char *verdict, int http_status,
         cordon_proxy_conn_update_interest(c);
 }
 
+/* @s for a message: printable ASCII only (an origin is a file name of any bytes). */
+static void printable(char *s)
+{
+        for (; *s; s++)
+                if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+                        *s = '?';
+}
+
+/* Remembers @dest among the first refused destinations of the proxy's stats. */
+static void note_refused(struct cordon_proxy *p, const char *dest)
+{
+        for (size_t i = 0; i < CORDON_PROXY_REFUSED_FIRST; i++) {
+                char *slot = p->stats.refused_first[i];
+                if (streq(slot, dest))
+                        return;
+                if (!*slot) {
+                        snprintf(slot, sizeof(p->stats.refused_first[i]), "%s", dest);
+                        return;
+                }
+        }
+}
+
+/* What a refusal by the rules says, in one line: the destination, the rule that refused it and
+ * where that rule came from, and how to lift it (in sandbox.conf's spelling, which every front
+ * end knows: NETWORK_BLOCKLIST_EXCEPT+=('host')), or that nothing lifts it. @addr is the address
+ * that was refused when the name passed and an address did not, else NULL. Sets c->message
+ * (NULL when out of memory: the short reason is used then). */
+static void refusal_message(struct proxy_conn *c, const struct cordon_net_verdict *v,
+                            const char *addr)
+{
+        /* The exception that let the name pass is not what refused its address. */
+        const struct cordon_net_rule *rule = v->rule && !v->rule->exception ? v->rule : NULL;
+        const char *reason = v->reason ?: "refused by the rules";
+        char dest[CORDON_NET_NAME_MAX + 10], what[CORDON_NET_NAME_MAX + 10], by[700], fix[400];
+        bool v6 = c->target.is_addr && c->target.addr.family == AF_INET6;
+        snprintf(dest, sizeof(dest), v6 ? "[%s]:%u" : "%s:%u", c->target.host,
+                 (unsigned)c->target.port);
+        note_refused(c->p, dest);
+        /* The exception that would lift it: the name, or the address an address rule refused,
+         * with the port when the rule has one (an exception without beats none with). */
+        const char *lift = addr ?: c->target.host;
+        /* A v4 rule that refused a v6 address judged the IPv4 address inside (NAT64, 6to4...):
+         * that one needs the exception. */
+        char inner_text[INET6_ADDRSTRLEN];
+        struct cordon_net_addr a, inner;
+        if (rule && rule->kind == CORDON_NET_RULE_CIDR && rule->addr.family == AF_INET &&
+            cordon_net_addr_parse(lift, &a) == 0 && a.family == AF_INET6 &&
+            cordon_net_addr_embedded(&a, &inner, NULL))
+                lift = cordon_net_addr_format(&inner, inner_text, sizeof(inner_text));
+        bool lift_v6 = strchr(lift, ':') != NULL;
+        if (rule && rule->port)
+                snprintf(what, sizeof(what), lift_v6 ? "[%s]:%u" : "%s:%u", lift,
+                         (unsigned)rule->port);
+        else
+                snprintf(what, sizeof(what), "%s", lift);
+        if (!rule)
+                snprintf(by, sizeof(by), "%s", reason);
+        else if (rule->floor)
+                snprintf(by, sizeof(by), "the built-in floor, rule \"%s\" (%s)", rule->pattern,
+                         reason);
+        else {
+                /* The built-in and the admin's rules say what they are; a user's is named by
+                 * its pattern and origin alone. */
+                bool say = rule->admin || !rule->origin || streq(rule->origin, "built-in default");
+                snprintf(by, sizeof(by), "rule \"%s\" (%s)%s%s", rule->pattern,
+                         rule->origin ?: "built-in", say ? ": " : "", say ? reason : "");
+        }
+        if (!rule || rule->floor)
+                snprintf(fix, sizeof(fix), "no setting lifts it");
+        else if (rule->admin)
+                snprintf(fix, sizeof(fix), "only the admin baseline can lift it");
+        else
+                snprintf(fix, sizeof(fix), "to allow it: NETWORK_BLOCKLIST_EXCEPT+=('%s')", what);
+        char *m = NULL;
+        if (asprintf(&m, "cordon refused %s%s%s%s by %s; %s", dest, addr ? " (address " : "",
+                     addr ?: "", addr ? ")" : "", by, fix) < 0)
+                return;
+        printable(m);
+        free(c->message);
+        c->message = m;
+}
+
 static void refuse_rules(struct proxy_conn *c, const struct cordon_net_verdict *v)
 {
         c->rule = v->rule;
+        refusal_message(c, v, NULL);
+        refuse(c, "deny", 403, CORDON_SOCKS_NOT_ALLOWED, v->reason ?: "refused by the rules");
+}
+
+/* A name that passed, refused at an address (c->address): the message names both. */
+static void refuse_address(struct proxy_conn *c, const struct cordon_net_verdict *v)
+{
+        c->rule = v->rule;
+        refusal_message(c, v, c->address);
         refuse(c, "deny", 403, CORDON_SOCKS_NOT_ALLOWED, v->reason ?: "refused by the rules");
 }
 
@@ -232,6 +325,7 @@ static void resolved(void *userdata, int error, const struct cordon_net_addr *ad
 {
         struct proxy_conn *c = userdata;
         struct cordon_net_verdict first_denial = {};
+        struct cordon_net_addr first_addr = n ? addrs[0] : (struct cordon_net_addr){0};
         const struct cordon_net_rule *name_rule = c->rule;
 
         c->query = NULL;
@@ -251,14 +345,16 @@ static void resolved(void *userdata, int error, const struct cordon_net_addr *ad
                         if (c->n_addrs == 0 && v.rule)
                                 c->rule = v.rule; /* an address exception decided */
                         c->addrs[c->n_addrs++] = addrs[i];
-                } else if (!first_denial.reason)
+                } else if (!first_denial.reason) {
                         first_denial = v;
+                        first_addr = addrs[i];
+                }
         }
         if (c->n_addrs == 0) {
-                cordon_net_addr_format(&addrs[0], c->address, sizeof(c->address));
                 if (!first_denial.rule)
                         first_denial.rule = name_rule;
-                return refuse_rules(c, &first_denial);
+                cordon_net_addr_format(&first_addr, c->address, sizeof(c->address));
+                return refuse_address(c, &first_denial);
         }
         c->next_addr = 0;
         dial_next(c);

@@ -73,6 +73,7 @@ static void log_conn(struct proxy_conn *c)
             .origin = c->rule ? c->rule->origin : NULL,
             .verdict = c->verdict,
             .reason = c->reason,
+            .message = c->message,
             .bytes_up = c->up.bytes,
             .bytes_down = c->down.bytes,
         };
@@ -104,6 +105,8 @@ void cordon_proxy_conn_end(struct proxy_conn *c)
         if (c->dead)
                 return;
         log_conn(c);
+        free(c->message);
+        c->message = NULL;
         c->dead = true;
         cordon_proxy_query_cancel(c->query);
         c->query = NULL;

@@ -65,13 +65,18 @@ struct cordon_proxy_config {
         void *connect_hook_userdata;
 };
 
+#define CORDON_PROXY_REFUSED_FIRST 4 /* destinations the stats name */
+
 struct cordon_proxy_stats {
         uint64_t connections; /* accepted, in total */
         unsigned active;      /* open now */
         uint64_t refused;     /* denied by the rules or refused as malformed */
-        uint64_t errors;      /* failed upstream: DNS, dial, timeouts */
-        uint64_t bytes_up;    /* client to origin (forwarded heads included) */
-        uint64_t bytes_down;  /* origin to client (the proxy's own replies not included) */
+        /* The first distinct destinations the rules refused ("host:port", "addr:port",
+         * "[v6]:port"), in order; "" past the last. */
+        char refused_first[CORDON_PROXY_REFUSED_FIRST][CORDON_NET_NAME_MAX + 10];
+        uint64_t errors;     /* failed upstream: DNS, dial, timeouts */
+        uint64_t bytes_up;   /* client to origin (forwarded heads included) */
+        uint64_t bytes_down; /* origin to client (the proxy's own replies not included) */
 };
 
 struct cordon_proxy;

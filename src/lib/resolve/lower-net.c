@@ -94,6 +94,55 @@ static int lower_resolv_conf(struct lower *l)
         return r;
 }
 
+/* Whether a block of @rules (the defaults and the admin's included, the floor not: no exception
+ * lifts it) overlaps @except, so that the exception can lift something. */
+static bool lifts_something(const struct cordon_net_rules *rules,
+                            const struct cordon_net_rule *except)
+{
+        for (size_t i = 0, n = cordon_net_rules_count(rules); i < n; i++) {
+                const struct cordon_net_rule *b = cordon_net_rules_get(rules, i);
+                if (!b->exception && !b->floor && cordon_net_rule_overlaps(b, except))
+                        return true;
+        }
+        return false;
+}
+
+/* Nothing is blocked by default but the floor and the private ranges: an exception that no
+ * block overlaps restricts nothing, which someone who wrote `allow example.com` may not expect.
+ * One warning line naming them (the first few) and the allow list's spelling. In open and
+ * isolated mode the rules decide nothing anyway. */
+static int warn_idle_exceptions(struct lower *l, const struct cordon_net_rules *rules)
+{
+        const struct cordon_settings *s = l->s;
+        if (s->net_mode != CORDON_NET_FILTERED && s->net_mode != CORDON_NET_PROXIED)
+                return 0;
+        char names[512] = "";
+        size_t n = 0, len = 0;
+        CORDON_LIST_FOREACH (it, &s->net_blocklist_except) {
+                struct cordon_net_rule rule;
+                if (cordon_net_rule_parse(it->value, true, NULL, &rule, NULL) < 0)
+                        continue; /* refused when it was added */
+                bool idle = !lifts_something(rules, &rule);
+                cordon_net_rule_clear(&rule);
+                if (!idle)
+                        continue;
+                if (n++ < 3 && len < sizeof(names)) {
+                        int k = snprintf(names + len, sizeof(names) - len, "%s\"%s\" (%s)",
+                                         len ? ", " : "", it->value, strempty(it->origin));
+                        len += k > 0 ? (size_t)k : 0;
+                }
+        }
+        if (n == 0)
+                return 0;
+        return cordon_lower_warn(
+            l,
+            "NETWORK_BLOCKLIST_EXCEPT %s%s %s nothing: an exception lifts a block, and no "
+            "NETWORK_BLOCKLIST entry covers %s (nothing is blocked by default). For an allow "
+            "list, block the rest: NETWORK_BLOCKLIST+=('*')",
+            names, n > 3 ? " and more" : "", n > 1 ? "restrict" : "restricts",
+            n > 1 ? "them" : "it");
+}
+
 int cordon_lower_net(struct lower *l)
 {
         const struct cordon_settings *s = l->s;
@@ -120,7 +169,8 @@ int cordon_lower_net(struct lower *l)
         if ((r = add_list(l, net->rules, &s->net_blocklist, admin_block, false,
                           "NETWORK_BLOCKLIST")) < 0 ||
             (r = add_list(l, net->rules, &s->net_blocklist_except, admin_except, true,
-                          "NETWORK_BLOCKLIST_EXCEPT")) < 0)
+                          "NETWORK_BLOCKLIST_EXCEPT")) < 0 ||
+            (r = warn_idle_exceptions(l, net->rules)) < 0)
                 return r;
         return lower_resolv_conf(l);
 }
