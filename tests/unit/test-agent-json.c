@@ -121,9 +121,9 @@ Test(agent_json, writeback_removal)
         json_t *garbage = json_integer(3);
         cr_assert_eq(cordon_agent_json_writeback(base, garbage, host, patterns, NULL, &res), 0);
         cordon_agent_json_result_clear(&res);
-        json_decref(garbage);
         cr_expect_eq(cordon_agent_json_writeback(base, final, garbage, patterns, NULL, &res),
                      -EINVAL);
+        json_decref(garbage);
         json_decref(base);
         json_decref(final);
         json_decref(host);
