@@ -148,6 +148,10 @@ struct cordon_report {
         } seccomp;
         enum cordon_limit_mechanism limits[_CORDON_LIMIT_KIND_MAX];
         const char *limits_text; /* "memory=cgroup2 pids=rlimit ..."; "" when none */
+        /* What the prepare phase made on the host without a warning of its own (the agents'
+         * state directories, HOME_WRITABLE directories, stand-ins in the project), as one line
+         * ("created PATH, ..."), said on the run that made them; "" when nothing. */
+        const char *created;
         /* Facts of the policy, for banners and receipts. */
         const char *project_dir; /* NULL when there is none */
         enum cordon_home_access home_access;

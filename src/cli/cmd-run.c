@@ -141,6 +141,8 @@ static void print_banner(void *userdata, const struct cordon_sandbox *sb)
                         "project's agent files: .mcp.json, .envrc, .claude, ...); what the "
                         "command writes there can run on the host later (see cordon doctor; "
                         "the ns backend keeps them read-only)\n");
+        if (rep->created && *rep->created)
+                fprintf(stderr, "cordon: %s\n", rep->created);
         if (rep->agents.overlaid && rep->agents.overlaid[0]) {
                 char what[1024] = "";
                 for (size_t i = 0; rep->agents.overlaid[i]; i++)

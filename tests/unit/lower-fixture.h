@@ -223,6 +223,26 @@ static inline bool warned(const char *needle)
         return false;
 }
 
+/* The one line of what was made without a line of its own ("created ..."), or NULL. */
+static inline const char *created_line(void)
+{
+        const char *found = NULL;
+        STRV_FOREACH (w, warnings)
+                if (strncmp(*w, "created ", 8) == 0 && strstr(*w, "(they stay, for the next runs)"))
+                        found = found ? "twice" : *w;
+        return found;
+}
+
+/* Warnings other than that line. */
+static inline size_t other_warnings(void)
+{
+        size_t n = 0;
+        const char *c = created_line();
+        STRV_FOREACH (w, warnings)
+                n += !c || strcmp(*w, c) != 0;
+        return n;
+}
+
 static inline const char *env_get(const char *name)
 {
         size_t l = strlen(name);

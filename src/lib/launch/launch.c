@@ -579,7 +579,7 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
         if (!l->dry_run &&
             (r = cordon_policy_apply_record(p, l->warn, l->userdata,
                                             p->cleanup_materialized ? &l->created : NULL,
-                                            &l->n_created, diag)) < 0)
+                                            &l->n_created, &l->created_note, diag)) < 0)
                 return r;
         /* The agents' homes link to their state, made by the host actions above. */
         if (!l->dry_run &&
@@ -663,6 +663,8 @@ void cordon_launch_cleanup_materialized(struct cordon_launch *l)
 
 void cordon_launch_clear(struct cordon_launch *l)
 {
+        free(l->created_note);
+        l->created_note = NULL;
         cordon_agent_homes_clear(&l->agent_homes);
         cordon_host_created_free(l->created, l->n_created);
         l->created = NULL;

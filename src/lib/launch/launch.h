@@ -60,6 +60,8 @@ struct cordon_launch {
         char *tmpdir; /* landlock backend: the private TMPDIR on the host, removed at clear */
         /* The agents' private homes (agent-home.h), made after the host actions. */
         struct cordon_agent_homes agent_homes;
+        /* The host actions' line of what they made quietly ("created ..."); NULL: nothing. */
+        char *created_note;
         /* Landlock backend with notifications (seccomp_key.notify): the private directory that
          * stands in for /dev/shm (notify-fs.h), removed at clear; NULL/-1 when none. */
         char *shm_dir;

@@ -32,6 +32,7 @@ void cordon_sandbox_report_decisions(struct cordon_sandbox *sb)
         rep->backend = l->backend;
         rep->net_mode = l->net_mode;
         rep->net_note = l->net_note;
+        rep->created = l->created_note ? l->created_note : "";
         rep->namespaces = 0;
         if (l->backend == CORDON_BACKEND_NS) {
                 rep->namespaces = CORDON_NS_USER | CORDON_NS_MOUNT | CORDON_NS_PID | CORDON_NS_IPC |
@@ -95,6 +96,7 @@ static int report_policy(struct cordon_sandbox *sb, const struct cordon_policy *
                 return -ENOMEM;
         rep->agents.overlaid = (const char *const *)sb->agent_overlaid;
         rep->git.unchecked = "";
+        rep->created = "";
         sb->ns_only_rules = p->agent_files_unkept;
         for (size_t i = 0; i < p->n_fs; i++)
                 if (p->fs[i].flags & CORDON_FS_NS_ONLY)

@@ -1,6 +1,7 @@
 /* Host actions of a policy: planned by lowering without touching the host, taken by the launcher
  * before the sandbox starts, each relative to a parent opened without following symlinks. */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
+#include "shared/strv.h"
 
 static void action_clear(struct cordon_host_action *a)
 {
@@ -129,10 +131,84 @@ void cordon_host_created_free(struct cordon_host_created *c, size_t n)
         free(c);
 }
 
+struct quiet_created {
+        char **paths; /* ~ for the home */
+        bool failed;  /* out of memory: the line is left out */
+};
+
+static void quiet_clear(struct quiet_created *q)
+{
+        q->paths = strv_free(q->paths);
+}
+
+static void note_created(struct quiet_created *q, const char *home, const char *path)
+{
+        const char *rel = home && !streq(path, home) && path_is_below(path, home)
+                              ? path + strlen(home) + (strcmp(home, "/") != 0)
+                              : NULL;
+        char *s = NULL;
+        if (q->failed || (rel ? asprintf(&s, "~/%s", rel) : asprintf(&s, "%s", path)) < 0 ||
+            strv_consume(&q->paths, s) < 0)
+                q->failed = true;
+}
+
+/* Appends to @buf (of @size, holding *@len bytes) what @fmt gives; false when it does not fit
+ * (the buffer keeps what it had). */
+_printf_(4, 5) static bool append(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(buf + *len, size - *len, fmt, ap);
+        va_end(ap);
+        if (k < 0 || (size_t)k >= size - *len) {
+                buf[*len] = 0;
+                return false;
+        }
+        *len += (size_t)k;
+        return true;
+}
+
+/* The paths as one line, those of one directory grouped: "~/.claude/{a, b}, /p/.git". */
+static char *quiet_line(char **paths)
+{
+        char text[768] = "";
+        size_t len = 0, n = strv_length(paths);
+        bool fits = true;
+        for (size_t i = 0; i < n && fits;) {
+                const char *slash = strrchr(paths[i], '/');
+                size_t plen = slash ? (size_t)(slash - paths[i]) : 0;
+                size_t j = i + 1, keep = len;
+                while (j < n && slash && strncmp(paths[j], paths[i], plen + 1) == 0 &&
+                       !strchr(paths[j] + plen + 1, '/'))
+                        j++;
+                if (j - i == 1)
+                        fits = append(text, sizeof(text), &len, "%s%s", len ? ", " : "", paths[i]);
+                else {
+                        fits = append(text, sizeof(text), &len, "%s%.*s/{", len ? ", " : "",
+                                      (int)plen, paths[i]);
+                        for (size_t m = i; fits && m < j; m++)
+                                fits = append(text, sizeof(text), &len, "%s%s", m > i ? ", " : "",
+                                              paths[m] + plen + 1);
+                        fits = fits && append(text, sizeof(text), &len, "}");
+                }
+                if (!fits) {
+                        len = keep;
+                        text[len] = 0;
+                }
+                i = j;
+        }
+        char *line = NULL;
+        return asprintf(&line, "created %s%s (they stay, for the next runs)", text,
+                        fits ? "" : ", and more") < 0
+                   ? NULL
+                   : line;
+}
+
 int cordon_policy_apply_record(const struct cordon_policy *p, void (*warn)(void *, const char *),
                                void *userdata, struct cordon_host_created **ret_created,
-                               size_t *ret_n, struct cordon_diag *diag)
+                               size_t *ret_n, char **ret_note, struct cordon_diag *diag)
 {
+        _cleanup_(quiet_clear) struct quiet_created quiet = {0};
         /* Every action that fails is named (a run with several BLOCKED_FILES that cannot be
          * made is refused once, listing them all); those below a failed one are not tried. */
         char failures[sizeof(diag->message)] = "";
@@ -179,6 +255,19 @@ int cordon_policy_apply_record(const struct cordon_policy *p, void (*warn)(void 
                 }
                 if (r > 0 && a->warning && warn)
                         warn(userdata, a->warning);
+                else if (r > 0)
+                        note_created(&quiet, p->home_dir, a->path);
+        }
+        /* What was made without a line of its own (the directories and files the agents and
+         * HOME_WRITABLE need, stand-ins): said once, in one line, when it is made. */
+        if (quiet.paths && !quiet.failed && (warn || ret_note)) {
+                char *line = quiet_line(quiet.paths);
+                if (line && !ret_note)
+                        warn(userdata, line);
+                if (ret_note)
+                        *ret_note = line;
+                else
+                        free(line);
         }
         if (n_failed == 1 && !more)
                 return cordon_diag_set(diag, first, "cannot create %s", failures);
@@ -191,7 +280,7 @@ int cordon_policy_apply_record(const struct cordon_policy *p, void (*warn)(void 
 int cordon_policy_apply(const struct cordon_policy *p, void (*warn)(void *, const char *),
                         void *userdata, struct cordon_diag *diag)
 {
-        return cordon_policy_apply_record(p, warn, userdata, NULL, NULL, diag);
+        return cordon_policy_apply_record(p, warn, userdata, NULL, NULL, NULL, diag);
 }
 
 /* Removes @c if it is still the object created and empty: 1 removed, 0 kept (with a note), or

@@ -61,10 +61,13 @@ void cordon_host_actions_free(struct cordon_host_action *a, size_t n);
 int cordon_policy_apply(const struct cordon_policy *p, void (*warn)(void *, const char *),
                         void *userdata, struct cordon_diag *diag);
 /* The same, recording in *@ret_created (*@ret_n entries; the caller frees them with
- * cordon_host_created_free(), also on failure) the materialized actions it created. */
+ * cordon_host_created_free(), also on failure) the materialized actions it created, and in
+ * *@ret_note (when not NULL; the caller frees it) the line of what was made without a line of
+ * its own ("created PATH, ..."), which cordon_policy_apply() gives @warn instead; NULL when
+ * nothing was. */
 int cordon_policy_apply_record(const struct cordon_policy *p, void (*warn)(void *, const char *),
                                void *userdata, struct cordon_host_created **ret_created,
-                               size_t *ret_n, struct cordon_diag *diag);
+                               size_t *ret_n, char **ret_note, struct cordon_diag *diag);
 /* CLEANUP_MATERIALIZED_BLOCKED_FILES, after the sandbox exited: removes @c (last first), each
  * only while it is the same object and still empty (a file of 0 bytes, a directory with no
  * entry). Parents are opened with openat2(RESOLVE_NO_SYMLINKS), the entry inspected with
