@@ -191,6 +191,55 @@ int cordon_policy_validate(const struct cordon_policy *p, struct cordon_diag *di
  * points into @p. Reads the host (realpath); thread-safe for a policy nobody changes. */
 const char *cordon_policy_writable_bind(const struct cordon_policy *p, const char *path);
 
+/* What the sandbox shows at a path (cordon_policy_describe_path()). */
+enum cordon_path_view {
+        CORDON_PATH_ABSENT,     /* no rule at or above it: not there (the root starts empty) */
+        CORDON_PATH_HIDDEN,     /* masked, or below an empty tmpfs (a scratch home, /tmp) */
+        CORDON_PATH_READ_ONLY,  /* a host object bound read-only (see the rule's host path) */
+        CORDON_PATH_READ_WRITE, /* a host object bound writable, or a device node */
+        CORDON_PATH_COPY,       /* a writable copy of the host's file, discarded on exit */
+        /* something of the sandbox's own: an empty tmpfs itself, a generated file, a link,
+         * procfs, /dev, or nothing below a rule that makes a file */
+        CORDON_PATH_SANDBOX,
+};
+
+struct cordon_path_info {
+        enum cordon_path_view view;
+        /* The rule that decides (an index for cordon_policy_get_fs()), or SIZE_MAX for none;
+         * its guest path and origin point into the policy (NULL for none). */
+        size_t rule;
+        const char *rule_path;
+        const char *origin;
+        /* The deciding rule keeps the path read-only (or a copy, or generated) below a rule
+         * that lets the sandbox write around it (a read-write bind, a writable tmpfs): a
+         * protection carved out of a writable directory, such as a repository's .git/config. */
+        bool protected_in_writable;
+        /* The setting behind the deciding rule, when the policy tells: "HOME_ACCESS" with
+         * "tmpwrite", "PRIVATE_TMP", "PROTECT_GIT_CONFIG"; empty strings when it does not (the
+         * origin still says where the rule came from). */
+        char variable[64];
+        char value[64];
+        /* A change of the settings that would show the host's object there, or would let the
+         * sandbox write it: add @fix_value to list @fix_variable, or set scalar @fix_variable
+         * to @fix_value ("READONLY_MOUNTS" and the path, "PROTECT_GIT_CONFIG" and "false");
+         * empty strings when there is none to offer (a mask is lifted by removing the item its
+         * origin names). */
+        char fix_variable[64];
+        char fix_value[4096];
+};
+
+/* What @p does with the normalised absolute path @path: the rule that decides what the sandbox
+ * shows there (the last one at or above it in the ns backend's mount order, skipping an
+ * optional bind whose host path is missing), what that shows, the setting behind it and the
+ * change that would show it. With @backend CORDON_BACKEND_LANDLOCK the rules only a mount
+ * namespace gives (CORDON_FS_NS_ONLY, configuration copies) are left out, as that backend
+ * leaves them out; any other value describes the mount view. Paths are compared as strings:
+ * @path is a path inside the sandbox, which is the host's same path wherever a bind shows one.
+ * Fills @ret and returns 0, or -EINVAL for a relative or non-normalised @path. Reads the host
+ * (whether an optional bind's host path exists); thread-safe for a policy nobody changes. */
+int cordon_policy_describe_path(const struct cordon_policy *p, const char *path,
+                                enum cordon_backend backend, struct cordon_path_info *ret);
+
 /* Opens the directory of @path, a file the caller writes on the host for a run of @p (a log, a
  * receipt), for writing the file beneath it without following links (openat() with O_NOFOLLOW,
  * or a temporary file and renameat()). Refused with -EPERM when @path lies in a writable bind of

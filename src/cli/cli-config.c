@@ -1,6 +1,7 @@
 /* The configuration as every command loads it, and the readers `cordon config` and
  * `cordon run --dry-run` share (see cli-config.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +77,21 @@ int cli_path_absolute(const char *dir, const char *cwd, char **ret)
         out[len] = 0;
         *ret = TAKE_PTR(out);
         return 0;
+}
+
+int cli_path_from_arg(const char *arg, const char *home, const char *cwd, char **ret)
+{
+        _cleanup_free_ char *joined = NULL;
+        if (arg[0] == '~') {
+                if (arg[1] != 0 && arg[1] != '/')
+                        return -EINVAL;
+                if (!home || home[0] != '/')
+                        return -ENOENT;
+                if (asprintf(&joined, "%s/%s", home, arg + 1) < 0)
+                        return -ENOMEM;
+                arg = joined;
+        }
+        return cli_path_absolute(arg, cwd, ret);
 }
 
 int cli_settings_get(const struct cordon_settings *s, const char *name, char **ret,

@@ -21,6 +21,11 @@ int cli_config_finalize(struct cordon_settings *s);
  * configuration sees. Returns 0 or -ENOMEM; @ret is the caller's to free. */
 int cli_path_absolute(const char *dir, const char *cwd, char **ret);
 
+/* @arg as an absolute normalised path, as a shell would have expanded it: "~" and "~/..." from
+ * @home, anything relative from @cwd, then cli_path_absolute(). Returns 0, -EINVAL for ~user,
+ * -ENOENT when @home is not an absolute path and @arg needs it, -ENOMEM. */
+int cli_path_from_arg(const char *arg, const char *home, const char *cwd, char **ret);
+
 /* The value of scalar @name (any length) in @ret (the caller frees it) and its origin. Returns
  * 0 or the error of cordon_settings_get(). */
 int cli_settings_get(const struct cordon_settings *s, const char *name, char **ret,

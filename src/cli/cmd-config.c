@@ -258,24 +258,14 @@ static int show_text(const struct cordon_settings *s)
  * working directory. Returns 0, or -EINVAL after logging (~user, no $HOME). */
 static int explain_path_arg(const char *arg, const char *cwd, char **ret)
 {
-        const char *home = getenv("HOME");
-        _cleanup_free_ char *joined = NULL;
-        if (arg[0] == '~') {
-                if (arg[1] != 0 && arg[1] != '/') {
-                        log_error("'%s': only ~ and ~/... are understood, not ~user", arg);
-                        return -EINVAL;
-                }
-                if (!home || home[0] != '/') {
-                        log_error("'%s': HOME is not set to an absolute path", arg);
-                        return -EINVAL;
-                }
-                if (asprintf(&joined, "%s/%s", home, arg + 1) < 0)
-                        return log_error_errno(-ENOMEM, "out of memory");
-                arg = joined;
-        }
-        if (cli_path_absolute(arg, cwd, ret) < 0)
-                return log_error_errno(-ENOMEM, "out of memory");
-        return 0;
+        int r = cli_path_from_arg(arg, getenv("HOME"), cwd, ret);
+        if (r == -EINVAL)
+                log_error("'%s': only ~ and ~/... are understood, not ~user", arg);
+        else if (r == -ENOENT)
+                log_error("'%s': HOME is not set to an absolute path", arg);
+        else if (r < 0)
+                log_error("out of memory");
+        return r < 0 ? -EINVAL : 0;
 }
 
 int cmd_config(int argc, char **argv)

@@ -11,6 +11,7 @@
 #include "cli/cli-config.h"
 #include "cli/commands.h"
 #include "cli/receipt.h"
+#include "cli/run-hint.h"
 #include "cli/run-options.h"
 #include "cordon/settings.h"
 #include "shared/fd-util.h"
@@ -388,7 +389,7 @@ int cmd_run(int argc, char **argv)
         struct cordon_sandbox *sb = NULL;
         int status = 0;
         r = cordon_sandbox_start_with(p, a.command, &opts, &sb, &diag);
-        cordon_policy_free(p);
+        /* The sandbox holds what it needs of @p; it is kept here for the hint after a failure. */
         /* The proxy holds six descriptors a tunnel: the soft open-file limit up to the hard one,
          * in this process only (the command started with the limits it was given). */
         if (r >= 0 && cordon_sandbox_report(sb)->net_mode == CORDON_NET_PROXIED) {
@@ -416,7 +417,17 @@ int cmd_run(int argc, char **argv)
                 if (!quiet)
                         print_agent_writebacks(rep);
                 print_refused(rep);
+                /* One line on the protection a failed command probably hit; --quiet leaves it
+                 * out, since it is a guess. */
+                char hint[12288];
+                if (r >= 0 && !quiet && rep->end == CORDON_END_EXITED && status != 0 &&
+                    !rep->oom_killed &&
+                    run_hint(p, rep, a.command, host.home, host.cwd, hint, sizeof(hint))) {
+                        fprintf(stderr, "cordon: %s\n", hint);
+                        fflush(stderr);
+                }
         }
+        p = cordon_policy_free(p);
         enum cordon_end end = rep ? rep->end : CORDON_END_EXITED;
         bool oom = rep && rep->oom_killed;
         uint64_t memory = rep ? rep->memory_bytes : 0;

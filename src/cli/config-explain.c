@@ -1,9 +1,10 @@
 /* `cordon config explain KEY|PATH`. A key: its value or items with the layer, file and line
  * behind each, and the admin rules' changes to it. A path: every filesystem rule of the resolved
- * policy whose guest path is the path, above it or below it, in mount order, and the one that
- * wins: the last rule at or above the path (a later mount covers an earlier one at or below its
- * own path), less an optional bind whose host path is missing (it is skipped). Later rules below
- * the path replace parts of it; earlier ones are covered by the winner. */
+ * policy whose guest path is the path, above it or below it, in the policy's order, and the one
+ * that wins, as cordon_policy_describe_path() decides it (the last rule at or above the path in
+ * the ns backend's mount order, less an optional bind whose host path is missing: it is
+ * skipped); then the setting behind it and the flag that would show it. A rule below the path
+ * replaces a part of it unless a later one covers its own path (a mask above it). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "cli/cli-config.h"
 #include "cli/commands.h"
 #include "cli/config-explain.h"
+#include "cli/run-options.h"
 #include "shared/log.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
@@ -176,6 +178,14 @@ int config_explain_path(const struct cordon_settings *s, const struct cordon_hos
                 log_error("%s", *diag.message ? diag.message : strerror(-r));
                 return EXIT_SETUP;
         }
+        /* The library decides which rule wins (the ns backend's mount order); this lists the
+         * rules around it. */
+        struct cordon_path_info info;
+        if ((r = cordon_policy_describe_path(p, path, CORDON_BACKEND_NS, &info)) < 0) {
+                cordon_policy_free(p);
+                log_error("'%s': %s", path, strerror(-r));
+                return EXIT_USAGE;
+        }
 
         size_t n = cordon_policy_fs_count(p);
         _cleanup_free_ struct rule *rules = calloc(n ?: 1, sizeof(*rules));
@@ -191,10 +201,9 @@ int config_explain_path(const struct cordon_settings *s, const struct cordon_hos
                 if (cordon_policy_get_fs(p, i, &r1.guest, &r1.host, &r1.access, &r1.flags,
                                          &r1.origin) < 0)
                         break;
-                bool above = path_is_below(path, r1.guest);
-                if (!above && !path_is_below(r1.guest, path))
+                if (!path_is_below(path, r1.guest) && !path_is_below(r1.guest, path))
                         continue;
-                if (above && !rule_skipped(&r1))
+                if (i == info.rule)
                         winner = (ssize_t)k;
                 rules[k++] = r1;
         }
@@ -212,12 +221,18 @@ int config_explain_path(const struct cordon_settings *s, const struct cordon_hos
                 const struct rule *x = &rules[i];
                 bool self = streq(x->guest, path), above = !self && path_is_below(path, x->guest);
                 char verdict[64] = "";
+                struct cordon_path_info own;
                 if ((ssize_t)i == winner)
                         snprintf(verdict, sizeof(verdict), "wins");
                 else if (rule_skipped(x))
                         snprintf(verdict, sizeof(verdict), "skipped: its host path is missing");
-                else if (winner >= 0 && (ssize_t)i < winner)
+                else if (winner >= 0 && (self || above))
                         snprintf(verdict, sizeof(verdict), "covered by #%zu", rules[winner].index);
+                else if (!self && !above &&
+                         cordon_policy_describe_path(p, x->guest, CORDON_BACKEND_NS, &own) >= 0 &&
+                         own.rule != x->index - 1 && own.rule != SIZE_MAX)
+                        /* Mounted before a rule over its own path: a mask above it, say. */
+                        snprintf(verdict, sizeof(verdict), "covered by #%zu", own.rule + 1);
                 else if (!self && !above)
                         snprintf(verdict, sizeof(verdict), "replaces a part of it");
                 printf("  #%-3zu %-7s %-*s  %-11s  (from %s)%s%s\n", x->index,
@@ -234,6 +249,18 @@ int config_explain_path(const struct cordon_settings *s, const struct cordon_hos
         else {
                 describe_winner(&rules[winner], path, what, sizeof(what));
                 printf("result: #%zu wins: %s\n", rules[winner].index, what);
+        }
+        if (*info.variable)
+                printf("setting: %s%s%s\n", info.variable, *info.value ? "=" : "", info.value);
+        if (*info.fix_variable) {
+                char fix[1400];
+                run_options_spell_fix_home(info.fix_variable, info.fix_value, h->home, fix,
+                                           sizeof(fix));
+                printf("to %s: %s\n",
+                       info.view == CORDON_PATH_ABSENT || info.view == CORDON_PATH_HIDDEN
+                           ? "show it"
+                           : "lift the protection",
+                       fix);
         }
         printf("(the mount view of the ns backend; the landlock backend grants the same paths "
                "with Landlock rules and leaves out those marked for the ns backend only)\n");

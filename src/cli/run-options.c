@@ -273,9 +273,29 @@ void run_options_spell_fix(const char *variable, const char *value, char *buf, s
                         snprintf(buf, size, "--%s %s", o->long_name, word);
                         return;
                 }
+                /* A switch that sets exactly this value: PROTECT_GIT_CONFIG=false is
+                 * --git-writable. */
+                if (!o->arg && o->variable && streq(o->variable, variable) && o->value &&
+                    streq(o->value, value)) {
+                        snprintf(buf, size, "--%s", o->long_name);
+                        return;
+                }
         }
         char assignment[1300];
         snprintf(assignment, sizeof(assignment), "%s=%s", variable, value);
         shell_word(assignment, word, sizeof(word));
         snprintf(buf, size, "--set %s", word);
+}
+
+void run_options_spell_fix_home(const char *variable, const char *value, const char *home,
+                                char *buf, size_t size)
+{
+        run_options_spell_fix(variable, value, buf, size);
+        size_t n = home ? strlen(home) : 0;
+        /* Quoted, "~" would reach the option as it is: only a plain word is respelled. */
+        if (n < 2 || strncmp(value, home, n) != 0 || value[n] != '/' || strchr(buf, '\''))
+                return;
+        char tilde[1200];
+        snprintf(tilde, sizeof(tilde), "~%s", value + n);
+        run_options_spell_fix(variable, tilde, buf, size);
 }

@@ -66,6 +66,11 @@ int run_args_parse(struct run_args *a, int argc, char **argv, char *err, size_t 
 void run_args_help(FILE *f);
 
 /* The command line that applies a fix of struct cordon_diag: "--ro DIR" for the option of
- * @variable that takes an argument, else "--set VARIABLE=VALUE"; @value quoted for a shell where
+ * @variable that takes an argument, "--git-writable" for a switch that sets @variable to @value,
+ * else "--set VARIABLE=VALUE"; @value quoted for a shell where
  * it needs it. Truncated to @size. */
 void run_options_spell_fix(const char *variable, const char *value, char *buf, size_t size);
+/* The same, with a @value below the home @home spelled "~/..." where it needs no quotes (a
+ * shell expands it back): "--ro ~/src/lib". */
+void run_options_spell_fix_home(const char *variable, const char *value, const char *home,
+                                char *buf, size_t size);

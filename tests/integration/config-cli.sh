@@ -37,7 +37,7 @@ except ValueError as e:
 '"$1" 2>&1
 }
 
-plan 27
+plan 29
 
 # ---- with no configuration file ----
 run config show
@@ -92,9 +92,18 @@ fi
 run config explain .
 has "config explain . names the project's read-write bind as the winner" "$so" \
         "$T_PROJECT: " "rw" "[this path]" "wins: read-write"
+mkdir -p "$HOME/src/lib"
+run config explain "~/src/lib"
+has "config explain of a path in the scratch home names HOME_ACCESS and the flag that shows it" \
+        "$so" "[above it]" "wins: inside an empty writable tmpfs" "setting: HOME_ACCESS=tmpwrite" \
+        "to show it: --ro ~/src/lib"
 run config explain /usr/bin/env
 has "config explain of a path below a bind names the bind above it" "$so" \
         "/usr  " "[above it]" "wins: read-only, the host's /usr/bin/env"
+case $so in
+*"to show it"* | *"to lift"* | *"setting:"*) not_ok "config explain of a system path offers no fix" "$so" ;;
+*) ok "config explain of a system path offers no fix" ;;
+esac
 
 run config explain NO_SUCH_VARIABLE
 check "config explain of an unknown key exits 2" 2 "$rc"

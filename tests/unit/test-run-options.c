@@ -672,6 +672,20 @@ Test(run_options, spell_fix)
         cr_assert_str_eq(buf, "--ro '/opt/my tools/it'\\''s'");
         run_options_spell_fix("HOME_READONLY", ".local/bin", buf, sizeof(buf));
         cr_assert_str_eq(buf, "--set HOME_READONLY=.local/bin", "no option: --set");
+        run_options_spell_fix("PROTECT_GIT_CONFIG", "false", buf, sizeof(buf));
+        cr_assert_str_eq(buf, "--git-writable", "a switch that sets the value");
+        run_options_spell_fix("PROTECT_GIT_CONFIG", "true", buf, sizeof(buf));
+        cr_assert_str_eq(buf, "--set PROTECT_GIT_CONFIG=true", "not the switch's value");
+        run_options_spell_fix_home("READONLY_MOUNTS", "/home/u/src/lib", "/home/u", buf,
+                                   sizeof(buf));
+        cr_assert_str_eq(buf, "--ro ~/src/lib");
+        run_options_spell_fix_home("READONLY_MOUNTS", "/home/u/my lib", "/home/u", buf,
+                                   sizeof(buf));
+        cr_assert_str_eq(buf, "--ro '/home/u/my lib'", "quoted: no ~, which would stay literal");
+        run_options_spell_fix_home("READONLY_MOUNTS", "/home/uu/x", "/home/u", buf, sizeof(buf));
+        cr_assert_str_eq(buf, "--ro /home/uu/x");
+        run_options_spell_fix_home("READONLY_MOUNTS", "/home/u/x", NULL, buf, sizeof(buf));
+        cr_assert_str_eq(buf, "--ro /home/u/x");
         run_options_spell_fix("READONLY_MOUNTS", "/a;b", buf, 8);
         cr_assert_eq(strlen(buf), 7, "truncated to the buffer");
 }

@@ -45,23 +45,7 @@ struct order_ctx {
 static int order_cmp(const void *a, const void *b, void *userdata)
 {
         const struct cordon_policy *policy = ((const struct order_ctx *)userdata)->policy;
-        const struct cordon_fs_rule *ra = &policy->fs[*(const size_t *)a];
-        const struct cordon_fs_rule *rb = &policy->fs[*(const size_t *)b];
-        /* Masks after every bind; a configuration copy after the masks, in its original's
-         * mask's place. */
-        int ma = ra->access == CORDON_ACCESS_MASKED    ? 1
-                 : (ra->flags & CORDON_FS_CONFIG_COPY) ? 2
-                                                       : 0;
-        int mb = rb->access == CORDON_ACCESS_MASKED    ? 1
-                 : (rb->flags & CORDON_FS_CONFIG_COPY) ? 2
-                                                       : 0;
-        if (ma != mb)
-                return ma - mb;
-        unsigned da = path_depth(ra->guest), db = path_depth(rb->guest);
-        if (da != db)
-                return da < db ? -1 : 1;
-        size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
-        return ia < ib ? -1 : ia > ib;
+        return cordon_policy_fs_order(policy, *(const size_t *)a, *(const size_t *)b);
 }
 
 uint64_t cordon_mount_tmpfs_size(const struct cordon_policy *p, uint64_t ram)

@@ -328,6 +328,25 @@ const struct cordon_fs_rule *cordon_policy_find_fs(const struct cordon_policy *p
         return NULL;
 }
 
+/* Masks after every bind; a configuration copy after the masks, in its original's mask's
+ * place. */
+static int order_class(const struct cordon_fs_rule *r)
+{
+        return r->access == CORDON_ACCESS_MASKED ? 1 : (r->flags & CORDON_FS_CONFIG_COPY) ? 2 : 0;
+}
+
+int cordon_policy_fs_order(const struct cordon_policy *p, size_t a, size_t b)
+{
+        const struct cordon_fs_rule *ra = &p->fs[a], *rb = &p->fs[b];
+        int ca = order_class(ra), cb = order_class(rb);
+        if (ca != cb)
+                return ca - cb;
+        unsigned da = path_depth(ra->guest), db = path_depth(rb->guest);
+        if (da != db)
+                return da < db ? -1 : 1;
+        return a < b ? -1 : a > b;
+}
+
 int cordon_policy_guest_shown(const struct cordon_policy *p, const char *guest)
 {
         const struct cordon_fs_rule *deepest = NULL;

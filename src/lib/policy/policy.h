@@ -226,6 +226,11 @@ struct cordon_policy {
 
 const struct cordon_fs_rule *cordon_policy_find_fs(const struct cordon_policy *p,
                                                    const char *guest);
+/* The ns backend's mount order of rules @a and @b of @p (indices): < 0 when @a is mounted first.
+ * Every bind, tmpfs and link by depth, then the masks by depth, then the configuration copies
+ * over their masks; rules of one class and depth in insertion order (later ones win). The one
+ * order of the mount plan (ns-mount.c) and of cordon_policy_describe_path(). */
+int cordon_policy_fs_order(const struct cordon_policy *p, size_t a, size_t b);
 /* How normalised guest path @guest shows in the mount view: -1 hidden (a mask at or above it),
  * 0 not from the host (no rule, a tmpfs, a link: the deepest rule at or above it decides, as
  * the ns backend mounts by depth with the masks last), 1 bound read-only (or copied), 2 bound
