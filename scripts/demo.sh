@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A short demonstration of a confined shell: a throwaway home with an SSH key and a project,
 # then one sandboxed shell that tries to read the key, write outside the project, reach the
-# network (filtered: the web works, metadata, mail and the host do not), and write the project.
+# network (the default mode, filtered, or proxied where pasta cannot run for this user, as the
+# banner says: the web works, cloud metadata and mail do not), and write the project.
 set -u
 cordon=$(realpath "${1:?usage: demo.sh PATH_TO_CORDON}")
 # A real outside host to fetch: the Debian mirror apt is set up with here (the only kind of host

@@ -11,6 +11,7 @@
 
 #include <cordon/cordon.h>
 #include <cordon/sandbox.h>
+#include <cordon/settings.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -160,6 +161,45 @@ struct cordon_doctor_report {
         struct cordon_doctor_landlock_backend landlock_backend;
         struct cordon_doctor_apparmor apparmor;
 };
+
+/* What `cordon run` gets on this host with the settings it would load: the backend in use, the
+ * network mode it delivers, the hardening layers and the limits. Decided by the launcher's own
+ * functions (the backend's `auto`, the network mode's probe and fallback, the limits' probe) on
+ * the report's facts, so `cordon doctor` and `cordon run` cannot disagree. */
+struct cordon_doctor_setup {
+        enum cordon_backend backend_setting; /* SANDBOX_BACKEND as set */
+        /* The backend `cordon run` uses: CORDON_BACKEND_NS or CORDON_BACKEND_LANDLOCK (the one
+         * SANDBOX_BACKEND names, or what `auto` picks); -EOPNOTSUPP when SANDBOX_BACKEND=auto
+         * and neither can run. */
+        int backend;
+        bool backend_usable; /* it can start a sandbox here */
+        /* Landlock and seccomp are wanted (SANDBOX_PROFILE, CORDON_HANDLER_SANDBOX), and a
+         * missing one refuses the start (os_hardened, or CORDON_HANDLER_SANDBOX=enforce) rather
+         * than being warned about. */
+        bool layers_wanted;
+        bool layer_missing_refuses;
+        enum cordon_net_mode net_want; /* NETWORK_FILTER_MODE */
+        /* Per enum cordon_net_mode: the backend in use delivers that mode here. */
+        bool net_deliverable[4];
+        /* Why @net_want cannot be delivered, naming the fix where there is one; "" when it can. */
+        char net_why[sizeof(((struct cordon_diag *)0)->message)];
+        /* The mode delivered: @net_want, or what NETWORK_FILTER_FALLBACK picks instead;
+         * -EOPNOTSUPP when the start is refused (a strict fallback, or no mode left). */
+        int net_mode;
+        /* MEMORY_LIMIT, PIDS_LIMIT and CPU_LIMIT, by enum cordon_limit_kind: set to a limit. */
+        bool limit_set[_CORDON_LIMIT_KIND_MAX];
+        bool cgroup_path_set; /* CGROUP_PATH is set */
+        /* The mechanism each limit gets (in CGROUP_PATH when set), as the launch would choose;
+         * filled only when a limit or CGROUP_PATH is set. */
+        struct cordon_doctor_limits limits;
+};
+
+/* Fills @ret from @r (cordon_doctor_collect()) and @s, the settings as `cordon run` would load
+ * them (finalized or not: only scalars are read). Probes pasta (and loads libnftables) as the
+ * launch does when the network mode asks for filtered; creates nothing. Returns 0, or -ENOMEM
+ * leaving @ret untouched. Thread-safe for distinct arguments. */
+int cordon_doctor_assess(const struct cordon_doctor_report *r, const struct cordon_settings *s,
+                         struct cordon_doctor_setup *ret);
 
 /* Runs every check. @search_path is a PATH-style list for finding pasta (NULL: a default);
  * relative and empty entries are ignored. A check that fails records its -errno in its own part

@@ -113,8 +113,10 @@ static bool rule_skipped(const struct rule *r)
         return bind && (r->flags & CORDON_FS_OPTIONAL) && r->host && access(r->host, F_OK) < 0;
 }
 
-/* What @path is inside when rule @w (at or above it) decides. */
-static void describe_winner(const struct rule *w, const char *path, char *buf, size_t size)
+/* What @path is inside when rule @w (at or above it) decides; @shown: for a mask, whether the
+ * view below it shows something at the mask's path. */
+static void describe_winner(const struct rule *w, bool shown, const char *path, char *buf,
+                            size_t size)
 {
         const char *host = strempty(w->host);
         bool self = streq(w->guest, path);
@@ -133,9 +135,19 @@ static void describe_winner(const struct rule *w, const char *path, char *buf, s
                                 "host has there is not visible");
                 break;
         case CORDON_ACCESS_MASKED:
-                snprintf(buf, size, "%s",
-                         self ? "hidden behind an empty read-only file or directory"
-                              : "hidden: a directory above it is masked");
+                /* The mask is mounted only over what the view shows there (apply_mask() in
+                 * ns-mount.c): inside a tmpfs, or over a host path that is missing, there is
+                 * nothing, and the mask keeps any bind from showing it. */
+                if (!shown)
+                        snprintf(buf, size,
+                                 "absent: hidden, the sandbox sees no such file or directory%s",
+                                 self ? "" : " (a directory above it is masked)");
+                else
+                        snprintf(buf, size, "%s",
+                                 self ? "hidden: an empty read-only file or directory stands in "
+                                        "its place"
+                                      : "absent: hidden, a directory above it is replaced by an "
+                                        "empty read-only one");
                 break;
         case CORDON_ACCESS_SYMLINK:
                 snprintf(buf, size, "%s a symbolic link to %s", self ? "a" : "below", host);
@@ -163,6 +175,37 @@ static void describe_winner(const struct rule *w, const char *path, char *buf, s
                 snprintf(buf, size, "%s", cordon_access_to_string(w->access));
                 break;
         }
+}
+
+/* Whether the view shows something at the guest path of mask @m (rules[@winner]) before it is
+ * mounted: the last rule before it at or above that path decides; a tmpfs shows nothing there
+ * unless it is the path itself, a bind shows what its host path has. */
+static bool mask_shows(const struct rule *rules, ssize_t winner, const struct rule *m)
+{
+        for (ssize_t i = winner - 1; i >= 0; i--) {
+                const struct rule *x = &rules[i];
+                if (x->access == CORDON_ACCESS_MASKED || rule_skipped(x) ||
+                    !path_is_below(m->guest, x->guest))
+                        continue;
+                switch (x->access) {
+                case CORDON_ACCESS_RO:
+                case CORDON_ACCESS_RW: {
+                        if (!x->host)
+                                return true;
+                        const char *below = m->guest + strlen(x->guest);
+                        _cleanup_free_ char *hp = NULL;
+                        if (asprintf(&hp, "%s%s", x->host,
+                                     streq(x->guest, "/") ? m->guest : below) < 0)
+                                return true;
+                        return access(hp, F_OK) == 0;
+                }
+                case CORDON_ACCESS_TMPFS:
+                        return streq(x->guest, m->guest);
+                default:
+                        return true;
+                }
+        }
+        return false;
 }
 
 int config_explain_path(const struct cordon_settings *s, const struct cordon_host *h,
@@ -247,8 +290,11 @@ int config_explain_path(const struct cordon_settings *s, const struct cordon_hos
                 printf("result: not visible inside: no rule at or above it (the sandbox's root "
                        "starts empty)\n");
         else {
-                describe_winner(&rules[winner], path, what, sizeof(what));
-                printf("result: #%zu wins: %s\n", rules[winner].index, what);
+                const struct rule *w = &rules[winner];
+                describe_winner(w,
+                                w->access == CORDON_ACCESS_MASKED && mask_shows(rules, winner, w),
+                                path, what, sizeof(what));
+                printf("result: #%zu wins: %s\n", w->index, what);
         }
         if (*info.variable)
                 printf("setting: %s%s%s\n", info.variable, *info.value ? "=" : "", info.value);
@@ -263,7 +309,11 @@ int config_explain_path(const struct cordon_settings *s, const struct cordon_hos
                        fix);
         }
         printf("(the mount view of the ns backend; the landlock backend grants the same paths "
-               "with Landlock rules and leaves out those marked for the ns backend only)\n");
+               "with Landlock rules and leaves out those marked for the ns backend only%s)\n",
+               winner >= 0 && rules[winner].access == CORDON_ACCESS_MASKED
+                   ? "; there a hidden path stays in place and opening it is refused "
+                     "with EACCES"
+                   : "");
         cordon_policy_free(p);
         return fflush(stdout) == 0 ? 0 : EXIT_SETUP;
 }

@@ -51,7 +51,8 @@ const struct cli_option run_options_table[] = {
     {"cgroup", 0, "PATH", OPT_CGROUP,
      "a writable cgroup v2 directory to put the sandbox's cgroup in", "CGROUP_PATH", NULL, 0},
     {"tmp-size", 0, "SIZE", OPT_TMP_SIZE,
-     "size of the private /tmp and of the tmpfs home (default: half of RAM; ns backend only)",
+     "size of each of the private /tmp, the tmpfs home and /dev/shm (default: together a "
+     "quarter of RAM; ns backend only)",
      "TMP_SIZE", NULL, 0},
     {"no-pty", 0, NULL, OPT_NO_PTY,
      "hand the command the caller's terminal instead of a pseudo-terminal of its own", "NO_PTY",

@@ -22,7 +22,7 @@ ll_net=isolated
 [ "$backend" = landlock ] && [ "$(python3 -c 'import ctypes
 print(ctypes.CDLL(None).syscall(444, None, 0, 1))')" -ge 4 ] && ll_net=proxied
 ns_net=filtered
-"$CORDON" doctor 2>/dev/null | grep -q '^network: filtered' || ns_net=proxied
+"$CORDON" doctor --backend ns 2>/dev/null | grep -q '^  network modes here: .*filtered' || ns_net=proxied
 want_lines=1
 [ "$backend" = ns ] && [ $ns_net = proxied ] && want_lines=3
 [ "$backend" = landlock ] && want_lines=3 && [ $ll_net = proxied ] && want_lines=4

@@ -37,7 +37,7 @@ except ValueError as e:
 '"$1" 2>&1
 }
 
-plan 29
+plan 30
 
 # ---- with no configuration file ----
 run config show
@@ -84,11 +84,23 @@ run config explain "~/.ssh"
 check "config explain ~/.ssh exits 0" 0 "$rc"
 if printf '%s\n' "$so" | grep -qE "masked +$HOME/\\.ssh +\\[this path\\].*-> wins" &&
         printf '%s\n' "$so" | grep -qE "tmpfs +$HOME +\\[above it\\].*covered by" &&
-        printf '%s\n' "$so" | grep -q "^result: #[0-9]* wins: hidden"; then
+        printf '%s\n' "$so" | grep -q "^result: #[0-9]* wins: absent: hidden, the sandbox sees no such file or directory$"; then
         ok "config explain ~/.ssh: the home's tmpfs is covered, the mask over ~/.ssh wins"
 else
         not_ok "config explain ~/.ssh: the home's tmpfs is covered, the mask over ~/.ssh wins" "$so" "$se"
 fi
+# What explain says is what a command gets: absent under the ns backend (the home is a tmpfs:
+# there is nothing to mask), opening it refused under the landlock backend, as its note says.
+got=$(cd "$T_PROJECT" && "$CORDON" run --quiet --net isolated -- python3 -c 'import errno, os
+try:
+    os.listdir(os.path.expanduser("~/.ssh"))
+    print("visible")
+except OSError as e:
+    print(errno.errorcode[e.errno])' 2>&1)
+note=no
+printf '%s\n' "$so" | grep -q "the landlock backend .*a hidden path stays in place and opening it is refused with EACCES)$" && note=yes
+check "config explain ~/.ssh: absent as a run finds it ($(on_backend ENOENT EACCES)), the landlock note" \
+        "$(on_backend ENOENT EACCES):yes" "$got:$note"
 run config explain .
 has "config explain . names the project's read-write bind as the winner" "$so" \
         "$T_PROJECT: " "rw" "[this path]" "wins: read-write"

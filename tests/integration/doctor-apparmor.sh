@@ -25,8 +25,17 @@ state() {
         echo "$2" >"$root/proc/self/attr/apparmor/current"
         echo "${3:-Y}" >"$root/sys/module/apparmor/parameters/enabled"
 }
-doctor() { CORDON_DOCTOR_APPARMOR_ROOT=$root "${unpriv[@]}" "$CORDON" doctor "$@" 2>/dev/null; }
-line() { printf '%s\n' "$1" | grep "^$2: " | head -1; }
+# --backend ns: AppArmor matters to the ns backend's user namespaces, whose section names it.
+doctor() { CORDON_DOCTOR_APPARMOR_ROOT=$root "${unpriv[@]}" "$CORDON" doctor --backend ns "$@" 2>/dev/null; }
+# line TEXT LABEL: the line of the ns backend's section; "apparmor fix": the fix of the AppArmor
+# problem, as "apparmor fix: COMMAND".
+line() {
+        if [ "$2" = "apparmor fix" ]; then
+                printf '%s\n' "$1" | sed -n 's/^problem: AppArmor restricts user namespaces .*; fix: /apparmor fix: /p' | head -1
+        else
+                printf '%s\n' "$1" | sed -n "s/^  \($2\): /\1: /p" | head -1
+        fi
+}
 
 # Where the build put the profile's copy and the AppArmor directory: from --json, checked
 # against the fix command below.
@@ -43,7 +52,7 @@ state 1 unconfined
 out=$(doctor)
 fix=$(line "$out" "apparmor fix")
 if [ "$(id -u)" = 0 ]; then
-        as_root=$(CORDON_DOCTOR_APPARMOR_ROOT=$root "$CORDON" doctor 2>/dev/null)
+        as_root=$(CORDON_DOCTOR_APPARMOR_ROOT=$root "$CORDON" doctor --backend ns 2>/dev/null)
         check "restricted, as root: exempt, no command" \
                 "apparmor: restricts user namespaces (kernel.apparmor_restrict_unprivileged_userns=1; root is exempt)|" \
                 "$(line "$as_root" apparmor)|$(line "$as_root" "apparmor fix")"
@@ -80,7 +89,7 @@ check "restricted, cordon's profile attached: no command" \
 
 rm -rf "$root/proc" && state_dir=$root/sys/module/apparmor/parameters && echo N >"$state_dir/enabled"
 out=$(doctor)
-check "AppArmor inactive: no command" "apparmor: not active|" \
+check "AppArmor inactive: no line, no command" "|" \
         "$(line "$out" apparmor)|$(line "$out" "apparmor fix")"
 json=$(doctor --json | python3 -c 'import json, sys
 a = json.load(sys.stdin)["apparmor"]
@@ -88,11 +97,11 @@ print(a["enabled"], a["restricts_user_namespaces"], a["fix"], sep="|")')
 check "--json: AppArmor inactive" "False|False|None" "$json"
 
 # This host as it is (no stand-in): the line agrees with the sysctl.
-real=$("$CORDON" doctor 2>/dev/null | grep '^apparmor: ')
+real=$("$CORDON" doctor --backend ns 2>/dev/null | sed -n 's/^  apparmor: /apparmor: /p')
 if [ "$(cat /proc/sys/kernel/apparmor_restrict_unprivileged_userns 2>/dev/null)" = 1 ]; then
         want="apparmor: restricts user namespaces"
 else
         want="no restriction"
-        case $real in "apparmor: restricts"*) ;; "apparmor: "*) real="no restriction" ;; esac
+        case $real in "apparmor: restricts"*) ;; "apparmor: "* | "") real="no restriction" ;; esac
 fi
 check "this host: the line follows /proc/sys/kernel/apparmor_restrict_unprivileged_userns" "$want" "${real%% (*}"

@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
-# `cordon doctor`: one line per check, each cross-checked against an independent control (unshare,
-# the Landlock syscall from Python, /proc/self/status, stat -f, command -v, mountinfo and test -w
-# for the limits, and the `cordon: limits` banner of `cordon run` for the same user); --json
-# carries the same facts; the exit status follows user namespaces; misuse exits 2. The landlock
-# backend's items (what works there on this host) agree with the Landlock ABI, the kernel's
-# seccomp user notification and what the commands really get under --backend landlock.
+# `cordon doctor`: the backend in use first and whole (each line cross-checked against an
+# independent control: unshare, the Landlock syscall from Python, /proc/self/status, stat -f,
+# command -v, mountinfo and test -w for the limits, and the `cordon: limits` banner of `cordon run`
+# for the same user), the other backends one line each, then each problem with its fix; nothing
+# about what the settings do not ask for (limits, cgroups, modules, held variables). --json
+# carries the same facts; misuse exits 2. The landlock backend's items (what works there on this
+# host) agree with the Landlock ABI, the kernel's seccomp user notification and what the commands
+# really get under --backend landlock. Filtered mode out of reach of the user (a /dev/net/tun only
+# root may open) is a problem whose fix is the chmod.
 . "$(dirname "$0")/../lib/tap.sh"
 
+# The settings: none (the suite's SANDBOX_BACKEND aside) unless a test names a file.
+unset CORDON_CONF SANDBOX_CONF
 out=$("$CORDON" doctor 2>"$T_TMP/err"); rc=$?
 json=$("$CORDON" doctor --json 2>"$T_TMP/json-err"); json_rc=$?
-line() { printf '%s\n' "$out" | grep "^$1: " | head -1; }
+out_ns=$("$CORDON" doctor --backend ns 2>/dev/null)
+out_ll=$("$CORDON" doctor --backend landlock 2>/dev/null)
+# line LABEL [TEXT]: "LABEL: VALUE" of the in-use section of TEXT (default: the ns backend's).
+line() { printf '%s\n' "${2-$out_ns}" | sed -n "s/^  \($1\): /\1: /p" | head -1; }
 
 # Controls, computed without cordon.
 if unshare -Ur true 2>/dev/null; then userns=yes; else userns=no; fi
@@ -94,7 +102,7 @@ banner_mech() {
         fi
 }
 
-plan 26
+plan 34
 
 if [ "$userns" = yes ]; then
         check "exit status 0: user namespaces work here" "0" "$rc"
@@ -103,11 +111,25 @@ else
                 "exit status 0: user namespaces work here"
 fi
 
-labels=$(printf '%s\n' "$out" | sed 's/:.*//' | paste -sd,)
-check "text: one line per check, in order" \
-        "user namespaces,apparmor,landlock,seccomp,cgroup,limits,pasta,network,landlock features,backend,landlock backend" \
-        "$(printf '%s\n' "$labels" | tr , '\n' |
-        grep -v '^landlock backend gap$\|^landlock backend works$\|^accepted$\|^ not yet active$\|^apparmor fix$' | paste -sd,)"
+# The structure: the backend in use (the suite's SANDBOX_BACKEND, else what auto picks) and its
+# lines, the other backend on one line, then the problems.
+if [ "$userns" = yes ]; then auto=ns; elif [ "$landlock" != unavailable ]; then auto=landlock; else auto=none; fi
+in_use=${SANDBOX_BACKEND:-$auto}
+other=ns; [ "$in_use" = ns ] && other=landlock
+shape=$(printf '%s\n' "$out" | sed 's/^\(  [a-z][a-z ]*\): .*/\1/; s/^\(problem\): .*/\1/; s/^\(backend: [a-z]*\) .*/\1/' |
+        sed "s/^  $other: .*/  $other/" | uniq | paste -sd,)
+case $in_use in
+ns) want_shape="backend: ns,  user namespaces,$(line apparmor >/dev/null && [ -n "$(line apparmor)" ] && echo '  apparmor,')  landlock,  seccomp,  network,  network modes here,  pasta,other backends:,  landlock" ;;
+*) want_shape="backend: landlock,  landlock,  seccomp,  network,  network modes here,  works,  gap,other backends:,  ns" ;;
+esac
+case $shape in
+"$want_shape,problem" | "$want_shape,problems: none") ok "text: the backend in use ($in_use) whole, the other on one line, then the problems" ;;
+*) not_ok "text: the backend in use ($in_use) whole, the other on one line, then the problems" "want: $want_shape" "got: $shape" ;;
+esac
+check "text: with no settings, nothing about limits, cgroups, modules or held variables" "" \
+        "$(printf '%s\n' "$out" "$out_ns" "$out_ll" | grep -E '^  (limits|cgroup|modules|accepted)' | head -3)"
+check "text: each problem is one line, with its fix" "" \
+        "$(printf '%s\n' "$out" "$out_ns" "$out_ll" | grep '^problem: ' | grep -v '; fix: .' | head -3)"
 
 ul=$(line "user namespaces")
 case "${ul#*: }" in
@@ -119,23 +141,26 @@ check "user namespaces: agrees with unshare -Ur" \
         "$([ "$userns" = yes ] && echo yes || echo "no, with a reason")" "$got"
 
 ll=$(line landlock)
-check "landlock: agrees with landlock_create_ruleset from Python" "$landlock" "$(printf '%s' "${ll#landlock: }" | sed 's/ (.*//')"
+check "landlock: agrees with landlock_create_ruleset from Python" "$landlock" "$(printf '%s' "${ll#landlock: }" | sed 's/ (.*//; s/,.*//')"
 
 sl=$(line seccomp)
 check "seccomp: agrees with /proc/self/status" "$seccomp" "$(printf '%s' "${sl#seccomp: }" | sed 's/ (.*//')"
 
-cl=$(line cgroup)
+# Limits and their cgroup only when set: a file of the user's that sets all three.
+printf 'MEMORY_LIMIT=64M\nPIDS_LIMIT=4096\nCPU_LIMIT=1\n' >"$T_TMP/limits.conf"
+out_lim=$(CORDON_CONF=$T_TMP/limits.conf "$CORDON" doctor --backend ns 2>/dev/null)
+cl=$(line cgroup "$out_lim")
 check "cgroup: layout and delegation agree with stat -f and test -w" "$(cgroup_expect)" \
         "$(printf '%s' "${cl#cgroup: }" | sed 's/ (.*//; s/;.*//')"
 
-lim=$(line limits)
+lim=$(line limits "$out_lim")
 lim_value=$(printf '%s' "${lim#limits: }" | sed 's/ (.*//')
 want="memory=$(limit_expect memory memory) pids=$(limit_expect pids pids) cpus=$(limit_expect cpus cpu)"
 check "limits: as uid $(id -ru), $want as mountinfo, /proc/self/cgroup and test -w call for" \
         "$want" "$lim_value"
 banner="memory=$(banner_mech memory 64M) pids=$(banner_mech pids 4096) cpus=$(banner_mech cpus 1)"
 check "limits: the same as the banner of cordon run --memory/--pids/--cpus" "$banner" "$lim_value"
-# Each fallback names its weakness; an unenforceable limit says why.
+# Each fallback names its weakness; an unenforceable limit says why and is a problem.
 missing=""
 case $lim_value in *memory=rlimit*)
         case $lim in *"RLIMIT_AS/RLIMIT_DATA per process"*) ;; *) missing="$missing memory" ;; esac ;;
@@ -144,71 +169,109 @@ case $lim_value in *pids=rlimit*)
         case $lim in *"RLIMIT_NPROC counts every process of uid $(id -ru),"*) ;; *) missing="$missing pids" ;; esac ;;
 esac
 case $lim_value in *=unavailable*)
-        case $lim in *"limit cannot be enforced: "*) ;; *) missing="$missing unavailable" ;; esac ;;
+        case $lim in *"limit cannot be enforced: "*) ;; *) missing="$missing unavailable" ;; esac
+        printf '%s\n' "$out_lim" | grep -q '^problem: PIDS_LIMIT=4096 (.*) cannot be enforced: .*; fix: CGROUP_PATH' ||
+                missing="$missing problem" ;;
 esac
-check "limits: a caveat for each fallback, a reason for each unavailable limit" "" "$missing${missing:+: $lim}"
+check "limits: a caveat for each fallback, a reason and a problem for each unavailable limit" "" "$missing${missing:+: $lim}"
+out_one=$(printf 'PIDS_LIMIT=4096\n' >"$T_TMP/pids.conf"; CORDON_CONF=$T_TMP/pids.conf "$CORDON" doctor --backend ns 2>/dev/null)
+check "limits: only the limits set are named" "limits: pids=$(limit_expect pids pids)" \
+        "$(line limits "$out_one" | sed 's/ (.*//')"
 
 check "pasta: agrees with command -v" "pasta: $pasta" "$(line pasta)"
 # filtered needs pasta in the system directories and /dev/net/tun read-write for this user, and
 # the tun device there (not another one bound over it, as containers do with /dev/null).
-want_net="network: proxied, open, isolated ("
+want_net="network modes here: open, proxied, isolated"
+tun_ok=no
 if [ -x /usr/bin/pasta ] || [ -x /usr/local/bin/pasta ] || [ -x /usr/sbin/pasta ] || [ -x /bin/pasta ]; then
         if python3 -c 'import os, stat, sys
 fd = os.open("/dev/net/tun", os.O_RDWR)
 st = os.fstat(fd)
 sys.exit(not (stat.S_ISCHR(st.st_mode) and (os.major(st.st_rdev), os.minor(st.st_rdev)) == (10, 200)))' 2>/dev/null; then
-                want_net="network: filtered, proxied, open, isolated"
+                want_net="network modes here: open, filtered, proxied, isolated"
+                tun_ok=yes
         fi
 fi
-got_net=$(line network)
-case $got_net in "network: proxied, open, isolated ("*) got_net="network: proxied, open, isolated (" ;; esac
-check "network: filtered listed exactly when pasta and /dev/net/tun are usable" "$want_net" "$got_net"
+check "network: filtered listed exactly when pasta and /dev/net/tun are usable" "$want_net" "$(line "network modes here")"
+if [ "$tun_ok" = yes ]; then
+        check "network: the default mode, filtered, is what runs" "network: filtered (NETWORK_FILTER_MODE=filtered (built-in default))" "$(line network)"
+else
+        case $(line network) in
+        "network: proxied (NETWORK_FILTER_MODE=filtered (built-in default) cannot be delivered here; NETWORK_FILTER_FALLBACK=stricter (built-in default))")
+                ok "network: filtered cannot be delivered, the fallback gives proxied" ;;
+        *) not_ok "network: filtered cannot be delivered, the fallback gives proxied" "$(line network)" ;;
+        esac
+fi
 
-# ABI n brings these features; the control is the ABI from Python above.
-features=""
+# A /dev/net/tun only root may open (as on this machine without udev): filtered is out of reach
+# for a user, and doctor says so with the fix. As root: a private mount namespace where a 0600
+# tun node is bound over /dev/net/tun, doctor run as nobody; otherwise this user as it is.
+tun_problem() { printf '%s\n' "$1" | grep '^problem: network mode filtered cannot be delivered'; }
+want_fix="pasta cannot open /dev/net/tun: Permission denied; cordon run uses proxied instead (NETWORK_FILTER_FALLBACK); fix: chmod 0666 /dev/net/tun"
+if [ "$(id -u)" = 0 ] && [ -x /usr/bin/pasta ] && mknod -m 0600 "$T_TMP/tun" c 10 200 2>/dev/null; then
+        got=$(unshare -m --propagation private sh -c 'mount --bind "$1" /dev/net/tun &&
+                exec setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/ "$2" doctor --backend ns' - \
+                "$T_TMP/tun" "$CORDON" 2>&1)
+        case $(tun_problem "$got") in
+        "problem: network mode filtered cannot be delivered for nobody here: $want_fix"*) ok "tun 0600, as nobody: the problem and its fix (chmod 0666 /dev/net/tun)" ;;
+        *) not_ok "tun 0600, as nobody: the problem and its fix (chmod 0666 /dev/net/tun)" "$got" ;;
+        esac
+elif [ "$tun_ok" = no ] && [ -e /dev/net/tun ] && [ -n "$pasta" ] && [ ! -w /dev/net/tun ]; then
+        case $(tun_problem "$out_ns") in
+        "problem: network mode filtered cannot be delivered for $(id -un) here: $want_fix"*) ok "tun not usable by $(id -un): the problem and its fix (chmod 0666 /dev/net/tun)" ;;
+        *) not_ok "tun not usable by $(id -un): the problem and its fix (chmod 0666 /dev/net/tun)" "$out_ns" ;;
+        esac
+else
+        check "tun usable by $(id -un): no network problem under the ns backend" "" "$(tun_problem "$out_ns")"
+fi
+
+check "landlock: the features the ABI offers" "$(features=""
 if [ "$landlock" != unavailable ]; then
         abi=${landlock#ABI }; i=0
         for f in filesystem refer truncate tcp ioctl_dev scope; do
                 i=$((i + 1)); [ "$abi" -ge "$i" ] && features="$features $f"
         done
+        echo "landlock: $landlock,$features"
 else
-        features=" none"
-fi
-check "landlock features: what the ABI offers" "landlock features:$features" "$(line "landlock features")"
-if [ "$userns" = yes ]; then want=ns; elif [ "$landlock" != unavailable ]; then want=landlock; else want=none; fi
-check "backend: what auto picks follows the controls" "$want" \
-        "$(line backend | sed 's/^backend: //; s/ (.*//; s/^none can run here$/none/')"
-gaps=$(printf '%s\n' "$out" | grep -c '^landlock backend gap: ')
-if [ "$gaps" -ge 4 ] && printf '%s\n' "$out" | grep -q 'gap: .*EACCES instead of being hidden'; then
+        echo "landlock: unavailable"
+fi)" "$(line landlock | sed 's/ (.*//')"
+check "backend: the one in use is what auto picks, or the suite's SANDBOX_BACKEND" "$in_use" \
+        "$(printf '%s\n' "$out" | sed -n '1s/^backend: \([a-z]*\).*/\1/p; 1s/^backend: none can run here.*/none/p')"
+gaps=$(printf '%s\n' "$out_ll" | grep -c '^  gap: ')
+if [ "$gaps" -ge 4 ] && printf '%s\n' "$out_ll" | grep -q '^  gap: .*EACCES instead of being hidden'; then
         ok "landlock backend: its gaps are listed ($gaps lines)"
 else
-        not_ok "landlock backend: its gaps are listed" "$out"
+        not_ok "landlock backend: its gaps are listed" "$out_ll"
 fi
+case $(printf '%s\n' "$out_ns" | grep '^  landlock: usable') in
+"  landlock: usable, without namespaces: "*" of 12 items work here, $gaps gaps (cordon doctor --backend landlock lists them)")
+        ok "other backends: landlock on one line, counting its $gaps gaps" ;;
+*) [ "$landlock" = unavailable ] && ok "other backends: landlock unavailable # SKIP no Landlock" ||
+        not_ok "other backends: landlock on one line, counting its $gaps gaps" "$out_ns" ;;
+esac
 
 keys=$(printf '%s' "$json" | python3 -c 'import json, sys
 d = json.load(sys.stdin)
 print(",".join(k for k in ("user_namespaces", "landlock", "seccomp", "cgroup", "limits", "pasta",
-                           "network", "ns_backend_usable") if k in d))' 2>&1 | tail -1)
+                           "network", "ns_backend_usable", "in_use", "problems") if k in d))' 2>&1 | tail -1)
 check "--json: parses, with every key" \
-        "user_namespaces,landlock,seccomp,cgroup,limits,pasta,network,ns_backend_usable" "$keys"
+        "user_namespaces,landlock,seccomp,cgroup,limits,pasta,network,ns_backend_usable,in_use,problems" "$keys"
 
 from_json=$(printf '%s' "$json" | python3 -c 'import json, sys
 d = json.load(sys.stdin)
 yn = lambda b: "yes" if b else "no"
 print(yn(d["user_namespaces"]["usable"]),
       "ABI %d" % d["landlock"]["abi"] if d["landlock"]["available"] else "unavailable",
-      yn(d["seccomp"]["available"]), yn(d["cgroup"]["delegated"]),
-      d["pasta"]["path"] or "not found in PATH", sep="|")' 2>&1 | tail -1)
-delegated=no
-case "$cl" in *", delegated"*) delegated=yes ;; esac
-from_text="$(printf '%s' "${ul#*: }" | sed 's/ (.*//')|$(printf '%s' "${ll#landlock: }" | sed 's/ (.*//')"
-from_text="$from_text|$(printf '%s' "${sl#seccomp: }" | sed 's/ (.*//')|$delegated|$(line pasta | sed 's/^pasta: //')"
+      yn(d["seccomp"]["available"]), d["pasta"]["path"] or "not found in PATH",
+      d["in_use"]["backend"], sep="|")' 2>&1 | tail -1)
+from_text="$(printf '%s' "${ul#*: }" | sed 's/ (.*//')|$(printf '%s' "${ll#landlock: }" | sed 's/ (.*//; s/,.*//')"
+from_text="$from_text|$(printf '%s' "${sl#seccomp: }" | sed 's/ (.*//')|$(line pasta | sed 's/^pasta: //')|$in_use"
 check "--json: the same facts as the text" "$from_text" "$from_json"
 
-json_limits=$(printf '%s' "$json" | python3 -c 'import json, sys
-l = json.load(sys.stdin)["limits"]
-print(" ".join("%s=%s" % (k, l[k]["mechanism"] or "unavailable") for k in ("memory", "pids", "cpus")))' 2>&1 | tail -1)
-check "--json: the same limits as the text" "$lim_value" "$json_limits"
+json_problems=$(printf '%s' "$json" | python3 -c 'import json, sys
+for p in json.load(sys.stdin)["problems"]:
+    print("problem: %s; fix: %s" % (p["what"], p["fix"]))' 2>&1)
+check "--json: the same problems as the text" "$(printf '%s\n' "$out" | grep '^problem: ')" "$json_problems"
 
 check "--json: the same exit status as the text" "$rc" "$json_rc"
 
@@ -221,13 +284,26 @@ else
         not_ok "--bogus: one line on stderr names the option and the help, nothing on stdout" \
                 "stdout: $bogus_out" "stderr: $(head -2 "$T_TMP/bogus-err" | paste -sd' ')"
 fi
+"$CORDON" doctor --backend bogus >/dev/null 2>"$T_TMP/backend-err"; backend_rc=$?
+check "--backend bogus: a usage error naming --backend" "2:1" \
+        "$backend_rc:$(grep -c -- "--backend 'bogus'" "$T_TMP/backend-err")"
 
 help_out=$("$CORDON" doctor --help 2>/dev/null); help_rc=$?
-if [ "$help_rc" = 0 ] && printf '%s\n' "$help_out" | grep -q -- "--json"; then
-        ok "--help: exit status 0, lists --json"
+if [ "$help_rc" = 0 ] && printf '%s\n' "$help_out" | grep -q -- "--json" &&
+        printf '%s\n' "$help_out" | grep -q -- "--backend"; then
+        ok "--help: exit status 0, lists --json and --backend"
 else
-        not_ok "--help: exit status 0, lists --json" "status $help_rc" "$help_out"
+        not_ok "--help: exit status 0, lists --json and --backend" "status $help_rc" "$help_out"
 fi
+
+# A configuration that does not load: cordon run would refuse, and doctor says so with the file.
+printf 'NETWORK_FILTER_MODE=bogus\n' >"$T_TMP/bad.conf"
+bad=$(CORDON_CONF=$T_TMP/bad.conf "$CORDON" doctor 2>/dev/null); bad_rc=$?
+case $(printf '%s\n' "$bad" | grep '^problem: the configuration') in
+"problem: the configuration cannot be loaded: $T_TMP/bad.conf:1: NETWORK_FILTER_MODE 'bogus'"*"; fix: "*)
+        check "a configuration that does not load: a problem naming file and line, exit status 1" 1 "$bad_rc" ;;
+*) not_ok "a configuration that does not load: a problem naming file and line, exit status 1" "$bad" ;;
+esac
 
 # The landlock backend's items. Controls: the ABI from Python (above), the kernel's seccomp user
 # notification (the action, pidfd_getfd and Linux 5.14 for SECCOMP_ADDFD_FLAG_SEND), and what a
@@ -321,8 +397,8 @@ text_want=$(printf '%s' "$json" | python3 -c 'import json, sys
 d = json.load(sys.stdin)["landlock_backend"]
 for f in d["features"]:
     if f["works"]:
-        print("landlock backend works: %s (%s)" % (f["what"], f["note"]))
+        print("  works: %s (%s)" % (f["what"], f["note"]))
 for g in d["gaps"]:
-    print("landlock backend gap: " + g)')
+    print("  gap: " + g)')
 check "landlock backend: the text has the same works and gap lines as --json" "$text_want" \
-        "$(printf '%s\n' "$out" | grep '^landlock backend works: \|^landlock backend gap: ')"
+        "$(printf '%s\n' "$out_ll" | grep '^  works: \|^  gap: ')"

@@ -64,7 +64,7 @@ if [ "${SANDBOX_BACKEND:-}" = landlock ]; then
         exit 0
 fi
 
-plan 19
+plan 20
 out=$(run -- python3 -c "$FILL" /tmp/fill 2048 2>&1)
 check "control: 2 MiB into /tmp without --tmp-size" "0:OK" "$?:$out"
 out=$(run --tmp-size 1M -- python3 -c "$FILL" /tmp/fill 2048 2>&1)
@@ -114,3 +114,11 @@ out=$(run --home-access read -- python3 -c "$SIZE" /dev/shm 2>&1)
 check "without a tmpfs home (--home-access read): /tmp and /dev/shm split the quarter" \
         "0:$(( ram / 4 / 2 / 4096 * 4096 ))" "$?:$out"
 memory_note
+
+# --help says what the default is: the share computed above, a quarter of RAM together.
+help=$("$CORDON" run --help 2>/dev/null | tr -s ' \n' ' ')
+case $help in
+*"--tmp-size SIZE size of each of the private /tmp, the tmpfs home and /dev/shm (default: together a quarter of RAM; ns backend only)"*)
+        ok "--help: --tmp-size's default is the quarter of RAM they share" ;;
+*) not_ok "--help: --tmp-size's default is the quarter of RAM they share" "$(printf '%s\n' "$help" | grep -o -- '--tmp-size.\{0,160\}')" ;;
+esac

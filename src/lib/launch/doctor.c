@@ -261,14 +261,13 @@ _public_ int cordon_doctor_check_cgroup(struct cordon_doctor_cgroup *ret)
         return 0;
 }
 
-int cordon_doctor_check_limits_at(const struct cordon_limits_host *host,
+int cordon_doctor_check_limits_in(const struct cordon_limits_host *host, const char *cgroup_path,
                                   struct cordon_doctor_limits *ret)
 {
         struct cordon_doctor_limits l = {0};
         struct cordon_diag diag = {0};
 
-        /* No --cgroup: what a plain `cordon run --memory/--pids/--cpus` gets. */
-        int r = cordon_limits_probe_at(host, NULL, l.mechanism, &diag);
+        int r = cordon_limits_probe_at(host, cgroup_path, l.mechanism, &diag);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
@@ -284,6 +283,13 @@ int cordon_doctor_check_limits_at(const struct cordon_limits_host *host,
         }
         *ret = l;
         return 0;
+}
+
+int cordon_doctor_check_limits_at(const struct cordon_limits_host *host,
+                                  struct cordon_doctor_limits *ret)
+{
+        /* No --cgroup: what a plain `cordon run --memory/--pids/--cpus` gets. */
+        return cordon_doctor_check_limits_in(host, NULL, ret);
 }
 
 _public_ int cordon_doctor_check_limits(struct cordon_doctor_limits *ret)
