@@ -66,7 +66,7 @@ wait_for "Do you want to use this API key" 30 && T send-keys Enter
 if wait_for "for shortcuts" 30; then ok "claude takes the answers and shows its prompt"; else
         not_ok "claude takes the answers and shows its prompt" "$(screen | tail -8)"; fi
 T send-keys -l "/exit" && sleep 0.5 && T send-keys Enter
-if wait_for "^EXIT=0" 30 && sane claude; then ok "claude exits, the terminal is sane"; else
+if wait_for "EXIT=0" 30 && sane claude; then ok "claude exits, the terminal is sane"; else
         not_ok "claude exits, the terminal is sane" "$(screen | tail -4)" "$(cat "$T_TMP/stty.claude" 2>&1 | head -3)"; fi
 check "claude: the trust for the project reached the host's ~/.claude.json" "True" \
         "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["projects"][sys.argv[2]]["hasTrustDialogAccepted"])' "$HOME/.claude.json" "$real" 2>&1)"
@@ -75,12 +75,14 @@ if wait_for "Welcome back" 60 && ! screen | grep -q "trust this folder\|use this
         ok "claude's second run remembers the first (no trust or API key question)"
 else not_ok "claude's second run remembers the first (no trust or API key question)" "$(screen | tail -8)"; fi
 T send-keys -l "/exit" && sleep 0.5 && T send-keys Enter
-wait_for "^EXIT=" 30
+wait_for "EXIT=[0-9]" 30
 check "claude's own sandbox is off and the confined tools run without asking, in its copy only" \
         'False:["Bash", "Read", "Edit", "Write", "Glob", "Grep", "NotebookEdit"]:absent' \
         "$(cd "$T_PROJECT" && "$CORDON" run --quiet -- sh -c 'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(str(d[\"sandbox\"][\"enabled\"]) + \":\" + json.dumps(d[\"permissions\"][\"allow\"]))" "$CLAUDE_CONFIG_DIR/settings.json"' 2>&1):$([ -e "$HOME/.claude/settings.json" ] && echo present || echo absent)"
 
-# gemini, with an API key so that it asks nothing else.
+# gemini, as a user who chose an API key (so that it asks nothing else).
+mkdir -p "$HOME/.gemini"
+echo '{"security": {"auth": {"selectedType": "gemini-api-key"}}}' >"$HOME/.gemini/settings.json"
 G=GEMINI_API_KEY=cordon-test
 tui gemini "$G"
 if wait_for "Do you trust the files in this folder" 60; then ok "gemini renders its folder trust question"; else
@@ -89,7 +91,7 @@ T send-keys Enter
 if wait_for "Type your message" 60; then ok "gemini takes the answer and shows its prompt"; else
         not_ok "gemini takes the answer and shows its prompt" "$(screen | tail -8)"; fi
 T send-keys -l "/quit" && sleep 0.5 && T send-keys Enter
-if wait_for "^EXIT=0" 30 && sane gemini; then ok "gemini exits, the terminal is sane"; else
+if wait_for "EXIT=0" 30 && sane gemini; then ok "gemini exits, the terminal is sane"; else
         not_ok "gemini exits, the terminal is sane" "$(screen | tail -4)"; fi
 check "gemini: the trust for the project reached the host" "TRUST_FOLDER" \
         "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$HOME/.gemini/trustedFolders.json" "$real" 2>&1)"
@@ -98,17 +100,24 @@ if wait_for "Type your message" 60 && ! screen | grep -q "Do you trust the files
         ok "gemini's second run remembers the first (no trust question)"
 else not_ok "gemini's second run remembers the first (no trust question)" "$(screen | tail -8)"; fi
 T send-keys -l "/quit" && sleep 0.5 && T send-keys Enter
-wait_for "^EXIT=" 30
+wait_for "EXIT=[0-9]" 30
 
-# codex: its sign-in screen renders and Ctrl-C leaves it; its copy has its sandbox off.
+# codex: its sign-in screen renders and Ctrl-C leaves it; its copy has its sandbox off. Under
+# the landlock backend (Landlock before ABI 9) its app server's unix socket is refused: a gap
+# cordon names at the start.
 tui codex
-if wait_for "Welcome to Codex" 60; then ok "codex renders its sign-in screen"; else
-        not_ok "codex renders its sign-in screen" "$(screen | tail -8)"; fi
-T send-keys C-c
-sleep 1
-T send-keys C-c
-if wait_for "^EXIT=" 30 && sane codex; then ok "codex exits on Ctrl-C, the terminal is sane"; else
-        not_ok "codex exits on Ctrl-C, the terminal is sane" "$(screen | tail -4)"; fi
+if [ "${SANDBOX_BACKEND:-}" = landlock ] && wait_for "EXIT=[0-9]" 60 && screen | grep -q "a unix socket was refused"; then
+        ok "codex renders its sign-in screen # SKIP landlock backend: its app server's unix socket is refused (named in a warning)"
+        ok "codex exits on Ctrl-C, the terminal is sane # SKIP landlock backend: see above"
+else
+        if wait_for "Welcome to Codex" 60; then ok "codex renders its sign-in screen"; else
+                not_ok "codex renders its sign-in screen" "$(screen | tail -8)"; fi
+        T send-keys C-c
+        sleep 1
+        T send-keys C-c
+        if wait_for "EXIT=[0-9]" 30 && sane codex; then ok "codex exits on Ctrl-C, the terminal is sane"; else
+                not_ok "codex exits on Ctrl-C, the terminal is sane" "$(screen | tail -4)"; fi
+fi
 check "codex's copy of config.toml has its own sandbox off; the host's file was not made" \
         'sandbox_mode = "danger-full-access":absent' \
         "$(cd "$T_PROJECT" && "$CORDON" run --quiet -- sh -c 'head -1 "$CODEX_HOME/config.toml"' 2>&1):$([ -e "$HOME/.codex/config.toml" ] && echo present || echo absent)"

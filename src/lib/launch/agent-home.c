@@ -36,6 +36,7 @@ struct cordon_agent_base {
         char *rel;  /* the copy, relative to the run directory */
         char *text; /* what was handed in */
         char **patterns;
+        bool absent; /* nothing was: a copy the agent did not make is no change */
 };
 
 static int openat2_flags(int dirfd, const char *path, int flags, mode_t mode, uint64_t resolve)
@@ -162,6 +163,13 @@ static int copy_text(const struct cordon_agent_copy *c,
                 len = text ? strlen(text) : 0;
                 if (!text)
                         return -ENOMEM;
+                /* Nothing to hand in: the agent makes the file itself (an empty document is
+                 * not what every agent takes for one), unless an overlay goes into it. */
+                if (!c->overlay) {
+                        *ret = TAKE_PTR(text);
+                        *ret_len = len;
+                        return 1;
+                }
         } else if (r < 0)
                 return r;
         if (c->overlay && !c->json) {
@@ -223,7 +231,7 @@ static int copy_text(const struct cordon_agent_copy *c,
 }
 
 static int keep_base(struct cordon_agent_homes *hs, const struct cordon_agent_home *h,
-                     const struct cordon_agent_copy *c, const char *text)
+                     const struct cordon_agent_copy *c, const char *text, bool absent)
 {
         struct cordon_agent_base *b = reallocarray(hs->bases, hs->n_bases + 1, sizeof(*b));
         if (!b)
@@ -234,7 +242,8 @@ static int keep_base(struct cordon_agent_homes *hs, const struct cordon_agent_ho
                                         .host = strdup(c->host),
                                         .rel = path_join(h->agent, c->name),
                                         .text = strdup(text),
-                                        .patterns = strv_copy(c->patterns)};
+                                        .patterns = strv_copy(c->patterns),
+                                        .absent = absent};
         return b->agent && b->host && b->rel && b->text && b->patterns ? 0 : -ENOMEM;
 }
 
@@ -274,13 +283,14 @@ int cordon_agent_homes_make(const struct cordon_policy *p, struct cordon_agent_h
                         const struct cordon_agent_copy *c = &h->copies[j];
                         _cleanup_free_ char *text = NULL;
                         size_t len = 0;
-                        if ((r = copy_text(c, warn, userdata, &text, &len)) < 0 ||
-                            (r = write_new(root, c->name, text, len)) < 0)
+                        int absent = copy_text(c, warn, userdata, &text, &len);
+                        if ((r = absent) < 0 ||
+                            (!absent && (r = write_new(root, c->name, text, len)) < 0))
                                 return cordon_diag_set(diag, r,
                                                        "cannot copy '%s' into the agent's home "
                                                        "'%s': %s",
                                                        c->host, h->root, strerror(-r));
-                        if (c->patterns && (r = keep_base(ret, h, c, text)) < 0)
+                        if (c->patterns && (r = keep_base(ret, h, c, text, absent > 0)) < 0)
                                 return r;
                 }
         }
@@ -396,13 +406,15 @@ static int write_back(struct cordon_agent_homes *hs, int run, const struct cordo
         struct cordon_agent_json_result out = {0};
         if (r == -ENOMEM)
                 return r;
-        if (r < 0)
+        /* Never made by the agent where nothing was handed in: nothing changed. */
+        bool untouched = r == -ENOENT && b->absent;
+        if (r < 0 && !untouched)
                 snprintf(why, sizeof(why), "the agent's copy cannot be read (%s)", strerror(-r));
-        else if (!json_is_object(final))
+        else if (!untouched && !json_is_object(final))
                 snprintf(why, sizeof(why), "the agent's copy is not a JSON object");
         /* A host file that is missing is made only when something flows into it: the first
          * pass merges into an empty document, the second (if any) into the file made. */
-        for (bool create = false; !*why;) {
+        for (bool create = false; !*why && !untouched;) {
                 const char *what = "it cannot be locked";
                 r = lock_host(b->host, create, &dir, &locked, &what);
                 if (r == -ENOMEM)
@@ -435,7 +447,7 @@ static int write_back(struct cordon_agent_homes *hs, int run, const struct cordo
                 host = NULL;
                 create = true;
         }
-        if (!*why) {
+        if (!*why && !untouched) {
                 res->kept = out.kept;
                 res->more_dropped = out.more;
                 *ret_dropped = TAKE_PTR(out.dropped);
