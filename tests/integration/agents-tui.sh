@@ -28,7 +28,9 @@ for a in claude codex gemini; do
         esac
 done
 
-sock=$T_TMP/tmux.sock
+# A tmux server of its own for each run: one killed just before may still hold its socket.
+n_sock=0
+sock=$T_TMP/tmux.0.sock
 T() { tmux -S "$sock" "$@"; }
 screen() { T capture-pane -p -J -S -300 2>/dev/null; }
 wait_for() { # wait_for REGEX [SECONDS]
@@ -45,6 +47,8 @@ tui() {
         local a=$1
         shift
         T kill-server 2>/dev/null
+        n_sock=$((n_sock + 1))
+        sock=$T_TMP/tmux.$n_sock.sock
         T new-session -d -x 120 -y 40 "cd '$T_PROJECT' && env $* '$CORDON' run -- $a; echo EXIT=\$?; stty -a > '$T_TMP/stty.$a'; sleep 600"
 }
 sane() { # sane AGENT: the terminal came back in canonical mode with echo
@@ -60,20 +64,20 @@ echo '{"hasCompletedOnboarding": true}' >"$HOME/.claude.json"
 K=ANTHROPIC_API_KEY=sk-ant-api03-cordon-test
 tui claude "$K"
 if wait_for "trust this folder" 60; then ok "claude renders its folder trust question"; else
-        not_ok "claude renders its folder trust question" "$(screen | tail -8)"; fi
+        not_ok "claude renders its folder trust question" "$(screen | grep -v "^ *$" | tail -8)"; fi
 T send-keys Enter
 wait_for "Do you want to use this API key" 30 && T send-keys Enter
 if wait_for "for shortcuts" 30; then ok "claude takes the answers and shows its prompt"; else
-        not_ok "claude takes the answers and shows its prompt" "$(screen | tail -8)"; fi
+        not_ok "claude takes the answers and shows its prompt" "$(screen | grep -v "^ *$" | tail -8)"; fi
 T send-keys -l "/exit" && sleep 0.5 && T send-keys Enter
 if wait_for "EXIT=0" 30 && sane claude; then ok "claude exits, the terminal is sane"; else
-        not_ok "claude exits, the terminal is sane" "$(screen | tail -4)" "$(cat "$T_TMP/stty.claude" 2>&1 | head -3)"; fi
+        not_ok "claude exits, the terminal is sane" "$(screen | grep -v "^ *$" | tail -4)" "$(cat "$T_TMP/stty.claude" 2>&1 | head -3)"; fi
 check "claude: the trust for the project reached the host's ~/.claude.json" "True" \
         "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["projects"][sys.argv[2]]["hasTrustDialogAccepted"])' "$HOME/.claude.json" "$real" 2>&1)"
 tui claude "$K"
 if wait_for "Welcome back" 60 && ! screen | grep -q "trust this folder\|use this API key"; then
         ok "claude's second run remembers the first (no trust or API key question)"
-else not_ok "claude's second run remembers the first (no trust or API key question)" "$(screen | tail -8)"; fi
+else not_ok "claude's second run remembers the first (no trust or API key question)" "$(screen | grep -v "^ *$" | tail -8)"; fi
 T send-keys -l "/exit" && sleep 0.5 && T send-keys Enter
 wait_for "EXIT=[0-9]" 30
 check "claude's own sandbox is off and the confined tools run without asking, in its copy only" \
@@ -86,19 +90,19 @@ echo '{"security": {"auth": {"selectedType": "gemini-api-key"}}}' >"$HOME/.gemin
 G=GEMINI_API_KEY=cordon-test
 tui gemini "$G"
 if wait_for "Do you trust the files in this folder" 60; then ok "gemini renders its folder trust question"; else
-        not_ok "gemini renders its folder trust question" "$(screen | tail -8)"; fi
+        not_ok "gemini renders its folder trust question" "$(screen | grep -v "^ *$" | tail -8)"; fi
 T send-keys Enter
 if wait_for "Type your message" 60; then ok "gemini takes the answer and shows its prompt"; else
-        not_ok "gemini takes the answer and shows its prompt" "$(screen | tail -8)"; fi
+        not_ok "gemini takes the answer and shows its prompt" "$(screen | grep -v "^ *$" | tail -8)"; fi
 T send-keys -l "/quit" && sleep 0.5 && T send-keys Enter
 if wait_for "EXIT=0" 30 && sane gemini; then ok "gemini exits, the terminal is sane"; else
-        not_ok "gemini exits, the terminal is sane" "$(screen | tail -4)"; fi
+        not_ok "gemini exits, the terminal is sane" "$(screen | grep -v "^ *$" | tail -4)"; fi
 check "gemini: the trust for the project reached the host" "TRUST_FOLDER" \
         "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$HOME/.gemini/trustedFolders.json" "$real" 2>&1)"
 tui gemini "$G"
 if wait_for "Type your message" 60 && ! screen | grep -q "Do you trust the files"; then
         ok "gemini's second run remembers the first (no trust question)"
-else not_ok "gemini's second run remembers the first (no trust question)" "$(screen | tail -8)"; fi
+else not_ok "gemini's second run remembers the first (no trust question)" "$(screen | grep -v "^ *$" | tail -8)"; fi
 T send-keys -l "/quit" && sleep 0.5 && T send-keys Enter
 wait_for "EXIT=[0-9]" 30
 
@@ -111,12 +115,11 @@ if [ "${SANDBOX_BACKEND:-}" = landlock ] && wait_for "EXIT=[0-9]" 60 && screen |
         ok "codex exits on Ctrl-C, the terminal is sane # SKIP landlock backend: see above"
 else
         if wait_for "Welcome to Codex" 60; then ok "codex renders its sign-in screen"; else
-                not_ok "codex renders its sign-in screen" "$(screen | tail -8)"; fi
+                not_ok "codex renders its sign-in screen" "$(screen | grep -v "^ *$" | tail -8)"; fi
         T send-keys C-c
-        sleep 1
-        T send-keys C-c
+        wait_for "EXIT=[0-9]" 5 || T send-keys C-c # a second one where the first is taken
         if wait_for "EXIT=[0-9]" 30 && sane codex; then ok "codex exits on Ctrl-C, the terminal is sane"; else
-                not_ok "codex exits on Ctrl-C, the terminal is sane" "$(screen | tail -4)"; fi
+                not_ok "codex exits on Ctrl-C, the terminal is sane" "$(screen | grep -v "^ *$" | tail -4)"; fi
 fi
 check "codex's copy of config.toml has its own sandbox off; the host's file was not made" \
         'sandbox_mode = "danger-full-access":absent' \

@@ -369,12 +369,12 @@ Test(profiles, tmpwrite_home_agent_dirs_read_only_with_state_writable)
         assert_state_over_dir(".gemini", ".gemini/tmp");
         cr_assert(exists(fmt("%s/.codex/sessions", home)));
         cr_assert_null(rule(fmt("%s/.claude/commands", home), CORDON_ACCESS_RW));
-        /* State files: bound read-write, made holding an empty document when missing. */
+        /* State files: bound read-write, made empty when missing. */
         assert_state_over_dir(".claude", ".claude/.credentials.json");
         assert_state_over_dir(".codex", ".codex/auth.json");
         _cleanup_free_ char *c = NULL;
         cr_assert_eq(read_full_file(fmt("%s/.claude/.credentials.json", home), 64, &c, NULL), 0);
-        cr_assert_str_eq(c, "{}\n");
+        cr_assert_str_eq(c, "", "empty: an empty document is a login to some agents");
         /* A missing file of commands inside is not made on the host: the agent's private home
          * holds its copy (with the overlay), which the agent may replace by rename. */
         cr_assert_null(rule(fmt("%s/.claude/settings.json", home), CORDON_ACCESS_COPY));

@@ -325,8 +325,8 @@ static int invert_dir(struct lower *l, const struct cordon_agent_profile *a,
         return 0;
 }
 
-/* A `state_file` in the agent's read-only directory: bound read-write, made first (holding an
- * empty document) when missing, so that the agent can write it in place. Replacing it by rename
+/* A `state_file` in the agent's read-only directory: bound read-write, made first (empty)
+ * when missing, so that the agent can write it in place. Replacing it by rename
  * fails (EBUSY under the ns backend, EACCES under the landlock one): the directory is read-only. */
 static int state_file(struct lower *l, const struct cordon_agent_profile *a,
                       const struct cordon_item *it)
@@ -356,8 +356,10 @@ static int state_file(struct lower *l, const struct cordon_agent_profile *a,
                 *strrchr(parent, '/') = 0;
                 if (cordon_lower_lstat(l, parent, &st) < 0 || !S_ISDIR(st.st_mode))
                         return 0;
-                if ((r = cordon_lower_plan(l, CORDON_HOST_FILE, host, 0600,
-                                           empty_document(it->value), it->origin, NULL)) < 0)
+                /* Empty, not an empty document: codex takes an auth.json holding {} for a
+                 * ChatGPT login and fails; every agent takes an empty file for none. */
+                if ((r = cordon_lower_plan(l, CORDON_HOST_FILE, host, 0600, "", it->origin,
+                                           NULL)) < 0)
                         return r;
         } else if (!S_ISREG(st.st_mode))
                 return 0; /* a link there points where the read-only directory sent it */
