@@ -1,5 +1,6 @@
 /* File-descriptor helpers. */
 #include <errno.h>
+#include <ftw.h>
 #include <fcntl.h>
 #include <linux/close_range.h>
 #include <stdlib.h>
@@ -231,4 +232,35 @@ int dir_read_names(DIR *d, size_t max, char ***ret, size_t *ret_n)
         if (ret_n)
                 *ret_n = n;
         return 0;
+}
+
+static int unlock_dir(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+        (void)ftw;
+        /* A directory made unwritable would keep its entries. */
+        if (type == FTW_D && (st->st_mode & 0700) != 0700)
+                (void)chmod(path, (st->st_mode & 07777) | 0700);
+        return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+        (void)st;
+        (void)ftw;
+        if (type == FTW_DP)
+                (void)rmdir(path);
+        else
+                (void)unlink(path);
+        return 0;
+}
+
+void remove_tree_physical(const char *path)
+{
+        if (rmdir(path) == 0 || errno == ENOENT)
+                return;
+        (void)nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+        if (access(path, F_OK) == 0) {
+                (void)nftw(path, unlock_dir, 16, FTW_PHYS | FTW_MOUNT);
+                (void)nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+        }
 }

@@ -40,3 +40,9 @@ void stdio_guard_release(struct stdio_guard *g);
  * close-on-exec), so that nothing the program or its children open later becomes their standard
  * input or output. Returns 0 or -errno. */
 int stdio_open_missing(void);
+
+/* Removes directory @path and everything below it by a physical walk on one filesystem: a
+ * symbolic link or mount point found there is removed (or left), never followed; a directory
+ * made unwritable is opened up first. Best effort (what stays, stays); one rmdir() when the
+ * directory is empty. */
+void remove_tree_physical(const char *path);

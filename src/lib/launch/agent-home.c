@@ -8,7 +8,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <jansson.h>
 #include <linux/openat2.h>
 #include <stdio.h>
@@ -469,37 +468,11 @@ static int write_back(struct cordon_agent_homes *hs, int run, const struct cordo
         return 0;
 }
 
-static int unlock_dir(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-        (void)ftw;
-        /* A directory the command made unwritable would keep its entries. */
-        if (type == FTW_D && (st->st_mode & 0700) != 0700)
-                (void)chmod(path, (st->st_mode & 07777) | 0700);
-        return 0;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-        (void)st;
-        (void)ftw;
-        if (type == FTW_DP)
-                (void)rmdir(path);
-        else
-                (void)unlink(path);
-        return 0;
-}
-
 static void remove_run_dir(struct cordon_agent_homes *h)
 {
         if (!h->run_dir)
                 return;
-        /* A physical walk on one filesystem: a link or mount point left there is removed, never
-         * followed. */
-        (void)nftw(h->run_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-        if (access(h->run_dir, F_OK) == 0) {
-                (void)nftw(h->run_dir, unlock_dir, 16, FTW_PHYS | FTW_MOUNT);
-                (void)nftw(h->run_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-        }
+        remove_tree_physical(h->run_dir);
         free(h->run_dir);
         h->run_dir = NULL;
 }

@@ -3,7 +3,6 @@
  * missing mechanism means for the worktree profile; os_hardened always insists. */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include "lib/mech/seccomp-notify.h"
 #include "lib/policy/net-modes.h"
 #include "lib/policy/policy.h"
+#include "shared/fd-util.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
 
@@ -631,26 +631,6 @@ int cordon_launch_net_fall_back(struct cordon_launch *l, const char *why, struct
         return prepare_backend(l, diag);
 }
 
-static int unlock_dir(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-        (void)ftw;
-        /* A directory the command made unwritable would keep its entries. */
-        if (type == FTW_D && (st->st_mode & 0700) != 0700)
-                (void)chmod(path, (st->st_mode & 07777) | 0700);
-        return 0;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-        (void)st;
-        (void)ftw;
-        if (type == FTW_DP)
-                (void)rmdir(path);
-        else
-                (void)unlink(path);
-        return 0;
-}
-
 void cordon_launch_cleanup_materialized(struct cordon_launch *l)
 {
         if (!l->created)
@@ -677,18 +657,8 @@ void cordon_launch_clear(struct cordon_launch *l)
         cordon_bpf_clear(&l->bpf);
         cordon_landlock_plan_clear(&l->ll);
         if (l->tmpdir) {
-                /* Most commands leave it empty: one rmdir, no walk. Otherwise a physical walk
-                 * on one filesystem: a symlink or mount point the command left behind is
-                 * removed, never followed. */
-                if (rmdir(l->tmpdir) < 0 && errno != ENOENT) {
-                        (void)nftw(l->tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-                        if (access(l->tmpdir, F_OK) == 0) {
-                                /* Something stayed: a directory the command made unwritable. */
-                                (void)nftw(l->tmpdir, unlock_dir, 16, FTW_PHYS | FTW_MOUNT);
-                                (void)nftw(l->tmpdir, remove_entry, 16,
-                                           FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-                        }
-                }
+                /* Most commands leave it empty: one rmdir, no walk. */
+                remove_tree_physical(l->tmpdir);
                 free(l->tmpdir);
                 l->tmpdir = NULL;
         }

@@ -98,6 +98,32 @@ static bool is_name_char(char c)
                c == '-';
 }
 
+/* The checks both texts start with; the reason is emptied. */
+static int check_text(const char *text, size_t len, char *reason, size_t size)
+{
+        if (size)
+                reason[0] = 0;
+        if (len > CORDON_GIT_STATE_MAX)
+                return refuse(reason, size, 0, "larger than %u bytes", CORDON_GIT_STATE_MAX);
+        if (memchr(text, 0, len))
+                return refuse(reason, size, 0, "holds a NUL byte");
+        return 0;
+}
+
+/* The line at *@pos of @text (without its newline) in *@ret and *@ret_n; false at the end. */
+static bool next_line(const char *text, size_t len, size_t *pos, const char **ret, size_t *ret_n)
+{
+        if (*pos >= len)
+                return false;
+        const char *s = text + *pos;
+        const char *nl = memchr(s, '\n', len - *pos);
+        size_t n = nl ? (size_t)(nl - s) : len - *pos;
+        *pos += n + (nl != NULL);
+        *ret = s;
+        *ret_n = n;
+        return true;
+}
+
 /* A value git would read as the name of a transport helper it runs ("helper::address"). */
 static bool url_names_helper(const char *v, size_t n)
 {
@@ -109,21 +135,16 @@ static bool url_names_helper(const char *v, size_t n)
 
 int cordon_git_config_check(const char *text, size_t len, char *reason, size_t size)
 {
-        if (size)
-                reason[0] = 0;
-        if (len > CORDON_GIT_STATE_MAX)
-                return refuse(reason, size, 0, "larger than %u bytes", CORDON_GIT_STATE_MAX);
-        if (memchr(text, 0, len))
-                return refuse(reason, size, 0, "holds a NUL byte");
+        int r = check_text(text, len, reason, size);
+        if (r < 0)
+                return r;
         const struct git_key *section = NULL;
         bool has_sub = false;
         char name[32] = "";
         unsigned line = 0;
-        for (size_t pos = 0; pos < len;) {
-                const char *s = text + pos;
-                const char *nl = memchr(s, '\n', len - pos);
-                size_t n = nl ? (size_t)(nl - s) : len - pos;
-                pos += n + (nl != NULL);
+        const char *s;
+        size_t n;
+        for (size_t pos = 0; next_line(text, len, &pos, &s, &n);) {
                 line++;
                 if (n && s[n - 1] == '\r')
                         n--;
@@ -207,18 +228,13 @@ int cordon_git_config_check(const char *text, size_t len, char *reason, size_t s
 
 int cordon_git_todo_check(const char *text, size_t len, char *reason, size_t size)
 {
-        if (size)
-                reason[0] = 0;
-        if (len > CORDON_GIT_STATE_MAX)
-                return refuse(reason, size, 0, "larger than %u bytes", CORDON_GIT_STATE_MAX);
-        if (memchr(text, 0, len))
-                return refuse(reason, size, 0, "holds a NUL byte");
+        int r = check_text(text, len, reason, size);
+        if (r < 0)
+                return r;
         unsigned line = 0;
-        for (size_t pos = 0; pos < len;) {
-                const char *s = text + pos;
-                const char *nl = memchr(s, '\n', len - pos);
-                size_t n = nl ? (size_t)(nl - s) : len - pos;
-                pos += n + (nl != NULL);
+        const char *s;
+        size_t n;
+        for (size_t pos = 0; next_line(text, len, &pos, &s, &n);) {
                 line++;
                 while (n && (is_blank(*s) || *s == '\r'))
                         s++, n--;
