@@ -358,8 +358,8 @@ static int state_file(struct lower *l, const struct cordon_agent_profile *a,
                         return 0;
                 /* Empty, not an empty document: codex takes an auth.json holding {} for a
                  * ChatGPT login and fails; every agent takes an empty file for none. */
-                if ((r = cordon_lower_plan(l, CORDON_HOST_FILE, host, 0600, "", it->origin,
-                                           NULL)) < 0)
+                if ((r = cordon_lower_plan(l, CORDON_HOST_FILE, host, 0600, "", it->origin, NULL)) <
+                    0)
                         return r;
         } else if (!S_ISREG(st.st_mode))
                 return 0; /* a link there points where the read-only directory sent it */
