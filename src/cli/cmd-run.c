@@ -27,6 +27,42 @@ static void print_warning(void *userdata, const char *message)
         fflush(stderr);
 }
 
+/* A failure of the library as this command spells it: a message that starts with a variable
+ * this command has an option for starts with the option, and a "(use NAME=VALUE)" fix is the
+ * option or --set that gives it; a sandbox whose namespaces could not be made points at what
+ * `cordon doctor` tells of this host. */
+static void log_run_error(int r, struct cordon_diag *diag)
+{
+        size_t k = strspn(diag->message, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+        if (k > 0 && k < 64 && diag->message[k] == ' ') {
+                char name[64];
+                memcpy(name, diag->message, k);
+                name[k] = 0;
+                const char *o = run_options_long_name(name);
+                char spelling[80];
+                if (o) {
+                        snprintf(spelling, sizeof(spelling), "--%s", o);
+                        cordon_settings_diag_respell(diag, name, spelling);
+                }
+        }
+        char line[sizeof(diag->message) + 256];
+        const char *use = strstr(diag->message, "(use ");
+        const char *eq = use ? use + 5 + strspn(use + 5, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") : NULL;
+        const char *end = eq && *eq == '=' && eq > use + 5 ? strchr(eq, ')') : NULL;
+        if (end && !memchr(eq, ' ', (size_t)(end - eq))) {
+                char name[64], value[256], fix[512];
+                snprintf(name, sizeof(name), "%.*s", (int)(eq - (use + 5)), use + 5);
+                snprintf(value, sizeof(value), "%.*s", (int)(end - eq - 1), eq + 1);
+                run_options_spell_fix(name, value, fix, sizeof(fix));
+                snprintf(line, sizeof(line), "%.*s(use %s%s", (int)(use - diag->message),
+                         diag->message, fix, end);
+        } else
+                snprintf(line, sizeof(line), "%s", *diag->message ? diag->message : strerror(-r));
+        log_error("%s", line);
+        if (diag->step == CORDON_STEP_CLONE)
+                log_error("'cordon doctor' shows what this host can do");
+}
+
 /* --dry-run: the launch decides as it would (with nothing created) and the library describes
  * the plan; printed on stdout with the configuration's @origins. Takes @p. */
 static int dry_run(struct cordon_policy *p, char **command, const char *origins)
@@ -37,7 +73,7 @@ static int dry_run(struct cordon_policy *p, char **command, const char *origins)
         int r = cordon_sandbox_plan(p, &opts, &text, &diag);
         cordon_policy_free(p);
         if (r < 0) {
-                log_error("%s", *diag.message ? diag.message : strerror(-r));
+                log_run_error(r, &diag);
                 return EXIT_SETUP;
         }
         printf("cordon: dry run of:");
@@ -435,7 +471,7 @@ int cmd_run(int argc, char **argv)
         /* Freed before the messages below: the pty's terminal is restored by then. */
         cordon_sandbox_free(sb);
         if (r < 0) {
-                log_error("%s", *diag.message ? diag.message : strerror(-r));
+                log_run_error(r, &diag);
                 if (*diag.fix_variable) {
                         char fix[1400];
                         run_options_spell_fix(diag.fix_variable, diag.fix_value, fix, sizeof(fix));

@@ -288,6 +288,15 @@ void run_options_spell_fix(const char *variable, const char *value, char *buf, s
         snprintf(buf, size, "--set %s", word);
 }
 
+const char *run_options_long_name(const char *variable)
+{
+        for (size_t i = 0; i < run_options_count; i++)
+                if (run_options_table[i].arg && run_options_table[i].variable &&
+                    streq(run_options_table[i].variable, variable))
+                        return run_options_table[i].long_name;
+        return NULL;
+}
+
 void run_options_spell_fix_home(const char *variable, const char *value, const char *home,
                                 char *buf, size_t size)
 {

@@ -69,6 +69,8 @@ void run_args_help(FILE *f);
  * @variable that takes an argument, "--git-writable" for a switch that sets @variable to @value,
  * else "--set VARIABLE=VALUE"; @value quoted for a shell where
  * it needs it. Truncated to @size. */
+/* The long name (without "--") of the option that takes a value for @variable, or NULL. */
+const char *run_options_long_name(const char *variable);
 void run_options_spell_fix(const char *variable, const char *value, char *buf, size_t size);
 /* The same, with a @value below the home @home spelled "~/..." where it needs no quotes (a
  * shell expands it back): "--ro ~/src/lib". */

@@ -213,12 +213,12 @@ Test(launch, landlock_backend_refuses_tmp_size)
         p->fallback = CORDON_FALLBACK_WARN;
         l.probe_landlock = landlock_abi4;
         cr_assert_eq(prepare(), -EOPNOTSUPP);
-        cr_assert(strstr(diag.message, "--tmp-size") && strstr(diag.message, "landlock backend"),
+        cr_assert(strstr(diag.message, "TMP_SIZE") && strstr(diag.message, "landlock backend"),
                   "%s", diag.message);
         cr_assert_null(l.tmpdir, "nothing left behind");
         l.probe_landlock = no_landlock;
         cr_assert_eq(prepare(), -EOPNOTSUPP);
-        cr_assert(strstr(diag.message, "--tmp-size"), "%s", diag.message);
+        cr_assert(strstr(diag.message, "TMP_SIZE"), "%s", diag.message);
 
         /* The ns backend mounts the tmpfs itself and takes it. */
         p->backend = CORDON_BACKEND_NS;
@@ -236,7 +236,7 @@ Test(launch, fall_back_refuses_tmp_size)
         cr_assert_eq(prepare(), 0, "%s", diag.message);
         cr_assert_eq(cordon_launch_fall_back(&l, "clone: Operation not permitted", &diag),
                      -EOPNOTSUPP);
-        cr_assert(strstr(diag.message, "--tmp-size"), "%s", diag.message);
+        cr_assert(strstr(diag.message, "TMP_SIZE"), "%s", diag.message);
         cr_assert_null(l.tmpdir, "nothing left behind");
 }
 

@@ -70,7 +70,7 @@ Test(lower, tmp_size_with_no_tmpfs_refused)
         s.private_tmp = false;
         s.home_access = CORDON_HOME_WRITE;
         cr_assert_eq(lower(), -EINVAL);
-        cr_assert(strstr(diag.message, "--tmp-size"), "%s", diag.message);
+        cr_assert(strstr(diag.message, "TMP_SIZE"), "%s", diag.message);
         cr_assert_null(p);
         /* Either tmpfs is enough to apply it to. */
         s.home_access = CORDON_HOME_TMPWRITE;

@@ -204,7 +204,7 @@ Test(policy, validate_tmp_size_needs_a_tmpfs)
         cr_assert_eq(cordon_policy_validate(p, &d), 0, "no size, nothing to check");
         p->limits.tmp_size_bytes = 1 << 20;
         cr_assert_eq(cordon_policy_validate(p, &d), -EINVAL, "a size that sizes nothing");
-        cr_assert(strstr(d.message, "--tmp-size"), "message: %s", d.message);
+        cr_assert(strstr(d.message, "TMP_SIZE"), "message: %s", d.message);
         cr_assert_eq(cordon_policy_add_fs(p, "/home/u", NULL, CORDON_ACCESS_TMPFS, 0, "home"), 0);
         cr_assert_eq(cordon_policy_validate(p, &d), 0, "%s", d.message);
 }
@@ -218,7 +218,7 @@ Test(policy, validate_tmp_size_limit)
         cr_assert_eq(cordon_policy_validate(p, &d), 0, "%s", d.message);
         p->limits.tmp_size_bytes = UINT64_MAX;
         cr_assert_eq(cordon_policy_validate(p, &d), -EINVAL);
-        cr_assert(strstr(d.message, "--tmp-size"), "message: %s", d.message);
+        cr_assert(strstr(d.message, "TMP_SIZE"), "message: %s", d.message);
 }
 
 Test(policy, validate_mask_overrides_anything)

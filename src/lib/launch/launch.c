@@ -323,9 +323,9 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                 if (p->limits.tmp_size_bytes > 0)
                         return cordon_diag_set(
                             diag, -EOPNOTSUPP,
-                            "--tmp-size cannot be enforced by the landlock backend: it has no "
+                            "TMP_SIZE cannot be enforced by the landlock backend: it has no "
                             "mount namespace, so its TMPDIR is a directory on the host's /tmp and "
-                            "its home is not a tmpfs (use --backend ns)");
+                            "its home is not a tmpfs (use SANDBOX_BACKEND=ns)");
                 /* The stub over the mailers is mounts; without them the stub layer is
                  * missing, and a requested restriction missing is a refusal. */
                 if (p->mail_stub && (p->mail_stub_required || p->landlock_only))
@@ -595,7 +595,7 @@ int cordon_launch_fall_back(struct cordon_launch *l, const char *why, struct cor
         if (l->landlock_abi <= 0)
                 return cordon_diag_set(diag, -EOPNOTSUPP,
                                        "user namespaces are unavailable here (%s) and the landlock "
-                                       "backend cannot run either: %s (see 'cordon doctor')",
+                                       "backend cannot run either: %s",
                                        why, landlock_missing_reason(l->landlock_abi));
         char drops[256];
         landlock_drops(l->p, drops, sizeof(drops));

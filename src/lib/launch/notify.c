@@ -128,13 +128,13 @@ const char *cordon_notify_unix_note(enum cordon_seccomp_net rule)
                 return "a unix socket was refused: the landlock backend has no network namespace, "
                        "so its isolated network refuses every socket(), unix ones too (tmux, "
                        "ssh-agent and D-Bus clients fail); use the ns backend or network mode "
-                       "open (see 'cordon doctor'; on Ubuntu it names the AppArmor profile the ns "
-                       "backend needs)";
+                       "open (on Ubuntu the ns backend needs the AppArmor profile cordon "
+                       "installs)";
         return "a unix socket was refused: Landlock before ABI 9 cannot keep one from reaching the "
                "host's by their paths (ssh-agent, the session bus, tmux servers), so the landlock "
                "backend refuses them (tmux, ssh-add and D-Bus clients fail); use the ns backend or "
-               "network mode open (see 'cordon doctor'; on Ubuntu it names the AppArmor profile "
-               "the ns backend needs)";
+               "network mode open (on Ubuntu the ns backend needs the AppArmor profile "
+               "cordon installs)";
 }
 
 int cordon_notify_unix_errno(enum cordon_seccomp_net rule)

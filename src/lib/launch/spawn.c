@@ -340,9 +340,7 @@ static int launch_once(struct cordon_sandbox *sb, char *why, size_t whylen,
                         snprintf(why, whylen, "clone: %s", strerror(errno));
                         return -EAGAIN;
                 }
-                return cordon_diag_set(
-                    diag, -errno,
-                    "failed to create the sandbox namespaces: %m (see 'cordon doctor')");
+                return cordon_diag_set(diag, -errno, "failed to create the sandbox namespaces: %m");
         }
         sb->pid = pid;
         /* Only close() until the child's report (see phase_child_report()): no errno saved

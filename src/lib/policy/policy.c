@@ -454,7 +454,7 @@ _public_ int cordon_policy_validate(const struct cordon_policy *p, struct cordon
         if (p->limits.tmp_size_bytes > 0) {
                 if (p->limits.tmp_size_bytes > CORDON_TMP_SIZE_MAX)
                         return cordon_diag_set(diag, -EINVAL,
-                                               "--tmp-size: %" PRIu64 " bytes is above the "
+                                               "TMP_SIZE of %" PRIu64 " bytes is above the "
                                                "largest tmpfs size accepted (1 EiB)",
                                                p->limits.tmp_size_bytes);
                 /* A size that sizes nothing would be a requested limit silently not applied. */
@@ -463,7 +463,7 @@ _public_ int cordon_policy_validate(const struct cordon_policy *p, struct cordon
                         any = p->fs[i].access == CORDON_ACCESS_TMPFS;
                 if (!any)
                         return cordon_diag_set(diag, -EINVAL,
-                                               "--tmp-size was given, but the sandbox has no "
+                                               "TMP_SIZE is set, but the sandbox has no "
                                                "private /tmp or tmpfs home for it to size");
         }
         return 0;
