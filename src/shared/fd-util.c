@@ -1,5 +1,6 @@
 /* File-descriptor helpers. */
 #include <errno.h>
+#include <linux/openat2.h>
 #include <ftw.h>
 #include <fcntl.h>
 #include <linux/close_range.h>
@@ -263,4 +264,24 @@ void remove_tree_physical(const char *path)
                 (void)nftw(path, unlock_dir, 16, FTW_PHYS | FTW_MOUNT);
                 (void)nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
         }
+}
+
+int read_regular_file_at(int dirfd, const char *path, uint64_t resolve, size_t max,
+                         struct stat *ret_st, char **ret, size_t *ret_len)
+{
+        struct open_how how = {.flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK,
+                               .resolve = resolve};
+        _cleanup_close_ int fd = (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+        struct stat st;
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (!S_ISREG(st.st_mode))
+                return -EINVAL;
+        if ((size_t)st.st_size > max)
+                return -EFBIG;
+        if (ret_st)
+                *ret_st = st;
+        return read_full_fd(fd, max, ret, ret_len);
 }

@@ -4,6 +4,8 @@
 #include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* Writes all of @buf to @fd, retrying on EINTR and short writes. Returns 0 or -errno. */
@@ -46,3 +48,10 @@ int stdio_open_missing(void);
  * made unwritable is opened up first. Best effort (what stays, stays); one rmdir() when the
  * directory is empty. */
 void remove_tree_physical(const char *path);
+
+/* Reads regular file @path below @dirfd (AT_FDCWD: from the working directory), opened with
+ * openat2() with O_NOFOLLOW and @resolve (RESOLVE_*), non-blocking so that a FIFO put there
+ * never stalls the reader: at most @max bytes, NUL-terminated. Its stat in *@ret_st when not
+ * NULL. 0, or -errno: -EINVAL when it is not a regular file, -EFBIG when larger than @max. */
+int read_regular_file_at(int dirfd, const char *path, uint64_t resolve, size_t max,
+                         struct stat *ret_st, char **ret, size_t *ret_len);

@@ -51,18 +51,8 @@ static int openat2_flags(int dirfd, const char *path, int flags, mode_t mode, ui
  * @resolve, never through a final link. -ENOENT when missing. */
 static int read_file(int dirfd, const char *path, uint64_t resolve, char **ret, size_t *ret_len)
 {
-        _cleanup_close_ int fd =
-            openat2_flags(dirfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0, resolve);
-        struct stat st;
-        if (fd < 0)
-                return fd;
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        if (!S_ISREG(st.st_mode))
-                return -EINVAL;
-        if ((size_t)st.st_size > CORDON_AGENT_COPY_MAX)
-                return -EFBIG;
-        return read_full_fd(fd, CORDON_AGENT_COPY_MAX, ret, ret_len);
+        return read_regular_file_at(dirfd, path, resolve, CORDON_AGENT_COPY_MAX, NULL, ret,
+                                    ret_len);
 }
 
 static int mkdir_p_at(int dirfd, const char *rel)

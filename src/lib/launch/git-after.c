@@ -140,20 +140,13 @@ static int changed_since(struct walk *w, int fd, bool top, unsigned depth)
         return r;
 }
 
-/* Reads regular file @name of @dirfd, at most CORDON_GIT_STATE_MAX bytes. */
+/* Regular file @name of @dirfd, at most CORDON_GIT_STATE_MAX bytes, never through a link. */
 static int read_state_file(int dirfd, const char *name, struct stat *ret_st, char **ret,
                            size_t *ret_len)
 {
-        _cleanup_close_ int fd = open_below(dirfd, name, O_RDONLY | O_NONBLOCK);
-        if (fd < 0)
-                return fd;
-        if (fstat(fd, ret_st) < 0)
-                return -errno;
-        if (!S_ISREG(ret_st->st_mode))
-                return -EINVAL;
-        if ((size_t)ret_st->st_size > CORDON_GIT_STATE_MAX)
-                return -EFBIG;
-        return read_full_fd(fd, CORDON_GIT_STATE_MAX, ret, ret_len);
+        return read_regular_file_at(dirfd, name,
+                                    RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+                                    CORDON_GIT_STATE_MAX, ret_st, ret, ret_len);
 }
 
 static bool has_suffix(const char *s, const char *suffix)

@@ -27,26 +27,6 @@
 /* Submodules within submodules: git directories kept inside one another. */
 #define GIT_NEST_MAX 8
 
-/* Reads regular file @path, at most @max bytes, without following a symlink anywhere on the
- * way (the sandbox may have planted one in an earlier run). 0, or -errno: -EFBIG when larger,
- * -EINVAL when not a regular file. */
-static int read_small(const char *path, size_t max, char **ret, size_t *ret_len)
-{
-        struct open_how how = {.flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
-                               .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
-        _cleanup_close_ int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
-        if (fd < 0)
-                return -errno;
-        struct stat st;
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        if (!S_ISREG(st.st_mode))
-                return -EINVAL;
-        if ((size_t)st.st_size > max)
-                return -EFBIG;
-        return read_full_fd(fd, max, ret, ret_len);
-}
-
 /* The directory a one-line file of git names (a .git file's "gitdir: X", a commondir's "X"),
  * X taken relative to @base: its realpath in *@ret. 0, or -errno. */
 static int git_link_target(struct lower *l, const char *file, const char *prefix, const char *base,
@@ -54,7 +34,8 @@ static int git_link_target(struct lower *l, const char *file, const char *prefix
 {
         _cleanup_free_ char *text = NULL;
         size_t len = 0;
-        int r = read_small(file, GIT_LINK_MAX, &text, &len);
+        int r = read_regular_file_at(AT_FDCWD, file, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+                                     GIT_LINK_MAX, NULL, &text, &len);
         if (r < 0)
                 return r;
         if (strlen(text) != len)
