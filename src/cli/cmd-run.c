@@ -448,6 +448,9 @@ int cmd_run(int argc, char **argv)
                 if (k < 0)
                         log_error("--receipt '%s': %s", a.receipt_file, strerror(-k));
         }
+        /* PROTECT_GIT_CONFIG's check could not cover everything: a protection asked for that
+         * did not hold is a failure, also of a command that succeeded. */
+        bool git_unchecked = rep && rep->git.unchecked && *rep->git.unchecked;
         if (rep) {
                 print_git_after(rep);
                 if (!quiet)
@@ -501,5 +504,5 @@ int cmd_run(int argc, char **argv)
         case CORDON_END_EXITED:
                 break;
         }
-        return status;
+        return git_unchecked && status == 0 ? EXIT_SETUP : status;
 }

@@ -16,7 +16,7 @@ real=$(realpath "$T_PROJECT")
 run() { (cd "$T_PROJECT" && "$CORDON" run --backend "$backend" -- sh -c "$1" 2>&1); }
 host_json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$HOME/.claude.json" "$1" 2>&1; }
 
-plan 20
+plan 22
 for backend in ns landlock; do
         echo '{"numStartups": 1}' > "$HOME/.claude.json"
         out=$(run 'rm "$CLAUDE_CONFIG_DIR/.claude.json" && ln -s "$HOME/.ssh/id_test" "$CLAUDE_CONFIG_DIR/.claude.json"')
@@ -57,6 +57,15 @@ open(p + \".tmp\", \"w\").write(json.dumps(d)); os.rename(p + \".tmp\", p)'" >/d
         wait $a $b
         check "$backend control: concurrent sandboxes keep each other's keys" "theme:lastReleaseNotesSeen" \
                 "$(host_json "d.get('theme')"):$(host_json "d.get('lastReleaseNotesSeen')")"
+
+        # Anything that can read the host's file can lock it (a sandbox that shows the home
+        # read-only): the end of this one is not held up by it.
+        flock "$HOME/.claude.json" sleep 60 & holder=$!
+        sleep 0.3
+        out=$(timeout 30 sh -c 'cd "$1" && "$2" run --backend "$3" -- sh -c "echo \"{\\\"theme\\\": \\\"held\\\"}\" > \"\$CLAUDE_CONFIG_DIR/.claude.json\"" 2>&1' sh "$T_PROJECT" "$CORDON" "$backend"; echo "rc=$?")
+        kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+        check "$backend: a lock held on the host file does not hold up the end" "1:rc=0" \
+                "$(grep -c "another process holds a lock on it" <<<"$out"):$(tail -1 <<<"$out")"
 
         # The host's file is a link (a dotfiles checkout, or planted): left alone.
         echo '{}' > "$HOME/dotfile.json"

@@ -19,7 +19,7 @@ plant="plant() { git init -q \"\$1\" && git -C \"\$1\" config core.fsmonitor \"t
 pwned() { [ -e "$real/$1.pwned" ] && echo yes || echo no; }
 moved() { grep -c "^cordon: moved '$real/$1' to '$real/$1.cordon-untrusted'" <<<"$2"; }
 
-plan 15
+plan 18
 git init -q "$T_PROJECT"
 git -C "$T_PROJECT" $G commit -q --allow-empty -m init
 # A nested repository of the user's own, with a hook, from before the run.
@@ -54,6 +54,17 @@ check "the host's git sees no rebase in progress" "no" \
         "$([ -e "$T_PROJECT/.git/rebase-merge" ] && echo yes || echo no)"
 out=$(inside -- sh -c "echo nothing")
 check "a run that makes nothing moves nothing" "nothing" "$out"
+
+# A repository behind a directory made unreadable, waiting for the user to open it up.
+out=$(inside -- sh -c "$plant; mkdir hid && plant hid/r && chmod 000 hid")
+check "a repository in a directory made unreadable is found and moved aside" "1" "$(moved hid/r/.git "$out")"
+# Deeper than the check goes: the protection asked for did not hold, so the run fails (125).
+out=$(cd "$T_PROJECT" && "$CORDON" run --quiet -- sh -c 'mkdir -p "$(printf "d/%.0s" $(seq 130))"' 2>&1; echo "rc=$?")
+check "a tree too deep to check fails the run (125), with a line" "1:rc=125" \
+        "$(grep -c "were not all checked (.*nested too deep to check)" <<<"$out"):$(tail -1 <<<"$out")"
+rm -rf "$T_PROJECT/d"
+out=$(cd "$T_PROJECT" && "$CORDON" run --quiet -- sh -c 'mkdir -p "$(printf "e/%.0s" $(seq 100))"' 2>&1; echo "rc=$?")
+check "control: a tree the check covers exits as the command did" "rc=0" "$out"
 
 out=$(PROTECT_GIT_CONFIG=false inside -- sh -c "$plant; plant ctl && git update-index --add --cacheinfo 160000,\$(git -C ctl rev-parse HEAD),ctl")
 git -C "$T_PROJECT" status >/dev/null 2>&1

@@ -26,6 +26,10 @@
 #include "shared/path-util.h"
 #include "shared/strv.h"
 
+/* How long a write-back waits for the lock on a host file: 100 tries, 20 ms apart. */
+#define LOCK_TRIES     100
+#define LOCK_WAIT_USEC 20000
+
 /* Entries of an agent's directory mirrored at most. */
 #define MIRROR_MAX 4096u
 
@@ -326,7 +330,19 @@ static int lock_host(const char *path, bool create, int *ret_dir, int *ret_fd, c
                         return -errno;
                 }
                 struct stat a, b;
-                if (flock(fd, LOCK_EX) < 0 || fstat(fd, &a) < 0) {
+                /* Bounded: anything that can read the file can hold a lock on it (a sandbox
+                 * that shows the home read-only), and must not keep this one from ending. */
+                int locked = -1;
+                for (int i = 0; i < LOCK_TRIES && (locked = flock(fd, LOCK_EX | LOCK_NB)) < 0 &&
+                                errno == EWOULDBLOCK;
+                     i++)
+                        (void)usleep(LOCK_WAIT_USEC);
+                if (locked < 0 && errno == EWOULDBLOCK) {
+                        close(fd);
+                        *ret_why = "another process holds a lock on it";
+                        return -EWOULDBLOCK;
+                }
+                if (locked < 0 || fstat(fd, &a) < 0) {
                         close(fd);
                         return -errno;
                 }

@@ -437,6 +437,22 @@ static bool looks_bare(int fd)
 
 static int walk_dir(struct walk *w, int fd, const char *path, unsigned depth);
 
+/* A directory @name of @dirfd that the sandbox made unreadable (a repository could wait in it
+ * for the user to open it up) is opened up for its owner: the same object, reached by an
+ * O_PATH fd without following a link. 0, or -errno. */
+static int open_up(int dirfd, const char *name)
+{
+        _cleanup_close_ int fd = open_below(dirfd, name, O_PATH | O_DIRECTORY);
+        struct stat st;
+        char self[64];
+        if (fd < 0)
+                return fd;
+        if (fstat(fd, &st) < 0 || st.st_uid != geteuid())
+                return -EACCES;
+        snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+        return chmod(self, (st.st_mode & 07777) | 0700) < 0 ? -errno : 0;
+}
+
 /* Directory @name of @dirfd (shown as @parent/@name). */
 static int walk_child(struct walk *w, int dirfd, const char *parent, const char *name,
                       unsigned depth)
@@ -445,6 +461,8 @@ static int walk_child(struct walk *w, int dirfd, const char *parent, const char 
         if (!path)
                 return -ENOMEM;
         _cleanup_close_ int fd = open_below(dirfd, name, O_RDONLY | O_DIRECTORY);
+        if (fd == -EACCES && open_up(dirfd, name) == 0)
+                fd = open_below(dirfd, name, O_RDONLY | O_DIRECTORY);
         if (fd == -ENOTDIR || fd == -ELOOP || fd == -ENOENT)
                 return 0; /* not a directory after all */
         if (fd < 0)
