@@ -394,3 +394,19 @@ Test(lower_cap, user_temp_writable_only_with_workspace_writes)
         lower_ok();
         cr_assert(flags_of("/tmp", CORDON_ACCESS_TMPFS) & CORDON_FS_SEAL, "no user_temp");
 }
+
+/* The agents get no private home of the run's own under a policy (it would be a root the
+ * policy does not name, and their keys would flow back outside its roots). */
+Test(lower_cap, no_agent_homes)
+{
+        mkdir_p(fmt("%s/.claude", home));
+        struct cordon_cap_policy *c = cap();
+        const char *other = in_root("other");
+        mkdir_p(other);
+        add_root(&c->workspace_roots, other);
+        c->has_capabilities = true;
+        c->capabilities = CORDON_CAP_READ_TEXT | CORDON_CAP_WRITE_TEXT | CORDON_CAP_EXEC;
+        lower_ok();
+        cr_assert_null(p->agent_run_dir);
+        cr_assert_eq(p->n_agent_homes, 0);
+}
