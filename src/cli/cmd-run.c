@@ -27,23 +27,18 @@ static void print_warning(void *userdata, const char *message)
         fflush(stderr);
 }
 
-/* A failure of the library as this command spells it: a message that starts with a variable
- * this command has an option for starts with the option, and a "(use NAME=VALUE)" fix is the
- * option or --set that gives it; a sandbox whose namespaces could not be made points at what
- * `cordon doctor` tells of this host. */
+/* A failure of the library as this command spells it: a refusal of the tmpfs size starts with
+ * the option that sets it (the other messages keep the variable they name, NETWORK_LOG and the
+ * like, as they always have), a "(use NAME=VALUE)" fix is the option or --set that gives it,
+ * and a sandbox whose namespaces could not be made points at what `cordon doctor` tells of
+ * this host. */
 static void log_run_error(int r, struct cordon_diag *diag)
 {
-        size_t k = strspn(diag->message, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
-        if (k > 0 && k < 64 && diag->message[k] == ' ') {
-                char name[64];
-                memcpy(name, diag->message, k);
-                name[k] = 0;
-                const char *o = run_options_long_name(name);
-                char spelling[80];
-                if (o) {
-                        snprintf(spelling, sizeof(spelling), "--%s", o);
-                        cordon_settings_diag_respell(diag, name, spelling);
-                }
+        const char *o = run_options_long_name("TMP_SIZE");
+        char spelling[80];
+        if (o) {
+                snprintf(spelling, sizeof(spelling), "--%s", o);
+                cordon_settings_diag_respell(diag, "TMP_SIZE", spelling);
         }
         char line[sizeof(diag->message) + 256];
         const char *use = strstr(diag->message, "(use ");
