@@ -155,9 +155,12 @@ static int step_close_fds(struct cordon_sandbox *sb, struct step_result *res)
         /* The pty's fds stay for cordon_pty_child_setup(), which closes them itself; the
          * prepared Landlock ruleset for step_landlock() (close-on-exec). */
         const struct cordon_pty *pty = sb->pty;
-        int keep[] = {sb->control[1], pty ? pty->slave : -EBADF, pty ? pty->master : -EBADF,
+        int keep[] = {sb->control[1],
+                      pty ? pty->slave : -EBADF,
+                      pty ? pty->master : -EBADF,
                       pty ? pty->private_tty : -EBADF,
-                      sb->l.ll.prepared ? sb->l.ll.ruleset_fd : -EBADF};
+                      sb->l.ll.prepared ? sb->l.ll.ruleset_fd : -EBADF,
+                      sb->net_up[1]};
         return close_all_fds_except(keep, ELEMENTSOF(keep));
 }
 
@@ -272,12 +275,23 @@ static int step_net_mode(struct cordon_sandbox *sb, struct step_result *res)
 
 /* The network mode's parent step is done (filtered: pasta has configured the namespace and
  * said so): the second release. Before the command can run, and before the child stops being
- * dumpable, which would keep pasta out of /proc/PID/ns. */
+ * dumpable, which would keep pasta out of /proc/PID/ns (it has joined the namespaces long before
+ * it configures them). Filtered mode goes on sooner, once pasta has configured the namespace's
+ * default routes, and says so on its pipe: the supervisor then sends no second release. */
 static int step_await_network(struct cordon_sandbox *sb, struct step_result *res)
 {
         (void)res;
         if (!sb->await_network)
                 return 0;
+        if (sb->net_up[1] >= 0 &&
+            cordon_ns_net_wait_default_routes(sb->net_routes, sb->control[1]) == 1) {
+                static const char up = 1;
+                ssize_t k = write(sb->net_up[1], &up, 1);
+                (void)close(sb->net_up[1]);
+                if (k == 1)
+                        return 0;
+                /* Not told: the supervisor still sends the release. */
+        }
         struct cordon_control_msg m;
         if (cordon_control_recv(sb->control[1], 0, &m) <= 0 || m.type != CORDON_CONTROL_RELEASE)
                 _exit(125);

@@ -106,9 +106,9 @@ int cordon_net_filtered_parent(struct cordon_launch *l, pid_t child, struct cord
         return cordon_pasta_spawn(&cfg, child, &l->pasta, diag);
 }
 
-int cordon_net_filtered_ready(struct cordon_launch *l, struct cordon_diag *diag)
+int cordon_net_filtered_ready(struct cordon_launch *l, int child_up, struct cordon_diag *diag)
 {
-        return cordon_pasta_wait_ready(&l->pasta, diag);
+        return cordon_pasta_wait_ready_or(&l->pasta, child_up, diag);
 }
 
 int cordon_net_filtered_child(const struct cordon_launch *l)

@@ -16,8 +16,9 @@ struct cordon_launch;
 int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *diag);
 /* Parent step: starts pasta attached to @child's namespaces, without waiting for it. */
 int cordon_net_filtered_parent(struct cordon_launch *l, pid_t child, struct cordon_diag *diag);
-/* After the release: waits for pasta to say it is ready (killed and reaped on failure). */
-int cordon_net_filtered_ready(struct cordon_launch *l, struct cordon_diag *diag);
+/* After the release: waits for pasta to say it is ready (killed and reaped on failure), or for
+ * the child to say that pasta has configured its namespace (a byte on @child_up): 1 then. */
+int cordon_net_filtered_ready(struct cordon_launch *l, int child_up, struct cordon_diag *diag);
 /* Child step: loads the ruleset into the child's network namespace. */
 int cordon_net_filtered_child(const struct cordon_launch *l);
 /* Stops pasta (idempotent). */

@@ -47,6 +47,11 @@ struct cordon_sandbox {
         bool await_release; /* the child waits for CORDON_CONTROL_RELEASE: parent steps exist */
         /* and for a second one before its command: the network mode's parent_ready */
         bool await_network;
+        /* The filtered mode's early start: the families whose default route pasta configures
+         * (ns-net.h; 0: the child waits for the second release alone), and the pipe the child
+         * writes a byte to once its namespace has them ([0] the supervisor's, [1] the child's). */
+        unsigned net_routes;
+        int net_up[2];
         int control[2]; /* the control channel: [0] the supervisor's end, [1] the child's */
         /* NULL: the command keeps the caller's fds 0..2. Changed only in the ns backend's PID 1
          * (its own copy), by cordon_pty_move_inside(). */

@@ -289,7 +289,7 @@ _public_ int cordon_sandbox_start_with(const struct cordon_policy *p, char *cons
         sb->opts = opts ? *opts : none;
         sb->pidfd = sb->control[0] = sb->control[1] = -EBADF;
         sb->proxy_listener = sb->net_log_fd = sb->l.proxy_fd = sb->notify_listener = -EBADF;
-        sb->dns_socket = -EBADF;
+        sb->dns_socket = sb->net_up[0] = sb->net_up[1] = -EBADF;
         sb->l.cgroup_fds[0] = sb->l.cgroup_fds[1] = sb->l.cgroup_fds[2] = sb->l.cgroup_fds[3] =
             -EBADF;
         sb->l.pasta = CORDON_PASTA_NONE;
@@ -431,6 +431,8 @@ _public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
         safe_close(sb->pidfd);
         safe_close(sb->control[0]);
         safe_close(sb->control[1]);
+        safe_close(sb->net_up[0]);
+        safe_close(sb->net_up[1]);
         cordon_mount_plan_clear(&sb->plan);
         cordon_egress_free(sb);
         cordon_launch_clear(&sb->l);

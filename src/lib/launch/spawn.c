@@ -25,6 +25,7 @@
 #include "lib/policy/net-modes.h"
 #include "lib/mech/ns-limits.h"
 #include "lib/mech/ns-mount.h"
+#include "lib/mech/ns-net.h"
 #include "lib/mech/res-limits.h"
 #include "lib/policy/policy.h"
 #include "lib/terminal/pty.h"
@@ -148,6 +149,13 @@ static int phase_prepare(struct cordon_sandbox *sb, struct cordon_diag *diag)
             (limits_have_cgroup(l->limits) || cordon_net_mode_traits(l->net_mode)->parent_setup);
         sb->await_network =
             l->backend == CORDON_BACKEND_NS && cordon_net_mode_traits(l->net_mode)->parent_ready;
+        /* The command need not wait for pasta to be ready, only for the namespace it configures
+         * (link, addresses, default routes), which it does in the first third of its start-up;
+         * what it sends meanwhile waits in the tap device's queue until pasta reads it. */
+        sb->net_routes = 0;
+        if (sb->await_network && (sb->net_routes = cordon_ns_net_host_default_routes()) &&
+            pipe2(sb->net_up, O_CLOEXEC) < 0)
+                return cordon_diag_set(diag, -errno, "failed to create a pipe: %m");
         return 0;
 }
 
@@ -254,7 +262,9 @@ static int phase_parent_steps(struct cordon_sandbox *sb, struct cordon_diag *dia
                 return 0; /* EPIPE: the child died; its report or end of file says why */
         /* The child runs its steps meanwhile and waits for the second release before the
          * command (filtered: pasta's start-up overlaps the mounts and the firewall's load). */
-        if ((r = net->parent_ready(&sb->l, diag)) < 0) {
+        r = net->parent_ready(&sb->l, sb->net_up[0], diag);
+        sb->net_up[0] = safe_close(sb->net_up[0]);
+        if (r < 0) {
                 /* A child that failed on its own (pasta then sees its namespace go) has the
                  * better reason in its report. */
                 struct pollfd pfd = {.fd = sb->pidfd, .events = POLLIN};
@@ -264,6 +274,8 @@ static int phase_parent_steps(struct cordon_sandbox *sb, struct cordon_diag *dia
                         diag->step = CORDON_STEP_NETWORK;
                 return r;
         }
+        if (r == 1)
+                return 0; /* the child went on once its namespace was configured */
         r = cordon_control_send(sb->control[0], &m);
         if (r < 0 && r != -EPIPE)
                 return cordon_diag_set(diag, r, "failed to release the sandbox: %s", strerror(-r));
@@ -347,6 +359,7 @@ static int launch_once(struct cordon_sandbox *sb, char *why, size_t whylen,
          * and restored, and sb->control[1] stays as the child, who may share our memory,
          * reads it. */
         (void)close(sb->control[1]);
+        sb->net_up[1] = safe_close(sb->net_up[1]);
 
         r = phase_parent_steps(sb, diag);
         if (r < 0) {
@@ -414,6 +427,8 @@ static void launch_undo(struct cordon_sandbox *sb)
                 net->teardown(&sb->l);
         sb->control[0] = safe_close(sb->control[0]);
         sb->control[1] = safe_close(sb->control[1]);
+        sb->net_up[0] = safe_close(sb->net_up[0]);
+        sb->net_up[1] = safe_close(sb->net_up[1]);
         sb->notify_listener = safe_close(sb->notify_listener);
         sb->dns_socket = safe_close(sb->dns_socket);
         cordon_mount_plan_clear(&sb->plan);

@@ -192,8 +192,8 @@ static void tidy_errors(char *s)
 }
 
 /* The daemon's pid as it wrote it ("PID\n") once the namespace is configured; 0 when it exited
- * first (@pidfd readable) or -ETIME at @deadline. */
-static int wait_ready(int pidfd, int fd, uint64_t deadline, pid_t *ret)
+ * first (@pidfd readable), 1 when @other gave a byte first, or -ETIME at @deadline. */
+static int wait_ready(int pidfd, int fd, int other, uint64_t deadline, pid_t *ret)
 {
         char buf[32];
         size_t len = 0;
@@ -201,13 +201,24 @@ static int wait_ready(int pidfd, int fd, uint64_t deadline, pid_t *ret)
                 uint64_t now = now_ms();
                 if (now >= deadline)
                         return -ETIME;
-                struct pollfd pfd[2] = {{.fd = fd, .events = POLLIN},
-                                        {.fd = pidfd, .events = POLLIN}};
-                int n = poll(pfd, 2, (int)(deadline - now));
+                struct pollfd pfd[3] = {{.fd = fd, .events = POLLIN},
+                                        {.fd = pidfd, .events = POLLIN},
+                                        {.fd = other, .events = POLLIN}};
+                int n = poll(pfd, other >= 0 ? 3 : 2, (int)(deadline - now));
                 if (n < 0 && errno != EINTR)
                         return -errno;
                 if (n <= 0)
                         continue;
+                if (other >= 0 && pfd[2].revents && !pfd[0].revents) {
+                        char b;
+                        ssize_t k = read(other, &b, 1);
+                        if (k == 1)
+                                return 1;
+                        if (k < 0 && errno == EINTR)
+                                continue;
+                        other = -EBADF; /* its end of file: nothing will come there */
+                        continue;
+                }
                 if (pfd[0].revents) {
                         ssize_t k = read(fd, buf + len, sizeof(buf) - 1 - len);
                         if (k < 0 && errno == EINTR)
@@ -431,11 +442,18 @@ int cordon_pasta_spawn(const struct cordon_pasta_config *cfg, pid_t child, struc
 
 int cordon_pasta_wait_ready(struct cordon_pasta *p, struct cordon_diag *diag)
 {
+        return cordon_pasta_wait_ready_or(p, -EBADF, diag);
+}
+
+int cordon_pasta_wait_ready_or(struct cordon_pasta *p, int other, struct cordon_diag *diag)
+{
         if (p->readyfd < 0)
                 return 0; /* said so already */
         pid_t said = 0;
         char err[ERR_MAX] = "";
-        int r = wait_ready(p->pidfd, p->readyfd, p->deadline_ms, &said);
+        int r = wait_ready(p->pidfd, p->readyfd, other, p->deadline_ms, &said);
+        if (r == 1)
+                return 1;
         if (r >= 0 && said == p->pid) {
                 p->readyfd = safe_close(p->readyfd);
                 return 0;

@@ -76,6 +76,10 @@ int cordon_pasta_start(const struct cordon_pasta_config *cfg, pid_t child, struc
 int cordon_pasta_spawn(const struct cordon_pasta_config *cfg, pid_t child, struct cordon_pasta *ret,
                        struct cordon_diag *diag);
 int cordon_pasta_wait_ready(struct cordon_pasta *p, struct cordon_diag *diag);
+/* The same, and it also stops waiting when @other (a pipe's read end; -EBADF: none) gives a
+ * byte: returns 1 then, with pasta still starting (its readiness is not awaited again; a pasta
+ * that fails later leaves the namespace without its network). */
+int cordon_pasta_wait_ready_or(struct cordon_pasta *p, int other, struct cordon_diag *diag);
 
 /* Sends pasta SIGKILL through its pidfd without waiting for it: its exit takes tens of
  * milliseconds (closing its tap device unregisters a network device, which waits for RCU grace

@@ -70,13 +70,15 @@ struct cordon_net_mode_traits {
          * after the clone, before the child is released (so the child waits for the release);
          * @parent_ready, when set, after the release while the child runs its steps, which
          * then waits for a second release before its command can run (what @parent_setup
-         * started must be done by then); @child_setup inside the namespaces after the
+         * started must be done by then), unless its namespace is ready first: @child_up is the
+         * read end of the pipe the child then writes a byte to, and @parent_ready returns 1 when
+         * that came first (no second release is sent); @child_setup inside the namespaces after the
          * loopback, before the capabilities are dropped; @teardown once the sandbox has ended or
          * its start failed (idempotent; also from cordon_launch_clear()). They return 0 or -errno,
          * the supervisor's with @diag. */
         int (*prepare)(struct cordon_launch *l, struct cordon_diag *diag);
         int (*parent_setup)(struct cordon_launch *l, pid_t child, struct cordon_diag *diag);
-        int (*parent_ready)(struct cordon_launch *l, struct cordon_diag *diag);
+        int (*parent_ready)(struct cordon_launch *l, int child_up, struct cordon_diag *diag);
         int (*child_setup)(const struct cordon_launch *l);
         void (*teardown)(struct cordon_launch *l);
 };
