@@ -2,7 +2,9 @@
 # The filtered mode's command starts once pasta has configured the sandbox's network namespace
 # (its link, addresses and default routes), not when pasta says it is ready, which comes later
 # (its buffers and socket pools): what the command sends meanwhile waits in the tap device.
-# A stand-in pasta (tests/helpers/slow-pasta.sh) says it is ready three seconds late.
+# A stand-in pasta (tests/helpers/slow-pasta.sh) says it is ready three seconds late; another
+# (dying-pasta.sh) never does, and kills the real one a second after it was ready: the command,
+# started without waiting, then loses its network, and cordon says so in one line.
 # Control: that stand-in alone takes those three seconds, so a launch that waited for it would
 # too. Then a sandbox with it starts well within them, and its first connection, made at once,
 # reaches the test internet.
@@ -11,10 +13,12 @@ ns_only "the filtered network needs a network namespace"
 net_require
 
 slow=$T_SRC/tests/helpers/slow-pasta.sh
-plan 3
+plan 5
 if ! command -v pasta >/dev/null || ! command -v setpriv >/dev/null; then
         for d in "control: the stand-in says it is ready 3 s late" "the command starts before pasta is ready" \
-                "its first connection reaches the test internet"; do
+                "its first connection reaches the test internet" \
+                "a pasta that ends during the run is named in one line" \
+                "and the command has no network from then on"; do
                 skip "pasta or setpriv is missing" "$d"
         done
         exit 0
@@ -48,3 +52,17 @@ else
         not_ok "the command starts before pasta is ready" "the run took ${took} ms: $out"
 fi
 check "its first connection reaches the test internet" "OK:ping" "$out"
+
+dying=$T_SRC/tests/helpers/dying-pasta.sh
+in_cordon --net filtered --set NETWORK_FILTER_FALLBACK=strict --set "NETWORK_FILTER_HELPER=$dying" -- \
+        sh -c 'python3 -c "$0" tcp "$1" "$2"; sleep 2.5; python3 -c "$0" tcp "$1" "$2"' \
+        "$NET_PROBE" "$NET_OK_ADDR" "$NET_TCP_ECHO_PORT"
+case $out in
+*"pasta, the filtered network's helper, ended while the sandbox ran (exit status 3: dying-pasta: gone on purpose): the sandbox has no network from now on"*)
+        ok "a pasta that ends during the run is named in one line" ;;
+*) not_ok "a pasta that ends during the run is named in one line" "$out" ;;
+esac
+mapfile -t l < <(printf '%s\n' "$out" | grep -v '^cordon: ')
+check "and the command has no network from then on (first OK:ping, then ENETUNREACH)" "OK:ping
+ENETUNREACH" "${l[0]:-}
+${l[1]:-}"

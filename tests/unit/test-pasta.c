@@ -251,6 +251,20 @@ Test(pasta, failure_says_why, .init = setup, .fini = teardown)
         cr_expect_eq(p.pidfd, -EBADF);
 }
 
+/* Lines after the first are joined with "; ", none of their characters lost (the separator
+ * used to be written over the first character of a line that came right after the last). */
+Test(pasta, failure_lines_joined_whole, .init = setup, .fini = teardown)
+{
+        struct cordon_pasta_config cfg = {
+            .path =
+                script("fail2", "printf 'ab\\ncd\\n\\nFailed to send 1 bytes to syslog\\nef' >&2\n"
+                                "exit 2\n")};
+        struct cordon_pasta p = CORDON_PASTA_NONE;
+        struct cordon_diag d = {0};
+        cr_assert_eq(cordon_pasta_start(&cfg, getpid(), &p, &d), -ECHILD);
+        cr_expect(strstr(d.message, "(exit status 2): ab; cd; ef") != NULL, "%s", d.message);
+}
+
 /* The two halves: the spawn returns before pasta says it is ready (the launcher releases the
  * child meanwhile), the wait takes its word, and a failure found by the wait leaves nothing
  * owned. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/launch/event-loop.h"
 #include "lib/launch/launch.h"
 #include "lib/launch/net-filtered.h"
 #include "lib/mech/nft.h"
@@ -109,6 +110,39 @@ int cordon_net_filtered_parent(struct cordon_launch *l, pid_t child, struct cord
 int cordon_net_filtered_ready(struct cordon_launch *l, int child_up, struct cordon_diag *diag)
 {
         return cordon_pasta_wait_ready_or(&l->pasta, child_up, diag);
+}
+
+static int pasta_exited(void *userdata, const struct pollfd *fds)
+{
+        struct cordon_launch *l = userdata;
+        (void)fds;
+        char why[512], line[640];
+        cordon_pasta_describe_exit(&l->pasta, why, sizeof(why));
+        snprintf(line, sizeof(line),
+                 "pasta, the filtered network's helper, ended while the sandbox ran (%s): the "
+                 "sandbox has no network from now on",
+                 why);
+        if (l->warn)
+                l->warn(l->userdata, line);
+        l->pasta_end_said = true;
+        return 0;
+}
+
+static void pasta_fill(void *userdata, struct pollfd *fds)
+{
+        struct cordon_launch *l = userdata;
+        /* Said once: a negative fd is one poll() leaves alone. */
+        fds[0] = (struct pollfd){.fd = l->pasta_end_said ? -1 : l->pasta.pidfd, .events = POLLIN};
+}
+
+int cordon_net_filtered_watch(struct cordon_launch *l, struct cordon_loop *loop,
+                              struct cordon_loop_source *src)
+{
+        if (l->pasta.pid <= 0 || l->pasta.pidfd < 0)
+                return 0;
+        *src = (struct cordon_loop_source){
+            .n_fds = 1, .fill = pasta_fill, .dispatch = pasta_exited, .userdata = l};
+        return cordon_loop_add(loop, src);
 }
 
 int cordon_net_filtered_child(const struct cordon_launch *l)

@@ -16,6 +16,16 @@ struct cordon_launch;
 int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *diag);
 /* Parent step: starts pasta attached to @child's namespaces, without waiting for it. */
 int cordon_net_filtered_parent(struct cordon_launch *l, pid_t child, struct cordon_diag *diag);
+struct cordon_loop;
+struct cordon_loop_source;
+
+/* While the sandbox runs: a pasta that exits on its own (the command may have started before it
+ * was ready, and it can fail later too) is said once through the launch's warning callback, as
+ * the sandbox has no network from then on. @src (the caller's, valid while @loop runs) watches
+ * pasta's pidfd on @loop. 0 (also when no pasta runs), or -errno of cordon_loop_add(). */
+int cordon_net_filtered_watch(struct cordon_launch *l, struct cordon_loop *loop,
+                              struct cordon_loop_source *src);
+
 /* After the release: waits for pasta to say it is ready (killed and reaped on failure), or for
  * the child to say that pasta has configured its namespace (a byte on @child_up): 1 then. */
 int cordon_net_filtered_ready(struct cordon_launch *l, int child_up, struct cordon_diag *diag);

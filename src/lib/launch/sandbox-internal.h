@@ -52,6 +52,7 @@ struct cordon_sandbox {
          * writes a byte to once its namespace has them ([0] the supervisor's, [1] the child's). */
         unsigned net_routes;
         int net_up[2];
+        struct cordon_loop_source pasta_src; /* pasta's end while the sandbox runs */
         int control[2]; /* the control channel: [0] the supervisor's end, [1] the child's */
         /* NULL: the command keeps the caller's fds 0..2. Changed only in the ns backend's PID 1
          * (its own copy), by cordon_pty_move_inside(). */

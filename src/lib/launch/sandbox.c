@@ -18,6 +18,7 @@
 #include "lib/terminal/pty.h"
 #include "lib/mech/res-limits.h"
 #include "lib/launch/egress.h"
+#include "lib/launch/net-filtered.h"
 #include "lib/launch/notify.h"
 #include "lib/launch/sandbox-internal.h"
 #include "shared/strv.h"
@@ -242,6 +243,8 @@ static int start(const struct cordon_policy *p, char *const *argv,
         r = cordon_egress_start(sb, diag);
         if (r >= 0)
                 r = start_notify(sb, diag);
+        if (r >= 0 && (r = cordon_net_filtered_watch(&sb->l, &sb->loop, &sb->pasta_src)) < 0)
+                cordon_diag_set(diag, r, "failed to watch pasta: %s", strerror(-r));
 
         sb->report.started = true;
         sb->report.pid = sb->pid;

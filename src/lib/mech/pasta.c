@@ -182,11 +182,14 @@ static void tidy_errors(char *s)
                         *next++ = 0;
                 if (!*line || (startswith(line, "Failed to send ") && strstr(line, "syslog")))
                         continue;
-                if (out != s)
-                        *out++ = ';', *out++ = ' ';
-                size_t n = strlen(line);
-                memmove(out, line, n);
-                out += n;
+                /* The line moves first: it may start just after @out, where "; " goes (the
+                 * separator written first clobbered its first character). It ends with the
+                 * NUL that was its newline, so moved one byte right it stays clear of the next. */
+                size_t n = strlen(line), sep = out != s ? 2 : 0;
+                memmove(out + sep, line, n);
+                if (sep)
+                        out[0] = ';', out[1] = ' ';
+                out += sep + n;
         }
         *out = 0;
 }
@@ -502,6 +505,24 @@ int cordon_pasta_start(const struct cordon_pasta_config *cfg, pid_t child, struc
                 return r;
         *ret = p;
         return 0;
+}
+
+void cordon_pasta_describe_exit(const struct cordon_pasta *p, char *buf, size_t size)
+{
+        char err[ERR_MAX] = "";
+        siginfo_t si = {0};
+        /* WNOWAIT: reaped by cordon_pasta_stop() as before. */
+        if (waitid(P_PIDFD, (id_t)p->pidfd, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || !si.si_pid) {
+                snprintf(buf, size, "it ended");
+                return;
+        }
+        if (p->errfd >= 0)
+                read_errors(p->errfd, err, sizeof(err));
+        tidy_errors(err);
+        if (si.si_code == CLD_EXITED)
+                snprintf(buf, size, "exit status %d%s%s", si.si_status, *err ? ": " : "", err);
+        else
+                snprintf(buf, size, "killed by signal %d%s%s", si.si_status, *err ? ": " : "", err);
 }
 
 void cordon_pasta_kill(const struct cordon_pasta *p)

@@ -81,6 +81,10 @@ int cordon_pasta_wait_ready(struct cordon_pasta *p, struct cordon_diag *diag);
  * that fails later leaves the namespace without its network). */
 int cordon_pasta_wait_ready_or(struct cordon_pasta *p, int other, struct cordon_diag *diag);
 
+/* Once @p's pidfd is readable (pasta exited on its own): why, in @buf (its exit status or
+ * signal, and what it wrote to its error output), without waiting. */
+void cordon_pasta_describe_exit(const struct cordon_pasta *p, char *buf, size_t size);
+
 /* Sends pasta SIGKILL through its pidfd without waiting for it: its exit takes tens of
  * milliseconds (closing its tap device unregisters a network device, which waits for RCU grace
  * periods). cordon_pasta_stop() reaps it later. */
