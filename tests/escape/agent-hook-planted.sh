@@ -58,7 +58,7 @@ check "control: a file of claude's state persists" "planted" \
         "$(cat "$HOME/.claude/projects/planted" 2>&1)"
 homes=$(inside 'echo "$CLAUDE_CONFIG_DIR $CODEX_HOME $GEMINI_CLI_HOME"')
 case $homes in
-/var/tmp/cordon-agents-*/claude\ /var/tmp/cordon-agents-*/codex\ /var/tmp/cordon-agents-*/gemini)
+/dev/shm/cordon-agents-*/claude\ /dev/shm/cordon-agents-*/codex\ /dev/shm/cordon-agents-*/gemini)
         ok "CLAUDE_CONFIG_DIR, CODEX_HOME and GEMINI_CLI_HOME name the agents' private homes" ;;
 *) not_ok "CLAUDE_CONFIG_DIR, CODEX_HOME and GEMINI_CLI_HOME name the agents' private homes" "$homes" ;;
 esac

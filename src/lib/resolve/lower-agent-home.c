@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 
 #include "lib/policy/agent-json.h"
 #include "lib/policy/diag.h"
@@ -225,6 +227,21 @@ static int plan_home(struct lower *l, const struct cordon_agent_profile *a, cons
         return 0;
 }
 
+/* Where the agents' run directories go: /dev/shm when it is a tmpfs open to everyone with the
+ * sticky bit (nobody can replace another's entry there) and the sandbox has a /dev/shm of its
+ * own (PRIVATE_IPC: with the host's, it would see the run directories of the user's other
+ * sandboxes), else /var/tmp, else /tmp. */
+static const char *run_dir_base(const struct lower *l)
+{
+        struct stat st;
+        struct statfs sfs;
+        if (l->s->private_ipc && statfs("/dev/shm", &sfs) == 0 && sfs.f_type == TMPFS_MAGIC &&
+            stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 &&
+            (st.st_mode & 01777) == 01777)
+                return "/dev/shm";
+        return stat("/var/tmp", &st) == 0 && S_ISDIR(st.st_mode) ? "/var/tmp" : "/tmp";
+}
+
 static int make_run_dir(struct lower *l)
 {
         if (l->p->agent_run_dir)
@@ -233,9 +250,11 @@ static int make_run_dir(struct lower *l)
         if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
                 return -errno;
         /* Not below /tmp: codex refuses to make its helper commands in a temporary
-         * directory there (and its edits need them). */
-        struct stat st;
-        const char *base = stat("/var/tmp", &st) == 0 && S_ISDIR(st.st_mode) ? "/var/tmp" : "/tmp";
+         * directory there (and its edits need them). In memory where the host has it: a link
+         * per entry of each agent's directory is made and removed at every start, which costs
+         * tens of microseconds each on a journaling filesystem and a few on a tmpfs. The
+         * directory is made 0700 under its random name, failing if the name exists. */
+        const char *base = run_dir_base(l);
         if (asprintf(&l->p->agent_run_dir, "%s/cordon-agents-%02x%02x%02x%02x%02x%02x%02x%02x",
                      base, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]) < 0) {
                 l->p->agent_run_dir = NULL;
