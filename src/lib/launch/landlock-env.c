@@ -1,7 +1,8 @@
 /* The landlock backend's stand-ins for what the ns backend binds at a tool's own path: the
  * variables that point the tools at cordon's package caches (PACKAGE_CACHES) and at the
  * credential-free copies of their configuration (TOOL_CONFIG_COPIES), written here into the
- * launch's private TMPDIR.
+ * launch's private TMPDIR; and the ns backend's variables for the writable twins of the copies
+ * it can only bind read-only at the tool's own path.
  * A copy there is a plain file of the sandbox's own in a directory it may write: tools rewrite it
  * in place or replace it by rename (git config), and it goes with the TMPDIR when the launch
  * ends; nothing of it is written back. */
@@ -45,6 +46,21 @@ static bool env_sets(char *const *envp, const char *name, size_t len)
                 if (strncmp(*e, name, len) == 0 && (*e)[len] == '=')
                         return true;
         return false;
+}
+
+int cordon_ns_config_env(const struct cordon_policy *p, char ***ret)
+{
+        _cleanup_strv_free_ char **vars = NULL;
+        STRV_FOREACH (e, p->ns_env_files) {
+                const char *eq = strchr(*e, '=');
+                if (!eq || env_sets(p->envp, *e, (size_t)(eq - *e)))
+                        continue; /* the caller named a file of their own */
+                int r = strv_extend(&vars, *e);
+                if (r < 0)
+                        return r;
+        }
+        *ret = TAKE_PTR(vars);
+        return 0;
 }
 
 int cordon_landlock_env(const struct cordon_policy *p, const char *tmpdir, bool dry_run,

@@ -1,4 +1,5 @@
-/* The landlock backend's variables for tool directories and configuration copies. */
+/* The landlock backend's variables for tool directories and configuration copies, and the ns
+ * backend's for the writable twins of its read-only copies. */
 #pragma once
 
 #include <stdbool.h>
@@ -13,3 +14,8 @@ struct cordon_policy;
  * caller's own) is left as it is, and no copy is written for it. Returns 0 or -errno. */
 int cordon_landlock_env(const struct cordon_policy *p, const char *tmpdir, bool dry_run,
                         char ***ret);
+
+/* NAME=VALUE (strv, NULL when none) the ns backend sets over the policy's environment: the
+ * @p->ns_env_files entries whose NAME the policy's environment does not set already. Returns 0
+ * or -ENOMEM. */
+int cordon_ns_config_env(const struct cordon_policy *p, char ***ret);

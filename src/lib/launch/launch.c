@@ -249,6 +249,14 @@ static int build_env(struct cordon_launch *l)
                                                          strv_length(vars))) < 0))
                         return r;
         }
+        /* The ns backend's writable twins of the configuration copies it binds read-only. */
+        if (l->backend != CORDON_BACKEND_LANDLOCK && l->p->ns_env_files) {
+                _cleanup_strv_free_ char **vars = NULL;
+                int r = cordon_ns_config_env(l->p, &vars);
+                if (r < 0 || (vars && (r = launch_setenv(l, (const char *const *)vars,
+                                                         strv_length(vars))) < 0))
+                        return r;
+        }
         return set_proxy_env(l);
 }
 

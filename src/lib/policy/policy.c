@@ -218,6 +218,7 @@ _public_ struct cordon_policy *cordon_policy_free(struct cordon_policy *p)
         strv_free(p->envp);
         strv_free(p->landlock_env);
         strv_free(p->landlock_env_files);
+        strv_free(p->ns_env_files);
         strv_free(p->env_blocked_names);
         strv_free(p->link_parents);
         strv_free(p->link_homes);

@@ -27,7 +27,8 @@ enum {
          * after the masks, over the original's own: a plain writable file of the sandbox's on
          * its own tmpfs (cordon_policy_on_own_tmpfs()), else bound read-only. The landlock
          * backend, which has no mounts, writes it into its TMPDIR and names it in the tool's
-         * variable instead (policy->landlock_env_files). */
+         * variable instead (policy->landlock_env_files); a read-only one of the ns backend's
+         * gets a writable twin on its /tmp, named likewise (policy->ns_env_files). */
         CORDON_FS_CONFIG_COPY = 1u << 19,
 };
 
@@ -147,6 +148,10 @@ struct cordon_policy {
         /* NAME=GUEST: the landlock backend writes the contents of the DATA rule at GUEST to a
          * file of its private TMPDIR and sets NAME to that file (TOOL_CONFIG_COPIES). */
         char **landlock_env_files;
+        /* NAME=GUEST: the ns backend sets NAME to GUEST, a writable configuration copy on its
+         * private /tmp standing in for one it binds read-only at the tool's own path
+         * (TOOL_CONFIG_COPIES). Neither backend replaces a NAME that @envp sets already. */
+        char **ns_env_files;
         size_t n_env_blocked;
         char **env_blocked_names; /* strv: the names of the removed variables, never values */
         /* Where some other run's sandbox could write besides this policy's writable binds
