@@ -48,6 +48,24 @@ static bool env_sets(char *const *envp, const char *name, size_t len)
         return false;
 }
 
+const char *cordon_config_env_var(const struct cordon_policy *p, char *const *files,
+                                  const char *guest, size_t *ret_len, bool *ret_callers)
+{
+        *ret_len = 0;
+        *ret_callers = false;
+        STRV_FOREACH (e, files) {
+                const char *eq = strchr(*e, '=');
+                if (!eq || !streq(eq + 1, guest))
+                        continue;
+                *ret_len = (size_t)(eq - *e);
+                /* The caller's own (their environment, SANDBOX_ENV): it stands, and the
+                 * command reads the file it names, as it would under the ns backend. */
+                *ret_callers = env_sets(p->envp, *e, *ret_len);
+                return *e;
+        }
+        return NULL;
+}
+
 int cordon_ns_config_env(const struct cordon_policy *p, char ***ret)
 {
         _cleanup_strv_free_ char **vars = NULL;

@@ -15,6 +15,13 @@ struct cordon_policy;
 int cordon_landlock_env(const struct cordon_policy *p, const char *tmpdir, bool dry_run,
                         char ***ret);
 
+/* The entry of @files (@p->landlock_env_files or @p->ns_env_files, "NAME=GUEST") that names
+ * configuration copy @guest, with the length of NAME in *@ret_len and in *@ret_callers whether
+ * the policy's environment sets NAME already (then the copy is not named there); NULL when no
+ * entry names it (cargo's, or a second file of a tool whose variable the first has). */
+const char *cordon_config_env_var(const struct cordon_policy *p, char *const *files,
+                                  const char *guest, size_t *ret_len, bool *ret_callers);
+
 /* NAME=VALUE (strv, NULL when none) the ns backend sets over the policy's environment: the
  * @p->ns_env_files entries whose NAME the policy's environment does not set already. Returns 0
  * or -ENOMEM. */

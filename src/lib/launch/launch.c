@@ -164,6 +164,12 @@ static bool tmp_writable(const struct cordon_policy *p)
                (t->access == CORDON_ACCESS_TMPFS && !(t->flags & CORDON_FS_SEAL));
 }
 
+bool cordon_launch_has_tmpdir(const struct cordon_launch *l)
+{
+        return l->backend == CORDON_BACKEND_LANDLOCK &&
+               (l->tmpdir || (l->dry_run && l->p && tmp_writable(l->p)));
+}
+
 static int make_tmpdir(struct cordon_launch *l, struct cordon_diag *diag)
 {
         _cleanup_free_ char *dir = strdup("/tmp/cordon-XXXXXX");
