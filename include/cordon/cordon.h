@@ -197,7 +197,8 @@ enum cordon_path_view {
         CORDON_PATH_HIDDEN,     /* masked, or below an empty tmpfs (a scratch home, /tmp) */
         CORDON_PATH_READ_ONLY,  /* a host object bound read-only (see the rule's host path) */
         CORDON_PATH_READ_WRITE, /* a host object bound writable, or a device node */
-        CORDON_PATH_COPY,       /* a writable copy of the host's file, discarded on exit */
+        CORDON_PATH_COPY,       /* a writable copy of the host's file (or a credential-free
+                                 * one), discarded on exit */
         /* something of the sandbox's own: an empty tmpfs itself, a generated file, a link,
          * procfs, /dev, or nothing below a rule that makes a file */
         CORDON_PATH_SANDBOX,

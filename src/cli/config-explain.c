@@ -114,9 +114,9 @@ static bool rule_skipped(const struct rule *r)
 }
 
 /* What @path is inside when rule @w (at or above it) decides; @shown: for a mask, whether the
- * view below it shows something at the mask's path. */
-static void describe_winner(const struct rule *w, bool shown, const char *path, char *buf,
-                            size_t size)
+ * view below it shows something at the mask's path; @view: what the library says shows there. */
+static void describe_winner(const struct rule *w, bool shown, enum cordon_path_view view,
+                            const char *path, char *buf, size_t size)
 {
         const char *host = strempty(w->host);
         bool self = streq(w->guest, path);
@@ -168,6 +168,10 @@ static void describe_winner(const struct rule *w, bool shown, const char *path, 
                 else if (w->access == CORDON_ACCESS_COPY)
                         snprintf(buf, size, "a writable copy of the host's %s, discarded on exit",
                                  host);
+                else if (view == CORDON_PATH_COPY)
+                        snprintf(buf, size,
+                                 "a writable file cordon generates, the sandbox's own: discarded "
+                                 "on exit, never written back");
                 else
                         snprintf(buf, size, "a read-only file cordon generates");
                 break;
@@ -293,7 +297,7 @@ int config_explain_path(const struct cordon_settings *s, const struct cordon_hos
                 const struct rule *w = &rules[winner];
                 describe_winner(w,
                                 w->access == CORDON_ACCESS_MASKED && mask_shows(rules, winner, w),
-                                path, what, sizeof(what));
+                                info.view, path, what, sizeof(what));
                 printf("result: #%zu wins: %s\n", w->index, what);
         }
         if (*info.variable)

@@ -215,3 +215,49 @@ Test(policy_path, origin_names_the_variable)
         cr_assert_str_eq(describe("/etc/npmrc", CORDON_BACKEND_NS).variable, "TOOL_CONFIG_COPIES");
         cr_assert_str_eq(describe("/etc/x", CORDON_BACKEND_NS).variable, "");
 }
+
+/* A configuration copy on the scratch home's tmpfs is a writable file of the sandbox's own (the
+ * ns backend makes it there, cordon_policy_on_own_tmpfs()); in a read-only directory, or on a
+ * sealed tmpfs, it is a read-only generated file. */
+Test(policy_path, a_configuration_copy_is_writable_on_the_sandboxs_own_tmpfs)
+{
+        scratch_home();
+        add("/home/u/.config/git", "/home/u/.config/git", CORDON_ACCESS_RO, 0, "built-in default");
+        add("/tmp", "/tmp", CORDON_ACCESS_RW, 0, "PRIVATE_TMP");
+        add("/home/u/.gitconfig", "[user]\n", CORDON_ACCESS_DATA, CORDON_FS_CONFIG_COPY,
+            "TOOL_CONFIG_COPIES");
+        add("/home/u/.config/git/config", "[user]\n", CORDON_ACCESS_DATA, CORDON_FS_CONFIG_COPY,
+            "TOOL_CONFIG_COPIES");
+        add("/tmp/.cordon-config-gitconfig", "[user]\n", CORDON_ACCESS_DATA, CORDON_FS_CONFIG_COPY,
+            "TOOL_CONFIG_COPIES");
+        cr_assert(cordon_policy_on_own_tmpfs(p, p->n_fs - 3));
+        cr_assert_not(cordon_policy_on_own_tmpfs(p, p->n_fs - 2), "a read-only directory");
+        cr_assert_not(cordon_policy_on_own_tmpfs(p, p->n_fs - 1), "the host's /tmp");
+        struct cordon_path_info i = describe("/home/u/.gitconfig", CORDON_BACKEND_NS);
+        cr_assert_eq(i.view, CORDON_PATH_COPY);
+        cr_assert_str_eq(i.variable, "TOOL_CONFIG_COPIES");
+        cr_assert_eq(describe("/home/u/.config/git/config", CORDON_BACKEND_NS).view,
+                     CORDON_PATH_SANDBOX);
+        cr_assert_eq(describe("/tmp/.cordon-config-gitconfig", CORDON_BACKEND_NS).view,
+                     CORDON_PATH_SANDBOX);
+        /* The landlock backend has no such file there: the home's tmpfs decides (hidden). */
+        cr_assert_eq(describe("/home/u/.gitconfig", CORDON_BACKEND_LANDLOCK).view,
+                     CORDON_PATH_HIDDEN);
+}
+
+Test(policy_path, a_configuration_copy_on_a_sealed_tmpfs_or_over_a_bind_stays_read_only)
+{
+        p->home_dir = strdup("/home/u");
+        cr_assert_not_null(p->home_dir);
+        add("/home/u", NULL, CORDON_ACCESS_TMPFS, CORDON_FS_SEAL, "built-in default");
+        add("/home/u/.npmrc", "x=1\n", CORDON_ACCESS_DATA, CORDON_FS_CONFIG_COPY,
+            "TOOL_CONFIG_COPIES");
+        cr_assert_not(cordon_policy_on_own_tmpfs(p, p->n_fs - 1), "sealed read-only");
+        add("/srv", NULL, CORDON_ACCESS_TMPFS, 0, "built-in default");
+        add("/srv/.gitconfig", "/srv/.gitconfig", CORDON_ACCESS_RO, 0, "--ro");
+        add("/srv/.gitconfig", NULL, CORDON_ACCESS_MASKED, 0, "TOOL_CONFIG_COPIES");
+        add("/srv/.gitconfig", "[user]\n", CORDON_ACCESS_DATA, CORDON_FS_CONFIG_COPY,
+            "TOOL_CONFIG_COPIES");
+        cr_assert_not(cordon_policy_on_own_tmpfs(p, p->n_fs - 1), "a bind is there first");
+        cr_assert_eq(describe("/srv/.gitconfig", CORDON_BACKEND_NS).view, CORDON_PATH_SANDBOX);
+}

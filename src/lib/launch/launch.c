@@ -164,6 +164,12 @@ static bool tmp_writable(const struct cordon_policy *p)
                (t->access == CORDON_ACCESS_TMPFS && !(t->flags & CORDON_FS_SEAL));
 }
 
+bool cordon_launch_has_tmpdir(const struct cordon_launch *l)
+{
+        return l->backend == CORDON_BACKEND_LANDLOCK &&
+               (l->tmpdir || (l->dry_run && l->p && tmp_writable(l->p)));
+}
+
 static int make_tmpdir(struct cordon_launch *l, struct cordon_diag *diag)
 {
         _cleanup_free_ char *dir = strdup("/tmp/cordon-XXXXXX");
@@ -245,6 +251,14 @@ static int build_env(struct cordon_launch *l)
             (l->p->landlock_env || l->p->landlock_env_files)) {
                 _cleanup_strv_free_ char **vars = NULL;
                 int r = cordon_landlock_env(l->p, l->tmpdir, l->dry_run, &vars);
+                if (r < 0 || (vars && (r = launch_setenv(l, (const char *const *)vars,
+                                                         strv_length(vars))) < 0))
+                        return r;
+        }
+        /* The ns backend's writable twins of the configuration copies it binds read-only. */
+        if (l->backend != CORDON_BACKEND_LANDLOCK && l->p->ns_env_files) {
+                _cleanup_strv_free_ char **vars = NULL;
+                int r = cordon_ns_config_env(l->p, &vars);
                 if (r < 0 || (vars && (r = launch_setenv(l, (const char *const *)vars,
                                                          strv_length(vars))) < 0))
                         return r;

@@ -100,6 +100,9 @@ struct cordon_launch {
 int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l,
                           struct cordon_diag *diag);
 void cordon_launch_clear(struct cordon_launch *l);
+/* Whether the landlock backend's private TMPDIR is there (a dry run: would be), where its
+ * configuration copies go (landlock-env.h). */
+bool cordon_launch_has_tmpdir(const struct cordon_launch *l);
 /* After the sandbox has ended: CLEANUP_MATERIALIZED_BLOCKED_FILES removes the placeholders this
  * launch created, each "kept" one reported through @l->warn. Once; harmless when off. */
 void cordon_launch_cleanup_materialized(struct cordon_launch *l);

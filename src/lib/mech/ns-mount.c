@@ -260,10 +260,12 @@ static int bind_data(int rootfd, const char *relpath, const struct cordon_fs_rul
         return target < 0 ? target : cordon_move_mount_fd(t, target);
 }
 
-/* A seeded copy whose place is on a sandbox tmpfs (the tmpwrite home) becomes a plain file there,
- * so tools can replace it by rename as usual. Returns -EAGAIN when the place is not such a tmpfs
- * or already taken, and the caller binds a copy over it instead. */
-static int copy_into_tmpfs(int rootfd, const char *relpath, int src_fd, mode_t mode)
+/* A seeded copy (the contents of @src_fd) or a configuration copy (@data) whose place is on a
+ * sandbox tmpfs (the tmpwrite home) becomes a plain file there, so tools can replace it by rename
+ * as usual. Returns -EAGAIN when the place is not such a tmpfs or already taken, and the caller
+ * binds a copy over it instead. */
+static int copy_into_tmpfs(int rootfd, const char *relpath, const char *data, int src_fd,
+                           mode_t mode)
 {
         const char *slash = strrchr(relpath, '/');
         char buf[4096];
@@ -285,6 +287,8 @@ static int copy_into_tmpfs(int rootfd, const char *relpath, int src_fd, mode_t m
             openat(dir, slash + 1, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, mode);
         if (f < 0)
                 return errno == EEXIST || errno == EROFS ? -EAGAIN : -errno;
+        if (data)
+                return write_all(f, data, strlen(data));
         for (;;) {
                 ssize_t n = sendfile(f, src_fd, NULL, 1 << 20);
                 if (n < 0)
@@ -544,6 +548,16 @@ static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct c
         }
         case CORDON_ACCESS_DATA:
                 *ret_step = CORDON_STEP_MOUNT;
+                /* A configuration copy on the sandbox's own writable tmpfs (the tmpwrite home)
+                 * is a plain file of the sandbox's there, which tools may rewrite and replace
+                 * by rename (git config writes a lock file and renames it over; a mount
+                 * point refuses that with EBUSY). Elsewhere, or with its place taken, it is
+                 * bound read-only, as every generated file. */
+                if ((r->flags & CORDON_FS_CONFIG_COPY) && cordon_policy_on_own_tmpfs(p, idx)) {
+                        k = copy_into_tmpfs(rootfd, relpath, r->host, -EBADF, 0600);
+                        if (k != -EAGAIN)
+                                return k;
+                }
                 return bind_data(rootfd, relpath, r, &cache->data);
         case CORDON_ACCESS_COPY: {
                 if (src < 0)
@@ -552,7 +566,7 @@ static int apply_rule(struct cordon_mount_plan *plan, int rootfd, const struct c
                 if (fstat(src, &st) < 0)
                         return -errno;
                 *ret_step = CORDON_STEP_MOUNT;
-                k = copy_into_tmpfs(rootfd, relpath, src, st.st_mode & 0777);
+                k = copy_into_tmpfs(rootfd, relpath, NULL, src, st.st_mode & 0777);
                 if (k != -EAGAIN)
                         return k;
                 return bind_new_file(rootfd, relpath, -EBADF, NULL, src, st.st_mode & 0777,

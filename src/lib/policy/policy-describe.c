@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/resolve/host-action.h"
+#include "lib/launch/landlock-env.h"
 #include "lib/launch/launch.h"
 #include "lib/mech/ns-user.h"
 #include "lib/policy/policy-describe.h"
@@ -97,7 +98,46 @@ static void describe_limits(FILE *f, const struct cordon_policy *p, const struct
         fputs(any ? "\n" : " none\n", f);
 }
 
-static void describe_mounts(FILE *f, const struct cordon_policy *p)
+/* Where a configuration copy (TOOL_CONFIG_COPIES) is, and whether the command may write it:
+ * the ns backend makes it a plain file on the sandbox's own tmpfs where it can (the tmpwrite
+ * home) and binds it read-only elsewhere, with a writable twin on its /tmp named in the tool's
+ * variable; the landlock backend writes it into its TMPDIR and names it in the tool's variable,
+ * or hands none over. */
+static void describe_config_copy(FILE *f, const struct cordon_policy *p, size_t i,
+                                 const struct cordon_launch *l)
+{
+        const char *guest = p->fs[i].guest;
+        size_t len = 0;
+        bool callers = false;
+        const char *twin_var = cordon_config_env_var(p, p->ns_env_files, guest, &len, &callers);
+        if (l->backend != CORDON_BACKEND_LANDLOCK) {
+                fputs(cordon_policy_on_own_tmpfs(p, i) ? " [writable, discarded on exit"
+                                                       : " [read-only",
+                      f);
+                if (twin_var && callers)
+                        fprintf(f, "; unused: %.*s is the caller's own", (int)len, twin_var);
+                else if (twin_var)
+                        fprintf(f, "; named by %.*s", (int)len, twin_var);
+                fputc(']', f);
+                return;
+        }
+        if (twin_var) {
+                fputs(" [ns backend only]", f);
+                return;
+        }
+        const char *var = cordon_config_env_var(p, p->landlock_env_files, guest, &len, &callers);
+        if (!var)
+                fputs(" [landlock: not handed over, no variable names it]", f);
+        else if (!cordon_launch_has_tmpdir(l))
+                fputs(" [landlock: not handed over, no private TMPDIR to hold it]", f);
+        else if (callers)
+                fprintf(f, " [landlock: not handed over, %.*s is the caller's own]", (int)len, var);
+        else
+                fprintf(f, " [landlock: a writable copy in its TMPDIR, named by %.*s]", (int)len,
+                        var);
+}
+
+static void describe_mounts(FILE *f, const struct cordon_policy *p, const struct cordon_launch *l)
 {
         fprintf(f, "mounts, in order (%zu):\n", p->n_fs);
         for (size_t i = 0; i < p->n_fs; i++) {
@@ -119,6 +159,8 @@ static void describe_mounts(FILE *f, const struct cordon_policy *p)
                         fputs(" [executable]", f);
                 if (r->flags & CORDON_FS_REMOVE)
                         fputs(" [remove: landlock only]", f);
+                if (r->flags & CORDON_FS_CONFIG_COPY)
+                        describe_config_copy(f, p, i, l);
                 fprintf(f, "  (from %s)\n", strempty(r->origin));
         }
 }
@@ -186,7 +228,7 @@ int cordon_policy_describe(const struct cordon_policy *p, const struct cordon_la
                         cordon_home_access_to_string(p->home_access));
         if (p->cwd)
                 fprintf(f, "working directory: %s\n", p->cwd);
-        describe_mounts(f, p);
+        describe_mounts(f, p, l);
         describe_env(f, p);
         describe_actions(f, p);
         if (fclose(f) != 0 || !buf) {

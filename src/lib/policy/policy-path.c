@@ -132,6 +132,10 @@ _public_ int cordon_policy_describe_path(const struct cordon_policy *p, const ch
         info.rule_path = r->guest;
         info.origin = r->origin;
         info.view = rule_view(r, self);
+        /* A configuration copy the ns backend makes a plain file of the sandbox's own. */
+        if (self && (r->flags & CORDON_FS_CONFIG_COPY) && backend != CORDON_BACKEND_LANDLOCK &&
+            cordon_policy_on_own_tmpfs(p, (size_t)w))
+                info.view = CORDON_PATH_COPY;
         info.protected_in_writable =
             (info.view == CORDON_PATH_READ_ONLY || info.view == CORDON_PATH_COPY ||
              (self && r->access == CORDON_ACCESS_DATA)) &&

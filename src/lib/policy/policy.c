@@ -218,6 +218,7 @@ _public_ struct cordon_policy *cordon_policy_free(struct cordon_policy *p)
         strv_free(p->envp);
         strv_free(p->landlock_env);
         strv_free(p->landlock_env_files);
+        strv_free(p->ns_env_files);
         strv_free(p->env_blocked_names);
         strv_free(p->link_parents);
         strv_free(p->link_homes);
@@ -345,6 +346,30 @@ int cordon_policy_fs_order(const struct cordon_policy *p, size_t a, size_t b)
         if (da != db)
                 return da < db ? -1 : 1;
         return a < b ? -1 : a > b;
+}
+
+bool cordon_policy_on_own_tmpfs(const struct cordon_policy *p, size_t i)
+{
+        const struct cordon_fs_rule *r = &p->fs[i];
+        ssize_t around = -1;
+        for (size_t j = 0; j < p->n_fs; j++) {
+                const struct cordon_fs_rule *q = &p->fs[j];
+                if (j == i || !path_is_below(r->guest, q->guest) ||
+                    cordon_policy_fs_order(p, j, i) > 0)
+                        continue;
+                /* Something of its own there first (a bind, a seeded copy): the file is not
+                 * made anew, whatever is around it. A mask at the path is not mounted under a
+                 * configuration copy. */
+                if (streq(q->guest, r->guest)) {
+                        if (q->access != CORDON_ACCESS_MASKED)
+                                return false;
+                        continue;
+                }
+                if (around < 0 || cordon_policy_fs_order(p, (size_t)around, j) < 0)
+                        around = (ssize_t)j;
+        }
+        return around >= 0 && p->fs[around].access == CORDON_ACCESS_TMPFS &&
+               !(p->fs[around].flags & CORDON_FS_SEAL);
 }
 
 int cordon_policy_guest_shown(const struct cordon_policy *p, const char *guest)

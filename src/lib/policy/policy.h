@@ -24,8 +24,11 @@ enum {
          * ns backend the bind is read-only and removal fails with EROFS, less than asked. */
         CORDON_FS_REMOVE = 1u << 18,
         /* DATA: a credential-free copy of a tool's configuration (TOOL_CONFIG_COPIES), mounted
-         * after the masks, over the original's own; the landlock backend, which has no mounts,
-         * names it in the tool's variable instead (policy->landlock_env_files). */
+         * after the masks, over the original's own: a plain writable file of the sandbox's on
+         * its own tmpfs (cordon_policy_on_own_tmpfs()), else bound read-only. The landlock
+         * backend, which has no mounts, writes it into its TMPDIR and names it in the tool's
+         * variable instead (policy->landlock_env_files); a read-only one of the ns backend's
+         * gets a writable twin on its /tmp, named likewise (policy->ns_env_files). */
         CORDON_FS_CONFIG_COPY = 1u << 19,
 };
 
@@ -145,6 +148,10 @@ struct cordon_policy {
         /* NAME=GUEST: the landlock backend writes the contents of the DATA rule at GUEST to a
          * file of its private TMPDIR and sets NAME to that file (TOOL_CONFIG_COPIES). */
         char **landlock_env_files;
+        /* NAME=GUEST: the ns backend sets NAME to GUEST, a writable configuration copy on its
+         * private /tmp standing in for one it binds read-only at the tool's own path
+         * (TOOL_CONFIG_COPIES). Neither backend replaces a NAME that @envp sets already. */
+        char **ns_env_files;
         size_t n_env_blocked;
         char **env_blocked_names; /* strv: the names of the removed variables, never values */
         /* Where some other run's sandbox could write besides this policy's writable binds
@@ -231,6 +238,13 @@ const struct cordon_fs_rule *cordon_policy_find_fs(const struct cordon_policy *p
  * over their masks; rules of one class and depth in insertion order (later ones win). The one
  * order of the mount plan (ns-mount.c) and of cordon_policy_describe_path(). */
 int cordon_policy_fs_order(const struct cordon_policy *p, size_t a, size_t b);
+/* Whether rule @i of @p (a file's) lies on a tmpfs the ns backend makes for the sandbox and
+ * leaves writable (the tmpwrite home, the private /tmp), with no rule of its own path mounted
+ * before it: the nearest rule above it, in mount order, is such a tmpfs. Nothing of the host's
+ * is below such a tmpfs but what other rules bind there, so a file made there is the sandbox's
+ * own, discarded with the tmpfs. An optional bind above it counts even when its host path is
+ * missing and the launch skips it: the answer errs towards no. */
+bool cordon_policy_on_own_tmpfs(const struct cordon_policy *p, size_t i);
 /* How normalised guest path @guest shows in the mount view: -1 hidden (a mask at or above it),
  * 0 not from the host (no rule, a tmpfs, a link: the deepest rule at or above it decides, as
  * the ns backend mounts by depth with the masks last), 1 bound read-only (or copied), 2 bound

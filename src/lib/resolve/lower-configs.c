@@ -1,7 +1,15 @@
 /* TOOL_CONFIG_COPIES: ~/.npmrc, pip.conf, ~/.gitconfig and ~/.cargo/config.toml reach the
  * command as generated copies without their credentials (tool-config.h), at the file's own path
  * (ns backend, over the original's mask) or named in the tool's variable (landlock backend).
- * Before cordon_lower_masks(): an original that held a credential is masked wherever it shows. */
+ * Before cordon_lower_masks(): an original that held a credential is masked wherever it shows.
+ *
+ * A copy is the sandbox's own to change: tools rewrite their configuration in place (npm, pip)
+ * or write a new file next to it and rename it over (git config). The ns backend makes it a
+ * plain file on the tmpwrite home's tmpfs; where that cannot be (a read-only directory there,
+ * such as the built-in ~/.config/git) it binds it read-only and, once every rule is known
+ * (cordon_lower_configs_elsewhere()), puts a writable twin on the private /tmp and names that
+ * in the tool's variable. The landlock backend writes its copies into its private TMPDIR.
+ * Nothing is ever written back: each copy goes with the sandbox's tmpfs or TMPDIR. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -28,15 +36,17 @@ struct tool_file {
          * variable that exists gets it); NULL: none (cargo reads its configuration from
          * CARGO_HOME, which would move its registry and programs too). */
         const char *var;
+        /* The name of its writable twin on the ns backend's /tmp (/tmp/.cordon-config-NAME). */
+        const char *twin;
 };
 
 static const struct tool_file files[] = {
-    {".npmrc", CORDON_TOOL_CONFIG_NPMRC, "npm's", "NPM_CONFIG_USERCONFIG"},
-    {".config/pip/pip.conf", CORDON_TOOL_CONFIG_PIP, "pip's", "PIP_CONFIG_FILE"},
-    {".pip/pip.conf", CORDON_TOOL_CONFIG_PIP, "pip's", "PIP_CONFIG_FILE"},
-    {".gitconfig", CORDON_TOOL_CONFIG_GIT, "git's", "GIT_CONFIG_GLOBAL"},
-    {".config/git/config", CORDON_TOOL_CONFIG_GIT, "git's", "GIT_CONFIG_GLOBAL"},
-    {".cargo/config.toml", CORDON_TOOL_CONFIG_CARGO, "cargo's", NULL},
+    {".npmrc", CORDON_TOOL_CONFIG_NPMRC, "npm's", "NPM_CONFIG_USERCONFIG", "npmrc"},
+    {".config/pip/pip.conf", CORDON_TOOL_CONFIG_PIP, "pip's", "PIP_CONFIG_FILE", "pip.conf"},
+    {".pip/pip.conf", CORDON_TOOL_CONFIG_PIP, "pip's", "PIP_CONFIG_FILE", "pip.conf"},
+    {".gitconfig", CORDON_TOOL_CONFIG_GIT, "git's", "GIT_CONFIG_GLOBAL", "gitconfig"},
+    {".config/git/config", CORDON_TOOL_CONFIG_GIT, "git's", "GIT_CONFIG_GLOBAL", "gitconfig"},
+    {".cargo/config.toml", CORDON_TOOL_CONFIG_CARGO, "cargo's", NULL, NULL},
 };
 
 /* Reads @host (links followed: a dotfile manager's link is the user's file), a regular file of
@@ -145,6 +155,72 @@ int cordon_lower_configs(struct lower *l)
         _cleanup_strv_free_ char **vars_done = NULL;
         for (size_t i = 0; i < ELEMENTSOF(files); i++) {
                 int r = one_file(l, &files[i], &vars_done);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* The index of the configuration copy at @guest, or -1. */
+static ssize_t copy_rule(const struct cordon_policy *p, const char *guest)
+{
+        for (size_t i = 0; i < p->n_fs; i++)
+                if ((p->fs[i].flags & CORDON_FS_CONFIG_COPY) &&
+                    p->fs[i].access == CORDON_ACCESS_DATA && streq(p->fs[i].guest, guest))
+                        return (ssize_t)i;
+        return -1;
+}
+
+/* The writable twin of copy @idx for variable @var on the ns backend's private /tmp. */
+static int one_twin(struct lower *l, size_t idx, const char *var, const char *twin)
+{
+        struct cordon_policy *p = l->p;
+        _cleanup_free_ char *guest = NULL, *text = strdup(p->fs[idx].host), *origin = NULL;
+        if (!text || asprintf(&guest, "/tmp/.cordon-config-%s", twin) < 0 ||
+            asprintf(&origin, ORIGIN " (%s, for %s)", var, p->fs[idx].guest) < 0)
+                return -ENOMEM;
+        /* A rule of the user's own there stays as it is (the twin would replace it). */
+        for (size_t i = 0; i < p->n_fs; i++)
+                if (streq(p->fs[i].guest, guest))
+                        return 0;
+        int r =
+            cordon_policy_add_fs(p, guest, text, CORDON_ACCESS_DATA, CORDON_FS_CONFIG_COPY, origin);
+        if (r < 0)
+                return r;
+        /* Only on a /tmp of the sandbox's own (PRIVATE_TMP): on the host's /tmp it would be a
+         * file cordon makes there. */
+        if (!cordon_policy_on_own_tmpfs(p, p->n_fs - 1)) {
+                struct cordon_fs_rule *last = &p->fs[--p->n_fs];
+                free(last->guest);
+                free(last->host);
+                free(last->origin);
+                return 0;
+        }
+        _cleanup_free_ char *entry = NULL;
+        if (asprintf(&entry, "%s=%s", var, guest) < 0)
+                return -ENOMEM;
+        return strv_consume(&p->ns_env_files, TAKE_PTR(entry));
+}
+
+int cordon_lower_configs_elsewhere(struct lower *l)
+{
+        if (!l->home_guest)
+                return 0;
+        for (size_t i = 0; i < ELEMENTSOF(files); i++) {
+                const struct tool_file *f = &files[i];
+                if (!f->var)
+                        continue;
+                _cleanup_free_ char *guest = path_join(l->home_guest, f->home_rel), *entry = NULL;
+                if (!guest || asprintf(&entry, "%s=%s", f->var, guest) < 0)
+                        return -ENOMEM;
+                /* The landlock backend's variable names this file's copy: the first of the
+                 * tool's that has one. */
+                if (!strv_contains(l->p->landlock_env_files, entry))
+                        continue;
+                ssize_t idx = copy_rule(l->p, guest);
+                if (idx < 0 || cordon_policy_on_own_tmpfs(l->p, (size_t)idx))
+                        continue;
+                int r = one_twin(l, (size_t)idx, f->var, f->twin);
                 if (r < 0)
                         return r;
         }

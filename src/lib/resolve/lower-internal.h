@@ -135,6 +135,10 @@ bool cordon_lower_on_path(const char *path, const char *name);
 /* lower-configs.c: TOOL_CONFIG_COPIES, before cordon_lower_masks(): the credential-free copies
  * of the tools' configuration files, and the originals that held a credential masked. */
 int cordon_lower_configs(struct lower *l);
+/* lower-configs.c, once every rule is in: a copy the ns backend cannot make a writable file
+ * at its own path (a read-only directory there, such as the built-in ~/.config/git) gets a
+ * second one on the private /tmp, named in the tool's variable (policy->ns_env_files). */
+int cordon_lower_configs_elsewhere(struct lower *l);
 
 /* lower-home.c: $HOME per HOME_ACCESS, and the credential directories hidden in every mode. */
 int cordon_lower_home(struct lower *l);

@@ -622,7 +622,7 @@ static int resolve_finalized(const struct cordon_settings *s, const struct cordo
             (r = cordon_lower_agents_warn(&l)) < 0 || (r = cordon_lower_mail_path(&l)) < 0)
                 goto fail;
         if ((r = cordon_policy_set_hostname(l.p, "cordon")) < 0 || (r = cordon_lower_net(&l)) < 0 ||
-            (r = lower_link_dirs(&l)) < 0)
+            (r = lower_link_dirs(&l)) < 0 || (r = cordon_lower_configs_elsewhere(&l)) < 0)
                 goto fail;
         l.p->limits = s->limits;
         l.p->process.pty = !s->no_pty;
