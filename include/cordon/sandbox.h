@@ -188,6 +188,15 @@ struct cordon_report {
                 size_t n_writebacks;
                 const struct cordon_agent_writeback *writebacks;
         } agents;
+        /* The filtered mode's resolver (cordon's own, inside the sandbox), after the end: the
+         * queries it answered REFUSED (a name the rules refuse, one whose answer holds an
+         * address they refuse, or a query it does not serve), and the first (at most 4)
+         * distinct names the rules refused; NULL-terminated, owned by the sandbox; NULL in
+         * other modes. */
+        struct {
+                unsigned long long refused;
+                const char *const *refused_first;
+        } resolver;
 };
 
 /* Flags of struct cordon_sandbox_options. */

@@ -125,19 +125,57 @@ static void print_agent_writebacks(const struct cordon_report *rep)
         }
 }
 
+/* The report names at most this many refused destinations (sandbox.h): "..." after a full
+ * list, since more may have been refused. */
+#define REFUSED_NAMED_MAX 4
+
+/* @list's names joined with ", " into @buf (as many as fit); how many were joined. */
+static size_t join_names(const char *const *list, char *buf, size_t size)
+{
+        size_t n = 0, len = 0;
+        buf[0] = 0;
+        for (const char *const *h = list; h && *h; h++, n++) {
+                int k = snprintf(buf + len, size - len, "%s%s", n ? ", " : "", *h);
+                if (k < 0 || (size_t)k >= size - len) {
+                        buf[len] = 0;
+                        break;
+                }
+                len += (size_t)k;
+        }
+        return n;
+}
+
+/* At the end: what the filtered mode's resolver refused, in one line, with the first names and
+ * the fix. */
+static void print_resolver_refused(const struct cordon_report *rep)
+{
+        if (rep->resolver.refused == 0)
+                return;
+        char names[512];
+        size_t n = join_names(rep->resolver.refused_first, names, sizeof(names));
+        if (n == 0)
+                fprintf(stderr,
+                        "cordon: the sandbox's resolver refused %llu quer%s it does not serve "
+                        "(--net-log FILE records each refusal)\n",
+                        rep->resolver.refused, rep->resolver.refused == 1 ? "y" : "ies");
+        else
+                fprintf(stderr,
+                        "cordon: the sandbox's resolver refused %llu name%s (%s%s); allow a host "
+                        "with --allow-host HOST (--net-log FILE records each refusal and its "
+                        "rule)\n",
+                        rep->resolver.refused, rep->resolver.refused == 1 ? "" : "s", names,
+                        n >= REFUSED_NAMED_MAX ? ", ..." : "");
+        fflush(stderr);
+}
+
 /* At the end: what the proxy refused, in one line, with the first destinations and the fix. */
 static void print_refused(const struct cordon_report *rep)
 {
+        print_resolver_refused(rep);
         if (rep->proxy.refused == 0)
                 return;
-        char hosts[512] = "";
-        size_t n = 0, len = 0;
-        for (const char *const *h = rep->proxy.refused_first; h && *h; h++, n++) {
-                int k = snprintf(hosts + len, sizeof(hosts) - len, "%s%s", n ? ", " : "", *h);
-                if (k < 0 || (size_t)k >= sizeof(hosts) - len)
-                        break;
-                len += (size_t)k;
-        }
+        char hosts[512];
+        size_t n = join_names(rep->proxy.refused_first, hosts, sizeof(hosts));
         /* None named: the refusals were requests it cannot serve (malformed, SOCKS5 BIND). */
         if (n == 0)
                 fprintf(stderr,
@@ -149,7 +187,7 @@ static void print_refused(const struct cordon_report *rep)
                         "cordon: the proxy refused %llu connection%s (%s%s); allow a host with "
                         "--allow-host HOST (--net-log FILE records each refusal and its rule)\n",
                         rep->proxy.refused, rep->proxy.refused == 1 ? "" : "s", hosts,
-                        rep->proxy.refused > n ? ", ..." : "");
+                        n >= REFUSED_NAMED_MAX ? ", ..." : "");
         fflush(stderr);
 }
 

@@ -185,6 +185,11 @@ bool run_hint(const struct cordon_policy *p, const struct cordon_report *rep, ch
                          "the proxy refused %llu connection%s of the command (the line above): "
                          "probably why it failed",
                          rep->proxy.refused, rep->proxy.refused == 1 ? "" : "s");
+        else if (rep->resolver.refused > 0)
+                snprintf(buf, size,
+                         "the sandbox's resolver refused %llu name%s of the command (the line "
+                         "above): probably why it failed",
+                         rep->resolver.refused, rep->resolver.refused == 1 ? "" : "s");
         free(h);
         return size > 0 && buf[0];
 }

@@ -172,12 +172,14 @@ else:
 # options, mostly); stdout+stderr in $out, status in $rc. Bounded, so a hung proxy fails a test
 # instead of the whole file.
 in_cordon() {
-        # The note that an exception lifts nothing and the count of the proxy's refusals at the
-        # end (net-allow-only.sh tests both) are no answers; the count may follow an answer
+        # The note that an exception lifts nothing and the count of the proxy's (or the
+        # resolver's) refusals at the end (net-allow-only.sh and net-filtered-dns.sh test them)
+        # are no answers; the count may follow an answer
         # without a newline (curl -w) and is always last.
         out=$(cd "$T_PROJECT" && timeout 60 "$CORDON" run --quiet "$@" 2>&1 |
                 grep -v '^cordon: warning: NETWORK_BLOCKLIST_EXCEPT .* nothing: an exception lifts a block' |
-                sed 's/cordon: the proxy refused [0-9]* .*(--net-log FILE records each.*)$//'
+                sed -e 's/cordon: the proxy refused [0-9]* .*(--net-log FILE records each.*)$//' \
+                        -e '/^cordon: the sandbox.s resolver refused [0-9]* .*(--net-log FILE records each.*)$/d'
                 exit "${PIPESTATUS[0]}"); rc=$?
 }
 

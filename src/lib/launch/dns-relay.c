@@ -106,12 +106,29 @@ static void format_client(const struct sockaddr_storage *ss, char *buf, size_t s
         }
 }
 
+/* Remembers @name among the first names the rules refused. */
+static void note_refused(struct cordon_dns_relay *d, const char *name)
+{
+        for (size_t i = 0; name && *name && i < CORDON_DNS_REFUSED_FIRST; i++) {
+                char *slot = d->stats.refused_first[i];
+                if (streq(slot, name))
+                        return;
+                if (!*slot) {
+                        snprintf(slot, sizeof(d->stats.refused_first[i]), "%s", name);
+                        return;
+                }
+        }
+}
+
 /* A line in NETWORK_LOG for a refusal; a log that fails is not the sandbox's failure. */
 static void log_refusal(struct cordon_dns_relay *d, const struct sockaddr_storage *client,
                         const char *name, const struct cordon_net_addr *addr,
                         const struct cordon_net_verdict *v, const char *reason)
 {
         d->stats.refused++;
+        /* The rules' refusals are named at the end; malformed queries are only counted. */
+        if (!reason)
+                note_refused(d, name);
         if (d->cfg.log_fd < 0)
                 return;
         char who[INET6_ADDRSTRLEN + 16], abuf[INET6_ADDRSTRLEN];

@@ -48,9 +48,14 @@ struct cordon_dns_relay_config {
         unsigned rate, burst, timeout_ms;
 };
 
+#define CORDON_DNS_REFUSED_FIRST 4 /* names the stats keep */
+
 struct cordon_dns_relay_stats {
-        uint64_t queries;   /* datagrams read from the sandbox */
-        uint64_t refused;   /* answered REFUSED (a name or an answer's address the rules refuse) */
+        uint64_t queries; /* datagrams read from the sandbox */
+        uint64_t refused; /* answered REFUSED (a name or an answer's address the rules refuse) */
+        /* The first distinct names the rules refused (or whose answer they refused), in the
+         * order refused; "" in the slots not used. */
+        char refused_first[CORDON_DNS_REFUSED_FIRST][CORDON_NET_NAME_MAX + 1];
         uint64_t forwarded; /* sent to a resolver */
         uint64_t dropped;   /* over the rate, or not a query */
 };

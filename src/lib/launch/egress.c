@@ -163,6 +163,19 @@ int cordon_egress_start(struct cordon_sandbox *sb, struct cordon_diag *diag)
 
 void cordon_egress_report(struct cordon_sandbox *sb)
 {
+        if (sb->dns) {
+                struct cordon_dns_relay_stats st;
+                cordon_dns_relay_get_stats(sb->dns, &st);
+                sb->report.resolver.refused = st.refused;
+                size_t n = 0;
+                for (size_t i = 0; i < CORDON_DNS_REFUSED_FIRST && st.refused_first[i][0]; i++) {
+                        memcpy(sb->dns_refused[n], st.refused_first[i], sizeof(sb->dns_refused[n]));
+                        sb->dns_refused_ptrs[n] = sb->dns_refused[n];
+                        n++;
+                }
+                sb->dns_refused_ptrs[n] = NULL;
+                sb->report.resolver.refused_first = sb->dns_refused_ptrs;
+        }
         if (!sb->proxy)
                 return;
         struct cordon_proxy_stats st;

@@ -68,6 +68,9 @@ struct cordon_sandbox {
          * the proxy serving it on @loop, its rules (the policy's, copied) and its log. */
         int proxy_listener;
         struct cordon_proxy *proxy;
+        /* report.resolver.refused_first: the first names the resolver refused */
+        char dns_refused[CORDON_DNS_REFUSED_FIRST][CORDON_NET_NAME_MAX + 1];
+        const char *dns_refused_ptrs[CORDON_DNS_REFUSED_FIRST + 1];
         /* report.proxy.refused_first: the first destinations it refused, NULL-terminated */
         char proxy_refused[CORDON_PROXY_REFUSED_FIRST][CORDON_NET_NAME_MAX + 10];
         const char *proxy_refused_ptrs[CORDON_PROXY_REFUSED_FIRST + 1];
