@@ -9,10 +9,12 @@ marker="cordon-dies-$$-$RANDOM"
 marked() { pgrep -f -- "$marker" | sort | tr '\n' ' '; }
 mounts() { sed 's/^[0-9]* [0-9]* //' /proc/self/mountinfo | sort; }
 tmpdirs() { find /tmp -maxdepth 1 -name 'cordon-??????' -user "$(id -u)" 2>/dev/null | sort; }
+shmdirs() { find /dev/shm -maxdepth 1 -name 'cordon-shm-*' -user "$(id -u)" 2>/dev/null | sort; }
 
-plan 7
+plan 9
 mounts_before=$(mounts)
 tmp_before=$(tmpdirs)
+shm_before=$(shmdirs)
 # The marker is $0 of both shells (and so also in cordon's own command line).
 (cd "$T_PROJECT" && exec "$CORDON" run --quiet -- sh -c \
         'setsid sh -c "sleep 300; :" "$0-detached" </dev/null >/dev/null 2>&1 & sleep 301; :' \
@@ -31,6 +33,15 @@ check "control: cordon, its $(on_backend "PID 1" reaper), the command and the de
 new_tmp=$(comm -13 <(echo "$tmp_before") <(tmpdirs))
 check "control: the landlock backend has a private TMPDIR while it runs" \
         "$(on_backend no yes)" "$([ -n "$new_tmp" ] && echo yes || echo no)"
+new_shm=$(comm -13 <(echo "$shm_before") <(shmdirs))
+if [ "$(on_backend ns landlock)" = ns ]; then
+        check "control: the ns backend makes no private /dev/shm directory on the host" "" "$new_shm"
+elif [ -n "$new_shm" ]; then
+        ok "control: the landlock backend has a private /dev/shm directory while it runs"
+else
+        skip "no private /dev/shm directory here (its seccomp notifications are unavailable)" \
+                "control: the landlock backend has a private /dev/shm directory while it runs"
+fi
 exec 3>&2 2>/dev/null # bash's own "Killed" notice for the job
 kill -KILL "$sup"
 wait "$sup"
@@ -47,3 +58,8 @@ for _ in $(seq 50); do
         sleep 0.05
 done
 check "no private TMPDIR is left behind" "" "$([ -n "$new_tmp" ] && [ -e "$new_tmp" ] && echo "$new_tmp")"
+for _ in $(seq 50); do
+        [ -z "$new_shm" ] || [ ! -e "$new_shm" ] && break
+        sleep 0.05
+done
+check "no private /dev/shm directory is left behind" "" "$([ -n "$new_shm" ] && [ -e "$new_shm" ] && echo "$new_shm")"

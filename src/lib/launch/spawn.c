@@ -163,7 +163,12 @@ static int phase_prepare(struct cordon_sandbox *sb, struct cordon_diag *diag)
  * reaper's to remove, once the sandbox is gone. */
 static void clear_launch(void *userdata)
 {
-        cordon_launch_clear(userdata);
+        struct cordon_launch *l = userdata;
+        /* The reaper shares the supervisor's memory but not its descriptors, which it closed:
+         * the private /dev/shm directory goes by its path (checked to be ours), never through
+         * a number that may name something else here. */
+        l->shm_dirfd = -EBADF;
+        cordon_launch_clear(l);
 }
 
 /* Clone: the ns backend's PID 1 in its new namespaces, or the landlock backend's reaper. Both
