@@ -2,7 +2,8 @@
  * event-loop source on the listener, and the dispatcher that answers each notification at once:
  * a pty's peer opened here, /dev/shm names in the private directory (notify-fs.h), a note for a
  * create under the host's /tmp and for a refused unix socket, proxied mode's connect() made here
- * to the proxy only, "continue" for everything else. */
+ * to the proxy only, and its unix sockets' bind(), listen() and connect() kept to the command's
+ * own (notify-unix.h); "continue" for everything else. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
