@@ -664,6 +664,25 @@ Test(notify, unix_born_after)
         cr_expect(!cordon_unix_born_after(1001, NULL));
 }
 
+Test(notify, unix_mount_dev)
+{
+        /* btrfs: stat() names the subvolume's device, the mount table the super block's. */
+        static const char mi[] =
+            "22 1 0:21 / /proc rw,nosuid - proc proc rw\n"
+            "30 1 0:35 /@home /home rw,relatime shared:1 - btrfs /dev/vda2 rw,subvol=/@home\n"
+            "312 30 254:0 / /home/u/proj rw - ext4 /dev/vda rw\n";
+        dev_t d;
+        cr_expect_eq(cordon_unix_mount_dev(mi, 30, &d), 0);
+        cr_expect_eq(d, makedev(0, 35));
+        cr_expect_eq(cordon_unix_mount_dev(mi, 312, &d), 0);
+        cr_expect_eq(d, makedev(254, 0));
+        cr_expect_eq(cordon_unix_mount_dev(mi, 22, &d), 0);
+        cr_expect_eq(d, makedev(0, 21));
+        cr_expect_eq(cordon_unix_mount_dev(mi, 3, &d), -ENOENT, "a prefix of 30 or 312");
+        cr_expect_eq(cordon_unix_mount_dev("", 30, &d), -ENOENT);
+        cr_expect_eq(cordon_unix_mount_dev("garbage\n30 x\n", 30, &d), -ENOENT);
+}
+
 Test(notify, unix_diag_parse_and_query)
 {
         /* A message as the kernel writes it: the header, a name, the vfs attribute. */
@@ -713,10 +732,13 @@ Test(notify, unix_diag_parse_and_query)
         struct cordon_unix_diag again;
         cr_expect_eq(cordon_unix_diag_get(nl, (uint32_t)sst.st_ino, d.cookie, &again), 0);
         cr_expect_eq(cordon_unix_diag_get(nl, (uint32_t)sst.st_ino, d.cookie + 1, &again), -ESTALE);
-        cr_expect_eq(cordon_unix_diag_bound_at(nl, fst.st_dev, (uint32_t)fst.st_ino), 1);
+        cr_expect_eq(cordon_unix_diag_bound_at(nl, &fst.st_dev, 1, (uint32_t)fst.st_ino), 1);
+        const dev_t two[] = {makedev(0, 1), fst.st_dev};
+        cr_expect_eq(cordon_unix_diag_bound_at(nl, two, 2, (uint32_t)fst.st_ino), 1);
+        cr_expect_eq(cordon_unix_diag_bound_at(nl, two, 1, (uint32_t)fst.st_ino), 0);
         close(s);
         cr_expect_eq(cordon_unix_diag_get(nl, (uint32_t)sst.st_ino, d.cookie, &again), -ENOENT);
-        cr_expect_eq(cordon_unix_diag_bound_at(nl, fst.st_dev, (uint32_t)fst.st_ino), 0);
+        cr_expect_eq(cordon_unix_diag_bound_at(nl, &fst.st_dev, 1, (uint32_t)fst.st_ino), 0);
         close(nl);
         unlink(path);
         rmdir(dir);

@@ -86,7 +86,61 @@ bool cordon_unix_born_after(int64_t btime_sec, const struct timespec *since)
         return since && btime_sec >= (int64_t)since->tv_sec;
 }
 
+int cordon_unix_mount_dev(const char *mountinfo, uint64_t mnt_id, dev_t *ret)
+{
+        for (const char *line = mountinfo; line && *line;) {
+                unsigned long long id;
+                unsigned maj, min;
+                int k = 0;
+                if (sscanf(line, "%llu %*u %u:%u%n", &id, &maj, &min, &k) == 3 && k > 0 &&
+                    id == mnt_id) {
+                        *ret = makedev(maj, min);
+                        return 0;
+                }
+                line = strchr(line, '\n');
+                if (line)
+                        line++;
+        }
+        return -ENOENT;
+}
+
 /* ---- the record --------------------------------------------------------------------------- */
+
+/* The super block's device of the file system the mount @mnt_id shows (see
+ * cordon_unix_mount_dev()), or -errno. */
+static int super_dev(uint64_t mnt_id, dev_t *ret)
+{
+        _cleanup_close_ int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return negative_errno();
+        /* A mount table is read whole; one of 16 MiB is no table to trust anyway. */
+        const size_t max = 16u << 20;
+        size_t size = 0, cap = 65536;
+        _cleanup_free_ char *buf = malloc(cap + 1);
+        if (!buf)
+                return -ENOMEM;
+        for (;;) {
+                if (size == cap) {
+                        if (cap >= max)
+                                return -EFBIG;
+                        char *b = realloc(buf, cap * 2 + 1);
+                        if (!b)
+                                return -ENOMEM;
+                        buf = b;
+                        cap *= 2;
+                }
+                ssize_t k = read(fd, buf + size, cap - size);
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k < 0)
+                        return negative_errno();
+                if (k == 0)
+                        break;
+                size += (size_t)k;
+        }
+        buf[size] = 0;
+        return cordon_unix_mount_dev(buf, mnt_id, ret);
+}
 
 int cordon_unix_socks_new(struct cordon_unix_socks **ret)
 {
@@ -203,16 +257,32 @@ int cordon_unix_socks_add(struct cordon_unix_socks *s, int sock)
         return 1;
 }
 
+/* The devices the socket diagnostics may name for the file @sx describes: stat()'s, and the
+ * super block's when the mount table says another (btrfs). Returns how many (1 or 2). */
+static size_t target_devs(const struct statx *sx, dev_t devs[static 2])
+{
+        devs[0] = makedev(sx->stx_dev_major, sx->stx_dev_minor);
+        dev_t sb;
+        if ((sx->stx_mask & STATX_MNT_ID) && super_dev(sx->stx_mnt_id, &sb) >= 0 && sb != devs[0]) {
+                devs[1] = sb;
+                return 2;
+        }
+        return 1;
+}
+
 int cordon_unix_socks_owns(struct cordon_unix_socks *s, int fd, bool *ret_live)
 {
         if (!s || fd < 0)
                 return -EINVAL;
         struct statx sx;
-        if (statx(fd, "", AT_EMPTY_PATH, STATX_TYPE | STATX_INO | STATX_BTIME, &sx) < 0)
+        if (statx(fd, "", AT_EMPTY_PATH, STATX_TYPE | STATX_INO | STATX_BTIME | STATX_MNT_ID, &sx) <
+            0)
                 return negative_errno();
         if (!(sx.stx_mask & STATX_TYPE) || !S_ISSOCK(sx.stx_mode))
                 return -ENOTSOCK;
-        const dev_t dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+        /* stat()'s device first; the mount table is read only when it does not match. */
+        dev_t devs[2] = {makedev(sx.stx_dev_major, sx.stx_dev_minor)};
+        size_t n_devs = 0;
         const uint32_t ino = (uint32_t)sx.stx_ino;
         /* Without a birth time the inode number alone would have to tell, and it cannot (see
          * notify-unix.h): not one of ours, whatever the number says. */
@@ -226,13 +296,21 @@ int cordon_unix_socks_owns(struct cordon_unix_socks *s, int fd, bool *ret_live)
                 if (r < 0)
                         return r;
                 i++;
-                if (d.has_vfs && d.vfs_dev == dev && d.vfs_ino == ino &&
-                    cordon_unix_born_after(sx.stx_btime.tv_sec, &since))
+                if (!d.has_vfs || d.vfs_ino != ino ||
+                    !cordon_unix_born_after(sx.stx_btime.tv_sec, &since))
+                        continue;
+                if (d.vfs_dev == devs[0])
+                        return 1;
+                if (n_devs == 0)
+                        n_devs = target_devs(&sx, devs);
+                if (n_devs == 2 && d.vfs_dev == devs[1])
                         return 1;
         }
         if (ret_live) {
+                if (n_devs == 0)
+                        n_devs = target_devs(&sx, devs);
                 int nl = diag_socket(s);
-                int r = nl < 0 ? nl : cordon_unix_diag_bound_at(nl, dev, ino);
+                int r = nl < 0 ? nl : cordon_unix_diag_bound_at(nl, devs, n_devs, ino);
                 if (r < 0)
                         diag_reset(s);
                 /* Unknown counts as a live socket: the refusal, not "no one there". */

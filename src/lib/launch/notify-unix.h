@@ -10,7 +10,8 @@
  * is gone matches nothing; no copy of the socket is kept (a listener held open here would take
  * connections after the command closed it). At connect time the kernel tells, for each recorded
  * socket still alive, the device and inode of the socket file it is bound to (NETLINK_SOCK_DIAG,
- * UDIAG_SHOW_VFS), which must be the target's; dead entries are dropped then.
+ * UDIAG_SHOW_VFS), which must be the target's (the device as the super block's, which stat()
+ * reports otherwise on btrfs); dead entries are dropped then.
  * The kernel reports only the low 32 bits of that inode number, and inode numbers can repeat on
  * a file system whose counter wraps (tmpfs with 32-bit numbers): the target must also have been
  * born (statx btime) no earlier than the second the supervisor saw the bind, which a socket file
@@ -60,3 +61,7 @@ int cordon_unix_target_path(pid_t pid, const char *path, char *buf, size_t n);
 /* Whether a socket file born at @btime_sec (statx) can be the one a socket bound after @since
  * made: born in that second or later (file systems keep their own granularity). */
 bool cordon_unix_born_after(int64_t btime_sec, const struct timespec *since);
+/* The device of the super block of mount @mnt_id in @mountinfo (the text of
+ * /proc/self/mountinfo: its third field), which the socket diagnostics name; stat() names
+ * another on btrfs (one per subvolume). 0, or -ENOENT when no line has that mount id. */
+int cordon_unix_mount_dev(const char *mountinfo, uint64_t mnt_id, dev_t *ret);

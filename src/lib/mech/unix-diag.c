@@ -198,25 +198,31 @@ int cordon_unix_diag_get(int nl, uint32_t ino, uint64_t cookie, struct cordon_un
 }
 
 struct bound_at {
-        dev_t dev;
+        const dev_t *devs;
+        size_t n_devs;
         uint32_t ino;
 };
 
 static int match_vfs(const struct cordon_unix_diag *d, void *userdata)
 {
         const struct bound_at *b = userdata;
-        return d->has_vfs && d->vfs_dev == b->dev && d->vfs_ino == b->ino ? 1 : 0;
+        if (!d->has_vfs || d->vfs_ino != b->ino)
+                return 0;
+        for (size_t i = 0; i < b->n_devs; i++)
+                if (d->vfs_dev == b->devs[i])
+                        return 1;
+        return 0;
 }
 
-int cordon_unix_diag_bound_at(int nl, dev_t dev, uint32_t ino)
+int cordon_unix_diag_bound_at(int nl, const dev_t *devs, size_t n_devs, uint32_t ino)
 {
-        if (nl < 0)
+        if (nl < 0 || !devs || n_devs == 0)
                 return -EINVAL;
         const uint32_t seq = next_seq();
         int r = send_request(nl, seq, NLM_F_REQUEST | NLM_F_DUMP, 0, CORDON_UNIX_DIAG_NOCOOKIE,
                              UDIAG_SHOW_VFS);
         if (r < 0)
                 return r;
-        struct bound_at b = {.dev = dev, .ino = ino};
+        struct bound_at b = {.devs = devs, .n_devs = n_devs, .ino = ino};
         return read_answers(nl, seq, true, match_vfs, &b);
 }

@@ -28,9 +28,10 @@ int cordon_unix_diag_open(void);
  * (CORDON_UNIX_DIAG_NOCOOKIE: whatever it is). 0, -ENOENT when there is no such socket (any
  * more), -ESTALE when the socket of that number is another one (its cookie differs), -errno. */
 int cordon_unix_diag_get(int nl, uint32_t ino, uint64_t cookie, struct cordon_unix_diag *ret);
-/* Whether some unix socket of the namespace is bound to the path inode (@dev, @ino: its low 32
- * bits, as the kernel reports them): 1, 0, or -errno. Walks every unix socket there is. */
-int cordon_unix_diag_bound_at(int nl, dev_t dev, uint32_t ino);
+/* Whether some unix socket of the namespace is bound to the path inode @ino (its low 32 bits, as
+ * the kernel reports them) on one of the @n_devs devices @devs: 1, 0, or -errno. Walks every unix
+ * socket there is. */
+int cordon_unix_diag_bound_at(int nl, const dev_t *devs, size_t n_devs, uint32_t ino);
 
 /* The payload of one SOCK_DIAG_BY_FAMILY answer (struct unix_diag_msg and its attributes, @len
  * bytes), exposed for the tests. 0, or -EBADMSG when it is not a unix socket's or is cut short. */
