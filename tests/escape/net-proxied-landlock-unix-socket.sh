@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Attack (proxied mode, landlock backend): a host service's unix socket under the project, a
-# granted path, as a way out past the proxy. socket(AF_UNIX) is refused (on a kernel whose
-# Landlock cannot keep the socket out by path): EACCES, with one line naming the gap. Control: under --net open (the same
-# backend) the connect reaches the service.
+# granted path, as a way out past the proxy. On a kernel whose Landlock cannot keep the socket out
+# by path, the supervisor connects the command's unix sockets only to sockets the command bound
+# itself: EACCES, with one line naming the gap (every other way of naming the socket:
+# landlock-unix-own-sockets.sh). Control: under --net open (the same backend) the connect reaches
+# the service.
 . "$(dirname "$0")/../lib/net.sh"
 . "$(dirname "$0")/../lib/proxied-landlock.sh"
 landlock_proxied_plan 3
@@ -15,7 +17,7 @@ chmod 666 "$T_PROJECT/host.sock" 2>/dev/null
 
 in_cordon "${P[@]}" -- python3 -c "$UCONNECT" "$T_PROJECT/host.sock"
 take_unix_note
-check "connect to the host unix socket $T_PROJECT/host.sock: EACCES (socket refused)" "EACCES" "$out"
+check "connect to the host unix socket $T_PROJECT/host.sock: EACCES (not a socket it bound)" "EACCES" "$out"
 check "the refusal comes with one line naming the gap" 1 "$notes"
 in_open python3 -c "$UCONNECT" "$T_PROJECT/host.sock"
 check "control: --net open reaches it" "OK:HOST-SERVICE" "$out"

@@ -42,14 +42,16 @@ wait_for() { # wait_for REGEX [SECONDS]
         return 1
 }
 # tui AGENT ENV...: starts the agent under cordon in a fresh tmux server (120x40); when it exits,
-# the pane shows EXIT=status and $T_TMP/stty.AGENT holds the terminal's mode.
+# the pane shows EXIT=status and $T_TMP/stty.AGENT holds the terminal's mode. With TUI_ERR set,
+# cordon's own lines (its stderr; the agent's output goes through its pty) go to that file
+# instead of the pane, where a full-screen agent may paint over them.
 tui() {
-        local a=$1
+        local a=$1 err=${TUI_ERR:+" 2>>'$TUI_ERR'"}
         shift
         T kill-server 2>/dev/null
         n_sock=$((n_sock + 1))
         sock=$T_TMP/tmux.$n_sock.sock
-        T new-session -d -x 120 -y 40 "cd '$T_PROJECT' && env $* '$CORDON' run -- $a; echo EXIT=\$?; stty -a > '$T_TMP/stty.$a'; sleep 600"
+        T new-session -d -x 120 -y 40 "cd '$T_PROJECT' && env $* '$CORDON' run -- $a$err; echo EXIT=\$?; stty -a > '$T_TMP/stty.$a'; sleep 600"
 }
 sane() { # sane AGENT: the terminal came back in canonical mode with echo
         local s
@@ -107,11 +109,13 @@ T send-keys -l "/quit" && sleep 0.5 && T send-keys Enter
 wait_for "EXIT=[0-9]" 30
 
 # codex: its sign-in screen renders and Ctrl-C leaves it; its copy has its sandbox off. Under
-# the landlock backend (Landlock before ABI 9) its app server's unix socket is refused: a gap
-# cordon names at the start.
-tui codex
-if [ "${SANDBOX_BACKEND:-}" = landlock ] && wait_for "EXIT=[0-9]" 60 && screen | grep -q "a unix socket was refused"; then
-        ok "codex renders its sign-in screen # SKIP landlock backend: its app server's unix socket is refused (named in a warning)"
+# the landlock backend its app server's unix socket works (the supervisor connects it to the
+# socket the daemon bound), but the daemon first makes /tmp/codex-daemon-UID, a literal path in
+# the host's /tmp, which the landlock backend has no private copy of: a gap cordon names.
+if [ "${SANDBOX_BACKEND:-}" = landlock ]; then TUI_ERR=$T_TMP/codex.err tui codex; else tui codex; fi
+if [ "${SANDBOX_BACKEND:-}" = landlock ] && wait_for "EXIT=[0-9]" 60 &&
+        grep -q "no private /tmp: creating '/tmp/codex-daemon-" "$T_TMP/codex.err"; then
+        ok "codex renders its sign-in screen # SKIP landlock backend: its app server daemon makes /tmp/codex-daemon-UID in the host's /tmp (named in a warning)"
         ok "codex exits on Ctrl-C, the terminal is sane # SKIP landlock backend: see above"
 else
         if wait_for "Welcome to Codex" 60; then ok "codex renders its sign-in screen"; else

@@ -4,7 +4,7 @@
 # other end from the supervisor (TIOCGPTPEER answered on its behalf), with /dev/pts closed.
 . "$(dirname "$0")/../lib/tap.sh"
 
-plan 7
+plan 8
 landlock=$(on_backend no yes)
 # pty_name STATUS:OUTPUT: the ns backend's first pty is /dev/pts/0; the host's devpts numbers
 # the landlock backend's among everyone else's.
@@ -31,10 +31,14 @@ fi
 # tmux inside: its server's socket goes to $TMUX_TMPDIR (the private TMPDIR under the landlock
 # backend), and its panes are ptys from openpty(). The landlock backend's isolated network
 # refuses socket() altogether, tmux's unix socket included, with one line that says why; with
-# --net open it works.
+# --net open it works, and under the proxied network too (the landlock backend's supervisor
+# lets the client reach the server the command started, and nothing of the host's).
 TMUX_TRY='tmux new-session -d -s t "sleep 30" && tmux list-sessions -F "#{session_name}:#{pane_tty}"; tmux kill-server'
 out=$(cd "$T_PROJECT" && timeout 30 "$CORDON" run --quiet --net open -- sh -c "$TMUX_TRY" 2>&1); rc=$?
 check "tmux starts a session on a pty (--net open)" "0:t:/dev/pts/N" \
+        "$(sed -E 's|/dev/pts/[0-9]+$|/dev/pts/N|' <<<"$rc:$out")"
+out=$(cd "$T_PROJECT" && timeout 30 "$CORDON" run --quiet --net proxied -- sh -c "$TMUX_TRY" 2>&1); rc=$?
+check "tmux starts a session on a pty (--net proxied), without a line" "0:t:/dev/pts/N" \
         "$(sed -E 's|/dev/pts/[0-9]+$|/dev/pts/N|' <<<"$rc:$out")"
 out=$(cd "$T_PROJECT" && timeout 30 "$CORDON" run --quiet --net isolated -- sh -c "$TMUX_TRY" 2>&1); rc=$?
 take_unix_note

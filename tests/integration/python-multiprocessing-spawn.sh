@@ -5,8 +5,8 @@
 # child attaches to a shared_memory segment by its name (shm_open() without O_CREAT). Under the
 # landlock backend the supervisor serves those opens from the launch's private /dev/shm
 # directory (see cordon(1)). forkserver also needs a unix socket (its server listens on one),
-# which the landlock backend refuses in every network mode but open: there it runs with network
-# mode open, and under isolated it fails with the backend's one line about unix sockets.
+# which the landlock backend refuses under the isolated network, with its one line about unix
+# sockets; with network mode open, and under proxied (the command's own sockets), it runs.
 . "$(dirname "$0")/../lib/tap.sh"
 
 cat >"$T_PROJECT/mp_start.py" <<'PY'
@@ -38,9 +38,13 @@ PY
 want="0:[1, 2]
 0 cordon!!"
 
-plan 3
+plan 4
 run_sandboxed timeout 60 python3 mp_start.py spawn
 check "spawn: a Pool maps, a child attaches to shared memory by name" "$want" "$rc:$out"
+out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --net proxied -- \
+        timeout 60 python3 mp_start.py forkserver 2>&1); rc=$?
+check "forkserver (network mode proxied): a Pool maps, a child attaches by name" "$want" \
+        "$rc:$out"
 if [ "${SANDBOX_BACKEND:-}" = landlock ]; then
         out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --net open -- \
                 timeout 60 python3 mp_start.py forkserver 2>&1); rc=$?

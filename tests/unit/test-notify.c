@@ -19,11 +19,15 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
+#include <linux/netlink.h>
+#include <linux/unix_diag.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib/launch/control.h"
+#include "lib/launch/notify-unix.h"
 #include "lib/launch/notify.h"
+#include "lib/mech/unix-diag.h"
 #include "lib/mech/seccomp-notify.h"
 #include "shared/macro.h"
 
@@ -216,8 +220,8 @@ static int caller_connect(uint16_t port)
         int sv[2];
         struct sockaddr_un un = {.sun_family = AF_UNIX, .sun_path = "/nonexistent"};
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
-            (connect(sv[0], (struct sockaddr *)&un, sizeof(un)) == 0 || errno != EACCES))
-                return 6; /* a unix socket: refused */
+            (connect(sv[0], (struct sockaddr *)&un, sizeof(un)) == 0 || errno != ENOENT))
+                return 6; /* a unix socket: the command's own sockets' rule (nothing there) */
         int s6 = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
         if (s6 >= 0) {
                 struct sockaddr_in6 a6 = {.sin6_family = AF_INET6, .sin6_port = htons(port)};
@@ -231,6 +235,135 @@ static int caller_connect(uint16_t port)
         s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
         if (connect(s, NULL, sizeof(struct sockaddr_in)) == 0 || errno != EFAULT)
                 return 9;
+        return 0;
+}
+
+/* Nonempty: the caller runs caller_unix_own() in this directory, where the test put host.sock
+ * (a listener of this process's, outside the filter, as a host service's) and notsock (a file);
+ * unix_host_abstract names a host listener's abstract name. */
+static char unix_dir[256];
+static char unix_host_abstract[64];
+
+static int un_addr(struct sockaddr_un *un, const char *path, bool abstract)
+{
+        *un = (struct sockaddr_un){.sun_family = AF_UNIX};
+        size_t l = strlen(path);
+        if (l + 1 >= sizeof(un->sun_path))
+                return -1;
+        memcpy(un->sun_path + (abstract ? 1 : 0), path, l);
+        return (int)(offsetof(struct sockaddr_un, sun_path) + l + 1);
+}
+
+/* connect() of a fresh unix socket of @type to @path (abstract: its name): 0 or the errno; with
+ * @read, what the server sends must be "HOST" or "OWN". */
+static int connect_unix(int type, const char *path, bool abstract)
+{
+        int s = socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
+        if (s < 0)
+                return 1000 + errno;
+        struct sockaddr_un un;
+        int l = un_addr(&un, path, abstract);
+        int r = connect(s, (struct sockaddr *)&un, (socklen_t)l) < 0 ? errno : 0;
+        close(s);
+        return r;
+}
+
+/* The command's own unix sockets: 0 when every step answered as it should, else the step. */
+static int caller_unix_own(void)
+{
+        if (chdir(unix_dir) < 0)
+                return 99;
+        /* 1-5: a server of its own, by absolute and relative path, blocking and not. */
+        int l = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        struct sockaddr_un un;
+        char own[PATH_MAX];
+        snprintf(own, sizeof(own), "%s/own.sock", unix_dir);
+        int len = un_addr(&un, own, false);
+        if (l < 0 || bind(l, (struct sockaddr *)&un, (socklen_t)len) < 0 || listen(l, 4) < 0)
+                return 1;
+        int c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (c < 0 || connect(c, (struct sockaddr *)&un, (socklen_t)len) < 0)
+                return 2;
+        int a = accept4(l, NULL, NULL, SOCK_CLOEXEC);
+        char buf[8] = {0};
+        if (a < 0 || write(c, "ping", 4) != 4 || read(a, buf, sizeof(buf)) != 4 ||
+            memcmp(buf, "ping", 4) != 0)
+                return 3;
+        if (fcntl(c, F_GETFL) & O_NONBLOCK)
+                return 4; /* the flags put back */
+        close(a);
+        close(c);
+        c = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        len = un_addr(&un, "own.sock", false);
+        if (c < 0 || connect(c, (struct sockaddr *)&un, (socklen_t)len) < 0 ||
+            !(fcntl(c, F_GETFL) & O_NONBLOCK))
+                return 5;
+        close(c);
+        /* 6-7: seqpacket too. */
+        int q = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+        len = un_addr(&un, "own.seq", false);
+        if (q < 0 || bind(q, (struct sockaddr *)&un, (socklen_t)len) < 0 || listen(q, 4) < 0)
+                return 6;
+        if (connect_unix(SOCK_SEQPACKET, "own.seq", false) != 0)
+                return 7;
+        /* 8-12: the host's socket, by its path, relative, through a symlink, a hard link. */
+        char host[PATH_MAX];
+        snprintf(host, sizeof(host), "%s/host.sock", unix_dir);
+        if (connect_unix(SOCK_STREAM, host, false) != EACCES)
+                return 8;
+        if (connect_unix(SOCK_STREAM, "host.sock", false) != EACCES)
+                return 9;
+        if (symlink("host.sock", "sym.sock") < 0 ||
+            connect_unix(SOCK_STREAM, "sym.sock", false) != EACCES)
+                return 10;
+        if (link("host.sock", "hard.sock") < 0 ||
+            connect_unix(SOCK_STREAM, "hard.sock", false) != EACCES)
+                return 11;
+        if (connect_unix(SOCK_SEQPACKET, host, false) != EACCES)
+                return 12;
+        /* 13-14: abstract names, a host listener's and a bind of one. */
+        if (connect_unix(SOCK_STREAM, unix_host_abstract, true) != EACCES)
+                return 13;
+        int ab = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        len = un_addr(&un, "cordon-unit-abstract", true);
+        if (ab < 0 || bind(ab, (struct sockaddr *)&un, (socklen_t)len) == 0 || errno != EACCES)
+                return 14;
+        /* 15: autobind (a random abstract name) is no squatting: made. */
+        struct sockaddr_un auto_un = {.sun_family = AF_UNIX};
+        if (bind(ab, (struct sockaddr *)&auto_un, offsetof(struct sockaddr_un, sun_path)) < 0)
+                return 15;
+        /* 16-19: what the kernel answers itself: no such file, not a socket, a stale socket
+         * file, a bad length. */
+        if (connect_unix(SOCK_STREAM, "nonexistent", false) != ENOENT)
+                return 16;
+        if (connect_unix(SOCK_STREAM, "notsock", false) != ECONNREFUSED)
+                return 17;
+        int st = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        len = un_addr(&un, "stale.sock", false);
+        if (st < 0 || bind(st, (struct sockaddr *)&un, (socklen_t)len) < 0)
+                return 18;
+        close(st);
+        if (connect_unix(SOCK_STREAM, "stale.sock", false) != ECONNREFUSED)
+                return 19;
+        c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (connect(c, (struct sockaddr *)&un, offsetof(struct sockaddr_un, sun_path)) == 0 ||
+            errno != EINVAL)
+                return 20;
+        /* 21: a socket closed is forgotten: its file is stale, not its own (the server of
+         * step 1 closed: connecting now is refused by the kernel, not taken by a copy). */
+        close(l);
+        if (connect_unix(SOCK_STREAM, own, false) != ECONNREFUSED)
+                return 21;
+        /* 22-24: listen() on a TCP socket stays refused, on an unbound unix one the kernel's
+         * EINVAL; datagrams stay refused. */
+        int t = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (t < 0 || listen(t, 1) == 0 || errno != EACCES)
+                return 22;
+        int u = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (u < 0 || listen(u, 1) == 0 || errno != EINVAL)
+                return 23;
+        if (socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0) >= 0 || errno != EACCES)
+                return 24;
         return 0;
 }
 
@@ -261,6 +394,8 @@ static int served_full(const struct cordon_seccomp_key *key, int shm_dirfd, int 
                 close(listener);
                 if (connect_port)
                         _exit(caller_connect(connect_port));
+                if (unix_dir[0])
+                        _exit(caller_unix_own());
                 if (how == INT_MIN)
                         _exit(caller_shm());
                 _exit(how >= 0 ? caller_ptpeer(how) : caller_unix_flood(-how));
@@ -332,8 +467,7 @@ Test(notify, unix_socket_refused_once_noted)
         static const struct {
                 enum cordon_seccomp_net net;
                 int want;
-        } rules[] = {{CORDON_SECCOMP_NET_NO_SOCKET, EPERM},
-                     {CORDON_SECCOMP_NET_STREAM_INET, EACCES}};
+        } rules[] = {{CORDON_SECCOMP_NET_NO_SOCKET, EPERM}};
         for (size_t i = 0; i < ELEMENTSOF(rules); i++) {
                 struct warnings w = {0};
                 const struct cordon_seccomp_key k = {.net = rules[i].net, .notify = true};
@@ -397,6 +531,217 @@ Test(notify, connect_to_the_proxy_only)
         connect_port = 0;
         close(l);
         cr_expect_eq(r, 0, "step %d of caller_connect() answered wrongly", r);
+}
+
+static void unix_host_server(const char *path, bool abstract, int *ret_fd)
+{
+        int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        cr_assert_geq(s, 0);
+        struct sockaddr_un un;
+        int l = un_addr(&un, path, abstract);
+        cr_assert_geq(l, 0);
+        cr_assert_eq(bind(s, (struct sockaddr *)&un, (socklen_t)l), 0, "%s: %m", path);
+        cr_assert_eq(listen(s, 16), 0);
+        *ret_fd = s;
+}
+
+/* Listening sockets that took a connection: each one that did is an escape. */
+static int accepted(int fd)
+{
+        int n = 0;
+        for (int c; (c = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0; n++)
+                close(c);
+        return n;
+}
+
+Test(notify, unix_own_sockets_only)
+{
+        if (!cordon_seccomp_notify_available())
+                cr_skip_test("no seccomp user notifications with ADDFD_FLAG_SEND here");
+        char dir[] = "/tmp/cordon-test-notify-unix-XXXXXX";
+        cr_assert_not_null(mkdtemp(dir));
+        snprintf(unix_dir, sizeof(unix_dir), "%s", dir);
+        snprintf(unix_host_abstract, sizeof(unix_host_abstract), "cordon-unit-host-%d",
+                 (int)getpid());
+        char host[PATH_MAX], notsock[PATH_MAX];
+        snprintf(host, sizeof(host), "%s/host.sock", dir);
+        snprintf(notsock, sizeof(notsock), "%s/notsock", dir);
+        int hs, ha;
+        unix_host_server(host, false, &hs);
+        unix_host_server(unix_host_abstract, true, &ha);
+        int f = open(notsock, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+        cr_assert_geq(f, 0);
+        close(f);
+        (void)fcntl(hs, F_SETFL, O_NONBLOCK);
+        (void)fcntl(ha, F_SETFL, O_NONBLOCK);
+
+        struct warnings w = {0};
+        const struct cordon_seccomp_key k = {.net = CORDON_SECCOMP_NET_STREAM_INET, .notify = true};
+        int r = served_key(&k, 0, &w);
+        unix_dir[0] = 0;
+        const int host_conns = accepted(hs) + accepted(ha);
+        close(hs);
+        close(ha);
+        static const char *const names[] = {"host.sock", "notsock",   "own.sock",  "own.seq",
+                                            "sym.sock",  "hard.sock", "stale.sock"};
+        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
+                char p[PATH_MAX];
+                snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+                (void)unlink(p);
+        }
+        rmdir(dir);
+        cr_expect_eq(r, 0, "step %d of caller_unix_own() answered wrongly", r);
+        cr_expect_eq(host_conns, 0, "the host's listeners took %d connections", host_conns);
+        cr_expect_eq(w.n, 1, "%u warnings for the refusals", w.n);
+        cr_expect_str_eq(w.last, cordon_notify_unix_note(CORDON_SECCOMP_NET_STREAM_INET));
+}
+
+Test(notify, unix_addr_parse)
+{
+        char path[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
+        const size_t off = offsetof(struct sockaddr_un, sun_path);
+        struct sockaddr_un un = {.sun_family = AF_UNIX, .sun_path = "/run/x.sock"};
+        cr_expect_eq(cordon_unix_addr_parse(&un, sizeof(un), path, sizeof(path)),
+                     CORDON_UNIX_ADDR_PATH);
+        cr_expect_str_eq(path, "/run/x.sock");
+        /* Cut at the length, as the kernel reads it, without a NUL. */
+        cr_expect_eq(cordon_unix_addr_parse(&un, off + 4, path, sizeof(path)),
+                     CORDON_UNIX_ADDR_PATH);
+        cr_expect_str_eq(path, "/run");
+        /* A full sun_path without a NUL is a 108-byte path. */
+        memset(un.sun_path, 'a', sizeof(un.sun_path));
+        cr_expect_eq(cordon_unix_addr_parse(&un, sizeof(un), path, sizeof(path)),
+                     CORDON_UNIX_ADDR_PATH);
+        cr_expect_eq(strlen(path), sizeof(un.sun_path));
+        cr_expect_eq(cordon_unix_addr_parse(&un, sizeof(un), path, sizeof(un.sun_path)),
+                     -ENAMETOOLONG, "no room for the NUL");
+        /* Abstract, whatever follows; unnamed (autobind) is the family alone. */
+        un.sun_path[0] = 0;
+        cr_expect_eq(cordon_unix_addr_parse(&un, off + 1, path, sizeof(path)),
+                     CORDON_UNIX_ADDR_ABSTRACT);
+        cr_expect_eq(cordon_unix_addr_parse(&un, sizeof(un), path, sizeof(path)),
+                     CORDON_UNIX_ADDR_ABSTRACT);
+        cr_expect_eq(cordon_unix_addr_parse(&un, off, path, sizeof(path)),
+                     CORDON_UNIX_ADDR_UNNAMED);
+        /* What the kernel refuses with EINVAL. */
+        cr_expect_eq(cordon_unix_addr_parse(&un, off - 1, path, sizeof(path)), -EINVAL);
+        cr_expect_eq(cordon_unix_addr_parse(&un, sizeof(un) + 1, path, sizeof(path)), -EINVAL);
+        cr_expect_eq(cordon_unix_addr_parse(NULL, sizeof(un), path, sizeof(path)), -EINVAL);
+        struct sockaddr_un in = {.sun_family = AF_INET, .sun_path = "/run/x"};
+        cr_expect_eq(cordon_unix_addr_parse(&in, sizeof(in), path, sizeof(path)), -EINVAL);
+}
+
+Test(notify, unix_target_path)
+{
+        char buf[PATH_MAX];
+        cr_expect_eq(cordon_unix_target_path(42, "/run/x.sock", buf, sizeof(buf)), 0);
+        cr_expect_str_eq(buf, "/run/x.sock");
+        cr_expect_eq(cordon_unix_target_path(42, "x.sock", buf, sizeof(buf)), 0);
+        cr_expect_str_eq(buf, "/proc/42/cwd/x.sock");
+        cr_expect_eq(cordon_unix_target_path(42, "../d/x", buf, sizeof(buf)), 0);
+        cr_expect_str_eq(buf, "/proc/42/cwd/../d/x");
+        /* The caller's own /proc entries, not the supervisor's. */
+        cr_expect_eq(cordon_unix_target_path(42, "/proc/self/fd/3", buf, sizeof(buf)), 0);
+        cr_expect_str_eq(buf, "/proc/42/fd/3");
+        cr_expect_eq(cordon_unix_target_path(42, "/proc/thread-self/cwd/x", buf, sizeof(buf)), 0);
+        cr_expect_str_eq(buf, "/proc/42/cwd/x");
+        cr_expect_eq(cordon_unix_target_path(42, "/dev/fd/7", buf, sizeof(buf)), 0);
+        cr_expect_str_eq(buf, "/proc/42/fd/7");
+        cr_expect_eq(cordon_unix_target_path(42, "/proc/selfish", buf, sizeof(buf)), 0);
+        cr_expect_str_eq(buf, "/proc/selfish");
+        cr_expect_eq(cordon_unix_target_path(42, "/dev/fdx", buf, sizeof(buf)), 0);
+        cr_expect_str_eq(buf, "/dev/fdx");
+        cr_expect_eq(cordon_unix_target_path(42, "", buf, sizeof(buf)), -ENOENT);
+        cr_expect_eq(cordon_unix_target_path(42, "x.sock", buf, 12), -ENAMETOOLONG);
+}
+
+Test(notify, unix_born_after)
+{
+        const struct timespec since = {.tv_sec = 1000, .tv_nsec = 500000000};
+        cr_expect(cordon_unix_born_after(1000, &since), "the same second: granularity");
+        cr_expect(cordon_unix_born_after(1001, &since));
+        cr_expect(!cordon_unix_born_after(999, &since), "a file from before the bind");
+        cr_expect(!cordon_unix_born_after(1001, NULL));
+}
+
+Test(notify, unix_mount_dev)
+{
+        /* btrfs: stat() names the subvolume's device, the mount table the super block's. */
+        static const char mi[] =
+            "22 1 0:21 / /proc rw,nosuid - proc proc rw\n"
+            "30 1 0:35 /@home /home rw,relatime shared:1 - btrfs /dev/vda2 rw,subvol=/@home\n"
+            "312 30 254:0 / /home/u/proj rw - ext4 /dev/vda rw\n";
+        dev_t d;
+        cr_expect_eq(cordon_unix_mount_dev(mi, 30, &d), 0);
+        cr_expect_eq(d, makedev(0, 35));
+        cr_expect_eq(cordon_unix_mount_dev(mi, 312, &d), 0);
+        cr_expect_eq(d, makedev(254, 0));
+        cr_expect_eq(cordon_unix_mount_dev(mi, 22, &d), 0);
+        cr_expect_eq(d, makedev(0, 21));
+        cr_expect_eq(cordon_unix_mount_dev(mi, 3, &d), -ENOENT, "a prefix of 30 or 312");
+        cr_expect_eq(cordon_unix_mount_dev("", 30, &d), -ENOENT);
+        cr_expect_eq(cordon_unix_mount_dev("garbage\n30 x\n", 30, &d), -ENOENT);
+}
+
+Test(notify, unix_diag_parse_and_query)
+{
+        /* A message as the kernel writes it: the header, a name, the vfs attribute. */
+        unsigned char buf[128] = {0};
+        struct unix_diag_msg m = {
+            .udiag_family = AF_UNIX, .udiag_ino = 77, .udiag_cookie = {0x11, 0x22}};
+        memcpy(buf, &m, sizeof(m));
+        size_t at = NLMSG_ALIGN(sizeof(m));
+        struct nlattr a = {.nla_len = NLA_HDRLEN + 6, .nla_type = UNIX_DIAG_NAME};
+        memcpy(buf + at, &a, sizeof(a));
+        memcpy(buf + at + NLA_HDRLEN, "/x.so", 6);
+        at += NLA_ALIGN(a.nla_len);
+        struct unix_diag_vfs v = {.udiag_vfs_ino = 1234, .udiag_vfs_dev = 254u << 20 | 3};
+        a = (struct nlattr){.nla_len = NLA_HDRLEN + sizeof(v), .nla_type = UNIX_DIAG_VFS};
+        memcpy(buf + at, &a, sizeof(a));
+        memcpy(buf + at + NLA_HDRLEN, &v, sizeof(v));
+        at += NLA_ALIGN(a.nla_len);
+        struct cordon_unix_diag d;
+        cr_assert_eq(cordon_unix_diag_parse(buf, at, &d), 0);
+        cr_expect_eq(d.ino, 77);
+        cr_expect_eq(d.cookie, UINT64_C(0x22) << 32 | 0x11);
+        cr_expect(d.named);
+        cr_expect(d.has_vfs);
+        cr_expect_eq(d.vfs_dev, makedev(254, 3));
+        cr_expect_eq(d.vfs_ino, 1234);
+        cr_expect_eq(cordon_unix_diag_parse(buf, sizeof(m) - 1, &d), -EBADMSG, "cut short");
+        buf[0] = AF_INET;
+        cr_expect_eq(cordon_unix_diag_parse(buf, at, &d), -EBADMSG, "not a unix socket's");
+
+        /* The kernel itself: a socket bound here, its file, its cookie. */
+        char dir[] = "/tmp/cordon-test-diag-XXXXXX";
+        cr_assert_not_null(mkdtemp(dir));
+        char path[PATH_MAX];
+        snprintf(path, sizeof(path), "%s/s", dir);
+        int s;
+        unix_host_server(path, false, &s);
+        struct stat sst, fst;
+        cr_assert_eq(fstat(s, &sst), 0);
+        cr_assert_eq(stat(path, &fst), 0);
+        int nl = cordon_unix_diag_open();
+        cr_assert_geq(nl, 0);
+        cr_assert_eq(cordon_unix_diag_get(nl, (uint32_t)sst.st_ino, CORDON_UNIX_DIAG_NOCOOKIE, &d),
+                     0);
+        cr_expect(d.named && d.has_vfs);
+        cr_expect_eq(d.vfs_dev, fst.st_dev);
+        cr_expect_eq(d.vfs_ino, (uint32_t)fst.st_ino);
+        struct cordon_unix_diag again;
+        cr_expect_eq(cordon_unix_diag_get(nl, (uint32_t)sst.st_ino, d.cookie, &again), 0);
+        cr_expect_eq(cordon_unix_diag_get(nl, (uint32_t)sst.st_ino, d.cookie + 1, &again), -ESTALE);
+        cr_expect_eq(cordon_unix_diag_bound_at(nl, &fst.st_dev, 1, (uint32_t)fst.st_ino), 1);
+        const dev_t two[] = {makedev(0, 1), fst.st_dev};
+        cr_expect_eq(cordon_unix_diag_bound_at(nl, two, 2, (uint32_t)fst.st_ino), 1);
+        cr_expect_eq(cordon_unix_diag_bound_at(nl, two, 1, (uint32_t)fst.st_ino), 0);
+        close(s);
+        cr_expect_eq(cordon_unix_diag_get(nl, (uint32_t)sst.st_ino, d.cookie, &again), -ENOENT);
+        cr_expect_eq(cordon_unix_diag_bound_at(nl, &fst.st_dev, 1, (uint32_t)fst.st_ino), 0);
+        close(nl);
+        unlink(path);
+        rmdir(dir);
 }
 
 Test(notify, tiocgptpeer_on_behalf)

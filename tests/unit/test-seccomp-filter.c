@@ -1179,16 +1179,16 @@ Test(seccomp, notify_rules)
         cordon_bpf_clear(&b);
 }
 
-/* The landlock backend's unix-socket note: under the rules that refuse socket(AF_UNIX) and with
- * the notify bit, a blocking socket(AF_UNIX, SOCK_STREAM, 0) reaches the supervisor (NOTIFIED
- * here; the real one answers the rule's errno), every other socket() answers as without
- * notifications, and socketpair() is untouched. */
+/* The landlock backend's unix-socket note: under the isolated network's rule (which refuses
+ * socket(AF_UNIX)) and with the notify bit, a blocking socket(AF_UNIX, SOCK_STREAM, 0) reaches
+ * the supervisor (NOTIFIED here; the real one answers the rule's errno), every other socket()
+ * answers as without notifications, and socketpair() is untouched. */
 static void check_unix_notified(enum cordon_seccomp_tier tier, enum cordon_seccomp_net net)
 {
         struct cordon_bpf b = {.insns = NULL};
         const struct cordon_seccomp_key k = {.tier = tier, .net = net, .notify = true};
         const int refuse = cordon_seccomp_unix_notified(&k);
-        cr_assert_eq(refuse, net == CORDON_SECCOMP_NET_NO_SOCKET ? EPERM : EACCES);
+        cr_assert_eq(refuse, EPERM);
         build(&k, &b);
         static const struct {
                 unsigned long family, type, proto;
@@ -1242,19 +1242,103 @@ Test(seccomp, notify_unix_sockets)
         if (!cordon_seccomp_notify_available())
                 cr_skip_test("no seccomp user notifications with ADDFD_FLAG_SEND here");
         check_unix_notified(CORDON_SECCOMP_TIER_FULL, CORDON_SECCOMP_NET_NO_SOCKET);
-        check_unix_notified(CORDON_SECCOMP_TIER_FULL, CORDON_SECCOMP_NET_STREAM_INET);
         check_unix_notified(CORDON_SECCOMP_TIER_NET_ONLY, CORDON_SECCOMP_NET_NO_SOCKET);
-        check_unix_notified(CORDON_SECCOMP_TIER_NET_ONLY, CORDON_SECCOMP_NET_STREAM_INET);
+}
+
+CALL(c_bind_any, syscall(SYS_bind, 0, NULL, 0))
+CALL(c_listen_any, syscall(SYS_listen, 0, 0))
+CALL(c_connect_any, syscall(SYS_connect, 0, NULL, 0))
+
+/* Proxied mode before Landlock ABI 9 with the notify bit: the command's own unix sockets, which
+ * the supervisor keeps from the host's (cordon_seccomp_unix_supervised()). socket(AF_UNIX) of
+ * SOCK_STREAM and SOCK_SEQPACKET is admitted, datagrams are not; SOCK_SEQPACKET of AF_INET
+ * (SCTP) stays refused; bind(), listen() and connect() reach the supervisor. Without the notify
+ * bit the rule is as before: no AF_UNIX, listen() refused. */
+static void check_unix_supervised(enum cordon_seccomp_tier tier)
+{
+        const struct cordon_seccomp_key k = {
+            .tier = tier, .net = CORDON_SECCOMP_NET_STREAM_INET, .notify = true};
+        cr_assert(cordon_seccomp_unix_supervised(&k));
+        cr_assert(cordon_seccomp_connect_notified(&k));
+        cr_assert_eq(cordon_seccomp_unix_notified(&k), 0);
+        struct cordon_bpf b = {.insns = NULL};
+        build(&k, &b);
+        static const struct {
+                unsigned long family, type, proto;
+                int want;
+        } cases[] = {
+            {AF_UNIX, SOCK_STREAM, 0, 0},
+            {AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, 0},
+            {AF_UNIX, SOCK_SEQPACKET, 0, 0},
+            {AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, 0},
+            /* The kernel reads the type as an int. */
+            {AF_UNIX, 1UL << 32 | SOCK_SEQPACKET, 0, 0},
+            {AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0, 0},
+            {AF_UNIX, SOCK_DGRAM, 0, EACCES},
+            {AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, EACCES},
+            {AF_UNIX, 1UL << 32 | SOCK_DGRAM, 0, EACCES},
+            {AF_UNIX, SOCK_RAW, 0, EACCES},
+            {AF_UNIX, 4 /* SOCK_RDM */, 0, EACCES},
+            {AF_UNIX, SOCK_STREAM, 1UL << 32, EACCES},
+            {1UL << 32 | AF_UNIX, SOCK_STREAM, 0, EACCES},
+            {AF_INET, SOCK_SEQPACKET, 0, EACCES},
+            {AF_INET6, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, EACCES},
+            {AF_INET, SOCK_DGRAM, 0, EACCES},
+            {AF_NETLINK, SOCK_RAW, 0, EACCES},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                sock_family = cases[i].family;
+                sock_type = cases[i].type;
+                sock_proto = cases[i].proto;
+                int got = run_notified(&b, c_socket3);
+                cr_expect_eq(got, cases[i].want,
+                             "tier %d: socket(%#lx, %#lx, %#lx): %s, expected %s", tier,
+                             cases[i].family, cases[i].type, cases[i].proto, errname(got),
+                             errname(cases[i].want));
+        }
+        cr_expect_eq(run_notified(&b, c_bind_any), NOTIFIED, "bind");
+        cr_expect_eq(run_notified(&b, c_listen_any), NOTIFIED, "listen");
+        cr_expect_eq(run_notified(&b, c_connect_any), NOTIFIED, "connect");
+        check_datagram_pairs(&b);
+        cordon_bpf_clear(&b);
+
+        struct cordon_bpf plain = {.insns = NULL};
+        const struct cordon_seccomp_key p = {.tier = tier, .net = CORDON_SECCOMP_NET_STREAM_INET};
+        cr_assert(!cordon_seccomp_unix_supervised(&p));
+        build(&p, &plain);
+        cr_expect_eq(socket_under(&plain, AF_UNIX, SOCK_STREAM, 0), EACCES);
+        cr_expect_eq(socket_under(&plain, AF_UNIX, SOCK_SEQPACKET, 0), EACCES);
+        cr_expect_eq(run(&plain, false, c_listen), EACCES);
+        cr_expect_eq(run(&plain, false, c_bind), EBADF);
+        cordon_bpf_clear(&plain);
+}
+
+Test(seccomp, unix_supervised)
+{
+        if (!cordon_seccomp_notify_available())
+                cr_skip_test("no seccomp user notifications with ADDFD_FLAG_SEND here");
+        check_unix_supervised(CORDON_SECCOMP_TIER_FULL);
+        check_unix_supervised(CORDON_SECCOMP_TIER_NET_ONLY);
+        /* Only that rule: the others never hand bind() or listen() over. */
+        static const enum cordon_seccomp_net others[] = {
+            CORDON_SECCOMP_NET_ANY, CORDON_SECCOMP_NET_FAMILIES, CORDON_SECCOMP_NET_STREAM_UNIX,
+            CORDON_SECCOMP_NET_NO_SOCKET, CORDON_SECCOMP_NET_NONE};
+        for (size_t i = 0; i < ELEMENTSOF(others); i++)
+                cr_expect(!cordon_seccomp_unix_supervised(
+                              &(struct cordon_seccomp_key){.net = others[i], .notify = true}),
+                          "net %d", others[i]);
 }
 
 Test(seccomp, notify_unix_sockets_only_where_refused)
 {
         if (!cordon_seccomp_notify_available())
                 cr_skip_test("no seccomp user notifications with ADDFD_FLAG_SEND here");
-        /* The rules that admit AF_UNIX (the ns backend's FAMILIES, STREAM_UNIX, none) and NONE
+        /* The rules that admit AF_UNIX (the ns backend's FAMILIES, STREAM_UNIX, STREAM_INET with
+         * the supervisor, none) and NONE
          * (never with a listener) notify no socket(); without the notify bit nothing does. */
         static const enum cordon_seccomp_net admitted[] = {
-            CORDON_SECCOMP_NET_ANY, CORDON_SECCOMP_NET_FAMILIES, CORDON_SECCOMP_NET_STREAM_UNIX};
+            CORDON_SECCOMP_NET_ANY, CORDON_SECCOMP_NET_FAMILIES, CORDON_SECCOMP_NET_STREAM_UNIX,
+            CORDON_SECCOMP_NET_STREAM_INET};
         sock_family = AF_UNIX;
         sock_type = SOCK_STREAM;
         sock_proto = 0;

@@ -50,16 +50,18 @@ _printf_(3, 4) static void set(struct cordon_doctor_ll_feature *f, bool works, c
  * Its own function, so that the proxied mode's part can refine the line in one place. */
 static void ll_proxied(const struct ll_facts *f, struct cordon_doctor_ll_feature *ret)
 {
-        /* Unix sockets: the socket rule admits AF_UNIX only where Landlock keeps the host's out
-         * by path (cordon_net_mode_rule_no_netns()), and the supervisor refuses their
-         * connect() (it cannot let one run unchecked: notify.h). */
+        /* Unix sockets: from ABI 9 the socket rule admits AF_UNIX (Landlock keeps the host's
+         * out by path: cordon_net_mode_rule_no_netns()) and the supervisor refuses their
+         * connect() (it cannot let one run unchecked: notify.h); before, the supervisor lets
+         * them reach only the sockets the command bound itself (notify-unix.h). */
         if (f->abi >= 4 && f->seccomp && f->notify)
                 set(ret, true,
                     "connect() only to the proxy at 127.0.0.1 and a port chosen at random per "
                     "run, the address checked through seccomp user notification; %s",
                     f->abi >= CORDON_LANDLOCK_RESOLVE_UNIX_ABI
                         ? "a unix socket's connect() is refused"
-                        : "no unix sockets: they need Landlock ABI 9 to keep the host's out");
+                        : "unix sockets reach only those the command bound itself (before ABI "
+                          "9 Landlock cannot keep the host's out)");
         else if (f->abi < 4)
                 set(ret, false,
                     "needs Landlock ABI 4 (Linux 6.7) for TCP rules, this kernel has %d", f->abi);
@@ -91,12 +93,12 @@ static void ll_features(const struct ll_facts *f, struct cordon_doctor_ll_featur
                     "through seccomp user notification; an open by name without O_NOFOLLOW "
                     "(not through shm_open() or sem_open()) is refused");
                 /* tmux is named in the item: its server and clients need a unix socket too,
-                 * which the confined network modes refuse (with a note, notify.h). */
+                 * which the isolated network refuses (with a note, notify.h); the proxied one
+                 * lets the client reach the server the command started (notify-unix.h). */
                 set(&out[CORDON_DOCTOR_LL_PTY], true,
                     "the peer opened through seccomp user notification; the host's /dev/pts/N "
                     "stay closed, and so does opening a /dev/pts/N by name; tmux also needs a "
-                    "unix socket, which network mode isolated%s refuses with a note",
-                    f->abi >= CORDON_LANDLOCK_RESOLVE_UNIX_ABI ? "" : " (and proxied)");
+                    "unix socket, which network mode isolated refuses with a note");
         } else {
                 set(&out[CORDON_DOCTOR_LL_SHM], false, "%s", needs_notify);
                 set(&out[CORDON_DOCTOR_LL_PTY], false, "%s", needs_notify);

@@ -2,7 +2,8 @@
  * event-loop source on the listener, and the dispatcher that answers each notification at once:
  * a pty's peer opened here, /dev/shm names in the private directory (notify-fs.h), a note for a
  * create under the host's /tmp and for a refused unix socket, proxied mode's connect() made here
- * to the proxy only, "continue" for everything else. */
+ * to the proxy only, and its unix sockets' bind(), listen() and connect() kept to the command's
+ * own (notify-unix.h); "continue" for everything else. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -17,9 +18,11 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "lib/launch/notify-fs.h"
+#include "lib/launch/notify-unix.h"
 #include "lib/launch/notify.h"
 #include "lib/mech/seccomp-notify.h"
 #include "shared/fd-util.h"
@@ -60,6 +63,10 @@ struct cordon_notify {
         uint16_t proxy_port;
         bool warned_tmp;
         bool warned_unix;
+        bool warned_unix_full;
+        /* cordon_seccomp_unix_supervised(): the unix sockets the command bound, which are the
+         * only ones its connects may reach (notify-unix.h); NULL otherwise. */
+        struct cordon_unix_socks *socks;
         struct cordon_loop_source src;
 };
 
@@ -131,10 +138,18 @@ const char *cordon_notify_unix_note(enum cordon_seccomp_net rule)
                        "open (on Ubuntu the ns backend needs the AppArmor profile cordon "
                        "installs)";
         return "a unix socket was refused: Landlock before ABI 9 cannot keep one from reaching the "
-               "host's by their paths (ssh-agent, the session bus, tmux servers), so the landlock "
-               "backend refuses them (tmux, ssh-add and D-Bus clients fail); use the ns backend or "
-               "network mode open (on Ubuntu the ns backend needs the AppArmor profile "
-               "cordon installs)";
+               "host's by their paths, so under the landlock backend the command connects only to "
+               "unix sockets it bound itself, never to the host's (ssh-agent, the session bus, "
+               "Docker) nor to abstract names (ssh-add and D-Bus clients fail); use the ns backend "
+               "or network mode open (on Ubuntu the ns backend needs the AppArmor profile cordon "
+               "installs)";
+}
+
+const char *cordon_notify_unix_full_note(void)
+{
+        return "a unix socket was refused: the command has 1024 unix sockets bound at once, the "
+               "most the landlock backend keeps track of; a bind beyond is refused until one of "
+               "them is closed";
 }
 
 int cordon_notify_unix_errno(enum cordon_seccomp_net rule)
@@ -402,6 +417,219 @@ static int on_unix_socket(struct cordon_notify *n, const struct seccomp_notif *r
         return answer_value(n, req->id, -cordon_notify_unix_errno(n->socket_rule));
 }
 
+/* A unix socket's bind or connect the supervisor refuses because it would reach beyond the
+ * command's own sockets (a host socket, an abstract name): EACCES, and the note the first time,
+ * before the reply. */
+static int refuse_unix(struct cordon_notify *n, const struct seccomp_notif *req)
+{
+        if (!n->warned_unix && n->warn) {
+                if (cordon_seccomp_notif_id_valid(n->listener, req->id) < 0)
+                        return ANSWER_DROP;
+                n->warned_unix = true;
+                n->warn(n->userdata, cordon_notify_unix_note(n->socket_rule));
+        }
+        return answer_value(n, req->id, -EACCES);
+}
+
+/* The supervisor's copy of the caller's descriptor @fdno (pidfd_getfd): >= 0, ANSWER_DROP when
+ * the caller is gone, or another -errno (-EBADF: no such descriptor; -EPERM and the like: the
+ * caller cannot be reached, having made itself undumpable). */
+static int caller_fd(struct cordon_notify *n, const struct seccomp_notif *req, int fdno)
+{
+        _cleanup_close_ int pidfd = cordon_seccomp_notif_pidfd(n->listener, req->id, req->pid);
+        if (pidfd == -ENOENT)
+                return ANSWER_DROP;
+        if (pidfd < 0)
+                return pidfd;
+        int fd = cordon_seccomp_pidfd_getfd(pidfd, fdno);
+        return fd == -ESRCH ? ANSWER_DROP : fd;
+}
+
+static int socket_domain(int sock)
+{
+        int domain = 0;
+        socklen_t l = sizeof(domain);
+        if (getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &domain, &l) < 0)
+                return errno == ENOTSOCK ? -ENOTSOCK : -EACCES;
+        return domain;
+}
+
+/* bind(fd, addr, len) under cordon_seccomp_unix_supervised(): a unix socket about to be bound to
+ * a path is recorded as the command's (notify-unix.h), then the call continues, and the kernel
+ * binds it under the command's Landlock domain, whose rule for making socket files decides
+ * where. Continuing is safe here whatever another thread changes meanwhile: the kernel and
+ * Landlock check the call as made, and what the record gives is checked again at each connect
+ * (the socket file it is bound to, as the kernel reports it then). An abstract name is refused:
+ * nothing of the sandbox may connect to one, and it would take a name in the host's namespace
+ * that a host process may look for (a thread that swaps the name for an abstract one after it
+ * was read here still gets it bound: see notify-unix.h). Anything that is not a unix socket's
+ * bind, or that cannot be looked at, continues unrecorded: its socket is just none of those a
+ * connect may reach. */
+static int on_bind(struct cordon_notify *n, const struct seccomp_notif *req)
+{
+        const __u64 *a = req->data.args;
+        int fdno = (int)(int32_t)(uint32_t)a[0];
+        int len = (int)(int32_t)(uint32_t)a[2];
+        if (fdno < 0 || len < 0 || (size_t)len > sizeof(struct sockaddr_un))
+                return ANSWER_CONTINUE; /* the kernel refuses it (EBADF, EINVAL) */
+        _cleanup_close_ int sock = caller_fd(n, req, fdno);
+        if (sock == ANSWER_DROP)
+                return ANSWER_DROP;
+        if (sock < 0 || socket_domain(sock) != AF_UNIX)
+                return ANSWER_CONTINUE;
+        struct sockaddr_un sa = {0};
+        if (len > 0) {
+                int r = cordon_seccomp_notif_read(n->listener, req->id, req->pid, a[1], &sa,
+                                                  (size_t)len);
+                if (r == -ENOENT)
+                        return ANSWER_DROP;
+                if (r < 0)
+                        return ANSWER_CONTINUE;
+        }
+        char path[sizeof(sa.sun_path) + 1];
+        int kind = cordon_unix_addr_parse(&sa, (size_t)len, path, sizeof(path));
+        if (kind == CORDON_UNIX_ADDR_ABSTRACT)
+                return refuse_unix(n, req);
+        /* An autobound name is abstract too, but random: nothing can be looking for it. */
+        if (kind != CORDON_UNIX_ADDR_PATH)
+                return ANSWER_CONTINUE;
+        int r = cordon_unix_socks_add(n->socks, sock);
+        if (r == -ENOSPC) {
+                if (!n->warned_unix_full && n->warn) {
+                        if (cordon_seccomp_notif_id_valid(n->listener, req->id) < 0)
+                                return ANSWER_DROP;
+                        n->warned_unix_full = true;
+                        n->warn(n->userdata, cordon_notify_unix_full_note());
+                }
+                return answer_value(n, req->id, -EACCES);
+        }
+        /* Not recorded for another reason (sock_diag failed): refused here rather than bound
+         * and then unreachable. */
+        if (r < 0)
+                return answer_value(n, req->id, -EACCES);
+        return ANSWER_CONTINUE;
+}
+
+/* listen(fd, backlog) under cordon_seccomp_unix_supervised(): made here, on the supervisor's copy
+ * of the caller's socket, when it is a unix one (the kernel refuses an unbound one: no autobind
+ * for unix listeners); anything else answers EACCES, as the stream rules do without the
+ * supervisor (a TCP socket never bound would get a port of its own on every address, past
+ * Landlock's bind rule). Never "continue": another thread could have put a TCP socket at the
+ * same number by then. The listener's peer credentials (SO_PEERCRED of its clients) are the
+ * supervisor's: the same user, another process id. */
+static int on_listen(struct cordon_notify *n, const struct seccomp_notif *req)
+{
+        const __u64 *a = req->data.args;
+        int fdno = (int)(int32_t)(uint32_t)a[0];
+        int backlog = (int)(int32_t)(uint32_t)a[1];
+        if (fdno < 0)
+                return answer_value(n, req->id, -EBADF);
+        _cleanup_close_ int sock = caller_fd(n, req, fdno);
+        if (sock == ANSWER_DROP)
+                return ANSWER_DROP;
+        if (sock < 0)
+                return answer_value(n, req->id, sock == -EBADF ? -EBADF : -EACCES);
+        int domain = socket_domain(sock);
+        if (domain == -ENOTSOCK)
+                return answer_value(n, req->id, -ENOTSOCK);
+        if (domain != AF_UNIX)
+                return answer_value(n, req->id, -EACCES);
+        return answer_value(n, req->id, listen(sock, backlog) < 0 ? negative_errno() : 0);
+}
+
+/* connect() of a unix socket on the caller's behalf, without blocking the event loop for long: a
+ * unix connect completes at once or not at all; a listener whose backlog is full answers EAGAIN,
+ * which a blocking caller would wait out: it is tried again for CONNECT_WAIT_MS at most. */
+static int connect_unix_as_caller(int sock, int fl, const struct sockaddr_un *sa, socklen_t len)
+{
+        const bool blocking = !(fl & O_NONBLOCK);
+        if (blocking && fcntl(sock, F_SETFL, fl | O_NONBLOCK) < 0)
+                return negative_errno();
+        int r;
+        for (unsigned waited = 0;; waited += 5) {
+                r = connect(sock, (const struct sockaddr *)sa, len) < 0 ? negative_errno() : 0;
+                if (r != -EAGAIN || !blocking || waited >= CONNECT_WAIT_MS)
+                        break;
+                (void)poll(NULL, 0, 5);
+        }
+        if (blocking)
+                (void)fcntl(sock, F_SETFL, fl);
+        return r;
+}
+
+/* connect() of a unix stream or seqpacket socket (@sock, the supervisor's copy of the caller's)
+ * under cordon_seccomp_unix_supervised(), to the @len bytes of address at the caller's @addr.
+ * The address is read once; an abstract name is refused (a connect made here would not be
+ * under the command's Landlock scope, which keeps the host's abstract sockets out). A path is
+ * resolved as the caller would (its cwd for a relative one), opened here (O_PATH, following
+ * symlinks as the kernel's connect does: only what the descriptor is counts), and must be the
+ * socket file of a socket the command bound (notify-unix.h); then the supervisor's copy is
+ * connected through /proc/self/fd/N, which reaches exactly that inode whatever happens to the
+ * path meanwhile. A socket file no socket is bound to answers ECONNREFUSED as the kernel would
+ * (tmux removes a stale one and starts its server); a live one of the host's EACCES, with the
+ * note. The client's peer credentials (SO_PEERCRED at the listener) are the supervisor's: the
+ * same user, another process id. */
+static int on_connect_unix(struct cordon_notify *n, const struct seccomp_notif *req, int sock,
+                           uint64_t addr, int len)
+{
+        int type = 0;
+        socklen_t tl = sizeof(type);
+        if (getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &tl) < 0)
+                return answer_value(n, req->id, -EACCES);
+        /* A datagram socket (inherited, or a pair's end) is never connected here: its sends may
+         * name any destination anyway. */
+        if (type != SOCK_STREAM && type != SOCK_SEQPACKET)
+                return answer_value(n, req->id, -EACCES);
+        if ((size_t)len > sizeof(struct sockaddr_un))
+                return answer_value(n, req->id, -EINVAL);
+        struct sockaddr_un sa = {0};
+        if (len > 0) {
+                int r = cordon_seccomp_notif_read(n->listener, req->id, req->pid, addr, &sa,
+                                                  (size_t)len);
+                if (r == -ENOENT)
+                        return ANSWER_DROP;
+                if (r < 0)
+                        return answer_value(n, req->id, r == -EFAULT ? -EFAULT : -EACCES);
+        }
+        char path[sizeof(sa.sun_path) + 1];
+        int kind = cordon_unix_addr_parse(&sa, (size_t)len, path, sizeof(path));
+        if (kind < 0 || kind == CORDON_UNIX_ADDR_UNNAMED)
+                return answer_value(n, req->id, -EINVAL);
+        if (kind == CORDON_UNIX_ADDR_ABSTRACT)
+                return refuse_unix(n, req);
+        char target[PATH_MAX];
+        int r = cordon_unix_target_path(req->pid, path, target, sizeof(target));
+        if (r < 0)
+                return answer_value(n, req->id, r);
+        _cleanup_close_ int fd = open(target, O_PATH | O_CLOEXEC);
+        r = fd < 0 ? negative_errno() : 0;
+        /* /proc/PID was the caller's only if its call is still pending. */
+        if (cordon_seccomp_notif_id_valid(n->listener, req->id) < 0)
+                return ANSWER_DROP;
+        if (r < 0)
+                return answer_value(n, req->id, r); /* ENOENT, ENOTDIR, ELOOP...: what stat says */
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return answer_value(n, req->id, -EACCES);
+        if (!S_ISSOCK(st.st_mode))
+                return answer_value(n, req->id, -ECONNREFUSED);
+        bool live = true;
+        r = cordon_unix_socks_owns(n->socks, fd, &live);
+        if (r < 0)
+                return answer_value(n, req->id, -EACCES);
+        if (r == 0)
+                return live ? refuse_unix(n, req) : answer_value(n, req->id, -ECONNREFUSED);
+        struct sockaddr_un via = {.sun_family = AF_UNIX};
+        int k = snprintf(via.sun_path, sizeof(via.sun_path), "/proc/self/fd/%d", fd);
+        if (k < 0 || (size_t)k >= sizeof(via.sun_path))
+                return answer_value(n, req->id, -EACCES);
+        int fl = fcntl(sock, F_GETFL);
+        if (fl < 0)
+                return answer_value(n, req->id, -EACCES);
+        socklen_t vl = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + (size_t)k + 1);
+        return answer_value(n, req->id, connect_unix_as_caller(sock, fl, &via, vl));
+}
+
 /* connect(@sock, @sa, @len) for a caller whose socket is blocking or not (@fl, its file status
  * flags), without blocking the event loop: a blocking socket is made non-blocking for the call
  * and the handshake awaited for CONNECT_WAIT_MS at most. The flags belong to the open file, which
@@ -471,16 +699,13 @@ static int on_connect(struct cordon_notify *n, const struct seccomp_notif *req)
         if (len < 0 || (size_t)len > sizeof(struct sockaddr_storage))
                 return answer_value(n, req->id, -EINVAL);
 
-        _cleanup_close_ int pidfd = cordon_seccomp_notif_pidfd(n->listener, req->id, req->pid);
-        if (pidfd == -ENOENT)
-                return ANSWER_DROP;
-        if (pidfd < 0)
-                return answer_value(n, req->id, -EACCES);
-        _cleanup_close_ int sock = cordon_seccomp_pidfd_getfd(pidfd, fdno);
-        if (sock == -ESRCH)
+        _cleanup_close_ int sock = caller_fd(n, req, fdno);
+        if (sock == ANSWER_DROP)
                 return ANSWER_DROP;
         if (sock < 0)
                 return answer_value(n, req->id, sock == -EBADF ? -EBADF : -EACCES);
+        if (n->socks && socket_domain(sock) == AF_UNIX)
+                return on_connect_unix(n, req, sock, a[1], len);
         int r = check_tcp(sock);
         if (r < 0)
                 return answer_value(n, req->id, r);
@@ -516,6 +741,11 @@ static int dispatch_one(struct cordon_notify *n, const struct seccomp_notif *req
         switch (req->data.nr) {
         case SYS_socket:
                 return on_unix_socket(n, req);
+        case SYS_bind:
+                return n->socks ? on_bind(n, req) : ANSWER_CONTINUE;
+        case SYS_listen:
+                /* Notified only with the record (the filter refuses it otherwise). */
+                return n->socks ? on_listen(n, req) : answer_value(n, req->id, -EACCES);
         case SYS_connect:
                 if (cordon_seccomp_connect_notified(
                         &(struct cordon_seccomp_key){.net = n->socket_rule, .notify = true}))
@@ -605,9 +835,18 @@ int cordon_notify_new(int listener, const struct cordon_notify_config *cfg,
         for (size_t i = 0; i < cfg->n_writable; i++)
                 if (cfg->writable[i] && strv_extend(&writable, cfg->writable[i]) < 0)
                         return -ENOMEM;
+        if (cordon_seccomp_unix_supervised(
+                &(struct cordon_seccomp_key){.net = cfg->socket_rule, .notify = true})) {
+                int r = cordon_unix_socks_new(&n->socks);
+                if (r < 0)
+                        return r;
+        }
         int shm = -EBADF;
-        if (cfg->shm_dirfd >= 0 && (shm = fcntl(cfg->shm_dirfd, F_DUPFD_CLOEXEC, 3)) < 0)
-                return negative_errno();
+        if (cfg->shm_dirfd >= 0 && (shm = fcntl(cfg->shm_dirfd, F_DUPFD_CLOEXEC, 3)) < 0) {
+                int r = negative_errno();
+                cordon_unix_socks_free(n->socks);
+                return r;
+        }
         n->listener = TAKE_FD(fd);
         n->shm_dirfd = shm;
         n->n_writable = strv_length(writable);
@@ -646,5 +885,6 @@ void cordon_notify_free(struct cordon_notify *n)
         safe_close(n->listener);
         safe_close(n->shm_dirfd);
         strv_free(n->writable);
+        cordon_unix_socks_free(n->socks);
         free(n);
 }

@@ -9,15 +9,23 @@
  *    memory work without reaching anyone else's.
  *  - creating an entry of the host's /tmp itself, outside every writable grant: EACCES as Landlock
  * would answer, plus one warning naming the gap and the fix, once per sandbox.
- *  - socket(AF_UNIX, SOCK_STREAM, 0) under a socket rule that refuses it
+ *  - socket(AF_UNIX, SOCK_STREAM, 0) under the isolated network's socket rule
  * (cordon_seccomp_unix_notified()): always refused, with the rule's own errno, plus one warning
  * naming the gap and the fix, once per sandbox. Never "continue": nothing else would stop it.
  *  - connect() under proxied mode's stream rules (cordon_seccomp_connect_notified()): the
  *    address is read once; only 127.0.0.1 (or ::ffff:127.0.0.1) at the proxy's port is
  *    connected, by the supervisor on its copy of the caller's TCP socket (pidfd_getfd), and the
- *    result returned (EINPROGRESS for a non-blocking socket); every other address, and a socket
- *    that is not TCP (AF_UNIX), answers EACCES. Never "continue": the kernel would read the
- *    address (and the descriptor) again, after another thread could have changed them.
+ *    result returned (EINPROGRESS for a non-blocking socket); every other address answers
+ *    EACCES. Never "continue": the kernel would read the address (and the descriptor) again,
+ *    after another thread could have changed them.
+ *  - the command's own unix sockets, under proxied mode's stream rules before Landlock ABI 9
+ *    (cordon_seccomp_unix_supervised(), notify-unix.h): bind() to a path records the socket and
+ *    continues (the kernel binds it under Landlock); bind() to an abstract name is refused;
+ *    listen() is made here on a unix socket only; connect() of a unix stream or seqpacket socket
+ *    is made here, through the target's inode, only when the target is the socket file of a
+ *    socket the command bound; a live socket of the host's, and any abstract name, answer
+ *    EACCES with one warning naming the gap, once per sandbox. A unix socket's connect under
+ *    the other stream rules answers EACCES.
  *  - anything else: SECCOMP_USER_NOTIF_FLAG_CONTINUE (Landlock and the filter decide).
  * What the supervisor does on the command's behalf is never wider than the grant it stands in
  * for: a decision to continue is always safe (Landlock still checks), one to act is confined to
@@ -69,9 +77,13 @@ int cordon_notify_ptpeer_flags(uint64_t arg, int *ret_flags, bool *ret_cloexec);
 /* Whether a descriptor with @st and file status flags @fl (F_GETFL; negative: unknown) is a
  * pty master: the character device 5:2 (/dev/ptmx, a devpts ptmx), not opened O_PATH. */
 bool cordon_notify_is_pty_master(const struct stat *st, int fl);
-/* The warning for a socket(AF_UNIX) refused under socket rule @rule (the landlock backend's
- * isolated or proxied network), naming the gap and the fix; a static string. */
+/* The warning for a unix socket refused under socket rule @rule, naming the gap and the fix; a
+ * static string. The landlock backend's isolated network (NO_SOCKET) refuses socket(AF_UNIX);
+ * its proxied one (STREAM_INET) a connect beyond the command's own sockets. */
 const char *cordon_notify_unix_note(enum cordon_seccomp_net rule);
+/* The warning for a unix bind refused because CORDON_UNIX_SOCKS_MAX sockets the command bound
+ * are all still open; a static string. */
+const char *cordon_notify_unix_full_note(void);
 /* What a notified socket() answers under @rule: the errno the rule answers without
  * notifications (cordon_seccomp_unix_notified()), EACCES for a rule that notifies none (a
  * refusal all the same: the call is never let through). */

@@ -242,7 +242,7 @@ static int notify_api(void)
  * the C library's probe for nscd makes one on every user lookup (ls -l, id, git), and so do
  * systemd's NSS modules, which would print the line in nearly every run; so do Go and libuv
  * programs. Datagrams (syslog()) too: a lost log line is nothing to warn about. */
-static int notify_unix_streams(scmp_filter_ctx ctx, uint32_t refuse, bool types_refused)
+static int notify_unix_streams(scmp_filter_ctx ctx, uint32_t refuse)
 {
         const int nr = SCMP_SYS(socket);
         const struct scmp_arg_cmp is_unix = {.arg = 0, .op = SCMP_CMP_EQ, .datum_a = AF_UNIX};
@@ -274,30 +274,30 @@ static int notify_unix_streams(scmp_filter_ctx ctx, uint32_t refuse, bool types_
             (r = seccomp_rule_add_exact_array(ctx, refuse, nr, 2, protocol)) < 0)
                 return r;
         /* Every type but SOCK_STREAM (the family compared on the low half: what the caller
-         * refuses anyway), unless the caller refuses them for every family (@types_refused):
-         * libseccomp leaks the nodes of a chain that another rule of the same action covers. */
-        return types_refused
-                   ? 0
-                   : refuse_types(ctx, refuse, nr, AF_UNIX, 1, UINT32_C(1) << SOCK_STREAM);
+         * refuses anyway). */
+        return refuse_types(ctx, refuse, nr, AF_UNIX, 1, UINT32_C(1) << SOCK_STREAM);
 }
 
-/* The landlock backend's proxied mode: socket() makes a TCP stream of AF_INET or AF_INET6 (and
- * of AF_UNIX with @with_unix) and nothing else; everything else answers EACCES. Landlock's TCP rule
- * is what confines those streams: a UDP socket, a raw one, an SCTP or MPTCP stream (protocols
- * Landlock's TCP hooks do not look at), a netlink, packet or vsock one would pass beside it.
- * The family is compared as in refuse_families(); the type as refuse_types() says; the protocol
- * must be 0 or IPPROTO_TCP, on all 64 bits (anything in the high half is a refusal, never a way
- * past). */
-static int refuse_non_stream(scmp_filter_ctx ctx, bool with_unix, bool notify_unix)
+/* The landlock backend's proxied mode: socket() makes a TCP stream of AF_INET or AF_INET6, and
+ * of AF_UNIX a stream (@unix_types 1 << SOCK_STREAM: Landlock keeps the host's sockets out by
+ * path) or a stream or seqpacket (the supervisor keeps them out:
+ * cordon_seccomp_unix_supervised()); 0: no AF_UNIX. Everything else answers EACCES. Landlock's
+ * TCP rule is what confines the TCP streams: a UDP socket, a raw one, an SCTP or MPTCP stream
+ * (protocols Landlock's TCP hooks do not look at; SOCK_SEQPACKET of AF_INET is SCTP), a netlink,
+ * packet or vsock one would pass beside it. Unix datagrams stay refused: a sendto() names its
+ * destination in each call, past anything that checks a connect(). The family is compared as in
+ * refuse_families(); the type as refuse_types() says, for each admitted family on its own; the
+ * protocol must be 0 or IPPROTO_TCP, on all 64 bits (anything in the high half is a refusal,
+ * never a way past). */
+static int refuse_non_stream(scmp_filter_ctx ctx, uint32_t unix_types)
 {
         const int nr = SCMP_SYS(socket);
+        const uint32_t tcp = UINT32_C(1) << SOCK_STREAM;
         int r;
         /* AF_UNIX on the low half with garbage above is refused by the comparison ">= AF_INET6 +
-         * 1" below; AF_UNIX itself by notify_unix_streams(). */
-        if (notify_unix && (r = notify_unix_streams(ctx, DENY_STREAM, true)) < 0)
-                return r;
+         * 1" below. */
         for (uint32_t f = 0; f < AF_INET6; f++) {
-                if (f == AF_INET || ((with_unix || notify_unix) && f == AF_UNIX))
+                if (f == AF_INET || (unix_types && f == AF_UNIX))
                         continue;
                 struct scmp_arg_cmp eq = {
                     .arg = 0, .op = SCMP_CMP_MASKED_EQ, .datum_a = UINT32_MAX, .datum_b = f};
@@ -307,7 +307,13 @@ static int refuse_non_stream(scmp_filter_ctx ctx, bool with_unix, bool notify_un
         struct scmp_arg_cmp above = {.arg = 0, .op = SCMP_CMP_GE, .datum_a = AF_INET6 + 1};
         if ((r = seccomp_rule_add_exact_array(ctx, DENY_STREAM, nr, 1, &above)) < 0)
                 return r;
-        if ((r = refuse_types(ctx, DENY_STREAM, nr, -1, 1, UINT32_C(1) << SOCK_STREAM)) < 0)
+        if (unix_types == tcp || !unix_types) {
+                /* One type for every family left. */
+                if ((r = refuse_types(ctx, DENY_STREAM, nr, -1, 1, tcp)) < 0)
+                        return r;
+        } else if ((r = refuse_types(ctx, DENY_STREAM, nr, AF_INET, 1, tcp)) < 0 ||
+                   (r = refuse_types(ctx, DENY_STREAM, nr, AF_INET6, 1, tcp)) < 0 ||
+                   (r = refuse_types(ctx, DENY_STREAM, nr, AF_UNIX, 1, unix_types)) < 0)
                 return r;
         struct scmp_arg_cmp proto = {.arg = 2, .op = SCMP_CMP_GT, .datum_a = IPPROTO_TCP};
         if ((r = seccomp_rule_add_exact_array(ctx, DENY_STREAM, nr, 1, &proto)) < 0)
@@ -334,15 +340,18 @@ static int refuse_datagram_pairs(scmp_filter_ctx ctx)
 /* What the stream rules refuse besides socket() and datagram pairs (EACCES), the two ways a
  * TCP socket gets past Landlock's TCP rule:
  *  - listen(): on a TCP socket never bound it binds a port of its own (inet_autobind), on every
- *    address, past Landlock's bind rule, which only sees bind().
+ *    address, past Landlock's bind rule, which only sees bind(). With @listen_notified (the
+ *    supervisor's unix sockets) it goes to the supervisor instead, which makes it on a unix
+ *    socket only (add_notify_rules()).
  *  - sendto(), sendmsg(), sendmmsg() with MSG_FASTOPEN: TCP Fast Open connects inside the send,
  *    past the connect hook Landlock's TCP rule sits on (checked on Linux 6.18: the SYN goes to
  *    any port). The flags are an int to the kernel: the bit is compared on the low half.
  * Under NO_SOCKET the command makes no TCP socket, so it needs neither. */
-static int refuse_tcp_escapes(scmp_filter_ctx ctx)
+static int refuse_tcp_escapes(scmp_filter_ctx ctx, bool listen_notified)
 {
-        int r = seccomp_rule_add_exact(ctx, DENY_STREAM, SCMP_SYS(listen), 0);
-        if (r < 0)
+        int r;
+        if (!listen_notified &&
+            (r = seccomp_rule_add_exact(ctx, DENY_STREAM, SCMP_SYS(listen), 0)) < 0)
                 return r;
         static const struct {
                 int nr;
@@ -415,15 +424,22 @@ static int add_rules(scmp_filter_ctx ctx, const struct cordon_seccomp_key *k)
                         r = deny_all(ctx, denied_io_uring, ELEMENTSOF(denied_io_uring));
                 return r;
         case CORDON_SECCOMP_NET_STREAM_UNIX:
-        case CORDON_SECCOMP_NET_STREAM_INET:
-                r = refuse_non_stream(ctx, net == CORDON_SECCOMP_NET_STREAM_UNIX, notify_unix);
+        case CORDON_SECCOMP_NET_STREAM_INET: {
+                const bool supervised = cordon_seccomp_unix_supervised(k);
+                uint32_t unix_types = 0;
+                if (net == CORDON_SECCOMP_NET_STREAM_UNIX)
+                        unix_types = UINT32_C(1) << SOCK_STREAM;
+                else if (supervised)
+                        unix_types = UINT32_C(1) << SOCK_STREAM | UINT32_C(1) << SOCK_SEQPACKET;
+                r = refuse_non_stream(ctx, unix_types);
                 if (r >= 0)
                         r = refuse_datagram_pairs(ctx);
                 if (r >= 0)
-                        r = refuse_tcp_escapes(ctx);
+                        r = refuse_tcp_escapes(ctx, supervised);
                 if (r >= 0 && tier == CORDON_SECCOMP_TIER_NET_ONLY)
                         r = deny_all(ctx, denied_io_uring, ELEMENTSOF(denied_io_uring));
                 break;
+        }
         case CORDON_SECCOMP_NET_NO_SOCKET:
                 /* io_uring goes with socket(): IORING_OP_SOCKET makes a socket inside the kernel,
                  * where this filter never looks, and the filter without the deny list (the
@@ -434,7 +450,7 @@ static int add_rules(scmp_filter_ctx ctx, const struct cordon_seccomp_key *k)
                             .arg = 0, .op = SCMP_CMP_NE, .datum_a = AF_UNIX};
                         r = seccomp_rule_add_exact_array(ctx, DENY, SCMP_SYS(socket), 1, &other);
                         if (r >= 0)
-                                r = notify_unix_streams(ctx, DENY, false);
+                                r = notify_unix_streams(ctx, DENY);
                 } else
                         r = seccomp_rule_add_exact(ctx, DENY, SCMP_SYS(socket), 0);
                 if (r >= 0)
@@ -509,6 +525,13 @@ static int add_notify_rules(scmp_filter_ctx ctx, const struct cordon_seccomp_key
          * connect(), so the rules stay disjoint. */
         if (cordon_seccomp_connect_notified(k) &&
             (r = seccomp_rule_add_exact(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0)) < 0)
+                return r;
+        /* The command's own unix sockets: bind() to record which socket is the command's (the
+         * kernel then binds it, under Landlock's rule for making a socket file), listen() to
+         * make it on a unix socket only (refuse_tcp_escapes() leaves it out). */
+        if (cordon_seccomp_unix_supervised(k) &&
+            ((r = seccomp_rule_add_exact(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(bind), 0)) < 0 ||
+             (r = seccomp_rule_add_exact(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(listen), 0)) < 0))
                 return r;
         return 0;
 }

@@ -35,7 +35,10 @@ enum cordon_seccomp_net {
          * EACCES; io_uring is refused too. */
         CORDON_SECCOMP_NET_STREAM_UNIX,
         /* The same without AF_UNIX in socket(), for a kernel whose Landlock cannot keep a
-         * connect() from reaching a host Unix socket by its path. */
+         * connect() from reaching a host Unix socket by its path. With the notify bit the
+         * supervisor keeps them out instead (cordon_seccomp_unix_supervised()): socket() admits
+         * AF_UNIX of SOCK_STREAM and SOCK_SEQPACKET, and bind(), listen() and connect() go to
+         * the supervisor. */
         CORDON_SECCOMP_NET_STREAM_INET,
         /* The landlock backend isolates the network (no network namespace to do the job):
          * socket() fails with EPERM for every address family, and so do the io_uring calls,
@@ -63,24 +66,28 @@ static inline enum cordon_seccomp_net cordon_seccomp_net_stricter(enum cordon_se
         return a > b ? a : b;
 }
 
-/* The landlock backend's socket rules that refuse AF_UNIX in socket() (NO_SOCKET, STREAM_INET)
- * hand a blocking socket(AF_UNIX, SOCK_STREAM, 0) to the supervisor when @k has the notify bit,
- * so that the refusal comes with one line naming the gap (launch/notify.h). The supervisor
- * answers with the errno returned here, the one the rule answers without notifications; 0: @k
- * notifies no socket() at all. The filter (seccomp-filter.c) and the supervisor both ask this
- * function, so the two cannot disagree. */
+/* The landlock backend's socket rule that refuses AF_UNIX in socket() with the notify bit
+ * (NO_SOCKET: the isolated network) hands a blocking socket(AF_UNIX, SOCK_STREAM, 0) to the
+ * supervisor, so that the refusal comes with one line naming the gap (launch/notify.h). The
+ * supervisor answers with the errno returned here, the one the rule answers without
+ * notifications; 0: @k notifies no socket() at all. The filter (seccomp-filter.c) and the
+ * supervisor both ask this function, so the two cannot disagree. */
 static inline int cordon_seccomp_unix_notified(const struct cordon_seccomp_key *k)
 {
         if (!k || !k->notify)
                 return 0;
-        switch (k->net) {
-        case CORDON_SECCOMP_NET_NO_SOCKET:
-                return EPERM;
-        case CORDON_SECCOMP_NET_STREAM_INET:
-                return EACCES;
-        default:
-                return 0;
-        }
+        return k->net == CORDON_SECCOMP_NET_NO_SOCKET ? EPERM : 0;
+}
+
+/* The landlock backend's proxied mode on a kernel whose Landlock cannot keep a unix socket from
+ * the host's by its path (STREAM_INET), with the notify bit: the command may make unix stream
+ * and seqpacket sockets, and the supervisor lets them reach only sockets the command bound
+ * itself (launch/notify-unix.h). socket(AF_UNIX, SOCK_STREAM or SOCK_SEQPACKET) is admitted;
+ * bind() and listen() are handed to the supervisor, connect() too
+ * (cordon_seccomp_connect_notified()). The filter and the supervisor both ask this function. */
+static inline bool cordon_seccomp_unix_supervised(const struct cordon_seccomp_key *k)
+{
+        return k && k->notify && k->net == CORDON_SECCOMP_NET_STREAM_INET;
 }
 
 /* The landlock backend's proxied mode hands every connect() to the supervisor when @k has the

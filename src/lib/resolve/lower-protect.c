@@ -214,10 +214,12 @@ int cordon_lower_protect(struct lower *l)
         /* Both backends: the landlock one grants these read-only (agent profiles). */
         if ((r = cordon_lower_agents_protect(l)) < 0)
                 return r;
-        /* The landlock backend refuses socket(AF_UNIX) for every network mode that has a
-         * stand-in (launch.c: prepare_backend(); proxied's admits it only where Landlock keeps
-         * host sockets out by path), so it has no use for the masks, and the run is spared
-         * reading and parsing the host's whole socket table. */
+        /* The landlock backend keeps the command's unix sockets from the host's for every
+         * network mode that has a stand-in (launch.c: prepare_backend()): isolated refuses
+         * socket(AF_UNIX), proxied admits it where Landlock keeps host sockets out by path or,
+         * before that, lets it reach only the sockets the command bound (launch/notify-unix.h).
+         * It has no use for the masks, and the run is spared reading and parsing the host's
+         * whole socket table. */
         if (l->s->backend == CORDON_BACKEND_LANDLOCK &&
             cordon_net_mode_traits(l->s->net_mode)->seccomp_rule_no_netns != CORDON_SECCOMP_NET_ANY)
                 return 0;
