@@ -319,6 +319,11 @@ static int on_create(struct cordon_notify *n, const struct seccomp_notif *req, i
                 return ANSWER_CONTINUE;
         if (!cordon_tmp_gap(abs, (const char *const *)n->writable, n->n_writable))
                 return ANSWER_CONTINUE;
+        /* A name that is there already creates nothing: the kernel answers as it would (EEXIST
+         * for mkdir or O_EXCL, an open Landlock decides otherwise), not the note's EACCES. */
+        struct stat st;
+        if (fstatat(AT_FDCWD, abs, &st, AT_SYMLINK_NOFOLLOW) == 0)
+                return ANSWER_CONTINUE;
         /* Still the caller's call: the pid may have been reused while the path was walked. */
         if (cordon_seccomp_notif_id_valid(n->listener, req->id) < 0)
                 return ANSWER_DROP;
