@@ -16,6 +16,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/policy/agent-json.h"
@@ -29,6 +30,13 @@
 /* How long a write-back waits for the lock on a host file: 100 tries, 20 ms apart. */
 #define LOCK_TRIES     100
 #define LOCK_WAIT_USEC 20000
+
+/* The run directories' names (lower-agent-home.c), how old one must be before a start may
+ * take it for stale, and how many a sweep looks at. */
+#define RUN_DIR_PREFIX  "cordon-agents-"
+#define NEW_SUFFIX      ".new"
+#define STALE_AFTER_SEC 60
+#define SWEEP_MAX       1024u
 
 /* Entries of an agent's directory mirrored at most. */
 #define MIRROR_MAX 4096u
@@ -240,23 +248,87 @@ static int keep_base(struct cordon_agent_homes *hs, const struct cordon_agent_ho
         return b->agent && b->host && b->rel && b->text && b->patterns ? 0 : -ENOMEM;
 }
 
+/* Removes the run directories beside @run_dir that are the caller's and locked by nobody: their
+ * supervisor was killed before it could remove them (the ns backend has nobody left outside to
+ * do it). A run directory gets its name only once it is locked (made as NAME.new, locked,
+ * renamed); a NAME.new is taken for stale only when older than STALE_AFTER_SEC. Best effort;
+ * never follows a link. */
+static void sweep_stale(const char *run_dir)
+{
+        _cleanup_free_ char *base = strdup(run_dir);
+        char *slash = base ? strrchr(base, '/') : NULL;
+        if (!slash || slash == base)
+                return;
+        *slash = 0;
+        _cleanup_close_ int dir =
+            openat2_flags(AT_FDCWD, base, O_RDONLY | O_DIRECTORY, 0, RESOLVE_NO_SYMLINKS);
+        if (dir < 0)
+                return;
+        DIR *d = fdopendir(dir);
+        if (!d)
+                return;
+        dir = -EBADF; /* the stream's now */
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME_COARSE, &now);
+        unsigned seen = 0;
+        for (struct dirent *e; (e = readdir(d)) && seen < SWEEP_MAX;) {
+                if (strncmp(e->d_name, RUN_DIR_PREFIX, strlen(RUN_DIR_PREFIX)) != 0)
+                        continue;
+                seen++;
+                struct stat st;
+                if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+                    !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 07777) != 0700)
+                        continue;
+                const char *dot = strrchr(e->d_name, '.');
+                if (dot && streq(dot, NEW_SUFFIX) &&
+                    st.st_ctim.tv_sec + STALE_AFTER_SEC > now.tv_sec)
+                        continue;
+                _cleanup_close_ int one = openat2_flags(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY,
+                                                        0, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS);
+                if (one < 0 || flock(one, LOCK_EX | LOCK_NB) < 0)
+                        continue;
+                /* Held now: a run that still owned it would hold it. */
+                _cleanup_free_ char *path = path_join(base, e->d_name);
+                if (path)
+                        remove_tree_physical(path);
+        }
+        closedir(d);
+}
+
 int cordon_agent_homes_make(const struct cordon_policy *p, struct cordon_agent_homes *ret,
                             void (*warn)(void *userdata, const char *line), void *userdata,
                             struct cordon_diag *diag)
 {
         if (!p->agent_run_dir)
                 return 0;
-        if (mkdir(p->agent_run_dir, 0700) < 0)
+        sweep_stale(p->agent_run_dir);
+        _cleanup_free_ char *fresh = NULL;
+        if (asprintf(&fresh, "%s" NEW_SUFFIX, p->agent_run_dir) < 0)
+                return -ENOMEM;
+        if (mkdir(fresh, 0700) < 0)
                 return cordon_diag_set(diag, -errno, "cannot make the agents' directory '%s': %m",
-                                       p->agent_run_dir);
+                                       fresh);
+        _cleanup_close_ int run =
+            openat2_flags(AT_FDCWD, fresh, O_RDONLY | O_DIRECTORY, 0, RESOLVE_NO_SYMLINKS);
+        if (run < 0) {
+                (void)rmdir(fresh);
+                return cordon_diag_set(diag, run, "cannot open '%s': %s", fresh, strerror(-run));
+        }
+        /* Its own descriptor for the lock, held until the directory is gone: a sweep by another
+         * start never finds it unlocked under its name while it is in use. */
+        ret->run_lock = fcntl(run, F_DUPFD_CLOEXEC, 3);
+        if (ret->run_lock >= 0)
+                ret->locked = true;
+        if (ret->run_lock < 0 || flock(ret->run_lock, LOCK_EX | LOCK_NB) < 0 ||
+            rename(fresh, p->agent_run_dir) < 0) {
+                int r = -errno;
+                remove_tree_physical(fresh);
+                return cordon_diag_set(diag, r, "cannot lock the agents' directory '%s': %s", fresh,
+                                       strerror(-r));
+        }
         if (!(ret->run_dir = strdup(p->agent_run_dir)) ||
             (p->project_dir && !(ret->project = strdup(p->project_dir))))
                 return -ENOMEM;
-        _cleanup_close_ int run =
-            openat2_flags(AT_FDCWD, ret->run_dir, O_RDONLY | O_DIRECTORY, 0, RESOLVE_NO_SYMLINKS);
-        if (run < 0)
-                return cordon_diag_set(diag, run, "cannot open '%s': %s", ret->run_dir,
-                                       strerror(-run));
         for (size_t i = 0; i < p->n_agent_homes; i++) {
                 const struct cordon_agent_home *h = &p->agent_homes[i];
                 int r;
@@ -476,11 +548,15 @@ static int write_back(struct cordon_agent_homes *hs, int run, const struct cordo
 
 static void remove_run_dir(struct cordon_agent_homes *h)
 {
-        if (!h->run_dir)
-                return;
-        remove_tree_physical(h->run_dir);
-        free(h->run_dir);
-        h->run_dir = NULL;
+        if (h->run_dir) {
+                remove_tree_physical(h->run_dir);
+                free(h->run_dir);
+                h->run_dir = NULL;
+        }
+        /* Unlocked only once it is gone. */
+        if (h->locked)
+                safe_close(h->run_lock);
+        h->locked = false;
 }
 
 int cordon_agent_homes_finish(struct cordon_agent_homes *h)

@@ -14,6 +14,10 @@ struct cordon_agent_base; /* one copy that flows back: where, what was handed, i
 
 struct cordon_agent_homes {
         char *run_dir; /* made by this launch; removed by cordon_agent_homes_clear() */
+        /* The run directory, flock()ed while this run owns it: a later start removes a run
+         * directory nobody holds (its supervisor was killed), as stale. */
+        bool locked;
+        int run_lock;
         struct cordon_agent_base *bases;
         size_t n_bases;
         char *project; /* $PROJECT of the patterns */
@@ -25,7 +29,8 @@ struct cordon_agent_homes {
 };
 
 /* Makes @p's agent homes under its agent_run_dir (which must not exist: a fresh directory of
- * this run's, mode 0700): for each mirrored directory a link per entry of the host's, pointing
+ * this run's, mode 0700, locked; stale ones beside it, of runs whose supervisor was killed, are
+ * removed first): for each mirrored directory a link per entry of the host's, pointing
  * where the sandbox sees it, and the private copies, each the host file (read without
  * following a link; missing: empty) with the overlay merged in. Keeps what it needs for the
  * write-back in @ret (the policy is not referenced later). 0, or -errno with @diag set;

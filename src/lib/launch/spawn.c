@@ -168,6 +168,7 @@ static void clear_launch(void *userdata)
          * the private /dev/shm directory goes by its path (checked to be ours), never through
          * a number that may name something else here. */
         l->shm_dirfd = -EBADF;
+        l->agent_homes.locked = false; /* its lock is the supervisor's, gone with it */
         cordon_launch_clear(l);
 }
 
