@@ -2,6 +2,8 @@
  * translation unit (header-only, without its exceptions: parse errors are values), so that
  * nothing of it is loaded at run time but libstdc++; every entry point catches whatever
  * libstdc++ throws (std::bad_alloc) and returns -errno. */
+/* toml++'s own checks stay on in every build (see broken() below). */
+#undef NDEBUG
 #include "lib/policy/agent-toml.h"
 
 #include <algorithm>
@@ -24,6 +26,22 @@
 #define TOML_ENABLE_WINDOWS_COMPAT 0
 /* Arrays and inline tables nested at most (the parser recurses through them). */
 #define TOML_MAX_NESTED_VALUES 32
+
+/* toml++ 3.3 asserts what its parser does not always ensure: '[ =' fails parse_key()'s
+ * assertion (found by fuzzing). An assertion of toml++ that fails, or a point it marks
+ * unreachable that is reached, throws this instead of aborting cordon (or, without assertions,
+ * running on with undefined behaviour): the entry points catch it and refuse the text. */
+struct toml_broken {
+};
+[[noreturn]] static void broken()
+{
+        throw toml_broken();
+}
+#define TOML_ASSERT(expr) ((expr) ? (void)0 : broken())
+#include <toml++/impl/preprocessor.h>
+#undef TOML_UNREACHABLE
+#define TOML_UNREACHABLE broken()
+
 /* toml++ 3.3's is_non_ascii_horizontal_whitespace() reaches __builtin_unreachable() for most
  * code points of U+00A1-U+0499, U+2C6E-U+3068 and U+FB36-U+FEFE (its generated switch lacks
  * their cases): undefined behaviour on a character as common as 'é' where the parser looks for
@@ -837,7 +855,7 @@ extern "C" int cordon_agent_toml_to_json(const char *text, size_t len, json_t **
         } catch (const std::bad_alloc &) {
                 return -ENOMEM;
         } catch (...) {
-                set_why(why, "it could not be read");
+                set_why(why, "the TOML parser could not read it");
                 return -EINVAL;
         }
 }
@@ -864,6 +882,9 @@ extern "C" int cordon_agent_toml_edit(const char *text, size_t len, json_t *want
                 return 0;
         } catch (const std::bad_alloc &) {
                 return -ENOMEM;
+        } catch (const toml_broken &) {
+                set_why(why, "the TOML parser could not read it");
+                return -EINVAL;
         } catch (...) {
                 set_why(why, "it could not be edited");
                 return -ENOTSUP;
