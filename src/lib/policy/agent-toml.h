@@ -37,9 +37,9 @@ int cordon_agent_toml_to_json(const char *text, size_t len, json_t **ret, char *
  * after the last top-level key's line), or, where its table has no header of its own, a
  * `[table]` header appended at the end with its keys. The result is parsed again and must read
  * as @want. 0; -EINVAL when @text is not TOML or @want not an object; -ENOTSUP when the edit
- * needs something this does not do (a key below a table made by dotted keys or inline, a
- * table replaced by a value, arrays of tables, a result that does not read as @want), with
- * @why saying what; -ENOMEM. */
+ * needs something this does not do (a key added to or removed from a table made by dotted
+ * keys, a table replaced by a value, arrays of tables, a result that does not read as @want),
+ * with @why saying what; -ENOMEM. An inline table is a value: replaced whole. */
 int cordon_agent_toml_edit(const char *text, size_t len, json_t *want, char **ret, size_t *ret_len,
                            char *why);
 
