@@ -46,7 +46,7 @@ setup = if test -f $(1)/build.ninja; then meson configure $(1) -Dtests=enabled >
 	else meson setup $(1) -Dtests=enabled $(2) >/dev/null; fi
 
 format:
-	clang-format -i $$(git ls-files '*.c' '*.h')
+	clang-format -i $$(git ls-files '*.c' '*.cc' '*.h')
 
 clean:
 	rm -rf $(BUILD) $(SANITIZE_BUILD)

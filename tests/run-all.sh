@@ -70,7 +70,7 @@ for build in "$@"; do
 done
 
 echo "## formatting"
-if command -v clang-format >/dev/null && files=$(cd "$src" && git ls-files '*.c' '*.h' 2>/dev/null); then
+if command -v clang-format >/dev/null && files=$(cd "$src" && git ls-files '*.c' '*.cc' '*.h' 2>/dev/null); then
         lint="1..$(printf '%s\n' "$files" | grep -c .)"
         for f in $files; do
                 if (cd "$src" && clang-format --dry-run -Werror "$f" >/dev/null 2>&1); then
@@ -107,7 +107,9 @@ for cc in gcc clang; do
                         continue
                 fi
                 dir=$(mktemp -d /tmp/cordon-warnings.XXXXXX)
-                if log=$(CC=$cc meson setup "$dir" "$src" --buildtype="$type" -Dwerror=true \
+                # and C++ with the same compiler family (agent-toml.cc)
+                cxx=g++; [ "$cc" = clang ] && cxx=clang++
+                if log=$(CC=$cc CXX=$cxx meson setup "$dir" "$src" --buildtype="$type" -Dwerror=true \
                         -Dtests=enabled 2>&1 && ninja -C "$dir" 2>&1); then
                         lint+=$'\n'"ok - $name"
                 else

@@ -2,7 +2,8 @@
  * host files cordon trusts; after the end their copies are hostile input: read beneath the run
  * directory's fd without following links, bounded, parsed, and only the profile's keys flow
  * into the host file, which is replaced by rename under a lock so that concurrent runs do not
- * lose each other's keys. */
+ * lose each other's keys. A JSON file is written out whole; a TOML file (codex's config.toml)
+ * is edited in place, its comments and layout kept (policy/agent-toml.h). */
 #include "lib/launch/agent-home.h"
 
 #include <dirent.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "lib/policy/agent-json.h"
+#include "lib/policy/agent-toml.h"
 #include "lib/policy/diag.h"
 #include "shared/fd-util.h"
 #include "shared/json-util.h"
@@ -48,6 +50,7 @@ struct cordon_agent_base {
         char *text; /* what was handed in */
         char **patterns;
         bool absent; /* nothing was: a copy the agent did not make is no change */
+        bool toml;   /* TOML, edited in place; else JSON */
 };
 
 static int openat2_flags(int dirfd, const char *path, int flags, mode_t mode, uint64_t resolve)
@@ -244,7 +247,8 @@ static int keep_base(struct cordon_agent_homes *hs, const struct cordon_agent_ho
                                         .rel = path_join(h->agent, c->name),
                                         .text = strdup(text),
                                         .patterns = strv_copy(c->patterns),
-                                        .absent = absent};
+                                        .absent = absent,
+                                        .toml = c->toml};
         return b->agent && b->host && b->rel && b->text && b->patterns ? 0 : -ENOMEM;
 }
 
@@ -363,9 +367,10 @@ int cordon_agent_homes_make(const struct cordon_policy *p, struct cordon_agent_h
 }
 
 /* Opens host file @path's directory (no link on the way) and locks the file itself, made
- * holding "{}" when missing and @create (-ENOENT otherwise): the lock holds the file the path
+ * holding @made when missing and @create (-ENOENT otherwise): the lock holds the file the path
  * names when it is taken. */
-static int lock_host(const char *path, bool create, int *ret_dir, int *ret_fd, const char **ret_why)
+static int lock_host(const char *path, bool create, const char *made, int *ret_dir, int *ret_fd,
+                     const char **ret_why)
 {
         _cleanup_free_ char *parent = strdup(path);
         if (!parent)
@@ -389,7 +394,7 @@ static int lock_host(const char *path, bool create, int *ret_dir, int *ret_fd, c
                         fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                                     0600);
                         if (fd >= 0) {
-                                int r = write_all(fd, "{}\n", 3);
+                                int r = write_all(fd, made, strlen(made));
                                 close(fd);
                                 if (r < 0)
                                         return r;
@@ -435,8 +440,8 @@ static int lock_host(const char *path, bool create, int *ret_dir, int *ret_fd, c
         return -EAGAIN;
 }
 
-/* Replaces @name of @dir with @text, keeping the file's mode. */
-static int replace_host(int dir, const char *name, int locked, const char *text)
+/* Replaces @name of @dir with @text (@len bytes), keeping the file's mode. */
+static int replace_host(int dir, const char *name, int locked, const char *text, size_t len)
 {
         struct stat st;
         if (fstat(locked, &st) < 0)
@@ -449,9 +454,8 @@ static int replace_host(int dir, const char *name, int locked, const char *text)
             dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, st.st_mode & 0777);
         if (fd < 0)
                 return -errno;
-        int r = write_all(fd, text, strlen(text));
-        if (r >= 0 && write_all(fd, "\n", 1) >= 0 && fsync(fd) == 0 &&
-            renameat(dir, tmp, dir, name) == 0)
+        int r = write_all(fd, text, len);
+        if (r >= 0 && fsync(fd) == 0 && renameat(dir, tmp, dir, name) == 0)
                 return 0;
         r = r < 0 ? r : -errno;
         (void)unlinkat(dir, tmp, 0);
@@ -467,51 +471,119 @@ static int add_string(struct cordon_agent_homes *h, const char *s, const char **
         return 0;
 }
 
+/* The document of a copy's or host file's @text: a JSON object, or TOML read as one. NULL in
+ * *@ret when it is neither, with @why (CORDON_AGENT_TOML_WHY_MAX bytes) saying why for TOML.
+ * 0 or -ENOMEM. */
+static int read_doc(const struct cordon_agent_base *b, const char *text, size_t len, json_t **ret,
+                    char *why)
+{
+        *ret = NULL;
+        *why = 0;
+        if (b->toml) {
+                int r = cordon_agent_toml_to_json(text, len, ret, why);
+                return r == -ENOMEM ? r : 0;
+        }
+        json_error_t e;
+        json_t *j = json_loadb(text, len, 0, &e);
+        if (json_is_object(j))
+                *ret = j;
+        else
+                json_decref(j);
+        return 0;
+}
+
+/* What a document is not when read_doc() finds none, for a message. */
+static const char *not_a_doc(const struct cordon_agent_base *b, const char *why, char *buf,
+                             size_t size)
+{
+        if (!b->toml)
+                return "a JSON object";
+        snprintf(buf, size, "valid TOML%s%s%s", *why ? " (" : "", why, *why ? ")" : "");
+        return buf;
+}
+
+/* The host file's new text for the merged document @host: written out whole (JSON), or the
+ * host's text @htext (@hlen bytes) edited in place (TOML). 0; -errno with @why saying why. */
+static int render(const struct cordon_agent_base *b, const char *htext, size_t hlen, json_t *host,
+                  char **ret, size_t *ret_len, char *why)
+{
+        *why = 0;
+        if (b->toml)
+                return cordon_agent_toml_edit(htext, hlen, host, ret, ret_len, why);
+        char *dump = json_dumps(host, JSON_INDENT(2));
+        char *out = NULL;
+        if (!dump || asprintf(&out, "%s\n", dump) < 0) {
+                free(dump);
+                return -ENOMEM;
+        }
+        free(dump);
+        *ret = out;
+        *ret_len = strlen(out);
+        return 0;
+}
+
 /* One copy's write-back; what went wrong is the result's error, not the return (-ENOMEM). */
 static int write_back(struct cordon_agent_homes *hs, int run, const struct cordon_agent_base *b,
                       struct cordon_agent_writeback *res, char ***ret_dropped)
 {
-        char why[512] = "";
-        _cleanup_free_ char *text = NULL;
-        size_t len = 0;
-        int r = read_file(run, b->rel, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, &text, &len);
-        json_error_t e;
-        _cleanup_(json_decrefp) json_t *final = r >= 0 ? json_loadb(text, len, 0, &e) : NULL;
-        _cleanup_(json_decrefp) json_t *base = json_loads(b->text, 0, &e);
-        _cleanup_(json_decrefp) json_t *host = NULL;
+        char why[512] = "", doc_why[CORDON_AGENT_TOML_WHY_MAX] = "", what_buf[256];
+        _cleanup_free_ char *text = NULL, *htext = NULL;
+        size_t len = 0, hlen = 0;
+        _cleanup_(json_decrefp) json_t *final = NULL, *base = NULL, *host = NULL;
         _cleanup_close_ int dir = -EBADF, locked = -EBADF;
         struct cordon_agent_json_result out = {0};
+        int r = read_file(run, b->rel, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, &text, &len);
         if (r == -ENOMEM)
                 return r;
         /* Never made by the agent where nothing was handed in: nothing changed. */
         bool untouched = r == -ENOENT && b->absent;
         if (r < 0 && !untouched)
                 snprintf(why, sizeof(why), "the agent's copy cannot be read (%s)", strerror(-r));
-        else if (!untouched && !json_is_object(final))
-                snprintf(why, sizeof(why), "the agent's copy is not a JSON object");
+        else if (!untouched) {
+                if ((r = read_doc(b, text, len, &final, doc_why)) < 0)
+                        return r;
+                if (!final)
+                        snprintf(why, sizeof(why), "the agent's copy is not %s",
+                                 not_a_doc(b, doc_why, what_buf, sizeof(what_buf)));
+        }
+        /* What was handed in is cordon's own; not a document: every key of the copy is new. */
+        if (!*why && !untouched && (r = read_doc(b, b->text, strlen(b->text), &base, doc_why)) < 0)
+                return r;
         /* A host file that is missing is made only when something flows into it: the first
          * pass merges into an empty document, the second (if any) into the file made. */
         for (bool create = false; !*why && !untouched;) {
                 const char *what = "it cannot be locked";
-                r = lock_host(b->host, create, &dir, &locked, &what);
+                r = lock_host(b->host, create, b->toml ? "" : "{}\n", &dir, &locked, &what);
                 if (r == -ENOMEM)
                         return r;
-                if (r == -ENOENT && !create)
-                        host = json_object();
-                else if (r < 0) {
+                free(htext);
+                htext = NULL;
+                hlen = 0;
+                json_decref(host);
+                host = NULL;
+                if (r == -ENOENT && !create) {
+                        if (!(host = json_object()) || !(htext = strdup("")))
+                                return -ENOMEM;
+                } else if (r < 0) {
                         snprintf(why, sizeof(why), "'%s' was not changed: %s", b->host, what);
                         break;
                 } else {
-                        _cleanup_free_ char *htext = NULL;
-                        size_t hlen = 0;
                         r = read_full_fd(locked, CORDON_AGENT_COPY_MAX, &htext, &hlen);
                         if (r == -ENOMEM)
                                 return r;
-                        host = r >= 0 ? json_loadb(htext, hlen, 0, &e) : NULL;
+                        if (r < 0) {
+                                snprintf(why, sizeof(why),
+                                         "'%s' was not changed: it cannot be "
+                                         "read (%s)",
+                                         b->host, strerror(-r));
+                                break;
+                        }
+                        if ((r = read_doc(b, htext, hlen, &host, doc_why)) < 0)
+                                return r;
                 }
-                if (!json_is_object(host)) {
-                        snprintf(why, sizeof(why), "'%s' was not changed: it is not a JSON object",
-                                 b->host);
+                if (!host) {
+                        snprintf(why, sizeof(why), "'%s' was not changed: it is not %s", b->host,
+                                 not_a_doc(b, doc_why, what_buf, sizeof(what_buf)));
                         break;
                 }
                 cordon_agent_json_result_clear(&out);
@@ -520,8 +592,6 @@ static int write_back(struct cordon_agent_homes *hs, int run, const struct cordo
                         return r;
                 if (locked >= 0 || out.kept == 0)
                         break;
-                json_decref(host);
-                host = NULL;
                 create = true;
         }
         if (!*why && !untouched) {
@@ -529,11 +599,17 @@ static int write_back(struct cordon_agent_homes *hs, int run, const struct cordo
                 res->more_dropped = out.more;
                 *ret_dropped = TAKE_PTR(out.dropped);
                 if (out.kept > 0) {
-                        _cleanup_free_ char *dump = json_dumps(host, JSON_INDENT(2));
+                        _cleanup_free_ char *next = NULL;
+                        size_t next_len = 0;
                         const char *name = strrchr(b->host, '/') + 1;
-                        if (!dump)
-                                return -ENOMEM;
-                        if ((r = replace_host(dir, name, locked, dump)) < 0)
+                        r = render(b, htext, hlen, host, &next, &next_len, doc_why);
+                        if (r == -ENOMEM)
+                                return r;
+                        if (r < 0)
+                                snprintf(why, sizeof(why), "'%s' was not changed: %s", b->host,
+                                         *doc_why ? doc_why : strerror(-r));
+                        else if ((next_len != hlen || memcmp(next, htext, hlen) != 0) &&
+                                 (r = replace_host(dir, name, locked, next, next_len)) < 0)
                                 snprintf(why, sizeof(why), "'%s' could not be replaced: %s",
                                          b->host, strerror(-r));
                 }

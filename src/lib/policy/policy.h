@@ -121,6 +121,7 @@ struct cordon_agent_copy {
         char *overlay;   /* a JSON object merged onto the copy; NULL: none */
         char **patterns; /* its keys that flow back to @host after the run; NULL: none */
         bool json;
+        bool toml; /* flows back by an edit of the host's text (agent-toml.h) */
 };
 struct cordon_agent_mirror {
         char *host;  /* the agent's directory (a realpath in the home), listed at the start */

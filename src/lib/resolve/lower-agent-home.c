@@ -4,7 +4,7 @@
  * the profile allows) holding private copies of its configuration files (with the profile's
  * overlay), which the agent may replace by rename as it does outside. What the launch makes of
  * this is in launch/agent-home.c; what flows back after the run is the profile's `writeback`
- * keys only. */
+ * keys only, from JSON and TOML files. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +38,12 @@ static bool is_json_name(const char *path)
         return dot && (streq(dot, ".json") || streq(dot, ".jsonc"));
 }
 
+static bool is_toml_name(const char *path)
+{
+        const char *dot = strrchr(path, '.');
+        return dot && streq(dot, ".toml");
+}
+
 static bool untouched(const struct lower *l, const char *agent)
 {
         return cordon_list_find(&l->s->agent_settings_untouched, agent) ||
@@ -57,8 +63,10 @@ static int add_copy(struct cordon_agent_home *h, const char *host, const char *n
                 return -ENOMEM;
         h->copies = c;
         c += h->n_copies;
-        *c = (struct cordon_agent_copy){
-            .host = strdup(host), .name = strdup(name), .json = is_json_name(name)};
+        *c = (struct cordon_agent_copy){.host = strdup(host),
+                                        .name = strdup(name),
+                                        .json = is_json_name(name),
+                                        .toml = is_toml_name(name)};
         if (!c->host || !c->name) {
                 free(c->host);
                 free(c->name);
@@ -206,10 +214,10 @@ static int plan_home(struct lower *l, const struct cordon_agent_profile *a, cons
                         if (pattern && strv_extend(&c->patterns, pattern) < 0)
                                 return -ENOMEM;
                 }
-                if (c->patterns && !c->json)
+                if (c->patterns && !c->json && !c->toml)
                         return cordon_diag_set(l->diag, -EINVAL,
-                                               "%s: writeback for '%s': only JSON files flow "
-                                               "back",
+                                               "%s: writeback for '%s': only JSON and TOML "
+                                               "files flow back",
                                                it->origin, file);
                 if (!untouched(l, a->name) && (r = plan_overlay(l, a, file, c)) < 0)
                         return r;
