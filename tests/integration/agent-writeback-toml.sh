@@ -34,7 +34,8 @@ trust_level = "trusted"
 TOML
         ;;
 ack)
-        { cat "$f"; printf 'notice.hide_rate_limit_model_nudge = true\n'; } > "$f.tmp" ;;
+        # First: the copy ends in a table (cordon's [features]), where a line would land.
+        { printf 'notice.hide_rate_limit_model_nudge = true\n'; cat "$f"; } > "$f.tmp" ;;
 garbage)
         printf 'model = \n' > "$f.tmp" ;;
 esac

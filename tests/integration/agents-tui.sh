@@ -109,25 +109,19 @@ T send-keys -l "/quit" && sleep 0.5 && T send-keys Enter
 wait_for "EXIT=[0-9]" 30
 
 # codex: its sign-in screen renders and Ctrl-C leaves it; its copy has its sandbox off. Under
-# the landlock backend its app server's unix socket works (the supervisor connects it to the
-# socket the daemon bound), but the daemon first makes /tmp/codex-daemon-UID, a literal path in
-# the host's /tmp, which the landlock backend has no private copy of: a gap cordon names.
-if [ "${SANDBOX_BACKEND:-}" = landlock ]; then TUI_ERR=$T_TMP/codex.err tui codex; else tui codex; fi
-if [ "${SANDBOX_BACKEND:-}" = landlock ] && wait_for "EXIT=[0-9]" 60 &&
-        grep -q "no private /tmp: creating '/tmp/codex-daemon-" "$T_TMP/codex.err"; then
-        ok "codex renders its sign-in screen # SKIP landlock backend: its app server daemon makes /tmp/codex-daemon-UID in the host's /tmp (named in a warning)"
-        ok "codex exits on Ctrl-C, the terminal is sane # SKIP landlock backend: see above"
-else
-        if wait_for "Welcome to Codex" 60; then ok "codex renders its sign-in screen"; else
-                not_ok "codex renders its sign-in screen" "$(screen | grep -v "^ *$" | tail -8)"; fi
-        T send-keys C-c
-        wait_for "EXIT=[0-9]" 5 || T send-keys C-c # a second one where the first is taken
-        if wait_for "EXIT=[0-9]" 30 && sane codex; then ok "codex exits on Ctrl-C, the terminal is sane"; else
-                not_ok "codex exits on Ctrl-C, the terminal is sane" "$(screen | grep -v "^ *$" | tail -4)"; fi
-fi
-check "codex's copy of config.toml has its own sandbox off; the host's file was not made" \
-        'sandbox_mode = "danger-full-access":absent' \
-        "$(cd "$T_PROJECT" && "$CORDON" run --quiet -- sh -c 'head -1 "$CODEX_HOME/config.toml"' 2>&1):$([ -e "$HOME/.codex/config.toml" ] && echo present || echo absent)"
+# the landlock backend too: its unix sockets are its own (the supervisor connects them), and its
+# app-server daemon, which would make /tmp/codex-daemon-UID in the host's /tmp, is not started
+# (the profile's overlay): it serves in-process.
+tui codex
+if wait_for "Welcome to Codex" 60; then ok "codex renders its sign-in screen"; else
+        not_ok "codex renders its sign-in screen" "$(screen | grep -v "^ *$" | tail -8)"; fi
+T send-keys C-c
+wait_for "EXIT=[0-9]" 5 || T send-keys C-c # a second one where the first is taken
+if wait_for "EXIT=[0-9]" 30 && sane codex; then ok "codex exits on Ctrl-C, the terminal is sane"; else
+        not_ok "codex exits on Ctrl-C, the terminal is sane" "$(screen | grep -v "^ *$" | tail -4)"; fi
+check "codex's copy of config.toml has its own sandbox and daemon off; the host's file was not made" \
+        'sandbox_mode = "danger-full-access" [features] daemon_auto_start = false:absent' \
+        "$(cd "$T_PROJECT" && "$CORDON" run --quiet -- sh -c 'grep -v "^$" "$CODEX_HOME/config.toml" | tr "\n" " " | sed "s/ $//"' 2>&1):$([ -e "$HOME/.codex/config.toml" ] && echo present || echo absent)"
 
 # The nvm layout: the prefix as a node version of ~/.nvm, node beside the agents.
 T kill-server 2>/dev/null

@@ -143,6 +143,32 @@ static int make_mirror(int root, const struct cordon_agent_home *h,
         return 0;
 }
 
+/* Sets in @doc each leaf of @overlay that @doc lacks (objects key by key); the dotted names of
+ * the leaves @doc has already, which stay as they are, are added to *@ret_kept. @prefix: the
+ * dotted path of @doc (NULL at the top). 0 or -ENOMEM. */
+static int fill_missing(json_t *doc, json_t *overlay, const char *prefix, char ***ret_kept)
+{
+        const char *key;
+        json_t *v;
+        json_object_foreach(overlay, key, v)
+        {
+                _cleanup_free_ char *name = NULL;
+                if (asprintf(&name, "%s%s%s", strempty(prefix), prefix ? "." : "", key) < 0)
+                        return -ENOMEM;
+                json_t *have = json_object_get(doc, key);
+                if (json_is_object(v) && json_is_object(have)) {
+                        int r = fill_missing(have, v, name, ret_kept);
+                        if (r < 0)
+                                return r;
+                } else if (have) {
+                        if (strv_extend(ret_kept, name) < 0)
+                                return -ENOMEM;
+                } else if (json_object_set(doc, key, v) < 0)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
 /* The text handed in for copy @c: the host file (empty when missing), with the overlay. */
 static int copy_text(const struct cordon_agent_copy *c,
                      void (*warn)(void *userdata, const char *line), void *userdata, char **ret,
@@ -176,35 +202,49 @@ static int copy_text(const struct cordon_agent_copy *c,
                 }
         } else if (r < 0)
                 return r;
-        if (c->overlay && !c->json) {
-                /* One `KEY = VALUE` line first, where the file names KEY nowhere (a line of
-                 * its own at the top is a top-level key; one the file has anywhere, even in a
-                 * table or a string, leaves the copy as the user has it). */
-                size_t k = strcspn(c->overlay, " =");
-                bool named = false;
-                for (const char *at = text; at && *at;
-                     at = strchr(at, '\n'), at = at ? at + 1 : NULL) {
-                        const char *s = at + strspn(at, " \t\"'");
-                        if (strncmp(s, c->overlay, k) == 0 && strchr(" \t\"'=", s[k]))
-                                named = true;
-                }
-                if (named) {
+        if (c->overlay && c->toml) {
+                /* The overlay's keys go where the user's file does not set them, edited into
+                 * its text (comments and layout kept); a key the user set stays theirs. */
+                char why[CORDON_AGENT_TOML_WHY_MAX] = "";
+                _cleanup_(json_decrefp) json_t *doc = NULL;
+                json_error_t e;
+                _cleanup_(json_decrefp) json_t *ov = json_loads(c->overlay, 0, &e);
+                if (!ov)
+                        return -ENOMEM;
+                r = cordon_agent_toml_to_json(text, len, &doc, why);
+                if (r == -ENOMEM)
+                        return r;
+                _cleanup_strv_free_ char **kept = NULL;
+                char *out = NULL;
+                size_t out_len = 0;
+                if (r >= 0 && (r = fill_missing(doc, ov, NULL, &kept)) < 0)
+                        return r;
+                if (r >= 0)
+                        r = cordon_agent_toml_edit(text, len, doc, &out, &out_len, why);
+                if (r == -ENOMEM)
+                        return r;
+                STRV_FOREACH (k, kept)
                         if (warn) {
                                 snprintf(line, sizeof(line),
-                                         "'%s' sets %.*s itself: the agent's copy is handed as it "
-                                         "is",
-                                         c->host, (int)k, c->overlay);
+                                         "'%s' sets %s itself: the agent's copy keeps the user's "
+                                         "value",
+                                         c->host, *k);
+                                warn(userdata, line);
+                        }
+                if (r < 0) {
+                        if (warn) {
+                                snprintf(line, sizeof(line),
+                                         "'%s' is not TOML cordon can edit (%s): the agent's copy "
+                                         "is handed without cordon's settings",
+                                         c->host, why);
                                 warn(userdata, line);
                         }
                 } else {
-                        char *out = NULL;
-                        if (asprintf(&out, "%s\n%s", c->overlay, text) < 0)
-                                return -ENOMEM;
                         free(text);
                         text = out;
-                        len = strlen(out);
+                        len = out_len;
                 }
-        } else if (c->overlay) {
+        } else if (c->overlay && c->json) {
                 json_error_t e;
                 _cleanup_(json_decrefp) json_t *doc = json_loadb(text, len, 0, &e);
                 _cleanup_(json_decrefp) json_t *ov = json_loads(c->overlay, 0, &e);

@@ -15,6 +15,7 @@
 #include <sys/statfs.h>
 
 #include "lib/policy/agent-json.h"
+#include "lib/policy/agent-toml.h"
 #include "lib/policy/diag.h"
 #include "lib/profiles/profiles.h"
 #include "lib/resolve/lower-internal.h"
@@ -112,17 +113,23 @@ static int describe_overlay(const char *doc, char **ret)
         return 0;
 }
 
-/* A TOML overlay: one top-level `KEY = VALUE` line, KEY bare. Its key's length, or 0. */
-static size_t toml_line_key(const char *doc)
+/* A TOML overlay: one `KEY = VALUE` line, KEY bare or dotted (`features.x = false`), read as
+ * the JSON object it stands for. NULL when it is anything else. */
+static json_t *toml_line(const char *doc)
 {
-        size_t k = strspn(doc, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-");
+        size_t k = strspn(doc, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.");
         const char *eq = doc + k + strspn(doc + k, " ");
-        return k > 0 && *eq == '=' && !strchr(doc, '\n') ? k : 0;
+        if (k == 0 || *eq != '=' || strchr(doc, '\n') || strchr(doc, '['))
+                return NULL;
+        json_t *j = NULL;
+        char why[CORDON_AGENT_TOML_WHY_MAX];
+        return cordon_agent_toml_to_json(doc, strlen(doc), &j, why) < 0 ? NULL : j;
 }
 
-/* The profile's overlays for copy @c of agent @a: for a JSON file objects merged onto one
- * another in profile order; for another (TOML) one `KEY = VALUE` line, put first in the copy
- * when the file names KEY nowhere (launch/agent-home.c). Anything else refuses the profile. */
+/* The profile's overlays for copy @c of agent @a, as one JSON object: a JSON file's objects
+ * merged onto one another in profile order; a TOML file's `KEY = VALUE` lines the same way,
+ * each read as the object it stands for (launch/agent-home.c puts them in the copy where the
+ * user's file does not set the key). Anything else refuses the profile. */
 static int plan_overlay(struct lower *l, const struct cordon_agent_profile *a, const char *file,
                         struct cordon_agent_copy *c)
 {
@@ -131,23 +138,15 @@ static int plan_overlay(struct lower *l, const struct cordon_agent_profile *a, c
                 const char *doc = rest_for(it->value, file);
                 if (!doc)
                         continue;
-                if (!c->json) {
-                        size_t k = toml_line_key(doc);
-                        _cleanup_free_ char *line = NULL;
-                        if (k == 0 || c->overlay)
-                                return cordon_diag_set(l->diag, -EINVAL,
-                                                       "%s: the overlay of '%s' must be one "
-                                                       "KEY = VALUE line",
-                                                       it->origin, file);
-                        if (!(c->overlay = strdup(doc)) ||
-                            asprintf(&line, "%s: %s (%.*s)", a->name, c->name, (int)k, doc) < 0)
-                                return -ENOMEM;
-                        if (strv_consume(&l->p->agent_overlaid, TAKE_PTR(line)) < 0)
-                                return -ENOMEM;
-                        continue;
-                }
                 json_error_t e;
-                _cleanup_(json_decrefp) json_t *j = c->json ? json_loads(doc, 0, &e) : NULL;
+                _cleanup_(json_decrefp) json_t *j = c->json   ? json_loads(doc, 0, &e)
+                                                    : c->toml ? toml_line(doc)
+                                                              : NULL;
+                if (!json_is_object(j) && c->toml)
+                        return cordon_diag_set(l->diag, -EINVAL,
+                                               "%s: the overlay of '%s' must be one KEY = VALUE "
+                                               "line",
+                                               it->origin, file);
                 if (!json_is_object(j))
                         return cordon_diag_set(l->diag, -EINVAL,
                                                "%s: the overlay of '%s' is not a JSON object",
