@@ -145,50 +145,42 @@ static size_t join_names(const char *const *list, char *buf, size_t size)
         return n;
 }
 
-/* At the end: what the filtered mode's resolver refused, in one line, with the first names and
- * the fix. */
-static void print_resolver_refused(const struct cordon_report *rep)
+/* One line at the end for @count refusals by @who: the first distinct @list entries (@one and
+ * @many name them, "connection"/"connections"), or, with none named, @unnamed (refusals of what
+ * @who cannot serve), and the fix. */
+static void print_refusals(const char *who, unsigned long long count, const char *const *list,
+                           const char *one, const char *many, const char *unnamed)
 {
-        if (rep->resolver.refused == 0)
+        if (count == 0)
                 return;
         char names[512];
-        size_t n = join_names(rep->resolver.refused_first, names, sizeof(names));
+        size_t n = join_names(list, names, sizeof(names));
         if (n == 0)
                 fprintf(stderr,
-                        "cordon: the sandbox's resolver refused %llu quer%s it does not serve "
-                        "(--net-log FILE records each refusal)\n",
-                        rep->resolver.refused, rep->resolver.refused == 1 ? "y" : "ies");
+                        "cordon: %s refused %llu %s (--net-log FILE records each refusal)\n", who,
+                        count, unnamed);
         else
                 fprintf(stderr,
-                        "cordon: the sandbox's resolver refused %llu name%s (%s%s); allow a host "
-                        "with --allow-host HOST (--net-log FILE records each refusal and its "
-                        "rule)\n",
-                        rep->resolver.refused, rep->resolver.refused == 1 ? "" : "s", names,
+                        "cordon: %s refused %llu %s (%s%s); allow a host with --allow-host HOST "
+                        "(--net-log FILE records each refusal and its rule)\n",
+                        who, count, count == 1 ? one : many, names,
                         n >= REFUSED_NAMED_MAX ? ", ..." : "");
         fflush(stderr);
 }
 
-/* At the end: what the proxy refused, in one line, with the first destinations and the fix. */
+/* At the end: what the proxy (proxied mode) or the sandbox's resolver (filtered mode) refused,
+ * in one line each, with the first destinations and the fix. None named: the refusals were
+ * requests they cannot serve (malformed, SOCKS5 BIND, a meta query). */
 static void print_refused(const struct cordon_report *rep)
 {
-        print_resolver_refused(rep);
-        if (rep->proxy.refused == 0)
-                return;
-        char hosts[512];
-        size_t n = join_names(rep->proxy.refused_first, hosts, sizeof(hosts));
-        /* None named: the refusals were requests it cannot serve (malformed, SOCKS5 BIND). */
-        if (n == 0)
-                fprintf(stderr,
-                        "cordon: the proxy refused %llu request%s it cannot serve (malformed or "
-                        "unsupported) (--net-log FILE records each refusal)\n",
-                        rep->proxy.refused, rep->proxy.refused == 1 ? "" : "s");
-        else
-                fprintf(stderr,
-                        "cordon: the proxy refused %llu connection%s (%s%s); allow a host with "
-                        "--allow-host HOST (--net-log FILE records each refusal and its rule)\n",
-                        rep->proxy.refused, rep->proxy.refused == 1 ? "" : "s", hosts,
-                        n >= REFUSED_NAMED_MAX ? ", ..." : "");
-        fflush(stderr);
+        print_refusals("the sandbox's resolver", rep->resolver.refused, rep->resolver.refused_first,
+                       "name", "names",
+                       rep->resolver.refused == 1 ? "query it does not serve"
+                                                  : "queries it does not serve");
+        print_refusals(
+            "the proxy", rep->proxy.refused, rep->proxy.refused_first, "connection", "connections",
+            rep->proxy.refused == 1 ? "request it cannot serve (malformed or unsupported)"
+                                    : "requests it cannot serve (malformed or unsupported)");
 }
 
 static void print_banner(void *userdata, const struct cordon_sandbox *sb)

@@ -13,6 +13,7 @@
 
 #include "lib/launch/notify-unix.h"
 #include "lib/mech/unix-diag.h"
+#include "shared/fd-util.h"
 #include "shared/macro.h"
 
 struct entry {
@@ -110,35 +111,12 @@ int cordon_unix_mount_dev(const char *mountinfo, uint64_t mnt_id, dev_t *ret)
  * cordon_unix_mount_dev()), or -errno. */
 static int super_dev(uint64_t mnt_id, dev_t *ret)
 {
-        _cleanup_close_ int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-                return negative_errno();
         /* A mount table is read whole; one of 16 MiB is no table to trust anyway. */
-        const size_t max = 16u << 20;
-        size_t size = 0, cap = 65536;
-        _cleanup_free_ char *buf = malloc(cap + 1);
-        if (!buf)
-                return -ENOMEM;
-        for (;;) {
-                if (size == cap) {
-                        if (cap >= max)
-                                return -EFBIG;
-                        char *b = realloc(buf, cap * 2 + 1);
-                        if (!b)
-                                return -ENOMEM;
-                        buf = b;
-                        cap *= 2;
-                }
-                ssize_t k = read(fd, buf + size, cap - size);
-                if (k < 0 && errno == EINTR)
-                        continue;
-                if (k < 0)
-                        return negative_errno();
-                if (k == 0)
-                        break;
-                size += (size_t)k;
-        }
-        buf[size] = 0;
+        _cleanup_free_ char *buf = NULL;
+        size_t size = 0;
+        int r = read_full_file("/proc/self/mountinfo", 16u << 20, &buf, &size);
+        if (r < 0)
+                return r;
         return cordon_unix_mount_dev(buf, mnt_id, ret);
 }
 
