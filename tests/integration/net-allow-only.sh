@@ -12,7 +12,7 @@ net_require
 
 E=$NET_TCP_ECHO_PORT
 ok_name=$NET_OK_NAME other=$NET_OTHER_NAME
-plan 17
+plan 18
 
 # loud OPTION... -- CMD...: cordon with its warnings; stdout in $out, stderr in $err, $rc.
 loud() {
@@ -55,6 +55,14 @@ check "NETWORK_LOG's line for the SOCKS5 refusal says the same" "$why" \
 case $err in
 *"cordon: the proxy refused 2 connections ($other:$E); allow a host with --allow-host HOST"*) ok "at the end, one line counts the refusals and names the first destinations" ;;
 *) not_ok "at the end, one line counts the refusals and names the first destinations" "$err" ;;
+esac
+
+# A request the proxy cannot serve names nothing: the line says what it was.
+loud --net proxied -- python3 -c "$NET_PROBE" http "${NET_PROXY%:*}" "${NET_PROXY##*:}" 'NOT HTTP\r\n\r\n'
+case $err in
+*"cordon: the proxy refused 1 request it cannot serve (malformed or unsupported) (--net-log FILE records each refusal)"*)
+        ok "a malformed request: the end line says the proxy could not serve it" ;;
+*) not_ok "a malformed request: the end line says the proxy could not serve it" "$out" "$err" ;;
 esac
 
 # Filtered mode, where pasta is usable: the resolver answers the allowed name only.
