@@ -3,7 +3,8 @@
  * directory's fd without following links, bounded, parsed, and only the profile's keys flow
  * into the host file, which is replaced by rename under a lock so that concurrent runs do not
  * lose each other's keys. A JSON file is written out whole; a TOML file (codex's config.toml)
- * is edited in place, its comments and layout kept (policy/agent-toml.h). */
+ * is edited in place, its comments and layout kept (policy/agent-toml.h), by the parser run in
+ * a confined child (agent-toml-child.h), never in this process. */
 #include "lib/launch/agent-home.h"
 
 #include <dirent.h>
@@ -20,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/launch/agent-toml-child.h"
 #include "lib/policy/agent-json.h"
 #include "lib/policy/agent-toml.h"
 #include "lib/policy/diag.h"
@@ -520,7 +522,7 @@ static int read_doc(const struct cordon_agent_base *b, const char *text, size_t 
         *ret = NULL;
         *why = 0;
         if (b->toml) {
-                int r = cordon_agent_toml_to_json(text, len, ret, why);
+                int r = cordon_agent_toml_to_json_confined(text, len, ret, why);
                 return r == -ENOMEM ? r : 0;
         }
         json_error_t e;
@@ -549,7 +551,7 @@ static int render(const struct cordon_agent_base *b, const char *htext, size_t h
 {
         *why = 0;
         if (b->toml)
-                return cordon_agent_toml_edit(htext, hlen, host, ret, ret_len, why);
+                return cordon_agent_toml_edit_confined(htext, hlen, host, ret, ret_len, why);
         char *dump = json_dumps(host, JSON_INDENT(2));
         char *out = NULL;
         if (!dump || asprintf(&out, "%s\n", dump) < 0) {

@@ -537,7 +537,7 @@ static int add_notify_rules(scmp_filter_ctx ctx, const struct cordon_seccomp_key
 }
 
 /* libseccomp 2.5 has no export into memory: the program goes through a memfd. */
-static int export_bpf(scmp_filter_ctx ctx, struct cordon_bpf *ret)
+int cordon_seccomp_export(void *ctx, struct cordon_bpf *ret)
 {
         _cleanup_close_ int fd = -EBADF;
         _cleanup_free_ struct sock_filter *insns = NULL;
@@ -603,5 +603,5 @@ int cordon_seccomp_compile(const struct cordon_seccomp_key *k, struct cordon_bpf
                 return r;
         if (key.notify && (r = add_notify_rules(ctx, &key)) < 0)
                 return r;
-        return export_bpf(ctx, ret);
+        return cordon_seccomp_export(ctx, ret);
 }

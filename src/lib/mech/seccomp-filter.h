@@ -139,6 +139,9 @@ static inline struct cordon_seccomp_key cordon_seccomp_program_key(unsigned inde
         };
 }
 void cordon_bpf_clear(struct cordon_bpf *b);
+/* The program of libseccomp's context @ctx (a scmp_filter_ctx) into @ret, which the caller
+ * then owns as above: 0, -ENOMEM, -E2BIG, or the -errno libseccomp reported. */
+int cordon_seccomp_export(void *ctx, struct cordon_bpf *ret);
 
 /* Child side. Installs @b for the calling thread. No-new-privs must already be set (otherwise
  * -EACCES from the kernel). Async-signal-safe: no allocation. Returns 0 or -errno. */
