@@ -115,6 +115,46 @@ Test(agent_toml_child, edit_same)
         json_decref(arr);
 }
 
+/* The profile's overlay: set where the user's file does not set it, the rest kept; a key the
+ * user set is named and keeps its value; a text that is not TOML is refused. */
+Test(agent_toml_child, overlay)
+{
+        json_t *ov = J("{\"sandbox_mode\":\"danger-full-access\","
+                       "\"features\":{\"daemon_auto_start\":false}}");
+        char why[CORDON_AGENT_TOML_WHY_MAX] = "";
+        char *out = NULL, **kept = NULL;
+        size_t len = 0;
+        const char *host = "# mine\nmodel = \"o3\"\n\n[features]\nweb_search = true\n";
+        cr_assert_eq(
+            cordon_agent_toml_overlay_confined(host, strlen(host), ov, &out, &len, &kept, why), 0,
+            "%s", why);
+        cr_expect_str_eq(out, "# mine\nmodel = \"o3\"\nsandbox_mode = \"danger-full-access\"\n\n"
+                              "[features]\ndaemon_auto_start = false\nweb_search = true\n");
+        cr_expect_eq(strlen(out), len);
+        cr_expect_null(kept);
+        free(out);
+        out = NULL;
+        host = "sandbox_mode = \"read-only\"\n";
+        cr_assert_eq(
+            cordon_agent_toml_overlay_confined(host, strlen(host), ov, &out, &len, &kept, why), 0,
+            "%s", why);
+        cr_expect_str_eq(out,
+                         "sandbox_mode = \"read-only\"\n\n[features]\ndaemon_auto_start = false\n");
+        cr_assert_not_null(kept);
+        cr_expect_str_eq(kept[0], "sandbox_mode");
+        cr_expect_null(kept[1]);
+        free(out);
+        out = NULL;
+        cr_expect_eq(cordon_agent_toml_overlay_confined("x = ", 4, ov, &out, &len, &kept, why),
+                     -EINVAL);
+        cr_expect_null(out);
+        cr_expect(strstr(why, "line 1") != NULL, "%s", why);
+        for (char **k = kept; k && *k; k++)
+                free(*k);
+        free(kept);
+        json_decref(ov);
+}
+
 static void try_open(bool filtered)
 {
         if (filtered)

@@ -145,32 +145,6 @@ static int make_mirror(int root, const struct cordon_agent_home *h,
         return 0;
 }
 
-/* Sets in @doc each leaf of @overlay that @doc lacks (objects key by key); the dotted names of
- * the leaves @doc has already, which stay as they are, are added to *@ret_kept. @prefix: the
- * dotted path of @doc (NULL at the top). 0 or -ENOMEM. */
-static int fill_missing(json_t *doc, json_t *overlay, const char *prefix, char ***ret_kept)
-{
-        const char *key;
-        json_t *v;
-        json_object_foreach(overlay, key, v)
-        {
-                _cleanup_free_ char *name = NULL;
-                if (asprintf(&name, "%s%s%s", strempty(prefix), prefix ? "." : "", key) < 0)
-                        return -ENOMEM;
-                json_t *have = json_object_get(doc, key);
-                if (json_is_object(v) && json_is_object(have)) {
-                        int r = fill_missing(have, v, name, ret_kept);
-                        if (r < 0)
-                                return r;
-                } else if (have) {
-                        if (strv_extend(ret_kept, name) < 0)
-                                return -ENOMEM;
-                } else if (json_object_set(doc, key, v) < 0)
-                        return -ENOMEM;
-        }
-        return 0;
-}
-
 /* The text handed in for copy @c: the host file (empty when missing), with the overlay. */
 static int copy_text(const struct cordon_agent_copy *c,
                      void (*warn)(void *userdata, const char *line), void *userdata, char **ret,
@@ -208,21 +182,16 @@ static int copy_text(const struct cordon_agent_copy *c,
                 /* The overlay's keys go where the user's file does not set them, edited into
                  * its text (comments and layout kept); a key the user set stays theirs. */
                 char why[CORDON_AGENT_TOML_WHY_MAX] = "";
-                _cleanup_(json_decrefp) json_t *doc = NULL;
                 json_error_t e;
                 _cleanup_(json_decrefp) json_t *ov = json_loads(c->overlay, 0, &e);
                 if (!ov)
                         return -ENOMEM;
-                r = cordon_agent_toml_to_json(text, len, &doc, why);
-                if (r == -ENOMEM)
-                        return r;
+                /* The host's file holds values that flowed back from sandboxes: parsed in a
+                 * confined child, as their copies are (agent-toml-child.h). */
                 _cleanup_strv_free_ char **kept = NULL;
                 char *out = NULL;
                 size_t out_len = 0;
-                if (r >= 0 && (r = fill_missing(doc, ov, NULL, &kept)) < 0)
-                        return r;
-                if (r >= 0)
-                        r = cordon_agent_toml_edit(text, len, doc, &out, &out_len, why);
+                r = cordon_agent_toml_overlay_confined(text, len, ov, &out, &out_len, &kept, why);
                 if (r == -ENOMEM)
                         return r;
                 STRV_FOREACH (k, kept)

@@ -28,8 +28,11 @@
 #include <unistd.h>
 
 #include "lib/mech/seccomp-filter.h"
+#include "lib/policy/agent-json.h"
 #include "lib/policy/agent-toml.h"
+#include "shared/json-util.h"
 #include "shared/macro.h"
+#include "shared/strv.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1
@@ -160,8 +163,40 @@ static int confine(int sock, pid_t parent, const struct cordon_bpf *bpf)
         return 0;
 }
 
+enum op {
+        OP_TO_JSON,
+        OP_EDIT,
+        OP_OVERLAY,
+};
+
+/* OP_OVERLAY in the child: @text read, the leaves of @overlay it lacks set, the text edited to
+ * hold them; the answer {"text": ..., "kept": [names the text set already]}. */
+static int overlay_work(const char *text, size_t len, json_t *overlay, char **ret, size_t *ret_len,
+                        char *why)
+{
+        json_t *doc = NULL;
+        char **kept = NULL;
+        char *out = NULL;
+        size_t out_len = 0;
+        int r = cordon_agent_toml_to_json(text, len, &doc, why);
+        if (r == 0)
+                r = cordon_agent_json_fill_missing(doc, overlay, &kept);
+        if (r == 0)
+                r = cordon_agent_toml_edit(text, len, doc, &out, &out_len, why);
+        json_t *answer = r == 0 ? json_pack("{s:s%,s:[]}", "text", out, out_len, "kept") : NULL;
+        for (char **k = kept; r == 0 && k && *k; k++)
+                if (!answer ||
+                    json_array_append_new(json_object_get(answer, "kept"), json_string(*k)) < 0)
+                        r = -ENOMEM;
+        if (r == 0 && (!answer || !(*ret = json_dumps(answer, JSON_COMPACT))))
+                r = -ENOMEM;
+        if (r == 0)
+                *ret_len = strlen(*ret);
+        return r;
+}
+
 /* The child's work on descriptor 0, confined. The answer's failures are its exit status. */
-static int child_work(bool edit)
+static int child_work(enum op op)
 {
         struct header_in in;
         if (read_exact(0, &in, sizeof(in)) < 0 || in.text_len > SIZE_MAX - 1 ||
@@ -175,11 +210,13 @@ static int child_work(bool edit)
         char *body = NULL;
         size_t body_len = 0;
         int r;
-        if (edit) {
+        if (op == OP_EDIT || op == OP_OVERLAY) {
                 json_error_t e;
                 json_t *want = json_loadb(wtext, in.want_len, JSON_ALLOW_NUL, &e);
-                r = want ? cordon_agent_toml_edit(text, in.text_len, want, &body, &body_len, why)
-                         : -ENOMEM;
+                r = !want ? -ENOMEM
+                    : op == OP_OVERLAY
+                        ? overlay_work(text, in.text_len, want, &body, &body_len, why)
+                        : cordon_agent_toml_edit(text, in.text_len, want, &body, &body_len, why);
         } else {
                 json_t *doc = NULL;
                 r = cordon_agent_toml_to_json(text, in.text_len, &doc, why);
@@ -197,11 +234,11 @@ static int child_work(bool edit)
         return 0;
 }
 
-_noreturn_ static void child(int sock, pid_t parent, const struct cordon_bpf *bpf, bool edit)
+_noreturn_ static void child(int sock, pid_t parent, const struct cordon_bpf *bpf, enum op op)
 {
         if (confine(sock, parent, bpf) < 0)
                 _exit(EXIT_UNCONFINED);
-        _exit(child_work(edit));
+        _exit(child_work(op));
 }
 
 static uint64_t now_msec(void)
@@ -290,7 +327,7 @@ static void set_why(char *why, const char *fmt, ...)
 /* Runs the child on @text and, for @edit, @want's JSON text; its answer's status in *@ret_status
  * and body in *@ret_body (NUL-terminated, the caller frees it), or -EINVAL with @why saying
  * how it failed. */
-static int run(const char *text, size_t len, const char *want, size_t want_len, bool edit,
+static int run(const char *text, size_t len, const char *want, size_t want_len, enum op op,
                int *ret_status, char **ret_body, size_t *ret_len, char *why)
 {
         _cleanup_(cordon_bpf_clear) struct cordon_bpf bpf = {0};
@@ -312,7 +349,7 @@ static int run(const char *text, size_t len, const char *want, size_t want_len, 
         pid_t parent = getpid();
         pid_t pid = fork();
         if (pid == 0)
-                child(sv[1], parent, &bpf, edit);
+                child(sv[1], parent, &bpf, op);
         r = negative_errno();
         (void)close(sv[1]);
         _cleanup_close_ int sock = sv[0];
@@ -354,7 +391,7 @@ static int run(const char *text, size_t len, const char *want, size_t want_len, 
                 memcpy(&h, got, sizeof(h));
                 size_t rest = x.got_len - sizeof(h);
                 bool known_status = h.status == 0 || h.status == -EINVAL || h.status == -ENOMEM ||
-                                    (edit && h.status == -ENOTSUP);
+                                    (op != OP_TO_JSON && h.status == -ENOTSUP);
                 if (!known_status || h.why_len >= CORDON_AGENT_TOML_WHY_MAX || h.why_len > rest ||
                     h.body_len != rest - h.why_len || (h.status != 0 && h.body_len != 0))
                         set_why(why, "the TOML parser's answer was malformed");
@@ -389,7 +426,7 @@ int cordon_agent_toml_to_json_confined(const char *text, size_t len, json_t **re
         _cleanup_free_ char *body = NULL;
         size_t body_len = 0;
         int status = 0;
-        int r = run(text, len, NULL, 0, false, &status, &body, &body_len, why);
+        int r = run(text, len, NULL, 0, OP_TO_JSON, &status, &body, &body_len, why);
         if (r < 0)
                 return r;
         if (status < 0)
@@ -420,7 +457,7 @@ int cordon_agent_toml_edit_confined(const char *text, size_t len, json_t *want, 
         char *body = NULL;
         size_t body_len = 0;
         int status = 0;
-        int r = run(text, len, wtext, strlen(wtext), true, &status, &body, &body_len, why);
+        int r = run(text, len, wtext, strlen(wtext), OP_EDIT, &status, &body, &body_len, why);
         if (r < 0)
                 return r;
         if (status < 0) {
@@ -429,5 +466,52 @@ int cordon_agent_toml_edit_confined(const char *text, size_t len, json_t *want, 
         }
         *ret = body;
         *ret_len = body_len;
+        return 0;
+}
+
+int cordon_agent_toml_overlay_confined(const char *text, size_t len, json_t *overlay, char **ret,
+                                       size_t *ret_len, char ***ret_kept, char *why)
+{
+        char buf[CORDON_AGENT_TOML_WHY_MAX];
+        if (!why)
+                why = buf;
+        *why = 0;
+        if (!json_is_object(overlay))
+                return -EINVAL;
+        _cleanup_free_ char *otext = json_dumps(overlay, JSON_COMPACT);
+        if (!otext)
+                return -ENOMEM;
+        _cleanup_free_ char *body = NULL;
+        size_t body_len = 0;
+        int status = 0;
+        int r = run(text, len, otext, strlen(otext), OP_OVERLAY, &status, &body, &body_len, why);
+        if (r < 0)
+                return r;
+        if (status < 0)
+                return status;
+        /* The child's answer is as hostile as what it read: its shape is checked. */
+        json_error_t e;
+        _cleanup_(json_decrefp) json_t *answer = json_loadb(body, body_len, 0, &e);
+        json_t *t = json_object_get(answer, "text"), *kept = json_object_get(answer, "kept");
+        if (!json_is_string(t) || !json_is_array(kept)) {
+                set_why(why, "the TOML parser's answer was malformed");
+                return -EINVAL;
+        }
+        size_t i;
+        json_t *k;
+        json_array_foreach(kept, i, k)
+        {
+                if (!json_is_string(k) || i >= 64) {
+                        set_why(why, "the TOML parser's answer was malformed");
+                        return -EINVAL;
+                }
+                if (strv_extend(ret_kept, json_string_value(k)) < 0)
+                        return -ENOMEM;
+        }
+        char *out = strndup(json_string_value(t), json_string_length(t));
+        if (!out)
+                return -ENOMEM;
+        *ret = out;
+        *ret_len = strlen(out);
         return 0;
 }

@@ -28,6 +28,13 @@ int cordon_agent_toml_to_json_confined(const char *text, size_t len, json_t **re
 int cordon_agent_toml_edit_confined(const char *text, size_t len, json_t *want, char **ret,
                                     size_t *ret_len, char *why);
 
+/* The profile's overlay (an object) edited into TOML text @text (the host's own file) where it
+ * does not set a key already: cordon_agent_toml_to_json(), cordon_agent_json_fill_missing() and
+ * cordon_agent_toml_edit() in one child. The dotted names of the overlay's leaves @text sets
+ * itself (which keep its values) are added to *@ret_kept. Results as above. */
+int cordon_agent_toml_overlay_confined(const char *text, size_t len, json_t *overlay, char **ret,
+                                       size_t *ret_len, char ***ret_kept, char *why);
+
 /* Tests only: when set, called in the child twice, with @filtered false once it holds nothing
  * but its socket and its limits, then true once the seccomp filter is in force. */
 extern void (*cordon_agent_toml_child_test_hook)(bool filtered);

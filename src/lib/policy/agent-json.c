@@ -3,6 +3,7 @@
 #include "lib/policy/agent-json.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,4 +264,37 @@ void cordon_agent_json_result_clear(struct cordon_agent_json_result *r)
 {
         strv_free(r->dropped);
         *r = (struct cordon_agent_json_result){0};
+}
+
+/* Sets in @doc each leaf of @overlay that @doc lacks (objects key by key); the dotted names of
+ * the leaves @doc has already, which stay as they are, are added to *@ret_kept. @prefix: the
+ * dotted path of @doc (NULL at the top). 0 or -ENOMEM. */
+static int fill_missing(json_t *doc, json_t *overlay, const char *prefix, char ***ret_kept)
+{
+        const char *key;
+        json_t *v;
+        json_object_foreach(overlay, key, v)
+        {
+                _cleanup_free_ char *name = NULL;
+                if (asprintf(&name, "%s%s%s", strempty(prefix), prefix ? "." : "", key) < 0)
+                        return -ENOMEM;
+                json_t *have = json_object_get(doc, key);
+                if (json_is_object(v) && json_is_object(have)) {
+                        int r = fill_missing(have, v, name, ret_kept);
+                        if (r < 0)
+                                return r;
+                } else if (have) {
+                        if (strv_extend(ret_kept, name) < 0)
+                                return -ENOMEM;
+                } else if (json_object_set(doc, key, v) < 0)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
+int cordon_agent_json_fill_missing(json_t *doc, json_t *overlay, char ***ret_kept)
+{
+        if (!json_is_object(doc) || !json_is_object(overlay))
+                return -EINVAL;
+        return fill_missing(doc, overlay, NULL, ret_kept);
 }

@@ -16,6 +16,11 @@
  * else replaced. 0, -EINVAL when either is not an object, -ENOMEM. */
 int cordon_agent_json_overlay(json_t *doc, json_t *overlay);
 
+/* Sets in object @doc each leaf of object @overlay that @doc lacks (objects key by key); the
+ * dotted names of the leaves @doc has already, which keep their values, are added to
+ * *@ret_kept. 0, -EINVAL, -ENOMEM. */
+int cordon_agent_json_fill_missing(json_t *doc, json_t *overlay, char ***ret_kept);
+
 /* Whether dotted @pattern matches the key path @steps[0..n) exactly or a prefix of it; a step
  * of the pattern is a key, `*` (any key), `PREFIX*` (any key that starts with PREFIX), `*SUFFIX`
  * (that ends with it) or
