@@ -191,7 +191,14 @@ static int copy_text(const struct cordon_agent_copy *c,
                 _cleanup_strv_free_ char **kept = NULL;
                 char *out = NULL;
                 size_t out_len = 0;
-                r = cordon_agent_toml_overlay_confined(text, len, ov, &out, &out_len, &kept, why);
+                if (len == 0) {
+                        /* Nothing of anybody's to read (a missing or empty file): the
+                         * profile's overlay alone, written here without a child. */
+                        _cleanup_(json_decrefp) json_t *doc = json_deep_copy(ov);
+                        r = doc ? cordon_agent_toml_edit("", 0, doc, &out, &out_len, why) : -ENOMEM;
+                } else
+                        r = cordon_agent_toml_overlay_confined(text, len, ov, &out, &out_len, &kept,
+                                                               why);
                 if (r == -ENOMEM)
                         return r;
                 STRV_FOREACH (k, kept)
@@ -546,8 +553,11 @@ static int write_back(struct cordon_agent_homes *hs, int run, const struct cordo
         int r = read_file(run, b->rel, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, &text, &len);
         if (r == -ENOMEM)
                 return r;
-        /* Never made by the agent where nothing was handed in: nothing changed. */
-        bool untouched = r == -ENOENT && b->absent;
+        /* Never made by the agent where nothing was handed in, or byte for byte what was
+         * handed in: nothing changed, and nothing is parsed (a TOML copy would cost a confined
+         * child per document at the end of every run). */
+        bool untouched = (r == -ENOENT && b->absent) ||
+                         (r >= 0 && len == strlen(b->text) && memcmp(text, b->text, len) == 0);
         if (r < 0 && !untouched)
                 snprintf(why, sizeof(why), "the agent's copy cannot be read (%s)", strerror(-r));
         else if (!untouched) {
