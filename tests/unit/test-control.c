@@ -99,6 +99,26 @@ Test(control, closed_peer_is_end_of_file)
         cr_assert_eq(cordon_control_send(pair[0], &rel), -EPIPE);
 }
 
+/* The peer sent a report, was sent a release it never read, and closed: the report still
+ * arrives, then end of file (the kernel's ECONNRESET, which comes first, is passed over), as
+ * when the filtered mode's child went on without the second release. */
+Test(control, peer_closed_with_a_message_unread_is_end_of_file)
+{
+        struct cordon_control_msg rep = {
+            .type = CORDON_CONTROL_REPORT, .step = 3, .err = 5, .fd = -1};
+        struct cordon_control_msg rel = {.type = CORDON_CONTROL_RELEASE, .fd = -1};
+        cr_assert_eq(cordon_control_send(pair[1], &rep), 0);
+        cr_assert_eq(cordon_control_send(pair[0], &rel), 0);
+        close(pair[1]);
+        pair[1] = -1;
+        struct cordon_control_msg m;
+        cr_assert_eq(cordon_control_recv(pair[0], 0, &m), 1);
+        cr_expect_eq(m.type, CORDON_CONTROL_REPORT);
+        cr_expect_eq(m.step, 3);
+        cr_assert_eq(cordon_control_recv(pair[0], 0, &m), 0);
+        cr_assert_eq(cordon_control_recv(pair[0], 0, &m), 0);
+}
+
 Test(control, malformed_messages_are_refused)
 {
         struct cordon_control_msg m;

@@ -65,9 +65,15 @@ int cordon_control_recv(int sock, int flags, struct cordon_control_msg *ret)
                             .msg_control = u.buf,
                             .msg_controllen = sizeof(u.buf)};
         ssize_t n;
+        /* ECONNRESET: the other end closed with a message of ours unread. The kernel says so
+         * once, before the messages it had sent, which the next call still reads, and then its
+         * end of file. It happens when the filtered mode's child went on once its namespace
+         * was configured while pasta said it was ready: the second release comes, and nobody
+         * reads it. */
+        bool reset = false;
         do
                 n = recvmsg(sock, &mh, flags | MSG_CMSG_CLOEXEC);
-        while (n < 0 && errno == EINTR);
+        while (n < 0 && (errno == EINTR || (errno == ECONNRESET && !reset && (reset = true))));
         if (n < 0)
                 return -errno;
         if (n == 0)

@@ -46,5 +46,6 @@ int cordon_control_report(int sock, int step, int err, int rule);
  * descriptor that is not a CORDON_CONTROL_FD, a truncated one or one of an unknown type is
  * refused (its descriptor closed). Only recvmsg() (and close() on refusal), so it writes errno
  * only on failure. Returns 1 with a message, 0 at end of file, or -errno (-EBADMSG for a
- * refused message, -EAGAIN with MSG_DONTWAIT and nothing queued). */
+ * refused message, -EAGAIN with MSG_DONTWAIT and nothing queued). The other end closed with a
+ * message unread: what it sent, then end of file (the kernel's ECONNRESET is passed over). */
 int cordon_control_recv(int sock, int flags, struct cordon_control_msg *ret);
