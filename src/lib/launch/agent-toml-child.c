@@ -30,6 +30,7 @@
 #include "lib/mech/seccomp-filter.h"
 #include "lib/policy/agent-json.h"
 #include "lib/policy/agent-toml.h"
+#include "shared/fd-util.h"
 #include "shared/json-util.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
@@ -59,80 +60,58 @@ struct header_out {
 
 /* The child's filter: read and write on descriptor 0, memory that never becomes executable,
  * futex (libstdc++'s and glibc's locks), the ends of a process and of a signal handler;
- * anything else kills the process, as does a foreign architecture. */
-#ifdef UNDER_ASAN
-/* The sanitizer build: its runtime in the child (range checks through a pipe of its own, its
+ * anything else kills the process, as does a foreign architecture.
+ * The sanitizer build's runtime in the child (range checks through a pipe of its own, its
  * report, the leak check at exit) makes calls no list can foresee, so there the filter is the
  * reverse, a deny list of what reaches anything outside (files, sockets, programs, processes);
- * the release build's is the allow list below, and its tests run against that. */
+ * the release build's tests run against the allow list. */
 static int build_filter(struct cordon_bpf *ret)
 {
-        scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-        if (!ctx)
-                return -ENOMEM;
-        int r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
-        static const int denied[] = {
+#ifdef UNDER_ASAN
+        const uint32_t fallback = SCMP_ACT_ALLOW, listed = SCMP_ACT_KILL_PROCESS;
+        static const int calls[] = {
             SCMP_SYS(open),     SCMP_SYS(openat),  SCMP_SYS(openat2),   SCMP_SYS(creat),
             SCMP_SYS(socket),   SCMP_SYS(connect), SCMP_SYS(execve),    SCMP_SYS(execveat),
             SCMP_SYS(ptrace),   SCMP_SYS(kill),    SCMP_SYS(tgkill),    SCMP_SYS(unlink),
             SCMP_SYS(unlinkat), SCMP_SYS(rename),  SCMP_SYS(renameat2),
         };
-        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(denied); i++)
-                r = seccomp_rule_add_exact(ctx, SCMP_ACT_KILL_PROCESS, denied[i], 0);
-        if (r >= 0)
-                r = cordon_seccomp_export(ctx, ret);
-        seccomp_release(ctx);
-        return r;
-}
 #else
-static int build_filter(struct cordon_bpf *ret)
-{
-        scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
-        if (!ctx)
-                return -ENOMEM;
-        int r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
-        static const int plain[] = {
+        const uint32_t fallback = SCMP_ACT_KILL_PROCESS, listed = SCMP_ACT_ALLOW;
+        static const int calls[] = {
             SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(brk),        SCMP_SYS(madvise),
             SCMP_SYS(futex),  SCMP_SYS(exit),   SCMP_SYS(exit_group), SCMP_SYS(rt_sigreturn),
         };
-        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(plain); i++)
-                r = seccomp_rule_add_exact(ctx, SCMP_ACT_ALLOW, plain[i], 0);
-        if (r >= 0)
-                r = seccomp_rule_add_exact(ctx, SCMP_ACT_ALLOW, SCMP_SYS(read), 1,
-                                           SCMP_A0(SCMP_CMP_EQ, 0));
-        if (r >= 0)
-                r = seccomp_rule_add_exact(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1,
-                                           SCMP_A0(SCMP_CMP_EQ, 0));
-        if (r >= 0)
-                r = seccomp_rule_add_exact(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1,
-                                           SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
-        if (r >= 0)
-                r = seccomp_rule_add_exact(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 1,
-                                           SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+#endif
+        scmp_filter_ctx ctx = seccomp_init(fallback);
+        if (!ctx)
+                return -ENOMEM;
+        int r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(calls); i++)
+                r = seccomp_rule_add_exact(ctx, listed, calls[i], 0);
+#ifndef UNDER_ASAN
+        /* Descriptor 0 only, and no executable memory. */
+        const struct {
+                int nr;
+                struct scmp_arg_cmp cmp;
+        } with_arg[] = {
+            {SCMP_SYS(read), SCMP_A0(SCMP_CMP_EQ, 0)},
+            {SCMP_SYS(write), SCMP_A0(SCMP_CMP_EQ, 0)},
+            {SCMP_SYS(mmap), SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0)},
+            {SCMP_SYS(mprotect), SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0)},
+        };
+        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(with_arg); i++)
+                r = seccomp_rule_add_exact(ctx, SCMP_ACT_ALLOW, with_arg[i].nr, 1, with_arg[i].cmp);
+#endif
         if (r >= 0)
                 r = cordon_seccomp_export(ctx, ret);
         seccomp_release(ctx);
         return r;
 }
-#endif
 
 static int read_exact(int fd, void *buf, size_t len)
 {
         for (size_t done = 0; done < len;) {
                 ssize_t n = read(fd, (char *)buf + done, len - done);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n <= 0)
-                        return -EIO;
-                done += (size_t)n;
-        }
-        return 0;
-}
-
-static int write_exact(int fd, const void *buf, size_t len)
-{
-        for (size_t done = 0; done < len;) {
-                ssize_t n = write(fd, (const char *)buf + done, len - done);
                 if (n < 0 && errno == EINTR)
                         continue;
                 if (n <= 0)
@@ -258,8 +237,8 @@ static int child_work(enum op op)
         why[sizeof(why) - 1] = 0;
         struct header_out out = {
             .status = r, .why_len = (uint32_t)strlen(why), .body_len = r == 0 ? body_len : 0};
-        if (write_exact(0, &out, sizeof(out)) < 0 || write_exact(0, why, out.why_len) < 0 ||
-            write_exact(0, body, out.body_len) < 0)
+        if (write_all(0, &out, sizeof(out)) < 0 || write_all(0, why, out.why_len) < 0 ||
+            write_all(0, body, out.body_len) < 0)
                 return 1;
         return 0;
 }
