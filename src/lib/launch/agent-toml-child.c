@@ -478,6 +478,25 @@ int cordon_agent_toml_edit_confined(const char *text, size_t len, json_t *want, 
         return 0;
 }
 
+/* Whether dotted @name is a leaf of object @overlay (its keys hold no dot: the profile's). */
+static bool overlay_leaf(json_t *overlay, const char *name)
+{
+        json_t *at = overlay;
+        for (const char *p = name;;) {
+                const char *dot = strchr(p, '.');
+                size_t n = dot ? (size_t)(dot - p) : strlen(p);
+                char key[128];
+                if (!json_is_object(at) || n == 0 || n >= sizeof(key))
+                        return false;
+                memcpy(key, p, n);
+                key[n] = 0;
+                at = json_object_get(at, key);
+                if (!dot)
+                        return at && !json_is_object(at);
+                p = dot + 1;
+        }
+}
+
 int cordon_agent_toml_overlay_confined(const char *text, size_t len, json_t *overlay, char **ret,
                                        size_t *ret_len, char ***ret_kept, char *why)
 {
@@ -510,7 +529,9 @@ int cordon_agent_toml_overlay_confined(const char *text, size_t len, json_t *ove
         json_t *k;
         json_array_foreach(kept, i, k)
         {
-                if (!json_is_string(k) || i >= 64) {
+                /* A name the overlay does not have is a lie of the child's (and would be
+                 * printed): the answer is refused. */
+                if (!json_is_string(k) || i >= 64 || !overlay_leaf(overlay, json_string_value(k))) {
                         set_why(why, "the TOML parser's answer was malformed");
                         return -EINVAL;
                 }
