@@ -92,6 +92,14 @@ out=$("$src/tests/check-cli-includes.sh" "$src" 2>&1); st=$?
 printf '%s\n' "$out" | grep -E '^(not ok|#   )'
 count "public API boundary" $st "$out"
 
+# docs/agent-sandbox-spec.md against the registry: every variable of agent-sandbox's index has a
+# row, and only the Slurm ones are held.
+echo "## mission table"
+out=$("$src/tests/check-spec-table.sh" "$src" 2>&1); st=$?
+grep -q '^not ok' <<<"$out" && st=1
+printf '%s\n' "$out" | grep -E '^(not ok|#   )'
+count "mission table" $st "$out"
+
 # The normal builds above hide compiler output; warnings are checked here, once, in build
 # directories of their own, with both compilers at the default and the release optimisation
 # (gcc's -O3 finds maybe-uninitialized paths that -O2 does not).
