@@ -102,19 +102,20 @@ struct cordon_doctor_network {
 /* What the landlock backend delivers on this host, item by item, in this fixed order (the
  * landlock backend's section of cordon(1) gives the reasoning per item). */
 enum cordon_doctor_ll_item {
-        CORDON_DOCTOR_LL_TMPDIR,      /* "tmpdir": a private TMPDIR */
-        CORDON_DOCTOR_LL_TMP,         /* "tmp": creating files directly under /tmp */
-        CORDON_DOCTOR_LL_SHM,         /* "shm": POSIX shared memory and semaphores */
-        CORDON_DOCTOR_LL_PTY,         /* "pty": new pseudo-terminals */
-        CORDON_DOCTOR_LL_SCOPE,       /* "scope": signals and abstract unix sockets kept inside */
-        CORDON_DOCTOR_LL_TCP,         /* "tcp": Landlock's TCP connect and bind rules */
-        CORDON_DOCTOR_LL_PROXIED,     /* "proxied": network mode proxied */
-        CORDON_DOCTOR_LL_FILTERED,    /* "filtered": network mode filtered */
-        CORDON_DOCTOR_LL_PROC,        /* "proc": a private /proc */
-        CORDON_DOCTOR_LL_PASSWD,      /* "passwd": a filtered /etc/passwd and /etc/group */
-        CORDON_DOCTOR_LL_HOME_SEEDED, /* "home_seeded": writable copies of HOME_SEEDED files */
-        CORDON_DOCTOR_LL_PROTECTED,   /* "protected": protected files read-only inside
-                                       * writable directories (.git/config, agents' settings) */
+        CORDON_DOCTOR_LL_TMPDIR,       /* "tmpdir": a private TMPDIR */
+        CORDON_DOCTOR_LL_TMP,          /* "tmp": creating files directly under /tmp */
+        CORDON_DOCTOR_LL_SHM,          /* "shm": POSIX shared memory and semaphores */
+        CORDON_DOCTOR_LL_PTY,          /* "pty": new pseudo-terminals */
+        CORDON_DOCTOR_LL_SCOPE,        /* "scope": signals and abstract unix sockets kept inside */
+        CORDON_DOCTOR_LL_TCP,          /* "tcp": Landlock's TCP connect and bind rules */
+        CORDON_DOCTOR_LL_PROXIED,      /* "proxied": network mode proxied */
+        CORDON_DOCTOR_LL_FILTERED,     /* "filtered": network mode filtered */
+        CORDON_DOCTOR_LL_PROC,         /* "proc": a private /proc */
+        CORDON_DOCTOR_LL_PASSWD,       /* "passwd": a filtered /etc/passwd and /etc/group */
+        CORDON_DOCTOR_LL_HOME_SEEDED,  /* "home_seeded": writable copies of HOME_SEEDED files */
+        CORDON_DOCTOR_LL_PROTECTED,    /* "protected": protected files read-only inside
+                                        * writable directories (.git/config, agents' settings) */
+        CORDON_DOCTOR_LL_HOME_SCRATCH, /* "home_scratch": HOME_ACCESS=tmpwrite's scratch home */
         _CORDON_DOCTOR_LL_MAX,
 };
 

@@ -244,7 +244,7 @@ else
         not_ok "landlock backend: its gaps are listed" "$out_ll"
 fi
 case $(printf '%s\n' "$out_ns" | grep '^  landlock: usable') in
-"  landlock: usable, without namespaces: "*" of 12 items work here, $gaps gaps (cordon doctor --backend landlock lists them)")
+"  landlock: usable, without namespaces: "*" of 13 items work here, $gaps gaps (cordon doctor --backend landlock lists them)")
         ok "other backends: landlock on one line, counting its $gaps gaps" ;;
 *) [ "$landlock" = unavailable ] && ok "other backends: landlock unavailable # SKIP no Landlock" ||
         not_ok "other backends: landlock on one line, counting its $gaps gaps" "$out_ns" ;;
@@ -308,7 +308,7 @@ esac
 # The landlock backend's items. Controls: the ABI from Python (above), the kernel's seccomp user
 # notification (the action, pidfd_getfd and Linux 5.14 for SECCOMP_ADDFD_FLAG_SEND), and what a
 # command really gets under --backend landlock for the items a command can try.
-ll_items=tmpdir,tmp,shm,pty,scope,tcp,proxied,filtered,proc,passwd,home_seeded,protected
+ll_items=tmpdir,tmp,shm,pty,scope,tcp,proxied,filtered,proc,passwd,home_seeded,protected,home_scratch
 notify_kernel=$(python3 -c 'import ctypes, errno, os
 libc = ctypes.CDLL(None, use_errno=True)
 action = ctypes.c_uint32(0x7fc00000)  # SECCOMP_RET_USER_NOTIF
@@ -336,8 +336,13 @@ def tmp_ok(d):
         return "yes"
     except subprocess.CalledProcessError:
         return "no"
+def home():
+    p = os.path.join(os.environ["HOME"], "cordon-doctor-%d" % os.getpid())
+    os.close(os.open(p, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    os.unlink(p)
 print("tmpdir=%s tmp=%s shm=%s pty=%s" % (tmp_ok(os.environ["TMPDIR"]), tmp_ok("/tmp"),
-      attempt(shm), attempt(lambda: [os.close(fd) for fd in os.openpty()])))'
+      attempt(shm), attempt(lambda: [os.close(fd) for fd in os.openpty()])))
+print("home_scratch=%s" % attempt(home))'
 ll_json=$(printf '%s' "$json" | python3 -c 'import json, sys
 d = json.load(sys.stdin)["landlock_backend"]
 print(",".join(f["name"] for f in d["features"]))
@@ -349,11 +354,13 @@ if [ "$landlock" != unavailable ]; then
         tried=$(cd "$T_PROJECT" && "$CORDON" run --quiet --backend landlock --net isolated -- \
                 python3 -c "$LL_TRY" 2>"$T_TMP/ll-try-err")
         yn() { if "$@"; then echo yes; else echo no; fi; }
+        # the items in the order of the list: the home's line last
+        home_tried=$(printf '%s\n' "$tried" | sed -n 2p) tried=$(printf '%s\n' "$tried" | sed -n 1p)
         want="$tried scope=$(yn [ "$abi" -ge 6 ]) tcp=$(yn [ "$abi" -ge 4 ])"
         # proxied also needs the notifications, which the private /dev/shm tried above needs.
         case $tried in *shm=yes*) notify=yes ;; *) notify=no ;; esac
         want="$want proxied=$(yn [ "$abi" -ge 4 -a "$seccomp" = yes -a "$notify" = yes ]) filtered=no proc=no passwd=no"
-        want="$want home_seeded=no protected=no"
+        want="$want home_seeded=no protected=no $home_tried"
 else
         want=$(printf '%s' "$ll_items" | tr , '\n' | sed 's/$/=no/' | paste -sd' ')
 fi

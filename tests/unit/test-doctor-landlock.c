@@ -24,9 +24,9 @@ static struct cordon_doctor_landlock_backend with(int abi, bool filter)
 
 Test(doctor_landlock, items_named_in_order_with_notes)
 {
-        static const char *const names[] = {"tmpdir", "tmp",    "shm",         "pty",
-                                            "scope",  "tcp",    "proxied",     "filtered",
-                                            "proc",   "passwd", "home_seeded", "protected"};
+        static const char *const names[] = {
+            "tmpdir",   "tmp",  "shm",    "pty",         "scope",     "tcp",         "proxied",
+            "filtered", "proc", "passwd", "home_seeded", "protected", "home_scratch"};
         struct cordon_doctor_landlock_backend b = with(7, true);
         cr_assert(b.usable);
         for (size_t i = 0; i < _CORDON_DOCTOR_LL_MAX; i++) {
@@ -121,6 +121,7 @@ Test(doctor_landlock, what_needs_a_namespace_never_works)
                 cr_expect(!F(b, PASSWD).works, "abi %d", abi);
                 cr_expect(!F(b, HOME_SEEDED).works, "abi %d", abi);
                 cr_expect(!F(b, PROTECTED).works, "abi %d", abi);
+                cr_expect(!F(b, HOME_SCRATCH).works, "abi %d", abi);
         }
 }
 

@@ -33,6 +33,8 @@ static const struct {
     [CORDON_DOCTOR_LL_HOME_SEEDED] = {"home_seeded", "writable copies of HOME_SEEDED files"},
     [CORDON_DOCTOR_LL_PROTECTED] = {"protected",
                                     "protected files read-only inside writable directories"},
+    [CORDON_DOCTOR_LL_HOME_SCRATCH] = {"home_scratch",
+                                       "a writable scratch home (HOME_ACCESS=tmpwrite)"},
 };
 
 _printf_(3, 4) static void set(struct cordon_doctor_ll_feature *f, bool works, const char *fmt, ...)
@@ -132,6 +134,10 @@ static void ll_features(const struct ll_facts *f, struct cordon_doctor_ll_featur
             "needs read-only binds: a writable git repository is refused (PROTECT_GIT_CONFIG); "
             "a new .git and the project's agent files (.mcp.json, .envrc, .claude, ...: "
             "PROTECT_AGENT_PROJECT_FILES) stay writable and can run on the host later");
+        /* The tmpfs over the home is a mount; Landlock can only grant the real home or not. */
+        set(&out[CORDON_DOCTOR_LL_HOME_SCRATCH], false,
+            "needs a mount namespace: the home is the real one, and what HOME_WRITABLE and the "
+            "agents' state do not grant is refused with EACCES, as with HOME_ACCESS=restricted");
 }
 
 _public_ void cordon_doctor_check_landlock_backend(const struct cordon_doctor_landlock *ll,
