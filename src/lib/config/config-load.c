@@ -145,15 +145,17 @@ static int check_stderr(struct load *l, const char *err, bool locate_only, size_
                 }
                 const struct cordon_config_file *f = layer_file(l, layer);
                 shown_line(f, p, len, line, sizeof(line));
+                /* bash's syntax errors; an unterminated quote or list says only the second */
+                bool unterminated = strstr(line, "unexpected EOF while looking for matching");
                 if (streq(f->layer, "admin"))
                         return cordon_diag_set(l->diag, -EINVAL,
                                                "admin baseline %s is malformed (it wrote to "
-                                               "stderr): %s",
-                                               f->path, line);
-                /* bash's syntax errors; an unterminated quote or list says only the second */
+                                               "stderr): %s%s",
+                                               f->path, line,
+                                               unterminated ? " (a syntax error)" : "");
                 if (strstr(line, "syntax error"))
                         return cordon_diag_set(l->diag, -EINVAL, "%s", line);
-                if (strstr(line, "unexpected EOF while looking for matching"))
+                if (unterminated)
                         return cordon_diag_set(l->diag, -EINVAL, "%s (a syntax error)", line);
                 if (shown < STDERR_LINES_MAX && strv_extendf(&l->warnings, "%s", line) < 0)
                         return -ENOMEM;
