@@ -66,6 +66,13 @@ static void put(const char *path, const char *text)
         fclose(f);
 }
 
+/* Writes admin file @path as put() does, mode 0644 (as a baseline must be). */
+static void put_admin(const char *path, const char *text)
+{
+        put(path, text);
+        cr_assert_eq(chmod(path, 0644), 0, "%s", path);
+}
+
 struct result {
         int r;
         char text[1 << 17];

@@ -27,63 +27,23 @@ static void before(const struct result *r, const char *a, const char *b)
         cr_assert(x && y && x < y, "'%s' not before '%s' in:\n%.4000s", a, b, r->text);
 }
 
+/* A load without extra environment fails with @err, its message naming @why and @file. */
+static void refused(int err, const char *why, const char *file)
+{
+        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
+        cr_assert_eq(res.r, err, "%s", res.text);
+        has(&res, why);
+        has(&res, file);
+}
+
 /* ---- cordon's admin baseline ---- */
 
-Test(config, admin_writable_by_others_refused)
-{
-        put(admin, "HOME_ACCESS=read\n");
-        chmod(admin, 0666);
-        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
-        cr_assert_eq(res.r, -EPERM);
-        has(&res, "writable by group or others");
-}
-
-Test(config, admin_in_a_writable_directory_refused)
-{
-        put(admin, "HOME_ACCESS=read\n");
-        chmod(admin, 0644);
-        char dir[400];
-        snprintf(dir, sizeof(dir), "%s/admin", root);
-        chmod(dir, 0777);
-        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
-        cr_assert_eq(res.r, -EPERM);
-        has(&res, "directory");
-}
-
-Test(config, admin_symlink_refused)
-{
-        char target[400];
-        snprintf(target, sizeof(target), "%s/real.conf", root);
-        put(target, "HOME_ACCESS=read\n");
-        chmod(target, 0644);
-        char dir[400];
-        snprintf(dir, sizeof(dir), "%s/admin", root);
-        mkdir(dir, 0755);
-        cr_assert_eq(symlink(target, admin), 0);
-        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
-        cr_assert_eq(res.r, -EPERM);
-        has(&res, "symlink");
-}
-
-Test(config, admin_owned_by_someone_else_refused)
-{
-        if (getuid() != 0)
-                cr_skip_test("needs root to give the file away");
-        put(admin, "HOME_ACCESS=read\n");
-        chmod(admin, 0644);
-        cr_assert_eq(chown(admin, 65534, 65534), 0);
-        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
-        cr_assert_eq(res.r, -EPERM);
-        has(&res, "belongs to uid 65534");
-}
-
-/* The test override is honoured only without a real baseline. */
+/* The test override is honoured only without a real baseline, at either path. */
 Test(config, admin_override_refused_beside_a_real_baseline)
 {
         char over[400], var[500];
         snprintf(over, sizeof(over), "%s/override.conf", root);
-        put(over, "HOME_ACCESS=read\n");
-        chmod(over, 0644);
+        put_admin(over, "HOME_ACCESS=read\n");
         snprintf(var, sizeof(var), "CORDON_ADMIN_CONF=%s", over);
         const char *env[] = {var, NULL};
         load(&res, 0, CORDON_BACKEND_AUTO, env);
@@ -96,11 +56,15 @@ Test(config, admin_override_refused_beside_a_real_baseline)
                 cr_assert_eq(res.r, -EPERM, "%s", res.text);
         }
 
-        put(admin, "# the real one\n");
-        chmod(admin, 0644);
-        load(&res, 0, CORDON_BACKEND_AUTO, env);
-        cr_assert_eq(res.r, -EPERM);
-        has(&res, "never replaces a real baseline");
+        const char *const real[] = {admin, agent_admin};
+        for (size_t i = 0; i < 2; i++) {
+                put_admin(real[i], "# the real one\n");
+                load(&res, 0, CORDON_BACKEND_AUTO, env);
+                cr_assert_eq(res.r, -EPERM, "%s", res.text);
+                has(&res, "never replaces a real baseline");
+                has(&res, real[i]);
+                cr_assert_eq(unlink(real[i]), 0);
+        }
 }
 
 Test(config, admin_malformed_refused)
@@ -126,8 +90,7 @@ Test(config, admin_malformed_refused)
             "reading the configuration stopped",
         };
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-                put(admin, bad[i]);
-                chmod(admin, 0644);
+                put_admin(admin, bad[i]);
                 load(&res, 0, CORDON_BACKEND_AUTO, NULL);
                 cr_assert_lt(res.r, 0, "%s accepted:\n%s", bad[i], res.text);
                 has(&res, why[i]);
@@ -141,11 +104,9 @@ Test(config, admin_malformed_refused)
  * snapshot is taken after both, and both files' assignments count as the admin's. */
 Test(config, both_baselines_in_order)
 {
-        put(agent_admin, "HOME_ACCESS=read\nBLOCKED_ENV_VARS+=(AGENT_VAR)\n"
-                         "NETWORK_FILTER_MODE=proxied\nPRIVATE_TMP=true\n");
-        chmod(agent_admin, 0644);
-        put(admin, "HOME_ACCESS=restricted\nBLOCKED_ENV_VARS+=(CORDON_VAR)\n");
-        chmod(admin, 0644);
+        put_admin(agent_admin, "HOME_ACCESS=read\nBLOCKED_ENV_VARS+=(AGENT_VAR)\n"
+                               "NETWORK_FILTER_MODE=proxied\nPRIVATE_TMP=true\n");
+        put_admin(admin, "HOME_ACCESS=restricted\nBLOCKED_ENV_VARS+=(CORDON_VAR)\n");
         put(".config/cordon/user.conf", "HOME_ACCESS=write\nNETWORK_FILTER_MODE=open\n");
         ok(&res, 0);
         char a[400], b[400], line[700];
@@ -176,10 +137,8 @@ Test(config, both_baselines_in_order)
 Test(config, one_baseline_of_comments_only)
 {
         char line[700];
-        put(agent_admin, "# nothing here\n");
-        chmod(agent_admin, 0644);
-        put(admin, "HOME_ACCESS=read\n");
-        chmod(admin, 0644);
+        put_admin(agent_admin, "# nothing here\n");
+        put_admin(admin, "HOME_ACCESS=read\n");
         put(".config/cordon/user.conf", "HOME_ACCESS=write\n");
         ok(&res, 0);
         snprintf(line, sizeof(line), "HOME_ACCESS=read @%s:1", admin);
@@ -200,8 +159,7 @@ Test(config, one_baseline_of_comments_only)
 Test(config, agent_baseline_reads_user_conf)
 {
         char line[700];
-        put(agent_admin, "PRIVATE_TMP=true\n");
-        chmod(agent_admin, 0644);
+        put_admin(agent_admin, "PRIVATE_TMP=true\n");
         put(".config/agent-sandbox/user.conf", "HOME_ACCESS=read\n");
         put(".config/agent-sandbox/sandbox.conf", "HOME_ACCESS=restricted\n");
         ok(&res, 0);
@@ -221,8 +179,7 @@ Test(config, agent_baseline_reads_user_conf)
 
         /* With the baseline and no user.conf, the sandbox.conf written for a machine without
          * one. */
-        put(agent_admin, "PRIVATE_TMP=true\n");
-        chmod(agent_admin, 0644);
+        put_admin(agent_admin, "PRIVATE_TMP=true\n");
         snprintf(line, sizeof(line), "%s/.config/agent-sandbox/user.conf", home);
         cr_assert_eq(unlink(line), 0);
         ok(&res, 0);
@@ -231,60 +188,56 @@ Test(config, agent_baseline_reads_user_conf)
         has(&res, line);
 }
 
-/* agent-sandbox's baseline is held to the same checks as cordon's, and never passed over when
- * it fails them, with or without a good baseline of cordon's beside it. */
-Test(config, agent_baseline_checks)
+/* Baseline @path (either stand-in) refuses when it is group-writable, in a writable directory,
+ * a symlink, not a regular file or (as root) someone else's: never passed over, whether or not
+ * the other baseline @other is there and good. */
+static void baseline_checks(const char *path, const char *other)
 {
-        for (int with_cordon = 0; with_cordon < 2; with_cordon++) {
-                if (with_cordon) {
-                        put(admin, "HOME_ACCESS=read\n");
-                        chmod(admin, 0644);
-                }
-                put(agent_admin, "HOME_ACCESS=read\n");
-                chmod(agent_admin, 0664);
-                load(&res, 0, CORDON_BACKEND_AUTO, NULL);
-                cr_assert_eq(res.r, -EPERM, "%s", res.text);
-                has(&res, "writable by group or others");
-                has(&res, agent_admin);
+        char dir[400], target[400];
+        snprintf(dir, sizeof(dir), "%s", path);
+        *strrchr(dir, '/') = 0;
+        snprintf(target, sizeof(target), "%s/real.conf", root);
+        put_admin(target, "HOME_ACCESS=read\n");
+        for (int with_other = 0; with_other < 2; with_other++) {
+                if (with_other)
+                        put_admin(other, "HOME_ACCESS=read\n");
+                put(path, "HOME_ACCESS=read\n");
+                chmod(path, 0664);
+                refused(-EPERM, "is writable by group or others (mode 0664)", path);
+                chmod(path, 0644);
 
-                chmod(agent_admin, 0644);
-                char dir[400];
-                snprintf(dir, sizeof(dir), "%s/agent", root);
-                chmod(dir, 0775);
-                load(&res, 0, CORDON_BACKEND_AUTO, NULL);
-                cr_assert_eq(res.r, -EPERM, "%s", res.text);
-                has(&res, "is writable by group or others");
-                has(&res, agent_admin);
+                chmod(dir, 0777);
+                refused(-EPERM, "is writable by group or others (mode 0777)", dir);
                 chmod(dir, 0755);
 
-                cr_assert_eq(unlink(agent_admin), 0);
-                char target[400];
-                snprintf(target, sizeof(target), "%s/real.conf", root);
-                put(target, "HOME_ACCESS=read\n");
-                chmod(target, 0644);
-                cr_assert_eq(symlink(target, agent_admin), 0);
-                load(&res, 0, CORDON_BACKEND_AUTO, NULL);
-                cr_assert_eq(res.r, -EPERM, "%s", res.text);
-                has(&res, "symlink");
-                cr_assert_eq(unlink(agent_admin), 0);
+                cr_assert_eq(unlink(path), 0);
+                cr_assert_eq(symlink(target, path), 0);
+                refused(-EPERM, "symlink", path);
+                cr_assert_eq(unlink(path), 0);
 
-                /* Not a regular file. */
-                cr_assert_eq(mkdir(agent_admin, 0755), 0);
-                load(&res, 0, CORDON_BACKEND_AUTO, NULL);
-                cr_assert_lt(res.r, 0, "%s", res.text);
-                has(&res, agent_admin);
-                cr_assert_eq(rmdir(agent_admin), 0);
+                cr_assert_eq(mkdir(path, 0755), 0);
+                refused(-EPERM, "not a regular file", path);
+                cr_assert_eq(rmdir(path), 0);
 
                 if (getuid() == 0) {
-                        put(agent_admin, "HOME_ACCESS=read\n");
-                        chmod(agent_admin, 0644);
-                        cr_assert_eq(chown(agent_admin, 65534, 65534), 0);
-                        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
-                        cr_assert_eq(res.r, -EPERM, "%s", res.text);
-                        has(&res, "belongs to uid 65534");
-                        cr_assert_eq(unlink(agent_admin), 0);
+                        put_admin(path, "HOME_ACCESS=read\n");
+                        cr_assert_eq(chown(path, 65534, 65534), 0);
+                        refused(-EPERM, "belongs to uid 65534", path);
+                        cr_assert_eq(unlink(path), 0);
                 }
         }
+        cr_assert_eq(unlink(other), 0);
+}
+
+Test(config, admin_baseline_checks)
+{
+        baseline_checks(admin, agent_admin);
+}
+
+/* agent-sandbox's baseline is held to the same checks as cordon's. */
+Test(config, agent_baseline_checks)
+{
+        baseline_checks(agent_admin, admin);
 }
 
 /* A baseline whose existence cannot be checked (a directory on the way the caller cannot
@@ -320,10 +273,8 @@ Test(config, malformed_baseline_named)
                 const char *bad_path = broken ? admin : agent_admin;
                 const char *good_path = broken ? agent_admin : admin;
                 for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-                        put(bad_path, bad[i]);
-                        chmod(bad_path, 0644);
-                        put(good_path, good);
-                        chmod(good_path, 0644);
+                        put_admin(bad_path, bad[i]);
+                        put_admin(good_path, good);
                         load(&res, 0, CORDON_BACKEND_AUTO, NULL);
                         cr_assert_lt(res.r, 0, "%s accepted:\n%s", bad[i], res.text);
                         has(&res, bad_path);
@@ -335,21 +286,4 @@ Test(config, malformed_baseline_named)
                 snprintf(line, sizeof(line), "%s: line 2", bad_path);
                 has(&res, line);
         }
-}
-
-/* The test override is refused beside agent-sandbox's baseline too. */
-Test(config, override_refused_beside_agent_baseline)
-{
-        char over[400], var[500];
-        snprintf(over, sizeof(over), "%s/override.conf", root);
-        put(over, "HOME_ACCESS=read\n");
-        chmod(over, 0644);
-        snprintf(var, sizeof(var), "CORDON_ADMIN_CONF=%s", over);
-        const char *env[] = {var, NULL};
-        put(agent_admin, "# the real one\n");
-        chmod(agent_admin, 0644);
-        load(&res, 0, CORDON_BACKEND_AUTO, env);
-        cr_assert_eq(res.r, -EPERM, "%s", res.text);
-        has(&res, "never replaces a real baseline");
-        has(&res, agent_admin);
 }

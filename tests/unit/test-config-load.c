@@ -23,8 +23,7 @@ Test(config, no_files_nothing_read)
 
 Test(config, precedence_defaults_admin_user_confd)
 {
-        put(admin, "HOME_ACCESS=read\nREADONLY_MOUNTS+=(/opt/admin)\nSANDBOX_QUIET=true\n");
-        chmod(admin, 0644);
+        put_admin(admin, "HOME_ACCESS=read\nREADONLY_MOUNTS+=(/opt/admin)\nSANDBOX_QUIET=true\n");
         put(".config/cordon/user.conf", "HOME_ACCESS=restricted\nREADONLY_MOUNTS+=(/opt/user)\n");
         put(".config/cordon/conf.d/20-b.conf", "HOME_ACCESS=write\n");
         put(".config/cordon/conf.d/10-a.conf",
@@ -229,8 +228,7 @@ Test(config, host_programs_only_from_the_admin)
 
         /* Control: the admin baseline names it, and a user file that leaves it alone loads. */
         put(".config/cordon/sandbox.conf", "SANDBOX_QUIET=true\n");
-        put(admin, "NETWORK_FILTER_HELPER=/usr/bin/pasta\n");
-        chmod(admin, 0644);
+        put_admin(admin, "NETWORK_FILTER_HELPER=/usr/bin/pasta\n");
         ok(&res, 0);
         snprintf(line, sizeof(line), "NETWORK_FILTER_HELPER=/usr/bin/pasta @%s:1", admin);
         has(&res, line);
