@@ -266,7 +266,8 @@ static int bind_same_path(struct lower *l, const char *path, const struct stat *
                 return cordon_diag_set(l->diag, -EINVAL,
                                        "%s entry '%s' (from %s): the host root cannot be bound",
                                        variable, path, origin);
-        return cordon_lower_put(l, real, real, access, 0, origin);
+        r = cordon_lower_put(l, real, real, access, 0, origin);
+        return r < 0 ? r : 0; /* never BIND_MISSING */
 }
 
 int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_access access,
