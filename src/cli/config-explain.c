@@ -65,6 +65,17 @@ static void print_admin_changes(const struct cordon_settings *s, const char *nam
         }
         if (k == 0)
                 printf("admin rules: none changed it\n");
+        /* Which admin baselines there were (agent-sandbox's and cordon's may both be read). */
+        ssize_t nf = cordon_settings_config_file_count(s);
+        k = 0;
+        for (ssize_t i = 0; i < nf; i++) {
+                const char *path = NULL, *layer = NULL;
+                if (cordon_settings_get_config_file(s, (size_t)i, &path, &layer) < 0 ||
+                    !streq_ptr(layer, "admin"))
+                        continue;
+                printf("%s%s", k++ ? ", then " : "admin baselines read: ", strempty(path));
+        }
+        printf("%s\n", k ? "" : "admin baselines read: none");
 }
 
 int config_explain_key(const struct cordon_settings *s, const char *name)

@@ -11,7 +11,7 @@
 
 plan 7
 cd "$T_PROJECT" || exit 1
-if [ -e /etc/cordon/sandbox.conf ]; then
+if host_admin_baseline >/dev/null; then
         for i in $(seq 7); do skip "this host has an admin baseline" "admin-home-write $i"; done
         exit 0
 fi

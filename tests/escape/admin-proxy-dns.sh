@@ -9,7 +9,7 @@
 
 plan 6
 cd "$T_PROJECT" || exit 1
-if [ -e /etc/cordon/sandbox.conf ]; then
+if host_admin_baseline >/dev/null; then
         for i in $(seq 6); do skip "this host has an admin baseline" "admin-proxy-dns $i"; done
         exit 0
 fi

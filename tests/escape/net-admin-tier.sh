@@ -7,7 +7,7 @@
 # filtered mode's firewall with EHOSTUNREACH. Controls: without the baseline the same exceptions
 # let both through; with it, what the admin did not block still passes. The baseline is the
 # fixture tests/fixtures/config/admin-net-tier.conf, given through CORDON_ADMIN_CONF (honoured
-# only while no /etc/cordon/sandbox.conf exists, and only when root owns it).
+# only while no real admin baseline exists, and only when root owns it).
 . "$(dirname "$0")/../lib/net.sh"
 . "$(dirname "$0")/../lib/config.sh"
 net_require
@@ -25,8 +25,8 @@ SPECS=("connect 127.0.0.1 PORT $A:$E2" "connect 127.0.0.1 PORT $N:$E"
 
 plan 15
 admin=$(admin_fixture admin-net-tier)
-if [ -e /etc/cordon/sandbox.conf ] || [ -z "$admin" ]; then
-        for i in $(seq 15); do skip "no admin baseline can be staged here (root-owned fixtures, no /etc/cordon/sandbox.conf)" "admin tier $i"; done
+if host_admin_baseline >/dev/null || [ -z "$admin" ]; then
+        for i in $(seq 15); do skip "no admin baseline can be staged here (root-owned fixtures, no real admin baseline)" "admin tier $i"; done
         exit 0
 fi
 cfg_reset

@@ -8,6 +8,7 @@
 # CORDON_CONF names must exist; the test-only CORDON_ADMIN_CONF gives an admin layer.
 # shellcheck disable=SC1091,SC2016,SC2028 # resolved at run time; the quoted scripts expand inside
 . "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/config.sh"
 
 cd "$T_PROJECT" || exit 1
 conf=$HOME/.config/cordon
@@ -131,8 +132,8 @@ case "$rc:$out" in
 esac
 
 # ---- the test-only admin override ----
-if [ -e /etc/cordon/sandbox.conf ]; then
-        skip "/etc/cordon/sandbox.conf exists on this machine" "CORDON_ADMIN_CONF gives an admin layer"
+if host_admin_baseline >/dev/null; then
+        skip "$(host_admin_baseline) exists on this machine" "CORDON_ADMIN_CONF gives an admin layer"
 else
         mkdir -p "$T_TMP/admin" && chmod 755 "$T_TMP/admin"
         printf 'SANDBOX_ENV+=("ADMIN_SET=1")\n' >"$T_TMP/admin/sandbox.conf"

@@ -23,8 +23,9 @@ check "nonexistent command: 127 with a message" \
 run_sandboxed ./plain-file
 check "non-executable file: 126 with a message" \
         "126:cordon: failed to execute './plain-file': Permission denied" "$rc:$out"
-out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --ro /no/such/path -- true 2>&1); rc=$?
-check "setup failure (missing --ro path): 125" "125" "$rc"
+# A missing --rw path (a missing --ro path is only a warning: a read-only grant of nothing).
+out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --rw /no/such/path -- true 2>&1); rc=$?
+check "setup failure (missing --rw path): 125" "125" "$rc"
 case $out in
 *"/no/such/path"*) ok "the setup failure names the path" ;;
 *) not_ok "the setup failure names the path" "output: $out" ;;

@@ -6,6 +6,9 @@
 #   cfg_origin NAME         the scalar's origin, or the last list item's
 #   admin_fixture NAME      path of tests/fixtures/config/NAME.conf when it is fit to be an admin
 #                           baseline (owned by root, not writable by others); empty otherwise
+#   host_admin_baseline     prints the first real admin baseline this host has (agent-sandbox's
+#                           or cordon's), status 1 when it has none: CORDON_ADMIN_CONF is
+#                           refused beside one
 cfg_dir=$HOME/.config/cordon
 cfg_reset() { rm -rf "$HOME/.config/cordon" "$HOME/.config/agent-sandbox"; mkdir -p "$cfg_dir/conf.d"; }
 CFG_PY='import json, sys
@@ -25,4 +28,11 @@ admin_fixture() {
         local f=$T_SRC/tests/fixtures/config/$1.conf
         [ "$(stat -c %u "$f" 2>/dev/null)" = 0 ] && [ "$(stat -c %u "$(dirname "$f")")" = 0 ] &&
                 echo "$f"
+}
+host_admin_baseline() {
+        local f
+        for f in /app/lib/agent-sandbox/sandbox.conf /etc/cordon/sandbox.conf; do
+                if [ -e "$f" ] || [ -L "$f" ]; then echo "$f"; return 0; fi
+        done
+        return 1
 }

@@ -1,171 +1,16 @@
-/* The sandbox.conf loader (src/lib/config/config-load.c and its parts): finding the layers in a
- * temporary HOME, the admin baseline's checks (a stand-in path for /etc/cordon/sandbox.conf),
- * evaluation in the confined bash child, precedence, origins, refusals and side effects. The
- * loads run in a fork()ed child (Criterion runs threads; the ns backend's raw clone wants no
- * other thread allocating), which writes what it got as text through a pipe: the return value,
- * the message, the warnings, the files and every variable with its origin. */
+/* The sandbox.conf loader (src/lib/config/config-load.c and its parts): finding the user's
+ * layers in a temporary HOME, evaluation in the confined bash child, precedence, origins,
+ * refusals and side effects. The admin baselines have their own file, test-config-admin.c; the
+ * harness (loads in a fork()ed child: Criterion runs threads, and the ns backend's raw clone
+ * wants no other thread allocating) is config-load-fixture.h. */
 #include <criterion/criterion.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "lib/config/config-files.h"
-#include "lib/config/config-load.h"
-#include "lib/config/config-scan.h"
-#include "lib/settings/settings.h"
-#include "test-helpers.h"
-
-static char root[256];  /* the temporary directory of a test */
-static char home[300];  /* root/home */
-static char admin[300]; /* root/admin/sandbox.conf: the stand-in baseline (absent by default) */
-
-static void setup(void)
-{
-        snprintf(root, sizeof(root), "/tmp/cordon-test-config-XXXXXX");
-        cr_assert_not_null(mkdtemp(root));
-        chmod(root, 0755);
-        snprintf(home, sizeof(home), "%s/home", root);
-        snprintf(admin, sizeof(admin), "%s/admin/sandbox.conf", root);
-        cr_assert_eq(mkdir(home, 0700), 0);
-}
-
-static void teardown(void)
-{
-        char cmd[600];
-        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-        (void)!system(cmd);
-}
-
-TestSuite(config, .init = setup, .fini = teardown, .timeout = 60);
-
-/* Writes @text to @path (relative to home when not absolute), making its directories. */
-static void put(const char *path, const char *text)
-{
-        char full[600];
-        if (path[0] == '/')
-                snprintf(full, sizeof(full), "%s", path);
-        else
-                snprintf(full, sizeof(full), "%s/%s", home, path);
-        for (char *s = full + 1; (s = strchr(s, '/')); s++) {
-                *s = 0;
-                (void)mkdir(full, 0755);
-                *s = '/';
-        }
-        FILE *f = fopen(full, "w");
-        cr_assert_not_null(f, "%s", full);
-        fputs(text, f);
-        fclose(f);
-}
-
-struct result {
-        int r;
-        char text[1 << 17];
-};
-
-static void emit(FILE *f, struct cordon_settings *s)
-{
-        for (size_t i = 0; i < cordon_vars_count; i++) {
-                const char *name = cordon_vars[i].name;
-                if (cordon_vars[i].type == CORDON_VAR_LIST) {
-                        ssize_t n = cordon_settings_count(s, name);
-                        for (ssize_t j = 0; j < n; j++) {
-                                const char *v, *o;
-                                cordon_settings_get_item(s, name, (size_t)j, &v, &o);
-                                fprintf(f, "%s[]=%s @%s\n", name, v, o);
-                        }
-                } else {
-                        char buf[4096];
-                        const char *o = NULL;
-                        if (cordon_settings_get(s, name, buf, sizeof(buf), &o) == 0)
-                                fprintf(f, "%s=%s @%s\n", name, buf, o);
-                }
-        }
-}
-
-/* Loads with @envp (HOME and PATH added) in a child; @flags: CORDON_CONFIG_*. */
-static void load(struct result *res, unsigned flags, enum cordon_backend backend,
-                 const char *const *extra_env)
-{
-        int pfd[2];
-        cr_assert_eq(pipe(pfd), 0);
-        pid_t pid = fork();
-        cr_assert_geq(pid, 0);
-        if (pid == 0) {
-                close(pfd[0]);
-                FILE *f = fdopen(pfd[1], "w");
-                char h[400];
-                snprintf(h, sizeof(h), "HOME=%s", home);
-                char **env = STRV_MAKE(h, "PATH=/usr/bin:/bin");
-                for (const char *const *e = extra_env; e && *e; e++)
-                        strv_extend(&env, *e);
-                struct cordon_settings *s = NULL;
-                if (cordon_settings_new(home, &s) < 0)
-                        _exit(3);
-                struct cordon_config_options o = {
-                    .envp = env, .project_dir = "/srv/project", .flags = flags};
-                struct cordon_config_load_params params = {.admin_path = admin,
-                                                           .admin_owner = getuid(),
-                                                           .caller = getuid(),
-                                                           .backend = backend};
-                char **warnings = NULL;
-                struct cordon_diag d = {0};
-                int r = cordon_config_load_with(s, &o, &params, &warnings, &d);
-                fprintf(f, "r=%d\nmsg=%s\n", r, d.message);
-                STRV_FOREACH (w, warnings)
-                        fprintf(f, "warning=%s\n", *w);
-                for (ssize_t i = 0; i < cordon_settings_config_file_count(s); i++) {
-                        const char *p, *l;
-                        cordon_settings_get_config_file(s, (size_t)i, &p, &l);
-                        fprintf(f, "file=%s %s\n", l, p);
-                }
-                if (s->admin) {
-                        fputs("admin:\n", f);
-                        emit(f, s->admin);
-                        for (size_t i = 0; i < cordon_vars_count; i++)
-                                if (s->admin_set[i])
-                                        fprintf(f, "admin_set=%s\n", cordon_vars[i].name);
-                        fputs("all:\n", f);
-                }
-                emit(f, s);
-                fclose(f);
-                _exit(0);
-        }
-        close(pfd[1]);
-        size_t n = 0;
-        ssize_t k;
-        while ((k = read(pfd[0], res->text + n, sizeof(res->text) - 1 - n)) > 0)
-                n += (size_t)k;
-        res->text[n] = 0;
-        close(pfd[0]);
-        int st;
-        cr_assert_eq(waitpid(pid, &st, 0), pid);
-        cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child failed: %d", st);
-        cr_assert_eq(sscanf(res->text, "r=%d", &res->r), 1);
-}
-
-static void has(const struct result *res, const char *line)
-{
-        cr_assert_not_null(strstr(res->text, line), "missing '%s' in:\n%.4000s", line, res->text);
-}
-
-static void lacks(const struct result *res, const char *line)
-{
-        cr_assert_null(strstr(res->text, line), "unexpected '%s' in:\n%.4000s", line, res->text);
-}
-
-static void ok(struct result *res, unsigned flags)
-{
-        load(res, flags, CORDON_BACKEND_AUTO, NULL);
-        cr_assert_eq(res->r, 0, "load failed:\n%.3000s", res->text);
-}
-
-static struct result res;
+#include "config-load-fixture.h"
 
 /* ---- finding the layers ---- */
 
@@ -178,8 +23,7 @@ Test(config, no_files_nothing_read)
 
 Test(config, precedence_defaults_admin_user_confd)
 {
-        put(admin, "HOME_ACCESS=read\nREADONLY_MOUNTS+=(/opt/admin)\nSANDBOX_QUIET=true\n");
-        chmod(admin, 0644);
+        put_admin(admin, "HOME_ACCESS=read\nREADONLY_MOUNTS+=(/opt/admin)\nSANDBOX_QUIET=true\n");
         put(".config/cordon/user.conf", "HOME_ACCESS=restricted\nREADONLY_MOUNTS+=(/opt/user)\n");
         put(".config/cordon/conf.d/20-b.conf", "HOME_ACCESS=write\n");
         put(".config/cordon/conf.d/10-a.conf",
@@ -314,114 +158,6 @@ Test(config, default_file_written_once_and_not_evaluated)
         cr_assert_not(cordon_config_has_code(text));
 }
 
-/* ---- the admin baseline ---- */
-
-Test(config, admin_writable_by_others_refused)
-{
-        put(admin, "HOME_ACCESS=read\n");
-        chmod(admin, 0666);
-        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
-        cr_assert_eq(res.r, -EPERM);
-        has(&res, "writable by group or others");
-}
-
-Test(config, admin_in_a_writable_directory_refused)
-{
-        put(admin, "HOME_ACCESS=read\n");
-        chmod(admin, 0644);
-        char dir[400];
-        snprintf(dir, sizeof(dir), "%s/admin", root);
-        chmod(dir, 0777);
-        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
-        cr_assert_eq(res.r, -EPERM);
-        has(&res, "directory");
-}
-
-Test(config, admin_symlink_refused)
-{
-        char target[400];
-        snprintf(target, sizeof(target), "%s/real.conf", root);
-        put(target, "HOME_ACCESS=read\n");
-        chmod(target, 0644);
-        char dir[400];
-        snprintf(dir, sizeof(dir), "%s/admin", root);
-        mkdir(dir, 0755);
-        cr_assert_eq(symlink(target, admin), 0);
-        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
-        cr_assert_eq(res.r, -EPERM);
-        has(&res, "symlink");
-}
-
-Test(config, admin_owned_by_someone_else_refused)
-{
-        if (getuid() != 0)
-                cr_skip_test("needs root to give the file away");
-        put(admin, "HOME_ACCESS=read\n");
-        chmod(admin, 0644);
-        cr_assert_eq(chown(admin, 65534, 65534), 0);
-        load(&res, 0, CORDON_BACKEND_AUTO, NULL);
-        cr_assert_eq(res.r, -EPERM);
-        has(&res, "belongs to uid 65534");
-}
-
-/* The test override is honoured only without a real baseline. */
-Test(config, admin_override_refused_beside_a_real_baseline)
-{
-        char over[400], var[500];
-        snprintf(over, sizeof(over), "%s/override.conf", root);
-        put(over, "HOME_ACCESS=read\n");
-        chmod(over, 0644);
-        snprintf(var, sizeof(var), "CORDON_ADMIN_CONF=%s", over);
-        const char *env[] = {var, NULL};
-        load(&res, 0, CORDON_BACKEND_AUTO, env);
-        if (getuid() == 0) {
-                cr_assert_eq(res.r, 0, "%s", res.text);
-                has(&res, "file=admin ");
-                has(&res, "admin_set=HOME_ACCESS");
-        } else {
-                /* The override's file must be owned by root as a baseline is. */
-                cr_assert_eq(res.r, -EPERM, "%s", res.text);
-        }
-
-        put(admin, "# the real one\n");
-        chmod(admin, 0644);
-        load(&res, 0, CORDON_BACKEND_AUTO, env);
-        cr_assert_eq(res.r, -EPERM);
-        has(&res, "never replaces a real baseline");
-}
-
-Test(config, admin_malformed_refused)
-{
-        static const char *const bad[] = {
-            "HOME_ACCESS=read\nif then\n",                         /* syntax error */
-            "false\n",                                             /* non-zero status */
-            "echo oops >&2\n",                                     /* stderr */
-            "ALLOWED_PROJECT_PARENTS=\"/srv\"\n",                  /* not an array */
-            "ALLOWED_PROJECT_PARENTS=(srv)\n",                     /* not absolute */
-            "ALLOWED_PROJECT_PARENTS=(\"$(echo /srv)\")\n",        /* command substitution */
-            "ALLOWED_PROJECT_PARENTS=(\n  /srv\n  `echo /x`\n)\n", /* backticks */
-            "exit 0\n",                                            /* ends early */
-        };
-        static const char *const why[] = {
-            "syntax error",
-            "status 1",
-            "oops",
-            "must be an array",
-            "must be an absolute path",
-            "command substitution",
-            "command substitution",
-            "reading the configuration stopped",
-        };
-        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-                put(admin, bad[i]);
-                chmod(admin, 0644);
-                load(&res, 0, CORDON_BACKEND_AUTO, NULL);
-                cr_assert_lt(res.r, 0, "%s accepted:\n%s", bad[i], res.text);
-                has(&res, why[i]);
-                has(&res, admin);
-        }
-}
-
 /* ---- user layers ---- */
 
 Test(config, user_errors)
@@ -492,8 +228,7 @@ Test(config, host_programs_only_from_the_admin)
 
         /* Control: the admin baseline names it, and a user file that leaves it alone loads. */
         put(".config/cordon/sandbox.conf", "SANDBOX_QUIET=true\n");
-        put(admin, "NETWORK_FILTER_HELPER=/usr/bin/pasta\n");
-        chmod(admin, 0644);
+        put_admin(admin, "NETWORK_FILTER_HELPER=/usr/bin/pasta\n");
         ok(&res, 0);
         snprintf(line, sizeof(line), "NETWORK_FILTER_HELPER=/usr/bin/pasta @%s:1", admin);
         has(&res, line);
@@ -515,8 +250,10 @@ static int unchanged_child(void)
             cordon_settings_set(s, "HOME_ACCESS", "write", "--test", NULL) < 0)
                 return 1;
         struct cordon_config_options o = {.envp = env};
-        struct cordon_config_load_params params = {
-            .admin_path = admin, .admin_owner = getuid(), .caller = getuid()};
+        struct cordon_config_load_params params = {.agent_admin_path = agent_admin,
+                                                   .admin_path = admin,
+                                                   .admin_owner = getuid(),
+                                                   .caller = getuid()};
         struct cordon_diag d = {0};
         if (cordon_config_load_with(s, &o, &params, NULL, &d) != -EINVAL)
                 return 2;

@@ -286,17 +286,65 @@ Test(lower, extra_writable_and_readonly)
         cr_assert_not_null(rule(in_root("cache"), CORDON_ACCESS_RW));
 }
 
-Test(lower, extra_missing_path_refused_builtin_skipped)
+/* A missing read-only grant is one warning line naming every such entry and its origin; a
+ * missing writable one still refuses; a missing built-in one is skipped without a word. */
+Test(lower, missing_readonly_warns_writable_refuses_builtin_skipped)
 {
+        mkdir_p(in_root("data"));
+        cr_assert_eq(symlink(in_root("nothing"), in_root("dangling")), 0);
         cr_assert_eq(cordon_list_add(&s.readonly_mounts, in_root("absent"), "--ro"), 0);
+        cr_assert_eq(cordon_list_add(&s.readonly_mounts, in_root("data"), "f.conf:2"), 0);
+        cr_assert_eq(cordon_list_add(&s.readonly_mounts, in_root("gone/x"), "f.conf:3"), 0);
+        cr_assert_eq(cordon_list_add(&s.readonly_mounts, in_root("dangling"), "f.conf:4"), 0);
+        lower_ok();
+        cr_assert_not_null(rule(in_root("data"), CORDON_ACCESS_RO));
+        cr_assert_null(rule(in_root("absent"), CORDON_ACCESS_RO));
+        cr_assert_null(rule(in_root("dangling"), CORDON_ACCESS_SYMLINK));
+        size_t n = 0;
+        STRV_FOREACH (w, warnings)
+                n += strstr(*w, "READONLY_MOUNTS") != NULL;
+        cr_assert_eq(n, 1, "one line for all of them");
+        cr_assert(warned(fmt("READONLY_MOUNTS entries not on this host, not shown inside: '%s' "
+                             "(from --ro), '%s' (from f.conf:3), '%s' (from f.conf:4, a symlink "
+                             "to nothing)",
+                             in_root("absent"), in_root("gone/x"), in_root("dangling"))));
+
+        cordon_settings_clear(&s);
+        cr_assert_eq(cordon_settings_init_defaults(&s, home), 0);
+        cr_assert_eq(cordon_list_add(&s.extra_writable_paths, in_root("absent"), "--rw"), 0);
         cr_assert_eq(lower(), -ENOENT);
+        cr_assert(strstr(diag.message, "EXTRA_WRITABLE_PATHS entry"), "%s", diag.message);
         cr_assert(strstr(diag.message, "absent"), "%s", diag.message);
-        cr_assert(strstr(diag.message, "--ro"), "%s", diag.message);
+        cr_assert(strstr(diag.message, "--rw"), "%s", diag.message);
 
         cordon_settings_clear(&s);
         cr_assert_eq(cordon_settings_init_defaults(&s, home), 0);
         cr_assert_eq(cordon_list_add(&s.readonly_mounts, in_root("absent"), "built-in default"), 0);
+        cr_assert_eq(cordon_list_add(&s.readonly_mounts, in_root("dangling"), "built-in default"),
+                     0);
         lower_ok();
+        cr_assert_not(warned("READONLY_MOUNTS"));
+}
+
+/* Only ENOENT is missing: an entry that is there but cannot be resolved refuses. */
+Test(lower, readonly_unresolvable_refused)
+{
+        cr_assert_eq(symlink(in_root("loop"), in_root("loop")), 0);
+        cr_assert_eq(cordon_list_add(&s.readonly_mounts, in_root("loop"), "--ro"), 0);
+        cr_assert_eq(lower(), -ELOOP, "%s", diag.message);
+        cr_assert(strstr(diag.message, "READONLY_MOUNTS entry"), "%s", diag.message);
+
+        if (getuid() == 0)
+                return; /* root searches every directory */
+        cordon_settings_clear(&s);
+        cr_assert_eq(cordon_settings_init_defaults(&s, home), 0);
+        mkdir_p(in_root("locked/in"));
+        cr_assert_eq(cordon_list_add(&s.readonly_mounts, in_root("locked/in"), "--ro"), 0);
+        cr_assert_eq(chmod(in_root("locked"), 0), 0);
+        int r = lower();
+        cr_assert_eq(chmod(in_root("locked"), 0755), 0);
+        cr_assert_eq(r, -EACCES, "%s", diag.message);
+        cr_assert(strstr(diag.message, "READONLY_MOUNTS entry"), "%s", diag.message);
 }
 
 Test(lower, host_root_bind_refused)

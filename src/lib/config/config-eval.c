@@ -1,8 +1,9 @@
 /* Evaluating the configuration files in one confined bash child (see config-eval.h).
  *
- * Why the dumps can be trusted as far as they need to be: the child runs the admin file first
- * and dumps its values before any user code runs, and the parser (config-load.c) reads the
- * sections in order, so the admin section is complete before a user file could print anything.
+ * Why the dumps can be trusted as far as they need to be: the child runs the admin files first
+ * (both root's) and dumps their values before any user code runs, and the parser (config-load.c)
+ * reads the sections in order, so the admin sections are complete before a user file could print
+ * anything.
  * User code runs in the same shell as the dumps after it and could forge or break them (redefine
  * `builtin`, print markers, exit early); that only forges the values of its own layer and those
  * after it, which are the same user's files, or breaks the dump, which is a refusal. */
@@ -40,7 +41,7 @@ static void put_dump(FILE *f, size_t layer, const char *status)
         fputs(" 2>/dev/null\n", f);
 }
 
-char *cordon_config_script(const char *home, size_t n_files, bool admin)
+char *cordon_config_script(const char *home, size_t n_files, size_t n_admin)
 {
         char *buf = NULL;
         size_t len = 0;
@@ -71,7 +72,7 @@ char *cordon_config_script(const char *home, size_t n_files, bool admin)
         }
         put_dump(f, 0, "0");
         for (size_t k = 1; k <= n_files; k++) {
-                /* The admin file's output is discarded, and anything on its stderr refuses; a
+                /* An admin file's output is discarded, and anything on its stderr refuses; a
                  * user file's output is shown as a warning. */
                 fprintf(f,
                         "builtin printf '\\n" CORDON_CONFIG_MARK_STDERR "%zu\\n' >&2\n"
@@ -81,7 +82,7 @@ char *cordon_config_script(const char *home, size_t n_files, bool admin)
                          * trap's own output, which would land in the dump) sent nowhere. */
                         "{ __cordon_st=$?; builtin set +xveuo pipefail; "
                         "builtin trap - ERR DEBUG RETURN EXIT; } >/dev/null 2>&1\n",
-                        k, k - 1, admin && k == 1 ? ">/dev/null" : ">&2");
+                        k, k - 1, k <= n_admin ? ">/dev/null" : ">&2");
                 put_dump(f, k, "\"$__cordon_st\"");
         }
         fputs("builtin printf '" CORDON_CONFIG_MARK_END "\\n'\nbuiltin exit 0\n", f);
@@ -144,7 +145,7 @@ int cordon_config_eval(const struct cordon_config_eval_args *a, struct cordon_co
                 return cordon_diag_set(diag, -ENOENT,
                                        "the configuration files are bash, and there is no "
                                        "/bin/bash to read them");
-        _cleanup_free_ char *script = cordon_config_script(a->default_home, a->n, a->admin);
+        _cleanup_free_ char *script = cordon_config_script(a->default_home, a->n, a->n_admin);
         if (!script)
                 return -ENOMEM;
         static const struct cordon_confined_limits lim = {

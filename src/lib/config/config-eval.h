@@ -26,14 +26,14 @@
 #define CORDON_CONFIG_MARK_STDERR "#cordon-stderr "
 
 /* The bash script: the registry's defaults (@home for "$HOME"), then each of @n_files files
- * (positional parameters 1..n, the first sourced as the admin baseline when @admin) with a
- * dump after each. The caller frees it. */
-char *cordon_config_script(const char *home, size_t n_files, bool admin);
+ * (positional parameters 1..n, the first @n_admin sourced as admin baselines) with a dump after
+ * each. The caller frees it. */
+char *cordon_config_script(const char *home, size_t n_files, size_t n_admin);
 
 struct cordon_config_eval_args {
         char *const *paths; /* the files the child reads, absolute and resolved */
         size_t n;
-        bool admin;                                /* paths[0] is the admin baseline */
+        size_t n_admin;                            /* paths[0..n_admin-1] are admin baselines */
         const char *home, *project_dir, *path_env; /* the child's environment */
         const char *default_home;    /* what "$HOME" in a default expands to (the settings') */
         enum cordon_backend backend; /* CORDON_BACKEND_AUTO: cordon's choice */

@@ -1,4 +1,4 @@
-/* Finding the layers of sandbox.conf (see config-files.h). The admin baseline is opened one
+/* Finding the layers of sandbox.conf (see config-files.h). An admin baseline is opened one
  * component at a time from / without following a symlink, each directory and the file checked
  * on its open fd: an admin file someone other than root could change, or swap through a
  * directory they could write, would hand them the admin's floor. */
@@ -169,31 +169,46 @@ static int open_admin(struct cordon_config_files *f, const char *path, const cha
                                        what, path, (unsigned)(st.st_mode & 07777));
         if ((r = add_file(f, fd, path, "admin", diag)) < 0)
                 return r;
-        f->admin = true;
+        f->n_admin++;
         return 0;
 }
 
-/* The real baseline, or (tests only) the file CORDON_ADMIN_CONF names when there is none. */
+/* The real baselines that exist, agent-sandbox's first, or (tests only) the file
+ * CORDON_ADMIN_CONF names when there is none. A path that exists is read or refuses the start:
+ * one that fails its checks is never passed over, so a site cannot lose its floor to a wrong
+ * mode; one that cannot even be looked at (EACCES on the way) refuses too. */
 static int find_admin(const struct cordon_config_where *w, struct cordon_config_files *f,
                       struct cordon_diag *diag)
 {
-        const char *real = w->admin_path ? w->admin_path : CORDON_ADMIN_CONF_PATH;
+        const char *const real[] = {
+            w->agent_admin_path ? w->agent_admin_path : CORDON_AGENT_SANDBOX_ADMIN_CONF_PATH,
+            w->admin_path ? w->admin_path : CORDON_ADMIN_CONF_PATH,
+        };
         const char *over = cordon_config_getenv(w->envp, "CORDON_ADMIN_CONF");
         if (over && !*over)
                 over = NULL;
-        struct stat st;
-        bool exists = lstat(real, &st) == 0;
-        if (!exists && errno != ENOENT && errno != ENOTDIR)
-                return cordon_diag_set(diag, -errno, "admin baseline %s: cannot check it: %m",
-                                       real);
-        if (exists && over)
-                return cordon_diag_set(diag, -EPERM,
-                                       "CORDON_ADMIN_CONF=%s is set, but the admin baseline %s "
-                                       "exists: the test override never replaces a real baseline",
-                                       over, real);
-        if (exists)
-                return open_admin(f, real, "admin baseline", w->admin_owner, w->admin_owner, diag);
-        if (over)
+        bool exists[ELEMENTSOF(real)];
+        for (size_t i = 0; i < ELEMENTSOF(real); i++) {
+                struct stat st;
+                exists[i] = lstat(real[i], &st) == 0;
+                if (!exists[i] && errno != ENOENT && errno != ENOTDIR)
+                        return cordon_diag_set(diag, -errno,
+                                               "admin baseline %s: cannot check it: %m", real[i]);
+                if (exists[i] && over)
+                        return cordon_diag_set(diag, -EPERM,
+                                               "CORDON_ADMIN_CONF=%s is set, but the admin "
+                                               "baseline %s exists: the test override never "
+                                               "replaces a real baseline",
+                                               over, real[i]);
+        }
+        for (size_t i = 0; i < ELEMENTSOF(real); i++) {
+                int r = exists[i] ? open_admin(f, real[i], "admin baseline", w->admin_owner,
+                                               w->admin_owner, diag)
+                                  : 0;
+                if (r < 0)
+                        return r;
+        }
+        if (f->n_admin == 0 && over)
                 return open_admin(f, over, "CORDON_ADMIN_CONF", 0, 0, diag);
         return 0;
 }
@@ -336,11 +351,12 @@ static int find_user(const struct cordon_config_where *w, struct cordon_config_f
                 snprintf(own, sizeof(own), "%s/.config/cordon", home);
                 snprintf(legacy, sizeof(legacy), "%s/.config/agent-sandbox", home);
         }
-        /* Beside an admin baseline the user's file is user.conf (a sandbox.conf written for a
-         * machine without one is read when there is no user.conf). */
+        /* Beside an admin baseline, either one, the user's file is user.conf (a sandbox.conf
+         * written for a machine without one is read when there is no user.conf), in cordon's
+         * directory as in agent-sandbox's. */
         static const char *const with_admin[] = {"user.conf", "sandbox.conf", NULL};
         static const char *const alone[] = {"sandbox.conf", NULL};
-        const char *const *names = f->admin ? with_admin : alone;
+        const char *const *names = f->n_admin ? with_admin : alone;
         const char *base = own;
         if (have_home && !dir_has_files(own, names) && dir_has_files(legacy, names)) {
                 base = legacy;

@@ -1,7 +1,8 @@
-/* Finding the layers of sandbox.conf (cordon-config(5)): the admin baseline with its ownership
- * checks, the user's file (or the one CORDON_CONF / SANDBOX_CONF names), conf.d/ *.conf in
- * lexical order, agent-sandbox's files when cordon has none, and the commented default file
- * written on a first run. Reads @envp, never the process environment. */
+/* Finding the layers of sandbox.conf (cordon-config(5)): the admin baselines (agent-sandbox's,
+ * then cordon's own) with their ownership checks, the user's file (or the one CORDON_CONF /
+ * SANDBOX_CONF names), conf.d/ *.conf in lexical order, agent-sandbox's files when cordon has none,
+ * and the commented default file written on a first run. Reads @envp, never the process
+ * environment. */
 #pragma once
 
 #include <stdbool.h>
@@ -10,8 +11,10 @@
 
 #include "cordon/cordon.h"
 
-/* The real admin baseline. */
-#define CORDON_ADMIN_CONF_PATH "/etc/cordon/sandbox.conf"
+/* The real admin baselines, read in this order when they exist: agent-sandbox's (a site moving
+ * to cordon keeps its floor), then cordon's own, which can add to it or tighten it further. */
+#define CORDON_AGENT_SANDBOX_ADMIN_CONF_PATH "/app/lib/agent-sandbox/sandbox.conf"
+#define CORDON_ADMIN_CONF_PATH               "/etc/cordon/sandbox.conf"
 /* The largest configuration file read. */
 #define CORDON_CONFIG_FILE_MAX (1024u * 1024)
 /* The most conf.d files read. */
@@ -28,25 +31,27 @@ struct cordon_config_file {
 struct cordon_config_files {
         struct cordon_config_file *files;
         size_t n;
-        bool admin; /* files[0] is the admin baseline */
+        size_t n_admin; /* files[0..n_admin-1] are admin baselines (at most two) */
 };
 
-/* Where the files are looked for. Tests pass their own admin path (a stand-in for
- * /etc/cordon/sandbox.conf) and owner. */
+/* Where the files are looked for. Tests pass their own admin paths (stand-ins for
+ * /app/lib/agent-sandbox/sandbox.conf and /etc/cordon/sandbox.conf) and owner. */
 struct cordon_config_where {
         char *const *envp;
-        const char *admin_path; /* NULL: CORDON_ADMIN_CONF_PATH */
-        uid_t admin_owner;      /* the owner the real baseline must have: 0 (root) */
-        uid_t caller;           /* unused: CORDON_ADMIN_CONF must be owned by root too */
-        bool write_default;     /* CORDON_CONFIG_WRITE_DEFAULT */
-        bool announce_default;  /* CORDON_CONFIG_ANNOUNCE_DEFAULT */
+        const char *agent_admin_path; /* NULL: CORDON_AGENT_SANDBOX_ADMIN_CONF_PATH */
+        const char *admin_path;       /* NULL: CORDON_ADMIN_CONF_PATH */
+        uid_t admin_owner;            /* the owner the real baseline must have: 0 (root) */
+        uid_t caller;                 /* unused: CORDON_ADMIN_CONF must be owned by root too */
+        bool write_default;           /* CORDON_CONFIG_WRITE_DEFAULT */
+        bool announce_default;        /* CORDON_CONFIG_ANNOUNCE_DEFAULT */
 };
 
 /* Finds and reads the files, in layer order. Warnings (the agent-sandbox files read instead, a
  * default file written) are appended to *@warnings. Returns 0; -ENOENT (a file CORDON_CONF,
  * SANDBOX_CONF or CORDON_ADMIN_CONF names does not exist), -EPERM (an admin file or a directory
  * above it with the wrong owner or mode, a symlink, not a regular file, or CORDON_ADMIN_CONF set
- * while a real baseline exists), -EFBIG, -errno of reading; @diag names the file. */
+ * while a real baseline exists at either path), -EFBIG, -errno of reading or of checking whether
+ * a baseline exists; @diag names the file. */
 int cordon_config_find(const struct cordon_config_where *w, struct cordon_config_files *ret,
                        char ***warnings, struct cordon_diag *diag);
 void cordon_config_files_clear(struct cordon_config_files *f);

@@ -107,7 +107,7 @@ static void shown_line(const struct cordon_config_file *f, const char *line, siz
                 snprintf(buf, size, "%s: %.*s", f->path, (int)len, line);
 }
 
-/* The stderr sections: the admin file refuses on any output, a syntax error anywhere refuses,
+/* The stderr sections: an admin file refuses on any output, a syntax error anywhere refuses,
  * a user file's other lines are warnings. Sets *@ret_last to the last layer that started. */
 static int check_stderr(struct load *l, const char *err, bool locate_only, size_t *ret_last)
 {
@@ -145,15 +145,17 @@ static int check_stderr(struct load *l, const char *err, bool locate_only, size_
                 }
                 const struct cordon_config_file *f = layer_file(l, layer);
                 shown_line(f, p, len, line, sizeof(line));
+                /* bash's syntax errors; an unterminated quote or list says only the second */
+                bool unterminated = strstr(line, "unexpected EOF while looking for matching");
                 if (streq(f->layer, "admin"))
                         return cordon_diag_set(l->diag, -EINVAL,
                                                "admin baseline %s is malformed (it wrote to "
-                                               "stderr): %s",
-                                               f->path, line);
-                /* bash's syntax errors; an unterminated quote or list says only the second */
+                                               "stderr): %s%s",
+                                               f->path, line,
+                                               unterminated ? " (a syntax error)" : "");
                 if (strstr(line, "syntax error"))
                         return cordon_diag_set(l->diag, -EINVAL, "%s", line);
-                if (strstr(line, "unexpected EOF while looking for matching"))
+                if (unterminated)
                         return cordon_diag_set(l->diag, -EINVAL, "%s (a syntax error)", line);
                 if (shown < STDERR_LINES_MAX && strv_extendf(&l->warnings, "%s", line) < 0)
                         return -ENOMEM;
@@ -542,12 +544,12 @@ static int evaluate(struct load *l, const struct cordon_config_options *o,
         l->layer_file = calloc(l->files.n + 1, sizeof(*l->layer_file));
         if (!paths || !l->layer_file)
                 return -ENOMEM;
-        bool admin = false;
+        size_t n_admin = 0;
         for (size_t i = 0; i < l->files.n; i++) {
                 const struct cordon_config_file *f = &l->files.files[i];
                 if (!f->code)
                         continue;
-                admin |= streq(f->layer, "admin");
+                n_admin += streq(f->layer, "admin");
                 paths[l->n_layers] = f->real_path ? f->real_path : f->path;
                 l->layer_file[++l->n_layers] = i;
         }
@@ -559,7 +561,7 @@ static int evaluate(struct load *l, const struct cordon_config_options *o,
         struct cordon_config_eval_args a = {
             .paths = paths,
             .n = l->n_layers,
-            .admin = admin,
+            .n_admin = n_admin,
             .home = home && home[0] == '/' ? home : NULL,
             .default_home = default_home,
             .project_dir = project,
@@ -607,6 +609,7 @@ int cordon_config_load_with(struct cordon_settings *s, const struct cordon_confi
         struct load l = {.diag = diag};
         struct cordon_config_where w = {
             .envp = o->envp,
+            .agent_admin_path = params->agent_admin_path,
             .admin_path = params->admin_path,
             .admin_owner = params->admin_owner,
             .caller = params->caller,
@@ -619,18 +622,23 @@ int cordon_config_load_with(struct cordon_settings *s, const struct cordon_confi
         if (r >= 0)
                 r = check_texts(&l);
 
-        /* The admin baseline on its own (defaults + the admin file), and everything. */
+        /* The admin baseline on its own (defaults + the admin files: agent-sandbox's, then
+         * cordon's, evaluated as layers 1..admin_layers), and everything. */
         _cleanup_(settings_freep) struct cordon_settings *admin = NULL, *all = NULL;
         _cleanup_free_ bool *admin_set = NULL, *changed = NULL;
-        bool admin_evaluated = l.n_layers > 0 && streq(layer_file(&l, 1)->layer, "admin");
-        if (r >= 0 && l.files.admin) {
+        size_t admin_layers = 0;
+        while (r >= 0 && admin_layers < l.n_layers &&
+               streq(layer_file(&l, admin_layers + 1)->layer, "admin"))
+                admin_layers++;
+        if (r >= 0 && l.files.n_admin > 0) {
                 r = cordon_settings_new(s->home, &admin);
                 if (r >= 0 && !(admin_set = calloc(cordon_vars_count, sizeof(bool))))
                         r = -ENOMEM;
                 for (size_t i = 0; r >= 0 && i < cordon_vars_count; i++) {
-                        admin_set[i] = cordon_config_last_assignment(l.files.files[0].text,
-                                                                     cordon_vars[i].name) > 0;
-                        if (admin_evaluated && (r = apply_var(&l, admin, i, 1)) > 0)
+                        for (size_t k = 0; k < l.files.n_admin && !admin_set[i]; k++)
+                                admin_set[i] = cordon_config_last_assignment(
+                                                   l.files.files[k].text, cordon_vars[i].name) > 0;
+                        if (admin_layers > 0 && (r = apply_var(&l, admin, i, admin_layers)) > 0)
                                 admin_set[i] = true;
                 }
         }

@@ -203,10 +203,16 @@ static bool covered(struct lower *l, const char *real, enum cordon_access access
         return false;
 }
 
+/* bind_same_path()'s answer for a grant whose path does not exist, with @missing_ok. */
+#define BIND_MISSING 1
+
 /* Binds host @path at the same path inside. A symlink is recreated as a symlink and its target
- * bound as well (the usr-merge links /bin, /lib, ... come out right this way). */
+ * bound as well (the usr-merge links /bin, /lib, ... come out right this way). A missing path
+ * (ENOENT, a dangling symlink included) is skipped for a built-in entry, BIND_MISSING with
+ * @missing_ok (nothing bound, no message), else an error; any other failure is an error. */
 static int bind_same_path(struct lower *l, const char *path, const struct stat *lstated,
-                          enum cordon_access access, const char *origin, const char *variable)
+                          enum cordon_access access, const char *origin, const char *variable,
+                          bool missing_ok)
 {
         _cleanup_free_ char *abs = NULL;
         int r = cordon_lower_absolute(l, path, &abs);
@@ -220,6 +226,8 @@ static int bind_same_path(struct lower *l, const char *path, const struct stat *
         if (r < 0) {
                 if (r == -ENOENT && cordon_lower_is_builtin(origin))
                         return 0;
+                if (r == -ENOENT && missing_ok)
+                        return BIND_MISSING;
                 return cordon_diag_set(l->diag, r, "%s entry '%s' (from %s): %s", variable, path,
                                        origin, strerror(-r));
         }
@@ -228,6 +236,12 @@ static int bind_same_path(struct lower *l, const char *path, const struct stat *
                                        "%s entry '%s' (from %s): the host root cannot be bound",
                                        variable, path, origin);
         _cleanup_free_ char *real = cordon_lower_realpath_lstated(l, abs, known ? &st : NULL);
+        /* A symlink to nothing grants nothing either (so would a path removed since lstat()):
+         * a built-in entry is skipped, as a missing one is. */
+        if (!real && errno == ENOENT && cordon_lower_is_builtin(origin))
+                return 0;
+        if (!real && errno == ENOENT && missing_ok)
+                return BIND_MISSING;
         if (!real)
                 return cordon_diag_set(l->diag, -errno, "%s entry '%s' (from %s): %m", variable,
                                        path, origin);
@@ -252,13 +266,14 @@ static int bind_same_path(struct lower *l, const char *path, const struct stat *
                 return cordon_diag_set(l->diag, -EINVAL,
                                        "%s entry '%s' (from %s): the host root cannot be bound",
                                        variable, path, origin);
-        return cordon_lower_put(l, real, real, access, 0, origin);
+        r = cordon_lower_put(l, real, real, access, 0, origin);
+        return r < 0 ? r : 0; /* never BIND_MISSING */
 }
 
 int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_access access,
                                 const char *origin, const char *variable)
 {
-        return bind_same_path(l, path, NULL, access, origin, variable);
+        return bind_same_path(l, path, NULL, access, origin, variable, false);
 }
 
 /* What a directory the sandbox may write must not be (@real resolved, @what names it in the
@@ -521,8 +536,29 @@ static int lower_system(struct lower *l)
         return 0;
 }
 
+/* Adds READONLY_MOUNTS entry @it to *@names, the entries the host does not have so far
+ * ("'PATH' (from ORIGIN), ..."), and counts it in *@n. */
+static int add_missing(char **names, size_t *n, const struct cordon_item *it,
+                       const struct stat *lstated)
+{
+        char *joined = NULL;
+        if (asprintf(&joined, "%s%s'%s' (from %s%s)", strempty(*names), *names ? ", " : "",
+                     it->value, it->origin,
+                     lstated && S_ISLNK(lstated->st_mode) ? ", a symlink to nothing" : "") < 0)
+                return -ENOMEM;
+        free(*names);
+        *names = joined;
+        (*n)++;
+        return 0;
+}
+
 /* READONLY_MOUNTS, either the built-in entries or the others: plain directories first, then
- * symlinks, so that a usr-merge link finds its target already bound. */
+ * symlinks, so that a usr-merge link finds its target already bound. An entry the host does not
+ * have is a read-only grant of nothing: the sandbox starts without it, and one warning line names
+ * every such entry with its origin (a built-in one is skipped without a word, as agent-sandbox's
+ * /app on a host without it). Only ENOENT is that: an entry that exists but cannot be looked at
+ * or resolved (EACCES, ELOOP, a link loop) still refuses, and so does whatever the launch later
+ * finds changed. */
 static int lower_readonly_mounts(struct lower *l, bool builtin)
 {
         /* Each entry is lstat()ed once; the symlinks wait in @links, with what lstat() said. */
@@ -534,7 +570,9 @@ static int lower_readonly_mounts(struct lower *l, bool builtin)
         _cleanup_free_ struct pending *links = calloc(list->n ?: 1, sizeof(*links));
         if (!links)
                 return -ENOMEM;
-        size_t n_links = 0;
+        _cleanup_free_ char *missing = NULL;
+        size_t n_links = 0, n_missing = 0;
+        int r;
         CORDON_LIST_FOREACH (it, list) {
                 if (cordon_lower_is_builtin(it->origin) != builtin)
                         continue;
@@ -547,18 +585,25 @@ static int lower_readonly_mounts(struct lower *l, bool builtin)
                 /* A missing built-in entry (an absolute path) is skipped, as below. */
                 if (!found && errno == ENOENT && builtin && l->p->n_actions == 0)
                         continue;
-                int r = bind_same_path(l, it->value, found ? &st : NULL, CORDON_ACCESS_RO,
-                                       it->origin, "READONLY_MOUNTS");
+                r = bind_same_path(l, it->value, found ? &st : NULL, CORDON_ACCESS_RO, it->origin,
+                                   "READONLY_MOUNTS", true);
+                if (r == BIND_MISSING)
+                        r = add_missing(&missing, &n_missing, it, NULL);
                 if (r < 0)
                         return r;
         }
         for (size_t i = 0; i < n_links; i++) {
-                int r = bind_same_path(l, links[i].it->value, &links[i].st, CORDON_ACCESS_RO,
-                                       links[i].it->origin, "READONLY_MOUNTS");
+                r = bind_same_path(l, links[i].it->value, &links[i].st, CORDON_ACCESS_RO,
+                                   links[i].it->origin, "READONLY_MOUNTS", true);
+                if (r == BIND_MISSING)
+                        r = add_missing(&missing, &n_missing, links[i].it, &links[i].st);
                 if (r < 0)
                         return r;
         }
-        return 0;
+        if (n_missing == 0)
+                return 0;
+        return cordon_lower_warn(l, "READONLY_MOUNTS %s not on this host, not shown inside: %s",
+                                 n_missing > 1 ? "entries" : "entry", missing);
 }
 
 static int resolve_finalized(const struct cordon_settings *s, const struct cordon_host *h,
