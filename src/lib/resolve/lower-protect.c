@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/config/config-files.h"
 #include "lib/policy/diag.h"
 #include "lib/policy/net-modes.h"
 #include "lib/resolve/lower-internal.h"
@@ -92,6 +93,54 @@ static int protect_config(struct lower *l)
                                 return r;
                 }
                 if ((r = config_ro(l, guest, dir)) < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* The admin baselines (/app/lib/agent-sandbox, /etc/cordon) are read when they are root's and in
+ * directories only root can write. A sandbox run by root makes root's files: where it can write
+ * the directory of one, or the nearest existing directory on the way to a missing one (a
+ * project at /app, --rw /etc), it could create a baseline that the next start of every user
+ * obeys, with a program it runs on the host (NETWORK_FILTER_HELPER). So for root, such a
+ * directory is bound read-only, made first where missing (empty, 0755 as an admin would make it,
+ * and announced: it may land in the project). A link on the way is left: the loader opens every
+ * component without following one, and refuses. */
+static int protect_admin_dirs(struct lower *l)
+{
+        static const char *const files[] = {CORDON_AGENT_SANDBOX_ADMIN_CONF_PATH,
+                                            CORDON_ADMIN_CONF_PATH};
+        if (l->h->uid != 0)
+                return 0;
+        for (size_t i = 0; i < ELEMENTSOF(files); i++) {
+                _cleanup_free_ char *dir = strdup(files[i]);
+                _cleanup_free_ char *have = dir ? strdup(files[i]) : NULL;
+                if (!have)
+                        return -ENOMEM;
+                *strrchr(dir, '/') = 0;
+                *strrchr(have, '/') = 0;
+                struct stat st;
+                int r;
+                /* The nearest directory of the way that exists. */
+                while ((r = cordon_lower_lstat(l, have, &st)) < 0 && errno == ENOENT)
+                        *strrchr(have, '/') = 0;
+                if (r < 0 || !S_ISDIR(st.st_mode) || !cordon_lower_sandbox_can_write(l, have))
+                        continue;
+                for (size_t n = strlen(have); n < strlen(dir);) {
+                        const char *e = strchrnul(dir + n + 1, '/');
+                        _cleanup_free_ char *cur = strndup(dir, (size_t)(e - dir));
+                        _cleanup_free_ char *line = NULL;
+                        if (!cur || asprintf(&line,
+                                             "created '%s' (empty, root's) so that this sandbox, "
+                                             "run as root, cannot create an admin baseline there",
+                                             cur) < 0)
+                                return -ENOMEM;
+                        if ((r = cordon_lower_plan(l, CORDON_HOST_MKDIR, cur, 0755, NULL,
+                                                   "admin baseline", line)) < 0)
+                                return r;
+                        n = (size_t)(e - dir);
+                }
+                if ((r = config_ro(l, dir, dir)) < 0)
                         return r;
         }
         return 0;
@@ -209,7 +258,7 @@ int cordon_lower_protect(struct lower *l)
         if (r < 0)
                 return r;
         /* cordon's own configuration on both backends: the next start runs it. */
-        if ((r = protect_config(l)) < 0)
+        if ((r = protect_config(l)) < 0 || (r = protect_admin_dirs(l)) < 0)
                 return r;
         /* Both backends: the landlock one grants these read-only (agent profiles). */
         if ((r = cordon_lower_agents_protect(l)) < 0)
