@@ -224,9 +224,41 @@ static int set_proxy_env(struct cordon_launch *l)
         return launch_setenv(l, vars, ELEMENTSOF(vars));
 }
 
+/* What the command is told of its sandbox, as this launch decided it: SANDBOX_BACKEND,
+ * SANDBOX_PROFILE and SANDBOX_NETWORK_MODE, each rewritten where the policy's environment
+ * names it with another value (cordon_settings_resolve() puts all three there, with what the
+ * settings asked for; a policy built by hand without them gets none). */
+static int set_launch_facts(struct cordon_launch *l)
+{
+        const char *const facts[][2] = {
+            {"SANDBOX_BACKEND", cordon_backend_to_string(l->backend)},
+            {"SANDBOX_PROFILE", cordon_profile_to_string(l->p->profile)},
+            {"SANDBOX_NETWORK_MODE", cordon_net_mode_to_string(l->net_mode)},
+        };
+        char buf[ELEMENTSOF(facts)][64];
+        const char *vars[ELEMENTSOF(facts)];
+        size_t n = 0;
+        for (size_t i = 0; i < ELEMENTSOF(facts); i++) {
+                size_t len = strlen(facts[i][0]);
+                STRV_FOREACH (e, l->envp ?: l->p->envp) {
+                        if (strncmp(*e, facts[i][0], len) != 0 || (*e)[len] != '=')
+                                continue;
+                        if (!streq(*e + len + 1, strempty(facts[i][1]))) {
+                                snprintf(buf[n], sizeof(buf[n]), "%s=%s", facts[i][0],
+                                         strempty(facts[i][1]));
+                                vars[n] = buf[n];
+                                n++;
+                        }
+                        break;
+                }
+        }
+        return n ? launch_setenv(l, vars, n) : 0;
+}
+
 /* The launch's own environment, built again for every backend and mode decided: the landlock
- * backend's TMPDIR (the command sees the host's /tmp as denied) and SANDBOX_BACKEND, the
- * proxy's variables; NULL when the policy's serves as it is. */
+ * backend's TMPDIR (the command sees the host's /tmp as denied), what the command is told of
+ * its sandbox (set_launch_facts()), the proxy's variables; NULL when the policy's serves as
+ * it is. */
 static int build_env(struct cordon_launch *l)
 {
         l->envp = strv_free(l->envp);
@@ -240,8 +272,7 @@ static int build_env(struct cordon_launch *l)
                  * started inside could not make its socket there either). */
                 if (asprintf(&tmux, "TMUX_TMPDIR=%s", l->tmpdir) < 0)
                         return -ENOMEM;
-                int r = launch_setenv(
-                    l, (const char *const[]){var, tmux, "SANDBOX_BACKEND=landlock"}, 3);
+                int r = launch_setenv(l, (const char *const[]){var, tmux}, 2);
                 if (r < 0)
                         return r;
         }
@@ -263,7 +294,8 @@ static int build_env(struct cordon_launch *l)
                                                          strv_length(vars))) < 0))
                         return r;
         }
-        return set_proxy_env(l);
+        int r = set_launch_facts(l);
+        return r < 0 ? r : set_proxy_env(l);
 }
 
 /* Whether the landlock backend's filter can have a listener: both layers on (a "continue" is
