@@ -278,6 +278,38 @@ static int prescan_project_dir(int argc, char **argv, char **ret, bool *ret_dry_
         return 1;
 }
 
+/* --policy FILE: the capability policy's variables. Its profile raises SANDBOX_PROFILE (the
+ * strictest wins), except over a profile given on this command line (--profile, --set
+ * SANDBOX_PROFILE): an explicit choice for this one command, like harn's per-call override of
+ * a policy's profile, it stands, with a warning naming both and where each came from. A
+ * profile from sandbox.conf stays below the policy's (the environment sets none). The admin
+ * rules come later and raise it again to an admin's SANDBOX_PROFILE, with their own warning.
+ * Returns 0, or -errno with @diag filled. */
+static int load_policy(struct cordon_settings *s, const char *path, struct cordon_diag *diag)
+{
+        _cleanup_free_ char *before = NULL, *cli_origin = NULL, *after = NULL;
+        const char *origin = NULL;
+        int r = cli_settings_get(s, "SANDBOX_PROFILE", &before, &origin);
+        if (r < 0)
+                return r;
+        if (streq(cli_origin_layer(s, origin, NULL, NULL), "command line") &&
+            !(cli_origin = strdup(origin)))
+                return -ENOMEM;
+        if ((r = cordon_settings_load_policy(s, path, diag)) < 0)
+                return r;
+        if (!cli_origin)
+                return 0;
+        if ((r = cli_settings_get(s, "SANDBOX_PROFILE", &after, &origin)) < 0)
+                return r;
+        if (streq(after, before))
+                return 0;
+        /* "--profile worktree", "--set SANDBOX_PROFILE=worktree" */
+        log_warning("%s%s%s lowers the capability policy's profile %s (from %s) for this command",
+                    cli_origin, startswith(cli_origin, "--set ") ? "=" : " ", before, after,
+                    strempty(origin));
+        return cordon_settings_set(s, "SANDBOX_PROFILE", before, cli_origin, diag);
+}
+
 /* The dry run's configuration origins, as text (NULL when out of memory). */
 static char *origins_text(const struct cordon_settings *s)
 {
@@ -350,8 +382,7 @@ int cmd_run(int argc, char **argv)
         if (a.dry_run)
                 a.receipt_file = NULL; /* a dry run writes nothing, not even a receipt */
 
-        if (a.policy_file &&
-            (r = cordon_settings_load_policy(a.settings, a.policy_file, &sdiag)) < 0) {
+        if (a.policy_file && (r = load_policy(a.settings, a.policy_file, &sdiag)) < 0) {
                 log_error("%s", *sdiag.message ? sdiag.message : strerror(-r));
                 cordon_settings_free(a.settings);
                 return EXIT_USAGE;
