@@ -501,9 +501,12 @@ static void landlock_drops(const struct cordon_policy *p, char *buf, size_t n)
                          ro_inside, generated);
 }
 
-/* The delivered network mode, for the backend now chosen; a fallback is warned about. */
-static int decide_net(struct cordon_launch *l, struct cordon_diag *diag)
+/* The delivered network mode, for the backend now chosen; a weaker fallback is warned about.
+ * Decided @again after the `prepared` callback (a start that fell back), a stricter mode than
+ * the one before is warned about too: the banner has told of the other. */
+static int decide_net(struct cordon_launch *l, bool again, struct cordon_diag *diag)
 {
+        enum cordon_net_mode before = l->net_mode;
         const struct cordon_net_host host = {.landlock_abi = l->landlock_abi,
                                              .seccomp = l->probe_seccomp(),
                                              .notify = l->backend == CORDON_BACKEND_LANDLOCK &&
@@ -512,7 +515,8 @@ static int decide_net(struct cordon_launch *l, struct cordon_diag *diag)
                                   &l->net_mode, l->net_note, sizeof(l->net_note), diag);
         /* A weaker network than asked for is always a warning; a stricter one takes nothing
          * away and is told in the report (and the banner). */
-        if (r >= 0 && *l->net_note && l->net_mode < l->p->net_mode)
+        if (r >= 0 && *l->net_note &&
+            (l->net_mode < l->p->net_mode || (again && !l->dry_run && l->net_mode > before)))
                 warn(l, "%s", l->net_note);
         return r;
 }
@@ -617,7 +621,7 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
             (r = layer_missing(l, &l->seccomp, "seccomp filters are unavailable on this kernel",
                                diag)) < 0)
                 return r;
-        if ((r = decide_net(l, diag)) < 0 || (r = net_seccomp_rule(l, diag)) < 0)
+        if ((r = decide_net(l, false, diag)) < 0 || (r = net_seccomp_rule(l, diag)) < 0)
                 return r;
 
         /* What lowering planned for the host (placeholders, HOME_WRITABLE directories), before
@@ -658,7 +662,7 @@ int cordon_launch_fall_back(struct cordon_launch *l, const char *why, struct cor
                 if ((r = prepare_limits(l, diag)) < 0)
                         return r;
         }
-        r = decide_net(l, diag);
+        r = decide_net(l, true, diag);
         if (r < 0 || (r = net_seccomp_rule(l, diag)) < 0)
                 return r;
         return prepare_backend(l, diag);
@@ -667,13 +671,10 @@ int cordon_launch_fall_back(struct cordon_launch *l, const char *why, struct cor
 int cordon_launch_net_fall_back(struct cordon_launch *l, const char *why, struct cordon_diag *diag)
 {
         snprintf(l->filtered_failed, sizeof(l->filtered_failed), "pasta failed to start: %s", why);
-        enum cordon_net_mode before = l->net_mode;
-        int r = decide_net(l, diag);
+        /* The banner has told of filtered already: a change after it is always said. */
+        int r = decide_net(l, true, diag);
         if (r < 0 || (r = net_seccomp_rule(l, diag)) < 0)
                 return r;
-        /* The banner has told of filtered already: a change after it is always said. */
-        if (l->net_mode > before)
-                warn(l, "%s", l->net_note);
         return prepare_backend(l, diag);
 }
 
