@@ -102,11 +102,15 @@ struct cordon_report {
         enum cordon_profile profile;
         enum cordon_fallback fallback;
         /* The network mode delivered, and the one asked for: they differ when the asked one
-         * could not be delivered and NETWORK_FILTER_FALLBACK chose another. */
+         * could not be delivered and NETWORK_FILTER_FALLBACK chose another, or (after the end)
+         * when filtered mode's pasta ended while the command ran: isolated then, as the
+         * command had only its loopback from then on (never another fallback: the command is
+         * in its own network namespace). */
         enum cordon_net_mode net_mode;
         enum cordon_net_mode net_mode_requested;
         /* When they differ: why, what NETWORK_FILTER_FALLBACK chose and how to get the mode
-         * asked for ("" otherwise). A weaker mode than asked for is also a warning. */
+         * asked for, or "filtered failed: ..." ("" otherwise). A weaker mode than asked for is
+         * also a warning, and so is every change after the `prepared` callback. */
         const char *net_note;
         /* The egress proxy (proxied mode): connections served and refused so far, and the TCP
          * port on 127.0.0.1 the command is told of (decided in the prepare phase: 3128 inside
@@ -225,8 +229,11 @@ struct cordon_sandbox_options {
         unsigned flags; /* CORDON_SANDBOX_* */
         /* Called with one line per warning (a layer skipped, a backend fallback); NULL: none. */
         void (*warning)(void *userdata, const char *message);
-        /* Called once, after the prepare phase and before the clone: the report's decisions are
-         * in place (e.g. to print a banner). NULL: none. */
+        /* Called after the prepare phase and before the clone: the report's decisions are in
+         * place (e.g. to print a banner). Called again before the next clone when the start
+         * falls back and decides anew (an `auto` backend that needs landlock after all,
+         * filtered mode whose pasta failed to start); the change is also a warning. NULL:
+         * none. */
         void (*prepared)(void *userdata, const struct cordon_sandbox *sb);
         void *userdata;
         /* With CORDON_SANDBOX_STDIO: the command's fds 0, 1, 2 (each >= 0). */

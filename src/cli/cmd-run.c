@@ -81,9 +81,9 @@ static int dry_run(struct cordon_policy *p, char **command, const char *origins)
 struct banner {
         bool quiet;
         const char *presets; /* " presets=a,b" or "" */
+        unsigned printed;    /* how many times: more than once when the start fell back */
 };
 
-/* The `prepared` callback: the decisions, once made, before anything runs. */
 /* PROTECT_GIT_CONFIG's check after the run: a line for each repository moved aside, and one
  * for what it could not check. */
 static void print_git_after(const struct cordon_report *rep)
@@ -183,12 +183,25 @@ static void print_refused(const struct cordon_report *rep)
                                     : "requests it cannot serve (malformed or unsupported)");
 }
 
+/* The `prepared` callback: the decisions, once made, before anything runs; again, in full but
+ * for what was said already, when the start fell back (pasta failed to start after this was
+ * printed, or an `auto` backend turned out to need landlock), so that the last banner names
+ * what the command gets. A network other than the one asked for is always said, --quiet or
+ * not: a weaker one (a warning) and every change after the first banner by the library, a
+ * stricter one at first here. */
 static void print_banner(void *userdata, const struct cordon_sandbox *sb)
 {
-        const struct banner *b = userdata;
+        struct banner *b = userdata;
         const struct cordon_report *rep = cordon_sandbox_report(sb);
-        if (b->quiet)
+        bool first = b->printed++ == 0;
+        bool stricter_net = *rep->net_note && rep->net_mode > rep->net_mode_requested;
+        if (b->quiet) {
+                if (first && stricter_net) {
+                        fprintf(stderr, "cordon: %s\n", rep->net_note);
+                        fflush(stderr);
+                }
                 return;
+        }
         bool ll = rep->landlock.planned, sc = rep->seccomp.deny_list;
         fprintf(stderr,
                 "cordon: backend=%s profile=%s layers=%s%s%s project=%s home=%s "
@@ -203,9 +216,9 @@ static void print_banner(void *userdata, const struct cordon_sandbox *sb)
                         "project's agent files: .mcp.json, .envrc, .claude, ...); what the "
                         "command writes there can run on the host later (see cordon doctor; "
                         "the ns backend keeps them read-only)\n");
-        if (rep->created && *rep->created)
+        if (first && rep->created && *rep->created)
                 fprintf(stderr, "cordon: %s\n", rep->created);
-        if (rep->agents.overlaid && rep->agents.overlaid[0]) {
+        if (first && rep->agents.overlaid && rep->agents.overlaid[0]) {
                 char what[1024] = "";
                 for (size_t i = 0; rep->agents.overlaid[i]; i++)
                         snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s%s",
@@ -215,7 +228,7 @@ static void print_banner(void *userdata, const struct cordon_sandbox *sb)
                         "them): %s\n",
                         what);
         }
-        if (*rep->net_note && rep->net_mode > rep->net_mode_requested)
+        if (first && stricter_net)
                 fprintf(stderr, "cordon: %s\n", rep->net_note);
         if (rep->net_mode == CORDON_NET_OPEN)
                 fprintf(stderr, "cordon: network=open: the command shares the host's network; "
@@ -276,6 +289,38 @@ static int prescan_project_dir(int argc, char **argv, char **ret, bool *ret_dry_
         *ret = r >= 0 && dir && *dir ? TAKE_PTR(dir) : NULL;
         *ret_dry_run = a.dry_run;
         return 1;
+}
+
+/* --policy FILE: the capability policy's variables. Its profile raises SANDBOX_PROFILE (the
+ * strictest wins), except over a profile given on this command line (--profile, --set
+ * SANDBOX_PROFILE): an explicit choice for this one command, like harn's per-call override of
+ * a policy's profile, it stands, with a warning naming both and where each came from. A
+ * profile from sandbox.conf stays below the policy's (the environment sets none). The admin
+ * rules come later and raise it again to an admin's SANDBOX_PROFILE, with their own warning.
+ * Returns 0, or -errno with @diag filled. */
+static int load_policy(struct cordon_settings *s, const char *path, struct cordon_diag *diag)
+{
+        _cleanup_free_ char *before = NULL, *cli_origin = NULL, *after = NULL;
+        const char *origin = NULL;
+        int r = cli_settings_get(s, "SANDBOX_PROFILE", &before, &origin);
+        if (r < 0)
+                return r;
+        if (streq(cli_origin_layer(s, origin, NULL, NULL), "command line") &&
+            !(cli_origin = strdup(origin)))
+                return -ENOMEM;
+        if ((r = cordon_settings_load_policy(s, path, diag)) < 0)
+                return r;
+        if (!cli_origin)
+                return 0;
+        if ((r = cli_settings_get(s, "SANDBOX_PROFILE", &after, &origin)) < 0)
+                return r;
+        if (streq(after, before))
+                return 0;
+        /* "--profile worktree", "--set SANDBOX_PROFILE=worktree" */
+        log_warning("%s%s%s lowers the capability policy's profile %s (from %s) for this command",
+                    cli_origin, startswith(cli_origin, "--set ") ? "=" : " ", before, after,
+                    strempty(origin));
+        return cordon_settings_set(s, "SANDBOX_PROFILE", before, cli_origin, diag);
 }
 
 /* The dry run's configuration origins, as text (NULL when out of memory). */
@@ -350,8 +395,7 @@ int cmd_run(int argc, char **argv)
         if (a.dry_run)
                 a.receipt_file = NULL; /* a dry run writes nothing, not even a receipt */
 
-        if (a.policy_file &&
-            (r = cordon_settings_load_policy(a.settings, a.policy_file, &sdiag)) < 0) {
+        if (a.policy_file && (r = load_policy(a.settings, a.policy_file, &sdiag)) < 0) {
                 log_error("%s", *sdiag.message ? sdiag.message : strerror(-r));
                 cordon_settings_free(a.settings);
                 return EXIT_USAGE;

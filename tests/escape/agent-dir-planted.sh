@@ -31,7 +31,8 @@ for backend in ns landlock; do
                         continue
                 fi
                 inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet --backend "$backend" \
-                        --home-access "$mode" -- python3 -c "$TRY" "$1" "$2" 2>&1); }
+                        --home-access "$mode" -- python3 -c "$TRY" "$1" "$2" 2>&1) |
+                        drop_net_fallback; }
                 [ "$backend" = landlock ] && errno=EACCES || errno=EROFS
                 for f in "${planted[@]}"; do
                         rm -rf "${HOME:?}/$f"

@@ -14,7 +14,7 @@ files=(.mcp.json .envrc .vscode/tasks.json .claude/settings.json .claude/setting
        .claude/commands/x.md .gemini/settings.json .codex/config.toml)
 write='(os.makedirs(os.path.dirname(p), exist_ok=True), open(p, "w").write("{\"evil\":1}"))[1]'
 inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet --backend "$backend" -- \
-        python3 -c "$TRY" "$1" "$2" 2>&1); }
+        python3 -c "$TRY" "$1" "$2" 2>&1) | drop_net_fallback; }
 
 plan $((2 * ${#files[@]} + 6))
 backend=ns

@@ -6,7 +6,7 @@
 # reads with --profile unrestricted.
 . "$(dirname "$0")/../lib/tap.sh"
 
-inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet --backend landlock "$@" 2>&1); }
+inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet --backend landlock "$@" 2>&1) | drop_net_fallback; }
 masked() { inside --mask "$T_PROJECT/secret.env" -- python3 -c "$TRY" "$@"; }
 homeread() { inside --home-access read -- python3 -c "$TRY" "$@"; }
 

@@ -22,8 +22,12 @@ ln -s c "$P/e"
 # Reads the secret under both names, whichever holds it now.
 probe='cat "$1/c/d/secret" "$1/e/d/secret" 2>/dev/null; exit 0'
 start() {
-        (cd "$P" && "$CORDON" run --quiet --backend landlock --hide "$P/c/d" "$@" -- \
+        local o r
+        o=$(cd "$P" && "$CORDON" run --quiet --backend landlock --hide "$P/c/d" "$@" -- \
                 sh -c "$probe" sh "$P" 2>&1)
+        r=$?
+        printf '%s\n' "$o" | drop_net_fallback
+        return $r
 }
 
 RACER='import ctypes, os, sys

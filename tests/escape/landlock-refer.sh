@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib/tap.sh"
 
 ro="$T_TMP/ro"
-inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet --backend landlock --ro "$ro" "$@" 2>&1); }
+inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet --backend landlock --ro "$ro" "$@" 2>&1) | drop_net_fallback; }
 
 mkdir -p "$ro"
 echo "reference" > "$ro/file"

@@ -20,8 +20,12 @@ ln -s "$HOME" "$T_PROJECT/swap"
 # Tries to read the key and to write next to it; prints what it got.
 probe='cat "$1" 2>/dev/null; { : > "$2"; } 2>/dev/null && echo WROTE; exit 0'
 start() {
-        (cd "$T_PROJECT" && "$CORDON" run --quiet --backend landlock --mask "$T_PROJECT/sub/secret" \
+        local o r
+        o=$(cd "$T_PROJECT" && "$CORDON" run --quiet --backend landlock --mask "$T_PROJECT/sub/secret" \
                 "$@" -- sh -c "$probe" sh "$HOME/.ssh/id" "$HOME/.ssh/pwned" 2>&1)
+        r=$?
+        printf '%s\n' "$o" | drop_net_fallback
+        return $r
 }
 
 # renameat2(RENAME_EXCHANGE) in a loop: sub and swap (the symlink) trade places atomically.

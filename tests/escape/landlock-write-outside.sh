@@ -5,7 +5,7 @@
 # work with --profile unrestricted (Landlock and seccomp off).
 . "$(dirname "$0")/../lib/tap.sh"
 
-inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet --backend landlock "$@" 2>&1); }
+inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet --backend landlock "$@" 2>&1) | drop_net_fallback; }
 create='open(p, "x").write("evil")'
 
 echo "host data" > "$T_TMP/existing"

@@ -17,7 +17,7 @@ policy() {
 inside() {
         local backend=$1; shift
         (cd "$T_PROJECT" && "$CORDON" run --quiet --backend "$backend" --policy "$T_TMP/policy.json" \
-                -- "$@" 2>&1)
+                -- "$@" 2>&1) | drop_net_fallback
 }
 create='open(p, "x").write("evil")'
 

@@ -16,7 +16,7 @@ policy() { # policy CAPABILITIES...: a policy file with these workspace capabili
 inside() { # inside BACKEND ARGS...
         local backend=$1; shift
         (cd "$T_PROJECT" && "$CORDON" run --quiet --backend "$backend" --policy "$T_TMP/policy.json" \
-                -- "$@" 2>&1)
+                -- "$@" 2>&1) | drop_net_fallback
 }
 read_secret='open(p).read()'
 

@@ -17,7 +17,7 @@ policy() {
 inside() {
         local backend=$1; shift
         (cd "$T_PROJECT" && env -u TMPDIR "$CORDON" run --quiet --backend "$backend" \
-                --policy "$T_TMP/policy.json" -- "$@" 2>&1)
+                --policy "$T_TMP/policy.json" -- "$@" 2>&1) | drop_net_fallback
 }
 scratch='open(os.path.join(os.environ.get("TMPDIR", "/tmp"), "scratch"), "x").write("data")'
 

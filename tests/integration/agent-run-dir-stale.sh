@@ -9,7 +9,7 @@
 
 plan 6
 mkdir -p "$HOME/.codex" # codex counts as installed: its run directory is made
-home=$(cd "$T_PROJECT" && "$CORDON" run --quiet -- sh -c 'echo "$CODEX_HOME"' 2>&1)
+home=$(cd "$T_PROJECT" && "$CORDON" run --quiet -- sh -c 'echo "$CODEX_HOME"' 2>&1 | drop_net_fallback)
 case $home in
 */cordon-agents-*/codex) ;;
 *)

@@ -21,7 +21,7 @@ export PATH="$HOME/.npm-global/bin:$PATH"
 
 # --version of each, no flags, from the user prefix.
 for a in claude codex gemini; do
-        out=$(cd "$T_PROJECT" && "$CORDON" run --quiet -- "$a" --version 2>&1)
+        out=$(cd "$T_PROJECT" && "$CORDON" run --quiet -- "$a" --version 2>&1 | drop_net_fallback)
         case $a:$out in
         claude:*"(Claude Code)"* | codex:codex-cli* | gemini:[0-9]*) ok "$a --version runs from ~/.npm-global with no flags" ;;
         *) not_ok "$a --version runs from ~/.npm-global with no flags" "$out" ;;
@@ -84,7 +84,7 @@ T send-keys -l "/exit" && sleep 0.5 && T send-keys Enter
 wait_for "EXIT=[0-9]" 30
 check "claude's own sandbox is off and the confined tools run without asking, in its copy only" \
         'False:["Bash", "Read", "Edit", "Write", "Glob", "Grep", "NotebookEdit"]:absent' \
-        "$(cd "$T_PROJECT" && "$CORDON" run --quiet -- sh -c 'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(str(d[\"sandbox\"][\"enabled\"]) + \":\" + json.dumps(d[\"permissions\"][\"allow\"]))" "$CLAUDE_CONFIG_DIR/settings.json"' 2>&1):$([ -e "$HOME/.claude/settings.json" ] && echo present || echo absent)"
+        "$(cd "$T_PROJECT" && "$CORDON" run --quiet -- sh -c 'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(str(d[\"sandbox\"][\"enabled\"]) + \":\" + json.dumps(d[\"permissions\"][\"allow\"]))" "$CLAUDE_CONFIG_DIR/settings.json"' 2>&1 | drop_net_fallback):$([ -e "$HOME/.claude/settings.json" ] && echo present || echo absent)"
 
 # gemini, as a user who chose an API key (so that it asks nothing else).
 mkdir -p "$HOME/.gemini"
@@ -121,7 +121,7 @@ if wait_for "EXIT=[0-9]" 30 && sane codex; then ok "codex exits on Ctrl-C, the t
         not_ok "codex exits on Ctrl-C, the terminal is sane" "$(screen | grep -v "^ *$" | tail -4)"; fi
 check "codex's copy of config.toml has its own sandbox and daemon off; the host's file was not made" \
         'sandbox_mode = "danger-full-access" [features] daemon_auto_start = false:absent' \
-        "$(cd "$T_PROJECT" && "$CORDON" run --quiet -- sh -c 'grep -v "^$" "$CODEX_HOME/config.toml" | tr "\n" " " | sed "s/ $//"' 2>&1):$([ -e "$HOME/.codex/config.toml" ] && echo present || echo absent)"
+        "$(cd "$T_PROJECT" && "$CORDON" run --quiet -- sh -c 'grep -v "^$" "$CODEX_HOME/config.toml" | tr "\n" " " | sed "s/ $//"' 2>&1 | drop_net_fallback):$([ -e "$HOME/.codex/config.toml" ] && echo present || echo absent)"
 
 # The nvm layout: the prefix as a node version of ~/.nvm, node beside the agents.
 T kill-server 2>/dev/null
@@ -130,7 +130,7 @@ v="$HOME/.nvm/versions/node/v$(node -p 'process.versions.node')"
 agents_take "$v"
 ln -s "$(command -v node)" "$v/bin/node" 2>/dev/null || true
 printf '# nvm\n' >"$HOME/.nvm/nvm.sh"
-out=$(cd "$T_PROJECT" && PATH="$v/bin:/usr/bin:/bin" "$CORDON" run --quiet -- sh -c 'claude --version && gemini --version && command -v node' 2>&1)
+out=$(cd "$T_PROJECT" && PATH="$v/bin:/usr/bin:/bin" "$CORDON" run --quiet -- sh -c 'claude --version && gemini --version && command -v node' 2>&1 | drop_net_fallback)
 case $out in
 *"(Claude Code)"*"$v/bin/node"*) ok "nvm: the agents and nvm's node run with no flags" ;;
 *) not_ok "nvm: the agents and nvm's node run with no flags" "$out" ;;

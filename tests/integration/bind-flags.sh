@@ -4,7 +4,7 @@
 # sets a variable.
 . "$(dirname "$0")/../lib/tap.sh"
 
-inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet "$@" 2>&1) | grep -v '^cordon: warning: created empty'; }
+inside() { (cd "$T_PROJECT" && "$CORDON" run --quiet "$@" 2>&1) | grep -v '^cordon: warning: created empty' | drop_net_fallback; }
 mkdir -p "$T_TMP/data" "$HOME/notes"
 echo "shared data" > "$T_TMP/data/f"
 echo "note" > "$HOME/notes/a"

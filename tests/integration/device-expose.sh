@@ -17,7 +17,9 @@ run_sandboxed ls /dev
 check "control: without --device, $(basename "$dev") is absent" "absent" \
         "$(printf '%s\n' "$out" | grep -qx "$(basename "$dev")" && echo present || echo absent)"
 out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --device "$dev" -- stat -c %F:%t:%T "$dev" 2>&1); rc=$?
+take_net_fallback
 check "--device $dev: the node is there inside" "0:character special file:$want" "$rc:$out"
 out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --device /dev/nonexistent-cordon -- true 2>&1); rc=$?
+take_net_fallback
 check "--device matching nothing: a warning, the run goes on" \
         "0:cordon: warning: device '/dev/nonexistent-cordon' (from --device) matches nothing" "$rc:$out"

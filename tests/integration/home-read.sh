@@ -4,7 +4,8 @@
 . "$(dirname "$0")/../lib/tap.sh"
 
 inside() {
-        (cd "$T_PROJECT" && "$CORDON" run --quiet --home-access read -- python3 -c "$TRY" "$@" 2>&1)
+        (cd "$T_PROJECT" && "$CORDON" run --quiet --home-access read -- python3 -c "$TRY" "$@" 2>&1) |
+                drop_net_fallback
 }
 mkdir -p "$HOME/.config/app" "$HOME/.ssh" "$HOME/.aws" "$HOME/.gnupg"
 echo "theme=dark" > "$HOME/.config/app/settings"

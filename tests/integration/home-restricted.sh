@@ -5,7 +5,8 @@
 
 inside() {
         (cd "$T_PROJECT" &&
-                "$CORDON" run --quiet --home-access restricted -- python3 -c "$TRY" "$@" 2>&1)
+                "$CORDON" run --quiet --home-access restricted -- python3 -c "$TRY" "$@" 2>&1) |
+                drop_net_fallback
 }
 echo "export EDITOR=vi" > "$HOME/.profile"
 

@@ -4,7 +4,8 @@
 # (its buffers and socket pools): what the command sends meanwhile waits in the tap device.
 # A stand-in pasta (tests/helpers/slow-pasta.sh) says it is ready three seconds late; another
 # (dying-pasta.sh) never does, and kills the real one a second after it was ready: the command,
-# started without waiting, then loses its network, and cordon says so in one line.
+# started without waiting, then loses its network, and cordon says so in one line naming the mode
+# it has from then on (isolated).
 # Control: that stand-in alone takes those three seconds, so a launch that waited for it would
 # too. Then a sandbox with it starts well within them, and its first connection, made at once,
 # reaches the test internet.
@@ -58,7 +59,7 @@ in_cordon --net filtered --set NETWORK_FILTER_FALLBACK=strict --set "NETWORK_FIL
         sh -c 'python3 -c "$0" tcp "$1" "$2"; sleep 2.5; python3 -c "$0" tcp "$1" "$2"' \
         "$NET_PROBE" "$NET_OK_ADDR" "$NET_TCP_ECHO_PORT"
 case $out in
-*"pasta, the filtered network's helper, ended while the sandbox ran (exit status 3: dying-pasta: gone on purpose): the sandbox has no network from now on"*)
+*"network=isolated from now on (filtered failed: pasta, the filtered network's helper, ended while the sandbox ran (exit status 3: dying-pasta: gone on purpose)): the command has no network beyond its own loopback"*)
         ok "a pasta that ends during the run is named in one line" ;;
 *) not_ok "a pasta that ends during the run is named in one line" "$out" ;;
 esac

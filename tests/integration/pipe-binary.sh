@@ -21,7 +21,7 @@ check "control: the input is 100 MiB" "104857600" "$(stat -c %s "$in")"
 got=$(cat "$in" | crun cat | sum; echo "${PIPESTATUS[1]}")
 check "100 MiB through a pipe into cat and out of it: the same SHA-256, status 0" \
         "$want 0" "$(printf '%s' "$got" | paste -sd' ')"
-check "100 MiB: nothing on stderr" "" "$(head -c 300 "$T_TMP/err")"
+check "100 MiB: nothing on stderr" "" "$(drop_net_fallback <"$T_TMP/err" | head -c 300)"
 
 # The comparison is not vacuous: one byte fewer gives another sum, the one computed without cordon.
 cut_one=$(head -c -1 "$in" | sum)

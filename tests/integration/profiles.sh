@@ -58,7 +58,7 @@ check "SANDBOX_BACKEND=bwrap means ns" "ns" "$out"
 
 # The landlock backend: a private TMPDIR, writable, gone afterwards.
 out=$(cd "$T_PROJECT" && "$CORDON" run -q --backend landlock -- sh -c \
-        'echo "$SANDBOX_BACKEND $TMPDIR"; touch "$TMPDIR/x" && echo written' 2>&1)
+        'echo "$SANDBOX_BACKEND $TMPDIR"; touch "$TMPDIR/x" && echo written' 2>&1 | drop_net_fallback)
 dir=$(printf '%s\n' "$out" | head -1 | cut -d' ' -f2)
 if [[ $out == "landlock /tmp/cordon-"*$'\n'written ]] && [ ! -e "$dir" ]; then
         ok "landlock backend: private TMPDIR, writable inside, removed afterwards"
@@ -82,9 +82,9 @@ check "--receipt: backend, profile, layers applied, exit status" \
 # --policy: a read-only workspace root instead of the writable project (also from stdin).
 printf '{"capabilities": {"workspace": ["read_text"], "process": ["exec"]}, "workspace_roots": ["%s"]}' \
         "$T_PROJECT" > "$T_TMP/ro.json"
-out=$(cd "$T_PROJECT" && "$CORDON" run -q --policy "$T_TMP/ro.json" -- python3 -c "$TRY" 'open(p, "w")' "$T_PROJECT/x" 2>&1)
+out=$(cd "$T_PROJECT" && "$CORDON" run -q --policy "$T_TMP/ro.json" -- python3 -c "$TRY" 'open(p, "w")' "$T_PROJECT/x" 2>&1 | drop_net_fallback)
 check "--policy: a workspace root without write_text is read-only" "$(on_backend EROFS EACCES)" "$out"
-out=$(cd "$T_PROJECT" && "$CORDON" run -q --policy - -- python3 -c "$TRY" 'open(p, "w")' "$T_PROJECT/x" 2>&1 <"$T_TMP/ro.json")
+out=$(cd "$T_PROJECT" && "$CORDON" run -q --policy - -- python3 -c "$TRY" 'open(p, "w")' "$T_PROJECT/x" 2>&1 <"$T_TMP/ro.json" | drop_net_fallback)
 check "--policy -: read from standard input" "$(on_backend EROFS EACCES)" "$out"
 printf '{"workspace_roots": ["relative/dir"]}' > "$T_TMP/bad.json"
 out=$(cd "$T_PROJECT" && "$CORDON" run -q --policy "$T_TMP/bad.json" -- true 2>&1); rc=$?

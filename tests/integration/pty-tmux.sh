@@ -131,7 +131,7 @@ check "the terminal mode is restored after a --timeout kill (exit 124)" \
         "rc=124 $(cat "$T_TMP/stty.before")" "$(echo "$got" | grep '^rc=') $(cat "$T_TMP/stty.timeout" 2>/dev/null)"
 
 # 9. Output to a pipe stays a pipe: no \r\n from the pty in data the user pipes on.
-outer '"$CORDON" run -q -- sh -c "printf \"a\\nb\\n\"; test -t 1 || echo stdout-not-a-tty" | od -An -c | tr -s " "'
+outer '"$CORDON" run -q -- sh -c "printf \"a\\nb\\n\"; test -t 1 || echo stdout-not-a-tty" 2>/dev/null | od -An -c | tr -s " "'
 check "stdout piped onwards gets the bytes as written, not the pty's" \
         "a \\n b \\n s t d o u t - n o t - a - t t y \\n" "$(echo "$got" | tr -d '\n' | sed 's/^ //')"
 

@@ -46,5 +46,6 @@ out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --profile unrestricted --net open
 check "control: without Landlock the reaper can be traced and signalled" \
         "attach=OK mem=OK kill=OK parent=cordon" "$out"
 out=$(cd "$T_PROJECT" && "$CORDON" run --quiet -- python3 -c "$PROBE" attack 2>&1; echo "rc=$?")
+take_net_fallback
 check "with Landlock: ptrace EPERM, its memory EACCES, kill EPERM, and the run ends normally" \
         "attach=EPERM mem=EACCES kill=EPERM parent=cordon rc=0" "$(echo "$out" | paste -sd' ')"

@@ -332,3 +332,123 @@ Test(launch, fall_back_without_landlock_is_an_error)
                      -EOPNOTSUPP);
         cr_assert(strstr(diag.message, "landlock backend cannot run either"), "%s", diag.message);
 }
+
+/* ---- what the command is told of its sandbox, and decisions taken again ---- */
+
+static void set_facts_env(void)
+{
+        char path[] = "PATH=/usr/bin", backend[] = "SANDBOX_BACKEND=ns",
+             profile[] = "SANDBOX_PROFILE=worktree", net[] = "SANDBOX_NETWORK_MODE=filtered";
+        char *envp[] = {path, backend, profile, net, NULL};
+        cr_assert_eq(cordon_policy_set_env(p, envp), 0);
+}
+
+static char *const *launch_env(void)
+{
+        return l.envp ? l.envp : p->envp;
+}
+
+static bool filtered_ok(const struct cordon_policy *policy, char *why, size_t n)
+{
+        (void)policy;
+        (void)why;
+        (void)n;
+        return true;
+}
+
+Test(launch, facts_follow_the_launch)
+{
+        set_facts_env();
+        p->profile = CORDON_PROFILE_UNRESTRICTED;
+        p->backend = CORDON_BACKEND_NS;
+        p->net_mode = CORDON_NET_ISOLATED;
+        cr_assert_eq(prepare(), 0, "%s", diag.message);
+        cr_assert(strv_contains(launch_env(), "SANDBOX_PROFILE=unrestricted"));
+        cr_assert(strv_contains(launch_env(), "SANDBOX_NETWORK_MODE=isolated"));
+        cr_assert(strv_contains(launch_env(), "SANDBOX_BACKEND=ns"));
+        cr_assert(!strv_contains(launch_env(), "SANDBOX_PROFILE=worktree"));
+        cr_assert(!strv_contains(launch_env(), "SANDBOX_NETWORK_MODE=filtered"));
+}
+
+/* Also without the private TMPDIR (a read-only /tmp): the backend is the launch's. */
+Test(launch, facts_landlock_backend_without_tmpdir)
+{
+        if (cordon_landlock_abi() < 6 || !cordon_seccomp_available())
+                cr_skip_test("this kernel lacks Landlock ABI 6 or seccomp");
+        p = cordon_policy_free(p);
+        p = cordon_policy_new();
+        cr_assert_not_null(p);
+        cr_assert_eq(cordon_policy_add_fs(p, "/usr", "/usr", CORDON_ACCESS_RO, 0, "test"), 0);
+        cr_assert_eq(cordon_policy_add_fs(p, "/tmp", "/tmp", CORDON_ACCESS_RO, 0, "test"), 0);
+        set_facts_env();
+        p->backend = CORDON_BACKEND_LANDLOCK;
+        p->net_mode = CORDON_NET_ISOLATED;
+        cr_assert_eq(prepare(), 0, "%s", diag.message);
+        cr_assert_null(l.tmpdir);
+        cr_assert(strv_contains(launch_env(), "SANDBOX_BACKEND=landlock"));
+        cr_assert(!strv_contains(launch_env(), "SANDBOX_BACKEND=ns"));
+}
+
+/* A policy built by hand that does not name them gets none. */
+Test(launch, facts_only_where_the_policy_names_them)
+{
+        p->profile = CORDON_PROFILE_UNRESTRICTED;
+        p->backend = CORDON_BACKEND_NS;
+        cr_assert_eq(prepare(), 0, "%s", diag.message);
+        STRV_FOREACH (e, launch_env())
+                cr_assert(strncmp(*e, "SANDBOX_PROFILE=", 16) != 0 &&
+                              strncmp(*e, "SANDBOX_NETWORK_MODE=", 21) != 0,
+                          "%s", *e);
+}
+
+/* pasta failed after the banner: the mode decided again is said whichever way it went, and
+ * the command is told of it. */
+static int prepare_filtered(enum cordon_net_fallback fallback)
+{
+        set_facts_env();
+        p->profile = CORDON_PROFILE_UNRESTRICTED;
+        p->backend = CORDON_BACKEND_NS;
+        p->net_mode = CORDON_NET_FILTERED;
+        p->net.fallback = fallback;
+        struct cordon_launch fresh = {.warn = collect, .probe_filtered = filtered_ok};
+        cordon_launch_clear(&l);
+        l = fresh;
+        diag = (struct cordon_diag){0};
+        warnings = strv_free(warnings);
+        return cordon_launch_prepare(p, &l, &diag);
+}
+
+Test(launch, net_fall_back_stricter_is_said)
+{
+        if (prepare_filtered(CORDON_NET_FALLBACK_STRICTER) < 0)
+                cr_skip_test("the filtered mode cannot be prepared here: %s", diag.message);
+        cr_assert_eq(l.net_mode, CORDON_NET_FILTERED);
+        cr_assert_null(warnings, "a first decision delivered as asked says nothing");
+        cr_assert(strv_contains(launch_env(), "SANDBOX_NETWORK_MODE=filtered"));
+        cr_assert_eq(cordon_launch_net_fall_back(&l, "it exited", &diag), 0, "%s", diag.message);
+        cr_assert_eq(l.net_mode, CORDON_NET_PROXIED);
+        cr_assert(warned("pasta failed to start: it exited"));
+        cr_assert(warned("using proxied instead"));
+        cr_assert(strv_contains(launch_env(), "SANDBOX_NETWORK_MODE=proxied"));
+}
+
+Test(launch, net_fall_back_open_is_said)
+{
+        if (prepare_filtered(CORDON_NET_FALLBACK_OPEN) < 0)
+                cr_skip_test("the filtered mode cannot be prepared here: %s", diag.message);
+        cr_assert_eq(cordon_launch_net_fall_back(&l, "it exited", &diag), 0, "%s", diag.message);
+        cr_assert_eq(l.net_mode, CORDON_NET_OPEN);
+        cr_assert_eq(strv_length(warnings), 1, "said once");
+        cr_assert(warned("using open instead"));
+        cr_assert(strv_contains(launch_env(), "SANDBOX_NETWORK_MODE=open"));
+}
+
+Test(launch, net_fall_back_strict_names_the_rule)
+{
+        if (prepare_filtered(CORDON_NET_FALLBACK_STRICT) < 0)
+                cr_skip_test("the filtered mode cannot be prepared here: %s", diag.message);
+        cr_assert_eq(cordon_launch_net_fall_back(&l, "it exited", &diag), -EOPNOTSUPP);
+        cr_assert(strstr(diag.message, "pasta failed to start: it exited"), "%s", diag.message);
+        cr_assert(strstr(diag.message, "NETWORK_FILTER_FALLBACK=strict"), "%s", diag.message);
+        cr_assert(strstr(diag.message, "refuses to start"), "%s", diag.message);
+}

@@ -536,6 +536,28 @@ Test(lower, environment_cannot_fake_sandbox_markers)
         cr_assert_str_eq(env_get("SANDBOX_ACTIVE"), "1");
 }
 
+/* SANDBOX_PROFILE and SANDBOX_NETWORK_MODE say what the sandbox is: the caller's own are
+ * replaced, SANDBOX_ENV cannot forge them, and no filter rule can remove them. */
+Test(lower, environment_names_the_profile_and_network)
+{
+        cr_assert_eq(strv_extend(&envp, "SANDBOX_PROFILE=unrestricted"), 0);
+        cr_assert_eq(strv_extend(&envp, "SANDBOX_NETWORK_MODE=open"), 0);
+        h.envp = envp;
+        cr_assert_eq(cordon_list_add(&s.sandbox_env, "SANDBOX_PROFILE=forged", "--setenv"), 0);
+        cr_assert_eq(cordon_list_add(&s.sandbox_env, "SANDBOX_NETWORK_MODE=open", "--setenv"), 0);
+        cr_assert_eq(cordon_list_add(&s.blocked_env_vars, "SANDBOX_PROFILE", "test"), 0);
+        cr_assert_eq(cordon_list_add(&s.blocked_env_patterns, "SANDBOX_*", "test"), 0);
+        s.profile = CORDON_PROFILE_OS_HARDENED;
+        s.net_mode = CORDON_NET_ISOLATED;
+        lower_ok();
+        cr_assert_str_eq(env_get("SANDBOX_PROFILE"), "os_hardened");
+        cr_assert_str_eq(env_get("SANDBOX_NETWORK_MODE"), "isolated");
+        size_t n = 0;
+        STRV_FOREACH (e, p->envp)
+                n += strncmp(*e, "SANDBOX_PROFILE=", 16) == 0;
+        cr_assert_eq(n, 1, "one SANDBOX_PROFILE");
+}
+
 /* ---- symlinks a sandbox could have planted (issue 11) ---- */
 
 Test(lower, project_through_planted_link_refused)

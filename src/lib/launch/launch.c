@@ -224,9 +224,41 @@ static int set_proxy_env(struct cordon_launch *l)
         return launch_setenv(l, vars, ELEMENTSOF(vars));
 }
 
+/* What the command is told of its sandbox, as this launch decided it: SANDBOX_BACKEND,
+ * SANDBOX_PROFILE and SANDBOX_NETWORK_MODE, each rewritten where the policy's environment
+ * names it with another value (cordon_settings_resolve() puts all three there, with what the
+ * settings asked for; a policy built by hand without them gets none). */
+static int set_launch_facts(struct cordon_launch *l)
+{
+        const char *const facts[][2] = {
+            {"SANDBOX_BACKEND", cordon_backend_to_string(l->backend)},
+            {"SANDBOX_PROFILE", cordon_profile_to_string(l->p->profile)},
+            {"SANDBOX_NETWORK_MODE", cordon_net_mode_to_string(l->net_mode)},
+        };
+        char buf[ELEMENTSOF(facts)][64];
+        const char *vars[ELEMENTSOF(facts)];
+        size_t n = 0;
+        for (size_t i = 0; i < ELEMENTSOF(facts); i++) {
+                size_t len = strlen(facts[i][0]);
+                STRV_FOREACH (e, l->envp ?: l->p->envp) {
+                        if (strncmp(*e, facts[i][0], len) != 0 || (*e)[len] != '=')
+                                continue;
+                        if (!streq(*e + len + 1, strempty(facts[i][1]))) {
+                                snprintf(buf[n], sizeof(buf[n]), "%s=%s", facts[i][0],
+                                         strempty(facts[i][1]));
+                                vars[n] = buf[n];
+                                n++;
+                        }
+                        break;
+                }
+        }
+        return n ? launch_setenv(l, vars, n) : 0;
+}
+
 /* The launch's own environment, built again for every backend and mode decided: the landlock
- * backend's TMPDIR (the command sees the host's /tmp as denied) and SANDBOX_BACKEND, the
- * proxy's variables; NULL when the policy's serves as it is. */
+ * backend's TMPDIR (the command sees the host's /tmp as denied), what the command is told of
+ * its sandbox (set_launch_facts()), the proxy's variables; NULL when the policy's serves as
+ * it is. */
 static int build_env(struct cordon_launch *l)
 {
         l->envp = strv_free(l->envp);
@@ -240,8 +272,7 @@ static int build_env(struct cordon_launch *l)
                  * started inside could not make its socket there either). */
                 if (asprintf(&tmux, "TMUX_TMPDIR=%s", l->tmpdir) < 0)
                         return -ENOMEM;
-                int r = launch_setenv(
-                    l, (const char *const[]){var, tmux, "SANDBOX_BACKEND=landlock"}, 3);
+                int r = launch_setenv(l, (const char *const[]){var, tmux}, 2);
                 if (r < 0)
                         return r;
         }
@@ -263,7 +294,8 @@ static int build_env(struct cordon_launch *l)
                                                          strv_length(vars))) < 0))
                         return r;
         }
-        return set_proxy_env(l);
+        int r = set_launch_facts(l);
+        return r < 0 ? r : set_proxy_env(l);
 }
 
 /* Whether the landlock backend's filter can have a listener: both layers on (a "continue" is
@@ -469,9 +501,12 @@ static void landlock_drops(const struct cordon_policy *p, char *buf, size_t n)
                          ro_inside, generated);
 }
 
-/* The delivered network mode, for the backend now chosen; a fallback is warned about. */
-static int decide_net(struct cordon_launch *l, struct cordon_diag *diag)
+/* The delivered network mode, for the backend now chosen; a weaker fallback is warned about.
+ * Decided @again after the `prepared` callback (a start that fell back), a stricter mode than
+ * the one before is warned about too: the banner has told of the other. */
+static int decide_net(struct cordon_launch *l, bool again, struct cordon_diag *diag)
 {
+        enum cordon_net_mode before = l->net_mode;
         const struct cordon_net_host host = {.landlock_abi = l->landlock_abi,
                                              .seccomp = l->probe_seccomp(),
                                              .notify = l->backend == CORDON_BACKEND_LANDLOCK &&
@@ -480,7 +515,8 @@ static int decide_net(struct cordon_launch *l, struct cordon_diag *diag)
                                   &l->net_mode, l->net_note, sizeof(l->net_note), diag);
         /* A weaker network than asked for is always a warning; a stricter one takes nothing
          * away and is told in the report (and the banner). */
-        if (r >= 0 && *l->net_note && l->net_mode < l->p->net_mode)
+        if (r >= 0 && *l->net_note &&
+            (l->net_mode < l->p->net_mode || (again && !l->dry_run && l->net_mode > before)))
                 warn(l, "%s", l->net_note);
         return r;
 }
@@ -585,7 +621,7 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
             (r = layer_missing(l, &l->seccomp, "seccomp filters are unavailable on this kernel",
                                diag)) < 0)
                 return r;
-        if ((r = decide_net(l, diag)) < 0 || (r = net_seccomp_rule(l, diag)) < 0)
+        if ((r = decide_net(l, false, diag)) < 0 || (r = net_seccomp_rule(l, diag)) < 0)
                 return r;
 
         /* What lowering planned for the host (placeholders, HOME_WRITABLE directories), before
@@ -626,7 +662,7 @@ int cordon_launch_fall_back(struct cordon_launch *l, const char *why, struct cor
                 if ((r = prepare_limits(l, diag)) < 0)
                         return r;
         }
-        r = decide_net(l, diag);
+        r = decide_net(l, true, diag);
         if (r < 0 || (r = net_seccomp_rule(l, diag)) < 0)
                 return r;
         return prepare_backend(l, diag);
@@ -635,13 +671,10 @@ int cordon_launch_fall_back(struct cordon_launch *l, const char *why, struct cor
 int cordon_launch_net_fall_back(struct cordon_launch *l, const char *why, struct cordon_diag *diag)
 {
         snprintf(l->filtered_failed, sizeof(l->filtered_failed), "pasta failed to start: %s", why);
-        enum cordon_net_mode before = l->net_mode;
-        int r = decide_net(l, diag);
+        /* The banner has told of filtered already: a change after it is always said. */
+        int r = decide_net(l, true, diag);
         if (r < 0 || (r = net_seccomp_rule(l, diag)) < 0)
                 return r;
-        /* The banner has told of filtered already: a change after it is always said. */
-        if (l->net_mode > before)
-                warn(l, "%s", l->net_note);
         return prepare_backend(l, diag);
 }
 

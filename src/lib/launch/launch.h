@@ -52,6 +52,11 @@ struct cordon_launch {
         struct cordon_nft_plan nft;
         struct cordon_pasta pasta;
         bool pasta_end_said; /* its end during the run was said (net-filtered.h) */
+        /* Why the command lost the filtered network after it may have started ("filtered
+         * failed: ..."; "" when it did not): pasta ended, and the command has only its
+         * loopback. The report then says isolated (cordon_net_filtered_lost()). During the
+         * launch spawn.c keeps pasta's bare message here until the child's report is in. */
+        char net_lost[sizeof(((struct cordon_diag *)0)->message) + 64];
         /* The proxied network: the port the command is told of (0 until decided, and in a dry
          * run of the landlock backend), and the landlock backend's listening socket on the
          * host's loopback until the sandbox takes it (-EBADF otherwise; net-proxied.h). */

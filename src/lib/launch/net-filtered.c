@@ -112,18 +112,30 @@ int cordon_net_filtered_ready(struct cordon_launch *l, int child_up, struct cord
         return cordon_pasta_wait_ready_or(&l->pasta, child_up, diag);
 }
 
+void cordon_net_filtered_lost(struct cordon_launch *l, const char *why)
+{
+        if (*l->net_lost)
+                return;
+        snprintf(l->net_lost, sizeof(l->net_lost), "filtered failed: %s", why);
+        if (!l->warn)
+                return;
+        char line[sizeof(l->net_lost) + 128];
+        snprintf(line, sizeof(line),
+                 "network=isolated from now on (%s): the command has no network beyond its own "
+                 "loopback",
+                 l->net_lost);
+        l->warn(l->userdata, line);
+}
+
 static int pasta_exited(void *userdata, const struct pollfd *fds)
 {
         struct cordon_launch *l = userdata;
         (void)fds;
-        char why[512], line[640];
+        char why[512], what[640];
         cordon_pasta_describe_exit(&l->pasta, why, sizeof(why));
-        snprintf(line, sizeof(line),
-                 "pasta, the filtered network's helper, ended while the sandbox ran (%s): the "
-                 "sandbox has no network from now on",
-                 why);
-        if (l->warn)
-                l->warn(l->userdata, line);
+        snprintf(what, sizeof(what),
+                 "pasta, the filtered network's helper, ended while the sandbox ran (%s)", why);
+        cordon_net_filtered_lost(l, what);
         l->pasta_end_said = true;
         return 0;
 }

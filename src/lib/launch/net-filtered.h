@@ -20,11 +20,17 @@ struct cordon_loop;
 struct cordon_loop_source;
 
 /* While the sandbox runs: a pasta that exits on its own (the command may have started before it
- * was ready, and it can fail later too) is said once through the launch's warning callback, as
+ * was ready, and it can fail later too) is said once through cordon_net_filtered_lost(), as
  * the sandbox has no network from then on. @src (the caller's, valid while @loop runs) watches
  * pasta's pidfd on @loop. 0 (also when no pasta runs), or -errno of cordon_loop_add(). */
 int cordon_net_filtered_watch(struct cordon_launch *l, struct cordon_loop *loop,
                               struct cordon_loop_source *src);
+
+/* The filtered network is gone (@why: what pasta did) while the command may be running: no
+ * fallback can follow, since the command is in its own network namespace, which has only its
+ * loopback now. Records it in @l->net_lost (the report's mode becomes isolated) and says so
+ * once through the launch's warning callback, naming the mode the command has. */
+void cordon_net_filtered_lost(struct cordon_launch *l, const char *why);
 
 /* After the release: waits for pasta to say it is ready (killed and reaped on failure), or for
  * the child to say that pasta has configured its namespace (a byte on @child_up): 1 then. */

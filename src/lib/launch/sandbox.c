@@ -361,6 +361,11 @@ _public_ int cordon_sandbox_wait(struct cordon_sandbox *sb, int *ret_status)
                 /* The sandbox has ended: its network helper goes now (reaped at free, where
                  * cordon_launch_clear() stops it: its exit takes tens of milliseconds). */
                 cordon_pasta_kill(&sb->l.pasta);
+                /* pasta ended while the command ran: it had only its loopback from then on. */
+                if (*sb->l.net_lost) {
+                        sb->report.net_mode = CORDON_NET_ISOLATED;
+                        sb->report.net_note = sb->l.net_lost;
+                }
                 sb->reaper.pid = 0;
                 atomic_store(&sb->ended, true);
                 restore_mask(sb);

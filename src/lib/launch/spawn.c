@@ -22,6 +22,7 @@
 #include "lib/launch/egress.h"
 #include "lib/policy/diag.h"
 #include "lib/launch/launch.h"
+#include "lib/launch/net-filtered.h"
 #include "lib/policy/net-modes.h"
 #include "lib/mech/ns-limits.h"
 #include "lib/mech/ns-mount.h"
@@ -242,6 +243,19 @@ static void kill_child(struct cordon_sandbox *sb, bool kill_it)
         sb->pidfd = safe_close(sb->pidfd);
 }
 
+/* Whether the child wrote its byte on net_up (filtered mode: it goes on to its command once
+ * its namespace has its routes, without the second release). Final only once it is dead. */
+static bool child_went_on(struct cordon_sandbox *sb)
+{
+        if (sb->net_up[0] < 0)
+                return false;
+        struct pollfd pfd = {.fd = sb->net_up[0], .events = POLLIN};
+        char b = 0;
+        bool said = poll(&pfd, 1, 0) > 0 && read(sb->net_up[0], &b, 1) == 1;
+        sb->net_up[0] = safe_close(sb->net_up[0]);
+        return said;
+}
+
 /* Parent steps, then the release. */
 static int phase_parent_steps(struct cordon_sandbox *sb, struct cordon_diag *diag)
 {
@@ -269,17 +283,26 @@ static int phase_parent_steps(struct cordon_sandbox *sb, struct cordon_diag *dia
         /* The child runs its steps meanwhile and waits for the second release before the
          * command (filtered: pasta's start-up overlaps the mounts and the firewall's load). */
         r = net->parent_ready(&sb->l, sb->net_up[0], diag);
-        sb->net_up[0] = safe_close(sb->net_up[0]);
         if (r < 0) {
                 /* A child that failed on its own (pasta then sees its namespace go) has the
-                 * better reason in its report. */
+                 * better reason in its report; one that had gone on to its command, which has
+                 * ended already, lost the network (said once the launch is over). */
                 struct pollfd pfd = {.fd = sb->pidfd, .events = POLLIN};
-                if (sb->pidfd >= 0 && poll(&pfd, 1, 0) > 0)
+                if (sb->pidfd >= 0 && poll(&pfd, 1, 0) > 0) {
+                        if (child_went_on(sb))
+                                snprintf(sb->l.net_lost, sizeof(sb->l.net_lost), "%s",
+                                         diag ? diag->message : "pasta failed");
+                        if (diag)
+                                diag->message[0] = 0;
                         return 0;
+                }
+                /* net_up stays open: whether the child went on regardless is known only once
+                 * it is dead (launch_once()). */
                 if (diag)
                         diag->step = CORDON_STEP_NETWORK;
                 return r;
         }
+        sb->net_up[0] = safe_close(sb->net_up[0]);
         if (r == 1)
                 return 0; /* the child went on once its namespace was configured */
         r = cordon_control_send(sb->control[0], &m);
@@ -371,11 +394,24 @@ static int launch_once(struct cordon_sandbox *sb, char *why, size_t whylen,
         if (r < 0) {
                 sb->control[1] = -EBADF;
                 kill_child(sb, true);
-                /* pasta would not start: NETWORK_FILTER_FALLBACK decides, unless it is strict
-                 * (then this is the refusal). */
+                bool went_on = child_went_on(sb);
+                /* pasta would not start: NETWORK_FILTER_FALLBACK decides (strict: the refusal
+                 * names it). Never after the command may have started: the child can go on
+                 * once its namespace has its routes, and pasta can fail just after configuring
+                 * them, with the supervisor seeing pasta's end first; such a child was killed
+                 * above, possibly in its command, which is not started a second time. */
                 if (diag && diag->step == CORDON_STEP_NETWORK &&
-                    l->net_mode == CORDON_NET_FILTERED &&
-                    l->p->net.fallback != CORDON_NET_FALLBACK_STRICT) {
+                    l->net_mode == CORDON_NET_FILTERED) {
+                        if (went_on) {
+                                char failed[sizeof(diag->message)];
+                                snprintf(failed, sizeof(failed), "%s", diag->message);
+                                return cordon_diag_set(
+                                    diag, r,
+                                    "%s; the sandbox's network was configured and its command "
+                                    "may have started: the sandbox was killed, and is not "
+                                    "started again under NETWORK_FILTER_FALLBACK",
+                                    failed);
+                        }
                         snprintf(why, whylen, "%s", diag->message);
                         return -ENOLINK;
                 }
@@ -397,6 +433,7 @@ static int launch_once(struct cordon_sandbox *sb, char *why, size_t whylen,
         if (r > 0) {
                 safe_close(master);
                 kill_child(sb, false);
+                l->net_lost[0] = 0; /* the child's failure is the reason */
                 /* The namespaces were created but the id maps or the first mount were refused:
                  * what AppArmor's userns restriction looks like. Nothing has run yet. */
                 if (l->auto_backend && (rep.step == CORDON_STEP_USERNS ||
@@ -412,6 +449,13 @@ static int launch_once(struct cordon_sandbox *sb, char *why, size_t whylen,
         }
         if (diag)
                 diag->step = CORDON_STEP_NONE;
+        /* pasta failed while a child that had gone on ran its command, which has ended. */
+        if (*l->net_lost) {
+                char what[sizeof(l->net_lost)];
+                snprintf(what, sizeof(what), "%s", l->net_lost);
+                l->net_lost[0] = 0;
+                cordon_net_filtered_lost(l, what);
+        }
         /* PID 1 sent it before starting the command, whose exec we just saw; none means the pty
          * made outside serves. A master that came and cannot be used leaves the command's
          * terminal unrelayed: hang it up rather. */
@@ -454,12 +498,15 @@ int cordon_sandbox_launch(struct cordon_sandbox *sb, char *const *argv, struct c
         r = launch_once(sb, why, sizeof(why), diag);
         if (r == -ENOLINK) {
                 launch_undo(sb);
+                /* A strict fallback refuses here, as the network's step. */
                 if (diag)
-                        diag->step = CORDON_STEP_PREPARE;
+                        diag->step = CORDON_STEP_NETWORK;
                 r = cordon_launch_net_fall_back(&sb->l, why, diag);
                 if (r >= 0)
                         r = cordon_egress_prepare(sb, sb->l.p, diag);
                 cordon_sandbox_report_decisions(sb);
+                if (r >= 0 && sb->opts.prepared)
+                        sb->opts.prepared(sb->opts.userdata, sb);
                 if (r >= 0)
                         r = launch_once(sb, why, sizeof(why), diag);
         }
@@ -469,6 +516,8 @@ int cordon_sandbox_launch(struct cordon_sandbox *sb, char *const *argv, struct c
                         diag->step = CORDON_STEP_PREPARE;
                 r = cordon_launch_fall_back(&sb->l, why, diag);
                 cordon_sandbox_report_decisions(sb);
+                if (r >= 0 && sb->opts.prepared)
+                        sb->opts.prepared(sb->opts.userdata, sb);
                 if (r >= 0)
                         r = launch_once(sb, why, sizeof(why), diag);
         }

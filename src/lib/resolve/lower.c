@@ -475,19 +475,25 @@ static int lower_env(struct lower *l)
                 if ((r = cordon_list_add(&e->set, it->value, it->origin)) < 0)
                         return r;
         }
-        _cleanup_free_ char *pwd = NULL, *project = NULL;
-        if (asprintf(&pwd, "PWD=%s", strempty(l->p->cwd)) < 0)
+        _cleanup_free_ char *pwd = NULL, *project = NULL, *profile = NULL, *net = NULL;
+        if (asprintf(&pwd, "PWD=%s", strempty(l->p->cwd)) < 0 ||
+            asprintf(&profile, "SANDBOX_PROFILE=%s", cordon_profile_to_string(s->profile)) < 0 ||
+            asprintf(&net, "SANDBOX_NETWORK_MODE=%s", cordon_net_mode_to_string(s->net_mode)) < 0)
                 return -ENOMEM;
         if ((r = cordon_lower_agents_env(l)) < 0)
                 return r;
-        /* What scripts written for agent-sandbox look for; SANDBOX_BACKEND is the launch's
-         * (build_env() says landlock where that backend runs). */
+        /* What scripts written for agent-sandbox look for, and what the sandbox is: set last,
+         * so neither the caller's environment nor SANDBOX_ENV can forge them, and the filter
+         * never sees them. SANDBOX_BACKEND, SANDBOX_PROFILE and SANDBOX_NETWORK_MODE are the
+         * launch's to decide: it rewrites them with what it delivers (build_env()). */
         if (l->p->project_dir &&
             ((r = asprintf(&project, "SANDBOX_PROJECT_DIR=%s", l->p->project_dir)) < 0 ||
              (r = cordon_list_add(&e->set, project, "cordon")) < 0))
                 return r < 0 ? -ENOMEM : r;
         if ((r = cordon_list_add(&e->set, "SANDBOX_ACTIVE=1", "cordon")) < 0 ||
             (r = cordon_list_add(&e->set, "SANDBOX_BACKEND=ns", "cordon")) < 0 ||
+            (r = cordon_list_add(&e->set, profile, "cordon")) < 0 ||
+            (r = cordon_list_add(&e->set, net, "cordon")) < 0 ||
             (l->p->cwd && (r = cordon_list_add(&e->set, pwd, "cordon")) < 0))
                 return r;
         r = cordon_env_filter_names(e, l->h->envp, &l->p->envp, &l->p->n_env_blocked,
