@@ -121,12 +121,14 @@ static int protect_admin_dirs(struct lower *l)
                 *strrchr(have, '/') = 0;
                 struct stat st;
                 int r;
-                /* The nearest directory of the way that exists. */
-                while ((r = cordon_lower_lstat(l, have, &st)) < 0 && errno == ENOENT)
-                        *strrchr(have, '/') = 0;
+                /* The nearest directory of the way that exists ("/" at the last). */
+                while ((r = cordon_lower_lstat(l, have, &st)) < 0 && errno == ENOENT) {
+                        char *slash = strrchr(have, '/');
+                        slash[slash == have] = 0;
+                }
                 if (r < 0 || !S_ISDIR(st.st_mode) || !cordon_lower_sandbox_can_write(l, have))
                         continue;
-                for (size_t n = strlen(have); n < strlen(dir);) {
+                for (size_t n = streq(have, "/") ? 0 : strlen(have); n < strlen(dir);) {
                         const char *e = strchrnul(dir + n + 1, '/');
                         _cleanup_free_ char *cur = strndup(dir, (size_t)(e - dir));
                         _cleanup_free_ char *line = NULL;
