@@ -3,6 +3,7 @@
  * missing mechanism means for the worktree profile; os_hardened always insists. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,12 +93,19 @@ static int prepare_limits(struct cordon_launch *l, struct cordon_diag *diag)
                 loose.pids = 0;
                 lim = &loose;
         }
-        /* copy_process() never applies RLIMIT_NPROC to the real uid 0 (INIT_USER). */
-        if (l->p->nproc_limit && getuid() == 0)
-                return cordon_diag_set(
-                    diag, -EOPNOTSUPP,
-                    "SANDBOX_NPROC_LIMIT cannot be enforced: the kernel does not "
-                    "apply RLIMIT_NPROC to uid 0 (PIDS_LIMIT bounds one sandbox)");
+        /* SANDBOX_NPROC_LIMIT is RLIMIT_NPROC (child-steps.c), which copy_process() never
+         * applies to the real uid 0 (INIT_USER): for root the sandbox's pids cgroup carries it
+         * (the smaller of it and PIDS_LIMIT), and without one the start is refused. The cgroup
+         * counts the sandbox's tasks, not every process of the uid: for root that is the only
+         * bound there is. */
+        uint64_t nproc = l->p->nproc_limit;
+        bool nproc_cgroup = nproc && getuid() == 0;
+        l->nproc_mech = nproc ? CORDON_LIMIT_RLIMIT : CORDON_LIMIT_NONE;
+        l->nproc_pids_only = nproc_cgroup && !lim->pids;
+        if (nproc_cgroup) {
+                loose.pids = lim->pids && lim->pids < nproc ? lim->pids : nproc;
+                lim = &loose;
+        }
         if (!lim->memory_bytes && !lim->pids && !lim->cpus && !l->p->cgroup_path)
                 return 0;
         l->limits = calloc(1, sizeof(*l->limits));
@@ -105,11 +113,28 @@ static int prepare_limits(struct cordon_launch *l, struct cordon_diag *diag)
                 return -ENOMEM;
         int r = l->dry_run ? cordon_limits_plan(lim, l->p->cgroup_path, l->limits, diag)
                            : cordon_limits_prepare(lim, l->p->cgroup_path, l->limits, diag);
+        enum cordon_limit_mechanism pids = r >= 0 ? l->limits->mechanism[CORDON_LIMIT_PIDS] : 0;
+        if (r >= 0 && nproc_cgroup && pids != CORDON_LIMIT_CGROUP2 &&
+            pids != CORDON_LIMIT_CGROUP1) {
+                (void)cordon_limits_cleanup(l->limits);
+                r = cordon_diag_set(diag, -EOPNOTSUPP, "the pids limit got no cgroup");
+        }
         if (r < 0) {
                 free(l->limits);
                 l->limits = NULL;
-                return r;
+                if (r != -EOPNOTSUPP || !nproc_cgroup)
+                        return r;
+                char why[sizeof(diag->message)] = "";
+                if (diag)
+                        snprintf(why, sizeof(why), "%s", diag->message);
+                return cordon_diag_set(diag, r,
+                                       "SANDBOX_NPROC_LIMIT=%" PRIu64 " cannot be enforced for "
+                                       "uid 0: the kernel does not apply RLIMIT_NPROC to uid 0, "
+                                       "and no pids cgroup can carry it here (%s)",
+                                       nproc, *why ? why : strerror(-r));
         }
+        if (nproc_cgroup)
+                l->nproc_mech = pids;
         if (l->dry_run)
                 return 0;
         size_t n = 0;
