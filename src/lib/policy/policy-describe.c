@@ -86,11 +86,11 @@ static void describe_limits(FILE *f, const struct cordon_policy *p, const struct
                 fprintf(f, " nproc=%" PRIu64 " (%s)", p->nproc_limit,
                         l->nproc_mech == CORDON_LIMIT_RLIMIT
                             ? "rlimit: RLIMIT_NPROC, every process of the uid counts"
-                            : l->nproc_mech == CORDON_LIMIT_CGROUP2
-                                ? "cgroup2: the sandbox's pids cgroup, since uid 0 is exempt from "
-                                  "RLIMIT_NPROC"
-                                : "cgroup1: the sandbox's pids cgroup, since uid 0 is exempt from "
-                                  "RLIMIT_NPROC");
+                        : l->nproc_mech == CORDON_LIMIT_CGROUP2
+                            ? "cgroup2: the sandbox's pids cgroup, since uid 0 is exempt from "
+                              "RLIMIT_NPROC"
+                            : "cgroup1: the sandbox's pids cgroup, since uid 0 is exempt from "
+                              "RLIMIT_NPROC");
                 any = true;
         }
         if (lim->cpus) {
