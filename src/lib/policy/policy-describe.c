@@ -240,6 +240,12 @@ int cordon_policy_describe(const struct cordon_policy *p, const struct cordon_la
         if (p->cwd)
                 fprintf(f, "working directory: %s\n", p->cwd);
         describe_mounts(f, p, l);
+        if (p->devices_unmatched) {
+                fputs("devices that match nothing here (dropped without a warning):", f);
+                STRV_FOREACH (d, p->devices_unmatched)
+                        fprintf(f, " %s%s", *d, d[1] ? "," : "");
+                fputc('\n', f);
+        }
         describe_env(f, p);
         describe_actions(f, p);
         if (fclose(f) != 0 || !buf) {

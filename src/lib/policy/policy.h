@@ -160,6 +160,10 @@ struct cordon_policy {
          * (host realpaths), except the home directories and their parents. */
         char **link_parents;
         char **link_homes;
+        /* DEVICES entries that matched nothing on this host, "PATTERN (from ORIGIN)": dropped
+         * without a warning (the NVIDIA defaults on a machine without them), listed by
+         * --dry-run. */
+        char **devices_unmatched;
 
         struct cordon_process_rules process;
         /* The mode asked for; the launch delivers it or, as @net.fallback says, another one
