@@ -101,6 +101,35 @@ Test(lower_resolve, changes_nothing_and_plans_every_action)
                            "the planned directory is pinned");
 }
 
+/* What resolve planned and the apply cannot make (something changed in between): the refusal
+ * names the BLOCKED_FILES entries left unprotected, those below a directory that failed too,
+ * and the fix, and the other failures after it. */
+Test(lower_resolve, apply_failure_names_blocked_files)
+{
+        everything_missing();
+        cr_assert_eq(cordon_list_add(&s.blocked_files, fmt("%s/conf/b.pem", project), "--mask"), 0);
+        cr_assert_eq(cordon_list_add(&s.blocked_files, fmt("%s/top.pem", project), "--mask"), 0);
+        cr_assert_eq(resolve(), 0, "%s", diag.message);
+        /* A file where the placeholders' directory was to be made, and a directory where a
+         * placeholder was. */
+        write_file(fmt("%s/conf", project), "");
+        mkdir_p(fmt("%s/top.pem", project));
+        int r = cordon_policy_apply(p, collect, NULL, &diag);
+        cr_assert_eq(r, -EEXIST, "%d (%s)", r, diag.message);
+        cr_assert(strstr(diag.message, "cannot protect 3 BLOCKED_FILES entries: "), "%s",
+                  diag.message);
+        cr_assert(strstr(diag.message, fmt("'%s/conf/key.pem': cannot create directory '%s/conf': "
+                                           "something else is there now",
+                                           project, project)),
+                  "%s", diag.message);
+        cr_assert(strstr(diag.message, fmt("'%s/conf/b.pem'", project)), "%s", diag.message);
+        cr_assert(strstr(diag.message, fmt("'%s/top.pem': cannot create it: something else is "
+                                           "there now",
+                                           project)),
+                  "%s", diag.message);
+        cr_assert(strstr(diag.message, "(remove them from BLOCKED_FILES)"), "%s", diag.message);
+}
+
 Test(lower_resolve, apply_gives_what_lower_gives)
 {
         everything_missing();
