@@ -17,6 +17,7 @@
 #include "lib/resolve/host-action.h"
 #include "lib/launch/launch.h"
 #include "lib/launch/landlock-env.h"
+#include "lib/launch/mail-shadow.h"
 #include "lib/launch/notify-fs.h"
 #include "lib/mech/ns-limits.h"
 #include "lib/mech/seccomp-notify.h"
@@ -280,6 +281,11 @@ static int build_env(struct cordon_launch *l)
                                                          strv_length(vars))) < 0))
                         return r;
         }
+        /* NETWORK_MAIL_BLOCK's stubs first on PATH. */
+        _cleanup_free_ char *path = NULL;
+        int k = cordon_mail_shadow_path(l, l->envp ?: l->p->envp, &path);
+        if (k < 0 || (path && (k = launch_setenv(l, (const char *const[]){path}, 1)) < 0))
+                return k;
         /* The ns backend's writable twins of the configuration copies it binds read-only. */
         if (l->backend != CORDON_BACKEND_LANDLOCK && l->p->ns_env_files) {
                 _cleanup_strv_free_ char **vars = NULL;
@@ -365,14 +371,16 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                             "TMP_SIZE cannot be enforced by the landlock backend: it has no "
                             "mount namespace, so its TMPDIR is a directory on the host's /tmp and "
                             "its home is not a tmpfs (use SANDBOX_BACKEND=ns)");
-                /* The stub over the mailers is mounts; without them the stub layer is
-                 * missing, and a requested restriction missing is a refusal. */
-                if (p->mail_stub && (p->mail_stub_required || p->landlock_only))
+                /* The stub over the mailers is mounts: `on` asks for it, and a requested
+                 * restriction missing is a refusal. `auto` gets the PATH part alone
+                 * (mail-shadow.h). */
+                if (p->mail_stub && p->mail_stub_required)
                         return cordon_diag_set(
                             diag, -EOPNOTSUPP,
-                            "NETWORK_MAIL_BLOCK cannot be enforced by the landlock backend: it "
+                            "NETWORK_MAIL_BLOCK=on cannot be enforced by the landlock backend: it "
                             "has no mount namespace to put the mail stub over the host's mailers "
-                            "(use the ns backend, or set NETWORK_MAIL_BLOCK=off)");
+                            "(use the ns backend, or set NETWORK_MAIL_BLOCK=auto for the stubs "
+                            "first on PATH only, or off)");
                 /* The git directories' read-only entries are mounts too (an explicit landlock
                  * backend is refused by the resolve already, naming the same). */
                 if (p->git_protected)
@@ -434,6 +442,9 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                         return cordon_diag_set(diag, r, "failed to plan the Landlock rules: %s",
                                                strerror(-r));
                 cordon_landlock_plan_set_net(&l->ll, l->net_mode, l->proxy_port, resolve_unix);
+                /* Placed where no grant of the plan lets the command write, and read-only. */
+                if ((r = cordon_mail_shadow_prepare(l, diag)) < 0)
+                        return r;
                 if (l->backend == CORDON_BACKEND_LANDLOCK && !l->dry_run) {
                         r = l->tmpdir
                                 ? cordon_landlock_plan_add(
@@ -456,6 +467,9 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                    (r = prepare_net_only_landlock(l, resolve_unix, diag)) < 0) {
                 return r;
         }
+        /* Without the Landlock layer nothing is confined: the stubs are only the message. */
+        if (!l->landlock && (r = cordon_mail_shadow_prepare(l, diag)) < 0)
+                return r;
 
         if ((r = build_env(l)) < 0)
                 return r;
@@ -695,6 +709,7 @@ void cordon_launch_clear(struct cordon_launch *l)
         limits_clear(l);
         cordon_bpf_clear(&l->bpf);
         cordon_landlock_plan_clear(&l->ll);
+        cordon_mail_shadow_remove(l);
         if (l->tmpdir) {
                 /* Most commands leave it empty: one rmdir, no walk. */
                 remove_tree_physical(l->tmpdir);

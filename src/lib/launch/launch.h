@@ -65,6 +65,9 @@ struct cordon_launch {
         int proxy_fd;
 
         char *tmpdir; /* landlock backend: the private TMPDIR on the host, removed at clear */
+        /* Landlock backend with NETWORK_MAIL_BLOCK: the directory of mail stubs first on PATH
+         * (mail-shadow.h), removed at clear; NULL when none. */
+        char *mail_dir;
         /* The agents' private homes (agent-home.h), made after the host actions. */
         struct cordon_agent_homes agent_homes;
         /* The host actions' line of what they made quietly ("created ..."); NULL: nothing. */

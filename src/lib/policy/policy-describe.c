@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/resolve/host-action.h"
+#include "lib/resolve/mail-stub.h"
 #include "lib/launch/landlock-env.h"
 #include "lib/launch/launch.h"
 #include "lib/mech/ns-user.h"
@@ -107,6 +108,26 @@ static void describe_limits(FILE *f, const struct cordon_policy *p, const struct
                 any = true;
         }
         fputs(any ? "\n" : " none\n", f);
+}
+
+/* NETWORK_MAIL_BLOCK as the backend gives it: the ns backend's stubs are in the mounts below;
+ * the landlock backend has only the directory of stubs first on PATH. */
+static void describe_mail(FILE *f, const struct cordon_policy *p, const struct cordon_launch *l)
+{
+        if (!p->mail_stub)
+                return;
+        if (l->backend == CORDON_BACKEND_NS)
+                fputs("mail: NETWORK_MAIL_BLOCK: the stub over each mailer of the host and the "
+                      "directory of stubs first on PATH (" CORDON_MAIL_STUB_DIR ", below)\n",
+                      f);
+        else
+                fprintf(f,
+                        "mail: NETWORK_MAIL_BLOCK: the landlock backend has no mounts, so only "
+                        "the mailers called by name are stopped, by a directory of stubs first on "
+                        "PATH (%s, read-only inside, removed after the run); one run by its path, "
+                        "such as /usr/sbin/sendmail, still runs, and the network rules still "
+                        "apply\n",
+                        l->mail_dir ? l->mail_dir : "cordon-mail-XXXXXX in /tmp");
 }
 
 /* Where a configuration copy (TOOL_CONFIG_COPIES) is, and whether the command may write it:
@@ -231,6 +252,7 @@ int cordon_policy_describe(const struct cordon_policy *p, const struct cordon_la
                 cordon_fallback_to_string(p->fallback));
         describe_layers(f, l);
         describe_network(f, p, l);
+        describe_mail(f, p, l);
         describe_limits(f, p, l);
         if (p->project_dir)
                 fprintf(f, "project: %s\n", p->project_dir);
