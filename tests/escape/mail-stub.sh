@@ -30,7 +30,7 @@ iso=(--backend "$b" --net isolated)
 open=(--backend "$b" --net open)
 landlock=false
 [ "$b" = landlock ] && landlock=true
-if $landlock; then STUB_DIR_GLOB='/tmp/cordon-mail-??????'; else STUB_DIR_GLOB=/run/cordon/mail-block; fi
+if $landlock; then STUB_DIR_GLOB='/dev/shm/cordon-mail-??????'; else STUB_DIR_GLOB=/run/cordon/mail-block; fi
 printf '#!/bin/sh\necho project-program "$#"\n' > "$T_PROJECT/notmail"
 chmod 755 "$T_PROJECT/notmail"
 both "${iso[@]}" -- "$T_PROJECT/notmail" a b
@@ -104,7 +104,11 @@ printf "%s " "$(try sh -c "echo x > $d/sendmail")" "$(try rm "$d/mail")" \
         both "${iso[@]}" -- sh -c 'stat -c %a "${PATH%%:*}/sendmail"; ls "${PATH%%:*}" | wc -l'
         check "$b: the stub is 0555, one file and its links" "555 13" "$(echo "$out" | tr '\n' ' ' | sed 's/ *$//')"
         check "$b: the directory is removed after the run" "" \
-                "$(find /tmp -maxdepth 1 -name 'cordon-mail-*' -user "$(id -u)" -newer "$T_PROJECT/notmail" 2>/dev/null)"
+                "$(find /dev/shm /tmp -maxdepth 1 -name 'cordon-mail-*' -user "$(id -u)" -newer "$T_PROJECT/notmail" 2>/dev/null)"
+        # The host's /dev/shm granted writable (PRIVATE_IPC=false): the directory goes elsewhere.
+        both "${iso[@]}" --set PRIVATE_IPC=false -- sh -c 'd=${PATH%%:*}; echo "$d"; { echo x > "$d/sendmail"; } 2>/dev/null || echo FAIL'
+        check_like "$b: with /dev/shm writable inside, the stubs go to /tmp, still not writable" \
+                "/tmp/cordon-mail-?????? FAIL" "$(echo "$out" | tr '\n' ' ' | sed 's/ *$//')"
         both "${iso[@]}" --dry-run -- true
         check_like "$b: the dry run says only the PATH stubs apply, absolute paths still run" \
                 "*mail: NETWORK_MAIL_BLOCK: the landlock backend has no mounts, so only the mailers called by name are stopped*such as /usr/sbin/sendmail, still runs*" \
@@ -133,11 +137,11 @@ if [ ${#found[@]} -eq 0 ]; then
 else
         check "$b: the host's mailers answer with the stub (${found[*]})" "" "${bad[*]}"
 fi
-for i in 1 2 3 4; do ok "ns: the landlock backend's directory # SKIP ns backend"; done
+for i in 1 2 3 4 5; do ok "ns: the landlock backend's directory # SKIP ns backend"; done
 
 }
 
-plan 44
+plan 46
 backend ns
 backend landlock
 

@@ -19,8 +19,10 @@
 #include "shared/macro.h"
 #include "shared/path-util.h"
 
-/* Where the directory may go: places the caller can make a directory in, tried in order. */
-static const char *const places[] = {"/tmp", "/dev/shm", "/var/tmp"};
+/* Where the directory may go: places the caller can make a directory in, tried in order. A
+ * tmpfs first: on this VM's ext4 /tmp each symbolic link costs about 120 us against a few on
+ * /dev/shm (13 of them a start). */
+static const char *const places[] = {"/dev/shm", "/tmp", "/var/tmp"};
 
 /* Whether a rule of @ll that grants any writing right reaches @dir: the command could then
  * replace the stubs, or rename the directory away. */
@@ -98,7 +100,7 @@ static int make(struct cordon_launch *l, struct cordon_diag *diag)
                                "there is no place for its directory of mail stubs that the "
                                "command could not write (%s) (set NETWORK_MAIL_BLOCK=off, or use "
                                "the ns backend)",
-                               *why ? why : "none of /tmp, /dev/shm, /var/tmp");
+                               *why ? why : "none of /dev/shm, /tmp, /var/tmp");
 }
 
 int cordon_mail_shadow_prepare(struct cordon_launch *l, struct cordon_diag *diag)

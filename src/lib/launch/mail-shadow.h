@@ -7,7 +7,7 @@ struct cordon_diag;
 struct cordon_launch;
 
 /* Landlock backend with the policy's mail_stub (auto; `on` is refused before): makes the
- * directory once (none in a dry run), `cordon-mail-XXXXXX` in the first of /tmp, /dev/shm and
+ * directory once (none in a dry run), `cordon-mail-XXXXXX` in the first of /dev/shm, /tmp and
  * /var/tmp that no writable Landlock grant of @l->ll reaches, holding the stub (mode 0555,
  * written beneath the directory's descriptor) and a symbolic link to it under each other name,
  * and adds its Landlock rule (read and execute, nothing else) when the layer is on and the plan

@@ -127,7 +127,7 @@ static void describe_mail(FILE *f, const struct cordon_policy *p, const struct c
                         "PATH (%s, read-only inside, removed after the run); one run by its path, "
                         "such as /usr/sbin/sendmail, still runs, and the network rules still "
                         "apply\n",
-                        l->mail_dir ? l->mail_dir : "cordon-mail-XXXXXX in /tmp");
+                        l->mail_dir ? l->mail_dir : "cordon-mail-XXXXXX in /dev/shm");
 }
 
 /* Where a configuration copy (TOOL_CONFIG_COPIES) is, and whether the command may write it:
