@@ -30,18 +30,18 @@ static const struct {
          * exported empty name must not lift what a configuration file set. */
         bool empty_unset;
 } env_vars[] = {
-    {"SANDBOX_BACKEND", "SANDBOX_BACKEND"},
-    {"CORDON_HANDLER_SANDBOX", "CORDON_HANDLER_SANDBOX"},
-    {"HARN_HANDLER_SANDBOX", "CORDON_HANDLER_SANDBOX"},
-    {"PROTECT_GIT_CONFIG", "PROTECT_GIT_CONFIG"},
-    {"PROTECT_AGENT_PROJECT_FILES", "PROTECT_AGENT_PROJECT_FILES"},
-    {"SANDBOX_QUIET", "SANDBOX_QUIET"},
+    {"SANDBOX_BACKEND", "SANDBOX_BACKEND", false},
+    {"CORDON_HANDLER_SANDBOX", "CORDON_HANDLER_SANDBOX", false},
+    {"HARN_HANDLER_SANDBOX", "CORDON_HANDLER_SANDBOX", false},
+    {"PROTECT_GIT_CONFIG", "PROTECT_GIT_CONFIG", false},
+    {"PROTECT_AGENT_PROJECT_FILES", "PROTECT_AGENT_PROJECT_FILES", false},
+    {"SANDBOX_QUIET", "SANDBOX_QUIET", false},
     /* The other names agent-sandbox's configuration lets the environment override. */
-    {"HOME_ACCESS", "HOME_ACCESS"},
-    {"SLURM_SCOPE", "SLURM_SCOPE"},
+    {"HOME_ACCESS", "HOME_ACCESS", false},
+    {"SLURM_SCOPE", "SLURM_SCOPE", false},
     {"SANDBOX_NPROC_LIMIT", "SANDBOX_NPROC_LIMIT", true},
-    {"CLEANUP_MATERIALIZED_BLOCKED_FILES", "CLEANUP_MATERIALIZED_BLOCKED_FILES"},
-    {"NETWORK_FILTER_SKIP_HELPER_PROBE", "NETWORK_FILTER_SKIP_HELPER_PROBE"},
+    {"CLEANUP_MATERIALIZED_BLOCKED_FILES", "CLEANUP_MATERIALIZED_BLOCKED_FILES", false},
+    {"NETWORK_FILTER_SKIP_HELPER_PROBE", "NETWORK_FILTER_SKIP_HELPER_PROBE", false},
 };
 
 _public_ int cordon_settings_apply_environment(struct cordon_settings *s, char *const *envp,
