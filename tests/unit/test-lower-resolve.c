@@ -206,24 +206,15 @@ Test(lower_resolve, apply_accepts_what_another_run_made)
         cr_assert_eq(cordon_policy_apply(p, collect, NULL, &diag), -EEXIST);
 }
 
-static int landlock_abi6(void)
-{
-        return 6;
-}
-
-static bool have_seccomp(void)
-{
-        return true;
-}
-
 Test(lower_resolve, dry_run_launch_creates_nothing_and_describes_the_plan)
 {
         s.backend = CORDON_BACKEND_LANDLOCK;
         cr_assert_eq(cordon_list_add(&s.blocked_files, fmt("%s/.env", project), "--mask"), 0);
         cr_assert_eq(resolve(), 0, "%s", diag.message);
         _cleanup_free_ char *before = snapshot();
-        struct cordon_launch l = {
-            .dry_run = true, .probe_landlock = landlock_abi6, .probe_seccomp = have_seccomp};
+        struct cordon_launch l = {.dry_run = true,
+                                  .probe_landlock = fixture_landlock_abi6,
+                                  .probe_seccomp = fixture_have_seccomp};
         cr_assert_eq(cordon_launch_prepare(p, &l, &diag), 0, "%s", diag.message);
         cr_assert_null(l.tmpdir, "no private TMPDIR in a dry run");
         cr_assert(l.landlock && l.seccomp, "the layers are decided as for a launch");
@@ -238,8 +229,9 @@ Test(lower_resolve, dry_run_launch_creates_nothing_and_describes_the_plan)
         cr_assert(strstr(text, "mounts, in order"), "%s", text);
 
         /* Control: the launch proper takes the action and announces it. */
-        l = (struct cordon_launch){
-            .warn = collect, .probe_landlock = landlock_abi6, .probe_seccomp = have_seccomp};
+        l = (struct cordon_launch){.warn = collect,
+                                   .probe_landlock = fixture_landlock_abi6,
+                                   .probe_seccomp = fixture_have_seccomp};
         cr_assert_eq(cordon_launch_prepare(p, &l, &diag), 0, "%s", diag.message);
         cr_assert_not_null(l.tmpdir);
         cordon_launch_clear(&l);
