@@ -121,9 +121,13 @@ static int protect_admin_dirs(struct lower *l)
                 *strrchr(have, '/') = 0;
                 struct stat st;
                 int r;
-                /* The nearest directory of the way that exists. */
-                while ((r = cordon_lower_lstat(l, have, &st)) < 0 && errno == ENOENT)
-                        *strrchr(have, '/') = 0;
+                /* The nearest directory of the way that exists ("/" at the latest: cutting
+                 * "/app" at its slash would leave "", and then no slash to cut at). */
+                while ((r = cordon_lower_lstat(l, have, &st)) < 0 && errno == ENOENT &&
+                       !streq(have, "/")) {
+                        char *slash = strrchr(have, '/');
+                        slash[slash == have] = 0;
+                }
                 if (r < 0 || !S_ISDIR(st.st_mode) || !cordon_lower_sandbox_can_write(l, have))
                         continue;
                 for (size_t n = strlen(have); n < strlen(dir);) {
