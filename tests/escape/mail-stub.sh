@@ -47,7 +47,7 @@ check_like "$b: the message says it is a boundary, that the other ways are close
 if $landlock; then
         check_like "$b: the message claims the names on PATH only" "*every mailer name on PATH here*" "$out"
 else
-        check_like "$b: the message claims names and paths" "*called by name or by its path*" "$out"
+        check_like "$b: the message claims names and paths" "*called by name or at its usual path*" "$out"
 fi
 inside "${iso[@]}" -- mail x
 check "$b: mail x by name: exit 77, the policy line" "77 $MSG: mail was called with 1 arguments and sent nothing." \

@@ -359,8 +359,8 @@ Test(lower_mail, stub_runs_in_a_sandbox, .timeout = 60)
                   "%s", text);
         cr_assert_null(strstr(text, "secret"), "never an argument: %s", text);
         /* A boundary, the other ways closed, what to do instead. */
-        static const char *const says[] = {"not a fault", "by name or by its path", "SMTP ports",
-                                           "must not retry", "Tell the user"};
+        static const char *const says[] = {"not a fault", "by name or at its usual path",
+                                           "SMTP ports", "must not retry", "Tell the user"};
         for (size_t i = 0; i < ELEMENTSOF(says); i++)
                 cr_assert_not_null(strstr(text, says[i]), "no '%s': %s", says[i], text);
 

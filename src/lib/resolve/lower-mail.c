@@ -44,7 +44,7 @@
 
 static const char stub_script[] =
     STUB_HEAD "every mailer program here (sendmail, mail, mailx, mutt, msmtp, ssmtp, exim, ...), "
-              "called by name or by its path, is this same stub, " STUB_TAIL;
+              "called by name or at its usual path, is this same stub, " STUB_TAIL;
 
 /* The landlock backend has no mounts: only the names found on PATH lead to the stub. */
 static const char stub_script_by_name[] =
