@@ -152,6 +152,12 @@ struct cordon_report {
         } seccomp;
         enum cordon_limit_mechanism limits[_CORDON_LIMIT_KIND_MAX];
         const char *limits_text; /* "memory=cgroup2 pids=rlimit ..."; "" when none */
+        /* What enforces SANDBOX_NPROC_LIMIT (limits_text's "nproc="): RLIMIT (RLIMIT_NPROC,
+         * counted per uid over every process of the user), or for the real uid 0, which the
+         * kernel exempts from RLIMIT_NPROC, the sandbox's pids cgroup (CGROUP2, CGROUP1;
+         * pids.max the smaller of it and PIDS_LIMIT); NONE when it is not set. Where neither
+         * can apply the start is refused. */
+        enum cordon_limit_mechanism nproc_limit;
         /* What the prepare phase made on the host without a warning of its own (the agents'
          * state directories, HOME_WRITABLE directories, stand-ins in the project), as one line
          * ("created PATH, ..."), said on the run that made them; "" when nothing. */

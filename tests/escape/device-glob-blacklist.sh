@@ -31,4 +31,6 @@ out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --net isolated --set "DEVICES=$gl
 check "DEVICES_BLACKLIST vetoes $dev matched by the glob" "ENOENT" "$out"
 out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --net isolated --set "DEVICES=$glob" \
         --set "DEVICES_BLACKLIST=$dev" -- true 2>&1)
-check "the veto is announced" "1" "$(printf '%s\n' "$out" | grep -c "device '$dev'.*blacklisted")"
+want="cordon: warning: device '$dev' (matched by DEVICES entry '$glob' from --set DEVICES) is shadowed by DEVICES_BLACKLIST entry '$dev' (from --set DEVICES_BLACKLIST); not exposed"
+check "the veto names the device, the pattern, the blacklist entry and both origins" "1" \
+        "$(printf '%s\n' "$out" | grep -cxF "$want")"

@@ -13,7 +13,7 @@ err=$(cd "$T_PROJECT" && "$CORDON" run --quiet --mask "$T_PROJECT/.env" -- \
         python3 -c "$TRY" "$write" .env 2>&1 >"$T_TMP/out"); rc=$?
 check "the run with a missing --mask file succeeds" "0" "$rc"
 check "exactly one warning names the placeholder" \
-        "cordon: warning: created empty placeholder '$T_PROJECT/.env' for blocked file (from --mask)" \
+        "cordon: warning: BLOCKED_FILES: created empty placeholder '$T_PROJECT/.env' (from --mask), to be hidden inside" \
         "$err"
 check "writing the placeholder inside: EROFS" "EROFS" "$(cat "$T_TMP/out")"
 check "the placeholder exists on the host, empty" "file:0" \

@@ -11,7 +11,7 @@ run() { out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --net isolated "$@" 2>&1)
 err() { out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --net isolated "$@" 2>&1 >/dev/null); rc=$?; }
 ll=$(on_backend no yes)
 
-plan 27
+plan 29
 run -- sh -c 'echo "$SANDBOX_ACTIVE $SANDBOX_BACKEND $SANDBOX_PROJECT_DIR"'
 check "SANDBOX_ACTIVE, SANDBOX_BACKEND and SANDBOX_PROJECT_DIR inside" \
         "1 $(on_backend ns landlock) $(realpath "$T_PROJECT")" "$out"
@@ -49,6 +49,23 @@ check "BIND_DEV_PTS=true: one note line" "1" "$(printf '%s\n' "$out" | grep -c '
 check "BIND_DEV_PTS=true: the run goes on" "0" "$rc"
 err -- true
 check "BIND_DEV_PTS unset: no note" "0" "$(printf '%s\n' "$out" | grep -c 'BIND_DEV_PTS')"
+# The shim never aborts: not with /dev/pts asked for as well and shadowed by DEVICES_BLACKLIST
+# (the default has it; here it is set again, as an admin would), nor with an admin baseline
+# that lists it (root only: the stand-in admin file must be root's).
+err --set BIND_DEV_PTS=true --set DEVICES_BLACKLIST=/dev/pts --device /dev/pts -- true
+check "BIND_DEV_PTS=true, DEVICES+=/dev/pts shadowed by DEVICES_BLACKLIST: the run goes on, one line names both" \
+        "0:1" "$rc:$(printf '%s\n' "$out" | grep -c "DEVICES entry '/dev/pts' (from --device) is shadowed by DEVICES_BLACKLIST entry '/dev/pts'")"
+if [ "$(id -u)" != 0 ] || [ -e /etc/cordon/sandbox.conf ]; then
+        ok "BIND_DEV_PTS=true under an admin DEVICES_BLACKLIST with /dev/pts # SKIP root only, without a real admin baseline"
+else
+        mkdir -p "$T_TMP/admin-pts" && chmod 755 "$T_TMP/admin-pts"
+        printf 'DEVICES_BLACKLIST+=(/dev/pts)\nDEVICES+=(/dev/pts)\n' >"$T_TMP/admin-pts/sandbox.conf"
+        chmod 644 "$T_TMP/admin-pts/sandbox.conf"
+        out=$(cd "$T_PROJECT" && CORDON_ADMIN_CONF="$T_TMP/admin-pts/sandbox.conf" "$CORDON" run \
+                --quiet --net isolated --set BIND_DEV_PTS=true -- echo RAN 2>&1); rc=$?
+        check "BIND_DEV_PTS=true under an admin DEVICES_BLACKLIST with /dev/pts: the run goes on" \
+                "0:1" "$rc:$(printf '%s\n' "$out" | grep -cx RAN)"
+fi
 
 # Held for the Slurm integration: accepted, one note line when not the default, never silent.
 err --set SLURM_SCOPE=user --set CHAPERON_LOG_LEVEL=debug --set CHAPERON_LOG_RETAIN_DAYS=7 -- true

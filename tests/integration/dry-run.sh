@@ -37,7 +37,7 @@ for m in $modes; do
                         "$(diff <(echo "$before") <(echo "$after") | head -20)"
         fi
         case $out in
-        *"create $mask (0600)"*"would report: created empty placeholder '$mask' for blocked file (from --mask)"*)
+        *"create $mask (0600)"*"would report: BLOCKED_FILES: created empty placeholder '$mask' (from --mask)"*)
                 ok "--home-access $m: the plan names the placeholder it would create" ;;
         *) not_ok "--home-access $m: the plan names the placeholder it would create" "$out" ;;
         esac
@@ -82,7 +82,7 @@ check "control: the real run creates the placeholder and the HOME_WRITABLE direc
         "file:dir" \
         "$([ -f "$mask" ] && echo file):$([ -d "$HOME/.cache/tool" ] && echo dir)"
 case $err in
-*"created empty placeholder '$mask' for blocked file (from --mask)"*)
+*"BLOCKED_FILES: created empty placeholder '$mask' (from --mask)"*)
         ok "control: the real run announces the placeholder" ;;
 *) not_ok "control: the real run announces the placeholder" "$err" ;;
 esac

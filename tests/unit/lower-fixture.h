@@ -166,6 +166,17 @@ static inline void teardown(void)
         garbage = strv_free(garbage);
 }
 
+/* Probes for a launch planned without asking the kernel: Landlock ABI 6 and seccomp. */
+static inline int fixture_landlock_abi6(void)
+{
+        return 6;
+}
+
+static inline bool fixture_have_seccomp(void)
+{
+        return true;
+}
+
 /* Each test file declares the suite: TestSuite(lower..., .init = setup, .fini = teardown). */
 
 static inline int lower(void)

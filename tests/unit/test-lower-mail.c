@@ -6,6 +6,10 @@
 #include <sys/wait.h>
 
 #include "cordon/sandbox.h"
+#include "lib/launch/launch.h"
+#include "lib/launch/mail-shadow.h"
+#include "lib/mech/landlock.h"
+#include "lib/policy/policy-describe.h"
 #include "lib/resolve/lower-internal.h"
 #include "shared/fd-util.h"
 
@@ -46,11 +50,14 @@ Test(lower_mail, auto_is_on_unless_the_mode_is_open)
         }
 }
 
-Test(lower_mail, auto_leaves_the_landlock_backend_alone_and_on_requires_it)
+Test(lower_mail, auto_leaves_the_landlock_backend_to_the_launch_and_on_requires_it)
 {
         s.backend = CORDON_BACKEND_LANDLOCK;
         lower_ok();
-        cr_assert_not(p->mail_stub, "auto: the landlock backend has no mounts for a stub");
+        cr_assert(p->mail_stub, "auto: the launch gives the landlock backend its PATH stubs");
+        cr_assert_not(p->mail_stub_required);
+        cr_assert_eq(count_origin(ORIGIN), 0, "no mounts for the landlock backend");
+        cr_assert_str_eq(env_get("PATH"), "/usr/bin:/bin", "the launch puts its own first");
         p = cordon_policy_free(p);
         warnings = strv_free(warnings);
         s.mail_block = CORDON_MAIL_BLOCK_ON;
@@ -70,7 +77,7 @@ Test(lower_mail, stub_directory_first_on_path)
         const struct cordon_fs_rule *stub =
             rule(fmt("%s/%s", STUB_DIR, names[0]), CORDON_ACCESS_DATA);
         cr_assert_not_null(stub);
-        cr_assert_str_eq(stub->host, cordon_mail_stub_script());
+        cr_assert_str_eq(stub->host, cordon_mail_stub_script(false));
         cr_assert_str_eq(stub->origin, ORIGIN);
         cr_assert(stub->flags & CORDON_FS_EXEC, "the stub is a program");
         for (const char *const *n = names + 1; *n; n++) {
@@ -222,9 +229,79 @@ Test(lower_mail, landlock_backend_refuses)
         diag = (struct cordon_diag){0};
         int r = cordon_sandbox_plan(p, NULL, &text, &diag);
         cr_assert_eq(r, -EOPNOTSUPP, "%d (%s)", r, diag.message);
-        cr_assert_not_null(strstr(diag.message, "NETWORK_MAIL_BLOCK cannot be enforced by the "
-                                                "landlock backend"),
+        cr_assert_not_null(strstr(diag.message, "NETWORK_MAIL_BLOCK=on cannot be enforced by "
+                                                "the landlock backend"),
                            "%s", diag.message);
+}
+
+/* auto under the landlock backend: the plan says only the PATH part applies; the launch makes
+ * the directory of stubs outside every writable grant, puts it first on PATH in place of the
+ * ns backend's, with a read-only Landlock rule, and removes it at its end. */
+Test(lower_mail, landlock_backend_gets_the_path_shadow)
+{
+        s.backend = CORDON_BACKEND_LANDLOCK;
+        cr_assert_eq(cordon_settings_resolve(&s, &h, &p, &warnings, &diag), 0, "%s", diag.message);
+        struct cordon_launch l = {.dry_run = true,
+                                  .probe_landlock = fixture_landlock_abi6,
+                                  .probe_seccomp = fixture_have_seccomp};
+        cr_assert_eq(cordon_launch_prepare(p, &l, &diag), 0, "%s", diag.message);
+        _cleanup_free_ char *text = NULL;
+        cr_assert_eq(cordon_policy_describe(p, &l, &text), 0);
+        cordon_launch_clear(&l);
+        cr_assert_not_null(strstr(text, "mail: NETWORK_MAIL_BLOCK: the landlock backend has no "
+                                        "mounts, so only the mailers called by name are stopped"),
+                           "%s", text);
+        cr_assert_not_null(strstr(text, "such as /usr/sbin/sendmail, still runs"), "%s", text);
+
+        if (cordon_landlock_abi() < 1)
+                cr_skip_test("no Landlock here to plan a launch with");
+        l = (struct cordon_launch){0};
+        cr_assert_eq(cordon_launch_prepare(p, &l, &diag), 0, "%s", diag.message);
+        cr_assert_not_null(l.mail_dir);
+        char *dir = strdup(l.mail_dir);
+        cr_assert(startswith(dir, "/tmp/cordon-mail-") || startswith(dir, "/dev/shm/cordon-mail-"),
+                  "%s", dir);
+        struct stat st;
+        cr_assert_eq(stat(fmt("%s/sendmail", dir), &st), 0);
+        cr_assert_eq(st.st_mode & 07777, 0555);
+        _cleanup_free_ char *stub = NULL;
+        cr_assert_geq(read_full_file(fmt("%s/sendmail", dir), 1 << 20, &stub, NULL), 0);
+        cr_assert_str_eq(stub, cordon_mail_stub_script(true));
+        char target[64] = "";
+        cr_assert_gt(readlink(fmt("%s/mail", dir), target, sizeof(target) - 1), 0);
+        cr_assert_str_eq(target, "sendmail");
+        const char *path = NULL;
+        for (char **e = l.envp; e && *e; e++)
+                if (startswith(*e, "PATH="))
+                        path = *e + 5;
+        cr_assert_str_eq(path, fmt("%s:/usr/bin:/bin", dir));
+        bool ruled = false;
+        for (size_t i = 0; i < l.ll.n_rules; i++)
+                if (streq(l.ll.rules[i].path, dir))
+                        ruled = l.ll.rules[i].access == CORDON_LANDLOCK_FS_READ;
+        cr_assert(ruled, "a read-only rule of its own");
+        cordon_launch_clear(&l);
+        cr_assert_neq(stat(dir, &st), 0, "removed at the launch's end");
+        free(dir);
+}
+
+/* The launch's PATH: the ns backend's directory of stubs replaced, the lookup's default when
+ * there is none. */
+Test(lower_mail, shadow_path)
+{
+        char dir[] = "/tmp/cordon-mail-x", with_stubs[] = "PATH=" STUB_DIR ":/usr/bin",
+             term[] = "TERM=x";
+        struct cordon_launch l = {.mail_dir = dir};
+        char *var = NULL;
+        cr_assert_eq(cordon_mail_shadow_path(&l, (char *[]){with_stubs, NULL}, &var), 0);
+        cr_assert_str_eq(var, "PATH=/tmp/cordon-mail-x:/usr/bin");
+        free(var);
+        cr_assert_eq(cordon_mail_shadow_path(&l, (char *[]){term, NULL}, &var), 0);
+        cr_assert_str_eq(var, "PATH=/tmp/cordon-mail-x:/usr/local/bin:/usr/bin:/bin");
+        free(var);
+        l.mail_dir = NULL;
+        cr_assert_eq(cordon_mail_shadow_path(&l, NULL, &var), 0);
+        cr_assert_null(var);
 }
 
 /* Runs @script with sh in an ns sandbox of the fixture's policy, in a fork()ed child
@@ -276,8 +353,16 @@ Test(lower_mail, stub_runs_in_a_sandbox, .timeout = 60)
         if (rc == -2)
                 cr_skip_test("user namespaces are unavailable here: %s", text);
         cr_assert_eq(rc, 77, "status %d, stderr: %s", rc, text);
-        cr_assert_str_eq(text, "cordon: sending mail is blocked in this sandbox "
-                               "(NETWORK_MAIL_BLOCK); sendmail was called with 2 arguments\n");
+        cr_assert(startswith(text, "cordon: mail is disabled by the configuration of this sandbox "
+                                   "(NETWORK_MAIL_BLOCK): sendmail was called with 2 arguments "
+                                   "and sent nothing.\n"),
+                  "%s", text);
+        cr_assert_null(strstr(text, "secret"), "never an argument: %s", text);
+        /* A boundary, the other ways closed, what to do instead. */
+        static const char *const says[] = {"not a fault", "by name or at its usual path",
+                                           "SMTP ports", "must not retry", "Tell the user"};
+        for (size_t i = 0; i < ELEMENTSOF(says); i++)
+                cr_assert_not_null(strstr(text, says[i]), "no '%s': %s", says[i], text);
 
         /* A hostile name: only its printable bytes come out. */
         rc =
@@ -287,8 +372,25 @@ Test(lower_mail, stub_runs_in_a_sandbox, .timeout = 60)
         free(text);
         text = slurp(err);
         cr_assert_eq(rc, 77, "status %d, stderr: %s", rc, text);
-        cr_assert_str_eq(text, "cordon: sending mail is blocked in this sandbox "
-                               "(NETWORK_MAIL_BLOCK); a]0;xb was called with 1 arguments\n");
+        cr_assert(startswith(text, "cordon: mail is disabled by the configuration of this sandbox "
+                                   "(NETWORK_MAIL_BLOCK): a]0;xb was called with 1 arguments "
+                                   "and sent nothing.\n"),
+                  "%s", text);
+        for (const char *c = text; *c; c++)
+                cr_assert(*c == '\n' || (*c >= ' ' && *c <= '~'), "an unprintable byte: %s", text);
+
+        /* A name of any length: at most 64 bytes of it. */
+        rc = run_inside("n=/tmp/$(printf 'm%.0s' $(seq 200)) && ln -s " STUB_DIR
+                        "/sendmail \"$n\" && "
+                        "\"$n\"",
+                        err);
+        free(text);
+        text = slurp(err);
+        cr_assert_eq(rc, 77, "status %d, stderr: %s", rc, text);
+        cr_assert_not_null(
+            strstr(text, "): mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm "
+                         "was called with 0 arguments"),
+            "%s", text);
 
         /* Read-only and a program for everyone. */
         rc = run_inside("stat -c %a " STUB_DIR "/sendmail >&2; : > " STUB_DIR "/sendmail", err);

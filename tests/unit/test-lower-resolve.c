@@ -101,6 +101,35 @@ Test(lower_resolve, changes_nothing_and_plans_every_action)
                            "the planned directory is pinned");
 }
 
+/* What resolve planned and the apply cannot make (something changed in between): the refusal
+ * names the BLOCKED_FILES entries left unprotected, those below a directory that failed too,
+ * and the fix, and the other failures after it. */
+Test(lower_resolve, apply_failure_names_blocked_files)
+{
+        everything_missing();
+        cr_assert_eq(cordon_list_add(&s.blocked_files, fmt("%s/conf/b.pem", project), "--mask"), 0);
+        cr_assert_eq(cordon_list_add(&s.blocked_files, fmt("%s/top.pem", project), "--mask"), 0);
+        cr_assert_eq(resolve(), 0, "%s", diag.message);
+        /* A file where the placeholders' directory was to be made, and a directory where a
+         * placeholder was. */
+        write_file(fmt("%s/conf", project), "");
+        mkdir_p(fmt("%s/top.pem", project));
+        int r = cordon_policy_apply(p, collect, NULL, &diag);
+        cr_assert_eq(r, -EEXIST, "%d (%s)", r, diag.message);
+        cr_assert(strstr(diag.message, "cannot protect 3 BLOCKED_FILES entries: "), "%s",
+                  diag.message);
+        cr_assert(strstr(diag.message, fmt("'%s/conf/key.pem': cannot create directory '%s/conf': "
+                                           "something else is there now",
+                                           project, project)),
+                  "%s", diag.message);
+        cr_assert(strstr(diag.message, fmt("'%s/conf/b.pem'", project)), "%s", diag.message);
+        cr_assert(strstr(diag.message, fmt("'%s/top.pem': cannot create it: something else is "
+                                           "there now",
+                                           project)),
+                  "%s", diag.message);
+        cr_assert(strstr(diag.message, "(remove them from BLOCKED_FILES)"), "%s", diag.message);
+}
+
 Test(lower_resolve, apply_gives_what_lower_gives)
 {
         everything_missing();
@@ -177,24 +206,15 @@ Test(lower_resolve, apply_accepts_what_another_run_made)
         cr_assert_eq(cordon_policy_apply(p, collect, NULL, &diag), -EEXIST);
 }
 
-static int landlock_abi6(void)
-{
-        return 6;
-}
-
-static bool have_seccomp(void)
-{
-        return true;
-}
-
 Test(lower_resolve, dry_run_launch_creates_nothing_and_describes_the_plan)
 {
         s.backend = CORDON_BACKEND_LANDLOCK;
         cr_assert_eq(cordon_list_add(&s.blocked_files, fmt("%s/.env", project), "--mask"), 0);
         cr_assert_eq(resolve(), 0, "%s", diag.message);
         _cleanup_free_ char *before = snapshot();
-        struct cordon_launch l = {
-            .dry_run = true, .probe_landlock = landlock_abi6, .probe_seccomp = have_seccomp};
+        struct cordon_launch l = {.dry_run = true,
+                                  .probe_landlock = fixture_landlock_abi6,
+                                  .probe_seccomp = fixture_have_seccomp};
         cr_assert_eq(cordon_launch_prepare(p, &l, &diag), 0, "%s", diag.message);
         cr_assert_null(l.tmpdir, "no private TMPDIR in a dry run");
         cr_assert(l.landlock && l.seccomp, "the layers are decided as for a launch");
@@ -209,8 +229,9 @@ Test(lower_resolve, dry_run_launch_creates_nothing_and_describes_the_plan)
         cr_assert(strstr(text, "mounts, in order"), "%s", text);
 
         /* Control: the launch proper takes the action and announces it. */
-        l = (struct cordon_launch){
-            .warn = collect, .probe_landlock = landlock_abi6, .probe_seccomp = have_seccomp};
+        l = (struct cordon_launch){.warn = collect,
+                                   .probe_landlock = fixture_landlock_abi6,
+                                   .probe_seccomp = fixture_have_seccomp};
         cr_assert_eq(cordon_launch_prepare(p, &l, &diag), 0, "%s", diag.message);
         cr_assert_not_null(l.tmpdir);
         cordon_launch_clear(&l);

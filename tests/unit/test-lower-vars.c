@@ -84,7 +84,8 @@ Test(lower_vars, every_blocked_file_that_cannot_be_protected_is_named)
         set("BLOCKED_FILES", fmt("%s/fine.md", project));
         set("BLOCKED_FILES", fmt("%s/f2/y", project));
         cr_assert_eq(lower(), -ENOTDIR);
-        cr_assert(strstr(diag.message, "cannot protect 2 blocked files"), "%s", diag.message);
+        cr_assert(strstr(diag.message, "cannot protect 2 BLOCKED_FILES entries"), "%s",
+                  diag.message);
         cr_assert(strstr(diag.message, "f1/x' (from test): Not a directory"), "%s", diag.message);
         cr_assert(strstr(diag.message, "f2/y' (from test): Not a directory"), "%s", diag.message);
 }

@@ -396,7 +396,39 @@ Test(lower, device_exposed_and_blacklisted)
         cr_assert_eq(cordon_list_add(&s.devices_blacklist, "/dev/nu*", "test"), 0);
         lower_ok();
         cr_assert_null(rule("/dev/null", CORDON_ACCESS_DEVICE));
-        cr_assert(warned("/dev/null"));
+        /* The device, the pattern that shadows it, and both origins. */
+        cr_assert(warned("DEVICES entry '/dev/null' (from --device) is shadowed by "
+                         "DEVICES_BLACKLIST entry '/dev/nu*' (from test); not exposed"));
+}
+
+/* A match of a pattern is named with the pattern; a directory holding a shadowed node is
+ * refused naming the node; a block device and a non-device are refused for what they are. */
+Test(lower, device_refusals_say_why)
+{
+        cr_assert_eq(cordon_list_add(&s.devices, "/dev/nul?", "sandbox.conf:4"), 0);
+        cr_assert_eq(cordon_list_add(&s.devices_blacklist, "/dev/null", "admin.conf:2"), 0);
+        write_file(in_root("plain"), "");
+        cr_assert_eq(cordon_list_add(&s.devices, in_root("plain"), "--device"), 0);
+        lower_ok();
+        cr_assert(warned("device '/dev/null' (matched by DEVICES entry '/dev/nul?' from "
+                         "sandbox.conf:4) is shadowed by DEVICES_BLACKLIST entry '/dev/null' "
+                         "(from admin.conf:2)"));
+        cr_assert(warned(fmt("DEVICES entry '%s' (from --device) leads to '%s', outside /dev",
+                             in_root("plain"), in_root("plain"))));
+        cr_assert_not(warned("blacklisted or not a device"));
+}
+
+/* BIND_DEV_PTS's shim (kernels before 5.4) adds /dev/pts with origin BIND_DEV_PTS; the default
+ * DEVICES_BLACKLIST (an admin's too) shadows it: a warning naming both, never a refusal. */
+Test(lower, device_dev_pts_shim_shadowed_does_not_abort)
+{
+        if (access("/dev/pts", F_OK) < 0)
+                cr_skip_test("no /dev/pts here");
+        cr_assert_eq(cordon_list_add(&s.devices, "/dev/pts", "BIND_DEV_PTS"), 0);
+        lower_ok();
+        cr_assert_null(rule("/dev/pts", CORDON_ACCESS_DEVICE));
+        cr_assert(warned("DEVICES entry '/dev/pts' (from BIND_DEV_PTS) is shadowed by "
+                         "DEVICES_BLACKLIST entry '/dev/pts' (from built-in default)"));
 }
 
 /* Device patterns match as glob() does: wildcards in the last component, brackets, no hidden
@@ -413,8 +445,11 @@ Test(lower, device_patterns_match_like_glob)
                                            "/dev/random", "/dev/urandom", "/dev/tty"};
         for (size_t i = 0; i < ELEMENTSOF(want); i++)
                 cr_assert_not_null(rule(want[i], CORDON_ACCESS_DEVICE), "%s", want[i]);
-        cr_assert(warned("/dev/*cordon-none"), "a pattern matching nothing is reported");
+        cr_assert_not(warned("/dev/*cordon-none"),
+                      "a pattern matching nothing is dropped silently");
         cr_assert_not(warned("/dev/n*ll"));
+        cr_assert(strv_contains(p->devices_unmatched, "/dev/*cordon-none (from --device)"),
+                  "--dry-run lists it");
 }
 
 Test(lower, device_outside_dev_or_missing)
@@ -425,7 +460,12 @@ Test(lower, device_outside_dev_or_missing)
         lower_ok();
         cr_assert_null(rule(in_root("fake"), CORDON_ACCESS_DEVICE));
         cr_assert(warned(in_root("fake")));
-        cr_assert(warned("cordon-no-such-device"), "a glob matching nothing is reported");
+        cr_assert_not(warned("cordon-no-such-device"), "a glob matching nothing is silent");
+        /* A literal path that does not exist is the same case (/dev/nvidiactl on a machine
+         * without the hardware), and so is a dangling link. */
+        cr_assert_eq(cordon_list_add(&s.devices, "/dev/cordon-no-such-node", "sandbox.conf:9"), 0);
+        lower_ok();
+        cr_assert_not(warned("cordon-no-such-node"));
 }
 
 /* ---- passwd ---- */

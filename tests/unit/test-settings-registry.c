@@ -387,6 +387,32 @@ Test(settings_registry, environment_agent_sandbox_overrides)
         }
 }
 
+/* SANDBOX_NPROC_LIMIT from the environment wins over a file's value; an empty one is not set
+ * (it must not lift the file's limit), a bad one is refused in the environment's spelling. */
+/* Applies the environment @assignment and checks what @name then holds, and from where. */
+static void env_gives(const char *assignment, const char *name, const char *value,
+                      const char *origin)
+{
+        char *copy = strdup(assignment);
+        char *envp[] = {copy, NULL};
+        cr_assert_eq(cordon_settings_apply_environment(s, envp, &diag), 0, "%s", diag.message);
+        free(copy);
+        const char *got = NULL;
+        cr_assert_str_eq(get(name, &got), value, "%s", assignment);
+        cr_assert_str_eq(got, origin, "%s", assignment);
+}
+
+Test(settings_registry, environment_nproc_limit)
+{
+        cr_assert_eq(cordon_settings_set(s, "SANDBOX_NPROC_LIMIT", "4096", "sandbox.conf:3", &diag),
+                     0, "%s", diag.message);
+        env_gives("SANDBOX_NPROC_LIMIT=", "SANDBOX_NPROC_LIMIT", "4096", "sandbox.conf:3");
+        env_gives("SANDBOX_NPROC_LIMIT=50", "SANDBOX_NPROC_LIMIT", "50", "env SANDBOX_NPROC_LIMIT");
+        char bad[] = "SANDBOX_NPROC_LIMIT=lots";
+        cr_assert_eq(cordon_settings_apply_environment(s, (char *[]){bad, NULL}, &diag), -EINVAL);
+        cr_assert(startswith(diag.message, "SANDBOX_NPROC_LIMIT='lots': "), "'%s'", diag.message);
+}
+
 Test(settings_registry, environment_cordon_name_wins)
 {
         char **envp = STRV_MAKE("HARN_HANDLER_SANDBOX=off", "CORDON_HANDLER_SANDBOX=warn");

@@ -112,8 +112,9 @@ static int step_limits(struct cordon_sandbox *sb, struct step_result *res)
 {
         (void)res;
         int r = sb->l.limits ? cordon_limits_apply_child(sb->l.limits) : 0;
-        /* SANDBOX_NPROC_LIMIT: RLIMIT_NPROC, counted per uid (launch.c refuses it for uid 0,
-         * which the kernel exempts). */
+        /* SANDBOX_NPROC_LIMIT: RLIMIT_NPROC, counted per uid. The kernel exempts uid 0, whose
+         * limit is the pids cgroup (launch.c); the rlimit is lowered all the same, so that
+         * `ulimit -u` inside says what was asked for. */
         if (r >= 0 && sb->l.p->nproc_limit)
                 r = cordon_limits_lower_rlimit(RLIMIT_NPROC, sb->l.p->nproc_limit);
         return r;

@@ -3,6 +3,7 @@
  * missing mechanism means for the worktree profile; os_hardened always insists. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "lib/resolve/host-action.h"
 #include "lib/launch/launch.h"
 #include "lib/launch/landlock-env.h"
+#include "lib/launch/mail-shadow.h"
 #include "lib/launch/notify-fs.h"
 #include "lib/mech/ns-limits.h"
 #include "lib/mech/seccomp-notify.h"
@@ -92,12 +94,19 @@ static int prepare_limits(struct cordon_launch *l, struct cordon_diag *diag)
                 loose.pids = 0;
                 lim = &loose;
         }
-        /* copy_process() never applies RLIMIT_NPROC to the real uid 0 (INIT_USER). */
-        if (l->p->nproc_limit && getuid() == 0)
-                return cordon_diag_set(
-                    diag, -EOPNOTSUPP,
-                    "SANDBOX_NPROC_LIMIT cannot be enforced: the kernel does not "
-                    "apply RLIMIT_NPROC to uid 0 (PIDS_LIMIT bounds one sandbox)");
+        /* SANDBOX_NPROC_LIMIT is RLIMIT_NPROC (child-steps.c), which copy_process() never
+         * applies to the real uid 0 (INIT_USER): for root the sandbox's pids cgroup carries it
+         * (the smaller of it and PIDS_LIMIT), and without one the start is refused. The cgroup
+         * counts the sandbox's tasks, not every process of the uid: for root that is the only
+         * bound there is. */
+        uint64_t nproc = l->p->nproc_limit;
+        bool nproc_cgroup = nproc && getuid() == 0;
+        l->nproc_mech = nproc ? CORDON_LIMIT_RLIMIT : CORDON_LIMIT_NONE;
+        l->nproc_pids_only = nproc_cgroup && !lim->pids;
+        if (nproc_cgroup) {
+                loose.pids = lim->pids && lim->pids < nproc ? lim->pids : nproc;
+                lim = &loose;
+        }
         if (!lim->memory_bytes && !lim->pids && !lim->cpus && !l->p->cgroup_path)
                 return 0;
         l->limits = calloc(1, sizeof(*l->limits));
@@ -105,11 +114,28 @@ static int prepare_limits(struct cordon_launch *l, struct cordon_diag *diag)
                 return -ENOMEM;
         int r = l->dry_run ? cordon_limits_plan(lim, l->p->cgroup_path, l->limits, diag)
                            : cordon_limits_prepare(lim, l->p->cgroup_path, l->limits, diag);
+        enum cordon_limit_mechanism pids = r >= 0 ? l->limits->mechanism[CORDON_LIMIT_PIDS] : 0;
+        if (r >= 0 && nproc_cgroup && pids != CORDON_LIMIT_CGROUP2 &&
+            pids != CORDON_LIMIT_CGROUP1) {
+                (void)cordon_limits_cleanup(l->limits);
+                r = cordon_diag_set(diag, -EOPNOTSUPP, "the pids limit got no cgroup");
+        }
         if (r < 0) {
                 free(l->limits);
                 l->limits = NULL;
-                return r;
+                if (r != -EOPNOTSUPP || !nproc_cgroup)
+                        return r;
+                char why[sizeof(diag->message)] = "";
+                if (diag)
+                        snprintf(why, sizeof(why), "%s", diag->message);
+                return cordon_diag_set(diag, r,
+                                       "SANDBOX_NPROC_LIMIT=%" PRIu64 " cannot be enforced for "
+                                       "uid 0: the kernel does not apply RLIMIT_NPROC to uid 0, "
+                                       "and no pids cgroup can carry it here (%s)",
+                                       nproc, *why ? why : strerror(-r));
         }
+        if (nproc_cgroup)
+                l->nproc_mech = pids;
         if (l->dry_run)
                 return 0;
         size_t n = 0;
@@ -286,6 +312,11 @@ static int build_env(struct cordon_launch *l)
                                                          strv_length(vars))) < 0))
                         return r;
         }
+        /* NETWORK_MAIL_BLOCK's stubs first on PATH. */
+        _cleanup_free_ char *path = NULL;
+        int k = cordon_mail_shadow_path(l, l->envp ?: l->p->envp, &path);
+        if (k < 0 || (path && (k = launch_setenv(l, (const char *const[]){path}, 1)) < 0))
+                return k;
         /* The ns backend's writable twins of the configuration copies it binds read-only. */
         if (l->backend != CORDON_BACKEND_LANDLOCK && l->p->ns_env_files) {
                 _cleanup_strv_free_ char **vars = NULL;
@@ -372,14 +403,16 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                             "TMP_SIZE cannot be enforced by the landlock backend: it has no "
                             "mount namespace, so its TMPDIR is a directory on the host's /tmp and "
                             "its home is not a tmpfs (use SANDBOX_BACKEND=ns)");
-                /* The stub over the mailers is mounts; without them the stub layer is
-                 * missing, and a requested restriction missing is a refusal. */
-                if (p->mail_stub && (p->mail_stub_required || p->landlock_only))
+                /* The stub over the mailers is mounts: `on` asks for it, and a requested
+                 * restriction missing is a refusal. `auto` gets the PATH part alone
+                 * (mail-shadow.h). */
+                if (p->mail_stub && p->mail_stub_required)
                         return cordon_diag_set(
                             diag, -EOPNOTSUPP,
-                            "NETWORK_MAIL_BLOCK cannot be enforced by the landlock backend: it "
+                            "NETWORK_MAIL_BLOCK=on cannot be enforced by the landlock backend: it "
                             "has no mount namespace to put the mail stub over the host's mailers "
-                            "(use the ns backend, or set NETWORK_MAIL_BLOCK=off)");
+                            "(use the ns backend, or set NETWORK_MAIL_BLOCK=auto for the stubs "
+                            "first on PATH only, or off)");
                 /* The git directories' read-only entries are mounts too (an explicit landlock
                  * backend is refused by the resolve already, naming the same). */
                 if (p->git_protected)
@@ -441,6 +474,9 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                         return cordon_diag_set(diag, r, "failed to plan the Landlock rules: %s",
                                                strerror(-r));
                 cordon_landlock_plan_set_net(&l->ll, l->net_mode, l->proxy_port, resolve_unix);
+                /* Placed where no grant of the plan lets the command write, and read-only. */
+                if ((r = cordon_mail_shadow_prepare(l, diag)) < 0)
+                        return r;
                 if (l->backend == CORDON_BACKEND_LANDLOCK && !l->dry_run) {
                         r = l->tmpdir
                                 ? cordon_landlock_plan_add(
@@ -463,6 +499,9 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                    (r = prepare_net_only_landlock(l, resolve_unix, diag)) < 0) {
                 return r;
         }
+        /* Without the Landlock layer nothing is confined: the stubs are only the message. */
+        if (!l->landlock && (r = cordon_mail_shadow_prepare(l, diag)) < 0)
+                return r;
 
         if ((r = build_env(l)) < 0)
                 return r;
@@ -703,6 +742,7 @@ void cordon_launch_clear(struct cordon_launch *l)
         limits_clear(l);
         cordon_bpf_clear(&l->bpf);
         cordon_landlock_plan_clear(&l->ll);
+        cordon_mail_shadow_remove(l);
         if (l->tmpdir) {
                 /* Most commands leave it empty: one rmdir, no walk. */
                 remove_tree_physical(l->tmpdir);

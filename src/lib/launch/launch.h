@@ -46,6 +46,12 @@ struct cordon_launch {
         /* A loose pids bound (limits.pids_loose) as the pid namespace's pid_max, which the
          * ns backend's child writes; 0: none (the pids limit, if any, is in @limits). */
         uint64_t pid_max;
+        /* What delivers SANDBOX_NPROC_LIMIT (NONE: not set): RLIMIT_NPROC in the child, or for
+         * the real uid 0, which the kernel exempts from it, the pids cgroup of @limits (then
+         * CGROUP2 or CGROUP1; that cgroup's pids.max is the smaller of it and PIDS_LIMIT, and
+         * @nproc_pids_only says PIDS_LIMIT was not set: the report keeps the pids limit out). */
+        enum cordon_limit_mechanism nproc_mech;
+        bool nproc_pids_only;
 
         /* The filtered network: the ruleset the child loads (built in prepare), pasta once the
          * parent steps started it (stopped by the mode's teardown, and at clear). */
@@ -64,6 +70,9 @@ struct cordon_launch {
         int proxy_fd;
 
         char *tmpdir; /* landlock backend: the private TMPDIR on the host, removed at clear */
+        /* Landlock backend with NETWORK_MAIL_BLOCK: the directory of mail stubs first on PATH
+         * (mail-shadow.h), removed at clear; NULL when none. */
+        char *mail_dir;
         /* The agents' private homes (agent-home.h), made after the host actions. */
         struct cordon_agent_homes agent_homes;
         /* The host actions' line of what they made quietly ("created ..."); NULL: nothing. */

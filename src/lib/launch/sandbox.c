@@ -2,6 +2,7 @@
  * other phases in spawn.c), wait on the supervisor's loop, kill, report, free; and
  * cordon_spawn() as start + wait + free. */
 #include <errno.h>
+#include <stdio.h>
 #include <linux/landlock.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -61,9 +62,18 @@ void cordon_sandbox_report_decisions(struct cordon_sandbox *sb)
                 rep->limits[k] = l->limits ? l->limits->mechanism[k] : CORDON_LIMIT_NONE;
         if (l->pid_max)
                 rep->limits[CORDON_LIMIT_PIDS] = CORDON_LIMIT_PID_MAX;
-        sb->limits_text[0] = 0;
-        if (l->limits &&
-            cordon_limits_describe(l->limits, sb->limits_text, sizeof(sb->limits_text)) < 0)
+        /* A pids cgroup made for root's SANDBOX_NPROC_LIMIT alone is that limit's, not
+         * PIDS_LIMIT's. */
+        if (l->nproc_pids_only)
+                rep->limits[CORDON_LIMIT_PIDS] = CORDON_LIMIT_NONE;
+        rep->nproc_limit = l->nproc_mech;
+        size_t n = sizeof(sb->limits_text);
+        int len = cordon_limits_describe_mechanisms(rep->limits, sb->limits_text, n);
+        if (len >= 0 && l->nproc_mech != CORDON_LIMIT_NONE &&
+            snprintf(sb->limits_text + len, n - (size_t)len, "%snproc=%s", len ? " " : "",
+                     cordon_limit_mechanism_to_string(l->nproc_mech)) >= (int)(n - (size_t)len))
+                len = -ENOBUFS;
+        if (len < 0)
                 sb->limits_text[0] = 0;
         rep->limits_text = sb->limits_text;
 }

@@ -592,16 +592,22 @@ int cordon_limits_cleanup(struct cordon_limits_state *st)
 
 int cordon_limits_describe(const struct cordon_limits_state *st, char *buf, size_t n)
 {
+        return cordon_limits_describe_mechanisms(st->mechanism, buf, n);
+}
+
+int cordon_limits_describe_mechanisms(const enum cordon_limit_mechanism m[_CORDON_LIMIT_KIND_MAX],
+                                      char *buf, size_t n)
+{
         size_t len = 0;
         if (n == 0)
                 return -ENOBUFS;
         buf[0] = 0;
         for (int k = 0; k < _CORDON_LIMIT_KIND_MAX; k++) {
-                if (st->mechanism[k] == CORDON_LIMIT_NONE)
+                if (m[k] == CORDON_LIMIT_NONE)
                         continue;
                 int w = snprintf(buf + len, n - len, "%s%s=%s", len ? " " : "",
                                  cordon_limit_kind_to_string((enum cordon_limit_kind)k),
-                                 cordon_limit_mechanism_to_string(st->mechanism[k]));
+                                 cordon_limit_mechanism_to_string(m[k]));
                 if (w < 0 || (size_t)w >= n - len)
                         return -ENOBUFS;
                 len += (size_t)w;

@@ -73,7 +73,8 @@ struct cordon_limits_state {
  *   4. memory: RLIMIT_AS and RLIMIT_DATA (address space, not resident memory: runtimes that
  *      reserve large mappings, such as the JVM, Go or ASan, fail early); pids: RLIMIT_NPROC
  *      (see cordon_limits_apply_child() for its caveats; refused when the real uid is 0, which
- *      the kernel exempts); cpus: CPU affinity.
+ *      the kernel exempts: SANDBOX_NPROC_LIMIT for root is put in the pids limit by the launch
+ *      for that reason, so it gets a cgroup or nothing); cpus: CPU affinity.
  * Leaves are nested below the caller's own cgroups so the sandbox stays inside the caller's
  * limits and accounting. Returns 0; -EOPNOTSUPP when a limit asked for cannot be enforced (the
  * diag names it and why); for @cgroup_path: -ENOENT, -ENOTDIR, -EINVAL (not in the v2
@@ -143,3 +144,6 @@ enum cordon_limit_mechanism cordon_limits_probe(const char *cgroup_path);
 /* "memory=cgroup1 pids=rlimit cpus=affinity" for the limits @st enforces, "" for none, for the
  * banner and receipts. Returns the length, or -ENOBUFS when @n is too small. */
 int cordon_limits_describe(const struct cordon_limits_state *st, char *buf, size_t n);
+/* The same for mechanisms @m, by enum cordon_limit_kind (NONE: left out). */
+int cordon_limits_describe_mechanisms(const enum cordon_limit_mechanism m[_CORDON_LIMIT_KIND_MAX],
+                                      char *buf, size_t n);

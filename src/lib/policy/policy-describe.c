@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/resolve/host-action.h"
+#include "lib/resolve/mail-stub.h"
 #include "lib/launch/landlock-env.h"
 #include "lib/launch/launch.h"
 #include "lib/mech/ns-user.h"
@@ -82,6 +83,17 @@ static void describe_limits(FILE *f, const struct cordon_policy *p, const struct
                         cordon_limit_mechanism_to_string(m[CORDON_LIMIT_PIDS]));
                 any = true;
         }
+        if (p->nproc_limit) {
+                fprintf(f, " nproc=%" PRIu64 " (%s)", p->nproc_limit,
+                        l->nproc_mech == CORDON_LIMIT_RLIMIT
+                            ? "rlimit: RLIMIT_NPROC, every process of the uid counts"
+                        : l->nproc_mech == CORDON_LIMIT_CGROUP2
+                            ? "cgroup2: the sandbox's pids cgroup, since uid 0 is exempt from "
+                              "RLIMIT_NPROC"
+                            : "cgroup1: the sandbox's pids cgroup, since uid 0 is exempt from "
+                              "RLIMIT_NPROC");
+                any = true;
+        }
         if (lim->cpus) {
                 fprintf(f, " cpus=%u (%s)", lim->cpus,
                         cordon_limit_mechanism_to_string(m[CORDON_LIMIT_CPUS]));
@@ -96,6 +108,26 @@ static void describe_limits(FILE *f, const struct cordon_policy *p, const struct
                 any = true;
         }
         fputs(any ? "\n" : " none\n", f);
+}
+
+/* NETWORK_MAIL_BLOCK as the backend gives it: the ns backend's stubs are in the mounts below;
+ * the landlock backend has only the directory of stubs first on PATH. */
+static void describe_mail(FILE *f, const struct cordon_policy *p, const struct cordon_launch *l)
+{
+        if (!p->mail_stub)
+                return;
+        if (l->backend == CORDON_BACKEND_NS)
+                fputs("mail: NETWORK_MAIL_BLOCK: the stub over each mailer of the host and the "
+                      "directory of stubs first on PATH (" CORDON_MAIL_STUB_DIR ", below)\n",
+                      f);
+        else
+                fprintf(f,
+                        "mail: NETWORK_MAIL_BLOCK: the landlock backend has no mounts, so only "
+                        "the mailers called by name are stopped, by a directory of stubs first on "
+                        "PATH (%s, read-only inside, removed after the run); one run by its path, "
+                        "such as /usr/sbin/sendmail, still runs, and the network rules still "
+                        "apply\n",
+                        l->mail_dir ? l->mail_dir : "cordon-mail-XXXXXX in /dev/shm");
 }
 
 /* Where a configuration copy (TOOL_CONFIG_COPIES) is, and whether the command may write it:
@@ -220,6 +252,7 @@ int cordon_policy_describe(const struct cordon_policy *p, const struct cordon_la
                 cordon_fallback_to_string(p->fallback));
         describe_layers(f, l);
         describe_network(f, p, l);
+        describe_mail(f, p, l);
         describe_limits(f, p, l);
         if (p->project_dir)
                 fprintf(f, "project: %s\n", p->project_dir);
@@ -229,6 +262,12 @@ int cordon_policy_describe(const struct cordon_policy *p, const struct cordon_la
         if (p->cwd)
                 fprintf(f, "working directory: %s\n", p->cwd);
         describe_mounts(f, p, l);
+        if (p->devices_unmatched) {
+                fputs("devices that match nothing here (dropped without a warning):", f);
+                STRV_FOREACH (d, p->devices_unmatched)
+                        fprintf(f, " %s%s", *d, d[1] ? "," : "");
+                fputc('\n', f);
+        }
         describe_env(f, p);
         describe_actions(f, p);
         if (fclose(f) != 0 || !buf) {

@@ -222,6 +222,7 @@ _public_ struct cordon_policy *cordon_policy_free(struct cordon_policy *p)
         strv_free(p->env_blocked_names);
         strv_free(p->link_parents);
         strv_free(p->link_homes);
+        strv_free(p->devices_unmatched);
         free(p->net_mode_origin);
         free(p->net.fallback_origin);
         cordon_net_rules_free(p->net.rules);

@@ -160,6 +160,10 @@ struct cordon_policy {
          * (host realpaths), except the home directories and their parents. */
         char **link_parents;
         char **link_homes;
+        /* DEVICES entries that matched nothing on this host, "PATTERN (from ORIGIN)": dropped
+         * without a warning (the NVIDIA defaults on a machine without them), listed by
+         * --dry-run. */
+        char **devices_unmatched;
 
         struct cordon_process_rules process;
         /* The mode asked for; the launch delivers it or, as @net.fallback says, another one
@@ -167,12 +171,15 @@ struct cordon_policy {
         enum cordon_net_mode net_mode;
         char *net_mode_origin;
         struct cordon_policy_net net;
-        /* NETWORK_MAIL_BLOCK is on: the resolve put a stub program over every mailer the host
-         * has and a directory of stubs first on PATH (lower-mail.c). Those are mounts, so only
-         * the ns backend can give it: cordon_launch_prepare() refuses the landlock backend. */
+        /* NETWORK_MAIL_BLOCK applies: the resolve put a stub program over every mailer the host
+         * has and a directory of stubs first on PATH (lower-mail.c; not for an explicit landlock
+         * backend). Those are mounts: under the landlock backend the launch gives the PATH part
+         * alone, a directory of stubs on the host that the command can run but not change
+         * (launch/mail-shadow.c). */
         bool mail_stub;
-        /* ...because NETWORK_MAIL_BLOCK=on: an `auto` backend that falls back to landlock
-         * refuses to start instead of going without it. */
+        /* ...because NETWORK_MAIL_BLOCK=on, which asks for the stubs over the mailers too:
+         * cordon_launch_prepare() refuses the landlock backend (an `auto` one that falls back
+         * to it included) instead of going without them. */
         bool mail_stub_required;
         /* PROTECT_AGENT_PROJECT_FILES asked for read-only files only a mount namespace keeps,
          * and an explicit landlock backend made none (lower-agent-project.c): the banner and

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib/policy/diag.h"
+#include "lib/resolve/blocked-refusal.h"
 #include "lib/resolve/host-action.h"
 #include "lib/policy/policy.h"
 #include "shared/fd-util.h"
@@ -204,21 +205,59 @@ static char *quiet_line(char **paths)
                    : line;
 }
 
+/* The BLOCKED_FILES placeholders that could not be made at the apply; @whys owns the reasons
+ * @f points at. */
+struct blocked {
+        struct cordon_blocked_failure *f;
+        char **whys;
+        size_t n;
+};
+
+static void blocked_clear(struct blocked *b)
+{
+        strv_free(b->whys);
+        free(b->f);
+}
+
+static int blocked_add(struct blocked *b, const char *path, const char *why, bool creatable,
+                       bool parent_missing)
+{
+        struct cordon_blocked_failure *n = reallocarray(b->f, b->n + 1, sizeof(*b->f));
+        if (!n)
+                return -ENOMEM;
+        b->f = n;
+        if (strv_extend(&b->whys, why) < 0)
+                return -ENOMEM;
+        b->f[b->n++] = (struct cordon_blocked_failure){.path = path,
+                                                       .why = b->whys[strv_length(b->whys) - 1],
+                                                       .creatable = creatable,
+                                                       .parent_missing = parent_missing};
+        return 0;
+}
+
 int cordon_policy_apply_record(const struct cordon_policy *p, void (*warn)(void *, const char *),
                                void *userdata, struct cordon_host_created **ret_created,
                                size_t *ret_n, char **ret_note, struct cordon_diag *diag)
 {
         _cleanup_(quiet_clear) struct quiet_created quiet = {0};
         /* Every action that fails is named (a run with several BLOCKED_FILES that cannot be
-         * made is refused once, listing them all); those below a failed one are not tried. */
-        char failures[sizeof(diag->message)] = "";
+         * made is refused once, listing them all, with the fix); those below a failed one are
+         * not tried, and a placeholder among them is named as failed too. */
+        char failures[sizeof(diag->message)] = "", others[sizeof(diag->message)] = "";
         int first = 0;
         unsigned n_failed = 0, more = 0;
         const char *failed_dir = NULL;
+        char failed_why[256] = "";
+        bool failed_may_not = false; /* the failed directory's: the caller may not make it */
+        _cleanup_(blocked_clear) struct blocked blocked = {0};
         for (size_t i = 0; i < p->n_actions; i++) {
                 const struct cordon_host_action *a = &p->actions[i];
-                if (failed_dir && path_is_below(a->path, failed_dir))
+                if (failed_dir && path_is_below(a->path, failed_dir)) {
+                        if (a->materialized && a->kind == CORDON_HOST_FILE &&
+                            blocked_add(&blocked, a->path, failed_why, failed_may_not, true) < 0)
+                                return -ENOMEM;
                         continue;
+                }
                 struct cordon_host_created c = {0};
                 int r = apply_one(a, &c);
                 if (c.ino && a->materialized && ret_created) {
@@ -239,6 +278,7 @@ int cordon_policy_apply_record(const struct cordon_policy *p, void (*warn)(void 
                         const char *why = r == -ELOOP    ? "a symlink is on its path now"
                                           : r == -EEXIST ? "something else is there now"
                                                          : strerror(-r);
+                        first = first ?: r;
                         size_t len = strlen(failures);
                         int k =
                             snprintf(failures + len, sizeof(failures) - 64 - len, "%s'%s' (%s): %s",
@@ -247,10 +287,29 @@ int cordon_policy_apply_record(const struct cordon_policy *p, void (*warn)(void 
                                 failures[len] = 0;
                                 more++;
                         }
-                        first = first ?: r;
                         n_failed++;
-                        if (a->kind == CORDON_HOST_MKDIR)
+                        /* A placeholder's failure (or its directory's, through the placeholders
+                         * below it) is named by the refusal over BLOCKED_FILES; the others
+                         * after it. */
+                        if (!a->materialized) {
+                                len = strlen(others);
+                                k = snprintf(others + len, sizeof(others) - len, "%s'%s' (%s): %s",
+                                             len ? "; " : "", a->path, a->reason, why);
+                                if (k < 0 || (size_t)k >= sizeof(others) - len)
+                                        others[len] = 0;
+                        }
+                        bool may_not = r == -EACCES || r == -EPERM || r == -EROFS;
+                        if (a->kind == CORDON_HOST_MKDIR) {
                                 failed_dir = a->path;
+                                failed_may_not = may_not;
+                                snprintf(failed_why, sizeof(failed_why),
+                                         "cannot create directory '%s': %s", a->path, why);
+                        } else if (a->materialized) {
+                                char w[256];
+                                snprintf(w, sizeof(w), "cannot create it: %s", why);
+                                if (blocked_add(&blocked, a->path, w, may_not, false) < 0)
+                                        return -ENOMEM;
+                        }
                         continue;
                 }
                 if (r > 0 && a->warning && warn)
@@ -268,6 +327,16 @@ int cordon_policy_apply_record(const struct cordon_policy *p, void (*warn)(void 
                         *ret_note = line;
                 else
                         free(line);
+        }
+        /* BLOCKED_FILES' refusal names the entries and the fix; what else failed comes after
+         * it, as far as it fits. */
+        if (blocked.n) {
+                cordon_blocked_refusal(diag, first, blocked.f, blocked.n);
+                size_t len = diag ? strlen(diag->message) : 0;
+                if (*others && diag)
+                        snprintf(diag->message + len, sizeof(diag->message) - len,
+                                 "; besides, cannot create %s", others);
+                return first;
         }
         if (n_failed == 1 && !more)
                 return cordon_diag_set(diag, first, "cannot create %s", failures);

@@ -22,7 +22,7 @@ struct cordon_host_action {
         char *path;
         mode_t mode;
         char *contents; /* CORDON_HOST_FILE: "" for an empty placeholder */
-        char *reason;   /* what it is for, with the origin: "placeholder for blocked file (from
+        char *reason;   /* what it is for, with the origin: "BLOCKED_FILES placeholder (from
                            --mask)" */
         char *warning;  /* the line reported when it is created; NULL: created silently */
         /* A BLOCKED_FILES placeholder or a parent made for one: what
@@ -57,7 +57,9 @@ void cordon_host_actions_free(struct cordon_host_action *a, size_t n);
  * another cordon may have made it) and refused otherwise: the rules of @p assumed it. Each entry
  * actually created reports its warning line through @warn (may be NULL). Idempotent. Returns 0,
  * or -errno with the path and the reason in @diag (-ELOOP: a symlink on the way; -EEXIST: an
- * object of another kind is there). Not thread-safe for the same policy. */
+ * object of another kind is there); when BLOCKED_FILES placeholders are among the failures (or
+ * below a directory that failed), the diag is the refusal of blocked-refusal.h naming each and
+ * the fix. Not thread-safe for the same policy. */
 int cordon_policy_apply(const struct cordon_policy *p, void (*warn)(void *, const char *),
                         void *userdata, struct cordon_diag *diag);
 /* The same, recording in *@ret_created (*@ret_n entries; the caller frees them with

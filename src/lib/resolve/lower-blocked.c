@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lib/policy/diag.h"
+#include "lib/resolve/blocked-refusal.h"
 #include "lib/resolve/lower-internal.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
@@ -32,8 +33,11 @@ static int plan_materialized(struct lower *l, enum cordon_host_action_kind kind,
  * returns where it will be in @ret_real. Symlinks on the way are followed only where the sandbox
  * could not have planted them: a link inside a directory the sandbox can write would let it
  * point the placeholder anywhere. Every path planned has no symlink in it; the launch creates
- * them relative to their opened parent, refusing a symlink that appeared since. */
-static int plan_placeholder(struct lower *l, const char *abs, const char *origin, char **ret_real)
+ * them relative to their opened parent, refusing a symlink that appeared since. A failure
+ * because the caller may not create there sets *@ret_creatable: made once by someone who may,
+ * the file would do. */
+static int plan_placeholder(struct lower *l, const char *abs, const char *origin, char **ret_real,
+                            bool *ret_creatable)
 {
         _cleanup_free_ char *cur = strdup("/");
         if (!cur)
@@ -58,13 +62,23 @@ static int plan_placeholder(struct lower *l, const char *abs, const char *origin
                 bool missing = cordon_lower_lstat(l, next, &st) < 0;
                 if (missing && errno != ENOENT)
                         return -errno;
+                /* The first component to make, in a directory of the host's (not one planned
+                 * here): that directory must let the caller create in it, or the apply would
+                 * fail after making the others. A read-only file system says EROFS. */
+                if (missing && !cordon_policy_find_host_action(l->p, cur) &&
+                    faccessat(AT_FDCWD, cur, W_OK | X_OK, AT_EACCESS) < 0) {
+                        int err = errno;
+                        *ret_creatable = true;
+                        return cordon_diag_set(l->diag, -err, "cannot create '%s' in '%s': %s",
+                                               next, cur, strerror(err));
+                }
                 if (last) {
                         if (!missing)
                                 return -EEXIST;
-                        if (asprintf(&reason, "placeholder for blocked file (from %s)", origin) <
-                                0 ||
+                        if (asprintf(&reason, "BLOCKED_FILES placeholder (from %s)", origin) < 0 ||
                             asprintf(&warning,
-                                     "created empty placeholder '%s' for blocked file (from %s)",
+                                     "BLOCKED_FILES: created empty placeholder '%s' (from %s), "
+                                     "to be hidden inside",
                                      next, origin) < 0)
                                 return -ENOMEM;
                         r = plan_materialized(l, CORDON_HOST_FILE, next, 0600, "", reason, warning);
@@ -74,9 +88,12 @@ static int plan_placeholder(struct lower *l, const char *abs, const char *origin
                         return 0;
                 }
                 if (missing) {
-                        if (asprintf(&reason, "directory for blocked file '%s' (from %s)", abs,
-                                     origin) < 0 ||
-                            asprintf(&warning, "created missing directory '%s'", next) < 0)
+                        if (asprintf(&reason, "directory for BLOCKED_FILES entry '%s' (from %s)",
+                                     abs, origin) < 0 ||
+                            asprintf(&warning,
+                                     "BLOCKED_FILES: created missing directory '%s' for '%s' "
+                                     "(from %s)",
+                                     next, abs, origin) < 0)
                                 return -ENOMEM;
                         r = plan_materialized(l, CORDON_HOST_MKDIR, next, 0700, NULL, reason,
                                               warning);
@@ -125,23 +142,27 @@ static bool shown_by_a_bind(const struct lower *l, const char *abs)
         return false;
 }
 
-/* Appends "'@path' (from @origin): @why" to @buf, "; "-separated; what does not fit is counted
- * in @more. */
-static void add_failure(char *buf, size_t size, unsigned *more, const char *path,
-                        const char *origin, const char *why)
+/* An entry that cannot be protected, for the refusal (blocked-refusal.h). */
+struct failure {
+        char *path, *why;
+        const char *origin;
+        bool creatable, parent_missing;
+};
+
+static void failures_free(struct failure *f, size_t n)
 {
-        size_t n = strlen(buf);
-        int k =
-            snprintf(buf + n, size - n, "%s'%s' (from %s): %s", n ? "; " : "", path, origin, why);
-        if (k < 0 || (size_t)k >= size - n) {
-                buf[n] = 0;
-                (*more)++;
+        for (size_t i = 0; i < n; i++) {
+                free(f[i].path);
+                free(f[i].why);
         }
+        free(f);
 }
 
 /* One BLOCKED_FILES entry: its host realpath added to the masks, a missing one planned as an
- * empty placeholder. A failure is -errno with the reason in @why. */
-static int blocked_file(struct lower *l, const struct cordon_item *it, char *why, size_t size)
+ * empty placeholder. A failure is -errno with the reason in @why, the absolute path in
+ * *@ret_abs and in *@ret_creatable whether making the file outside would do. */
+static int blocked_file(struct lower *l, const struct cordon_item *it, char *why, size_t size,
+                        char **ret_abs, bool *ret_creatable)
 {
         _cleanup_free_ char *abs = NULL;
         int r = cordon_lower_absolute(l, it->value, &abs);
@@ -163,7 +184,7 @@ static int blocked_file(struct lower *l, const struct cordon_item *it, char *why
                 struct cordon_diag inner = {0};
                 struct cordon_diag *outer = l->diag;
                 l->diag = &inner;
-                r = plan_placeholder(l, abs, it->origin, &real);
+                r = plan_placeholder(l, abs, it->origin, &real, ret_creatable);
                 l->diag = outer;
                 if (r < 0) {
                         /* plan_placeholder()'s own message names the entry already. */
@@ -172,6 +193,7 @@ static int blocked_file(struct lower *l, const struct cordon_item *it, char *why
                         else
                                 snprintf(why, size, "cannot create a placeholder: %s",
                                          strerror(-r));
+                        *ret_abs = TAKE_PTR(abs);
                         return r;
                 }
         }
@@ -185,13 +207,13 @@ static int blocked_file(struct lower *l, const struct cordon_item *it, char *why
 
 /* BLOCKED_FILES: a missing file is planned as an empty placeholder so that it can be covered; if
  * that is impossible the run is refused rather than left unprotected, naming every entry that
- * cannot be protected (not only the first). Runs once the read-write binds are known, so
- * placeholders never follow a symlink the sandbox could have planted. */
+ * cannot be protected (not only the first) and the fix. Runs once the read-write binds are known,
+ * so placeholders never follow a symlink the sandbox could have planted. */
 int cordon_lower_blocked_files(struct lower *l)
 {
-        char failures[sizeof(l->diag->message)] = "";
-        unsigned n_failed = 0, more = 0;
-        int first = 0;
+        struct failure *failed = NULL;
+        size_t n_failed = 0;
+        int first = 0, r = 0;
         CORDON_LIST_FOREACH (it, &l->s->blocked_files) {
                 /* An agent's instruction file (lower-agents.c) is shown as a merged copy, which
                  * only a mount namespace gives. Landlock cannot hide one file of a directory it
@@ -199,28 +221,58 @@ int cordon_lower_blocked_files(struct lower *l)
                  * directory): an explicit landlock backend leaves it visible, as cordon(1) says. */
                 if (l->s->backend == CORDON_BACKEND_LANDLOCK && startswith(it->origin, "profile "))
                         continue;
-                char why[sizeof(failures)] = "";
-                int r = blocked_file(l, it, why, sizeof(why));
+                char why[sizeof(l->diag->message)] = "";
+                _cleanup_free_ char *abs = NULL;
+                bool creatable = false;
+                r = blocked_file(l, it, why, sizeof(why), &abs, &creatable);
                 if (r == -ENOMEM)
-                        return r;
+                        goto out;
                 if (r >= 0)
                         continue;
-                n_failed++;
+                struct failure *n = reallocarray(failed, n_failed + 1, sizeof(*failed));
+                if (!n) {
+                        r = -ENOMEM;
+                        goto out;
+                }
+                failed = n;
+                struct stat st;
+                _cleanup_free_ char *dir = abs ? strdup(abs) : NULL;
+                char *slash = dir ? strrchr(dir, '/') : NULL;
+                if (slash)
+                        *(slash == dir ? slash + 1 : slash) = 0;
+                failed[n_failed++] = (struct failure){
+                    .path = abs ? TAKE_PTR(abs) : strdup(it->value),
+                    .why = strdup(why),
+                    .origin = it->origin,
+                    .creatable = creatable,
+                    .parent_missing = dir && cordon_lower_host_lstat(l, dir, &st) < 0,
+                };
+                if (!failed[n_failed - 1].path || !failed[n_failed - 1].why) {
+                        r = -ENOMEM;
+                        goto out;
+                }
                 first = first ?: r;
-                add_failure(failures, sizeof(failures) - 64, &more, it->value, it->origin, why);
         }
-        if (!n_failed)
-                return 0;
-        if (more)
-                return cordon_diag_set(l->diag, first,
-                                       "cannot protect %u blocked files: %s; and %u more; "
-                                       "refusing to run with them unprotected",
-                                       n_failed, failures, more);
-        return cordon_diag_set(l->diag, first,
-                               "cannot protect %u blocked file%s: %s; refusing to run with %s "
-                               "unprotected",
-                               n_failed, n_failed == 1 ? "" : "s", failures,
-                               n_failed == 1 ? "it" : "them");
+        r = 0;
+        if (n_failed) {
+                _cleanup_free_ struct cordon_blocked_failure *f = calloc(n_failed, sizeof(*f));
+                if (!f) {
+                        r = -ENOMEM;
+                        goto out;
+                }
+                for (size_t i = 0; i < n_failed; i++)
+                        f[i] = (struct cordon_blocked_failure){
+                            .path = failed[i].path,
+                            .origin = failed[i].origin,
+                            .why = failed[i].why,
+                            .creatable = failed[i].creatable,
+                            .parent_missing = failed[i].parent_missing,
+                        };
+                r = cordon_blocked_refusal(l->diag, first, f, n_failed);
+        }
+out:
+        failures_free(failed, n_failed);
+        return r;
 }
 
 /* EXTRA_BLOCKED_PATHS: hidden where they exist; a missing one has nothing to hide. */

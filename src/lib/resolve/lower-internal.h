@@ -8,6 +8,7 @@
 
 #include "lib/policy/list.h"
 #include "lib/resolve/lower.h"
+#include "lib/resolve/mail-stub.h"
 #include "lib/policy/policy.h"
 #include "shared/macro.h"
 
@@ -211,15 +212,10 @@ int cordon_lower_cap_policy(struct lower *l);
  * naming it as a read-only root: the opt-in for the credential part of package_manager_config. */
 bool cordon_lower_cap_hands_over(const struct lower *l, const char *home_rel);
 
-/* lower-mail.c: NETWORK_MAIL_BLOCK. The directory of stubs put first on PATH. */
-#define CORDON_MAIL_STUB_DIR "/run/cordon/mail-block"
-/* The stub program (a shell script), the canonical mailer paths and the names in the directory
- * of stubs (NULL-terminated). */
-const char *cordon_mail_stub_script(void);
-const char *const *cordon_mail_paths(void);
-const char *const *cordon_mail_names(void);
-/* When the settings ask for it (mail_stub), sets the policy's mail_stub and adds the stub rules:
- * before cordon_lower_pins(), which must see them. */
+/* lower-mail.c: NETWORK_MAIL_BLOCK (the stub itself: mail-stub.h). When the settings ask for it,
+ * sets the policy's mail_stub and, unless the backend is an explicit landlock one (whose stubs
+ * the launch makes: launch/mail-shadow.h), adds the stub rules: before cordon_lower_pins(),
+ * which must see them. */
 int cordon_lower_mail_stub(struct lower *l);
 /* The same with mailer paths @paths and directory @dir of stubs named @names, for tests. */
 int cordon_lower_mail_stub_at(struct lower *l, const char *const *paths, const char *const *names,

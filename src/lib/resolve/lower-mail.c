@@ -1,7 +1,8 @@
 /* NETWORK_MAIL_BLOCK: a stub program bound over every mailer the host has, and a directory of
  * stubs of the same names first on PATH, so that an agent calling sendmail or mail learns the
- * policy in one line instead of meeting a dropped connection. Defence in depth above the network
- * rules, which stop SMTP whatever program speaks it. */
+ * policy in a few lines instead of meeting a dropped connection. Defence in depth above the
+ * network rules, which stop SMTP whatever program speaks it. The landlock backend, without
+ * mounts, gets the directory of stubs alone, made by the launch (launch/mail-shadow.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,20 +18,42 @@
 
 /* The stub names the program it was called as, reduced to printable ASCII ([:graph:] in the C
  * locale: a hostile name of escape sequences, CR or OSC 8 links cannot reach the terminal or a
- * log), and the argument count, never the arguments. $0 rather than argv[0]: for a script the
- * kernel replaces argv[0] with the path it executed. Only shell builtins besides tr; without tr
- * it says "a mailer". 77 is EX_NOPERM of sysexits.h. */
-static const char stub_script[] =
-    "#!/bin/sh\n"
-    "# cordon: sending mail is blocked in this sandbox (NETWORK_MAIL_BLOCK).\n"
-    "n=$(printf '%s' \"${0##*/}\" | LC_ALL=C tr -cd '[:graph:]' 2>/dev/null)\n"
-    "printf 'cordon: sending mail is blocked in this sandbox (NETWORK_MAIL_BLOCK); "
-    "%s was called with %d arguments\\n' \"${n:-a mailer}\" \"$#\" >&2\n"
-    "exit 77\n";
+ * log) and cut to 64 bytes, and the argument count, never the arguments. $0 rather than argv[0]:
+ * for a script the kernel replaces argv[0] with the path it executed. Only shell builtins
+ * besides tr; without tr it says "a mailer". The words are for whoever reads stderr, often an
+ * agent: that this is a rule, not a fault, that the other ways are closed as well, and what to
+ * do instead. No apostrophe anywhere: the lines are single-quoted. 77 is EX_NOPERM of
+ * sysexits.h. */
+#define STUB_HEAD                                                                                  \
+        "#!/bin/sh\n"                                                                              \
+        "# cordon: mail is disabled in this sandbox (NETWORK_MAIL_BLOCK); see the message "        \
+        "below.\n"                                                                                 \
+        "n=$(printf '%s' \"${0##*/}\" | LC_ALL=C tr -cd '[:graph:]' 2>/dev/null)\n"                \
+        "printf 'cordon: mail is disabled by the configuration of this sandbox "                   \
+        "(NETWORK_MAIL_BLOCK): %.64s was called with %d arguments and sent nothing.\\n' "          \
+        "\"${n:-a mailer}\" \"$#\" >&2\n"                                                          \
+        "printf '%s\\n' 'This is a boundary set on purpose, not a fault to repair: "
+#define STUB_TAIL                                                                                  \
+        "and the network rules of the sandbox refuse the SMTP ports (25, 465, 587, 2525) in "      \
+        "every network mode but open.' "                                                           \
+        "'An agent must not retry, and must not look for another program, path or protocol "       \
+        "to send mail with: that would be working around a rule the user set. Tell the user "      \
+        "that mail is blocked here, and offer another channel (a file in the project, or the "     \
+        "text in your answer).' >&2\n"                                                             \
+        "exit 77\n"
 
-const char *cordon_mail_stub_script(void)
+static const char stub_script[] =
+    STUB_HEAD "every mailer program here (sendmail, mail, mailx, mutt, msmtp, ssmtp, exim, ...), "
+              "called by name or at its usual path, is this same stub, " STUB_TAIL;
+
+/* The landlock backend has no mounts: only the names found on PATH lead to the stub. */
+static const char stub_script_by_name[] =
+    STUB_HEAD "every mailer name on PATH here (sendmail, mail, mailx, mutt, msmtp, ssmtp, exim, "
+              "...) leads to this same stub, " STUB_TAIL;
+
+const char *cordon_mail_stub_script(bool by_name_only)
 {
-        return stub_script;
+        return by_name_only ? stub_script_by_name : stub_script;
 }
 
 /* The canonical places of the mailers of Debian's packages (and the names other distributions
@@ -229,14 +252,19 @@ int cordon_lower_mail_stub(struct lower *l)
         const struct cordon_settings *s = l->s;
         /* auto: on unless both the asked and the delivered mode are open; open is always
          * delivered, so asked open is enough to know. The landlock backend has no mounts for
-         * a stub: auto leaves it out there (as the spec's landlock backend does), on refuses
-         * to start (cordon_launch_prepare()). */
+         * the stubs over the mailers: auto gives it the directory of stubs first on PATH alone,
+         * which the launch makes on the host (launch/mail-shadow.c); on refuses to start
+         * (cordon_launch_prepare()). */
         bool on = s->mail_block == CORDON_MAIL_BLOCK_ON;
-        bool want = on || (s->mail_block == CORDON_MAIL_BLOCK_AUTO &&
-                           s->net_mode != CORDON_NET_OPEN && s->backend != CORDON_BACKEND_LANDLOCK);
+        bool want =
+            on || (s->mail_block == CORDON_MAIL_BLOCK_AUTO && s->net_mode != CORDON_NET_OPEN);
         if (!want)
                 return 0;
         l->p->mail_stub_required = on;
+        if (s->backend == CORDON_BACKEND_LANDLOCK) {
+                l->p->mail_stub = true; /* the rules below would be dropped */
+                return 0;
+        }
         return cordon_lower_mail_stub_at(l, mail_paths, mail_names, CORDON_MAIL_STUB_DIR);
 }
 

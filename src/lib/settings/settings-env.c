@@ -1,8 +1,10 @@
 /* The environment front end: the variables cordon takes from the caller's environment (its own,
  * and those agent-sandbox's configuration lets the environment override: SANDBOX_BACKEND,
- * SANDBOX_QUIET, HOME_ACCESS, SLURM_SCOPE, CLEANUP_MATERIALIZED_BLOCKED_FILES,
- * NETWORK_FILTER_SKIP_HELPER_PROBE), written with cordon_settings_set_var() like every other
- * front end, with origin "env NAME". Applied after the sandbox.conf layers, so they win. */
+ * SANDBOX_QUIET, HOME_ACCESS, SLURM_SCOPE, SANDBOX_NPROC_LIMIT,
+ * CLEANUP_MATERIALIZED_BLOCKED_FILES, NETWORK_FILTER_SKIP_HELPER_PROBE), written with
+ * cordon_settings_set_var() like every other front end, with origin "env NAME". Applied after
+ * the sandbox.conf layers, so they win. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,18 +26,22 @@ static const char *env_lookup(char *const *envp, const char *name)
 static const struct {
         const char *env;
         const char *variable;
+        /* An empty value counts as not set: for a variable whose empty value means "none", an
+         * exported empty name must not lift what a configuration file set. */
+        bool empty_unset;
 } env_vars[] = {
-    {"SANDBOX_BACKEND", "SANDBOX_BACKEND"},
-    {"CORDON_HANDLER_SANDBOX", "CORDON_HANDLER_SANDBOX"},
-    {"HARN_HANDLER_SANDBOX", "CORDON_HANDLER_SANDBOX"},
-    {"PROTECT_GIT_CONFIG", "PROTECT_GIT_CONFIG"},
-    {"PROTECT_AGENT_PROJECT_FILES", "PROTECT_AGENT_PROJECT_FILES"},
-    {"SANDBOX_QUIET", "SANDBOX_QUIET"},
+    {"SANDBOX_BACKEND", "SANDBOX_BACKEND", false},
+    {"CORDON_HANDLER_SANDBOX", "CORDON_HANDLER_SANDBOX", false},
+    {"HARN_HANDLER_SANDBOX", "CORDON_HANDLER_SANDBOX", false},
+    {"PROTECT_GIT_CONFIG", "PROTECT_GIT_CONFIG", false},
+    {"PROTECT_AGENT_PROJECT_FILES", "PROTECT_AGENT_PROJECT_FILES", false},
+    {"SANDBOX_QUIET", "SANDBOX_QUIET", false},
     /* The other names agent-sandbox's configuration lets the environment override. */
-    {"HOME_ACCESS", "HOME_ACCESS"},
-    {"SLURM_SCOPE", "SLURM_SCOPE"},
-    {"CLEANUP_MATERIALIZED_BLOCKED_FILES", "CLEANUP_MATERIALIZED_BLOCKED_FILES"},
-    {"NETWORK_FILTER_SKIP_HELPER_PROBE", "NETWORK_FILTER_SKIP_HELPER_PROBE"},
+    {"HOME_ACCESS", "HOME_ACCESS", false},
+    {"SLURM_SCOPE", "SLURM_SCOPE", false},
+    {"SANDBOX_NPROC_LIMIT", "SANDBOX_NPROC_LIMIT", true},
+    {"CLEANUP_MATERIALIZED_BLOCKED_FILES", "CLEANUP_MATERIALIZED_BLOCKED_FILES", false},
+    {"NETWORK_FILTER_SKIP_HELPER_PROBE", "NETWORK_FILTER_SKIP_HELPER_PROBE", false},
 };
 
 _public_ int cordon_settings_apply_environment(struct cordon_settings *s, char *const *envp,
@@ -46,7 +52,7 @@ _public_ int cordon_settings_apply_environment(struct cordon_settings *s, char *
                 if (streq_ptr(done, env_vars[i].variable))
                         continue;
                 const char *value = env_lookup(envp, env_vars[i].env);
-                if (!value)
+                if (!value || (env_vars[i].empty_unset && !*value))
                         continue;
                 const struct cordon_var *v = cordon_var_find(env_vars[i].variable);
                 /* A row for a variable the registry does not have (yet) is skipped. */
