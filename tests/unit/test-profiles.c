@@ -505,3 +505,60 @@ Test(profiles, an_agent_not_installed_gets_nothing)
         lower_ok();
         assert_state_over_dir(".pi/agent", ".pi/agent/sessions");
 }
+
+/* Every path below the home but the project (~/proj, which gets its own protections), with its
+ * size: what a run left behind shows as a difference. */
+static char *home_listing(void)
+{
+        char *cmd = NULL, *out = NULL;
+        cr_assert_geq(
+            asprintf(&cmd, "cd '%s' && find . -path ./proj -prune -o -printf '%%p %%s\\n' | sort",
+                     home),
+            0);
+        FILE *f = popen(cmd, "r");
+        free(cmd);
+        cr_assert_not_null(f);
+        cr_assert_eq(read_full_fd(fileno(f), 1 << 20, &out, NULL), 0);
+        pclose(f);
+        cr_assert_eq(strv_consume(&garbage, out), 0);
+        return out;
+}
+
+Test(profiles, agents_not_installed_leave_the_home_as_it_was)
+{
+        /* None of the default agents on PATH, none of their directories. */
+        _cleanup_strv_free_ char **bare = STRV_MAKE("PATH=/usr/bin:/bin");
+        h.envp = bare;
+        static const char *const modes[] = {"tmpwrite", "restricted", "read", "write"};
+        write_file(fmt("%s/.config/other/x", home), "x");
+        for (size_t i = 0; i < ELEMENTSOF(modes); i++) {
+                cr_assert_eq(cordon_settings_set(&s, "HOME_ACCESS", modes[i], "test", &diag), 0);
+                const char *before = home_listing();
+                lower_ok();
+                cr_assert_str_eq(home_listing(), before, "HOME_ACCESS=%s: the home changed",
+                                 modes[i]);
+                cr_assert_null(rule(fmt("%s/.claude/CLAUDE.md", home), CORDON_ACCESS_MASKED));
+        }
+        /* Installed (its directory is there): its instruction file is merged as before. */
+        mkdir_p(fmt("%s/.claude", home));
+        cr_assert_eq(cordon_settings_set(&s, "HOME_ACCESS", "read", "test", &diag), 0);
+        lower_ok();
+        cr_assert_not_null(rule(fmt("%s/.claude/CLAUDE.md", home), CORDON_ACCESS_DATA));
+        cr_assert(exists(fmt("%s/.claude/CLAUDE.md", home)));
+        h.envp = envp;
+}
+
+Test(profiles, installed_by_its_first_writable_path_without_a_dir)
+{
+        cordon_list_clear(&s.enabled_agents);
+        cr_assert_eq(cordon_settings_set(&s, "ENABLED_AGENTS", "newt", "test", &diag), 0);
+        write_file(fmt("%s/.config/cordon/profiles/newt/profile", home),
+                   "command newt\nwritable .newt\nwritable .newt-cache\n");
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.newt", home), CORDON_ACCESS_RW), "not installed");
+        cr_assert_not(exists(fmt("%s/.newt-cache", home)));
+        mkdir_p(fmt("%s/.newt", home));
+        lower_ok();
+        cr_assert_not_null(rule(fmt("%s/.newt", home), CORDON_ACCESS_RW), "installed");
+        cr_assert(exists(fmt("%s/.newt-cache", home)));
+}
