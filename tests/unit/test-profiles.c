@@ -125,20 +125,20 @@ Test(profiles, user_folder_wins_over_admin_wins_over_builtin)
         const char *user = in_root("user"), *admin = in_root("admin");
         struct cordon_profile_dirs dirs = {.user_dir = user, .admin_dir = admin};
         _cleanup_(cordon_agent_profile_clear) struct cordon_agent_profile a = {0};
-        cr_assert_eq(cordon_profile_load("claude", &dirs, &a, &diag), 0, "%s", diag.message);
+        cr_assert_eq(cordon_profile_load("claude", &dirs, &a, NULL, &diag), 0, "%s", diag.message);
         cr_assert(startswith(a.items[CORDON_PROFILE_DIR].items[0].origin,
                              "profile claude (<built-in>/claude/profile:"));
         cordon_agent_profile_clear(&a);
 
         write_file(fmt("%s/claude/profile", admin), "writable .admin\n");
-        cr_assert_eq(cordon_profile_load("claude", &dirs, &a, &diag), 0, "%s", diag.message);
+        cr_assert_eq(cordon_profile_load("claude", &dirs, &a, NULL, &diag), 0, "%s", diag.message);
         cr_assert_str_eq(a.items[CORDON_PROFILE_WRITABLE].items[0].value, ".admin");
         cr_assert_str_eq(a.note, "", "no agent.md: no note");
         cordon_agent_profile_clear(&a);
 
         write_file(fmt("%s/claude/profile", user), "writable .user\n");
         write_file(fmt("%s/claude/agent.md", user), "NOTE\n");
-        cr_assert_eq(cordon_profile_load("claude", &dirs, &a, &diag), 0, "%s", diag.message);
+        cr_assert_eq(cordon_profile_load("claude", &dirs, &a, NULL, &diag), 0, "%s", diag.message);
         cr_assert_str_eq(a.items[CORDON_PROFILE_WRITABLE].items[0].value, ".user");
         cr_assert_eq(a.items[CORDON_PROFILE_WRITABLE].n, 1, "a folder replaces, never merges");
         cr_assert_str_eq(a.items[CORDON_PROFILE_WRITABLE].items[0].origin,
@@ -150,12 +150,12 @@ Test(profiles, unknown_agent_is_refused_naming_the_places_searched)
 {
         struct cordon_profile_dirs dirs = {.user_dir = in_root("user"), .admin_dir = in_root("a")};
         struct cordon_agent_profile a = {0};
-        cr_assert_eq(cordon_profile_load("nosuch", &dirs, &a, &diag), -ENOENT);
+        cr_assert_eq(cordon_profile_load("nosuch", &dirs, &a, NULL, &diag), -ENOENT);
         cr_assert(strstr(diag.message, "nosuch"), "%s", diag.message);
         cr_assert(strstr(diag.message, fmt("%s/user/nosuch", root)), "%s", diag.message);
         cr_assert(strstr(diag.message, fmt("%s/a/nosuch", root)), "%s", diag.message);
         cr_assert(strstr(diag.message, "built-in"), "%s", diag.message);
-        cr_assert_eq(cordon_profile_load("../etc", &dirs, &a, &diag), -EINVAL);
+        cr_assert_eq(cordon_profile_load("../etc", &dirs, &a, NULL, &diag), -EINVAL);
 }
 
 Test(profiles, a_malformed_folder_is_refused_with_file_and_line)
@@ -164,7 +164,7 @@ Test(profiles, a_malformed_folder_is_refused_with_file_and_line)
         struct cordon_profile_dirs dirs = {.user_dir = user};
         write_file(fmt("%s/codex/profile", user), "writable .codex\nwritable /etc\n");
         struct cordon_agent_profile a = {0};
-        cr_assert_eq(cordon_profile_load("codex", &dirs, &a, &diag), -EINVAL);
+        cr_assert_eq(cordon_profile_load("codex", &dirs, &a, NULL, &diag), -EINVAL);
         cr_assert(strstr(diag.message, fmt("%s/codex/profile:2", user)), "%s", diag.message);
 }
 

@@ -8,7 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "lib/policy/diag.h"
+#include "lib/profiles/agent-folder.h"
 #include "lib/profiles/profiles.h"
 #include "lib/settings/settings.h"
 #include "shared/fd-util.h"
@@ -16,10 +18,9 @@
 #include "shared/path-util.h"
 #include "shared/strv.h"
 
-/* Reads regular file @path (at most CORDON_PROFILE_FILE_MAX bytes) without following a final
- * symlink into somewhere unexpected: a FIFO or device there would block or be read forever. */
-static int read_profile_file(const char *path, char **ret, size_t *ret_len)
+int cordon_profile_read_file(const char *path, size_t max, char **ret, size_t *ret_len)
 {
+        /* Non-blocking: a FIFO or device there would block or be read forever. */
         _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0)
                 return -errno;
@@ -28,7 +29,7 @@ static int read_profile_file(const char *path, char **ret, size_t *ret_len)
                 return -errno;
         if (!S_ISREG(st.st_mode))
                 return -EINVAL; /* a FIFO, device or directory */
-        int r = read_full_fd(fd, CORDON_PROFILE_FILE_MAX, ret, ret_len);
+        int r = read_full_fd(fd, max, ret, ret_len);
         return r == -EFBIG ? -E2BIG : r;
 }
 
@@ -44,7 +45,7 @@ static int load_from_dir(const char *dir, const char *name, struct cordon_agent_
                 return -ENOMEM;
         _cleanup_free_ char *text = NULL, *note = NULL;
         size_t len = 0;
-        int r = read_profile_file(file, &text, &len);
+        int r = cordon_profile_read_file(file, CORDON_PROFILE_FILE_MAX, &text, &len);
         if (r == -ENOENT || r == -ENOTDIR)
                 return 0;
         if (r < 0)
@@ -52,7 +53,7 @@ static int load_from_dir(const char *dir, const char *name, struct cordon_agent_
                                        file, strerror(-r));
         if ((r = cordon_profile_parse(name, file, text, len, ret, diag)) < 0)
                 return r;
-        r = read_profile_file(note_path, &note, NULL);
+        r = cordon_profile_read_file(note_path, CORDON_PROFILE_FILE_MAX, &note, NULL);
         if (r == -ENOENT)
                 return 1;
         if (r < 0) {
@@ -65,22 +66,14 @@ static int load_from_dir(const char *dir, const char *name, struct cordon_agent_
         return 1;
 }
 
-int cordon_profile_load(const char *name, const struct cordon_profile_dirs *dirs,
-                        struct cordon_agent_profile *ret, struct cordon_diag *diag)
+/* The base profile of @name: the admin's folder, else the built-in one. 1 with @ret filled, 0
+ * when there is none, -errno. */
+static int load_base(const char *name, const char *admin_dir, struct cordon_agent_profile *ret,
+                     struct cordon_diag *diag)
 {
-        if (!cordon_profile_name_is_valid(name))
-                return cordon_diag_set(diag, -EINVAL,
-                                       "ENABLED_AGENTS '%.64s': expected an agent name "
-                                       "([a-z0-9_-]+)",
-                                       strempty(name));
-        const char *const order[] = {dirs ? dirs->user_dir : NULL, dirs ? dirs->admin_dir : NULL};
-        for (size_t i = 0; i < ELEMENTSOF(order); i++) {
-                if (!order[i])
-                        continue;
-                int r = load_from_dir(order[i], name, ret, diag);
-                if (r != 0)
-                        return r < 0 ? r : 0;
-        }
+        int r = admin_dir ? load_from_dir(admin_dir, name, ret, diag) : 0;
+        if (r != 0)
+                return r;
         for (size_t i = 0; i < cordon_builtin_profiles_count; i++) {
                 const struct cordon_builtin_profile *b = &cordon_builtin_profiles[i];
                 if (!streq(b->name, name))
@@ -88,7 +81,7 @@ int cordon_profile_load(const char *name, const struct cordon_profile_dirs *dirs
                 _cleanup_free_ char *file = NULL;
                 if (asprintf(&file, "<built-in>/%s/profile", name) < 0)
                         return -ENOMEM;
-                int r = cordon_profile_parse(name, file, b->profile, strlen(b->profile), ret, diag);
+                r = cordon_profile_parse(name, file, b->profile, strlen(b->profile), ret, diag);
                 if (r < 0)
                         return r;
                 free(ret->note);
@@ -96,9 +89,76 @@ int cordon_profile_load(const char *name, const struct cordon_profile_dirs *dirs
                         cordon_agent_profile_clear(ret);
                         return -ENOMEM;
                 }
+                return 1;
+        }
+        return 0;
+}
+
+/* The note as the agent reads it: agent-sandbox's placeholder for its install directory given
+ * cordon's directory of help for agents, when that is installed. */
+static int resolve_note(struct cordon_agent_profile *a, const char *help_dir)
+{
+        char *note = cordon_agent_note_resolve(a->note, help_dir);
+        if (!note)
+                return -ENOMEM;
+        free(a->note);
+        a->note = note;
+        return 0;
+}
+
+int cordon_profile_load(const char *name, const struct cordon_profile_dirs *dirs,
+                        struct cordon_agent_profile *ret, char ***warnings,
+                        struct cordon_diag *diag)
+{
+        static const struct cordon_profile_dirs none = {0};
+        if (!dirs)
+                dirs = &none;
+        if (!cordon_profile_name_is_valid(name))
+                return cordon_diag_set(diag, -EINVAL,
+                                       "ENABLED_AGENTS '%.64s': expected an agent name "
+                                       "([a-z0-9_-]+)",
+                                       strempty(name));
+        _cleanup_free_ char *folder = NULL;
+        int r =
+            cordon_agent_folder_find(name, dirs->agent_dirs, ELEMENTSOF(dirs->agent_dirs), &folder);
+        if (r < 0)
+                return cordon_diag_set(diag, r, "ENABLED_AGENTS: agent folder of '%s': %s", name,
+                                       strerror(-r));
+        /* 1. The user's own profile, in cordon's format, replaces everything else. */
+        r = dirs->user_dir ? load_from_dir(dirs->user_dir, name, ret, diag) : 0;
+        if (r < 0)
+                return r;
+        if (r > 0) {
+                if (folder && warnings &&
+                    strv_extendf(warnings,
+                                 "agent folder %s is not read: %s/%s/profile, cordon's own "
+                                 "format, is %s's profile",
+                                 folder, dirs->user_dir, name, name) < 0)
+                        r = -ENOMEM;
+                if (r < 0 || (r = resolve_note(ret, dirs->help_dir)) < 0) {
+                        cordon_agent_profile_clear(ret);
+                        return r;
+                }
                 return 0;
         }
-        char where[1024] = "";
+        /* 2. The admin's profile or the built-in one; 3. an agent folder extends it, or is a
+         * profile of its own. */
+        if ((r = load_base(name, dirs->admin_dir, ret, diag)) < 0)
+                return r;
+        bool base = r > 0;
+        if (folder && (r = cordon_agent_folder_load(name, folder, dirs->home, base, ret, warnings,
+                                                    diag)) < 0) {
+                cordon_agent_profile_clear(ret);
+                return r;
+        }
+        if (base || folder) {
+                if ((r = resolve_note(ret, dirs->help_dir)) < 0)
+                        cordon_agent_profile_clear(ret);
+                return r < 0 ? r : 0;
+        }
+        char where[2048] = "";
+        const char *const order[] = {dirs->user_dir, dirs->admin_dir, dirs->agent_dirs[0],
+                                     dirs->agent_dirs[1]};
         for (size_t i = 0; i < ELEMENTSOF(order); i++)
                 if (order[i])
                         snprintf(where + strlen(where), sizeof(where) - strlen(where), "%s/%s, ",
@@ -157,7 +217,8 @@ static int fold_one(struct cordon_settings *s, const struct cordon_agent_profile
         /* The agent's directory is read-only around its state; a HOME_WRITABLE entry of the
          * configuration for the same path keeps it writable as a whole (the user's choice). */
         CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_DIR]) {
-                if (cordon_list_find(&s->home_writable, it->value))
+                const struct cordon_item *w = cordon_list_find(&s->home_writable, it->value);
+                if (w && !from_a_profile(w->origin))
                         continue;
                 if ((r = cordon_list_add_unique(&s->home_readonly, it->value, it->origin)) < 0)
                         return r;
@@ -185,7 +246,6 @@ static int fold_one(struct cordon_settings *s, const struct cordon_agent_profile
 int cordon_profiles_fold_in(struct cordon_settings *s, const struct cordon_profile_dirs *dirs,
                             char ***warnings, struct cordon_diag *diag)
 {
-        (void)warnings;
         struct cordon_list *lists[] = {&s->home_writable, &s->home_readonly, &s->blocked_files,
                                        &s->allowed_env_vars};
         for (size_t i = 0; i < ELEMENTSOF(lists); i++)
@@ -207,7 +267,7 @@ int cordon_profiles_fold_in(struct cordon_settings *s, const struct cordon_profi
                         seen = streq(agents[i].name, it->value);
                 if (seen)
                         continue;
-                if ((r = cordon_profile_load(it->value, dirs, &agents[k], diag)) < 0)
+                if ((r = cordon_profile_load(it->value, dirs, &agents[k], warnings, diag)) < 0)
                         break;
                 k++;
         }
@@ -228,12 +288,21 @@ int cordon_profiles_fold_in(struct cordon_settings *s, const struct cordon_profi
 
 int cordon_profiles_fold(struct cordon_settings *s, char ***warnings, struct cordon_diag *diag)
 {
-        _cleanup_free_ char *user_dir = s->home && path_is_absolute(s->home)
-                                            ? path_join(s->home, ".config/cordon/profiles")
-                                            : NULL;
-        if (s->home && path_is_absolute(s->home) && !user_dir)
+        bool home = s->home && path_is_absolute(s->home);
+        _cleanup_free_ char *user_dir = home ? path_join(s->home, ".config/cordon/profiles") : NULL;
+        _cleanup_free_ char *own = home ? path_join(s->home, ".config/cordon/agents") : NULL;
+        _cleanup_free_ char *legacy =
+            home ? path_join(s->home, ".config/agent-sandbox/agents") : NULL;
+        if (home && (!user_dir || !own || !legacy))
                 return -ENOMEM;
-        struct cordon_profile_dirs dirs = {.user_dir = user_dir,
-                                           .admin_dir = CORDON_PROFILES_ADMIN_DIR};
+        struct cordon_profile_dirs dirs = {
+            .user_dir = user_dir,
+            .admin_dir = CORDON_PROFILES_ADMIN_DIR,
+            .agent_dirs = {own, legacy},
+            .home = home ? s->home : NULL,
+            .help_dir = access(CORDON_AGENT_HELP_DIR "/agents/sandbox-help.md", R_OK) == 0
+                            ? CORDON_AGENT_HELP_DIR
+                            : NULL,
+        };
         return cordon_profiles_fold_in(s, &dirs, warnings, diag);
 }

@@ -626,19 +626,32 @@ int cordon_lower_agents_instructions(struct lower *l)
         return 0;
 }
 
+/* Where variable @var (config_dir_var's "NAME=PATH") of agent @a points inside: below its
+ * private home @h when there is one (the first variable names the home; another one's PATH
+ * lies below the first's), else at $HOME/PATH. */
+static char *config_dir_of(const struct lower *l, const struct cordon_agent_profile *a,
+                           const struct cordon_agent_home *h, const char *var)
+{
+        const char *path = strchr(var, '=') + 1;
+        const char *first = strchr(a->items[CORDON_PROFILE_CONFIG_DIR_VAR].items[0].value, '=') + 1;
+        if (h && (streq(path, first) || streq(first, ".")))
+                return streq(path, first) ? strdup(h->root) : path_join(h->root, path);
+        if (h && path_is_below(path, first))
+                return path_join(h->root, path + strlen(first) + 1);
+        return cordon_lower_agent_guest_path(l, path);
+}
+
 int cordon_lower_agents_env(struct lower *l)
 {
         if (!l->home_guest)
                 return 0;
-        for (size_t i = 0; i < l->s->n_agents; i++)
-                CORDON_LIST_FOREACH (it, &l->s->agents[i].items[CORDON_PROFILE_CONFIG_DIR_VAR]) {
+        for (size_t i = 0; i < l->s->n_agents; i++) {
+                const struct cordon_agent_profile *a = &l->s->agents[i];
+                /* The agent's private home when it has one (lower-agent-home.c). */
+                const struct cordon_agent_home *h = cordon_lower_agent_home(l, a->name);
+                CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_CONFIG_DIR_VAR]) {
                         const char *eq = strchr(it->value, '=');
-                        /* The agent's private home when it has one (lower-agent-home.c). */
-                        const struct cordon_agent_home *h =
-                            cordon_lower_agent_home(l, l->s->agents[i].name);
-                        _cleanup_free_ char *dir = !eq ? NULL
-                                                   : h ? strdup(h->root)
-                                                       : cordon_lower_agent_guest_path(l, eq + 1);
+                        _cleanup_free_ char *dir = eq ? config_dir_of(l, a, h, it->value) : NULL;
                         _cleanup_free_ char *assignment = NULL;
                         if (!dir || asprintf(&assignment, "%.*s=%s", (int)(eq - it->value),
                                              it->value, dir) < 0)
@@ -647,6 +660,7 @@ int cordon_lower_agents_env(struct lower *l)
                         if (r < 0)
                                 return r;
                 }
+        }
         return 0;
 }
 
@@ -703,10 +717,12 @@ int cordon_lower_agents_warn(struct lower *l)
                              *names ? " reaches it" : "", *names && path ? " and " : "",
                              path ? "~/" : "", path ? path : "", path ? " is not visible" : "") < 0)
                         return -ENOMEM;
-                int r = cordon_lower_warn(l,
-                                          "agent %s will have to log in inside the sandbox (%s); "
-                                          "SUPPRESS_AGENT_WARNINGS=(%s) or (all) silences this",
-                                          a->name, why, a->name);
+                /* An agent folder's AGENT_LOGIN_HINT: printable, bounded (agent-folder.c). */
+                int r = cordon_lower_warn(
+                    l,
+                    "agent %s will have to log in inside the sandbox (%s)%s%s; "
+                    "SUPPRESS_AGENT_WARNINGS=(%s) or (all) silences this",
+                    a->name, why, a->login_hint ? ": " : "", strempty(a->login_hint), a->name);
                 if (r < 0)
                         return r;
         }
