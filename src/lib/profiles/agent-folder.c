@@ -417,9 +417,10 @@ static int check_stderr(const char *err, const char *file, const char *real, cha
                 for (char *c = line; *c; c++)
                         if ((unsigned char)*c < 0x20 || *c == 0x7f)
                                 *c = '?';
-                if (len && (strstr(line, "syntax error") ||
-                            strstr(line, "unexpected EOF while looking for matching")))
+                if (len && strstr(line, "syntax error"))
                         return cordon_diag_set(diag, -EINVAL, "%s", line);
+                if (len && strstr(line, "unexpected EOF while looking for matching"))
+                        return cordon_diag_set(diag, -EINVAL, "%s (a syntax error)", line);
                 if (len && shown++ < STDERR_LINES_MAX && strv_extendf(warnings, "%s", line) < 0)
                         return -ENOMEM;
                 p += len + (p[len] == '\n');
