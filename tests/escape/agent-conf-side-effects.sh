@@ -14,16 +14,7 @@ mkdir -p "$folder" "$HOME/.config/cordon"
 printf 'ENABLED_AGENTS=(evil)\n' > "$HOME/.config/cordon/sandbox.conf"
 
 port_file=$T_TMP/port
-python3 -c 'import socket, sys
-s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
-open(sys.argv[1], "w").write(str(s.getsockname()[1]))
-s.settimeout(60)
-n = 0
-try:
-    while True:
-        c, _ = s.accept(); n += 1; open(sys.argv[1] + ".hits", "w").write(str(n)); c.close()
-except OSError:
-    pass' "$port_file" &
+python3 -c "$LOOPBACK_COUNTER" "$port_file" 60 &
 srv=$!
 trap 'kill $srv 2>/dev/null' EXIT
 for _ in $(seq 50); do [ -s "$port_file" ] && break; sleep 0.1; done
