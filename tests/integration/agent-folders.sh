@@ -31,6 +31,8 @@ printf 'user rules\n' > "$HOME/.myagent/RULES.md"
 printf 'level=1\n' > "$HOME/.myagent.conf"
 printf '{"permissions":{"allow":["WebFetch"]},"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo fixture-hook"}]}]}}\n' \
         > "$agents/claude/settings.json"
+# As agent-sandbox's own claude folder has it: the whole directory, and the state file beside it.
+printf 'AGENT_REQUIRED_WRITABLE_PATHS=("$HOME/.claude" "$HOME/.claude.json")\n' > "$agents/claude/config.conf"
 printf '{"permissions":{"deny":["Bash(rm:*)"]}}\n' > "$HOME/.claude/settings.json"
 cp "$HOME/.claude/settings.json" "$T_TMP/claude-settings.before"
 
@@ -40,7 +42,7 @@ run() {
         err=$(cat "$T_TMP/err")
 }
 
-plan 20
+plan 22
 run -- python3 -c "$TRY" 'open(p, "a").write("x")' "$HOME/.myagent/state"
 check "the writable path is writable inside" "OK:1" "$out"
 check "... and the write is on the host" "x" "$(cat "$HOME/.myagent/state" 2>&1)"
@@ -76,6 +78,11 @@ check "claude's copy: the folder's allow rule and hook added, the user's deny ru
         "True True ['Bash(rm:*)'] ['echo fixture-hook']" "$out"
 check "the host's ~/.claude/settings.json is unchanged" "same" \
         "$(cmp -s "$T_TMP/claude-settings.before" "$HOME/.claude/settings.json" && echo same || echo changed)"
+run -- python3 -c "$TRY" 'open(p, "w")' "$HOME/.claude/new-file"
+check "claude's folder does not make ~/.claude writable: the built-in profile keeps it read-only" \
+        "$(on_backend EROFS EACCES)" "$out"
+check "... nor ~/.claude.json a directory" "absent" \
+        "$([ -d "$HOME/.claude.json" ] && echo directory || echo absent)"
 
 # Refusals naming the file and line.
 mkdir -p "$agents/broken" "$agents/outside"

@@ -141,11 +141,15 @@ Test(agent_folder, extending_keeps_the_base_directory_read_only)
 {
         default_vars();
         _cleanup_(cordon_agent_profile_clear) struct cordon_agent_profile base = {0};
-        cr_assert_eq(cordon_profile_parse("t", "b", "dir .t\n", 7, &base, &diag), 0);
+        const char *text = "dir .t\nstate .t/s\nexec_config .t.json\nprivate_copy .t.json t.json\n";
+        cr_assert_eq(cordon_profile_parse("t", "b", text, strlen(text), &base, &diag), 0);
         set_var(CORDON_AGENT_CONF_WRITABLE, fmt("%s/.t", home), fmt("%s/.t/cache", home),
-                fmt("%s/.local/t", home), NULL);
+                fmt("%s/.local/t", home), fmt("%s/.t.json", home), fmt("%s/.t/s", home), NULL);
         _cleanup_(cordon_agent_profile_clear) struct cordon_agent_profile a = {0};
         cr_assert_eq(map(&a, &base, NULL), 0, "%s", diag.message);
+        /* Its directory, its state and its copied file stay as the base keeps them (a missing
+         * file would otherwise be made a directory). */
+        cr_assert_eq(a.items[CORDON_PROFILE_WRITABLE].n, 2);
         cr_assert_null(cordon_list_find(&a.items[CORDON_PROFILE_WRITABLE], ".t"));
         cr_assert_not_null(cordon_list_find(&a.items[CORDON_PROFILE_WRITABLE], ".t/cache"));
         cr_assert_not_null(cordon_list_find(&a.items[CORDON_PROFILE_WRITABLE], ".local/t"));

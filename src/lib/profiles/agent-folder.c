@@ -147,9 +147,25 @@ static int home_relative(const char *path, const char *home, char **ret, const c
         return (*ret = strdup(rel)) ? 1 : -ENOMEM;
 }
 
-static bool is_base_dir(const struct cordon_agent_profile *base, const char *rel)
+/* Whether the profile a folder extends names @rel itself: its directory, its state, a file it
+ * keeps a private copy of or merges. A writable entry for such a path would undo that (or make
+ * a missing file a directory, as HOME_WRITABLE makes what is missing), so it is left out. */
+static bool is_base_own(const struct cordon_agent_profile *base, const char *rel)
 {
-        return base && cordon_list_find(&base->items[CORDON_PROFILE_DIR], rel);
+        static const enum cordon_profile_key own[] = {
+            CORDON_PROFILE_DIR,         CORDON_PROFILE_STATE,    CORDON_PROFILE_STATE_FILE,
+            CORDON_PROFILE_EXEC_CONFIG, CORDON_PROFILE_EXEC_DIR, CORDON_PROFILE_INSTRUCTIONS,
+        };
+        if (!base)
+                return false;
+        for (size_t i = 0; i < ELEMENTSOF(own); i++)
+                if (cordon_list_find(&base->items[own[i]], rel))
+                        return true;
+        size_t n = strlen(rel);
+        CORDON_LIST_FOREACH (it, &base->items[CORDON_PROFILE_PRIVATE_COPY])
+                if (strncmp(it->value, rel, n) == 0 && it->value[n] == ' ')
+                        return true;
+        return false;
 }
 
 /* One list variable's entries into @a. */
@@ -192,8 +208,9 @@ static int map_list(struct cordon_agent_profile *a, const struct cordon_agent_pr
                         return cordon_diag_set(diag, -EINVAL, "%s: %s entry '%.200s': %s",
                                                where_of(origin, where, sizeof(where)),
                                                var_names[var], e, why);
-                /* The directory the profile it extends keeps read-only around its state. */
-                if (k == CORDON_PROFILE_WRITABLE && is_base_dir(base, rel))
+                /* What the profile it extends keeps itself (its read-only directory, its
+                 * copies) stays as that profile keeps it. */
+                if (k == CORDON_PROFILE_WRITABLE && is_base_own(base, rel))
                         continue;
                 size_t total = 0;
                 for (size_t j = 0; j < _CORDON_PROFILE_KEY_MAX; j++)
@@ -517,18 +534,19 @@ static int folder_overlay(const char *folder, const struct cordon_agent_profile 
         if (lstat(path, &st) < 0)
                 return errno == ENOENT ? 0 : -errno;
         const struct cordon_list *vars = &a->items[CORDON_PROFILE_CONFIG_DIR_VAR];
-        if (vars->n == 0)
-                return strv_extendf(warnings,
-                                    "%s is not run (cordon runs no host code of an agent "
-                                    "folder): the instruction files are merged with agent.md "
-                                    "by cordon, and no *_CONFIG_DIR variable is set",
-                                    path);
-        const char *v = vars->items[0].value;
+        bool merged = a->items[CORDON_PROFILE_INSTRUCTIONS].n > 0;
+        const char *v = vars->n ? vars->items[0].value : "";
+        char home[160] = "";
+        if (vars->n)
+                snprintf(home, sizeof(home), "gives %s a private home named by %.*s", a->name,
+                         (int)strcspn(v, "="), v);
         return strv_extendf(warnings,
-                            "%s is not run (cordon runs no host code of an agent folder): cordon "
-                            "merges the instruction files with agent.md and gives %s a private "
-                            "home, named by %.*s, itself",
-                            path, a->name, (int)strcspn(v, "="), v);
+                            "%s is not run (cordon runs no host code of an agent folder): %s%s%s%s",
+                            path, merged ? "cordon merges the instruction files with agent.md" : "",
+                            merged && vars->n ? " and " : "", vars->n ? home : "",
+                            merged || vars->n ? " itself"
+                                              : "nothing takes its place (no instruction file, "
+                                                "no private home)");
 }
 
 int cordon_agent_folder_load(const char *name, const char *folder, const char *home, bool extend,

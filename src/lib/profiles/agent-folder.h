@@ -43,8 +43,8 @@ int cordon_agent_conf_parse_dump(const char *file, const char *out, size_t len,
  * (the $HOME the file saw; one that is the home itself is left out of the writable and readable
  * lists with a warning), variable names be names, the hint printable and short. Each item's
  * origin is "profile NAME (FILE:LINE)", LINE the variable's last assignment in @text (config.conf
- * as read). @base, when not NULL, is the profile the folder extends: a writable entry that is one
- * of its `dir` directories is left out (the directory stays read-only around its state). Returns
+ * as read). @base, when not NULL, is the profile the folder extends: a writable entry for a path
+ * it keeps itself (its dir, state, a file it copies or merges) is left out. Returns
  * 0, -EINVAL with "FILE:LINE: VARIABLE entry 'ENTRY': reason" in @diag, -E2BIG past
  * CORDON_PROFILE_ITEMS_MAX, -ENOMEM. Pure. */
 int cordon_agent_conf_map(struct cordon_agent_profile *a, const struct cordon_agent_profile *base,
