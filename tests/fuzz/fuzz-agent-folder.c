@@ -1,27 +1,30 @@
-/* Fuzz target for an agent folder's parsers (src/lib/profiles/agent-folder.c): the first byte
- * picks one. Even: the rest is the confined child's stdout, read back with
- * cordon_agent_conf_parse_dump() and mapped with cordon_agent_conf_map() (home /h, the text of
- * config.conf the same bytes); a success holds only plain paths below the home, variable names
- * and a printable hint. Odd: the rest is settings.json for cordon_agent_settings_reduce(), whose
- * output must read back as an object of permissions and hooks only. */
+/* Fuzz target for an agent folder's parsers (src/lib/profiles/agent-conf.c, agent-folder.c): the
+ * first byte picks one. Even: the rest is the confined child's stdout for 1 to 3 files (the byte
+ * says how many), read back with cordon_agent_conf_parse_dump() and the first file's values
+ * mapped with cordon_agent_conf_map() (home /h, the text of config.conf the same bytes); a success
+ * holds only plain paths below the home, variable names and a printable hint. Odd: the rest is
+ * settings.json for cordon_agent_settings_reduce(), whose output must read back as an object of
+ * permissions and hooks only. */
 #include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
+#include "lib/profiles/agent-conf.h"
 #include "lib/profiles/agent-folder.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
 
-static void conf(const char *text, size_t size)
+static void conf(size_t n, const char *text, size_t size)
 {
-        struct cordon_declare_value v[_CORDON_AGENT_CONF_MAX] = {0};
+        static const char *const files[] = {"f", "g", "h"};
+        struct cordon_declare_value v[3 * _CORDON_AGENT_CONF_MAX] = {0};
         struct cordon_diag diag = {0};
-        int r = cordon_agent_conf_parse_dump("f", text, size, v, &diag);
+        int r = cordon_agent_conf_parse_dump(files, n, text, size, v, &diag);
         if (r < 0 && r != -EINVAL && r != -ENOMEM)
                 __builtin_trap();
-        if (r == -EINVAL && strncmp(diag.message, "f: ", 3) != 0)
+        if (r == -EINVAL && diag.message[1] != ':')
                 __builtin_trap();
         struct cordon_agent_profile a = {.name = strdup("fuzz"), .note = strdup("")};
         char **w = NULL;
@@ -45,7 +48,7 @@ static void conf(const char *text, size_t size)
         }
         strv_free(w);
         cordon_agent_profile_clear(&a);
-        cordon_declare_values_clear(v, _CORDON_AGENT_CONF_MAX);
+        cordon_declare_values_clear(v, 3 * _CORDON_AGENT_CONF_MAX);
 }
 
 static void settings(const char *text, size_t size)
@@ -77,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (size < 1 || size > FUZZ_MAX_INPUT)
                 return 0;
         if (data[0] % 2 == 0)
-                conf((const char *)data + 1, size - 1);
+                conf(1 + (data[0] / 2) % 3, (const char *)data + 1, size - 1);
         else
                 settings((const char *)data + 1, size - 1);
         return 0;

@@ -5,6 +5,7 @@
  * is not installed (lower-agents.c). Fixture in lower-fixture.h, no agent installed. */
 #include <sys/wait.h>
 
+#include "lib/profiles/agent-conf.h"
 #include "lib/profiles/agent-folder.h"
 #include "shared/fd-util.h"
 #include "lower-fixture.h"
@@ -172,29 +173,41 @@ Test(agent_folder, item_limit)
 
 Test(agent_folder, dump_is_read_strictly)
 {
-        struct cordon_declare_value v[_CORDON_AGENT_CONF_MAX] = {0};
+        static const char *const files[] = {"f", "g"};
+        struct cordon_declare_value v[2 * _CORDON_AGENT_CONF_MAX] = {0};
         const char ok[] = "#cordon-layer 1 0\n"
                           "declare -a AGENT_REQUIRED_WRITABLE_PATHS=([0]=\"/h/.t\" [1]=\"/h/.u\")\n"
                           "declare -- AGENT_LOGIN_HINT=\"x\"\n"
+                          "#cordon-layer 2 1\n"
+                          "declare -- AGENT_LOGIN_HINT=\"y\"\n"
                           "#cordon-end\n";
-        cr_assert_eq(cordon_agent_conf_parse_dump("f", ok, strlen(ok), v, &diag), 0, "%s",
+        cr_assert_eq(cordon_agent_conf_parse_dump(files, 2, ok, strlen(ok), v, &diag), 0, "%s",
                      diag.message);
         cr_assert_eq(v[CORDON_AGENT_CONF_WRITABLE].n, 2);
         cr_assert_str_eq(v[CORDON_AGENT_CONF_HINT].items[0], "x");
-        cordon_declare_values_clear(v, _CORDON_AGENT_CONF_MAX);
-        const char *bad[] = {
-            "",
-            "declare -- AGENT_LOGIN_HINT=\"x\"\n#cordon-end\n",
-            "#cordon-layer 1 0\ndeclare -- OTHER=\"x\"\n#cordon-end\n",
-            "#cordon-layer 1 0\n#cordon-end\nmore\n",
-            "#cordon-layer 1 0\ndeclare -A AGENT_AUTH_MARKERS=()\n#cordon-end\n",
-            "#cordon-layer 1 0\n",
+        cr_assert_str_eq(v[_CORDON_AGENT_CONF_MAX + CORDON_AGENT_CONF_HINT].items[0], "y");
+        cr_assert_eq(v[_CORDON_AGENT_CONF_MAX + CORDON_AGENT_CONF_WRITABLE].n, 0);
+        cordon_declare_values_clear(v, 2 * _CORDON_AGENT_CONF_MAX);
+        const struct {
+                const char *text;
+                const char *file;
+        } bad[] = {
+            {"", "f"},
+            {"declare -- AGENT_LOGIN_HINT=\"x\"\n#cordon-end\n", "f"},
+            {"#cordon-layer 1 0\ndeclare -- OTHER=\"x\"\n#cordon-end\n", "f"},
+            {"#cordon-layer 1 0\n#cordon-layer 2 0\n#cordon-end\nmore\n", "g"},
+            {"#cordon-layer 1 0\ndeclare -A AGENT_AUTH_MARKERS=()\n#cordon-end\n", "f"},
+            {"#cordon-layer 1 0\n#cordon-end\n", "g"},
+            {"#cordon-layer 2 0\n#cordon-layer 1 0\n#cordon-end\n", "f"},
+            {"#cordon-layer 1 0\n#cordon-layer 2 0\n", "g"},
         };
         for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
-                cr_assert_eq(cordon_agent_conf_parse_dump("f", bad[i], strlen(bad[i]), v, &diag),
+                cr_assert_eq(cordon_agent_conf_parse_dump(files, 2, bad[i].text,
+                                                          strlen(bad[i].text), v, &diag),
                              -EINVAL, "%zu", i);
-                cr_assert(startswith(diag.message, "f: "), "%s", diag.message);
-                cordon_declare_values_clear(v, _CORDON_AGENT_CONF_MAX);
+                cr_assert(startswith(diag.message, fmt("%s: ", bad[i].file)), "%zu: %s", i,
+                          diag.message);
+                cordon_declare_values_clear(v, 2 * _CORDON_AGENT_CONF_MAX);
         }
 }
 
@@ -424,6 +437,80 @@ Test(agent_folder, config_conf_is_evaluated_confined)
         out = load_in_child("newt");
         has(out, "r=-22\n");
         has(out, "stopped in the file");
+}
+
+/* cordon_profiles_fold_in() of @names in a child, as load_in_child() reports. */
+static char *fold_in_child(const char *const *names)
+{
+        int pfd[2];
+        cr_assert_eq(pipe(pfd), 0);
+        pid_t pid = fork();
+        cr_assert_geq(pid, 0);
+        if (pid == 0) {
+                close(pfd[0]);
+                FILE *f = fdopen(pfd[1], "w");
+                struct cordon_profile_dirs dirs = lookup_dirs();
+                cordon_list_clear(&s.enabled_agents);
+                for (const char *const *n = names; *n; n++)
+                        cordon_list_add(&s.enabled_agents, *n, "test");
+                char **w = NULL;
+                struct cordon_diag d = {0};
+                int r = cordon_profiles_fold_in(&s, &dirs, &w, &d);
+                fprintf(f, "r=%d\nmsg=%s\n", r, d.message);
+                for (size_t i = 0; i < s.n_agents; i++) {
+                        for (size_t k = 0; k < _CORDON_PROFILE_KEY_MAX; k++)
+                                CORDON_LIST_FOREACH (it, &s.agents[i].items[k])
+                                        fprintf(f, "%s %s %s\n", s.agents[i].name,
+                                                cordon_profile_key_name(k), it->value);
+                        fprintf(f, "%s hint=%s\n", s.agents[i].name,
+                                strempty(s.agents[i].login_hint));
+                }
+                STRV_FOREACH (x, w)
+                        fprintf(f, "warning=%s\n", *x);
+                fclose(f);
+                _exit(0);
+        }
+        close(pfd[1]);
+        _cleanup_free_ char *out = NULL;
+        cr_assert_eq(read_full_fd(pfd[0], 1 << 20, &out, NULL), 0);
+        close(pfd[0]);
+        int st;
+        cr_assert_eq(waitpid(pid, &st, 0), pid);
+        cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        char *ret = strdup(out);
+        cr_assert_eq(strv_consume(&garbage, ret), 0);
+        return ret;
+}
+
+Test(agent_folder, every_config_conf_in_one_child_each_on_its_own)
+{
+        const char *a = in_root("home/.config/agent-sandbox/agents/alpha");
+        const char *b = in_root("home/.config/agent-sandbox/agents/beta");
+        write_file(fmt("%s/config.conf", a), "echo from alpha\nAGENT_LOGIN_HINT=alpha-hint\n"
+                                             "AGENT_REQUIRED_WRITABLE_PATHS=(\"$HOME/.alpha\")\n"
+                                             "set -e\nSHARED=leak\n");
+        write_file(fmt("%s/config.conf", b),
+                   "echo from beta\n"
+                   "AGENT_REQUIRED_READABLE_PATHS+=(\"$HOME/.beta${SHARED}\")\n");
+        static const char *const both[] = {"alpha", "beta", NULL};
+        const char *out = fold_in_child(both);
+        has(out, "r=0\n");
+        has(out, "alpha writable .alpha\n");
+        has(out, "alpha hint=alpha-hint\n");
+        has(out, "beta readonly .beta\n");
+        has(out, "beta hint=\n");
+        cr_assert_null(strstr(out, "beta writable"), "one file's values never reach another's");
+        has(out, fmt("warning=%s/config.conf: from alpha\n", a));
+        has(out, fmt("warning=%s/config.conf: from beta\n", b));
+        /* One that exits early refuses, naming it, whatever the other does. */
+        write_file(fmt("%s/config.conf", a), "exit 3\n");
+        out = fold_in_child(both);
+        has(out, "r=-22\n");
+        has(out, fmt("msg=%s/config.conf: reading it stopped in the file", a));
+        write_file(fmt("%s/config.conf", a), "# nothing\n");
+        write_file(fmt("%s/config.conf", b), "exit 0\n");
+        out = fold_in_child(both);
+        has(out, fmt("msg=%s/config.conf: reading it stopped in the file", b));
 }
 
 /* ---- resolve ---- */

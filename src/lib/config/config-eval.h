@@ -38,7 +38,7 @@ struct cordon_config_eval_args {
         const char *default_home;    /* what "$HOME" in a default expands to (the settings') */
         enum cordon_backend backend; /* CORDON_BACKEND_AUTO: cordon's choice */
         /* Another bash script to run in the same child, the files its positional parameters
-         * (an agent folder's config.conf, lib/profiles/agent-folder.c); NULL:
+         * (agent folders' config.conf, lib/profiles/agent-conf.c); NULL:
          * cordon_config_script()'s. */
         const char *script;
 };

@@ -106,13 +106,12 @@ static int resolve_note(struct cordon_agent_profile *a, const char *help_dir)
         return 0;
 }
 
-int cordon_profile_load(const char *name, const struct cordon_profile_dirs *dirs,
-                        struct cordon_agent_profile *ret, char ***warnings,
-                        struct cordon_diag *diag)
+/* cordon_profile_load() but for an agent folder's config.conf, which is left in @pending
+ * (evaluated by the caller, with others, before cordon_agent_folder_finish()). */
+static int load_one(const char *name, const struct cordon_profile_dirs *dirs,
+                    struct cordon_agent_profile *ret, struct cordon_agent_pending *pending,
+                    char ***warnings, struct cordon_diag *diag)
 {
-        static const struct cordon_profile_dirs none = {0};
-        if (!dirs)
-                dirs = &none;
         if (!cordon_profile_name_is_valid(name))
                 return cordon_diag_set(diag, -EINVAL,
                                        "ENABLED_AGENTS '%.64s': expected an agent name "
@@ -146,8 +145,8 @@ int cordon_profile_load(const char *name, const struct cordon_profile_dirs *dirs
         if ((r = load_base(name, dirs->admin_dir, ret, diag)) < 0)
                 return r;
         bool base = r > 0;
-        if (folder && (r = cordon_agent_folder_load(name, folder, dirs->home, base, ret, warnings,
-                                                    diag)) < 0) {
+        if (folder &&
+            (r = cordon_agent_folder_load(name, folder, base, ret, pending, warnings, diag)) < 0) {
                 cordon_agent_profile_clear(ret);
                 return r;
         }
@@ -168,6 +167,52 @@ int cordon_profile_load(const char *name, const struct cordon_profile_dirs *dirs
                                "built-in profiles); add a folder with a profile file or remove "
                                "the name",
                                name, where);
+}
+
+/* The agent folders' config.conf of @n profiles (@pending[i] for @a[i]) evaluated in one
+ * confined child, then each folder finished. */
+static int finish_folders(struct cordon_agent_profile *a, struct cordon_agent_pending *pending,
+                          size_t n, const char *home, char ***warnings, struct cordon_diag *diag)
+{
+        _cleanup_free_ const char **files = calloc(n + 1, sizeof(*files));
+        _cleanup_free_ const char **texts = calloc(n + 1, sizeof(*texts));
+        _cleanup_free_ size_t *which = calloc(n + 1, sizeof(*which));
+        if (!files || !texts || !which)
+                return -ENOMEM;
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+                if (pending[i].conf_path) {
+                        files[m] = pending[i].conf_path;
+                        texts[m] = pending[i].conf_text;
+                        which[i] = m++;
+                }
+        _cleanup_free_ struct cordon_declare_value *v =
+            calloc(m * _CORDON_AGENT_CONF_MAX + 1, sizeof(*v));
+        if (!v)
+                return -ENOMEM;
+        int r = m ? cordon_agent_conf_evaluate(files, texts, m, home, v, warnings, diag) : 0;
+        for (size_t i = 0; r >= 0 && i < n; i++)
+                if (pending[i].folder)
+                        r = cordon_agent_folder_finish(
+                            &a[i], &pending[i],
+                            pending[i].conf_path ? &v[which[i] * _CORDON_AGENT_CONF_MAX] : NULL,
+                            home, warnings, diag);
+        cordon_declare_values_clear(v, m * _CORDON_AGENT_CONF_MAX);
+        return r;
+}
+
+int cordon_profile_load(const char *name, const struct cordon_profile_dirs *dirs,
+                        struct cordon_agent_profile *ret, char ***warnings,
+                        struct cordon_diag *diag)
+{
+        static const struct cordon_profile_dirs none = {0};
+        if (!dirs)
+                dirs = &none;
+        _cleanup_(cordon_agent_pending_clear) struct cordon_agent_pending pending = {0};
+        int r = load_one(name, dirs, ret, &pending, warnings, diag);
+        if (r >= 0 && (r = finish_folders(ret, &pending, 1, dirs->home, warnings, diag)) < 0)
+                cordon_agent_profile_clear(ret);
+        return r;
 }
 
 static bool from_a_profile(const char *origin)
@@ -259,6 +304,9 @@ int cordon_profiles_fold_in(struct cordon_settings *s, const struct cordon_profi
         _cleanup_free_ struct cordon_agent_profile *agents = calloc(n, sizeof(*agents));
         if (!agents)
                 return -ENOMEM;
+        struct cordon_agent_pending *pending = calloc(n, sizeof(*pending));
+        if (!pending)
+                return -ENOMEM;
         size_t k = 0;
         int r = 0;
         CORDON_LIST_FOREACH (it, &s->enabled_agents) {
@@ -267,10 +315,16 @@ int cordon_profiles_fold_in(struct cordon_settings *s, const struct cordon_profi
                         seen = streq(agents[i].name, it->value);
                 if (seen)
                         continue;
-                if ((r = cordon_profile_load(it->value, dirs, &agents[k], warnings, diag)) < 0)
+                if ((r = load_one(it->value, dirs, &agents[k], &pending[k], warnings, diag)) < 0)
                         break;
                 k++;
         }
+        /* Every agent folder's config.conf in one child: a start pays for one, not one each. */
+        if (r >= 0)
+                r = finish_folders(agents, pending, k, dirs->home, warnings, diag);
+        for (size_t i = 0; i < n; i++)
+                cordon_agent_pending_clear(&pending[i]);
+        free(pending);
         for (size_t i = 0; r >= 0 && i < k; i++)
                 r = fold_one(s, &agents[i]);
         if (r < 0) {
