@@ -347,8 +347,9 @@ Test(agent_folder, lookup_order)
 
 /* ---- config.conf evaluated ---- */
 
-/* cordon_profile_load() of @name in a child; its result, message, items and warnings as text. */
-static char *load_in_child(const char *name)
+/* Runs @fn(f, @arg) in a fork()ed child (the evaluation starts a sandbox, which wants a
+ * single-threaded caller), returning what it wrote to f. */
+static char *in_child(void (*fn)(FILE *f, const void *arg), const void *arg)
 {
         int pfd[2];
         cr_assert_eq(pipe(pfd), 0);
@@ -357,19 +358,7 @@ static char *load_in_child(const char *name)
         if (pid == 0) {
                 close(pfd[0]);
                 FILE *f = fdopen(pfd[1], "w");
-                struct cordon_profile_dirs dirs = lookup_dirs();
-                struct cordon_agent_profile a = {0};
-                char **w = NULL;
-                struct cordon_diag d = {0};
-                int r = cordon_profile_load(name, &dirs, &a, &w, &d);
-                fprintf(f, "r=%d\nmsg=%s\n", r, d.message);
-                for (size_t k = 0; r == 0 && k < _CORDON_PROFILE_KEY_MAX; k++)
-                        CORDON_LIST_FOREACH (it, &a.items[k])
-                                fprintf(f, "%s %s @%s\n", cordon_profile_key_name(k), it->value,
-                                        it->origin);
-                fprintf(f, "hint=%s\n", strempty(a.login_hint));
-                STRV_FOREACH (x, w)
-                        fprintf(f, "warning=%s\n", *x);
+                fn(f, arg);
                 fclose(f);
                 _exit(0);
         }
@@ -383,6 +372,36 @@ static char *load_in_child(const char *name)
         char *ret = strdup(out);
         cr_assert_eq(strv_consume(&garbage, ret), 0);
         return ret;
+}
+
+static void print_result(FILE *f, int r, const struct cordon_diag *d, char **w)
+{
+        fprintf(f, "r=%d\nmsg=%s\n", r, d->message);
+        STRV_FOREACH (x, w)
+                fprintf(f, "warning=%s\n", *x);
+        strv_free(w);
+}
+
+/* cordon_profile_load() of agent @arg: its result, message, items, hint and warnings. */
+static void load_one(FILE *f, const void *arg)
+{
+        struct cordon_profile_dirs dirs = lookup_dirs();
+        struct cordon_agent_profile a = {0};
+        char **w = NULL;
+        struct cordon_diag d = {0};
+        int r = cordon_profile_load(arg, &dirs, &a, &w, &d);
+        for (size_t k = 0; r == 0 && k < _CORDON_PROFILE_KEY_MAX; k++)
+                CORDON_LIST_FOREACH (it, &a.items[k])
+                        fprintf(f, "%s %s @%s\n", cordon_profile_key_name(k), it->value,
+                                it->origin);
+        fprintf(f, "hint=%s\n", strempty(a.login_hint));
+        print_result(f, r, &d, w);
+        cordon_agent_profile_clear(&a);
+}
+
+static char *load_in_child(const char *name)
+{
+        return in_child(load_one, name);
 }
 
 static void has(const char *text, const char *needle)
@@ -439,47 +458,30 @@ Test(agent_folder, config_conf_is_evaluated_confined)
         has(out, "stopped in the file");
 }
 
-/* cordon_profiles_fold_in() of @names in a child, as load_in_child() reports. */
+/* cordon_profiles_fold_in() of the agents @arg (a NULL-terminated list): each agent's items
+ * and hint, the result, the warnings. */
+static void fold_names(FILE *f, const void *arg)
+{
+        struct cordon_profile_dirs dirs = lookup_dirs();
+        cordon_list_clear(&s.enabled_agents);
+        for (const char *const *n = arg; *n; n++)
+                cordon_list_add(&s.enabled_agents, *n, "test");
+        char **w = NULL;
+        struct cordon_diag d = {0};
+        int r = cordon_profiles_fold_in(&s, &dirs, &w, &d);
+        for (size_t i = 0; i < s.n_agents; i++) {
+                for (size_t k = 0; k < _CORDON_PROFILE_KEY_MAX; k++)
+                        CORDON_LIST_FOREACH (it, &s.agents[i].items[k])
+                                fprintf(f, "%s %s %s\n", s.agents[i].name,
+                                        cordon_profile_key_name(k), it->value);
+                fprintf(f, "%s hint=%s\n", s.agents[i].name, strempty(s.agents[i].login_hint));
+        }
+        print_result(f, r, &d, w);
+}
+
 static char *fold_in_child(const char *const *names)
 {
-        int pfd[2];
-        cr_assert_eq(pipe(pfd), 0);
-        pid_t pid = fork();
-        cr_assert_geq(pid, 0);
-        if (pid == 0) {
-                close(pfd[0]);
-                FILE *f = fdopen(pfd[1], "w");
-                struct cordon_profile_dirs dirs = lookup_dirs();
-                cordon_list_clear(&s.enabled_agents);
-                for (const char *const *n = names; *n; n++)
-                        cordon_list_add(&s.enabled_agents, *n, "test");
-                char **w = NULL;
-                struct cordon_diag d = {0};
-                int r = cordon_profiles_fold_in(&s, &dirs, &w, &d);
-                fprintf(f, "r=%d\nmsg=%s\n", r, d.message);
-                for (size_t i = 0; i < s.n_agents; i++) {
-                        for (size_t k = 0; k < _CORDON_PROFILE_KEY_MAX; k++)
-                                CORDON_LIST_FOREACH (it, &s.agents[i].items[k])
-                                        fprintf(f, "%s %s %s\n", s.agents[i].name,
-                                                cordon_profile_key_name(k), it->value);
-                        fprintf(f, "%s hint=%s\n", s.agents[i].name,
-                                strempty(s.agents[i].login_hint));
-                }
-                STRV_FOREACH (x, w)
-                        fprintf(f, "warning=%s\n", *x);
-                fclose(f);
-                _exit(0);
-        }
-        close(pfd[1]);
-        _cleanup_free_ char *out = NULL;
-        cr_assert_eq(read_full_fd(pfd[0], 1 << 20, &out, NULL), 0);
-        close(pfd[0]);
-        int st;
-        cr_assert_eq(waitpid(pid, &st, 0), pid);
-        cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-        char *ret = strdup(out);
-        cr_assert_eq(strv_consume(&garbage, ret), 0);
-        return ret;
+        return in_child(fold_names, names);
 }
 
 Test(agent_folder, every_config_conf_in_one_child_each_on_its_own)

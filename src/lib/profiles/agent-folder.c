@@ -96,26 +96,24 @@ char *cordon_agent_note_resolve(const char *note, const char *help_dir)
         FILE *f = open_memstream(&buf, &size);
         if (!f)
                 return NULL;
+        const size_t plen = strlen(placeholder);
         for (const char *line = note; *line;) {
-                size_t n = strcspn(line, "\n");
-                const char *p = memmem(line, n, placeholder, strlen(placeholder));
-                if (!p)
-                        fwrite(line, 1, n, f);
-                else if (help_dir)
-                        for (const char *c = line; c < line + n;) {
-                                p = memmem(c, (size_t)(line + n - c), placeholder,
-                                           strlen(placeholder));
-                                if (!p) {
-                                        fwrite(c, 1, (size_t)(line + n - c), f);
-                                        break;
-                                }
-                                fwrite(c, 1, (size_t)(p - c), f);
-                                fputs(help_dir, f);
-                                c = p + strlen(placeholder);
-                        }
-                if ((!p || help_dir) && line[n] == '\n')
+                const char *end = line + strcspn(line, "\n");
+                const char *next = end + (*end == '\n');
+                if (!help_dir && memmem(line, (size_t)(end - line), placeholder, plen)) {
+                        line = next; /* the line naming it is left out */
+                        continue;
+                }
+                const char *c = line;
+                for (const char *p; (p = memmem(c, (size_t)(end - c), placeholder, plen));
+                     c = p + plen) {
+                        fwrite(c, 1, (size_t)(p - c), f);
+                        fputs(help_dir, f);
+                }
+                fwrite(c, 1, (size_t)(end - c), f);
+                if (*end == '\n')
                         fputc('\n', f);
-                line += n + (line[n] == '\n');
+                line = next;
         }
         if (fclose(f) != 0) {
                 free(buf);
