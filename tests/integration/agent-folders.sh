@@ -42,7 +42,7 @@ run() {
         err=$(cat "$T_TMP/err")
 }
 
-plan 22
+plan 23
 run -- python3 -c "$TRY" 'open(p, "a").write("x")' "$HOME/.myagent/state"
 check "the writable path is writable inside" "OK:1" "$out"
 check "... and the write is on the host" "x" "$(cat "$HOME/.myagent/state" 2>&1)"
@@ -59,6 +59,8 @@ check "overlay.sh was not run" "absent" "$([ -e "$HOME/overlay-ran" ] && echo pr
 check "one line says overlay.sh is not run" "1" "$(grep -c "myagent/overlay.sh is not run" <<<"$err")"
 check_like "the login warning carries AGENT_LOGIN_HINT" \
         "*agent myagent will have to log in inside the sandbox (*): start myagent and sign in;*" "$err"
+run --set SUPPRESS_AGENT_WARNINGS=myagent -- true
+check "SUPPRESS_AGENT_WARNINGS=(myagent) silences both lines" "0" "$(grep -c "myagent" <<<"$err")"
 
 out=$(cd "$T_PROJECT" && MYAGENT_TOKEN=tok-1 OTHER_TOKEN=tok-2 "$CORDON" run --quiet -- \
         sh -c 'echo "${MYAGENT_TOKEN:-none} ${OTHER_TOKEN:-none}"' 2>/dev/null)

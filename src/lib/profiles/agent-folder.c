@@ -292,7 +292,7 @@ int cordon_agent_folder_finish(struct cordon_agent_profile *a, const struct cord
             (r = cordon_agent_conf_map(&q, p->extend ? a : NULL, p->conf_path, p->conf_text, home,
                                        v, &w, diag)) < 0)
                 return r;
-        if ((r = folder_overlay(p->folder, &q, &w)) < 0)
+        if (!p->quiet && (r = folder_overlay(p->folder, &q, &w)) < 0)
                 return r;
         if (warnings && (r = strv_extend_strv(warnings, w)) < 0)
                 return r;

@@ -35,6 +35,7 @@ struct cordon_agent_pending {
         char *conf_path;
         char *conf_text;
         bool extend;
+        bool quiet; /* SUPPRESS_AGENT_WARNINGS names the agent: no overlay.sh line */
 };
 void cordon_agent_pending_clear(struct cordon_agent_pending *p);
 

@@ -317,6 +317,8 @@ int cordon_profiles_fold_in(struct cordon_settings *s, const struct cordon_profi
                         continue;
                 if ((r = load_one(it->value, dirs, &agents[k], &pending[k], warnings, diag)) < 0)
                         break;
+                pending[k].quiet = cordon_list_find(&s->suppress_agent_warnings, it->value) ||
+                                   cordon_list_find(&s->suppress_agent_warnings, "all");
                 k++;
         }
         /* Every agent folder's config.conf in one child: a start pays for one, not one each. */
