@@ -138,7 +138,9 @@ int cordon_settings_get_config_file(const struct cordon_settings *s, size_t i,
 
 /* After every front end: folds the ENABLED_AGENTS profiles in and applies the admin baseline's
  * rules (cordon-config(5)), so that no layer, the environment or the command line included,
- * lifts an admin rule. One warning line per entry the rules restored or stripped. Idempotent;
+ * lifts an admin rule. One warning line per entry the rules restored or stripped. An agent
+ * folder's config.conf is evaluated in a confined child: single-threaded callers then, as for
+ * cordon_sandbox_start(). Idempotent;
  * any later cordon_settings_set() or _reset() makes it due again, and
  * cordon_settings_resolve() finalizes a copy itself when it is due. Returns 0, or -errno with
  * the reason in @diag (-EPERM: no allowed project parent is left). */

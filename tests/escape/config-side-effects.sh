@@ -28,16 +28,7 @@ check "... and wrote nothing, in HOME or elsewhere" "absent absent" \
 
 # A socket to a service of the host's loopback.
 port_file=$T_TMP/port
-python3 -c 'import socket, sys
-s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(4)
-open(sys.argv[1], "w").write(str(s.getsockname()[1]))
-s.settimeout(20)
-n = 0
-try:
-    while True:
-        c, _ = s.accept(); n += 1; open(sys.argv[1] + ".hits", "w").write(str(n)); c.close()
-except OSError:
-    pass' "$port_file" &
+python3 -c "$LOOPBACK_COUNTER" "$port_file" 20 &
 srv=$!
 for _ in $(seq 50); do [ -s "$port_file" ] && break; sleep 0.1; done
 port=$(cat "$port_file")

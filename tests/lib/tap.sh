@@ -100,6 +100,20 @@ try:
 except OSError as e:
     print(errno.errorcode[e.errno])'
 
+# LOOPBACK_COUNTER: a python3 program listening on a free port of the host's 127.0.0.1, which it
+# writes to the file argv[1] once it listens; it counts the connections it accepts in
+# argv[1].hits and gives up after argv[2] seconds without one. Start it in the background.
+LOOPBACK_COUNTER='import socket, sys
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+open(sys.argv[1], "w").write(str(s.getsockname()[1]))
+s.settimeout(float(sys.argv[2]))
+n = 0
+try:
+    while True:
+        c, _ = s.accept(); n += 1; open(sys.argv[1] + ".hits", "w").write(str(n)); c.close()
+except OSError:
+    pass'
+
 # UNIX_NOTE: how the landlock backend's one line for a refused unix socket begins (once per run,
 # before the command's own error). take_unix_note: removes those lines from $out and counts them
 # in $notes, for checks of the command's output that also check the line.

@@ -1,6 +1,7 @@
 /* Unit tests for src/lib/policy/agent-json.c: the agents' private copies, overlay and write-back.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <string.h>
@@ -156,4 +157,46 @@ Test(agent_json, writeback_bounds)
         json_decref(base);
         json_decref(final);
         json_decref(host);
+}
+
+Test(agent_json, hooks_added_per_event_without_a_command_twice)
+{
+        json_t *doc = J("{\"hooks\":{\"Stop\":[{\"matcher\":\"x\",\"hooks\":[{\"type\":\"command\","
+                        "\"command\":\"echo stop\"}]}]},\"model\":\"opus\"}");
+        json_t *add =
+            J("{\"Stop\":[{\"matcher\":\"\",\"hooks\":[{\"type\":\"command\","
+              "\"command\":\"echo stop\"},{\"type\":\"command\",\"command\":\"notify\"},"
+              "{\"type\":\"command\",\"command\":\"notify\"}]}],"
+              "\"Notification\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"n\"}]}],"
+              "\"PreToolUse\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"echo stop\"}]},"
+              "{\"hooks\":[{\"type\":\"command\",\"command\":\"echo stop\"}]}]}");
+        cr_assert_eq(cordon_agent_json_add_hooks(doc, add), 0);
+        expect_json(doc,
+                    "{\"model\":\"opus\",\"hooks\":{"
+                    "\"Stop\":[{\"matcher\":\"x\",\"hooks\":[{\"type\":\"command\","
+                    "\"command\":\"echo stop\"}]},{\"matcher\":\"\",\"hooks\":[{\"type\":"
+                    "\"command\",\"command\":\"notify\"}]}],"
+                    "\"Notification\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"n\"}]}],"
+                    "\"PreToolUse\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"echo "
+                    "stop\"}]}]}}");
+        /* Adding the same again changes nothing. */
+        json_t *before = json_deep_copy(doc);
+        cr_assert_eq(cordon_agent_json_add_hooks(doc, add), 0);
+        cr_expect(json_equal(doc, before));
+        json_decref(before);
+        json_decref(doc);
+        /* No hooks yet: made. */
+        doc = J("{}");
+        cr_assert_eq(cordon_agent_json_add_hooks(doc, add), 0);
+        cr_assert_eq(json_object_size(json_object_get(doc, "hooks")), 3);
+        json_decref(doc);
+        /* Hooks of another shape: refused, nothing changed. */
+        doc = J("{\"hooks\":{\"Stop\":\"x\"}}");
+        cr_assert_eq(cordon_agent_json_add_hooks(doc, add), -EINVAL);
+        expect_json(doc, "{\"hooks\":{\"Stop\":\"x\"}}");
+        json_decref(doc);
+        doc = J("{\"hooks\":[]}");
+        cr_assert_eq(cordon_agent_json_add_hooks(doc, add), -EINVAL);
+        json_decref(doc);
+        json_decref(add);
 }

@@ -125,20 +125,20 @@ Test(profiles, user_folder_wins_over_admin_wins_over_builtin)
         const char *user = in_root("user"), *admin = in_root("admin");
         struct cordon_profile_dirs dirs = {.user_dir = user, .admin_dir = admin};
         _cleanup_(cordon_agent_profile_clear) struct cordon_agent_profile a = {0};
-        cr_assert_eq(cordon_profile_load("claude", &dirs, &a, &diag), 0, "%s", diag.message);
+        cr_assert_eq(cordon_profile_load("claude", &dirs, &a, NULL, &diag), 0, "%s", diag.message);
         cr_assert(startswith(a.items[CORDON_PROFILE_DIR].items[0].origin,
                              "profile claude (<built-in>/claude/profile:"));
         cordon_agent_profile_clear(&a);
 
         write_file(fmt("%s/claude/profile", admin), "writable .admin\n");
-        cr_assert_eq(cordon_profile_load("claude", &dirs, &a, &diag), 0, "%s", diag.message);
+        cr_assert_eq(cordon_profile_load("claude", &dirs, &a, NULL, &diag), 0, "%s", diag.message);
         cr_assert_str_eq(a.items[CORDON_PROFILE_WRITABLE].items[0].value, ".admin");
         cr_assert_str_eq(a.note, "", "no agent.md: no note");
         cordon_agent_profile_clear(&a);
 
         write_file(fmt("%s/claude/profile", user), "writable .user\n");
         write_file(fmt("%s/claude/agent.md", user), "NOTE\n");
-        cr_assert_eq(cordon_profile_load("claude", &dirs, &a, &diag), 0, "%s", diag.message);
+        cr_assert_eq(cordon_profile_load("claude", &dirs, &a, NULL, &diag), 0, "%s", diag.message);
         cr_assert_str_eq(a.items[CORDON_PROFILE_WRITABLE].items[0].value, ".user");
         cr_assert_eq(a.items[CORDON_PROFILE_WRITABLE].n, 1, "a folder replaces, never merges");
         cr_assert_str_eq(a.items[CORDON_PROFILE_WRITABLE].items[0].origin,
@@ -150,12 +150,12 @@ Test(profiles, unknown_agent_is_refused_naming_the_places_searched)
 {
         struct cordon_profile_dirs dirs = {.user_dir = in_root("user"), .admin_dir = in_root("a")};
         struct cordon_agent_profile a = {0};
-        cr_assert_eq(cordon_profile_load("nosuch", &dirs, &a, &diag), -ENOENT);
+        cr_assert_eq(cordon_profile_load("nosuch", &dirs, &a, NULL, &diag), -ENOENT);
         cr_assert(strstr(diag.message, "nosuch"), "%s", diag.message);
         cr_assert(strstr(diag.message, fmt("%s/user/nosuch", root)), "%s", diag.message);
         cr_assert(strstr(diag.message, fmt("%s/a/nosuch", root)), "%s", diag.message);
         cr_assert(strstr(diag.message, "built-in"), "%s", diag.message);
-        cr_assert_eq(cordon_profile_load("../etc", &dirs, &a, &diag), -EINVAL);
+        cr_assert_eq(cordon_profile_load("../etc", &dirs, &a, NULL, &diag), -EINVAL);
 }
 
 Test(profiles, a_malformed_folder_is_refused_with_file_and_line)
@@ -164,7 +164,7 @@ Test(profiles, a_malformed_folder_is_refused_with_file_and_line)
         struct cordon_profile_dirs dirs = {.user_dir = user};
         write_file(fmt("%s/codex/profile", user), "writable .codex\nwritable /etc\n");
         struct cordon_agent_profile a = {0};
-        cr_assert_eq(cordon_profile_load("codex", &dirs, &a, &diag), -EINVAL);
+        cr_assert_eq(cordon_profile_load("codex", &dirs, &a, NULL, &diag), -EINVAL);
         cr_assert(strstr(diag.message, fmt("%s/codex/profile:2", user)), "%s", diag.message);
 }
 
@@ -504,4 +504,61 @@ Test(profiles, an_agent_not_installed_gets_nothing)
         cr_assert_eq(chmod(fmt("%s/bin/pi", root), 0755), 0);
         lower_ok();
         assert_state_over_dir(".pi/agent", ".pi/agent/sessions");
+}
+
+/* Every path below the home but the project (~/proj, which gets its own protections), with its
+ * size: what a run left behind shows as a difference. */
+static char *home_listing(void)
+{
+        char *cmd = NULL, *out = NULL;
+        cr_assert_geq(
+            asprintf(&cmd, "cd '%s' && find . -path ./proj -prune -o -printf '%%p %%s\\n' | sort",
+                     home),
+            0);
+        FILE *f = popen(cmd, "r");
+        free(cmd);
+        cr_assert_not_null(f);
+        cr_assert_eq(read_full_fd(fileno(f), 1 << 20, &out, NULL), 0);
+        pclose(f);
+        cr_assert_eq(strv_consume(&garbage, out), 0);
+        return out;
+}
+
+Test(profiles, agents_not_installed_leave_the_home_as_it_was)
+{
+        /* None of the default agents on PATH, none of their directories. */
+        _cleanup_strv_free_ char **bare = STRV_MAKE("PATH=/usr/bin:/bin");
+        h.envp = bare;
+        static const char *const modes[] = {"tmpwrite", "restricted", "read", "write"};
+        write_file(fmt("%s/.config/other/x", home), "x");
+        for (size_t i = 0; i < ELEMENTSOF(modes); i++) {
+                cr_assert_eq(cordon_settings_set(&s, "HOME_ACCESS", modes[i], "test", &diag), 0);
+                const char *before = home_listing();
+                lower_ok();
+                cr_assert_str_eq(home_listing(), before, "HOME_ACCESS=%s: the home changed",
+                                 modes[i]);
+                cr_assert_null(rule(fmt("%s/.claude/CLAUDE.md", home), CORDON_ACCESS_MASKED));
+        }
+        /* Installed (its directory is there): its instruction file is merged as before. */
+        mkdir_p(fmt("%s/.claude", home));
+        cr_assert_eq(cordon_settings_set(&s, "HOME_ACCESS", "read", "test", &diag), 0);
+        lower_ok();
+        cr_assert_not_null(rule(fmt("%s/.claude/CLAUDE.md", home), CORDON_ACCESS_DATA));
+        cr_assert(exists(fmt("%s/.claude/CLAUDE.md", home)));
+        h.envp = envp;
+}
+
+Test(profiles, installed_by_its_first_writable_path_without_a_dir)
+{
+        cordon_list_clear(&s.enabled_agents);
+        cr_assert_eq(cordon_settings_set(&s, "ENABLED_AGENTS", "newt", "test", &diag), 0);
+        write_file(fmt("%s/.config/cordon/profiles/newt/profile", home),
+                   "command newt\nwritable .newt\nwritable .newt-cache\n");
+        lower_ok();
+        cr_assert_null(rule(fmt("%s/.newt", home), CORDON_ACCESS_RW), "not installed");
+        cr_assert_not(exists(fmt("%s/.newt-cache", home)));
+        mkdir_p(fmt("%s/.newt", home));
+        lower_ok();
+        cr_assert_not_null(rule(fmt("%s/.newt", home), CORDON_ACCESS_RW), "installed");
+        cr_assert(exists(fmt("%s/.newt-cache", home)));
 }

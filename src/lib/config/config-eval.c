@@ -145,7 +145,8 @@ int cordon_config_eval(const struct cordon_config_eval_args *a, struct cordon_co
                 return cordon_diag_set(diag, -ENOENT,
                                        "the configuration files are bash, and there is no "
                                        "/bin/bash to read them");
-        _cleanup_free_ char *script = cordon_config_script(a->default_home, a->n, a->n_admin);
+        _cleanup_free_ char *script =
+            a->script ? strdup(a->script) : cordon_config_script(a->default_home, a->n, a->n_admin);
         if (!script)
                 return -ENOMEM;
         static const struct cordon_confined_limits lim = {

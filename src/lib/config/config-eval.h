@@ -37,6 +37,10 @@ struct cordon_config_eval_args {
         const char *home, *project_dir, *path_env; /* the child's environment */
         const char *default_home;    /* what "$HOME" in a default expands to (the settings') */
         enum cordon_backend backend; /* CORDON_BACKEND_AUTO: cordon's choice */
+        /* Another bash script to run in the same child, the files its positional parameters
+         * (agent folders' config.conf, lib/profiles/agent-conf.c); NULL:
+         * cordon_config_script()'s. */
+        const char *script;
 };
 
 /* Runs the child (confined-child.h). Returns 0 with @ret filled (however the child ended), or

@@ -171,7 +171,7 @@ static int copy_text(const struct cordon_agent_copy *c,
                         return -ENOMEM;
                 /* Nothing to hand in: the agent makes the file itself (an empty document is
                  * not what every agent takes for one), unless an overlay goes into it. */
-                if (!c->overlay) {
+                if (!c->overlay && !c->hooks) {
                         *ret = TAKE_PTR(text);
                         *ret_len = len;
                         return 1;
@@ -222,11 +222,14 @@ static int copy_text(const struct cordon_agent_copy *c,
                         text = out;
                         len = out_len;
                 }
-        } else if (c->overlay && c->json) {
+        } else if ((c->overlay || c->hooks) && c->json) {
                 json_error_t e;
                 _cleanup_(json_decrefp) json_t *doc = json_loadb(text, len, 0, &e);
-                _cleanup_(json_decrefp) json_t *ov = json_loads(c->overlay, 0, &e);
-                if (!ov)
+                _cleanup_(json_decrefp) json_t *ov =
+                    c->overlay ? json_loads(c->overlay, 0, &e) : json_object();
+                _cleanup_(json_decrefp) json_t *hooks =
+                    c->hooks ? json_loads(c->hooks, 0, &e) : NULL;
+                if (!ov || (c->hooks && !hooks))
                         return -ENOMEM;
                 if (!json_is_object(doc)) {
                         if (warn) {
@@ -239,6 +242,18 @@ static int copy_text(const struct cordon_agent_copy *c,
                 } else {
                         if ((r = cordon_agent_json_overlay(doc, ov)) < 0)
                                 return r;
+                        /* The agent folder's hooks: after the user's, a command already run
+                         * for the event not added again. */
+                        r = hooks ? cordon_agent_json_add_hooks(doc, hooks) : 0;
+                        if (r == -ENOMEM)
+                                return r;
+                        if (r < 0 && warn) {
+                                snprintf(line, sizeof(line),
+                                         "'%s' has hooks of another shape: the agent folder's "
+                                         "hooks are left out of the agent's copy",
+                                         c->host);
+                                warn(userdata, line);
+                        }
                         char *out = json_dumps(doc, JSON_INDENT(2));
                         if (!out)
                                 return -ENOMEM;

@@ -47,6 +47,82 @@ int cordon_agent_json_overlay(json_t *doc, json_t *overlay)
         return 0;
 }
 
+/* The command of hook @h, "" when it has none. */
+static const char *hook_command(json_t *h)
+{
+        const char *c = json_string_value(json_object_get(h, "command"));
+        return c ? c : "";
+}
+
+/* Whether one of @groups (an event's) runs @command already. */
+static bool event_runs(json_t *groups, const char *command)
+{
+        size_t i, j;
+        json_t *g, *h;
+        json_array_foreach(groups, i, g)
+        {
+                json_array_foreach(json_object_get(g, "hooks"), j,
+                                   h) if (streq(hook_command(h), command)) return true;
+        }
+        return false;
+}
+
+int cordon_agent_json_add_hooks(json_t *doc, json_t *hooks)
+{
+        if (!json_is_object(doc) || !json_is_object(hooks))
+                return -EINVAL;
+        json_t *mine = json_object_get(doc, "hooks");
+        const char *event;
+        json_t *groups;
+        /* The user's shape first, so that a refusal changes nothing. */
+        if (mine && !json_is_object(mine))
+                return -EINVAL;
+        json_object_foreach(mine, event, groups) if (!json_is_array(groups)) return -EINVAL;
+        if (!mine) {
+                if (json_object_set_new(doc, "hooks", json_object()) < 0)
+                        return -ENOMEM;
+                mine = json_object_get(doc, "hooks");
+        }
+        json_object_foreach(hooks, event, groups)
+        {
+                json_t *have = json_object_get(mine, event);
+                if (!have) {
+                        if (json_object_set_new(mine, event, json_array()) < 0)
+                                return -ENOMEM;
+                        have = json_object_get(mine, event);
+                }
+                size_t i, j;
+                json_t *g, *h;
+                json_array_foreach(groups, i, g)
+                {
+                        _cleanup_(json_decrefp) json_t *keep = json_array();
+                        if (!keep)
+                                return -ENOMEM;
+                        json_array_foreach(json_object_get(g, "hooks"), j, h)
+                        {
+                                bool dup = event_runs(have, hook_command(h));
+                                size_t k;
+                                json_t *o;
+                                /* and within the group itself */
+                                json_array_foreach(keep, k, o) dup =
+                                    dup || streq(hook_command(o), hook_command(h));
+                                if (!dup && json_array_append(keep, h) < 0)
+                                        return -ENOMEM;
+                        }
+                        if (json_array_size(keep) == 0)
+                                continue;
+                        json_t *copy = json_deep_copy(g);
+                        if (!copy || json_object_set(copy, "hooks", keep) < 0) {
+                                json_decref(copy);
+                                return -ENOMEM;
+                        }
+                        if (json_array_append_new(have, copy) < 0) /* takes @copy either way */
+                                return -ENOMEM;
+                }
+        }
+        return 0;
+}
+
 static bool step_match(const char *p, size_t plen, const char *key, const char *project)
 {
         if (plen == 1 && p[0] == '*')

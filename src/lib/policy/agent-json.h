@@ -16,6 +16,13 @@
  * else replaced. 0, -EINVAL when either is not an object, -ENOMEM. */
 int cordon_agent_json_overlay(json_t *doc, json_t *overlay);
 
+/* Adds Claude Code's @hooks (an object of events, each an array of groups {"matcher": ...,
+ * "hooks": [{"type": "command", "command": ...}]}) to @doc's "hooks": per event, each group
+ * appended with its hooks whose command the event does not run yet (a group left with none is
+ * not added). 0, -EINVAL when @doc's "hooks" or an event of it has another shape (nothing is
+ * changed then), -ENOMEM. */
+int cordon_agent_json_add_hooks(json_t *doc, json_t *hooks);
+
 /* Sets in object @doc each leaf of object @overlay that @doc lacks (objects key by key); the
  * dotted names of the leaves @doc has already, which keep their values, are added to
  * *@ret_kept. 0, -EINVAL, -ENOMEM. */

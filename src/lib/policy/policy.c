@@ -197,6 +197,7 @@ void cordon_agent_homes_free(struct cordon_agent_home *h, size_t n)
                         free(h[i].copies[j].host);
                         free(h[i].copies[j].name);
                         free(h[i].copies[j].overlay);
+                        free(h[i].copies[j].hooks);
                         strv_free(h[i].copies[j].patterns);
                 }
                 free(h[i].copies);

@@ -116,9 +116,12 @@ struct cordon_policy_net {
  * directory its config_dir_var names inside, a mirror of its directories on the host (a link
  * per entry) with private copies of its configuration, which it may replace by rename. */
 struct cordon_agent_copy {
-        char *host;      /* the host file (it may be missing: the copy starts empty) */
-        char *name;      /* relative to the home's root */
-        char *overlay;   /* a JSON object merged onto the copy; NULL: none */
+        char *host;    /* the host file (it may be missing: the copy starts empty) */
+        char *name;    /* relative to the home's root */
+        char *overlay; /* a JSON object merged onto the copy; NULL: none */
+        /* Claude Code's hooks (an object of events) added to the copy's after the overlay, a
+         * hook whose command the event has already left out; NULL: none. */
+        char *hooks;
         char **patterns; /* its keys that flow back to @host after the run; NULL: none */
         bool json;
         bool toml; /* flows back by an edit of the host's text (agent-toml.h) */

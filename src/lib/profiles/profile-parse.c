@@ -26,6 +26,7 @@ static const char *const key_names[_CORDON_PROFILE_KEY_MAX] = {
     [CORDON_PROFILE_PRIVATE_COPY] = "private_copy",
     [CORDON_PROFILE_WRITEBACK] = "writeback",
     [CORDON_PROFILE_OVERLAY] = "overlay",
+    [CORDON_PROFILE_FOLDER_SETTINGS] = "folder_settings",
 };
 
 const char *cordon_profile_key_name(enum cordon_profile_key k)
@@ -67,12 +68,20 @@ static bool home_path_is_valid(const char *v, bool dot_ok)
         }
 }
 
+bool cordon_profile_path_is_valid(const char *v)
+{
+        return v && home_path_is_valid(v, false);
+}
+
 void cordon_agent_profile_clear(struct cordon_agent_profile *a)
 {
         if (!a)
                 return;
         free(a->name);
         free(a->note);
+        free(a->login_hint);
+        free(a->settings);
+        free(a->settings_file);
         for (size_t k = 0; k < _CORDON_PROFILE_KEY_MAX; k++)
                 cordon_list_clear(&a->items[k]);
         *a = (struct cordon_agent_profile){0};
@@ -99,6 +108,10 @@ int cordon_agent_profiles_copy(const struct cordon_agent_profile *a, size_t n,
                 c[i].name = strdup(a[i].name);
                 c[i].note = strdup(a[i].note);
                 bool ok = c[i].name && c[i].note;
+                const char *const from[] = {a[i].login_hint, a[i].settings, a[i].settings_file};
+                char **to[] = {&c[i].login_hint, &c[i].settings, &c[i].settings_file};
+                for (size_t k = 0; ok && k < ELEMENTSOF(from); k++)
+                        ok = !from[k] || (*to[k] = strdup(from[k]));
                 for (size_t k = 0; ok && k < _CORDON_PROFILE_KEY_MAX; k++)
                         ok = cordon_list_copy(&c[i].items[k], &a[i].items[k]) >= 0;
                 if (!ok) {

@@ -8,7 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "lib/policy/diag.h"
+#include "lib/profiles/agent-folder.h"
 #include "lib/profiles/profiles.h"
 #include "lib/settings/settings.h"
 #include "shared/fd-util.h"
@@ -16,10 +18,9 @@
 #include "shared/path-util.h"
 #include "shared/strv.h"
 
-/* Reads regular file @path (at most CORDON_PROFILE_FILE_MAX bytes) without following a final
- * symlink into somewhere unexpected: a FIFO or device there would block or be read forever. */
-static int read_profile_file(const char *path, char **ret, size_t *ret_len)
+int cordon_profile_read_file(const char *path, size_t max, char **ret, size_t *ret_len)
 {
+        /* Non-blocking: a FIFO or device there would block or be read forever. */
         _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0)
                 return -errno;
@@ -28,7 +29,7 @@ static int read_profile_file(const char *path, char **ret, size_t *ret_len)
                 return -errno;
         if (!S_ISREG(st.st_mode))
                 return -EINVAL; /* a FIFO, device or directory */
-        int r = read_full_fd(fd, CORDON_PROFILE_FILE_MAX, ret, ret_len);
+        int r = read_full_fd(fd, max, ret, ret_len);
         return r == -EFBIG ? -E2BIG : r;
 }
 
@@ -44,7 +45,7 @@ static int load_from_dir(const char *dir, const char *name, struct cordon_agent_
                 return -ENOMEM;
         _cleanup_free_ char *text = NULL, *note = NULL;
         size_t len = 0;
-        int r = read_profile_file(file, &text, &len);
+        int r = cordon_profile_read_file(file, CORDON_PROFILE_FILE_MAX, &text, &len);
         if (r == -ENOENT || r == -ENOTDIR)
                 return 0;
         if (r < 0)
@@ -52,7 +53,7 @@ static int load_from_dir(const char *dir, const char *name, struct cordon_agent_
                                        file, strerror(-r));
         if ((r = cordon_profile_parse(name, file, text, len, ret, diag)) < 0)
                 return r;
-        r = read_profile_file(note_path, &note, NULL);
+        r = cordon_profile_read_file(note_path, CORDON_PROFILE_FILE_MAX, &note, NULL);
         if (r == -ENOENT)
                 return 1;
         if (r < 0) {
@@ -65,22 +66,14 @@ static int load_from_dir(const char *dir, const char *name, struct cordon_agent_
         return 1;
 }
 
-int cordon_profile_load(const char *name, const struct cordon_profile_dirs *dirs,
-                        struct cordon_agent_profile *ret, struct cordon_diag *diag)
+/* The base profile of @name: the admin's folder, else the built-in one. 1 with @ret filled, 0
+ * when there is none, -errno. */
+static int load_base(const char *name, const char *admin_dir, struct cordon_agent_profile *ret,
+                     struct cordon_diag *diag)
 {
-        if (!cordon_profile_name_is_valid(name))
-                return cordon_diag_set(diag, -EINVAL,
-                                       "ENABLED_AGENTS '%.64s': expected an agent name "
-                                       "([a-z0-9_-]+)",
-                                       strempty(name));
-        const char *const order[] = {dirs ? dirs->user_dir : NULL, dirs ? dirs->admin_dir : NULL};
-        for (size_t i = 0; i < ELEMENTSOF(order); i++) {
-                if (!order[i])
-                        continue;
-                int r = load_from_dir(order[i], name, ret, diag);
-                if (r != 0)
-                        return r < 0 ? r : 0;
-        }
+        int r = admin_dir ? load_from_dir(admin_dir, name, ret, diag) : 0;
+        if (r != 0)
+                return r;
         for (size_t i = 0; i < cordon_builtin_profiles_count; i++) {
                 const struct cordon_builtin_profile *b = &cordon_builtin_profiles[i];
                 if (!streq(b->name, name))
@@ -88,7 +81,7 @@ int cordon_profile_load(const char *name, const struct cordon_profile_dirs *dirs
                 _cleanup_free_ char *file = NULL;
                 if (asprintf(&file, "<built-in>/%s/profile", name) < 0)
                         return -ENOMEM;
-                int r = cordon_profile_parse(name, file, b->profile, strlen(b->profile), ret, diag);
+                r = cordon_profile_parse(name, file, b->profile, strlen(b->profile), ret, diag);
                 if (r < 0)
                         return r;
                 free(ret->note);
@@ -96,9 +89,75 @@ int cordon_profile_load(const char *name, const struct cordon_profile_dirs *dirs
                         cordon_agent_profile_clear(ret);
                         return -ENOMEM;
                 }
+                return 1;
+        }
+        return 0;
+}
+
+/* The note as the agent reads it: agent-sandbox's placeholder for its install directory given
+ * cordon's directory of help for agents, when that is installed. */
+static int resolve_note(struct cordon_agent_profile *a, const char *help_dir)
+{
+        char *note = cordon_agent_note_resolve(a->note, help_dir);
+        if (!note)
+                return -ENOMEM;
+        free(a->note);
+        a->note = note;
+        return 0;
+}
+
+/* cordon_profile_load() but for an agent folder's config.conf, which is left in @pending
+ * (evaluated by the caller, with others, before cordon_agent_folder_finish()). */
+static int load_one(const char *name, const struct cordon_profile_dirs *dirs,
+                    struct cordon_agent_profile *ret, struct cordon_agent_pending *pending,
+                    char ***warnings, struct cordon_diag *diag)
+{
+        if (!cordon_profile_name_is_valid(name))
+                return cordon_diag_set(diag, -EINVAL,
+                                       "ENABLED_AGENTS '%.64s': expected an agent name "
+                                       "([a-z0-9_-]+)",
+                                       strempty(name));
+        _cleanup_free_ char *folder = NULL;
+        int r =
+            cordon_agent_folder_find(name, dirs->agent_dirs, ELEMENTSOF(dirs->agent_dirs), &folder);
+        if (r < 0)
+                return cordon_diag_set(diag, r, "ENABLED_AGENTS: agent folder of '%s': %s", name,
+                                       strerror(-r));
+        /* 1. The user's own profile, in cordon's format, replaces everything else. */
+        r = dirs->user_dir ? load_from_dir(dirs->user_dir, name, ret, diag) : 0;
+        if (r < 0)
+                return r;
+        if (r > 0) {
+                if (folder && warnings &&
+                    strv_extendf(warnings,
+                                 "agent folder %s is not read: %s/%s/profile, cordon's own "
+                                 "format, is %s's profile",
+                                 folder, dirs->user_dir, name, name) < 0)
+                        r = -ENOMEM;
+                if (r < 0 || (r = resolve_note(ret, dirs->help_dir)) < 0) {
+                        cordon_agent_profile_clear(ret);
+                        return r;
+                }
                 return 0;
         }
-        char where[1024] = "";
+        /* 2. The admin's profile or the built-in one; 3. an agent folder extends it, or is a
+         * profile of its own. */
+        if ((r = load_base(name, dirs->admin_dir, ret, diag)) < 0)
+                return r;
+        bool base = r > 0;
+        if (folder &&
+            (r = cordon_agent_folder_load(name, folder, base, ret, pending, warnings, diag)) < 0) {
+                cordon_agent_profile_clear(ret);
+                return r;
+        }
+        if (base || folder) {
+                if ((r = resolve_note(ret, dirs->help_dir)) < 0)
+                        cordon_agent_profile_clear(ret);
+                return r < 0 ? r : 0;
+        }
+        char where[2048] = "";
+        const char *const order[] = {dirs->user_dir, dirs->admin_dir, dirs->agent_dirs[0],
+                                     dirs->agent_dirs[1]};
         for (size_t i = 0; i < ELEMENTSOF(order); i++)
                 if (order[i])
                         snprintf(where + strlen(where), sizeof(where) - strlen(where), "%s/%s, ",
@@ -108,6 +167,52 @@ int cordon_profile_load(const char *name, const struct cordon_profile_dirs *dirs
                                "built-in profiles); add a folder with a profile file or remove "
                                "the name",
                                name, where);
+}
+
+/* The agent folders' config.conf of @n profiles (@pending[i] for @a[i]) evaluated in one
+ * confined child, then each folder finished. */
+static int finish_folders(struct cordon_agent_profile *a, struct cordon_agent_pending *pending,
+                          size_t n, const char *home, char ***warnings, struct cordon_diag *diag)
+{
+        _cleanup_free_ const char **files = calloc(n + 1, sizeof(*files));
+        _cleanup_free_ const char **texts = calloc(n + 1, sizeof(*texts));
+        _cleanup_free_ size_t *which = calloc(n + 1, sizeof(*which));
+        if (!files || !texts || !which)
+                return -ENOMEM;
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+                if (pending[i].conf_path) {
+                        files[m] = pending[i].conf_path;
+                        texts[m] = pending[i].conf_text;
+                        which[i] = m++;
+                }
+        _cleanup_free_ struct cordon_declare_value *v =
+            calloc(m * _CORDON_AGENT_CONF_MAX + 1, sizeof(*v));
+        if (!v)
+                return -ENOMEM;
+        int r = m ? cordon_agent_conf_evaluate(files, texts, m, home, v, warnings, diag) : 0;
+        for (size_t i = 0; r >= 0 && i < n; i++)
+                if (pending[i].folder)
+                        r = cordon_agent_folder_finish(
+                            &a[i], &pending[i],
+                            pending[i].conf_path ? &v[which[i] * _CORDON_AGENT_CONF_MAX] : NULL,
+                            home, warnings, diag);
+        cordon_declare_values_clear(v, m * _CORDON_AGENT_CONF_MAX);
+        return r;
+}
+
+int cordon_profile_load(const char *name, const struct cordon_profile_dirs *dirs,
+                        struct cordon_agent_profile *ret, char ***warnings,
+                        struct cordon_diag *diag)
+{
+        static const struct cordon_profile_dirs none = {0};
+        if (!dirs)
+                dirs = &none;
+        _cleanup_(cordon_agent_pending_clear) struct cordon_agent_pending pending = {0};
+        int r = load_one(name, dirs, ret, &pending, warnings, diag);
+        if (r >= 0 && (r = finish_folders(ret, &pending, 1, dirs->home, warnings, diag)) < 0)
+                cordon_agent_profile_clear(ret);
+        return r;
 }
 
 static bool from_a_profile(const char *origin)
@@ -157,7 +262,8 @@ static int fold_one(struct cordon_settings *s, const struct cordon_agent_profile
         /* The agent's directory is read-only around its state; a HOME_WRITABLE entry of the
          * configuration for the same path keeps it writable as a whole (the user's choice). */
         CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_DIR]) {
-                if (cordon_list_find(&s->home_writable, it->value))
+                const struct cordon_item *w = cordon_list_find(&s->home_writable, it->value);
+                if (w && !from_a_profile(w->origin))
                         continue;
                 if ((r = cordon_list_add_unique(&s->home_readonly, it->value, it->origin)) < 0)
                         return r;
@@ -185,7 +291,6 @@ static int fold_one(struct cordon_settings *s, const struct cordon_agent_profile
 int cordon_profiles_fold_in(struct cordon_settings *s, const struct cordon_profile_dirs *dirs,
                             char ***warnings, struct cordon_diag *diag)
 {
-        (void)warnings;
         struct cordon_list *lists[] = {&s->home_writable, &s->home_readonly, &s->blocked_files,
                                        &s->allowed_env_vars};
         for (size_t i = 0; i < ELEMENTSOF(lists); i++)
@@ -199,6 +304,9 @@ int cordon_profiles_fold_in(struct cordon_settings *s, const struct cordon_profi
         _cleanup_free_ struct cordon_agent_profile *agents = calloc(n, sizeof(*agents));
         if (!agents)
                 return -ENOMEM;
+        struct cordon_agent_pending *pending = calloc(n, sizeof(*pending));
+        if (!pending)
+                return -ENOMEM;
         size_t k = 0;
         int r = 0;
         CORDON_LIST_FOREACH (it, &s->enabled_agents) {
@@ -207,10 +315,18 @@ int cordon_profiles_fold_in(struct cordon_settings *s, const struct cordon_profi
                         seen = streq(agents[i].name, it->value);
                 if (seen)
                         continue;
-                if ((r = cordon_profile_load(it->value, dirs, &agents[k], diag)) < 0)
+                if ((r = load_one(it->value, dirs, &agents[k], &pending[k], warnings, diag)) < 0)
                         break;
+                pending[k].quiet = cordon_list_find(&s->suppress_agent_warnings, it->value) ||
+                                   cordon_list_find(&s->suppress_agent_warnings, "all");
                 k++;
         }
+        /* Every agent folder's config.conf in one child: a start pays for one, not one each. */
+        if (r >= 0)
+                r = finish_folders(agents, pending, k, dirs->home, warnings, diag);
+        for (size_t i = 0; i < n; i++)
+                cordon_agent_pending_clear(&pending[i]);
+        free(pending);
         for (size_t i = 0; r >= 0 && i < k; i++)
                 r = fold_one(s, &agents[i]);
         if (r < 0) {
@@ -228,12 +344,21 @@ int cordon_profiles_fold_in(struct cordon_settings *s, const struct cordon_profi
 
 int cordon_profiles_fold(struct cordon_settings *s, char ***warnings, struct cordon_diag *diag)
 {
-        _cleanup_free_ char *user_dir = s->home && path_is_absolute(s->home)
-                                            ? path_join(s->home, ".config/cordon/profiles")
-                                            : NULL;
-        if (s->home && path_is_absolute(s->home) && !user_dir)
+        bool home = s->home && path_is_absolute(s->home);
+        _cleanup_free_ char *user_dir = home ? path_join(s->home, ".config/cordon/profiles") : NULL;
+        _cleanup_free_ char *own = home ? path_join(s->home, ".config/cordon/agents") : NULL;
+        _cleanup_free_ char *legacy =
+            home ? path_join(s->home, ".config/agent-sandbox/agents") : NULL;
+        if (home && (!user_dir || !own || !legacy))
                 return -ENOMEM;
-        struct cordon_profile_dirs dirs = {.user_dir = user_dir,
-                                           .admin_dir = CORDON_PROFILES_ADMIN_DIR};
+        struct cordon_profile_dirs dirs = {
+            .user_dir = user_dir,
+            .admin_dir = CORDON_PROFILES_ADMIN_DIR,
+            .agent_dirs = {own, legacy},
+            .home = home ? s->home : NULL,
+            .help_dir = access(CORDON_AGENT_HELP_DIR "/agents/sandbox-help.md", R_OK) == 0
+                            ? CORDON_AGENT_HELP_DIR
+                            : NULL,
+        };
         return cordon_profiles_fold_in(s, &dirs, warnings, diag);
 }

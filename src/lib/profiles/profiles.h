@@ -35,6 +35,10 @@ enum cordon_profile_key {
         /* "FILE DOCUMENT": merged onto private copy FILE before the run (a JSON object); kept
          * out of it with AGENT_SETTINGS_UNTOUCHED. */
         CORDON_PROFILE_OVERLAY,
+        /* FILE: the agent folder's settings.json (agent-folder.h) is merged onto private copy
+         * FILE before the run: its permissions.allow rules and its hooks (Claude Code's
+         * settings); kept out with AGENT_SETTINGS_UNTOUCHED, as the overlay is. */
+        CORDON_PROFILE_FOLDER_SETTINGS,
         _CORDON_PROFILE_KEY_MAX,
 };
 
@@ -48,6 +52,12 @@ struct cordon_agent_profile {
         char *note; /* agent.md ("" when the folder has none) */
         /* One list per key; each item's origin is "profile NAME (FILE:LINE)". */
         struct cordon_list items[_CORDON_PROFILE_KEY_MAX];
+        /* From an agent folder (agent-folder.h), NULL without: its AGENT_LOGIN_HINT, said in
+         * the warning about a login inside; its settings.json reduced to what is merged
+         * (a JSON object of permissions.allow and hooks), and that file's path. */
+        char *login_hint;
+        char *settings;
+        char *settings_file;
 };
 
 /* The key's spelling in a profile file ("writable", ...). */
@@ -55,6 +65,10 @@ const char *cordon_profile_key_name(enum cordon_profile_key k);
 
 /* True for a valid agent name: [a-z0-9_-]+, at most CORDON_PROFILE_NAME_MAX bytes. */
 bool cordon_profile_name_is_valid(const char *name);
+
+/* True for a path a profile may name: relative to $HOME, no "." or ".." component, no empty
+ * one, printable ASCII. */
+bool cordon_profile_path_is_valid(const char *path);
 
 /* Parses profile file text @text (@len bytes, need not be NUL-terminated) of agent @name into
  * @ret (cleared first), naming it @file in origins and messages. Lines are `KEY VALUE` with one
@@ -85,27 +99,46 @@ struct cordon_builtin_profile {
 extern const struct cordon_builtin_profile cordon_builtin_profiles[];
 extern const size_t cordon_builtin_profiles_count;
 
-/* Where profile folders are looked for before the built-in ones: @user_dir first, then
- * @admin_dir (each holds <name>/profile and <name>/agent.md); NULL skips one. */
+/* Reads regular file @path, at most @max bytes (-E2BIG beyond; -EINVAL: not a regular file),
+ * following links, never blocking on a FIFO. */
+int cordon_profile_read_file(const char *path, size_t max, char **ret, size_t *ret_len);
+
+/* Where profiles are looked for (NULL skips one): @user_dir and @admin_dir hold cordon's
+ * profile folders (<name>/profile, <name>/agent.md); @agent_dirs hold agent-sandbox's agent
+ * folders (<name>/config.conf, agent.md, overlay.sh, settings.json; agent-folder.h), whose
+ * config.conf sees HOME=@home; @help_dir stands for agent-sandbox's install directory in the
+ * notes (NULL: the lines naming it are left out). */
 struct cordon_profile_dirs {
         const char *user_dir;
         const char *admin_dir;
+        const char *agent_dirs[2];
+        const char *home;
+        const char *help_dir;
 };
 /* The admin directory of the real lookup. */
 #define CORDON_PROFILES_ADMIN_DIR "/etc/cordon/profiles"
 
-/* Finds and parses the profile of agent @name: the first of @dirs holding <name>/profile wins
- * as a whole, else the built-in one. Returns 0, -ENOENT (no profile anywhere; @diag names the
- * agent and every place searched), -EINVAL for a bad name or file (with file:line), -errno of
- * reading. */
+/* Finds and loads the profile of agent @name, in this order:
+ *   1. @user_dir/<name>/profile: used as a whole (an agent folder of the name is not read, with
+ *      a warning);
+ *   2. else the base, @admin_dir/<name>/profile or the built-in profile, extended by the first
+ *      agent folder of @agent_dirs holding <name>: its entries added, its agent.md replacing the
+ *      note;
+ *   3. else that agent folder alone, as a profile of its own.
+ * Returns 0, -ENOENT (no profile anywhere; @diag names the agent and every place searched),
+ * -EINVAL for a bad name or file (with file:line), -errno of reading or evaluating. Warnings
+ * (the agent folder's) are appended to *@warnings when not NULL. Evaluating a config.conf
+ * starts a confined child: single-threaded callers only. */
 int cordon_profile_load(const char *name, const struct cordon_profile_dirs *dirs,
-                        struct cordon_agent_profile *ret, struct cordon_diag *diag);
+                        struct cordon_agent_profile *ret, char ***warnings,
+                        struct cordon_diag *diag);
 
 /* Folds the profile of every agent of ENABLED_AGENTS into @s (HOME_WRITABLE, HOME_READONLY,
  * BLOCKED_FILES, ALLOWED_ENV_VARS, ...), each item with origin "profile NAME (FILE:LINE)".
  * Warnings are appended to *@warnings (a NULL-terminated vector, may start NULL). Returns 0 or
  * -errno with the reason in @diag. Called by cordon_settings_finalize(). */
 int cordon_profiles_fold(struct cordon_settings *s, char ***warnings, struct cordon_diag *diag);
-/* The same, looking in @dirs instead of ~/.config/cordon/profiles and /etc/cordon/profiles. */
+/* The same, looking in @dirs instead of ~/.config/cordon/profiles, /etc/cordon/profiles,
+ * ~/.config/cordon/agents and ~/.config/agent-sandbox/agents. */
 int cordon_profiles_fold_in(struct cordon_settings *s, const struct cordon_profile_dirs *dirs,
                             char ***warnings, struct cordon_diag *diag);

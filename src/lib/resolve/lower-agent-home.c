@@ -126,10 +126,46 @@ static json_t *toml_line(const char *doc)
         return cordon_agent_toml_to_json(doc, strlen(doc), &j, why) < 0 ? NULL : j;
 }
 
+/* The agent folder's settings.json for copy @c, when a folder_settings line names @file: its
+ * permissions (the allow rules) merged onto @all like an overlay, its hooks kept for the launch
+ * (cordon_agent_json_add_hooks(): a command the user's file runs already is not added twice). */
+static int plan_folder_settings(struct lower *l, const struct cordon_agent_profile *a,
+                                const char *file, struct cordon_agent_copy *c, json_t **all)
+{
+        const struct cordon_item *it =
+            cordon_list_find(&a->items[CORDON_PROFILE_FOLDER_SETTINGS], file);
+        if (!it || !a->settings)
+                return 0;
+        if (!c->json)
+                return cordon_diag_set(l->diag, -EINVAL,
+                                       "%s: folder_settings for '%s': only a JSON file takes "
+                                       "settings.json",
+                                       it->origin, file);
+        json_error_t e;
+        _cleanup_(json_decrefp) json_t *settings = json_loads(a->settings, 0, &e);
+        if (!settings)
+                return -ENOMEM; /* reduced and dumped by cordon itself */
+        json_t *perms = json_object_get(settings, "permissions");
+        json_t *hooks = json_object_get(settings, "hooks");
+        if (perms) {
+                _cleanup_(json_decrefp) json_t *part = json_pack("{s:O}", "permissions", perms);
+                if (!part)
+                        return -ENOMEM;
+                if (!*all)
+                        *all = json_incref(part);
+                else if (cordon_agent_json_overlay(*all, part) < 0)
+                        return -ENOMEM;
+        }
+        if (hooks && !(c->hooks = json_dumps(hooks, JSON_COMPACT)))
+                return -ENOMEM;
+        return 0;
+}
+
 /* The profile's overlays for copy @c of agent @a, as one JSON object: a JSON file's objects
  * merged onto one another in profile order; a TOML file's `KEY = VALUE` lines the same way,
  * each read as the object it stands for (launch/agent-home.c puts them in the copy where the
- * user's file does not set the key). Anything else refuses the profile. */
+ * user's file does not set the key). Anything else refuses the profile. Then the agent
+ * folder's settings.json. */
 static int plan_overlay(struct lower *l, const struct cordon_agent_profile *a, const char *file,
                         struct cordon_agent_copy *c)
 {
@@ -156,15 +192,18 @@ static int plan_overlay(struct lower *l, const struct cordon_agent_profile *a, c
                 else if (cordon_agent_json_overlay(all, j) < 0)
                         return -ENOMEM;
         }
-        if (!all)
-                return 0;
-        if (!(c->overlay = json_dumps(all, JSON_COMPACT)))
-                return -ENOMEM;
-        _cleanup_free_ char *keys = NULL, *line = NULL;
-        int r = describe_overlay(c->overlay, &keys);
+        int r = plan_folder_settings(l, a, file, c, &all);
         if (r < 0)
                 return r;
-        if (asprintf(&line, "%s: %s (%s)", a->name, c->name, keys) < 0)
+        if (!all && !c->hooks)
+                return 0;
+        if (all && !(c->overlay = json_dumps(all, JSON_COMPACT)))
+                return -ENOMEM;
+        _cleanup_free_ char *keys = NULL, *line = NULL;
+        if (c->overlay && (r = describe_overlay(c->overlay, &keys)) < 0)
+                return r;
+        if (asprintf(&line, "%s: %s (%s%s%s)", a->name, c->name, strempty(keys),
+                     keys && c->hooks ? ", " : "", c->hooks ? "hooks" : "") < 0)
                 return -ENOMEM;
         return strv_consume(&l->p->agent_overlaid, TAKE_PTR(line));
 }

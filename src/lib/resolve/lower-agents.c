@@ -111,20 +111,24 @@ bool cordon_lower_on_path(const char *path, const char *name)
         return false;
 }
 
-/* Whether agent @i of the settings is installed here: one of its directories is on the host,
- * one of its commands is on the caller's PATH, or its profile names no command (a profile from
- * before the key). An agent that is not gets nothing made or bound for its state: there is
- * nothing of it to keep, and every bind costs the start. */
+/* Whether agent @i of the settings is installed here: one of its directories is on the host
+ * (its `dir` entries, or for a profile without one its first `writable` entry: an agent folder
+ * of agent-sandbox's), one of its commands is on the caller's PATH, or its profile names no
+ * command (a profile from before the key). An agent that is not gets nothing made or bound for
+ * its state: there is nothing of it to keep, and every bind costs the start. */
 bool cordon_lower_agent_installed(struct lower *l, size_t i)
 {
         const struct cordon_agent_profile *a = &l->s->agents[i];
         if (i < ELEMENTSOF(l->agent_installed) && l->agent_installed[i])
                 return l->agent_installed[i] == 2;
         bool yes = a->items[CORDON_PROFILE_COMMAND].n == 0;
-        CORDON_LIST_FOREACH (d, &a->items[CORDON_PROFILE_DIR]) {
-                _cleanup_free_ char *path = yes ? NULL : path_join(l->home_real, d->value);
+        const struct cordon_list *dirs = &a->items[CORDON_PROFILE_DIR];
+        const struct cordon_list *writable = &a->items[CORDON_PROFILE_WRITABLE];
+        for (size_t k = 0; !yes && k < (dirs->n ? dirs->n : writable->n ? 1 : 0); k++) {
+                const char *d = dirs->n ? dirs->items[k].value : writable->items[0].value;
+                _cleanup_free_ char *path = path_join(l->home_real, d);
                 struct stat st;
-                yes |= path && cordon_lower_host_lstat(l, path, &st) == 0;
+                yes = path && cordon_lower_host_lstat(l, path, &st) == 0;
         }
         const char *path = NULL;
         STRV_FOREACH (e, l->h->envp)
@@ -388,15 +392,19 @@ static int agents_state(struct lower *l)
  * agent's read-only directory, files are made too: the merged instruction file and the copies
  * need one to stand on. */
 static int plan_missing(struct lower *l, const struct cordon_agent_profile *a,
-                        const struct cordon_item *it, const char *contents)
+                        const struct cordon_item *it, const char *contents, bool installed)
 {
         _cleanup_free_ char *guest = cordon_lower_agent_guest_path(l, it->value), *host = NULL;
         if (!guest)
                 return -ENOMEM;
         bool rw = false;
         int r = host_of(l, guest, false, &host, &rw);
-        if (r == -ENOENT || (r >= 0 && !rw && !(contents && in_agent_dir(a, it->value))))
-                return 0; /* not shown, or shown read-only: the sandbox cannot create it */
+        /* Not shown, or shown read-only: the sandbox cannot create it. An installed agent's
+         * read-only directory gets its files all the same, for the merged copy and the private
+         * copies to stand on; one that is not installed needs neither. */
+        if (r == -ENOENT ||
+            (r >= 0 && !rw && !(installed && contents && in_agent_dir(a, it->value))))
+                return 0;
         if (r < 0)
                 return r;
         struct stat st;
@@ -426,21 +434,57 @@ int cordon_lower_agents_plan(struct lower *l)
                 return r;
         for (size_t i = 0; i < l->s->n_agents; i++) {
                 const struct cordon_agent_profile *a = &l->s->agents[i];
+                bool installed = cordon_lower_agent_installed(l, i);
                 CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_INSTRUCTIONS])
-                        if ((r = plan_missing(l, a, it, "")) < 0)
+                        if ((r = plan_missing(l, a, it, "", installed)) < 0)
                                 return r;
                 /* An installed agent with a private home gets its missing files of commands
                  * there (empty), never on the host. */
-                bool home = a->items[CORDON_PROFILE_CONFIG_DIR_VAR].n > 0 &&
-                            cordon_lower_agent_installed(l, i);
+                bool home = a->items[CORDON_PROFILE_CONFIG_DIR_VAR].n > 0 && installed;
                 CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_EXEC_CONFIG])
-                        if (!home && (r = plan_missing(l, a, it, empty_document(it->value))) < 0)
+                        if (!home &&
+                            (r = plan_missing(l, a, it, empty_document(it->value), installed)) < 0)
                                 return r;
                 CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_EXEC_DIR])
-                        if ((r = plan_missing(l, a, it, NULL)) < 0)
+                        if ((r = plan_missing(l, a, it, NULL, installed)) < 0)
                                 return r;
         }
         return 0;
+}
+
+/* Whether BLOCKED_FILES entry @it is the instruction file of an agent that is not installed,
+ * missing on the host, where nothing writable shows it (its read-only directory, a home bound
+ * read-only, or not shown at all). */
+static bool unneeded_instructions(struct lower *l, const struct cordon_item *it)
+{
+        if (!cordon_lower_agent_item_absent(l, it) || !l->home_guest)
+                return false;
+        const char *rel = path_is_below(it->value, l->s->home) && !streq(it->value, l->s->home)
+                              ? it->value + strlen(l->s->home) + (streq(l->s->home, "/") ? 0 : 1)
+                              : NULL;
+        _cleanup_free_ char *guest = rel ? cordon_lower_agent_guest_path(l, rel) : NULL;
+        _cleanup_free_ char *host = NULL;
+        bool rw = false;
+        struct stat st;
+        if (!guest || host_of(l, guest, false, &host, &rw) == -ENOMEM)
+                return false;
+        return !rw && (!host || (cordon_lower_lstat(l, host, &st) < 0 && errno == ENOENT));
+}
+
+int cordon_lower_agents_blocked(struct lower *l, struct cordon_list *ret)
+{
+        bool any = false;
+        CORDON_LIST_FOREACH (it, &l->s->blocked_files)
+                any = any || unneeded_instructions(l, it);
+        if (!any)
+                return 0;
+        CORDON_LIST_FOREACH (it, &l->s->blocked_files) {
+                int r =
+                    unneeded_instructions(l, it) ? 0 : cordon_list_add(ret, it->value, it->origin);
+                if (r < 0)
+                        return r;
+        }
+        return 1;
 }
 
 /* One file of commands (@dir false) or directory of programs (@dir true) the sandbox could
@@ -582,19 +626,32 @@ int cordon_lower_agents_instructions(struct lower *l)
         return 0;
 }
 
+/* Where variable @var (config_dir_var's "NAME=PATH") of agent @a points inside: below its
+ * private home @h when there is one (the first variable names the home; another one's PATH
+ * lies below the first's), else at $HOME/PATH. */
+static char *config_dir_of(const struct lower *l, const struct cordon_agent_profile *a,
+                           const struct cordon_agent_home *h, const char *var)
+{
+        const char *path = strchr(var, '=') + 1;
+        const char *first = strchr(a->items[CORDON_PROFILE_CONFIG_DIR_VAR].items[0].value, '=') + 1;
+        if (h && (streq(path, first) || streq(first, ".")))
+                return streq(path, first) ? strdup(h->root) : path_join(h->root, path);
+        if (h && path_is_below(path, first))
+                return path_join(h->root, path + strlen(first) + 1);
+        return cordon_lower_agent_guest_path(l, path);
+}
+
 int cordon_lower_agents_env(struct lower *l)
 {
         if (!l->home_guest)
                 return 0;
-        for (size_t i = 0; i < l->s->n_agents; i++)
-                CORDON_LIST_FOREACH (it, &l->s->agents[i].items[CORDON_PROFILE_CONFIG_DIR_VAR]) {
+        for (size_t i = 0; i < l->s->n_agents; i++) {
+                const struct cordon_agent_profile *a = &l->s->agents[i];
+                /* The agent's private home when it has one (lower-agent-home.c). */
+                const struct cordon_agent_home *h = cordon_lower_agent_home(l, a->name);
+                CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_CONFIG_DIR_VAR]) {
                         const char *eq = strchr(it->value, '=');
-                        /* The agent's private home when it has one (lower-agent-home.c). */
-                        const struct cordon_agent_home *h =
-                            cordon_lower_agent_home(l, l->s->agents[i].name);
-                        _cleanup_free_ char *dir = !eq ? NULL
-                                                   : h ? strdup(h->root)
-                                                       : cordon_lower_agent_guest_path(l, eq + 1);
+                        _cleanup_free_ char *dir = eq ? config_dir_of(l, a, h, it->value) : NULL;
                         _cleanup_free_ char *assignment = NULL;
                         if (!dir || asprintf(&assignment, "%.*s=%s", (int)(eq - it->value),
                                              it->value, dir) < 0)
@@ -603,6 +660,7 @@ int cordon_lower_agents_env(struct lower *l)
                         if (r < 0)
                                 return r;
                 }
+        }
         return 0;
 }
 
@@ -659,10 +717,12 @@ int cordon_lower_agents_warn(struct lower *l)
                              *names ? " reaches it" : "", *names && path ? " and " : "",
                              path ? "~/" : "", path ? path : "", path ? " is not visible" : "") < 0)
                         return -ENOMEM;
-                int r = cordon_lower_warn(l,
-                                          "agent %s will have to log in inside the sandbox (%s); "
-                                          "SUPPRESS_AGENT_WARNINGS=(%s) or (all) silences this",
-                                          a->name, why, a->name);
+                /* An agent folder's AGENT_LOGIN_HINT: printable, bounded (agent-folder.c). */
+                int r = cordon_lower_warn(
+                    l,
+                    "agent %s will have to log in inside the sandbox (%s)%s%s; "
+                    "SUPPRESS_AGENT_WARNINGS=(%s) or (all) silences this",
+                    a->name, why, a->login_hint ? ": " : "", strempty(a->login_hint), a->name);
                 if (r < 0)
                         return r;
         }

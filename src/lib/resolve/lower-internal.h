@@ -182,6 +182,12 @@ int cordon_lower_pins(struct lower *l);
  * place of each instruction file's mask. From lower_env(): the *_CONFIG_DIR variables. After the
  * environment: the warning for an agent whose credentials cannot reach the sandbox. */
 int cordon_lower_agents_plan(struct lower *l);
+/* BLOCKED_FILES without the instruction files of agents that are not installed which are
+ * missing on the host where the sandbox could not create them: BLOCKED_FILES would get an empty
+ * placeholder in the real home for each (a home shown read-only by a bind), and there is
+ * nothing to hide or merge. 1 with that list in @ret (items copied), 0 when it is BLOCKED_FILES
+ * as it is, -ENOMEM. After cordon_lower_agents_plan(). */
+int cordon_lower_agents_blocked(struct lower *l, struct cordon_list *ret);
 int cordon_lower_agents_protect(struct lower *l);
 int cordon_lower_agents_instructions(struct lower *l);
 int cordon_lower_agents_env(struct lower *l);

@@ -30,11 +30,33 @@ static int config_ro(struct lower *l, const char *guest, const char *real)
         return cordon_lower_put(l, guest, real, CORDON_ACCESS_RO, 0, "sandbox.conf");
 }
 
-/* cordon's own configuration (~/.config/cordon: sandbox.conf, conf.d, profiles) and the
- * agent-sandbox files it reads in their place are bash run at the next start, so a sandbox that
- * can write there (a project of ~ or ~/.config, HOME_ACCESS=write, a writable extra path over
- * it) would choose the next sandbox's confinement. Where the sandbox can write one, it is bound
- * read-only; a missing one is made first (empty, 0700) so the sandbox cannot create it. */
+/* A read-write bind strictly inside configuration directory @real (a project of
+ * ~/.config/cordon/conf.d, an --rw of ~/.config/agent-sandbox/agents/claude): a read-only bind of
+ * the directory cannot cover it, so the start is refused. */
+static int refuse_writable_inside(struct lower *l, const char *real)
+{
+        for (size_t i = 0; i < l->p->n_fs; i++) {
+                const struct cordon_fs_rule *r = &l->p->fs[i];
+                if (r->access != CORDON_ACCESS_RW || !r->host || streq(r->host, real) ||
+                    !path_is_below(r->host, real))
+                        continue;
+                return cordon_diag_set(l->diag, -EPERM,
+                                       "'%s' (from %s) is writable inside '%s', where cordon reads "
+                                       "its configuration and agent folders (bash the next start "
+                                       "runs); a sandbox must not write there: choose a directory "
+                                       "elsewhere",
+                                       r->host, r->origin, real);
+        }
+        return 0;
+}
+
+/* cordon's own configuration (~/.config/cordon: sandbox.conf, conf.d, profiles, agents) and the
+ * agent-sandbox files it reads in their place (sandbox.conf, conf.d, agents/<name>/) are bash run
+ * at the next start or settings merged into an agent's, so a sandbox that can write there (a
+ * project of ~ or ~/.config, HOME_ACCESS=write, a writable extra path over it) would choose the
+ * next sandbox's confinement. Where the sandbox can write one, it is bound read-only; a missing
+ * one is made first (empty, 0700) so the sandbox cannot create it; a writable path inside one
+ * refuses the start. */
 static int protect_config(struct lower *l)
 {
         static const char *const dirs[] = {".config/cordon", ".config/agent-sandbox"};
@@ -75,10 +97,17 @@ static int protect_config(struct lower *l)
                                     "own for the next start: make it a directory, or do not "
                                     "give the sandbox '%s'",
                                     dir, parent);
-                        if (cordon_lower_sandbox_can_write(l, real) &&
-                            (r = config_ro(l, real, real)) < 0)
+                        if ((r = refuse_writable_inside(l, real)) < 0 ||
+                            (cordon_lower_sandbox_can_write(l, real) &&
+                             (r = config_ro(l, real, real)) < 0))
                                 return r;
                         continue;
+                }
+                if (exists) {
+                        /* ~/.config may itself be a link: the binds name real paths. */
+                        _cleanup_free_ char *real = cordon_lower_host_realpath(l, dir);
+                        if ((r = refuse_writable_inside(l, real ? real : dir)) < 0)
+                                return r;
                 }
                 if (!cordon_lower_sandbox_can_write(l, exists ? dir : parent))
                         continue;

@@ -619,6 +619,11 @@ static int resolve_finalized(const struct cordon_settings *s, const struct cordo
         struct lower_real_dirs real_dirs = {0};
         struct lower_stat_cache stats = {0};
         struct lower l = {.s = s, .h = h, .diag = diag, .real_dirs = &real_dirs, .stats = &stats};
+        /* The settings as BLOCKED_FILES sees them, where agents that are not installed leave
+         * out their missing instruction files (cordon_lower_agents_blocked()): a shallow copy
+         * of @s with another list, never freed as settings. */
+        struct cordon_settings blocked_view;
+        struct cordon_list blocked = {0};
         int r;
         bool dev_pts = false;
 
@@ -662,9 +667,16 @@ static int resolve_finalized(const struct cordon_settings *s, const struct cordo
         r = s->policy ? cordon_lower_cap_policy(&l) : lower_project(&l);
         if (r < 0 || (r = cordon_lower_caches(&l)) < 0 || (r = check_user_binds(&l)) < 0 ||
             (r = cordon_lower_home_blocked(&l)) < 0 || (r = cordon_lower_extra_blocked(&l)) < 0 ||
-            (r = cordon_lower_agents_plan(&l)) < 0 || (r = cordon_lower_blocked_files(&l)) < 0 ||
-            (r = cordon_lower_path(&l)) < 0 || (r = cordon_lower_check_project(&l)) < 0 ||
-            (r = cordon_lower_vars(&l, &dev_pts)) < 0 ||
+            (r = cordon_lower_agents_plan(&l)) < 0 ||
+            (r = cordon_lower_agents_blocked(&l, &blocked)) < 0)
+                goto fail;
+        if (r > 0) {
+                blocked_view = *s;
+                blocked_view.blocked_files = blocked;
+                l.s = &blocked_view;
+        }
+        if ((r = cordon_lower_blocked_files(&l)) < 0 || (r = cordon_lower_path(&l)) < 0 ||
+            (r = cordon_lower_check_project(&l)) < 0 || (r = cordon_lower_vars(&l, &dev_pts)) < 0 ||
             (r = cordon_lower_devices(&l, dev_pts)) < 0 || (r = lower_passwd(&l)) < 0 ||
             (r = cordon_lower_protect(&l)) < 0 || (r = cordon_lower_configs(&l)) < 0 ||
             (r = cordon_lower_masks(&l)) < 0 || (r = cordon_lower_agents_instructions(&l)) < 0 ||
@@ -705,6 +717,7 @@ fail:
         free(l.home_real);
         free(l.account_home_real);
         cordon_list_clear(&l.masks);
+        cordon_list_clear(&blocked);
         strv_free(real_dirs.dirs);
         cordon_lower_stat_cache_clear(&stats);
         cordon_lower_dir_names_clear(&l.home_names);
