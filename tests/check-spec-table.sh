@@ -32,7 +32,7 @@ t() { # t OK? DESCRIPTION [DETAIL]
         n=$((n + 1))
         if [ "$1" = 0 ]; then echo "ok $n - $2"; else failed=$((failed + 1)); echo "not ok $n - $2"; [ -n "${3:-}" ] && printf '#   %s\n' "$3"; fi
 }
-echo "1..4"
+echo "1..5"
 
 missing=()
 for v in "${spec[@]}"; do grep -q "^$v|" <<<"$rows" || missing+=("$v"); done
@@ -55,4 +55,12 @@ refused_rows=$(grep -E '^[A-Z_]+\|refused' <<<"$rows" | cut -d'|' -f1 | sort -u)
 refused_reg=$(comm -12 <(reg_of NOT_ENFORCED) <(printf '%s\n' "${spec[@]}" | sort -u))
 [ "$refused_rows" = "$refused_reg" ]; t $? "the rows saying refused are the registry's not-enforced rows" \
         "table: $(echo $refused_rows) | registry: $(echo $refused_reg)"
+# Every test the table names exists (`unit/x.c`, `escape/x.sh`, `integration/x.sh`; a glob such
+# as `escape/net-*.sh` must match one).
+gone=()
+for t in $(grep -oE '`(unit|escape|integration)/[A-Za-z0-9_*.-]+`' "$doc" | tr -d '`' | sort -u); do
+        # shellcheck disable=SC2086 # a glob in the name is meant
+        compgen -G "$src/tests/$t" >/dev/null || gone+=("$t")
+done
+t "${#gone[@]}" "every test the table names exists" "missing: ${gone[*]:-}"
 exit 0
