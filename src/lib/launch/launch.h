@@ -51,7 +51,8 @@ struct cordon_launch {
          * parent steps started it (stopped by the mode's teardown, and at clear). */
         struct cordon_nft_plan nft;
         struct cordon_pasta pasta;
-        bool pasta_end_said; /* its end during the run was said (net-filtered.h) */
+        bool pasta_end_said;  /* its end during the run was said (net-filtered.h) */
+        bool rules_note_said; /* the note on name and path rules was said (net-rules-note.h) */
         /* The proxied network: the port the command is told of (0 until decided, and in a dry
          * run of the landlock backend), and the landlock backend's listening socket on the
          * host's loopback until the sandbox takes it (-EBADF otherwise; net-proxied.h). */
