@@ -175,6 +175,12 @@ bool cordon_net_rule_overlaps(const struct cordon_net_rule *a, const struct cord
  * message themselves (the NetworkPolicy parser names a JSON pointer). Returns 0 or -EINVAL. */
 int cordon_net_pattern_check(const char *pattern, const char **ret_reason);
 
+/* What @pattern means as a block or, with @exception, an exception, in one line of text into
+ * @buf (always terminated, cut at @size): the destinations it matches, and the network modes
+ * that apply it and where not (a path entry: plain HTTP through the proxy only). Returns the
+ * length it would have, or -EINVAL with the parser's message in @buf. Thread-safe. */
+int cordon_net_pattern_describe(const char *pattern, bool exception, char *buf, size_t size);
+
 /* The rules in the set, floor and defaults included, in the order they were added (the
  * built-in ones first). Pointers stay valid until the set is freed. */
 size_t cordon_net_rules_count(const struct cordon_net_rules *r);

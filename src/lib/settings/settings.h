@@ -231,6 +231,8 @@ struct cordon_var {
         /* Why parse() refused @value (static text), said before @expected; NULL: @expected
          * alone. */
         const char *(*why)(const char *value);
+        /* A list's item in words (cordon_settings_describe_item()); NULL: nothing to add. */
+        int (*describe)(const char *value, char *buf, size_t size);
         size_t offset;        /* of the field; SIZE_MAX: no field (not enforced, no-op) */
         size_t origin_offset; /* of the scalar's origin (char *); unused for lists */
         /* It names a program the supervisor runs outside the sandbox: a user's file may not
