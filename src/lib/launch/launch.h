@@ -51,8 +51,7 @@ struct cordon_launch {
          * parent steps started it (stopped by the mode's teardown, and at clear). */
         struct cordon_nft_plan nft;
         struct cordon_pasta pasta;
-        bool pasta_end_said;  /* its end during the run was said (net-filtered.h) */
-        bool rules_note_said; /* the note on name and path rules was said (net-rules-note.h) */
+        bool pasta_end_said; /* its end during the run was said (net-filtered.h) */
         /* The proxied network: the port the command is told of (0 until decided, and in a dry
          * run of the landlock backend), and the landlock backend's listening socket on the
          * host's loopback until the sandbox takes it (-EBADF otherwise; net-proxied.h). */
@@ -79,6 +78,9 @@ struct cordon_launch {
          * no TMPDIR, no cgroup (the limits get the mechanism planning picks). The launch must
          * not be run. */
         bool dry_run;
+        /* The note on the network rules the mode cannot apply in full was said
+         * (net-rules-note.h): once per launch, also when a fallback prepares again. */
+        bool rules_note_said;
 
         /* Called with one line for each warning (a layer skipped, a backend fallback). */
         void (*warn)(void *userdata, const char *message);
