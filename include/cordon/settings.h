@@ -166,6 +166,14 @@ ssize_t cordon_settings_count(const struct cordon_settings *s, const char *name)
 int cordon_settings_get_item(const struct cordon_settings *s, const char *name, size_t i,
                              const char **ret_value, const char **ret_origin);
 
+/* What item @value of list variable @name means, in one line of text into @buf (always
+ * terminated, cut at @size): for NETWORK_BLOCKLIST and NETWORK_BLOCKLIST_EXCEPT the destinations
+ * the pattern matches and the network modes that apply it, and where not; "" for the items of
+ * other lists (the value says it all). Returns the length it would have (0: nothing to add),
+ * -ENOENT for an unknown variable, -ENOTDIR for a scalar, or -EINVAL for an item that is not
+ * valid (the reason in @buf). Thread-safe. */
+int cordon_settings_describe_item(const char *name, const char *value, char *buf, size_t size);
+
 /* The registry, in table order: the name of variable @i, or NULL past the end. Thread-safe. */
 const char *cordon_settings_variable(size_t i);
 /* Whether variable @name is held for a part of cordon not built yet (SLURM_SCOPE and the

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli-options.h"
@@ -219,6 +220,33 @@ static const struct cli_option *option_of(const struct cli_option *t, size_t n, 
         return NULL;
 }
 
+/* @text with each "the explanation of NAME" (the library's words for what lists a variable's
+ * items with their origins) as this program's command, "cordon config explain NAME". Returns a
+ * heap string, or NULL when out of memory. */
+static char *respell_explanations(const char *text)
+{
+        static const char from[] = "the explanation of ", to[] = "cordon config explain ";
+        size_t k = 0;
+        for (const char *p = strstr(text, from); p; p = strstr(p + 1, from))
+                k++;
+        char *out = malloc(strlen(text) + k * (sizeof(to) - sizeof(from)) + 1);
+        if (!out)
+                return NULL;
+        size_t o = 0;
+        for (const char *p = text, *hit; *p; p = hit + strlen(from)) {
+                hit = strstr(p, from);
+                size_t keep = hit ? (size_t)(hit - p) : strlen(p);
+                memcpy(out + o, p, keep);
+                o += keep;
+                if (!hit)
+                        break;
+                memcpy(out + o, to, strlen(to));
+                o += strlen(to);
+        }
+        out[o] = 0;
+        return out;
+}
+
 void cli_respell_settings(const struct cli_option *t, size_t n, const char *text, char *buf,
                           size_t size)
 {
@@ -226,6 +254,9 @@ void cli_respell_settings(const struct cli_option *t, size_t n, const char *text
         if (size == 0)
                 return;
         buf[0] = 0;
+        _cleanup_free_ char *own = respell_explanations(text);
+        if (own)
+                text = own;
         for (const char *p = text; *p;) {
                 const char *op = strstr(p, "+=('");
                 const char *end = op ? strstr(op + 4, "')") : NULL;

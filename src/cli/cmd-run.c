@@ -23,7 +23,9 @@ extern char **environ;
 static void print_warning(void *userdata, const char *message)
 {
         (void)userdata;
-        log_warning("%s", message);
+        char line[8192];
+        cli_respell_settings(run_options_table, run_options_count, message, line, sizeof(line));
+        log_warning("%s", line);
         fflush(stderr);
 }
 

@@ -1,5 +1,6 @@
 /* `cordon config explain KEY|PATH`. A key: its value or items with the layer, file and line
- * behind each, and the admin rules' changes to it. A path: every filesystem rule of the resolved
+ * behind each (a network pattern also with what it means, cordon_settings_describe_item()),
+ * and the admin rules' changes to it. A path: every filesystem rule of the resolved
  * policy whose guest path is the path, above it or below it, in the policy's order, and the one
  * that wins, as cordon_policy_describe_path() decides it (the last rule at or above the path in
  * the ns backend's mount order, less an optional bind whose host path is missing: it is
@@ -103,6 +104,11 @@ int config_explain_key(const struct cordon_settings *s, const char *name)
                                 continue;
                         describe_origin(s, origin, where, sizeof(where));
                         printf("  %s\n    set by %s\n", strempty(value), where);
+                        /* What a network pattern matches and where it is applied. */
+                        char means[1024];
+                        if (cordon_settings_describe_item(name, strempty(value), means,
+                                                          sizeof(means)) > 0)
+                                printf("    means: %s\n", means);
                 }
         }
         print_admin_changes(s, name);

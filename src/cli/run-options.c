@@ -70,8 +70,9 @@ const struct cli_option run_options_table[] = {
      "here is delivered or the sandbox does not start",
      "NETWORK_FILTER_MODE", NULL, CLI_OPTION_NONEMPTY},
     {"block", 0, "PATTERN", OPT_BLOCK,
-     "also block host, *.suffix, host:port, address, CIDR[:port], port or *", "NETWORK_BLOCKLIST",
-     NULL, CLI_OPTION_NONEMPTY},
+     "also block host or glob (*.suffix, * and ? as in bash)[:port][/path], address, CIDR[:port], "
+     "port or *",
+     "NETWORK_BLOCKLIST", NULL, CLI_OPTION_NONEMPTY},
     {"allow-host", 0, "PATTERN", OPT_ALLOW_HOST,
      "an exception to the blocklist (never to the built-in floor); alone it restricts nothing",
      "NETWORK_BLOCKLIST_EXCEPT", NULL, CLI_OPTION_NONEMPTY},

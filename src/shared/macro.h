@@ -76,6 +76,18 @@ static inline const char *strempty(const char *s)
         return s ?: "";
 }
 
+/* The value of hexadecimal digit @c (either case), or -1. */
+static inline int unhexchar(char c)
+{
+        if (c >= '0' && c <= '9')
+                return c - '0';
+        if (c >= 'a' && c <= 'f')
+                return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+                return c - 'A' + 10;
+        return -1;
+}
+
 /* errno of the last failed libc call as a negative return value; never 0. */
 static inline int negative_errno(void)
 {

@@ -1,13 +1,18 @@
-/* Fuzz target for src/lib/net/net-rules.c. The input is split into lines; each line is parsed
- * as a pattern (even lines as blocks, odd lines as exceptions) and added when well-formed, then
- * every line is also tried as a name and as an address against the finished set. A refusal must
- * be -EINVAL with a one-line message naming the variable; normalising a name is idempotent; a
- * verdict always has a reason and a rule of the set (or none); a floor rule never allows; and
- * no rule set ever lets loopback or link-local through. */
+/* Fuzz target for src/lib/net/net-rules.c and net-rules-parse.c. The input is split into lines;
+ * each line is parsed as a pattern (even lines as blocks, odd lines as exceptions) and added
+ * when well-formed, then every line is also tried as a name, as an address and as a plain HTTP
+ * request's path (to a name of the set's path rules) against the finished set. A refusal must
+ * be -EINVAL with a one-line message naming the variable; normalising a name is idempotent, a
+ * host glob is lower case with no run of `*`, a rule's path a pattern path of its own; a
+ * verdict always has a reason and a rule of the set (or none); a floor rule never allows; a
+ * rule with a path never decides a name alone; a path refused as unclear is refused; every
+ * rule covers and overlaps itself; and no rule set ever lets loopback or link-local through. */
 #include <arpa/inet.h>
 #include <string.h>
 
 #include "fuzz.h"
+#include "lib/net/net-glob.h"
+#include "lib/net/net-path.h"
 #include "lib/net/net-rules.h"
 #include "shared/macro.h"
 
@@ -30,6 +35,9 @@ static void check_verdict(const struct cordon_net_rules *r, const struct cordon_
         if (v->rule->floor)
                 FUZZ_CHECK(!v->allow);
         FUZZ_CHECK(v->allow == v->rule->exception);
+        /* A path refused as unclear names the block with a path that applies. */
+        if (v->unclear_path)
+                FUZZ_CHECK(v->rule->path);
 }
 
 static void check_pattern(const char *p, bool exception)
@@ -59,17 +67,33 @@ static void check_pattern(const char *p, bool exception)
                 FUZZ_CHECK(streq(n, rule.name));
                 break;
         }
+        case CORDON_NET_RULE_GLOB:
+                FUZZ_CHECK(rule.name && strpbrk(rule.name, "*?") && !strstr(rule.name, "**"));
+                FUZZ_CHECK(strlen(rule.name) <= CORDON_NET_NAME_MAX);
+                for (const char *g = rule.name; *g; g++)
+                        FUZZ_CHECK(!(*g >= 'A' && *g <= 'Z') && *g != '[' && *g != ']');
+                break;
         case CORDON_NET_RULE_CIDR:
                 FUZZ_CHECK(rule.addr.family == AF_INET || rule.addr.family == AF_INET6);
                 FUZZ_CHECK(rule.prefix <= (rule.addr.family == AF_INET ? 32u : 128u));
-                FUZZ_CHECK(!rule.name);
+                FUZZ_CHECK(!rule.name && !rule.path);
                 break;
         case CORDON_NET_RULE_PORT:
                 FUZZ_CHECK(rule.port != 0);
+                FUZZ_CHECK(!rule.path);
                 break;
         case CORDON_NET_RULE_ANY:
+                FUZZ_CHECK(!rule.path);
                 break;
         }
+        if (rule.path) {
+                char again[CORDON_NET_PATTERN_MAX + 1];
+                FUZZ_CHECK(rule.path[0] == '/' && strlen(rule.path) > 1);
+                FUZZ_CHECK(cordon_net_path_pattern(rule.path, strlen(rule.path), again, NULL) == 0);
+                FUZZ_CHECK(streq(again, rule.path));
+        }
+        FUZZ_CHECK(cordon_net_rule_covers(&rule, &rule));
+        FUZZ_CHECK(cordon_net_rule_overlaps(&rule, &rule));
         cordon_net_rule_clear(&rule);
 }
 
@@ -92,6 +116,31 @@ static void check_name(const struct cordon_net_rules *r, const char *s, size_t l
                 check_verdict(r, &v);
                 if (ports[i] == 25)
                         FUZZ_CHECK(!v.allow);
+        }
+}
+
+/* @s as the path of a plain HTTP request to the hosts of the set's path rules (a glob's
+ * wildcards read as letters): a request refused as unclear is refused, and a rule with a path
+ * never decides the name alone. */
+static void check_path(const struct cordon_net_rules *r, const char *s, size_t len)
+{
+        for (size_t i = 0; i < cordon_net_rules_count(r); i++) {
+                const struct cordon_net_rule *rule = cordon_net_rules_get(r, i);
+                if (!rule->path || !rule->name)
+                        continue;
+                char host[CORDON_NET_NAME_MAX + 1];
+                size_t n = 0;
+                for (const char *c = rule->name; *c && n < CORDON_NET_NAME_MAX; c++)
+                        host[n++] = *c == '*' || *c == '?' ? 'x' : *c;
+                host[n] = 0;
+                struct cordon_net_verdict v, by_name;
+                cordon_net_rules_check_request(r, host, 80, s, len, &v);
+                check_verdict(r, &v);
+                if (v.unclear_path)
+                        FUZZ_CHECK(!v.allow && v.rule && v.rule->path && !v.rule->exception);
+                cordon_net_rules_check_name(r, host, 80, &by_name);
+                check_verdict(r, &by_name);
+                FUZZ_CHECK(!by_name.rule || !by_name.rule->path);
         }
 }
 
@@ -150,6 +199,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 check_name(r, (const char *)data + starts[i], lens[i]);
                 check_name(r, lines[i], strlen(lines[i]));
                 check_addr(r, lines[i]);
+                check_path(r, (const char *)data + starts[i], lens[i]);
         }
 
         static const char *const never[] = {

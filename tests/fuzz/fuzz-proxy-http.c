@@ -2,8 +2,9 @@
  * and absolute-URI requests). Checks: the result is one of the documented ones; an accepted
  * head lies within the input and the limit, ends in CRLF CRLF, names a target that is a
  * normalised name or a canonical address with a port, and (forwarded) rewrites into an
- * origin-form head that parses as such and never grows beyond the bound; every prefix of an
- * accepted head is incomplete or refused, never accepted differently. */
+ * origin-form head that parses as such and never grows beyond the bound, its path (where the
+ * rules' path entries look) inside the request line and carried upstream as received; every
+ * prefix of an accepted head is incomplete or refused, never accepted differently. */
 #include <errno.h>
 #include <string.h>
 
@@ -56,8 +57,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         if (req.connect)
                 FUZZ_CHECK(req.forward == NULL && req.body_len == 0);
-        else
+        else {
                 check_forward(&req);
+                /* The path the rules' path entries see lies in the request line, after the
+                 * authority, and is what the origin-form head carries. */
+                const char *eol = memchr(buf, '\r', req.head_len);
+                FUZZ_CHECK(eol && req.path_off + req.path_len <= (size_t)(eol - buf));
+                FUZZ_CHECK(req.path_len == 0 || buf[req.path_off] == '/' ||
+                           buf[req.path_off] == '?');
+                FUZZ_CHECK(req.path_len == 0 || memmem(req.forward, req.forward_len,
+                                                       buf + req.path_off, req.path_len) != NULL);
+        }
 
         /* A prefix of the head is never a different complete head. */
         struct cordon_proxy_http_request part;

@@ -209,4 +209,11 @@ Test(cli_options, respell_settings)
         char small[8];
         cli_respell_settings(t, 3, "NETWORK_BLOCKLIST+=('*') and more", small, sizeof(small));
         cr_expect_eq(strlen(small), 7);
+        /* What lists a variable's items is this program's `config explain`. */
+        cli_respell_settings(t, 3,
+                             "listed by the explanation of NETWORK_BLOCKLIST and the explanation "
+                             "of NETWORK_BLOCKLIST_EXCEPT; NETWORK_BLOCKLIST+=('*')",
+                             buf, sizeof(buf));
+        cr_expect_str_eq(buf, "listed by cordon config explain NETWORK_BLOCKLIST and cordon config "
+                              "explain NETWORK_BLOCKLIST_EXCEPT; --block '*'");
 }

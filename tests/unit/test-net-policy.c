@@ -201,9 +201,10 @@ Test(net_policy, errors_name_source_and_pointer)
         parse_bad("{\"mode\":\"limited\",\"allowed_hosts\":[\"evil.com\\u0000.github.com\"]}",
                   SOURCE ": /allowed_hosts/0: \"evil.com\\x00.github.com\": a NUL byte is not "
                          "allowed");
-        parse_bad("{\"mode\":\"limited\",\"allowed_hosts\":[\"**\"]}",
-                  SOURCE ": /allowed_hosts/0: \"**\": a wildcard is allowed only as \"*\" or a "
-                         "leading \"*.\"");
+        parse_bad("{\"mode\":\"limited\",\"allowed_hosts\":[\"api[12].example.com\"]}",
+                  SOURCE ": /allowed_hosts/0: \"api[12].example.com\": bracket expressions "
+                         "(\"[...]\") are not supported in a host name; use \"?\" for one "
+                         "character or \"*\" for any");
         parse_bad("{\"mode\":\"limited\",\"allowed_hosts\":[],\"extra\":1}",
                   SOURCE ": /extra: unknown key (expected mode, type or allowed_hosts)");
         parse_bad("{\"mode\":\"limited\",\"allowed_hosts\":[],\"a/b~c\":1}",

@@ -250,8 +250,15 @@ Test(nft, real_floor_loads)
 {
         struct cordon_net_rules *set = NULL;
         cr_assert_eq(cordon_net_rules_new(&set), 0);
-        static const char *const patterns[] = {"example.com",        "*.example.org", "22", "*",
-                                               "203.0.113.0/24:443", "2001:db8::/32"};
+        static const char *const patterns[] = {"example.com",
+                                               "*.example.org",
+                                               "22",
+                                               "*",
+                                               "203.0.113.0/24:443",
+                                               "2001:db8::/32",
+                                               "email.*.example.net",
+                                               "[2001:db8::]/32:25",
+                                               "discord.example/api/webhooks"};
         struct cordon_diag d = {0};
         for (size_t i = 0; i < sizeof(patterns) / sizeof(patterns[0]); i++)
                 cr_assert_eq(cordon_net_rules_add(set, patterns[i], i % 2, "test", &d), 0, "%s",
@@ -264,8 +271,14 @@ Test(nft, real_floor_loads)
                 v[i] = cordon_net_rules_get(set, i);
         struct cordon_nft_plan plan;
         cr_assert_eq(cordon_nft_plan_build(v, n, NULL, &plan), 0);
-        cr_expect_eq(plan.n_unapplied, 2);
+        /* The names, the glob and the path entry are not applied; [v6]/len:port is. */
+        cr_expect_eq(plan.n_unapplied, 4);
         cr_expect(strstr(plan.text, "ip daddr 10.1.0.0/16 accept\n"), "%s", plan.text);
+        cr_expect(strstr(plan.text, "ip6 daddr 2001:db8::/32 meta l4proto { tcp, udp } th dport "
+                                    "25 accept"), /* an exception: odd index */
+                  "%s", plan.text);
+        cr_expect(!strstr(plan.text, "example.net") && !strstr(plan.text, "discord"), "%s",
+                  plan.text);
         int r = load_in_child(plan.text);
         if (r != 2)
                 cr_expect_eq(r, 0, "loading failed: errno %d\n%s", r, plan.text);

@@ -835,3 +835,59 @@ Test(proxy, host_addresses_and_embedded_forms_are_refused)
                             "HTTP/1.1 403 cordon refused ", "private range");
         cr_expect_eq(atomic_load(&dials), 0, "dialled %s", dialled);
 }
+
+/* ---- path entries ---- */
+
+static void setup_paths(void)
+{
+        struct cordon_proxy_config cfg = {.dns_timeout_ms = 500, .connect_timeout_ms = 500};
+        static const char *const blocks[] = {"hooks.test/api/webhooks", NULL};
+        start_proxy(&cfg, blocks, NULL);
+}
+
+/* A plain HTTP request under a blocked path is refused before any DNS or dial, saying the path,
+ * the rule and the exception that would lift it; another path of the same host is forwarded as
+ * sent; a spelling servers read two ways is refused; a tunnel to the host is not (its path is
+ * not seen). */
+Test(proxy_paths, plain_http_by_path, .init = setup_paths, .fini = teardown, .timeout = 30)
+{
+        expect_refused_http("GET http://Hooks.Test./api/webhooks/123?wait=1 HTTP/1.1\r\n\r\n",
+                            "HTTP/1.1 403 cordon refused hooks.test:80 path "
+                            "\"/api/webhooks/123?wait=1\" by rule \"hooks.test/api/webhooks\" "
+                            "(test); to allow it: "
+                            "NETWORK_BLOCKLIST_EXCEPT+=('hooks.test/api/webhooks')",
+                            NULL);
+        json_t *j = next_log();
+        cr_expect_str_eq(jstr(j, "verdict"), "deny");
+        cr_expect_str_eq(jstr(j, "rule"), "hooks.test/api/webhooks");
+        json_decref(j);
+        expect_refused_http("GET http://hooks.test/api/%77ebhooks HTTP/1.1\r\n\r\n",
+                            "HTTP/1.1 403 cordon refused hooks.test:80 path", NULL);
+        expect_refused_http("GET http://hooks.test/api//webhooks HTTP/1.1\r\n\r\n",
+                            "HTTP/1.1 403 cordon refused hooks.test:80 path \"/api//webhooks\" "
+                            "for an empty segment",
+                            "no exception lifts it");
+        cr_expect_eq(atomic_load(&dials), 0, "dialled %s", dialled);
+        (void)next_log();
+        (void)next_log();
+
+        int fd = client();
+        char buf[2048];
+        const char *req = "GET http://hooks.test/api/webhooksX HTTP/1.1\r\n\r\n";
+        send_all(fd, req, strlen(req));
+        read_all(fd, buf, sizeof(buf));
+        cr_expect(strncmp(buf, "HTTP/1.1 200 OK\r\n", 17) == 0, "%s", buf);
+        close(fd);
+        pthread_mutex_lock(&last_lock);
+        cr_expect(strncmp(last_request, "GET /api/webhooksX HTTP/1.1\r\n", 29) == 0, "%s",
+                  last_request);
+        pthread_mutex_unlock(&last_lock);
+
+        fd = client();
+        req = "CONNECT hooks.test:443 HTTP/1.1\r\n\r\n";
+        send_all(fd, req, strlen(req));
+        read_head(fd, buf, sizeof(buf));
+        cr_expect(strncmp(buf, "HTTP/1.1 200", 12) == 0, "%s", buf);
+        close(fd);
+        cr_expect_eq(atomic_load(&dials), 2);
+}

@@ -92,6 +92,9 @@ struct cordon_launch {
          * no TMPDIR, no cgroup (the limits get the mechanism planning picks). The launch must
          * not be run. */
         bool dry_run;
+        /* The note on the network rules the mode cannot apply in full was said
+         * (net-rules-note.h): once per launch, also when a fallback prepares again. */
+        bool rules_note_said;
 
         /* Called with one line for each warning (a layer skipped, a backend fallback). */
         void (*warn)(void *userdata, const char *message);

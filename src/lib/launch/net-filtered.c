@@ -8,6 +8,7 @@
 #include "lib/launch/event-loop.h"
 #include "lib/launch/launch.h"
 #include "lib/launch/net-filtered.h"
+#include "lib/launch/net-rules-note.h"
 #include "lib/mech/nft.h"
 #include "lib/mech/pasta.h"
 #include "lib/net/net-host.h"
@@ -19,33 +20,6 @@
 static void rules_freep(struct cordon_net_rules **r)
 {
         cordon_net_rules_free(*r);
-}
-
-/* One line naming the host-name rules the firewall cannot apply. */
-static void warn_unapplied(const struct cordon_launch *l)
-{
-        if (!l->warn || l->nft.n_unapplied == 0)
-                return;
-        char line[1024];
-        size_t n = 0;
-        int len = snprintf(line, sizeof(line),
-                           "the filtered network applies host-name rules to the names its "
-                           "resolver answers, not to connections; not applied to connections:");
-        for (size_t i = 0; i < l->nft.n_unapplied && len > 0 && (size_t)len < sizeof(line); i++) {
-                const struct cordon_net_rule *r = l->nft.unapplied[i];
-                /* The floor's and defaults' host names are the same every run: the manual says
-                 * so once (they hold in proxied mode); only the caller's are news. */
-                if (r->floor || streq_ptr(r->origin, "built-in default"))
-                        continue;
-                len += snprintf(line + len, sizeof(line) - (size_t)len, "%s %s (%s)",
-                                n++ ? "," : "", strempty(r->pattern), strempty(r->origin));
-        }
-        if (n == 0)
-                return;
-        if (len > 0 && (size_t)len < sizeof(line))
-                snprintf(line + len, sizeof(line) - (size_t)len,
-                         " (NETWORK_FILTER_MODE=proxied enforces them)");
-        l->warn(l->userdata, line);
 }
 
 int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *diag)
@@ -89,7 +63,7 @@ int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *dia
         extra.host = host;
         if ((r = cordon_nft_plan_build(rules, n, &extra, &l->nft)) < 0)
                 return r;
-        warn_unapplied(l);
+        cordon_net_rules_note(l);
         /* They point into the policy, which is not referenced after the start. */
         free(l->nft.unapplied);
         l->nft.unapplied = NULL;

@@ -7,6 +7,7 @@
 
 #include "lib/launch/launch.h"
 #include "lib/launch/net-proxied.h"
+#include "lib/launch/net-rules-note.h"
 #include "lib/mech/ns-net.h"
 #include "lib/policy/diag.h"
 #include "lib/policy/net-modes.h"
@@ -48,6 +49,7 @@ int cordon_net_proxied_listen_host(int (*rand_bytes)(void *buf, size_t n), uint1
 
 int cordon_net_proxied_prepare(struct cordon_launch *l, struct cordon_diag *diag)
 {
+        cordon_net_rules_note(l);
         if (l->backend != CORDON_BACKEND_LANDLOCK) {
                 l->proxy_port = CORDON_PROXY_PORT;
                 return 0;

@@ -1,30 +1,44 @@
 /* The network rule matcher every mode shares: NETWORK_BLOCKLIST (blocks) and
  * NETWORK_BLOCKLIST_EXCEPT (exceptions) plus the floor that no rule lifts. The proxy asks it per
- * connection (a name first, then every address the name resolved to); the filtered mode lowers
- * its address and port rules into nftables rules.
+ * connection (a name first, then every address the name resolved to) and per plain HTTP request
+ * (the name and the request's path); the filtered mode's resolver asks it per name and its
+ * firewall lowers the address and port rules into nftables rules.
  *
  * Patterns (ASCII only; no spaces or control bytes):
  *   host, host:port            a name, normalised as by cordon_net_name_normalize()
  *   *.suffix, *.suffix:port    names strictly under suffix (not suffix itself)
+ *   glob, glob:port            a host glob as bash matches it (net-glob.h): `*` any characters,
+ *                              dots included, `?` one ("email.*.example.com", "api-?.example.com",
+ *                              "*.s3.*.example.com"); runs of `*` are one; bracket expressions
+ *                              ("[ab]") are refused, as is a glob of digits and dots only
+ *                              ("10.0.0.*": write a CIDR)
+ *   NAME[:port]/path           any of the three above with a URL path ("discord.com/api/webhooks",
+ *                              "example.com:8080/upload"): the path and everything under it, on
+ *                              a segment boundary (net-path.h); seen in plain HTTP requests only
  *   1.2.3.4, 1.2.3.4:port      a canonical dotted quad (no leading zeros, four parts)
  *   2001:db8::1, [2001:db8::1]:port   IPv6 (brackets only needed with a port)
  *   10.0.0.0/8, 10.0.0.0/8:port       IPv4 CIDR (host bits are cleared)
- *   2001:db8::/32, [2001:db8::/32]:port   IPv6 CIDR; with a port the prefix goes inside the
- *                              brackets -- "[2001:db8::]/32:port" is refused
+ *   2001:db8::/32, [2001:db8::]/32:port, [2001:db8::/32]:port   IPv6 CIDR; with a port the
+ *                              prefix length goes after the brackets or inside them
  *   port                       a bare port, 1-65535, the same as *:port
  *   *, *:port                  every destination
  * Ports are decimal 1-65535 without sign or leading zeros. IPv4-mapped IPv6 patterns with a
  * prefix of at least 96 (::ffff:a.b.c.d[/n]) become the IPv4 rule they stand for.
  *
- * Precedence, most specific wins. For a name: exact host > *.suffix (a longer suffix beats a
- * shorter one) > * and bare ports; among rules of the same host part, one with a port beats one
- * without (so the host part is compared first: "example.com" beats "*:443" for example.com:443).
- * For an address: a longer prefix beats a shorter one; with a port beats without; * and bare
- * ports rank below every CIDR, /0 included. An exception wins over a block of equal
- * specificity; between two rules of the same kind and specificity the first added decides. No
- * matching rule: allowed. The floor is outside this order: a floor rule that matches denies,
- * whatever else matches. The default-blocked ranges are ordinary blocks, so an exception of
- * equal or higher specificity (10.0.0.0/8, 10.1.2.3, 10.0.0.0/8:443) lifts them.
+ * Precedence, most specific wins. For a name, the host part first: an exact host > host globs
+ * (*.suffix among them) > * and bare ports; between two globs the one that fixes more
+ * characters (its length without its `*`s; a *.suffix counts its "." too, so a longer suffix
+ * beats a shorter one, and "email.*.example.com" beats "*.example.com"); then a rule with a path
+ * beats one without and a longer path a shorter one; then one with a port beats one without (so
+ * "example.com" beats "*:443" for example.com:443). A path rule matches only a request whose
+ * path is seen (cordon_net_rules_check_request()): a block at or under its path in any case of
+ * its letters, an exception at or under its path exactly as written. For an address: a longer
+ * prefix beats a shorter one; with a port beats without; * and bare ports rank below every
+ * CIDR, /0 included. An exception wins over a block of equal specificity; between two rules of
+ * the same kind and specificity the first added decides. No matching rule: allowed. The floor
+ * is outside this order: a floor rule that matches denies, whatever else matches. The
+ * default-blocked ranges are ordinary blocks, so an exception of equal or higher specificity
+ * (10.0.0.0/8, 10.1.2.3, 10.0.0.0/8:443) lifts them.
  *
  * Name rules decide for a name; then each address is checked against the address rules, the
  * default-blocked ranges and the floor, and a blocked address is refused even when the name was
@@ -72,6 +86,7 @@ enum cordon_net_rule_kind {
         CORDON_NET_RULE_HOST,   /* an exact name */
         CORDON_NET_RULE_SUFFIX, /* `*.suffix` (matches names under it, not the suffix itself) */
         CORDON_NET_RULE_CIDR,   /* an address (a full-length prefix) or a CIDR */
+        CORDON_NET_RULE_GLOB,   /* another host glob (`*`, `?` anywhere) */
 };
 
 /* One parsed rule. */
@@ -81,7 +96,10 @@ struct cordon_net_rule {
         bool floor;     /* built in and never liftable */
         bool admin;     /* from the admin baseline: its blocks no user exception lifts */
         uint16_t port;  /* 0: every port */
-        char *name;     /* HOST: the normalised name; SUFFIX: the suffix without "*." */
+        char *name; /* HOST: the normalised name; SUFFIX: the suffix without "*."; GLOB: the glob
+                     * (lower case, no trailing dot, runs of `*` made one) */
+        char *path; /* HOST, SUFFIX, GLOB: the URL path as written without a trailing '/'
+                     * ("/api/webhooks"), or NULL */
         struct cordon_net_addr addr; /* CIDR: the network (host bits cleared) */
         unsigned prefix;             /* CIDR: prefix length */
         char *pattern;               /* as written */
@@ -100,6 +118,9 @@ struct cordon_net_verdict {
         const struct cordon_net_rule *rule; /* owned by the rule set */
         const char *reason;                 /* static text: "floor: loopback", "blocked by rule",
                                              * "private range (liftable by an exception)", ... */
+        /* cordon_net_rules_check_request(): refused because a block with a path (@rule) applies
+         * to the host and the request's path cannot be read one way only (@reason says why). */
+        bool unclear_path;
 };
 
 /* A new rule set holding the floor (loopback, link-local, unspecified, multicast, their
@@ -130,27 +151,35 @@ void cordon_net_rule_clear(struct cordon_net_rule *rule);
 
 /* Whether block @block covers every destination exception @except can allow, so that the
  * exception could lift nothing but @block's own ground (an admin baseline's NETWORK_BLOCKLIST
- * strips such exceptions). `*` covers everything; `*.suffix` the names strictly under suffix
- * and `*.suffix` patterns at or under it (as matching: not the suffix itself); a host the same
- * host; a CIDR the addresses and CIDRs inside it (same family). A block with a port covers only
- * exceptions with that port; without one, any port; a bare port (`*:port`) that port on
- * anything. Names and addresses are never compared with each other (a name's addresses are not
- * known here). Thread-safe. */
+ * strips such exceptions). `*` covers everything; a name rule (host, `*.suffix`, glob) the name
+ * rules whose every name it takes (cordon_net_glob_includes(): `*.suffix` covers the names
+ * strictly under suffix and `*.suffix` patterns at or under it, not the suffix itself), and
+ * with a path only exceptions at or under that path; a CIDR the addresses and CIDRs inside it
+ * (same family). A block with a port covers only exceptions with that port; without one, any
+ * port; a bare port (`*:port`) that port on anything. Names and addresses are never compared
+ * with each other (a name's addresses are not known here). Thread-safe. */
 bool cordon_net_rule_covers(const struct cordon_net_rule *block,
                             const struct cordon_net_rule *except);
 
 /* Whether some destination matches both @a and @b (symmetric): the ports agree (either has
  * none, or the same), and `*` or a bare port is either of them, or both are name rules that can
- * match one name (equal hosts, a host under a suffix, nested suffixes), or both are CIDRs of
- * one family that intersect. A name rule and a CIDR never overlap: a name's addresses are not
- * known here, and an excepted name does not lift an address block (see above). The resolver
- * uses it to find exceptions that lift nothing. Thread-safe. */
+ * match one name (cordon_net_glob_intersects() of their globs) on one path (either has none,
+ * or one path is at or under the other), or both are CIDRs of one family that intersect. A
+ * name rule and a CIDR never overlap: a name's addresses are not known here, and an excepted
+ * name does not lift an address block (see above). The resolver uses it to find exceptions
+ * that lift nothing. Thread-safe. */
 bool cordon_net_rule_overlaps(const struct cordon_net_rule *a, const struct cordon_net_rule *b);
 
 /* Whether @pattern is well-formed; on -EINVAL *@ret_reason (may be NULL) is the static reason
  * ("not a canonical IP address", ...) without pattern or origin, for callers that word the
  * message themselves (the NetworkPolicy parser names a JSON pointer). Returns 0 or -EINVAL. */
 int cordon_net_pattern_check(const char *pattern, const char **ret_reason);
+
+/* What @pattern means as a block or, with @exception, an exception, in one line of text into
+ * @buf (always terminated, cut at @size): the destinations it matches, and the network modes
+ * that apply it and where not (a path entry: plain HTTP through the proxy only). Returns the
+ * length it would have, or -EINVAL with the parser's message in @buf. Thread-safe. */
+int cordon_net_pattern_describe(const char *pattern, bool exception, char *buf, size_t size);
 
 /* The rules in the set, floor and defaults included, in the order they were added (the
  * built-in ones first). Pointers stay valid until the set is freed. */
@@ -198,10 +227,24 @@ void cordon_net_quote(char *buf, size_t size, const char *s, size_t len);
 #define CORDON_NET_QUOTE_MAX (160 * 4 + 8) /* a buffer size cordon_net_quote() never cuts */
 
 /* Decides a connection to the normalised name @name on @port by the name rules alone (exact,
- * suffix, `*`, port rules, the floor's hosts and ports). @port 0 (unknown) matches no rule
- * with a port. An IP literal is not a name: check it with cordon_net_rules_check_addr(). */
+ * suffix, glob, `*`, port rules, the floor's hosts and ports). @port 0 (unknown) matches no
+ * rule with a port. The path of a connection is not seen, so rules with a path take no part:
+ * a path block does not block its host, a path exception lifts nothing. An IP literal is not a
+ * name: check it with cordon_net_rules_check_addr(). */
 void cordon_net_rules_check_name(const struct cordon_net_rules *r, const char *name, uint16_t port,
                                  struct cordon_net_verdict *ret);
+
+/* Decides a plain HTTP request to @name on @port whose target has @len bytes @path after the
+ * authority (the path and the query as received; may be empty). Without a rule with a path
+ * whose host part and port take the name, the same as cordon_net_rules_check_name(). With one,
+ * the path is normalised (cordon_net_path_normalize()) and the rules with a path take part. A
+ * path that cannot be normalised matches no rule with a path, and where a block with a path
+ * applies to the host it is refused, whatever an exception says (fail closed:
+ * @ret->unclear_path, @ret->rule that block, @ret->reason why), unless the name is refused
+ * anyway (that verdict is kept). */
+void cordon_net_rules_check_request(const struct cordon_net_rules *r, const char *name,
+                                    uint16_t port, const char *path, size_t len,
+                                    struct cordon_net_verdict *ret);
 
 /* Decides a connection to @addr on @port. @by_name: the address came from resolving a name the
  * name rules allowed, so `*` and bare-port rules (already decided for the name) are not

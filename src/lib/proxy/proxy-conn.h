@@ -67,6 +67,9 @@ struct proxy_conn {
 
         struct cordon_proxy_target target;
         bool have_target;
+        /* HTTP forward: the target's path and query in @head (until the head is freed at the
+         * dial), for the rules' path entries and the refusal's message. */
+        size_t path_off, path_len;
         uint64_t body_left; /* HTTP forward: body bytes still to take from the client */
         struct cordon_proxy_query *query;
         struct cordon_net_addr addrs[CORDON_PROXY_RESOLVE_ADDRS_MAX];

@@ -135,6 +135,8 @@ int cordon_proxy_http_parse(const char *buf, size_t len, size_t max,
                 return r;
 
         if (!req->connect) {
+                req->path_off = (size_t)(path - buf);
+                req->path_len = path_len;
                 /* The origin-form head is at most the head plus "/", a Host line and
                  * "Connection: close". */
                 size_t cap = head + 1 + 8 + (size_t)(sp2 - t) + 2 + 19 + 2;

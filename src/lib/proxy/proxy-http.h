@@ -25,6 +25,10 @@ struct cordon_proxy_http_request {
         uint64_t body_len;                 /* forward: the Content-Length, 0 without */
         char *forward;                     /* forward: the origin-form head to send upstream */
         size_t forward_len;
+        /* forward: where the target's path and query begin in the parsed buffer (after the
+         * authority of the absolute URI) and how long they are, as received: what the rules'
+         * path entries are matched against (cordon_net_rules_check_request()). */
+        size_t path_off, path_len;
         /* On refusal: the HTTP status to answer and a one-line reason (static text). */
         int status;
         const char *reason;

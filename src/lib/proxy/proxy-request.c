@@ -94,18 +94,27 @@ static void note_refused(struct cordon_proxy *p, const char *dest)
         }
 }
 
-/* What a refusal by the rules says, in one line: the destination, the rule that refused it and
- * where that rule came from, and how to lift it (in sandbox.conf's spelling, which every front
- * end knows: NETWORK_BLOCKLIST_EXCEPT+=('host')), or that nothing lifts it. @addr is the address
- * that was refused when the name passed and an address did not, else NULL. Sets c->message
- * (NULL when out of memory: the short reason is used then). */
+/* What a refusal by the rules says, in one line: the destination (with the request's path when
+ * a path entry decided), the rule that refused it and where that rule came from, and how to lift
+ * it (in sandbox.conf's spelling, which every front end knows:
+ * NETWORK_BLOCKLIST_EXCEPT+=('host')), or that nothing lifts it. @addr is the address that was
+ * refused when the name passed and an address did not, else NULL. Sets c->message (NULL when
+ * out of memory: the short reason is used then). */
 static void refusal_message(struct proxy_conn *c, const struct cordon_net_verdict *v,
                             const char *addr)
 {
         /* The exception that let the name pass is not what refused its address. */
         const struct cordon_net_rule *rule = v->rule && !v->rule->exception ? v->rule : NULL;
         const char *reason = v->reason ?: "refused by the rules";
-        char dest[CORDON_NET_NAME_MAX + 10], what[CORDON_NET_NAME_MAX + 10], by[700], fix[400];
+        char dest[CORDON_NET_NAME_MAX + 10], what[2 * CORDON_NET_PATTERN_MAX], by[700], fix[400];
+        /* The path the request named, quoted (the sandbox wrote it), when a path decided. */
+        char path[CORDON_NET_QUOTE_MAX + 16] = "";
+        if (!addr && c->proto == PROXY_PROTO_HTTP && c->head && v->rule &&
+            (v->unclear_path || v->rule->path)) {
+                char q[CORDON_NET_QUOTE_MAX];
+                cordon_net_quote(q, sizeof(q), c->head + c->path_off, c->path_len);
+                snprintf(path, sizeof(path), " path \"%s\"", c->path_len ? q : "/");
+        }
         bool v6 = c->target.is_addr && c->target.addr.family == AF_INET6;
         snprintf(dest, sizeof(dest), v6 ? "[%s]:%u" : "%s:%u", c->target.host,
                  (unsigned)c->target.port);
@@ -127,7 +136,14 @@ static void refusal_message(struct proxy_conn *c, const struct cordon_net_verdic
                          (unsigned)rule->port);
         else
                 snprintf(what, sizeof(what), "%s", lift);
-        if (!rule)
+        /* A path entry is lifted by an exception of the host and that path (an exception wins
+         * the tie, and an exact host outranks a glob). */
+        if (rule && rule->path && !addr)
+                snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s", rule->path);
+        if (v->unclear_path)
+                snprintf(by, sizeof(by), "%s, and rule \"%s\" (%s) applies to this host", reason,
+                         v->rule->pattern, v->rule->origin ?: "built-in");
+        else if (!rule)
                 snprintf(by, sizeof(by), "%s", reason);
         else if (rule->floor)
                 snprintf(by, sizeof(by), "the built-in floor, rule \"%s\" (%s)", rule->pattern,
@@ -139,15 +155,20 @@ static void refusal_message(struct proxy_conn *c, const struct cordon_net_verdic
                 snprintf(by, sizeof(by), "rule \"%s\" (%s)%s%s", rule->pattern,
                          rule->origin ?: "built-in", say ? ": " : "", say ? reason : "");
         }
-        if (!rule || rule->floor)
+        if (v->unclear_path)
+                snprintf(fix, sizeof(fix),
+                         "no exception lifts it: send the path plainly (no \"//\", \".\" or "
+                         "\"..\" segments, no encoded \"/\")");
+        else if (!rule || rule->floor)
                 snprintf(fix, sizeof(fix), "no setting lifts it");
         else if (rule->admin)
                 snprintf(fix, sizeof(fix), "only the admin baseline can lift it");
         else
                 snprintf(fix, sizeof(fix), "to allow it: NETWORK_BLOCKLIST_EXCEPT+=('%s')", what);
         char *m = NULL;
-        if (asprintf(&m, "cordon refused %s%s%s%s by %s; %s", dest, addr ? " (address " : "",
-                     addr ?: "", addr ? ")" : "", by, fix) < 0)
+        if (asprintf(&m, "cordon refused %s%s%s%s%s %s %s; %s", dest, path,
+                     addr ? " (address " : "", addr ?: "", addr ? ")" : "",
+                     v->unclear_path ? "for" : "by", by, fix) < 0)
                 return;
         printable(m);
         free(c->message);
@@ -376,7 +397,12 @@ static void decide(struct proxy_conn *c)
                 c->n_addrs = 1;
                 return dial_next(c);
         }
-        cordon_net_rules_check_name(rules, c->target.host, c->target.port, &v);
+        /* A plain HTTP request shows its path, which path entries decide; a tunnel does not. */
+        if (c->proto == PROXY_PROTO_HTTP)
+                cordon_net_rules_check_request(rules, c->target.host, c->target.port,
+                                               c->head + c->path_off, c->path_len, &v);
+        else
+                cordon_net_rules_check_name(rules, c->target.host, c->target.port, &v);
         if (!v.allow)
                 return refuse_rules(c, &v); /* no DNS query for a refused name */
         c->rule = v.rule;
@@ -420,6 +446,8 @@ static void http_head(struct proxy_conn *c)
                 return refuse(c, "deny", req.status, 0, req.reason);
         }
         c->target = req.target;
+        c->path_off = req.path_off;
+        c->path_len = req.path_len;
         size_t extra = c->head_len - req.head_len;
         const char *rest = c->head + req.head_len;
         if (req.connect)

@@ -128,6 +128,24 @@ static int parse_net_pattern(const char *v, union cordon_var_value *ret)
         return r < 0 ? -EINVAL : 0;
 }
 
+/* Why parse_net_pattern() refuses @v: the parser's reason ("CIDR prefix length out of range
+ * (0-128)"), said with the entry before the forms a pattern may take. */
+static const char *net_pattern_why(const char *v)
+{
+        const char *why = NULL;
+        return cordon_net_pattern_check(v, &why) < 0 ? why : NULL;
+}
+
+static int describe_block(const char *v, char *buf, size_t size)
+{
+        return cordon_net_pattern_describe(v, false, buf, size);
+}
+
+static int describe_except(const char *v, char *buf, size_t size)
+{
+        return cordon_net_pattern_describe(v, true, buf, size);
+}
+
 /* ADDR, ADDR:PORT or [V6]:PORT, canonical addresses only. */
 static int parse_dns_server(const char *v, union cordon_var_value *ret)
 {
@@ -355,13 +373,22 @@ static int parse_agent_name(const char *v, union cordon_var_value *ret)
 #define EXPECT_HOME_REL "expected a path relative to $HOME without '..'"
 #define EXPECT_BOOL     "expected true or false"
 #define EXPECT_NET_PATTERN                                                                         \
-        "expected a host, *.suffix, host:port, address, CIDR, CIDR:port, port or *"
+        "expected HOST[:PORT][/PATH] (HOST a name, *.suffix or a glob of * and ?), an address "    \
+        "or CIDR with :PORT if wanted ([v6]/LEN:PORT), a port, or *"
 
 /* Lists: merge by appending; scalars by replacing unless the spec makes them harden-only. */
 #define LIST(n, field, adm, dflt, p, exp)                                                          \
         {                                                                                          \
                 .name = n, .type = CORDON_VAR_LIST, .merge = CORDON_MERGE_APPEND, .admin = adm,    \
                 .status = CORDON_VAR_ENFORCED, .defaults = dflt, .parse = p, .expected = exp,      \
+                .offset = F(field), .origin_offset = NO_FIELD                                      \
+        }
+/* A list of network patterns: a refusal says the parser's reason. */
+#define NET_LIST(n, field, adm, desc)                                                              \
+        {                                                                                          \
+                .name = n, .type = CORDON_VAR_LIST, .merge = CORDON_MERGE_APPEND, .admin = adm,    \
+                .status = CORDON_VAR_ENFORCED, .parse = parse_net_pattern,                         \
+                .expected = EXPECT_NET_PATTERN, .why = net_pattern_why, .describe = desc,          \
                 .offset = F(field), .origin_offset = NO_FIELD                                      \
         }
 #define SCALAR(n, t, m, adm, dflt, p, exp, field)                                                  \
@@ -557,10 +584,9 @@ const struct cordon_var cordon_vars[] = {
          net_fallback),
     /* The built-in floor is the rule matcher's (net-rules-floor.c), never an item here, so no
      * list operation can remove it. */
-    LIST("NETWORK_BLOCKLIST", net_blocklist, CORDON_ADMIN_RESTORED, NULL, parse_net_pattern,
-         EXPECT_NET_PATTERN),
-    LIST("NETWORK_BLOCKLIST_EXCEPT", net_blocklist_except, CORDON_ADMIN_ADDITIVE, NULL,
-         parse_net_pattern, EXPECT_NET_PATTERN),
+    NET_LIST("NETWORK_BLOCKLIST", net_blocklist, CORDON_ADMIN_RESTORED, describe_block),
+    NET_LIST("NETWORK_BLOCKLIST_EXCEPT", net_blocklist_except, CORDON_ADMIN_ADDITIVE,
+             describe_except),
     ENUM("NETWORK_MAIL_BLOCK", CORDON_MERGE_HARDEN, CORDON_ADMIN_HARDEN_ONLY, ONE("auto"),
          parse_mail_block, mail_block_name, "expected off, auto or on", mail_block),
     ENUM("NETWORK_FILTER_SKIP_HELPER_PROBE", CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, ONE("0"),
@@ -648,4 +674,19 @@ _public_ int cordon_settings_variable_is_held(const char *name)
 {
         const struct cordon_var *v = cordon_var_find(name);
         return !v ? -ENOENT : v->status == CORDON_VAR_HELD;
+}
+
+_public_ int cordon_settings_describe_item(const char *name, const char *value, char *buf,
+                                           size_t size)
+{
+        const struct cordon_var *v = cordon_var_find(name);
+        if (size > 0)
+                buf[0] = 0;
+        if (!v)
+                return -ENOENT;
+        if (v->type != CORDON_VAR_LIST)
+                return -ENOTDIR;
+        if (!value)
+                return -EINVAL;
+        return v->describe ? v->describe(value, buf, size) : 0;
 }

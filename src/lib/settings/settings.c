@@ -314,9 +314,12 @@ int cordon_settings_set_var(struct cordon_settings *s, const struct cordon_var *
         if (!value || !origin)
                 return -EINVAL;
         union cordon_var_value val = {.str = value};
-        if (v->parse && v->parse(value, &val) < 0)
-                return cordon_diag_set(diag, -EINVAL, "%s%s'%s': %s", spelling, sep, value,
+        if (v->parse && v->parse(value, &val) < 0) {
+                const char *why = v->why ? v->why(value) : NULL;
+                return cordon_diag_set(diag, -EINVAL, "%s%s'%s': %s%s%s", spelling, sep, value,
+                                       strempty(why), why ? "; " : "",
                                        v->expected ? v->expected : "not a valid value");
+        }
         if (v->status == CORDON_VAR_UNSUPPORTED && !is_default(v, value))
                 return cordon_diag_set(diag, -EOPNOTSUPP,
                                        "%s%s'%s': %s is not enforced by cordon yet; only its "

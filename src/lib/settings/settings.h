@@ -228,6 +228,11 @@ struct cordon_var {
         /* CORDON_VAR_U64: writes the value in the spelling parse() reads; NULL: decimal. */
         void (*format)(uint64_t v, char *buf, size_t size);
         const char *expected; /* the reason quoted when parse fails: "expected ..." */
+        /* Why parse() refused @value (static text), said before @expected; NULL: @expected
+         * alone. */
+        const char *(*why)(const char *value);
+        /* A list's item in words (cordon_settings_describe_item()); NULL: nothing to add. */
+        int (*describe)(const char *value, char *buf, size_t size);
         size_t offset;        /* of the field; SIZE_MAX: no field (not enforced, no-op) */
         size_t origin_offset; /* of the scalar's origin (char *); unused for lists */
         /* It names a program the supervisor runs outside the sandbox: a user's file may not
