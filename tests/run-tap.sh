@@ -84,7 +84,7 @@ for user in "${users[@]}"; do
                 [ "$user" = "$(id -un)" ] || chown -R "$user:" "$tmp"
                 envs=(CORDON="$stage/cordon" T_TMP="$tmp" HOME="$tmp/home" T_PROJECT="$tmp/home/proj"
                       T_SRC="$stage" T_INSTALL="$stage/install" SYSPROBE="$stage/sysprobe" PROXY_HARNESS="$stage/proxy-harness" CORDON_TESTS_MUST_RUN="${CORDON_TESTS_MUST_RUN:-0}"
-                      T_NET_ENV="$net_env"
+                      T_NET_ENV="$net_env" AGENT_SANDBOX_GIT="${AGENT_SANDBOX_GIT:-}"
                       PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 USER="$user"
                       ASAN_OPTIONS="${ASAN_OPTIONS:-}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-}")
                 label="as $user"
