@@ -23,7 +23,7 @@ spec=(ALLOWED_PROJECT_PARENTS READONLY_MOUNTS HOME_ACCESS HOME_READONLY HOME_WRI
 rows=$(sed -n '/^## Variables of the specification/,/^## /p' "$doc" |
         sed -n 's/^| `\([A-Z_]*\)` | \([^|]*\) |.*/\1|\2/p')
 # The registry's rows by kind: SCALAR("NAME", ..., LIST("NAME", ..., HELD("NAME", ...
-reg_names=$(grep -oE '^\s*(SCALAR|LIST|ENUM|LIMIT|HELD|NOT_ENFORCED|HOST_PROGRAM)\("[A-Z_]+"' "$reg" |
+reg_names=$(grep -oE '^\s*(SCALAR|LIST|NET_LIST|ENUM|LIMIT|HELD|NOT_ENFORCED|HOST_PROGRAM)\("[A-Z_]+"' "$reg" |
         sed -E 's/.*\("([A-Z_]+)"/\1/' | sort -u)
 reg_of() { grep -oE "^\s*$1\(\"[A-Z_]+\"" "$reg" | sed -E 's/.*\("([A-Z_]+)"/\1/' | sort -u; }
 
