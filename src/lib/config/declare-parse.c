@@ -78,17 +78,6 @@ static int parse_double(struct parser *p, struct buf *b)
         }
 }
 
-static int hexval(int c)
-{
-        if (c >= '0' && c <= '9')
-                return c - '0';
-        if (c >= 'a' && c <= 'f')
-                return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-                return c - 'A' + 10;
-        return -1;
-}
-
 /* $'...': ANSI-C quoting, with the escapes bash's ansic_quote() writes and the others of
  * $'...' that decode to one byte. \u and \U (locale-dependent) are refused. */
 static int parse_ansic(struct parser *p, struct buf *b)
@@ -150,7 +139,7 @@ static int parse_ansic(struct parser *p, struct buf *b)
                         }
                         case 'x': {
                                 int v = 0, digits = 0, h;
-                                while (digits < 2 && (h = hexval(peek(p))) >= 0) {
+                                while (digits < 2 && (h = unhexchar((char)peek(p))) >= 0) {
                                         v = v * 16 + h;
                                         digits++;
                                         p->pos++;
