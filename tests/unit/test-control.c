@@ -10,6 +10,7 @@
 
 #include "cordon/cordon.h"
 #include "lib/launch/control.h"
+#include "lib/launch/control-exec.h"
 
 static int pair[2];
 
@@ -154,4 +155,112 @@ Test(control, malformed_messages_are_refused)
         cr_assert_eq(cordon_control_report(pair[1], CORDON_STEP_FORK, EAGAIN, -1), 0);
         cr_assert_eq(cordon_control_recv(pair[0], 0, &m), 1);
         cr_assert_eq(m.step, CORDON_STEP_FORK);
+}
+
+/* A session's request: header, payload and three descriptors arrive together; the plain
+ * receive (the supervisor's side, which never takes a payload) refuses it and closes them. */
+Test(control, exec_carries_payload_and_three_fds)
+{
+        int p[2];
+        cr_assert_eq(pipe(p), 0);
+        struct cordon_control_msg out = {.type = CORDON_CONTROL_EXEC,
+                                         .id = 9,
+                                         .flags = CORDON_CONTROL_EXEC_PTY,
+                                         .n_fds = 3,
+                                         .fds = {p[0], p[1], p[1]},
+                                         .fd = -1};
+        cr_assert_eq(cordon_control_send_payload(pair[0], &out, "abc", 3), 0);
+        char buf[16];
+        struct cordon_control_msg m;
+        cr_assert_eq(cordon_control_recv_payload(pair[1], 0, &m, buf, sizeof(buf)), 1);
+        cr_assert_eq(m.type, CORDON_CONTROL_EXEC);
+        cr_assert_eq(m.id, 9);
+        cr_assert_eq(m.flags, CORDON_CONTROL_EXEC_PTY);
+        cr_assert_eq(m.payload_len, 3);
+        cr_assert_eq(memcmp(buf, "abc", 3), 0);
+        cr_assert_eq(m.n_fds, 3);
+        for (int i = 0; i < 3; i++) {
+                cr_assert_geq(m.fds[i], 0);
+                cr_assert(fcntl(m.fds[i], F_GETFD) & FD_CLOEXEC);
+                close(m.fds[i]);
+        }
+        /* The same on the plain receive: refused. */
+        cr_assert_eq(cordon_control_send_payload(pair[0], &out, "abc", 3), 0);
+        cr_assert_eq(cordon_control_recv(pair[1], 0, &m), -EBADMSG);
+        close(p[0]);
+        close(p[1]);
+        /* A payload that does not fit the buffer is refused, not cut. */
+        out.n_fds = 0;
+        cr_assert_eq(cordon_control_send_payload(pair[0], &out, "0123456789abcdefXYZ", 19), 0);
+        cr_assert_eq(cordon_control_recv_payload(pair[1], 0, &m, buf, sizeof(buf)), -EBADMSG);
+        /* Over the limit: not sent. */
+        static char big[CORDON_CONTROL_PAYLOAD_MAX + 1];
+        cr_assert_eq(cordon_control_send_payload(pair[0], &out, big, sizeof(big)), -EMSGSIZE);
+}
+
+/* Messages from the inside are hostile: a payload on a type without one, descriptors a type
+ * does not bring, and an EXEC whose n_fds lies are refused with their descriptors closed. */
+Test(control, lies_about_payload_and_fds_are_refused)
+{
+        struct cordon_control_msg m;
+        struct cordon_control_msg ex = {.type = CORDON_CONTROL_EXITED, .id = 1, .fd = -1};
+        cr_assert_eq(cordon_control_send_payload(pair[1], &ex, "x", 1), 0);
+        cr_assert_eq(cordon_control_recv(pair[0], 0, &m), -EBADMSG);
+        /* payload_len that does not match what came. */
+        struct cordon_control_msg hdr = {.type = CORDON_CONTROL_EXITED, .payload_len = 5, .fd = -1};
+        cr_assert_eq(send(pair[1], &hdr, sizeof(hdr), 0), (ssize_t)sizeof(hdr));
+        cr_assert_eq(cordon_control_recv(pair[0], 0, &m), -EBADMSG);
+        /* An EXEC claiming two descriptors and bringing one. */
+        int p[2];
+        cr_assert_eq(pipe(p), 0);
+        struct cordon_control_msg out = {
+            .type = CORDON_CONTROL_EXEC, .n_fds = 1, .fds = {p[0], -1, -1}, .fd = -1};
+        cr_assert_eq(cordon_control_send(pair[0], &out), 0);
+        char buf[8];
+        /* rewrite: sent with n_fds 1; a receiver of a forged header would see 2 */
+        cr_assert_eq(cordon_control_recv_payload(pair[1], 0, &m, buf, sizeof(buf)), 1);
+        cr_assert_eq(m.n_fds, 1);
+        close(m.fds[0]);
+        char rec[sizeof(struct cordon_control_msg)];
+        struct cordon_control_msg forged = out;
+        forged.n_fds = 2;
+        memcpy(rec, &forged, sizeof(rec));
+        char cbuf[CMSG_SPACE(sizeof(int))] = {0};
+        struct iovec iov = {.iov_base = rec, .iov_len = sizeof(rec)};
+        struct msghdr mh = {
+            .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf)};
+        struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &p[0], sizeof(int));
+        cr_assert_eq(sendmsg(pair[0], &mh, 0), (ssize_t)sizeof(rec));
+        close(p[0]);
+        cr_assert_eq(cordon_control_recv_payload(pair[1], 0, &m, buf, sizeof(buf)), -EBADMSG);
+        signal(SIGPIPE, SIG_IGN);
+        cr_assert_eq(write(p[1], "x", 1), -1, "the refused message's descriptor was closed");
+        cr_assert_eq(errno, EPIPE);
+        close(p[1]);
+}
+
+/* STARTED may bring a pidfd of the command, or nothing. */
+Test(control, started_with_or_without_a_descriptor)
+{
+        int p[2];
+        cr_assert_eq(pipe(p), 0);
+        struct cordon_control_msg out = {
+            .type = CORDON_CONTROL_STARTED, .id = 4, .pid = 12, .fd = p[0]};
+        cr_assert_eq(cordon_control_send(pair[1], &out), 0);
+        out.fd = -1;
+        cr_assert_eq(cordon_control_send(pair[1], &out), 0);
+        struct cordon_control_msg m;
+        cr_assert_eq(cordon_control_recv(pair[0], 0, &m), 1);
+        cr_assert_eq(m.type, CORDON_CONTROL_STARTED);
+        cr_assert_eq(m.pid, 12);
+        cr_assert_geq(m.fd, 0);
+        close(m.fd);
+        cr_assert_eq(cordon_control_recv(pair[0], 0, &m), 1);
+        cr_assert_eq(m.fd, -1);
+        close(p[0]);
+        close(p[1]);
 }

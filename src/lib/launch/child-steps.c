@@ -13,6 +13,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -35,6 +36,7 @@
 #include "lib/terminal/pty.h"
 #include "lib/launch/reaper.h"
 #include "lib/launch/sandbox-internal.h"
+#include "lib/launch/server.h"
 #include "lib/launch/child-steps.h"
 #include "lib/launch/step.h"
 #include "lib/mech/seccomp-notify.h"
@@ -58,7 +60,8 @@ struct child_step {
 _Noreturn static void child_fail(const struct cordon_sandbox *sb, int step, int err, int rule,
                                  int code)
 {
-        (void)cordon_control_report(sb->control[1], step, err, rule);
+        (void)cordon_control_report(sb->report_fd >= 0 ? sb->report_fd : sb->control[1], step, err,
+                                    rule);
         _exit(code);
 }
 
@@ -161,7 +164,8 @@ static int step_close_fds(struct cordon_sandbox *sb, struct step_result *res)
                       pty ? pty->master : -EBADF,
                       pty ? pty->private_tty : -EBADF,
                       sb->l.ll.prepared ? sb->l.ll.ruleset_fd : -EBADF,
-                      sb->net_up[1]};
+                      sb->net_up[1],
+                      sb->report_fd};
         return close_all_fds_except(keep, ELEMENTSOF(keep));
 }
 
@@ -393,23 +397,94 @@ _Noreturn static void exec_command(const struct cordon_sandbox *sb)
         child_fail(sb, CORDON_STEP_EXEC, errno, -1, errno == ENOENT ? 127 : 126);
 }
 
-/* The ns backend's last step: fork the command, and become its PID 1. */
+static struct cordon_server_config server_config(const struct cordon_sandbox *sb, bool pid1)
+{
+        const struct cordon_policy *p = sb->l.p;
+        return (struct cordon_server_config){
+            .control = sb->control[1],
+            .forward = sb->forward,
+            .die_with_supervisor = p->process.die_with_parent,
+            .pid1 = pid1,
+            .envp = sb->l.envp ? sb->l.envp : p->envp,
+            .cwd = p->cwd,
+            .new_session = p->process.new_session,
+        };
+}
+
+/* Serving starts: the supervisor's start is over once it reads this. */
+static int say_started(const struct cordon_sandbox *sb, pid_t pid)
+{
+        struct cordon_control_msg m = {
+            .type = CORDON_CONTROL_STARTED, .id = 0, .pid = pid, .rule = -1, .fd = -1};
+        return cordon_control_send(sb->control[1], &m);
+}
+
+/* The ns backend's last step: fork the command (none in a session), and become PID 1, the
+ * sandbox's command server. The command has a close-on-exec status channel of its own: its end
+ * of file says the exec happened, which PID 1 passes on as CORDON_CONTROL_STARTED; a failure
+ * before the exec is its report, passed on as it came. */
 static int step_become_pid1(struct cordon_sandbox *sb, struct step_result *res)
 {
         (void)res;
-        pid_t cmd = fork();
-        if (cmd < 0)
+        struct cordon_server_config cfg = server_config(sb, true);
+        if (sb->session) {
+                int r = say_started(sb, 0);
+                if (r < 0)
+                        return r;
+                cordon_pid1_become(&cfg, sb->pty);
+        }
+        int st[2];
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0)
                 return -errno;
-        if (cmd == 0)
+        pid_t cmd = fork();
+        if (cmd < 0) {
+                int e = errno;
+                safe_close(st[0]);
+                safe_close(st[1]);
+                return -e;
+        }
+        if (cmd == 0) {
+                safe_close(st[0]);
+                sb->report_fd = st[1];
                 exec_command(sb);
-        cordon_pid1_become(cmd, sb->control[1], sb->pty, &sb->forward);
+        }
+        safe_close(st[1]);
+        struct cordon_control_msg m;
+        int r = cordon_control_recv(st[0], 0, &m);
+        safe_close(st[0]);
+        if (r == 1 && m.type == CORDON_CONTROL_REPORT) {
+                /* The command's failure is the sandbox's: said, and PID 1 ends as it did. */
+                (void)cordon_control_send(sb->control[1], &m);
+                int status = 0;
+                while (waitpid(cmd, &status, 0) < 0 && errno == EINTR)
+                        ;
+                _exit(cordon_exit_status_from_wait(status));
+        }
+        if (r >= 0)
+                r = say_started(sb, cmd);
+        if (r < 0) {
+                (void)kill(cmd, SIGKILL);
+                return r;
+        }
+        cfg.main = cmd;
+        cordon_pid1_become(&cfg, sb->pty);
 }
 
-/* The landlock backend's last step: the command's process becomes the command. */
+/* The landlock backend's last step: the command's process becomes the command; in a session,
+ * the confined server its commands are forked from. It is not dumpable: its commands, which
+ * are (the exec resets the flag), cannot ptrace it or read its memory. */
 static int step_exec(struct cordon_sandbox *sb, struct step_result *res)
 {
         (void)res;
-        exec_command(sb);
+        if (!sb->session)
+                exec_command(sb);
+        if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+                return -errno;
+        struct cordon_server_config cfg = server_config(sb, false);
+        int r = say_started(sb, 0);
+        if (r < 0)
+                return r;
+        cordon_server_run(&cfg);
 }
 
 /* The two pipelines, side by side. A step missing on one side is one that backend has no use

@@ -1,5 +1,6 @@
 /* The ns backend's PID 1, a process role of its own: once the child's steps are done and the
- * command forked, it reaps zombies, forwards signals to the command and exits with its status. */
+ * command forked, it is the sandbox's command server (server.c): it reaps zombies, forwards
+ * signals, serves a session's commands, and exits with its command's status. */
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "lib/launch/pid1.h"
+#include "lib/launch/server.h"
 #include "lib/terminal/pty.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
@@ -85,12 +87,9 @@ int cordon_wait_forwarding(pid_t child, const sigset_t *forward, bool reap_all, 
         }
 }
 
-_Noreturn void cordon_pid1_become(pid_t cmd, int control_fd, const struct cordon_pty *pty,
-                                  const sigset_t *forward)
+_Noreturn void cordon_pid1_become(const struct cordon_server_config *c,
+                                  const struct cordon_pty *pty)
 {
-        /* The supervisor reads the channel's end of file once this copy is closed and the
-         * command has exec'd. */
-        safe_close(control_fd);
         if (pty) {
                 /* PID 1 keeps no way to the user's terminal either: it leaves the caller's
                  * session and holds the slave where the command got it. */
@@ -103,13 +102,5 @@ _Noreturn void cordon_pid1_become(pid_t cmd, int control_fd, const struct cordon
                         if (fds[i] > 2)
                                 (void)close(fds[i]);
         }
-        cordon_pid1_run(cmd, forward);
-}
-
-_Noreturn void cordon_pid1_run(pid_t cmd, const sigset_t *forward)
-{
-        int status = 255;
-        /* Leaving takes every remaining process of the namespace with us. */
-        (void)cordon_wait_forwarding(cmd, forward, true, &status);
-        _exit(status);
+        cordon_server_run(c);
 }

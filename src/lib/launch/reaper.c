@@ -217,6 +217,14 @@ static void stacks_put(void *s)
  * buffers) and never returns into the reaper's frames. */
 static pid_t clone_command(struct cordon_reaper *r)
 {
+        if (r->session) {
+                /* A server that never execs cannot borrow the reaper's memory; and this reaper
+                 * was forked (cordon_reaper_start()), so libc is its own to use. */
+                pid_t pid = fork();
+                if (pid == 0)
+                        _exit(r->command(r->arg));
+                return pid;
+        }
 #ifdef CORDON_ASAN
         /* AddressSanitizer cannot follow a switch to a stack it did not make: it warns on every
          * run and could report false errors. The sanitizer build forks. */
@@ -251,8 +259,30 @@ _Noreturn static void reaper_main(struct cordon_reaper *r)
                 (void)cordon_control_report(r->control_fd, CORDON_STEP_FORK, errno, -1);
                 raw_exit(125);
         }
-        /* The supervisor reads end-of-file once the command has exec'd and this copy of the
-         * channel is closed too; the reaper keeps no way into the sandbox's terminal. */
+        /* The command's status: end of file once it has exec'd (its copy was close-on-exec),
+         * or the report of its failure, which goes on as it came. */
+        if (r->status_fd >= 0) {
+                raw_close(r->status_child_fd);
+                struct cordon_control_msg m;
+                long k;
+                do
+                        k = cordon_raw_syscall3(SYS_read, r->status_fd, &m, sizeof(m));
+                while (k == -EINTR);
+                if (k != (long)sizeof(m)) {
+                        m = (struct cordon_control_msg){
+                            .type = CORDON_CONTROL_STARTED, .pid = cmd, .rule = -1, .fd = -1};
+                        if (k != 0)
+                                m = (struct cordon_control_msg){.type = CORDON_CONTROL_REPORT,
+                                                                .step = CORDON_STEP_FORK,
+                                                                .err = k < 0 ? (int)-k : EIO,
+                                                                .rule = -1,
+                                                                .fd = -1};
+                }
+                (void)cordon_raw_syscall3(SYS_write, r->control_fd, &m, sizeof(m));
+                raw_close(r->status_fd);
+        }
+        /* The server of a session has its own copy of the channel; the reaper keeps no way
+         * into the sandbox or its terminal. */
         raw_close(r->control_fd);
         for (size_t i = 0; i < ELEMENTSOF(r->drop_fds); i++)
                 raw_close(r->drop_fds[i]);
@@ -291,6 +321,8 @@ pid_t cordon_reaper_start(struct cordon_reaper *r, int *ret_pidfd)
         pid_t pid;
 
         r->supervisor = getpid();
+        if (r->session)
+                r->fork = true;
 #ifndef CORDON_ASAN
         if (!r->stack && !(r->stack = stacks_get()))
                 return -ENOMEM;

@@ -46,11 +46,20 @@ struct cordon_reaper {
         void *arg;
         /* The supervisor's ends: closed in the reaper first thing. */
         int parent_fds[2];
-        /* Closed by the reaper once the command has exec'd: the child's end of the control
-         * channel (so that the supervisor reads its end of file) and whatever else only the
+        /* Closed by the reaper once the command has exec'd: its copy of the child's end of the
+         * control channel and whatever else only the
          * command needed (the prepared Landlock ruleset, the pty's fds). -EBADF: unused. */
         int control_fd;
         int drop_fds[4];
+        /* The command's status channel (run mode): the reaper's end, and the command's, which
+         * the reaper closes once the command has exec'd or failed, so that its end of file tells
+         * the exec, passed on as CORDON_CONTROL_STARTED on @control_fd (a report that came
+         * instead is passed on as it is). -EBADF: a session, whose server says so itself. */
+        int status_fd;
+        int status_child_fd;
+        /* A session: the command is a server that never execs, forked rather than borrowing
+         * the reaper's memory. */
+        bool session;
         sigset_t forward; /* the signals the reaper passes on to the command */
         /* After the sandbox ended, when the supervisor is gone: cleans up on the host. */
         void (*orphaned)(void *userdata);

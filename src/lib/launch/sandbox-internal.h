@@ -19,6 +19,7 @@
 #include "shared/fd-util.h"
 
 struct cordon_pty;
+struct cordon_session;
 
 struct cordon_sandbox {
         struct cordon_launch l; /* the decisions; l.p is the caller's policy during start only */
@@ -54,6 +55,16 @@ struct cordon_sandbox {
         int net_up[2];
         struct cordon_loop_source pasta_src; /* pasta's end while the sandbox runs */
         int control[2]; /* the control channel: [0] the supervisor's end, [1] the child's */
+        /* The landlock backend's first command: its status channel, [0] the reaper's end (which
+         * turns end of file into CORDON_CONTROL_STARTED), [1] the command's (close-on-exec). */
+        int status[2];
+        /* Where the child's steps report a failure: the command's status channel once there is
+         * one (the ns backend's forked command, the landlock backend's), else control[1]. */
+        int report_fd;
+        /* CORDON_SANDBOX_SESSION: no command of its own; the inside serves commands, and
+         * @sess is the supervisor's side of it once it runs. */
+        bool session;
+        struct cordon_session *sess;
         /* NULL: the command keeps the caller's fds 0..2. Changed only in the ns backend's PID 1
          * (its own copy), by cordon_pty_move_inside(). */
         struct cordon_pty *pty;

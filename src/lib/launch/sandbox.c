@@ -300,7 +300,8 @@ _public_ int cordon_sandbox_start_with(const struct cordon_policy *p, char *cons
         if (!sb)
                 return -ENOMEM;
         sb->opts = opts ? *opts : none;
-        sb->pidfd = sb->control[0] = sb->control[1] = -EBADF;
+        sb->pidfd = sb->control[0] = sb->control[1] = sb->status[0] = sb->status[1] = -EBADF;
+        sb->report_fd = -EBADF;
         sb->proxy_listener = sb->net_log_fd = sb->l.proxy_fd = sb->notify_listener = -EBADF;
         sb->dns_socket = sb->net_up[0] = sb->net_up[1] = -EBADF;
         sb->l.cgroup_fds[0] = sb->l.cgroup_fds[1] = sb->l.cgroup_fds[2] = sb->l.cgroup_fds[3] =

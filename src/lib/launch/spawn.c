@@ -137,9 +137,16 @@ static int phase_prepare(struct cordon_sandbox *sb, struct cordon_diag *diag)
         if ((r = cordon_control_pair(sb->control)) < 0)
                 return cordon_diag_set(diag, r, "failed to create the control channel: %s",
                                        strerror(-r));
-        /* Given fds for 0..2 are the command's terminal or none: no pty of its own. */
+        /* The landlock backend's command: a status channel of its own, read by the reaper
+         * (PID 1 makes one for the ns backend's command). */
+        if (l->backend == CORDON_BACKEND_LANDLOCK && !sb->session &&
+            (r = cordon_control_pair(sb->status)) < 0)
+                return cordon_diag_set(diag, r, "failed to create the status channel: %s",
+                                       strerror(-r));
+        /* Given fds for 0..2 are the command's terminal or none: no pty of its own; nor has a
+         * session, whose commands bring theirs. */
         if (p->process.pty && !sb->pty && !(sb->opts.flags & CORDON_SANDBOX_STDIO) &&
-            (r = open_pty(&sb->pty, diag)) < 0)
+            !sb->session && (r = open_pty(&sb->pty, diag)) < 0)
                 return r;
         if (sb->pty)
                 cordon_pty_set_passthrough(sb->pty, p->process.terminal_passthrough);
@@ -187,6 +194,10 @@ static pid_t phase_clone(struct cordon_sandbox *sb)
                  * the command's to accept on. */
                 sb->reaper.parent_fds[1] = l->proxy_fd;
                 sb->reaper.control_fd = sb->control[1];
+                sb->reaper.session = sb->session;
+                sb->reaper.status_fd = sb->status[0];
+                sb->reaper.status_child_fd = sb->status[1];
+                sb->report_fd = sb->session ? -EBADF : sb->status[1];
                 for (size_t i = 0; i < ELEMENTSOF(sb->reaper.drop_fds); i++)
                         sb->reaper.drop_fds[i] = -EBADF;
                 if (l->ll.prepared)
@@ -311,9 +322,11 @@ static int phase_parent_steps(struct cordon_sandbox *sb, struct cordon_diag *dia
         return 0;
 }
 
-/* The child's report: a failure, or end of file once the command has exec'd. Nothing but
- * recvmsg() and close() until then: the landlock backend's reaper may share our memory and
- * errno (see reaper.c). Returns 1 with @rep set, 0 for the exec, -errno. */
+/* The child's report: a failure, or CORDON_CONTROL_STARTED once the command has exec'd (a
+ * session: once the inside serves). End of file before either means the sandbox ended on the
+ * way (-ECHILD). Nothing but recvmsg() and close() until then: the landlock backend's reaper
+ * may share our memory and errno (see reaper.c). Returns 1 with @rep set, 0 for the exec,
+ * -errno. */
 static int phase_child_report(struct cordon_sandbox *sb, struct cordon_step_report *rep,
                               int *ret_master)
 {
@@ -337,7 +350,9 @@ static int phase_child_report(struct cordon_sandbox *sb, struct cordon_step_repo
                 struct cordon_control_msg m;
                 int r = cordon_control_recv(sb->control[0], 0, &m);
                 if (r <= 0)
-                        return r;
+                        return r < 0 ? r : -ECHILD;
+                if (m.type == CORDON_CONTROL_STARTED && m.id == 0)
+                        return 0;
                 if (m.type == CORDON_CONTROL_REPORT) {
                         *rep = (struct cordon_step_report){
                             .step = m.step, .err = m.err, .rule = m.rule};
@@ -388,11 +403,15 @@ static int launch_once(struct cordon_sandbox *sb, char *why, size_t whylen,
          * and restored, and sb->control[1] stays as the child, who may share our memory,
          * reads it. */
         (void)close(sb->control[1]);
+        if (sb->status[0] >= 0) {
+                (void)close(sb->status[0]);
+                (void)close(sb->status[1]);
+        }
         sb->net_up[1] = safe_close(sb->net_up[1]);
 
         r = phase_parent_steps(sb, diag);
         if (r < 0) {
-                sb->control[1] = -EBADF;
+                sb->control[1] = sb->status[0] = sb->status[1] = -EBADF;
                 kill_child(sb, true);
                 bool went_on = child_went_on(sb);
                 /* pasta would not start: NETWORK_FILTER_FALLBACK decides (strict: the refusal
@@ -421,12 +440,15 @@ static int launch_once(struct cordon_sandbox *sb, char *why, size_t whylen,
         struct cordon_step_report rep;
         int master = -EBADF;
         r = phase_child_report(sb, &rep, &master);
-        sb->control[1] = -EBADF; /* closed above */
+        sb->control[1] = sb->status[0] = sb->status[1] = -EBADF; /* closed above */
         if (sb->pty)
                 cordon_pty_parent_after_clone(sb->pty);
         if (r < 0) {
                 safe_close(master);
                 kill_child(sb, true);
+                if (r == -ECHILD)
+                        return cordon_diag_set(diag, r,
+                                               "the sandbox ended before its command started");
                 return cordon_diag_set(diag, r, "failed to read the sandbox's report: %s",
                                        strerror(-r));
         }
@@ -461,7 +483,7 @@ static int launch_once(struct cordon_sandbox *sb, char *why, size_t whylen,
          * terminal unrelayed: hang it up rather. */
         if (master >= 0 && cordon_pty_adopt_master(sb->pty, master) < 0)
                 cordon_pty_close(sb->pty);
-        sb->control[0] = safe_close(sb->control[0]);
+        /* The control channel stays: the sandbox's lifeline, and a session's way in. */
         /* The command is confined now and the ruleset is done with: closing it here, while the
          * command runs, takes freeing its rules off the way from the command's exit to ours. */
         if (l->ll.prepared)
@@ -477,6 +499,9 @@ static void launch_undo(struct cordon_sandbox *sb)
                 net->teardown(&sb->l);
         sb->control[0] = safe_close(sb->control[0]);
         sb->control[1] = safe_close(sb->control[1]);
+        sb->status[0] = safe_close(sb->status[0]);
+        sb->status[1] = safe_close(sb->status[1]);
+        sb->report_fd = -EBADF;
         sb->net_up[0] = safe_close(sb->net_up[0]);
         sb->net_up[1] = safe_close(sb->net_up[1]);
         sb->notify_listener = safe_close(sb->notify_listener);

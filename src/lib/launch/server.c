@@ -1,0 +1,332 @@
+/* The command server (see server.h): PID 1's life after its steps, and a landlock session's
+ * confined server. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cordon/cordon.h"
+#include "lib/launch/control-exec.h"
+#include "lib/launch/control.h"
+#include "lib/launch/exec-search.h"
+#include "lib/launch/pid1.h"
+#include "lib/launch/server.h"
+#include "shared/fd-util.h"
+#include "shared/macro.h"
+
+/* The most commands a session runs at once. */
+#define COMMANDS_MAX 4096
+
+struct command {
+        uint32_t id;
+        pid_t pid;
+};
+
+struct server {
+        const struct cordon_server_config *c;
+        int control; /* -1 once it is no longer read */
+        struct command *cmds;
+        size_t n, cap;
+        void *buf; /* a request's payload */
+};
+
+/* The command's fds 0..2: @fds, /dev/null for the missing ones. One already at 0..2 is moved
+ * above them first, so that no dup2() overwrites another still to be placed. */
+static int place_fds(const int *fds, unsigned n_fds)
+{
+        int tmp[3];
+        for (unsigned i = 0; i < 3; i++) {
+                int fd = i < n_fds ? fds[i] : open("/dev/null", O_RDWR | O_CLOEXEC);
+                if (fd < 0)
+                        return -errno;
+                if (fd < 3 && (fd = fcntl(fd, F_DUPFD_CLOEXEC, 3)) < 0)
+                        return -errno;
+                tmp[i] = fd;
+        }
+        for (int i = 0; i < 3; i++)
+                if (dup2(tmp[i], i) < 0)
+                        return -errno;
+        return 0;
+}
+
+_Noreturn static void command_fail(int status_fd, int step, int err)
+{
+        (void)cordon_control_report(status_fd, step, err, -1);
+        _exit(step == CORDON_STEP_EXEC && err == ENOENT ? 127 : 126);
+}
+
+pid_t cordon_server_spawn(char *const *argv, char *const *envp, const char *cwd, const int *fds,
+                          unsigned n_fds, bool pty, bool new_session, int *ret_step)
+{
+        int st[2];
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0) {
+                *ret_step = CORDON_STEP_FORK;
+                return -errno;
+        }
+        pid_t pid = fork();
+        if (pid < 0) {
+                int e = errno;
+                safe_close(st[0]);
+                safe_close(st[1]);
+                *ret_step = CORDON_STEP_FORK;
+                return -e;
+        }
+        if (pid == 0) {
+                sigset_t empty;
+                sigemptyset(&empty);
+                (void)sigprocmask(SIG_SETMASK, &empty, NULL);
+                int r = place_fds(fds, n_fds);
+                if (r < 0)
+                        command_fail(st[1], CORDON_STEP_PROCESS, -r);
+                /* Its own process group, so that a signal or a timeout reaches all it starts
+                 * and nothing of the other commands. */
+                if ((pty || new_session ? setsid() : setpgid(0, 0)) < 0)
+                        command_fail(st[1], CORDON_STEP_PROCESS, errno);
+                if (pty && ioctl(STDIN_FILENO, TIOCSCTTY, 0) < 0)
+                        command_fail(st[1], CORDON_STEP_TERMINAL, errno);
+                const int keep[] = {st[1]};
+                if ((r = close_all_fds_except(keep, ELEMENTSOF(keep))) < 0)
+                        command_fail(st[1], CORDON_STEP_PROCESS, -r);
+                if (cwd && chdir(cwd) < 0)
+                        command_fail(st[1], CORDON_STEP_CHDIR, errno);
+                cordon_exec_search(argv[0], argv, envp);
+                command_fail(st[1], CORDON_STEP_EXEC, errno);
+        }
+        safe_close(st[1]);
+        /* End of file once it has exec'd (its copy was close-on-exec), else its report. */
+        struct cordon_control_msg m;
+        int r = cordon_control_recv(st[0], 0, &m);
+        safe_close(st[0]);
+        if (r == 1 && m.type == CORDON_CONTROL_REPORT) {
+                *ret_step = m.step;
+                return m.err > 0 ? -m.err : -EIO;
+        }
+        if (r < 0) {
+                *ret_step = CORDON_STEP_FORK;
+                (void)kill(pid, SIGKILL);
+                return r;
+        }
+        return pid;
+}
+
+static void say(struct server *s, const struct cordon_control_msg *m)
+{
+        if (s->control >= 0)
+                (void)cordon_control_send(s->control, m);
+}
+
+/* A request's variables over the sandbox's: NAME=VALUE of the base whose NAME the request does
+ * not set, then the request's. */
+static char **merge_env(char *const *base, char *const *extra)
+{
+        size_t nb = 0, ne = 0;
+        while (base && base[nb])
+                nb++;
+        while (extra && extra[ne])
+                ne++;
+        char **env = calloc(nb + ne + 1, sizeof(char *));
+        if (!env)
+                return NULL;
+        size_t k = 0;
+        for (size_t i = 0; i < nb; i++) {
+                size_t len = strcspn(base[i], "=");
+                bool replaced = false;
+                for (size_t j = 0; j < ne && !replaced; j++)
+                        replaced = strncmp(extra[j], base[i], len) == 0 && extra[j][len] == '=';
+                if (!replaced)
+                        env[k++] = base[i];
+        }
+        for (size_t j = 0; j < ne; j++)
+                env[k++] = extra[j];
+        return env;
+}
+
+static void start_command(struct server *s, const struct cordon_control_msg *m)
+{
+        struct cordon_control_msg out = {.type = CORDON_CONTROL_FAILED,
+                                         .id = m->id,
+                                         .step = CORDON_STEP_PREPARE,
+                                         .rule = -1,
+                                         .fd = -1};
+        struct cordon_exec_request req = {0};
+        int r = cordon_exec_request_parse(s->buf, m->payload_len, &req);
+        if (r >= 0 && m->id == 0)
+                r = -EINVAL;
+        if (r >= 0 && s->n >= COMMANDS_MAX)
+                r = -EAGAIN;
+        if (r >= 0 && s->n == s->cap) {
+                size_t cap = s->cap ? s->cap * 2 : 16;
+                struct command *c = reallocarray(s->cmds, cap, sizeof(*c));
+                if (!c)
+                        r = -ENOMEM;
+                else
+                        s->cmds = c, s->cap = cap;
+        }
+        _cleanup_free_ char **env = NULL;
+        _cleanup_close_ int pidfd = -EBADF;
+        if (r >= 0 && !(env = merge_env(s->c->envp, req.envp)))
+                r = -ENOMEM;
+        if (r >= 0) {
+                int step = CORDON_STEP_FORK;
+                pid_t pid = cordon_server_spawn(req.argv, env, req.cwd ?: s->c->cwd, m->fds,
+                                                m->n_fds, m->flags & CORDON_CONTROL_EXEC_PTY,
+                                                s->c->new_session, &step);
+                if (pid > 0) {
+                        s->cmds[s->n++] = (struct command){.id = m->id, .pid = pid};
+                        out.type = CORDON_CONTROL_STARTED;
+                        out.pid = pid;
+                        out.step = 0;
+                        /* The supervisor cannot name a pid of this namespace: it gets a pidfd. */
+                        pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+                        out.fd = pidfd >= 0 ? pidfd : -1;
+                } else {
+                        r = pid;
+                        out.step = step;
+                }
+        }
+        if (r < 0)
+                out.err = -r;
+        for (unsigned i = 0; i < m->n_fds; i++)
+                safe_close(m->fds[i]);
+        cordon_exec_request_clear(&req);
+        say(s, &out);
+}
+
+static void signal_commands(struct server *s, uint32_t id, int sig)
+{
+        if (s->c->main > 0 && id == 0) {
+                (void)kill(s->c->main, sig);
+                return;
+        }
+        for (size_t i = 0; i < s->n; i++)
+                if (id == 0 || s->cmds[i].id == id)
+                        (void)kill(-s->cmds[i].pid, sig);
+}
+
+/* PID 1 stops everything else of its namespace. A process forking meanwhile: a fork that sees
+ * the stop pending fails and is restarted after the continue (the kernel's check in
+ * copy_process()), and a second pass takes any child that got through regardless. */
+static int suspend(struct server *s, bool stop)
+{
+        if (!s->c->pid1)
+                return -EOPNOTSUPP;
+        int sig = stop ? SIGSTOP : SIGCONT;
+        for (int pass = 0; pass < (stop ? 2 : 1); pass++)
+                if (kill(-1, sig) < 0 && errno != ESRCH)
+                        return -errno;
+        return 0;
+}
+
+/* The control channel is readable. Returns false once it is to be read no more. */
+static bool on_control(struct server *s)
+{
+        struct cordon_control_msg m;
+        int r = cordon_control_recv_payload(s->control, MSG_DONTWAIT, &m, s->buf,
+                                            CORDON_CONTROL_PAYLOAD_MAX);
+        if (r == -EAGAIN || r == -EBADMSG)
+                return true;
+        if (r <= 0)
+                return false;
+        switch (m.type) {
+        case CORDON_CONTROL_EXEC:
+                start_command(s, &m);
+                break;
+        case CORDON_CONTROL_SIGNAL:
+                if (m.sig > 0 && m.sig < _NSIG)
+                        signal_commands(s, m.id, m.sig);
+                break;
+        case CORDON_CONTROL_SUSPEND:
+        case CORDON_CONTROL_RESUME: {
+                r = suspend(s, m.type == CORDON_CONTROL_SUSPEND);
+                struct cordon_control_msg done = {
+                    .type = CORDON_CONTROL_DONE, .err = r < 0 ? -r : 0, .rule = -1, .fd = -1};
+                say(s, &done);
+                break;
+        }
+        default:
+                break;
+        }
+        return true;
+}
+
+_Noreturn static void end(struct server *s, int status)
+{
+        /* What the commands left: PID 1's exit takes its namespace along; a landlock server's
+         * commands are killed here, and the reaper takes the rest. */
+        if (!s->c->pid1)
+                signal_commands(s, 0, SIGKILL);
+        _exit(status);
+}
+
+/* Reaps what has ended: the main command ends the server, a session's command is reported. */
+static void reap(struct server *s)
+{
+        for (;;) {
+                int st;
+                pid_t w = waitpid(-1, &st, WNOHANG);
+                if (w <= 0)
+                        return;
+                if (s->c->main > 0 && w == s->c->main)
+                        end(s, cordon_exit_status_from_wait(st));
+                for (size_t i = 0; i < s->n; i++) {
+                        if (s->cmds[i].pid != w)
+                                continue;
+                        struct cordon_control_msg m = {.type = CORDON_CONTROL_EXITED,
+                                                       .id = s->cmds[i].id,
+                                                       .status = st,
+                                                       .rule = -1,
+                                                       .fd = -1};
+                        s->cmds[i] = s->cmds[--s->n];
+                        say(s, &m);
+                        break;
+                }
+        }
+}
+
+_Noreturn void cordon_server_run(const struct cordon_server_config *c)
+{
+        struct server s = {.c = c, .control = c->control};
+        sigset_t set = c->forward;
+        sigaddset(&set, SIGCHLD);
+        (void)sigprocmask(SIG_BLOCK, &set, NULL);
+        int sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+        if (c->main == 0 && !(s.buf = malloc(CORDON_CONTROL_PAYLOAD_MAX)))
+                end(&s, 125);
+        if (sfd < 0) {
+                /* Without a signalfd the run mode still waits as PID 1 always did. */
+                int status = 255;
+                if (c->main > 0)
+                        (void)cordon_wait_forwarding(c->main, &c->forward, true, &status);
+                end(&s, c->main > 0 ? status : 125);
+        }
+        for (;;) {
+                struct pollfd pfd[2] = {{.fd = sfd, .events = POLLIN},
+                                        {.fd = s.control, .events = POLLIN}};
+                int k = poll(pfd, s.control >= 0 ? 2 : 1, -1);
+                if (k < 0 && errno != EINTR)
+                        end(&s, 125);
+                if (k <= 0)
+                        continue;
+                if (pfd[0].revents) {
+                        struct signalfd_siginfo si;
+                        while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+                                if (si.ssi_signo != SIGCHLD)
+                                        signal_commands(&s, 0, (int)si.ssi_signo);
+                        reap(&s);
+                }
+                if (s.control >= 0 && pfd[1].revents && !on_control(&s)) {
+                        s.control = safe_close(s.control);
+                        if (c->die_with_supervisor || c->main == 0)
+                                end(&s, 137);
+                }
+        }
+}
