@@ -287,4 +287,5 @@ int cordon_fallback_from_string(const char *s);
 #endif
 
 #include <cordon/sandbox.h>
+#include <cordon/session.h>
 #include <cordon/settings.h>

@@ -56,6 +56,16 @@ const char *cordon_limit_mechanism_to_string(enum cordon_limit_mechanism m);
 /* "memory", "pids", "cpus"; NULL for an unknown value. */
 const char *cordon_limit_kind_to_string(enum cordon_limit_kind k);
 
+/* How a session is suspended (cordon_sandbox_suspend()). */
+enum cordon_suspend_mechanism {
+        CORDON_SUSPEND_NONE,
+        CORDON_SUSPEND_CGROUP_FREEZE, /* cgroup.freeze of the session's own cgroup v2 */
+        CORDON_SUSPEND_STOP_SIGNALS,  /* SIGSTOP/SIGCONT to every process of it */
+};
+
+/* "none", "cgroup_freeze", "stop_signals"; NULL for an unknown value. */
+const char *cordon_suspend_mechanism_to_string(enum cordon_suspend_mechanism m);
+
 /* Namespaces a sandbox was given, as bits of cordon_report.namespaces. */
 enum {
         CORDON_NS_USER = 1u << 0,
@@ -207,6 +217,8 @@ struct cordon_report {
                 unsigned long long refused;
                 const char *const *refused_first;
         } resolver;
+        /* A session (cordon/session.h): what its last suspend used; NONE before any. */
+        enum cordon_suspend_mechanism suspend;
 };
 
 /* Flags of struct cordon_sandbox_options. */
@@ -229,6 +241,11 @@ enum {
          * no pseudo-terminal. The fds are the caller's: it closes its copies after the start
          * (the sandbox holds its own). Every other fd is closed as always. */
         CORDON_SANDBOX_STDIO = 1u << 3,
+        /* A session (cordon/session.h): started with a NULL argv, the sandbox runs no command
+         * of its own and stays up, serving cordon_sandbox_exec(), until killed or freed. It has
+         * no pseudo-terminal of its own (CORDON_EXEC_PTY gives a command one). Under the
+         * landlock backend its reaper is forked (as with CORDON_SANDBOX_FORK_REAPER). */
+        CORDON_SANDBOX_SESSION = 1u << 4,
 };
 
 struct cordon_sandbox_options {

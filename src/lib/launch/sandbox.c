@@ -22,6 +22,7 @@
 #include "lib/launch/net-filtered.h"
 #include "lib/launch/notify.h"
 #include "lib/launch/sandbox-internal.h"
+#include "lib/launch/session.h"
 #include "shared/strv.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
@@ -206,8 +207,11 @@ static int start(const struct cordon_policy *p, char *const *argv,
 
         if (diag)
                 diag->step = CORDON_STEP_PREPARE;
-        if (!argv || !argv[0])
-                return cordon_diag_set(diag, -EINVAL, "no command given");
+        sb->session = opts->flags & CORDON_SANDBOX_SESSION;
+        if (sb->session ? argv != NULL : !argv || !argv[0])
+                return cordon_diag_set(diag, -EINVAL,
+                                       sb->session ? "a session starts with no command"
+                                                   : "no command given");
         r = cordon_policy_validate(p, diag);
         if (r < 0)
                 return r;
@@ -253,6 +257,8 @@ static int start(const struct cordon_policy *p, char *const *argv,
         r = cordon_egress_start(sb, diag);
         if (r >= 0)
                 r = start_notify(sb, diag);
+        if (r >= 0 && sb->session && (r = cordon_session_new(sb, p)) < 0)
+                cordon_diag_set(diag, r, "failed to serve the session: %s", strerror(-r));
         if (r >= 0 && (r = cordon_net_filtered_watch(&sb->l, &sb->loop, &sb->pasta_src)) < 0)
                 cordon_diag_set(diag, r, "failed to watch pasta: %s", strerror(-r));
 
@@ -439,6 +445,7 @@ _public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
                 after_end(sb);
         }
         restore_mask(sb);
+        cordon_session_free(sb);
         cordon_notify_detach(sb->notify, &sb->loop);
         cordon_notify_free(sb->notify);
         safe_close(sb->notify_listener);

@@ -1,0 +1,40 @@
+/* A session's supervisor side (cordon/session.h): the control channel on the sandbox's loop,
+ * the commands it started, suspend and resume. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cordon/session.h"
+#include "lib/launch/event-loop.h"
+#include "lib/policy/policy.h"
+
+struct cordon_sandbox;
+
+struct cordon_session {
+        struct cordon_sandbox *sb;
+        struct cordon_env_rules env_rules; /* the policy's, copied: a command's variables */
+        struct cordon_loop_source control_src;
+        bool ended;     /* the inside is gone (the control channel's end of file) */
+        bool suspended; /* by cordon_sandbox_suspend() */
+        bool pumping;   /* cordon_session_pump() runs the loop: a message returns to it */
+        bool done_seen; /* a CORDON_CONTROL_DONE came: its err in @done_err */
+        int done_err;
+        uint32_t next_id;
+        struct cordon_exec **execs; /* the live handles (not owned) */
+        size_t n_execs, cap_execs;
+};
+
+/* Made when a session's sandbox has started: its control channel goes on the loop. Returns 0
+ * or -errno. */
+int cordon_session_new(struct cordon_sandbox *sb, const struct cordon_policy *p);
+/* Also for a sandbox that is no session (its control channel is read for its end of file). */
+void cordon_session_free(struct cordon_sandbox *sb);
+/* Serves the sandbox's loop until @done(@userdata) or the session's end. Returns 0 or -errno
+ * (-ENOTCONN: it ended first). */
+int cordon_session_pump(struct cordon_sandbox *sb, bool (*done)(void *userdata), void *userdata);
+
+/* The landlock backend's stop and continue from outside: every process below @reaper (not it)
+ * gets @sig, pass after pass, until a pass finds (for SIGSTOP) every one stopped. Returns 0 or
+ * -errno (-EBUSY: still running after the passes). */
+int cordon_session_signal_tree(pid_t reaper, int sig);

@@ -1,0 +1,534 @@
+/* session-probe: drives a libcordon session through the public API for the shell suites
+ * (tests/integration/session.sh). The sandbox is what the settings give for the working
+ * directory as the project (SANDBOX_BACKEND from the environment), network isolated.
+ * Usage: session-probe TEST [ARG]; prints "ok: ..." lines and exits 0, or says what failed on
+ * stderr and exits 1. Tests: start, concurrent N, per-exec, pty, suspend, cycles N, forkloop,
+ * holder-killed. */
+#include <cordon/cordon.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* A writable copy of a literal or string, for the char *const * arrays. */
+#define W(x) ((char *)(uintptr_t)(x))
+
+static struct cordon_sandbox *sb;
+
+_Noreturn static void die(const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        fputs("session-probe: ", stderr);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        va_end(ap);
+        exit(1);
+}
+
+static void start(void)
+{
+        struct cordon_host host;
+        struct cordon_settings *s = NULL;
+        struct cordon_policy *p = NULL;
+        struct cordon_diag d = {0};
+        const char *backend = getenv("SANDBOX_BACKEND");
+        if (cordon_host_init_current(&host, environ) < 0 || cordon_settings_new(host.home, &s) < 0)
+                die("settings");
+        if ((backend && cordon_settings_set(s, "SANDBOX_BACKEND", backend, "test", &d) < 0) ||
+            cordon_settings_set(s, "NETWORK_FILTER_MODE", "isolated", "test", &d) < 0)
+                die("set: %s", d.message);
+        int r = cordon_settings_resolve(s, &host, &p, NULL, &d);
+        if (r < 0)
+                die("resolve: %s", d.message);
+        struct cordon_sandbox_options o = {.flags = CORDON_SANDBOX_SESSION};
+        r = cordon_sandbox_start_with(p, NULL, &o, &sb, &d);
+        if (r < 0)
+                die("start: %s (%s)", strerror(-r), d.message);
+        cordon_policy_free(p);
+        cordon_settings_free(s);
+        cordon_host_clear(&host);
+}
+
+static struct cordon_exec *run(const char *script, int out_fd, uint64_t timeout_usec)
+{
+        char *argv[] = {W("sh"), W("-c"), W(script), NULL};
+        struct cordon_exec_options eo = {.argv = argv, .timeout_usec = timeout_usec};
+        if (out_fd >= 0) {
+                eo.flags = CORDON_EXEC_STDIO;
+                eo.stdio[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+                eo.stdio[1] = out_fd;
+                eo.stdio[2] = STDERR_FILENO;
+        }
+        struct cordon_exec *e = NULL;
+        struct cordon_diag d = {0};
+        int r = cordon_sandbox_exec(sb, &eo, &e, &d);
+        if (out_fd >= 0)
+                close(eo.stdio[0]);
+        if (r < 0)
+                die("exec '%s': %s (%s)", script, strerror(-r), d.message);
+        return e;
+}
+
+static int wait_status(struct cordon_exec *e)
+{
+        int st = -1, r = cordon_exec_wait(e, &st);
+        if (r < 0)
+                die("wait: %s", strerror(-r));
+        return st;
+}
+
+/* Reads @fd to its end (at most @n - 1 bytes). */
+static void slurp(int fd, char *buf, size_t n)
+{
+        size_t k = 0;
+        ssize_t m;
+        while (k + 1 < n && (m = read(fd, buf + k, n - 1 - k)) > 0)
+                k += (size_t)m;
+        buf[k] = 0;
+}
+
+static uint64_t now_ms(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* The pid our /proc knows a command by: the "Pid:" of its pidfd's fdinfo. */
+static pid_t host_pid(const struct cordon_exec *e)
+{
+        char path[64], line[256];
+        snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", cordon_exec_pidfd(e));
+        FILE *f = fopen(path, "re");
+        pid_t pid = 0;
+        while (f && fgets(line, sizeof(line), f))
+                if (sscanf(line, "Pid: %d", &pid) == 1)
+                        break;
+        if (f)
+                fclose(f);
+        if (pid <= 0)
+                die("no pid for the command's pidfd");
+        return pid;
+}
+
+/* State letter and user+system ticks of @pid; 0 when gone. */
+static char stat_of(pid_t pid, unsigned long long *ret_ticks)
+{
+        char path[64], buf[1024];
+        snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return 0;
+        ssize_t n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        if (n <= 0)
+                return 0;
+        buf[n] = 0;
+        char *p = strrchr(buf, ')'), st = 0;
+        unsigned long long ut = 0, stt = 0;
+        if (!p || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &st, &ut,
+                         &stt) != 3)
+                return 0;
+        if (ret_ticks)
+                *ret_ticks = ut + stt;
+        return st;
+}
+
+/* Every process of the session but its server: PID 1's namespace (ns), else the processes
+ * below the reaper but the server (landlock: it is stopped too, so it counts). Returns how many
+ * there are, and how many of them are not stopped. */
+static void session_procs(size_t *ret_all, size_t *ret_running)
+{
+        const struct cordon_report *rep = cordon_sandbox_report(sb);
+        char self_ns[64] = "", path[64];
+        snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)rep->pid);
+        ssize_t k = readlink(path, self_ns, sizeof(self_ns) - 1);
+        if (k > 0)
+                self_ns[k] = 0;
+        *ret_all = *ret_running = 0;
+        for (int round = 0; round < 1; round++) {
+                FILE *ps = popen("ps -e -o pid= -o ppid=", "r");
+                int pid, ppid;
+                /* Landlock: descendants of the reaper, by walking ppid chains. */
+                static int pids[65536], ppids[65536];
+                size_t n = 0;
+                while (ps && n < 65536 && fscanf(ps, "%d %d", &pid, &ppid) == 2)
+                        pids[n] = pid, ppids[n++] = ppid;
+                if (ps)
+                        pclose(ps);
+                for (size_t i = 0; i < n; i++) {
+                        if (pids[i] == rep->pid)
+                                continue;
+                        bool in = false;
+                        if (rep->backend == CORDON_BACKEND_NS) {
+                                char ns[64] = "";
+                                snprintf(path, sizeof(path), "/proc/%d/ns/pid", pids[i]);
+                                k = readlink(path, ns, sizeof(ns) - 1);
+                                in = k > 0 && (ns[k] = 0, strcmp(ns, self_ns) == 0);
+                        } else {
+                                int cur = ppids[i];
+                                for (int hops = 0; hops < 64 && cur > 1 && !in; hops++) {
+                                        in = cur == rep->pid;
+                                        size_t j;
+                                        for (j = 0; j < n && pids[j] != cur; j++)
+                                                ;
+                                        cur = j < n ? ppids[j] : 0;
+                                }
+                        }
+                        if (!in)
+                                continue;
+                        char st = stat_of(pids[i], NULL);
+                        if (!st || st == 'Z')
+                                continue;
+                        (*ret_all)++;
+                        if (st != 'T' && st != 't')
+                                (*ret_running)++;
+                }
+        }
+}
+
+static void t_concurrent(int n)
+{
+        struct cordon_exec **e = calloc((size_t)n, sizeof(*e));
+        char script[64];
+        for (int i = 0; i < n; i++) {
+                snprintf(script, sizeof(script), "sleep 0.5; exit %d", i % 100);
+                e[i] = run(script, -1, 0);
+        }
+        for (int i = 0; i < n; i++) {
+                int st = wait_status(e[i]);
+                if (st != i % 100)
+                        die("exec %d ended %d, not %d", i, st, i % 100);
+                cordon_exec_free(e[i]);
+        }
+        free(e);
+        printf("ok: %d concurrent execs, each with its own status\n", n);
+}
+
+static void t_per_exec(void)
+{
+        /* cwd and env. */
+        int p[2];
+        if (pipe2(p, O_CLOEXEC) < 0)
+                die("pipe");
+        char *argv[] = {W("sh"), W("-c"), W("pwd; echo $PROBE_A"), NULL};
+        char *env[] = {W("PROBE_A=alpha"), NULL};
+        struct cordon_exec_options eo = {.argv = argv,
+                                         .env = env,
+                                         .cwd = "/tmp",
+                                         .flags = CORDON_EXEC_STDIO,
+                                         .stdio = {open("/dev/null", O_RDONLY), p[1], 2}};
+        struct cordon_exec *e = NULL;
+        struct cordon_diag d = {0};
+        if (cordon_sandbox_exec(sb, &eo, &e, &d) < 0)
+                die("exec: %s", d.message);
+        close(p[1]);
+        close(eo.stdio[0]);
+        char out[256];
+        int st0 = wait_status(e);
+        slurp(p[0], out, sizeof(out));
+        close(p[0]);
+        if (st0 != 0 || strcmp(out, "/tmp\nalpha\n") != 0)
+                die("cwd/env: got '%s'", out);
+        cordon_exec_free(e);
+        printf("ok: per-exec cwd and env\n");
+
+        /* stdin. */
+        int in[2], o2[2];
+        if (pipe2(in, O_CLOEXEC) < 0 || pipe2(o2, O_CLOEXEC) < 0)
+                die("pipe");
+        char *cat[] = {W("tr"), W("a-z"), W("A-Z"), NULL};
+        struct cordon_exec_options co = {
+            .argv = cat, .flags = CORDON_EXEC_STDIO, .stdio = {in[0], o2[1], 2}};
+        if (cordon_sandbox_exec(sb, &co, &e, &d) < 0)
+                die("exec: %s", d.message);
+        close(in[0]);
+        close(o2[1]);
+        if (write(in[1], "piped\n", 6) != 6)
+                die("write");
+        close(in[1]);
+        st0 = wait_status(e);
+        slurp(o2[0], out, sizeof(out));
+        close(o2[0]);
+        if (st0 != 0 || strcmp(out, "PIPED\n") != 0)
+                die("stdin: got '%s'", out);
+        cordon_exec_free(e);
+        printf("ok: per-exec stdin through a pipe\n");
+
+        /* An environment variable the sandbox's rules remove stays out. */
+        if (pipe2(p, O_CLOEXEC) < 0)
+                die("pipe");
+        char *argv2[] = {W("sh"), W("-c"), W("echo \"[${AWS_SECRET_ACCESS_KEY:-unset}]\""), NULL};
+        char *env2[] = {W("AWS_SECRET_ACCESS_KEY=hunter2"), NULL};
+        struct cordon_exec_options eo2 = {.argv = argv2,
+                                          .env = env2,
+                                          .flags = CORDON_EXEC_STDIO,
+                                          .stdio = {open("/dev/null", O_RDONLY), p[1], 2}};
+        if (cordon_sandbox_exec(sb, &eo2, &e, &d) < 0)
+                die("exec: %s", d.message);
+        close(p[1]);
+        close(eo2.stdio[0]);
+        st0 = wait_status(e);
+        slurp(p[0], out, sizeof(out));
+        close(p[0]);
+        if (st0 != 0 || strcmp(out, "[unset]\n") != 0)
+                die("env filter: got '%s'", out);
+        cordon_exec_free(e);
+        printf("ok: a blocked variable given to one exec stays out\n");
+
+        /* A timeout kills that command's whole group, and only it. */
+        if (pipe2(p, O_CLOEXEC) < 0)
+                die("pipe");
+        struct cordon_exec *other = run("sleep 1.5; echo alive", p[1], 0);
+        close(p[1]);
+        uint64_t t0 = now_ms();
+        char slow_script[128], count_script[160];
+        snprintf(slow_script, sizeof(slow_script), "sleep 600.%d & sleep 600.%d; echo never",
+                 (int)getpid(), (int)getpid());
+        snprintf(count_script, sizeof(count_script),
+                 "ps -e -o args= 2>/dev/null | grep -c '^sleep 600.%d' || true", (int)getpid());
+        struct cordon_exec *slow = run(slow_script, -1, 300 * 1000);
+        int st = wait_status(slow);
+        uint64_t took = now_ms() - t0;
+        if (st != 137 || took > 5000)
+                die("timeout: status %d after %llu ms", st, (unsigned long long)took);
+        st0 = wait_status(other);
+        slurp(p[0], out, sizeof(out));
+        close(p[0]);
+        if (st0 != 0 || strcmp(out, "alive\n") != 0)
+                die("the other command did not survive the timeout: '%s'", out);
+        cordon_exec_free(slow);
+        cordon_exec_free(other);
+        /* The group died: no `sleep 60` is left. */
+        int q[2];
+        if (pipe2(q, O_CLOEXEC) < 0)
+                die("pipe");
+        e = run(count_script, q[1], 0);
+        close(q[1]);
+        /* Waited for first: the session is served only while the probe is in libcordon (a
+         * landlock command's notified calls wait for it), and the output fits the pipe. */
+        wait_status(e);
+        slurp(q[0], out, sizeof(out));
+        close(q[0]);
+        cordon_exec_free(e);
+        if (strcmp(out, "0\n") != 0 && strcmp(out, "") != 0)
+                die("the timed-out group left %s sleeps", out);
+        printf("ok: a timeout kills its command's group (137) and not the others\n");
+
+        /* Not found. */
+        char *nf[] = {W("/no/such/command"), NULL};
+        struct cordon_exec_options no = {.argv = nf};
+        int r = cordon_sandbox_exec(sb, &no, &e, &d);
+        if (r != -ENOENT || d.step != CORDON_STEP_EXEC)
+                die("a missing command gave %d (%s)", r, d.message);
+        printf("ok: a missing command is -ENOENT at the exec step\n");
+}
+
+static void t_pty(void)
+{
+        char *argv[] = {W("sh"), W("-c"),
+                        W("test -t 0 && test -t 1 && echo terminal; read x; echo got:$x"), NULL};
+        struct cordon_exec_options eo = {.argv = argv, .flags = CORDON_EXEC_PTY};
+        struct cordon_exec *e = NULL;
+        struct cordon_diag d = {0};
+        if (cordon_sandbox_exec(sb, &eo, &e, &d) < 0)
+                die("exec: %s", d.message);
+        int m = cordon_exec_pty_fd(e);
+        if (m < 0)
+                die("no pty master");
+        if (write(m, "typed\n", 6) != 6)
+                die("write");
+        char out[512] = "";
+        size_t k = 0;
+        uint64_t t0 = now_ms();
+        while (now_ms() - t0 < 5000 && !strstr(out, "got:typed")) {
+                struct pollfd pfd = {.fd = m, .events = POLLIN};
+                if (poll(&pfd, 1, 100) > 0) {
+                        ssize_t n = read(m, out + k, sizeof(out) - 1 - k);
+                        if (n <= 0)
+                                break;
+                        k += (size_t)n;
+                        out[k] = 0;
+                }
+        }
+        if (wait_status(e) != 0 || !strstr(out, "terminal") || !strstr(out, "got:typed"))
+                die("pty: got '%s'", out);
+        cordon_exec_free(e);
+        printf("ok: output and input through a pty, which is the command's terminal\n");
+}
+
+static void check_suspended(struct cordon_exec *busy)
+{
+        pid_t hp = host_pid(busy);
+        unsigned long long t1 = 0, t2 = 0;
+        char st = stat_of(hp, &t1);
+        usleep(300 * 1000);
+        char st2 = stat_of(hp, &t2);
+        if (st != 'T' || st2 != 'T' || t1 != t2)
+                die("suspended, the busy loop is '%c'/'%c' and used %llu ticks", st, st2, t2 - t1);
+        size_t all, running;
+        session_procs(&all, &running);
+        if (running)
+                die("suspended, %zu of %zu processes still run", running, all);
+}
+
+static void t_suspend(void)
+{
+        struct cordon_exec *busy = run("while :; do :; done", -1, 0);
+        usleep(100 * 1000);
+        struct cordon_diag d = {0};
+        if (cordon_sandbox_suspend(sb, &d) < 0)
+                die("suspend: %s", d.message);
+        check_suspended(busy);
+        printf("ok: suspended (%s): nothing runs, no CPU time is used\n",
+               cordon_suspend_mechanism_to_string(cordon_sandbox_report(sb)->suspend));
+        /* An exec resumes it first. */
+        struct cordon_exec *t = run("true", -1, 0);
+        if (wait_status(t) != 0)
+                die("exec after suspend");
+        cordon_exec_free(t);
+        unsigned long long t1 = 0, t2 = 0;
+        pid_t hp = host_pid(busy);
+        stat_of(hp, &t1);
+        usleep(300 * 1000);
+        char st = stat_of(hp, &t2);
+        if (st == 'T' || t2 == t1)
+                die("after the exec the busy loop is '%c' and used no CPU", st);
+        cordon_exec_kill(busy, SIGKILL);
+        if (wait_status(busy) != 137)
+                die("the busy loop's kill");
+        cordon_exec_free(busy);
+        printf("ok: an exec resumes the session first\n");
+}
+
+static void t_cycles(int n)
+{
+        /* A writer appends numbers; the cycles must lose none and keep it alive. */
+        struct cordon_exec *w = run("i=0; f=${TMPDIR:-/tmp}/seq; : > $f; while [ $i -lt 3000 ]; do "
+                                    "echo $i >> $f; i=$((i+1)); done",
+                                    -1, 0);
+        struct cordon_diag d = {0};
+        for (int i = 0; i < n; i++) {
+                if (cordon_sandbox_suspend(sb, &d) < 0 || cordon_sandbox_resume(sb, &d) < 0)
+                        die("cycle %d: %s", i, d.message);
+        }
+        if (wait_status(w) != 0)
+                die("the writer did not end well: %d", wait_status(w));
+        cordon_exec_free(w);
+        int p[2];
+        if (pipe2(p, O_CLOEXEC) < 0)
+                die("pipe");
+        struct cordon_exec *c = run("seq 0 2999 | cmp - ${TMPDIR:-/tmp}/seq && echo same", p[1], 0);
+        close(p[1]);
+        char out[64];
+        int st = wait_status(c);
+        slurp(p[0], out, sizeof(out));
+        close(p[0]);
+        if (st != 0 || strcmp(out, "same\n") != 0)
+                die("the writer's file differs after the cycles: %s", out);
+        cordon_exec_free(c);
+        printf("ok: %d suspend/resume cycles under writes keep the file and the process\n", n);
+}
+
+static void t_forkloop(void)
+{
+        struct cordon_exec *f = run("while :; do sleep 30 & done", -1, 0);
+        usleep(200 * 1000);
+        struct cordon_diag d = {0};
+        if (cordon_sandbox_suspend(sb, &d) < 0)
+                die("suspend: %s", d.message);
+        size_t all, running;
+        session_procs(&all, &running);
+        usleep(200 * 1000);
+        size_t all2, running2;
+        session_procs(&all2, &running2);
+        if (running || running2 || all2 != all || all < 2)
+                die("fork loop: %zu/%zu running, then %zu/%zu", running, all, running2, all2);
+        if (cordon_sandbox_resume(sb, &d) < 0)
+                die("resume: %s", d.message);
+        cordon_exec_kill(f, SIGKILL);
+        wait_status(f);
+        cordon_exec_free(f);
+        printf("ok: a fork loop is stopped whole (%zu processes, none running)\n", all);
+}
+
+/* The process holding the session dies of SIGKILL: nothing of it may stay. */
+static void t_holder_killed(void)
+{
+        int p[2];
+        if (pipe2(p, 0) < 0)
+                die("pipe");
+        pid_t holder = fork();
+        if (holder == 0) {
+                start();
+                struct cordon_exec *e = run("sleep 1000", -1, 0);
+                char line[128];
+                int n = snprintf(line, sizeof(line), "%d %d\n", (int)cordon_sandbox_report(sb)->pid,
+                                 (int)host_pid(e));
+                if (write(p[1], line, (size_t)n) != n)
+                        _exit(1);
+                pause();
+                _exit(0);
+        }
+        close(p[1]);
+        char line[128] = "";
+        ssize_t got = read(p[0], line, sizeof(line) - 1);
+        if (got > 0)
+                line[got] = 0;
+        int first = 0, cmd = 0;
+        if (sscanf(line, "%d %d", &first, &cmd) != 2)
+                die("the holder said '%s'", line);
+        kill(holder, SIGKILL);
+        waitpid(holder, NULL, 0);
+        uint64_t t0 = now_ms();
+        while (now_ms() - t0 < 5000 && (stat_of(first, NULL) || stat_of(cmd, NULL)))
+                usleep(20 * 1000);
+        char a = stat_of(first, NULL), b = stat_of(cmd, NULL);
+        if ((a && a != 'Z') || (b && b != 'Z'))
+                die("after the holder's SIGKILL the sandbox (%c) or its command (%c) lives", a, b);
+        printf("ok: SIGKILL of the holder takes the session and its commands along\n");
+}
+
+int main(int argc, char **argv)
+{
+        if (argc < 2)
+                die("usage: session-probe TEST [ARG]");
+        const char *t = argv[1];
+        int n = argc > 2 ? atoi(argv[2]) : 0;
+        if (strcmp(t, "holder-killed") == 0) {
+                t_holder_killed();
+                return 0;
+        }
+        start();
+        if (strcmp(t, "start") == 0)
+                printf("ok: a session started (%s)\n",
+                       cordon_backend_to_string(cordon_sandbox_report(sb)->backend));
+        else if (strcmp(t, "concurrent") == 0)
+                t_concurrent(n ?: 200);
+        else if (strcmp(t, "per-exec") == 0)
+                t_per_exec();
+        else if (strcmp(t, "pty") == 0)
+                t_pty();
+        else if (strcmp(t, "suspend") == 0)
+                t_suspend();
+        else if (strcmp(t, "cycles") == 0)
+                t_cycles(n ?: 50);
+        else if (strcmp(t, "forkloop") == 0)
+                t_forkloop();
+        else
+                die("unknown test %s", t);
+        cordon_sandbox_free(sb);
+        return 0;
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Sessions (cordon/session.h), through the public API by tests/helpers/session-probe: a live
+# sandbox running many commands, each with its own cwd, environment, stdio or pty and timeout;
+# suspend and resume (nothing runs meanwhile, not even a fork loop; cycles under writes lose
+# nothing); and the holder's SIGKILL leaving nothing behind. Both backends, both users.
+. "$(dirname "$0")/../lib/tap.sh"
+
+probe() { # probe TEST [ARG]: its "ok:" lines as TAP, its failure as one not ok
+        local out rc
+        out=$(cd "$T_PROJECT" && timeout 120 "$SESSION_PROBE" "$@" 2>&1); rc=$?
+        while IFS= read -r line; do
+                case $line in "ok: "*) ok "${line#ok: }" ;; esac
+        done <<<"$out"
+        if [ $rc -ne 0 ]; then
+                not_ok "session-probe $* exited $rc" "$(grep -v '^cordon:' <<<"$out" | tail -5)"
+        fi
+}
+
+plan 14
+probe concurrent 200 # 1
+probe per-exec       # 5
+probe pty            # 1
+probe suspend        # 2
+probe cycles 50      # 1
+probe forkloop       # 1
+probe holder-killed  # 1
+probe start          # 1
+# 1 + 5 + 1 + 2 + 1 + 1 + 1 + 1 = 13, and one for the whole: the probe ran as this user
+case $(id -u) in
+0) ok "ran as root" ;;
+*) ok "ran as an unprivileged user ($(id -un))" ;;
+esac
