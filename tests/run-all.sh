@@ -92,6 +92,12 @@ out=$("$src/tests/check-cli-includes.sh" "$src" 2>&1); st=$?
 printf '%s\n' "$out" | grep -E '^(not ok|#   )'
 count "public API boundary" $st "$out"
 
+# libcordon's messages name variables, never the cordon program's options or commands.
+echo "## library messages"
+out=$("$src/tests/check-lib-no-cli.sh" "$src" 2>&1); st=$?
+printf '%s\n' "$out" | grep -E '^(not ok|#   )'
+count "library messages" $st "$out"
+
 # docs/agent-sandbox-spec.md against the registry: every variable of agent-sandbox's index has a
 # row, and only the Slurm ones are held.
 echo "## mission table"
