@@ -46,6 +46,11 @@ for build in "$@"; do
                 count "${t##*/}" $st "$out"
         done
 
+        echo "## exported symbols ($build)"
+        out=$("$src/tests/check-lib-symbols.sh" "$src" "$build/src/lib/libcordon.so" 2>&1); st=$?
+        printf '%s\n' "$out" | grep -E '^(not ok|#   )'
+        count "exported symbols" $st "$out"
+
         echo "## fuzz corpora ($build)"
         for r in "$build"/tests/fuzz/replay-*; do
                 [ -f "$r" ] && [ -x "$r" ] || continue
