@@ -23,8 +23,11 @@
  * errno's description the report alone can give. */
 static json_t *receipt_json(const struct cordon_report *rep, int r, const struct cordon_diag *diag)
 {
+        /* A message naming a path that is not UTF-8 becomes null, not a receipt that fails. */
         json_t *failed =
-            r < 0 ? json_pack("{s:s, s:i}", "error", diag ? diag->message : "", "errno", -r) : NULL;
+            r < 0 ? json_pack("{s:o, s:i}", "error", json_string_or_null(diag ? diag->message : ""),
+                              "errno", -r)
+                  : NULL;
         if (r < 0 && !failed)
                 return NULL;
         /* Lowering failed: nothing was decided yet, so every field but the outcome is null. */
