@@ -46,6 +46,11 @@ for build in "$@"; do
                 count "${t##*/}" $st "$out"
         done
 
+        echo "## exported symbols ($build)"
+        out=$("$src/tests/check-lib-symbols.sh" "$src" "$build/src/lib/libcordon.so" 2>&1); st=$?
+        printf '%s\n' "$out" | grep -E '^(not ok|#   )'
+        count "exported symbols" $st "$out"
+
         echo "## fuzz corpora ($build)"
         for r in "$build"/tests/fuzz/replay-*; do
                 [ -f "$r" ] && [ -x "$r" ] || continue
@@ -91,6 +96,12 @@ echo "## public API boundary"
 out=$("$src/tests/check-cli-includes.sh" "$src" 2>&1); st=$?
 printf '%s\n' "$out" | grep -E '^(not ok|#   )'
 count "public API boundary" $st "$out"
+
+# libcordon's messages name variables, never the cordon program's options or commands.
+echo "## library messages"
+out=$("$src/tests/check-lib-no-cli.sh" "$src" 2>&1); st=$?
+printf '%s\n' "$out" | grep -E '^(not ok|#   )'
+count "library messages" $st "$out"
 
 # docs/agent-sandbox-spec.md against the registry: every variable of agent-sandbox's index has a
 # row, and only the Slurm ones are held.

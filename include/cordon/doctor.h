@@ -8,6 +8,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <cordon/cordon.h>
 #include <cordon/sandbox.h>
@@ -246,6 +247,52 @@ bool cordon_doctor_ns_backend_usable(const struct cordon_doctor_report *r);
  * try the `ns` backend and fall back once creating the namespaces fails, this answers with the
  * fallback. Pure: reads only @r and the caller's effective uid; thread-safe. */
 int cordon_doctor_auto_backend(const struct cordon_doctor_report *r);
+
+/* Each check's reason in words, as `cordon doctor` prints it and cordon_doctor_to_json() gives
+ * it: why user namespaces, Landlock or seccomp are missing ("" when nothing needs saying),
+ * AppArmor's restriction of user namespaces, and a limit mechanism's caveat or why the limit
+ * cannot be enforced (@k: which limit; "" for one without a caveat). They name sysctls, kernel
+ * options and errno names, never a program's option. Each writes at most @n bytes into @buf
+ * (cut, always terminated) and returns @buf; "" (static) when @n is 0. Pure; thread-safe. */
+const char *cordon_doctor_userns_reason(const struct cordon_doctor_userns *u, char *buf, size_t n);
+const char *cordon_doctor_landlock_reason(const struct cordon_doctor_landlock *l, char *buf,
+                                          size_t n);
+const char *cordon_doctor_seccomp_reason(const struct cordon_doctor_seccomp *s, char *buf,
+                                         size_t n);
+const char *cordon_doctor_apparmor_reason(const struct cordon_doctor_apparmor *a, char *buf,
+                                          size_t n);
+const char *cordon_doctor_limit_note(const struct cordon_doctor_limits *l, enum cordon_limit_kind k,
+                                     char *buf, size_t n);
+/* The one shell command that installs and loads cordon's AppArmor profile for a caller the
+ * restriction applies to ("sudo install ... && sudo apparmor_parser -r ..."), or what to do when
+ * the profile's copy is missing; "" when nothing is needed, and "" rather than a command cut
+ * short when it does not fit in @n. Returns @buf ("" when @n is 0). Pure; thread-safe. */
+const char *cordon_doctor_apparmor_fix(const struct cordon_doctor_apparmor *a, char *buf, size_t n);
+/* "none", "legacy", "hybrid", "unified"; NULL for an unknown value. */
+const char *cordon_cgroup_layout_to_string(enum cordon_cgroup_layout l);
+/* The name of bit @i of cordon_doctor_seccomp.actions ("kill_process", "kill_thread", "trap",
+ * "errno", "user_notif", "trace", "log", "allow"); NULL for @i past the last one. */
+const char *cordon_doctor_seccomp_action_name(unsigned i);
+/* Gap @i of the landlock backend on any host (what no kernel gives it: ENOENT for denied
+ * paths, the namespaces, ...), one sentence each; NULL for @i past the last one. What depends
+ * on the host is in struct cordon_doctor_landlock_backend. */
+const char *cordon_doctor_landlock_backend_gap(unsigned i);
+
+/* @r as one JSON object (compact, UTF-8), the encoding `cordon doctor --json` prints: a key per
+ * part of the report ("user_namespaces", "apparmor", "landlock", "seccomp", "cgroup", "limits",
+ * "pasta", "network"), each with its facts, "error" (the errno's name or null) and "reason"
+ * (the words above, or null); "ns_backend_usable"; "backend" (cordon_doctor_auto_backend(), or
+ * null); "landlock_backend" ({"usable", "gaps", "features"}); "held" (the variables @s holds
+ * for a part not built yet: [{"name", "value", "origin"}], null without @s); and "in_use" (what
+ * @setup, from cordon_doctor_assess(), says a sandbox gets here: {"backend", "backend_setting",
+ * "usable", "network": {"want", "mode", "deliverable", "reason"}, "limits"}, null without
+ * @setup). Keys are only ever added, at the end of their object. A string that is not UTF-8 (a
+ * path) is null. @flags: none yet, pass 0. On success *@ret_json is the caller's (free()).
+ * Returns 0, -EINVAL (@r or @ret_json NULL, unknown @flags) or -ENOMEM. Thread-safe for
+ * distinct arguments. */
+int cordon_doctor_to_json(const struct cordon_doctor_report *r,
+                          const struct cordon_doctor_setup *setup, const struct cordon_settings *s,
+                          unsigned flags, char **ret_json);
 
 #ifdef __cplusplus
 }

@@ -105,7 +105,11 @@ struct cordon_agent_writeback {
 /* What a sandbox was given and how it ended. Filled in step by step: the decisions once the
  * prepare phase has run (the `prepared` callback sees them), `started` once the command runs,
  * the outcome once cordon_sandbox_wait() has returned. Strings point into the sandbox and live
- * as long as it does. */
+ * as long as it does.
+ * The library allocates it, inside the sandbox, and hands it out only by pointer
+ * (cordon_sandbox_report()); it grows: fields are only ever added, at the end. So a caller
+ * never allocates one, never copies one by value and never takes its size: it reads the
+ * fields it knows through the pointer, and one built against an older header keeps working. */
 struct cordon_report {
         /* Decided in the prepare phase (an `auto` backend that fell back reports landlock). */
         enum cordon_backend backend;
@@ -248,6 +252,13 @@ enum {
         CORDON_SANDBOX_SESSION = 1u << 4,
 };
 
+/* The caller's, and it grows. The rule, kept by every release: fields are only ever added at
+ * the end, and a field that is zero (NULL, false) means what the library did before the field
+ * existed. So zero-initialise it (`= {.flags = ...}` or `= {0}`, never field by field on
+ * uninitialised memory): a caller rebuilt against a newer header keeps its old behaviour. The
+ * size is part of the ABI: a release that adds a field gives the functions that read the struct
+ * (cordon_sandbox_start_with(), cordon_sandbox_plan()) a new symbol version, keeping the old
+ * one for programs built against the smaller struct. */
 struct cordon_sandbox_options {
         unsigned flags; /* CORDON_SANDBOX_* */
         /* Called with one line per warning (a layer skipped, a backend fallback); NULL: none. */
@@ -325,6 +336,22 @@ int cordon_sandbox_kill(struct cordon_sandbox *sb, int sig);
 
 /* What was applied and, after cordon_sandbox_wait(), how it ended. Never NULL for a handle. */
 const struct cordon_report *cordon_sandbox_report(const struct cordon_sandbox *sb);
+
+/* @rep (from cordon_sandbox_report(), at any point of the sandbox's life) as one JSON object
+ * (compact, UTF-8), the encoding of `cordon run --receipt` and the session API: "backend",
+ * "profile", "fallback", "project" (null without one), "home_access", "network" (the mode
+ * delivered), "env_blocked" and "env_blocked_names" (names only, never values), "namespaces"
+ * (["user", "mount", ...]), "layers" ({"landlock": {"applied", "abi", "features", "rules",
+ * "tcp_denied", "scoped"}, "seccomp": {"applied", "deny_list", "deny_network",
+ * "deny_socket_create", "instructions"}}: a layer is applied once the command runs under it),
+ * "outcome" ({"exit_status": N} after the wait; {"error": the errno's description, "errno": N}
+ * when starting or waiting failed; null while it runs), "git_moved" ([{"path", "moved_to",
+ * "reason"}]) and "git_unchecked" (null or why). Keys are only ever added, at the end of their
+ * object. A string that is not UTF-8 (a path) is null. @flags: none yet, pass 0. On success
+ * *@ret_json is the caller's (free()). Returns 0, -EINVAL (@rep or @ret_json NULL, unknown
+ * @flags) or -ENOMEM. Reads only @rep: thread-safe as long as nothing changes the sandbox
+ * meanwhile (no concurrent wait). */
+int cordon_report_to_json(const struct cordon_report *rep, unsigned flags, char **ret_json);
 
 /* Frees @sb; accepts NULL; returns NULL. A sandbox that is still running is killed and reaped
  * first, and what it left on the host (a private TMPDIR, cgroups) is removed. */

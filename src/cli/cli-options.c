@@ -220,28 +220,43 @@ static const struct cli_option *option_of(const struct cli_option *t, size_t n, 
         return NULL;
 }
 
-/* @text with each "the explanation of NAME" (the library's words for what lists a variable's
- * items with their origins) as this program's command, "cordon config explain NAME". Returns a
- * heap string, or NULL when out of memory. */
-static char *respell_explanations(const char *text)
+/* The library's words for what this program does with a command of its own: "the explanation
+ * of NAME" (what lists a variable's items with their origins) and "the doctor's report" (what
+ * the host offers). */
+static const struct {
+        const char *from, *to;
+} own_commands[] = {
+    {"the explanation of ", "cordon config explain "},
+    {"the doctor's report", "'cordon doctor'"},
+};
+
+/* @text with each of the library's words in own_commands[] as this program's command. Returns
+ * a heap string, or NULL when out of memory. */
+static char *respell_commands(const char *text)
 {
-        static const char from[] = "the explanation of ", to[] = "cordon config explain ";
-        size_t k = 0;
-        for (const char *p = strstr(text, from); p; p = strstr(p + 1, from))
-                k++;
-        char *out = malloc(strlen(text) + k * (sizeof(to) - sizeof(from)) + 1);
+        size_t grow = 0;
+        for (size_t i = 0; i < ELEMENTSOF(own_commands); i++) {
+                size_t from = strlen(own_commands[i].from), to = strlen(own_commands[i].to);
+                for (const char *p = strstr(text, own_commands[i].from); p;
+                     p = strstr(p + from, own_commands[i].from))
+                        grow += to > from ? to - from : 0;
+        }
+        char *out = malloc(strlen(text) + grow + 1);
         if (!out)
                 return NULL;
         size_t o = 0;
-        for (const char *p = text, *hit; *p; p = hit + strlen(from)) {
-                hit = strstr(p, from);
-                size_t keep = hit ? (size_t)(hit - p) : strlen(p);
-                memcpy(out + o, p, keep);
-                o += keep;
-                if (!hit)
-                        break;
-                memcpy(out + o, to, strlen(to));
-                o += strlen(to);
+        for (const char *p = text; *p;) {
+                size_t i = 0;
+                while (i < ELEMENTSOF(own_commands) && !startswith(p, own_commands[i].from))
+                        i++;
+                if (i == ELEMENTSOF(own_commands)) {
+                        out[o++] = *p++;
+                        continue;
+                }
+                size_t to = strlen(own_commands[i].to);
+                memcpy(out + o, own_commands[i].to, to);
+                o += to;
+                p += strlen(own_commands[i].from);
         }
         out[o] = 0;
         return out;
@@ -254,7 +269,7 @@ void cli_respell_settings(const struct cli_option *t, size_t n, const char *text
         if (size == 0)
                 return;
         buf[0] = 0;
-        _cleanup_free_ char *own = respell_explanations(text);
+        _cleanup_free_ char *own = respell_commands(text);
         if (own)
                 text = own;
         for (const char *p = text; *p;) {

@@ -63,8 +63,8 @@ void cli_options_print(FILE *f, const struct cli_option *t, size_t n, int width)
 /* The library writes a setting a message proposes in sandbox.conf's spelling, NAME+=('VALUE');
  * this writes @text into @buf (always terminated, cut at @size) with each such setting whose
  * NAME an option of @t with an argument writes spelled as that option: "--block '*'", and
- * "the explanation of NAME" (what lists a variable's items) as "cordon config explain NAME".
- * Other text is copied as it is. */
+ * "the explanation of NAME" (what lists a variable's items) as "cordon config explain NAME",
+ * "the doctor's report" as "'cordon doctor'". Other text is copied as it is. */
 void cli_respell_settings(const struct cli_option *t, size_t n, const char *text, char *buf,
                           size_t size);
 

@@ -188,7 +188,7 @@ static void print_cgroup(const struct cordon_doctor_cgroup *c)
 static void print_landlock(const struct cordon_doctor_landlock *l)
 {
         char reason[256], value[512];
-        doctor_landlock_reason(l, reason, sizeof(reason));
+        cordon_doctor_landlock_reason(l, reason, sizeof(reason));
         if (l->abi > 0) {
                 size_t len = (size_t)snprintf(value, sizeof(value), "ABI %d,", l->abi);
                 const char *name;
@@ -276,8 +276,9 @@ static void print_landlock_items(const struct cordon_doctor_landlock_backend *b)
         for (size_t i = 0; i < ELEMENTSOF(b->features); i++)
                 if (b->features[i].works)
                         line("works", b->features[i].what, b->features[i].note);
-        for (size_t i = 0; i < ELEMENTSOF(doctor_landlock_backend_gaps); i++)
-                printf("  gap: %s\n", doctor_landlock_backend_gaps[i]);
+        const char *everywhere;
+        for (unsigned i = 0; (everywhere = cordon_doctor_landlock_backend_gap(i)); i++)
+                printf("  gap: %s\n", everywhere);
         for (size_t i = 0; i < ELEMENTSOF(b->features); i++)
                 if (!b->features[i].works) {
                         char gap[sizeof(b->features[i].note) + 128];
@@ -302,16 +303,16 @@ static void print_in_use(const struct doctor_view *v)
                d->backend_usable ? "" : ": cannot run here");
 
         if (d->backend == CORDON_BACKEND_NS) {
-                doctor_userns_reason(&r->userns, reason, sizeof(reason));
+                cordon_doctor_userns_reason(&r->userns, reason, sizeof(reason));
                 line("user namespaces", r->userns.usable ? "yes" : "no", reason);
                 /* AppArmor only where it is active: it matters to user namespaces alone. */
                 if (r->apparmor.enabled == 1 || r->apparmor.restrict_unprivileged_userns == 1) {
-                        doctor_apparmor_reason(&r->apparmor, reason, sizeof(reason));
+                        cordon_doctor_apparmor_reason(&r->apparmor, reason, sizeof(reason));
                         line("apparmor", doctor_apparmor_value(&r->apparmor), reason);
                 }
         }
         print_landlock(&r->landlock);
-        doctor_seccomp_reason(&r->seccomp, reason, sizeof(reason));
+        cordon_doctor_seccomp_reason(&r->seccomp, reason, sizeof(reason));
         line("seccomp", r->seccomp.filter ? "yes" : "no", reason);
         if (!d->layers_wanted)
                 line("layers", "Landlock and seccomp are not applied",
@@ -329,7 +330,7 @@ static void print_others(const struct doctor_view *v)
         char reason[256];
         printf("other backends:\n");
         if (in_use != CORDON_BACKEND_NS) {
-                doctor_userns_reason(&r->userns, reason, sizeof(reason));
+                cordon_doctor_userns_reason(&r->userns, reason, sizeof(reason));
                 if (r->userns.usable)
                         printf("  ns: usable (cordon doctor --backend ns describes it)\n");
                 else
@@ -337,16 +338,17 @@ static void print_others(const struct doctor_view *v)
         }
         if (in_use != CORDON_BACKEND_LANDLOCK) {
                 const struct cordon_doctor_landlock_backend *b = &r->landlock_backend;
-                size_t works = 0;
+                size_t works = 0, gaps = 0;
                 for (size_t i = 0; i < ELEMENTSOF(b->features); i++)
                         works += b->features[i].works;
-                doctor_landlock_reason(&r->landlock, reason, sizeof(reason));
+                while (cordon_doctor_landlock_backend_gap((unsigned)gaps))
+                        gaps++;
+                cordon_doctor_landlock_reason(&r->landlock, reason, sizeof(reason));
                 if (b->usable)
                         printf("  landlock: usable, without namespaces: %zu of %zu items work "
                                "here, %zu gaps (cordon doctor --backend landlock lists them)\n",
                                works, ELEMENTSOF(b->features),
-                               ELEMENTSOF(b->features) - works +
-                                   ELEMENTSOF(doctor_landlock_backend_gaps));
+                               ELEMENTSOF(b->features) - works + gaps);
                 else
                         printf("  landlock: cannot run here: no Landlock (%s)\n", reason);
         }

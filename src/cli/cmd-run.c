@@ -433,7 +433,7 @@ int cmd_run(int argc, char **argv)
                 struct cordon_diag rdiag = {0};
                 int k = a.receipt_file ? receipt_open(&rc, a.receipt_file, NULL, &rdiag) : 0;
                 if (a.receipt_file && k >= 0)
-                        k = receipt_commit(&rc, NULL, r, 0, &diag);
+                        k = receipt_commit(&rc, NULL, r, &diag);
                 if (k < 0)
                         log_error("%s", *rdiag.message ? rdiag.message : strerror(-k));
                 receipt_clear(&rc);
@@ -515,7 +515,7 @@ int cmd_run(int argc, char **argv)
         /* A start that failed before the sandbox existed (out of memory) has no report. */
         const struct cordon_report *rep = sb ? cordon_sandbox_report(sb) : NULL;
         if (a.receipt_file) {
-                int k = receipt_commit(&receipt, rep, r, status, &diag);
+                int k = receipt_commit(&receipt, rep, r, &diag);
                 if (k < 0)
                         log_error("--receipt '%s': %s", a.receipt_file, strerror(-k));
         }

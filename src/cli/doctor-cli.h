@@ -1,6 +1,6 @@
-/* `cordon doctor`'s parts shared by its text and JSON renderings: the reason of each check in
- * words, the fix commands, and the problems found for the settings in use, each with its fix.
- * Only the public API (cordon/doctor.h). */
+/* `cordon doctor`'s parts shared by its text and JSON renderings: the fix commands and the
+ * problems found for the settings in use, each with its fix (the reason of each check in words
+ * is the library's). Only the public API (cordon/doctor.h). */
 #pragma once
 
 #include <jansson.h>
@@ -11,8 +11,7 @@
 #include "cordon/doctor.h"
 #include "cordon/settings.h"
 
-#define DOCTOR_LANDLOCK_BACKEND_GAPS 4
-#define DOCTOR_PROBLEMS_MAX          12
+#define DOCTOR_PROBLEMS_MAX 12
 
 /* What `cordon doctor` looks at: the host's facts, the settings as `cordon run` would load them
  * and what they get here. */
@@ -37,29 +36,16 @@ struct doctor_problems {
 };
 
 const char *doctor_errno_name(int r);
-/* Each check's reason in words, "" when there is nothing to explain. */
-void doctor_userns_reason(const struct cordon_doctor_userns *u, char *buf, size_t n);
-void doctor_landlock_reason(const struct cordon_doctor_landlock *l, char *buf, size_t n);
-void doctor_seccomp_reason(const struct cordon_doctor_seccomp *s, char *buf, size_t n);
-const char *doctor_cgroup_layout_name(enum cordon_cgroup_layout l);
-/* A limit's mechanism's caveat (the fallbacks) or why it is unavailable; "" when nothing. */
-void doctor_limit_note(const struct cordon_doctor_limits *l, enum cordon_limit_kind k, char *buf,
-                       size_t n);
 /* "memory=cgroup1 pids=unavailable cpus=affinity", the names of the `cordon: limits` banner;
  * with @only (may be NULL), the kinds it marks only. */
 void doctor_limits_value(const struct cordon_doctor_limits *l, const bool *only, char *buf,
                          size_t n);
+/* The limits' caveats (cordon_doctor_limit_note()) joined by "; ", or why the probe failed. */
 void doctor_limits_reason(const struct cordon_doctor_limits *l, const bool *only, char *buf,
                           size_t n);
-extern const char *const doctor_seccomp_action_names[_CORDON_SECCOMP_ACTION_COUNT];
-/* What the landlock backend cannot do on any host. */
-extern const char *const doctor_landlock_backend_gaps[DOCTOR_LANDLOCK_BACKEND_GAPS];
-/* "WHAT: NOTE", the gap line of an item that does not work here. */
+/* "WHAT: NOTE", the gap line of an item that does not work here (as in the library's JSON). */
 void doctor_feature_gap(const struct cordon_doctor_ll_feature *f, char *buf, size_t n);
 const char *doctor_apparmor_value(const struct cordon_doctor_apparmor *a);
-void doctor_apparmor_reason(const struct cordon_doctor_apparmor *a, char *buf, size_t n);
-/* The one command that installs and loads cordon's profile; "" when none is needed. */
-void doctor_apparmor_fix(const struct cordon_doctor_apparmor *a, char *buf, size_t n);
 /* "the value (origin)" of scalar @name, for the lines that name a setting. */
 void doctor_setting(const struct cordon_settings *s, const char *name, char *buf, size_t n);
 
@@ -67,5 +53,6 @@ void doctor_setting(const struct cordon_settings *s, const char *name, char *buf
  * layers, the network, the limits. */
 void doctor_problems_find(const struct doctor_view *v, struct doctor_problems *ret);
 
-/* The whole report as one JSON object; NULL when out of memory. */
+/* The whole report as one JSON object: the library's (cordon_doctor_to_json()) with the
+ * problems added under "problems"; NULL when out of memory. */
 json_t *doctor_json_build(const struct doctor_view *v, const struct doctor_problems *pr);

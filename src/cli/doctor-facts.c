@@ -1,5 +1,7 @@
-/* `cordon doctor`: each check's reason in words, the commands that fix what it finds, and the
- * problems of the settings in use (what is wrong, then what fixes it). Renders nothing itself. */
+/* `cordon doctor`: the text's own words (a limit's banner names, a setting with its origin), the
+ * commands that fix what the checks find, and the problems of the settings in use (what is
+ * wrong, then what fixes it). Each check's reason in words is the library's
+ * (cordon_doctor_*_reason()). Renders nothing itself. */
 #include <errno.h>
 #include <stdarg.h>
 #include <pwd.h>
@@ -14,100 +16,6 @@
 const char *doctor_errno_name(int r)
 {
         return strerrorname_np(r < 0 ? -r : r) ?: "unknown";
-}
-
-void doctor_userns_reason(const struct cordon_doctor_userns *u, char *buf, size_t n)
-{
-        switch (u->blocker) {
-        case CORDON_USERNS_BLOCKER_MAX_NAMESPACES:
-                snprintf(buf, n, "user.max_user_namespaces=0");
-                return;
-        case CORDON_USERNS_BLOCKER_UNPRIVILEGED:
-                snprintf(buf, n, "kernel.unprivileged_userns_clone=0");
-                return;
-        case CORDON_USERNS_BLOCKER_APPARMOR:
-                snprintf(
-                    buf, n,
-                    "AppArmor restricts them: kernel.apparmor_restrict_unprivileged_userns=%ld",
-                    u->apparmor_restrict_unprivileged_userns);
-                return;
-        case CORDON_USERNS_BLOCKER_NONE:
-                break;
-        }
-        if (u->usable)
-                snprintf(buf, n, "%s", "");
-        else
-                snprintf(buf, n, "probe failed with %s: %s", doctor_errno_name(u->error),
-                         strerror(-u->error));
-}
-
-void doctor_landlock_reason(const struct cordon_doctor_landlock *l, char *buf, size_t n)
-{
-        if (l->abi > 0)
-                snprintf(buf, n, "%s", "");
-        else if (l->error == -ENOSYS)
-                snprintf(buf, n, "ENOSYS: kernel built without Landlock");
-        else if (l->error == -EOPNOTSUPP)
-                snprintf(buf, n, "EOPNOTSUPP: disabled at boot, landlock is not in the lsm= list");
-        else
-                snprintf(buf, n, "%s: %s", doctor_errno_name(l->error), strerror(-l->error));
-}
-
-void doctor_seccomp_reason(const struct cordon_doctor_seccomp *s, char *buf, size_t n)
-{
-        if (s->filter)
-                snprintf(buf, n, "%s", s->mode == 2 ? "this process is already filtered" : "");
-        else if (s->error == -EINVAL)
-                snprintf(buf, n, "EINVAL: kernel built without %s",
-                         s->mode < 0 ? "CONFIG_SECCOMP" : "CONFIG_SECCOMP_FILTER");
-        else
-                snprintf(buf, n, "%s: %s", doctor_errno_name(s->error), strerror(-s->error));
-}
-
-const char *doctor_cgroup_layout_name(enum cordon_cgroup_layout l)
-{
-        switch (l) {
-        case CORDON_CGROUP_UNIFIED:
-                return "unified";
-        case CORDON_CGROUP_HYBRID:
-                return "hybrid";
-        case CORDON_CGROUP_LEGACY:
-                return "legacy";
-        case CORDON_CGROUP_NONE:
-                break;
-        }
-        return "none";
-}
-
-void doctor_limit_note(const struct cordon_doctor_limits *l, enum cordon_limit_kind k, char *buf,
-                       size_t n)
-{
-        switch (l->mechanism[k]) {
-        case CORDON_LIMIT_NONE:
-                snprintf(buf, n, "%s", l->reason);
-                return;
-        case CORDON_LIMIT_RLIMIT:
-                if (k == CORDON_LIMIT_MEMORY)
-                        snprintf(buf, n,
-                                 "memory: RLIMIT_AS/RLIMIT_DATA per process, address "
-                                 "space rather than resident memory");
-                else
-                        snprintf(buf, n,
-                                 "pids: RLIMIT_NPROC counts every process of uid %u, also "
-                                 "those outside the sandbox",
-                                 (unsigned)getuid());
-                return;
-        case CORDON_LIMIT_AFFINITY:
-                snprintf(buf, n, "cpus: CPU affinity to the first N CPUs, not a time quota");
-                return;
-        case CORDON_LIMIT_PID_MAX:
-                snprintf(buf, n, "pids: the pid namespace's pid_max, 300 over the limit");
-                return;
-        case CORDON_LIMIT_CGROUP1:
-        case CORDON_LIMIT_CGROUP2:
-                break;
-        }
-        snprintf(buf, n, "%s", "");
 }
 
 void doctor_limits_value(const struct cordon_doctor_limits *l, const bool *only, char *buf,
@@ -141,7 +49,7 @@ void doctor_limits_reason(const struct cordon_doctor_limits *l, const bool *only
                 char note[sizeof(l->reason)];
                 if (only && !only[k])
                         continue;
-                doctor_limit_note(l, (enum cordon_limit_kind)k, note, sizeof(note));
+                cordon_doctor_limit_note(l, (enum cordon_limit_kind)k, note, sizeof(note));
                 if (!*note)
                         continue;
                 int w = snprintf(buf + len, n - len, "%s%s", len ? "; " : "", note);
@@ -149,53 +57,9 @@ void doctor_limits_reason(const struct cordon_doctor_limits *l, const bool *only
         }
 }
 
-const char *const doctor_seccomp_action_names[_CORDON_SECCOMP_ACTION_COUNT] = {
-    "kill_process", "kill_thread", "trap", "errno", "user_notif", "trace", "log", "allow",
-};
-
-/* What depends on the host is in the report's landlock_backend items. */
-const char *const doctor_landlock_backend_gaps[DOCTOR_LANDLOCK_BACKEND_GAPS] = {
-    "denied paths answer EACCES instead of being hidden (ENOENT)",
-    "no pid, ipc, uts or network namespace: isolated mode refuses socket() instead, and the "
-    "host's processes show in /proc (what the command leaves behind is killed by a reaper "
-    "outside the sandbox, not by the end of a pid namespace)",
-    "a blocked path inside a granted directory is carved out of the grant: entries created "
-    "later directly in that directory are out of reach",
-    "no user namespace of its own: the command shares the user's inotify, fanotify and namespace "
-    "limits (/proc/sys/user) and can use them up for the user's programs outside",
-};
-
 void doctor_feature_gap(const struct cordon_doctor_ll_feature *f, char *buf, size_t n)
 {
         snprintf(buf, n, "%s: %s", f->what, f->note);
-}
-
-/* --- AppArmor (Ubuntu 23.10+): the restriction of user namespaces and the one command that
- * lifts it for cordon --- */
-
-/* @s quoted for a POSIX shell when it holds anything but safe characters; "" when it does not
- * fit in @n, so that a truncated path is never offered as a command. */
-static void shell_quote(const char *s, char *buf, size_t n)
-{
-        static const char safe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-                                   "/._+-";
-        size_t len = 0;
-        bool plain = *s && strspn(s, safe) == strlen(s);
-        if (!plain)
-                buf[len++] = '\'';
-        for (const char *p = s; *p; p++) {
-                const char *piece = !plain && *p == '\'' ? "'\\''" : (char[]){*p, 0};
-                size_t k = strlen(piece);
-                if (len + k + 2 > n) {
-                        buf[0] = 0;
-                        return;
-                }
-                memcpy(buf + len, piece, k);
-                len += k;
-        }
-        if (!plain)
-                buf[len++] = '\'';
-        buf[len] = 0;
 }
 
 const char *doctor_apparmor_value(const struct cordon_doctor_apparmor *a)
@@ -205,49 +69,6 @@ const char *doctor_apparmor_value(const struct cordon_doctor_apparmor *a)
         return a->enabled == 1 ? "active, user namespaces unrestricted" : "not active";
 }
 
-void doctor_apparmor_reason(const struct cordon_doctor_apparmor *a, char *buf, size_t n)
-{
-        if (a->restrict_unprivileged_userns != 1 || a->enabled == 0)
-                snprintf(buf, n, "%s", "");
-        else if (a->restricts_caller)
-                snprintf(buf, n,
-                         "kernel.apparmor_restrict_unprivileged_userns=1 and no profile grants "
-                         "them to cordon: the ns backend needs cordon's profile");
-        else if (*a->label && !streq(a->label, "unconfined"))
-                snprintf(buf, n,
-                         "kernel.apparmor_restrict_unprivileged_userns=1; cordon runs under the "
-                         "profile '%s'",
-                         a->label);
-        else
-                snprintf(buf, n, "kernel.apparmor_restrict_unprivileged_userns=1; root is exempt");
-}
-
-void doctor_apparmor_fix(const struct cordon_doctor_apparmor *a, char *buf, size_t n)
-{
-        char src[PATH_MAX + 64], dst[PATH_MAX + 64], dst_path[PATH_MAX];
-        if (!a->restricts_caller) {
-                snprintf(buf, n, "%s", "");
-                return;
-        }
-        if (!a->profile_installed) {
-                snprintf(buf, n,
-                         "none from here: %s is missing; `sudo make install` in cordon's source "
-                         "tree installs and loads the profile",
-                         a->profile);
-                return;
-        }
-        snprintf(dst_path, sizeof(dst_path), "%s/cordon", a->profile_dir);
-        shell_quote(a->profile, src, sizeof(src));
-        shell_quote(dst_path, dst, sizeof(dst));
-        if (!*src || !*dst) {
-                snprintf(buf, n, "%s", "");
-                return;
-        }
-        int w = snprintf(buf, n, "sudo install -m 0644 %s %s && sudo apparmor_parser -r %s", src,
-                         dst, dst);
-        if (w < 0 || (size_t)w >= n)
-                buf[0] = 0; /* never a truncated command */
-}
 void doctor_setting(const struct cordon_settings *s, const char *name, char *buf, size_t n)
 {
         char value[256];
@@ -316,7 +137,7 @@ static void userns_fix(const struct cordon_doctor_report *r, char *buf, size_t n
                 snprintf(buf, n, "sudo sysctl -w kernel.unprivileged_userns_clone=1");
                 return;
         case CORDON_USERNS_BLOCKER_APPARMOR:
-                doctor_apparmor_fix(&r->apparmor, buf, n);
+                cordon_doctor_apparmor_fix(&r->apparmor, buf, n);
                 return;
         case CORDON_USERNS_BLOCKER_NONE:
                 break;
@@ -340,19 +161,19 @@ static void backend_problems(const struct doctor_view *v, struct doctor_problems
         const struct cordon_doctor_setup *d = v->setup;
         char ureason[256], lreason[256], ufix[sizeof(pr->p[0].fix) - 512], lfix[256];
         char fix[sizeof(pr->p[0].fix)];
-        doctor_userns_reason(&r->userns, ureason, sizeof(ureason));
-        doctor_landlock_reason(&r->landlock, lreason, sizeof(lreason));
+        cordon_doctor_userns_reason(&r->userns, ureason, sizeof(ureason));
+        cordon_doctor_landlock_reason(&r->landlock, lreason, sizeof(lreason));
         userns_fix(r, ufix, sizeof(ufix));
         landlock_fix(&r->landlock, lfix, sizeof(lfix));
         char afix[sizeof(ufix)];
-        doctor_apparmor_fix(&r->apparmor, afix, sizeof(afix));
+        cordon_doctor_apparmor_fix(&r->apparmor, afix, sizeof(afix));
 
         /* AppArmor's restriction has its own fix, the one command that lifts it for cordon. */
         bool apparmor =
             r->apparmor.restricts_caller && d->backend_setting != CORDON_BACKEND_LANDLOCK;
         if (apparmor) {
                 char reason[256];
-                doctor_apparmor_reason(&r->apparmor, reason, sizeof(reason));
+                cordon_doctor_apparmor_reason(&r->apparmor, reason, sizeof(reason));
                 add(pr, !d->backend_usable, afix, "AppArmor restricts user namespaces (%s)%s",
                     reason,
                     d->backend == CORDON_BACKEND_LANDLOCK ? "; auto uses the landlock backend"
@@ -401,7 +222,7 @@ static void layer_problems(const struct doctor_view *v, struct doctor_problems *
                                                     : "cordon run warns and runs without it";
         if (r->landlock.abi <= 0) {
                 char reason[256], fix[512], lfix[256];
-                doctor_landlock_reason(&r->landlock, reason, sizeof(reason));
+                cordon_doctor_landlock_reason(&r->landlock, reason, sizeof(reason));
                 landlock_fix(&r->landlock, lfix, sizeof(lfix));
                 snprintf(fix, sizeof(fix), "%s%sCORDON_HANDLER_SANDBOX=warn runs without it", lfix,
                          *lfix ? "; or " : "");
@@ -410,7 +231,7 @@ static void layer_problems(const struct doctor_view *v, struct doctor_problems *
         }
         if (!r->seccomp.filter) {
                 char reason[256];
-                doctor_seccomp_reason(&r->seccomp, reason, sizeof(reason));
+                cordon_doctor_seccomp_reason(&r->seccomp, reason, sizeof(reason));
                 add(pr, d->layer_missing_refuses,
                     "a kernel with CONFIG_SECCOMP_FILTER; or CORDON_HANDLER_SANDBOX=warn runs "
                     "without it",

@@ -1,4 +1,5 @@
-/* The JSON receipt of one `cordon run`. */
+/* The JSON receipt of one `cordon run`: the library's report, written where the sandbox cannot
+ * reach it, whole or not at all. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -17,93 +18,32 @@
 #include "shared/macro.h"
 #include "shared/path-util.h"
 
-static json_t *namespaces_json(const struct cordon_report *rep)
+/* The library's report (cordon_report_to_json()), with the outcome as this run ended: @r the
+ * result of the step that ended it, and on a failure the sentence of @diag rather than the
+ * errno's description the report alone can give. */
+static json_t *receipt_json(const struct cordon_report *rep, int r, const struct cordon_diag *diag)
 {
-        static const char *const ns[] = {"user", "mount", "pid", "ipc", "uts", "cgroup", "net"};
-        static const unsigned bits[] = {CORDON_NS_USER, CORDON_NS_MOUNT, CORDON_NS_PID,
-                                        CORDON_NS_IPC,  CORDON_NS_UTS,   CORDON_NS_CGROUP,
-                                        CORDON_NS_NET};
-        json_t *a = json_array();
-        for (size_t i = 0; a && i < ELEMENTSOF(ns); i++)
-                if (rep->namespaces & bits[i])
-                        json_array_append_new(a, json_string(ns[i]));
-        return a;
-}
-
-static json_t *landlock_json(const struct cordon_report *rep, bool ran)
-{
-        bool on = rep->landlock.planned;
-        json_t *features = json_array();
-        const char *name;
-        for (unsigned i = 0; features && on && (name = cordon_landlock_feature_name(i, NULL)); i++)
-                if (rep->landlock.features & (1u << i))
-                        json_array_append_new(features, json_string(name));
-        return json_pack("{s:b, s:o, s:o, s:I, s:b, s:b}", "applied", ran && on, "abi",
-                         rep->landlock.abi > 0 ? json_integer(rep->landlock.abi) : json_null(),
-                         "features", features ?: json_null(), "rules",
-                         (json_int_t)rep->landlock.rules, "tcp_denied", rep->landlock.tcp_denied,
-                         "scoped", rep->landlock.scoped);
-}
-
-static json_t *seccomp_json(const struct cordon_report *rep, bool ran)
-{
-        return json_pack(
-            "{s:b, s:b, s:b, s:b, s:I}", "applied", ran && rep->seccomp.planned, "deny_list",
-            rep->seccomp.deny_list, "deny_network", rep->seccomp.deny_network, "deny_socket_create",
-            rep->seccomp.deny_socket_create, "instructions", (json_int_t)rep->seccomp.instructions);
-}
-
-static json_t *names_json(const char *const *names)
-{
-        json_t *a = json_array();
-        for (size_t i = 0; a && names && names[i]; i++)
-                json_array_append_new(a, json_string(names[i]));
-        return a;
-}
-
-static json_t *receipt_json(const struct cordon_report *rep, int r, int status,
-                            const struct cordon_diag *diag)
-{
-        bool ran = r >= 0;
-        json_t *outcome =
-            ran ? json_pack("{s:i}", "exit_status", status)
-                : json_pack("{s:s, s:i}", "error", diag ? diag->message : "", "errno", -r);
+        /* A message naming a path that is not UTF-8 becomes null, not a receipt that fails. */
+        json_t *failed =
+            r < 0 ? json_pack("{s:o, s:i}", "error", json_string_or_null(diag ? diag->message : ""),
+                              "errno", -r)
+                  : NULL;
+        if (r < 0 && !failed)
+                return NULL;
         /* Lowering failed: nothing was decided yet, so every field but the outcome is null. */
         if (!rep)
                 return json_pack("{s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:o}",
                                  "backend", "profile", "fallback", "project", "home_access",
                                  "network", "env_blocked", "env_blocked_names", "namespaces",
-                                 "layers", "outcome", outcome ?: json_null());
-        /* The names of the removed variables, never their values. */
-        json_t *o = json_pack(
-            "{s:s, s:s, s:s, s:o, s:s, s:s, s:I, s:o, s:o, s:{s:o, s:o}, s:o}", "backend",
-            cordon_backend_to_string(rep->backend), "profile",
-            cordon_profile_to_string(rep->profile), "fallback",
-            cordon_fallback_to_string(rep->fallback), "project",
-            json_string_or_null(rep->project_dir), "home_access",
-            cordon_home_access_to_string(rep->home_access), "network",
-            cordon_net_mode_to_string(rep->net_mode), "env_blocked", (json_int_t)rep->env_blocked,
-            "env_blocked_names", names_json(rep->env_blocked_names) ?: json_null(), "namespaces",
-            namespaces_json(rep) ?: json_null(), "layers", "landlock",
-            landlock_json(rep, ran) ?: json_null(), "seccomp",
-            seccomp_json(rep, ran) ?: json_null(), "outcome", outcome ?: json_null());
-        /* PROTECT_GIT_CONFIG's check after the run: what it moved aside, and what it could not
-         * check. */
-        json_t *moved = json_array();
-        for (size_t i = 0; moved && i < rep->git.n_moved; i++)
-                json_array_append_new(moved,
-                                      json_pack("{s:s, s:s, s:s}", "path", rep->git.moved[i].path,
-                                                "moved_to", rep->git.moved[i].moved_to, "reason",
-                                                rep->git.moved[i].reason));
-        if (o) {
-                json_object_set_new(o, "git_moved", moved ?: json_null());
-                json_object_set_new(o, "git_unchecked",
-                                    *rep->git.unchecked ? json_string(rep->git.unchecked)
-                                                        : json_null());
-        } else {
-                json_decref(moved);
+                                 "layers", "outcome", failed ?: json_null());
+        _cleanup_free_ char *text = NULL;
+        _cleanup_json_ json_t *o = NULL;
+        if (cordon_report_to_json(rep, 0, &text) < 0 || !(o = json_loads(text, 0, NULL)) ||
+            (failed && json_object_set_new(o, "outcome", TAKE_PTR(failed)) < 0)) {
+                json_decref(failed);
+                return NULL;
         }
-        return o;
+        return TAKE_PTR(o);
 }
 
 /* A name for the temporary next to @name that no one can have guessed. */
@@ -178,10 +118,10 @@ int receipt_open(struct receipt *rc, const char *path, const struct cordon_polic
         return 0;
 }
 
-int receipt_commit(struct receipt *rc, const struct cordon_report *rep, int r, int status,
+int receipt_commit(struct receipt *rc, const struct cordon_report *rep, int r,
                    const struct cordon_diag *diag)
 {
-        _cleanup_json_ json_t *root = receipt_json(rep, r, status, diag);
+        _cleanup_json_ json_t *root = receipt_json(rep, r, diag);
         if (!root)
                 return -ENOMEM;
         _cleanup_free_ char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -25,11 +25,11 @@ struct receipt {
 int receipt_open(struct receipt *rc, const char *path, const struct cordon_policy *p,
                  struct cordon_diag *diag);
 
-/* Writes the receipt and moves it into place, from the sandbox's report @rep (NULL when
- * lowering failed: the fields it would give are null). @r is the result of the step that ended
- * the run, @status the command's exit status when @r >= 0, @diag the reason otherwise. Returns 0
- * or -errno; the temporary file never outlives the call. */
-int receipt_commit(struct receipt *rc, const struct cordon_report *rep, int r, int status,
+/* Writes the receipt and moves it into place: the sandbox's report @rep as the library encodes
+ * it (cordon_report_to_json(); NULL when lowering failed: the fields it would give are null).
+ * @r is the result of the step that ended the run; when it failed, the outcome carries @diag's
+ * sentence. Returns 0 or -errno; the temporary file never outlives the call. */
+int receipt_commit(struct receipt *rc, const struct cordon_report *rep, int r,
                    const struct cordon_diag *diag);
 
 /* Closes everything and removes a named temporary file that was not committed. */

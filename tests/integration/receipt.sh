@@ -12,7 +12,7 @@ field() { python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(
 out_dir=$T_TMP/receipts
 mkdir -p "$out_dir"
 
-plan 12
+plan 13
 run --receipt "$out_dir/r.json" -- sh -c 'exit 3'
 check "control: a receipt outside the project is written, with the exit status" "3:3" \
         "$?:$(field "$out_dir/r.json" 'r["outcome"]["exit_status"]')"
@@ -49,6 +49,11 @@ check "a run that fails while its policy is built: 125" "125" "$?"
 check "... still gets a receipt with the error and errno, and nulls for what was never decided" \
         "EXTRA_WRITABLE_PATHS entry '$T_TMP/does-not-exist' (from --rw): No such file or directory 2 None None" \
         "$(field "$out_dir/err.json" '" ".join(map(str, (r["outcome"]["error"], r["outcome"]["errno"], r["backend"], r["layers"])))')"
+
+# The message names a path that is not UTF-8: JSON cannot hold it, the errno still counts.
+run --rw "$T_TMP/"$'\xff'"-missing" --receipt "$out_dir/bytes.json" -- true 2>/dev/null
+check "... also when its message is not UTF-8: the error null, the errno kept" "125 None 2" \
+        "$? $(field "$out_dir/bytes.json" '" ".join(map(str, (r["outcome"]["error"], r["outcome"]["errno"])))')"
 
 run --receipt "$T_TMP/no-such-dir/r.json" -- touch "$T_PROJECT/ran2" 2>"$T_TMP/err"
 check "a receipt in a directory that does not exist: refused (125) before anything ran" \

@@ -216,4 +216,9 @@ Test(cli_options, respell_settings)
                              buf, sizeof(buf));
         cr_expect_str_eq(buf, "listed by cordon config explain NETWORK_BLOCKLIST and cordon config "
                               "explain NETWORK_BLOCKLIST_EXCEPT; --block '*'");
+        /* What tells of the host is this program's `doctor`. */
+        cli_respell_settings(t, 3, "or the ns backend; see the doctor's report)", buf, sizeof(buf));
+        cr_expect_str_eq(buf, "or the ns backend; see 'cordon doctor')");
+        cli_respell_settings(t, 3, "the doctor's report, the doctor's", buf, sizeof(buf));
+        cr_expect_str_eq(buf, "'cordon doctor', the doctor's");
 }

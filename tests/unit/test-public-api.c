@@ -265,6 +265,13 @@ Test(public_api, doctor_collect_and_auto_backend)
                 if (!cordon_doctor_ns_backend_usable(&r) &&
                     b != (r.landlock.abi > 0 ? CORDON_BACKEND_LANDLOCK : -EOPNOTSUPP))
                         rc = 3;
+                /* The JSON encoding, compact, from the first part of the report on. */
+                static const char start[] = "{\"user_namespaces\":{\"usable\":";
+                char *json = NULL;
+                if (cordon_doctor_to_json(&r, NULL, NULL, 0, &json) < 0 ||
+                    strncmp(json, start, strlen(start)) != 0)
+                        rc = 4;
+                free(json);
                 cordon_doctor_report_clear(&r);
                 cordon_doctor_report_clear(NULL);
                 _exit(rc);

@@ -468,7 +468,7 @@ char *cordon_config_default_text(void)
         char *buf = NULL;
         size_t len = 0;
         int r = append(&buf, &len,
-                       "# cordon's sandbox.conf: bash, read before every `cordon run`\n"
+                       "# cordon's sandbox.conf: bash, read before every sandbox starts\n"
                        "# (see cordon-config(5)). Every variable is listed at its built-in\n"
                        "# default, commented out. Uncomment a line to change it; for a list,\n"
                        "# NAME+=(...) adds to the default and NAME=(...) replaces it.\n"
