@@ -149,11 +149,13 @@ static char stat_of(pid_t pid, unsigned long long *ret_ticks)
 /* Every process of the session but its server: PID 1's namespace (ns), else the processes
  * below the reaper but the server (landlock: it is stopped too, so it counts). Returns how many
  * there are, and how many of them are not stopped. */
-static void session_procs(size_t *ret_all, size_t *ret_running)
+static void session_procs(pid_t member, size_t *ret_all, size_t *ret_running)
 {
         const struct cordon_report *rep = cordon_sandbox_report(sb);
         char self_ns[64] = "", path[64];
-        snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)rep->pid);
+        /* A command's, not PID 1's: an unprivileged user cannot read the namespace links of a
+         * process that is not dumpable. */
+        snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)member);
         ssize_t k = readlink(path, self_ns, sizeof(self_ns) - 1);
         if (k > 0)
                 self_ns[k] = 0;
@@ -379,7 +381,7 @@ static void check_suspended(struct cordon_exec *busy)
         if (st != 'T' || st2 != 'T' || t1 != t2)
                 die("suspended, the busy loop is '%c'/'%c' and used %llu ticks", st, st2, t2 - t1);
         size_t all, running;
-        session_procs(&all, &running);
+        session_procs(hp, &all, &running);
         if (running)
                 die("suspended, %zu of %zu processes still run", running, all);
 }
@@ -450,10 +452,11 @@ static void t_forkloop(void)
         if (cordon_sandbox_suspend(sb, &d) < 0)
                 die("suspend: %s", d.message);
         size_t all, running;
-        session_procs(&all, &running);
+        pid_t hp = host_pid(f);
+        session_procs(hp, &all, &running);
         usleep(200 * 1000);
         size_t all2, running2;
-        session_procs(&all2, &running2);
+        session_procs(hp, &all2, &running2);
         if (running || running2 || all2 != all || all < 2)
                 die("fork loop: %zu/%zu running, then %zu/%zu", running, all, running2, all2);
         if (cordon_sandbox_resume(sb, &d) < 0)

@@ -1,10 +1,12 @@
 /* The command server (see server.h): PID 1's life after its steps, and a landlock session's
  * confined server. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -12,6 +14,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cordon/cordon.h"
@@ -212,18 +215,56 @@ static void signal_commands(struct server *s, uint32_t id, int sig)
                         (void)kill(-s->cmds[i].pid, sig);
 }
 
-/* PID 1 stops everything else of its namespace. A process forking meanwhile: a fork that sees
- * the stop pending fails and is restarted after the continue (the kernel's check in
- * copy_process()), and a second pass takes any child that got through regardless. */
+/* Whether every process of the namespace but PID 1 is stopped (or a zombie), from its /proc. */
+static bool all_stopped(void)
+{
+        DIR *d = opendir("/proc");
+        if (!d)
+                return false;
+        bool all = true;
+        struct dirent *de;
+        while (all && (de = readdir(d))) {
+                char *end;
+                long pid = strtol(de->d_name, &end, 10);
+                if (*end || pid <= 1)
+                        continue;
+                char path[64], buf[512];
+                snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+                int fd = open(path, O_RDONLY | O_CLOEXEC);
+                if (fd < 0)
+                        continue; /* gone */
+                ssize_t n = read(fd, buf, sizeof(buf) - 1);
+                (void)close(fd);
+                if (n <= 0)
+                        continue;
+                buf[n] = 0;
+                const char *p = strrchr(buf, ')');
+                char st = p && p[1] == ' ' ? p[2] : 0;
+                all = st == 'T' || st == 't' || st == 'Z' || st == 'X';
+        }
+        closedir(d);
+        return all;
+}
+
+/* PID 1 stops everything else of its namespace: kill(-1) again until /proc shows every one
+ * stopped (a stop takes effect when its target next runs; a process forking meanwhile has the
+ * fork fail and restart after the continue, the kernel's check in copy_process(), and a child
+ * that got through regardless is taken by the next round). The answer comes once all are. */
 static int suspend(struct server *s, bool stop)
 {
         if (!s->c->pid1)
                 return -EOPNOTSUPP;
-        int sig = stop ? SIGSTOP : SIGCONT;
-        for (int pass = 0; pass < (stop ? 2 : 1); pass++)
-                if (kill(-1, sig) < 0 && errno != ESRCH)
+        if (!stop)
+                return kill(-1, SIGCONT) < 0 && errno != ESRCH ? -errno : 0;
+        for (int round = 0; round < 2000; round++) {
+                if (kill(-1, SIGSTOP) < 0 && errno != ESRCH)
                         return -errno;
-        return 0;
+                if (all_stopped())
+                        return 0;
+                struct timespec ts = {.tv_nsec = round < 100 ? 50 * 1000 : 1000 * 1000};
+                (void)nanosleep(&ts, NULL);
+        }
+        return -EBUSY;
 }
 
 /* The control channel is readable. Returns false once it is to be read no more. */
