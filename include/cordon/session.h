@@ -71,6 +71,25 @@ pid_t cordon_exec_pid(const struct cordon_exec *e);
  * NULL. Every handle must be freed before its session. */
 struct cordon_exec *cordon_exec_free(struct cordon_exec *e);
 
+/* Flags of cordon_sandbox_attach(). */
+enum {
+        CORDON_ATTACH_READ_WRITE = 1u << 0, /* else read-only */
+};
+
+/* Binds host directory or file @host_path at @guest_path inside the live session (a new
+ * mount, recursive, nosuid and nodev, read-only unless CORDON_ATTACH_READ_WRITE), which its
+ * running commands see at once. The checks of a start hold: @host_path is opened one
+ * component at a time without following a symlink (-ELOOP: a planted link); it may not be,
+ * hold or lie below a path the session hides (credential stores, blocked files: -EACCES); a
+ * read-write one may not hold or lie below a path the session keeps read-only, nor overlap
+ * the admin's DENIED_WRITABLE_PATHS (-EACCES); @guest_path must lie below a directory the
+ * session's Landlock rules open for that access (-EACCES), and is made (with its parents)
+ * when missing, never through a symbolic link of the session's. Both paths absolute, without "." or
+ * ".." components (-EINVAL). -EOPNOTSUPP under the landlock backend, which has no mount namespace;
+ * -ENOTCONN. */
+int cordon_sandbox_attach(struct cordon_sandbox *sb, const char *host_path, const char *guest_path,
+                          unsigned flags, struct cordon_diag *diag);
+
 /* Stops every process of the session (cordon_sandbox_resume() continues them): cgroup.freeze
  * where the session has a cgroup v2 of its own, else SIGSTOP from inside (the ns backend's PID
  * 1 stops all of its namespace) or, under the landlock backend, from the supervisor to every

@@ -504,6 +504,97 @@ static void t_holder_killed(void)
         printf("ok: SIGKILL of the holder takes the session and its commands along\n");
 }
 
+static int attach(const char *host, const char *guest, unsigned flags, struct cordon_diag *d)
+{
+        memset(d, 0, sizeof(*d));
+        return cordon_sandbox_attach(sb, host, guest, flags, d);
+}
+
+/* Binds while a command runs, which sees it; read-only unless asked; the refusals of a start. */
+static void t_attach(void)
+{
+        char cwd[4096], src[4200], dst[4200], rwsrc[4200], rwdst[4200], link[4200];
+        const char *tmp = getenv("T_TMP") ?: "/tmp";
+        if (!getcwd(cwd, sizeof(cwd)))
+                die("getcwd");
+        snprintf(src, sizeof(src), "%s/attach-src-%d", tmp, (int)getpid());
+        snprintf(rwsrc, sizeof(rwsrc), "%s/attach-rw-%d", tmp, (int)getpid());
+        snprintf(link, sizeof(link), "%s/attach-link-%d", tmp, (int)getpid());
+        snprintf(dst, sizeof(dst), "%s/attached", cwd);
+        snprintf(rwdst, sizeof(rwdst), "%s/attached-rw", cwd);
+        if (mkdir(src, 0755) < 0 || mkdir(rwsrc, 0755) < 0 || symlink(src, link) < 0)
+                die("setup: %s", strerror(errno));
+        char file[4300];
+        snprintf(file, sizeof(file), "%s/hello", src);
+        FILE *f = fopen(file, "we");
+        if (!f || fputs("hi\n", f) < 0 || fclose(f) != 0)
+                die("setup file");
+        int p[2];
+        if (pipe2(p, O_CLOEXEC) < 0)
+                die("pipe");
+        struct cordon_exec *waiter =
+            run("i=0; while [ ! -e attached/hello ] && [ $i -lt 200 ]; do sleep 0.05; "
+                "i=$((i+1)); done; cat attached/hello",
+                p[1], 0);
+        close(p[1]);
+        struct cordon_diag d;
+        int r = attach(src, dst, 0, &d);
+        if (cordon_sandbox_report(sb)->backend != CORDON_BACKEND_NS) {
+                if (r != -EOPNOTSUPP)
+                        die("landlock attach gave %d, not -EOPNOTSUPP (%s)", r, d.message);
+                cordon_exec_kill(waiter, SIGKILL);
+                wait_status(waiter);
+                cordon_exec_free(waiter);
+                close(p[0]);
+                printf("ok: the landlock backend answers -EOPNOTSUPP (no mount namespace)\n");
+                return;
+        }
+        if (r < 0)
+                die("attach: %s (%s)", strerror(-r), d.message);
+        int st = wait_status(waiter);
+        char out[256];
+        slurp(p[0], out, sizeof(out));
+        close(p[0]);
+        if (st != 0 || strcmp(out, "hi\n") != 0)
+                die("the running command did not see the attach: %d '%s'", st, out);
+        cordon_exec_free(waiter);
+        printf("ok: a running command sees what was attached\n");
+        struct cordon_exec *w = run("echo x > attached/new 2>/dev/null", -1, 0);
+        if (wait_status(w) == 0)
+                die("a read-only attach took a write");
+        cordon_exec_free(w);
+        printf("ok: a read-only attach refuses writes\n");
+        if ((r = attach(rwsrc, rwdst, CORDON_ATTACH_READ_WRITE, &d)) < 0)
+                die("rw attach: %s (%s)", strerror(-r), d.message);
+        w = run("echo written > attached-rw/out", -1, 0);
+        snprintf(file, sizeof(file), "%s/out", rwsrc);
+        char back[64] = "";
+        f = wait_status(w) == 0 ? fopen(file, "re") : NULL;
+        if (!f || !fgets(back, sizeof(back), f) || strcmp(back, "written\n") != 0)
+                die("a read-write attach's write did not reach the host");
+        fclose(f);
+        cordon_exec_free(w);
+        printf("ok: a read-write attach's writes reach the host\n");
+        /* The refusals. */
+        snprintf(dst, sizeof(dst), "%s/via-link", cwd);
+        if ((r = attach(link, dst, 0, &d)) != -ELOOP)
+                die("a symlinked source gave %d, not -ELOOP", r);
+        const char *home = getenv("HOME");
+        char ssh[4200];
+        snprintf(ssh, sizeof(ssh), "%s/.ssh", home ? home : "/nonexistent");
+        snprintf(dst, sizeof(dst), "%s/keys", cwd);
+        int r1 = attach(ssh, dst, 0, &d);
+        int r2 = home ? attach(home, dst, 0, &d) : -EACCES;
+        if (r1 != -EACCES || r2 != -EACCES)
+                die("attaching the hidden ~/.ssh gave %d, its parent %d (not -EACCES)", r1, r2);
+        if ((r = attach(src, "/opt/cordon-attach-test", 0, &d)) != -EACCES)
+                die("a target outside the Landlock rules gave %d (%s)", r, d.message);
+        if ((r = attach(src, "relative/path", 0, &d)) != -EINVAL)
+                die("a relative target gave %d", r);
+        printf("ok: refused: a symlinked source (ELOOP), a hidden credential store and its parent, "
+               "a target Landlock does not open (EACCES), a relative path (EINVAL)\n");
+}
+
 int main(int argc, char **argv)
 {
         if (argc < 2)
@@ -530,6 +621,8 @@ int main(int argc, char **argv)
                 t_cycles(n ?: 50);
         else if (strcmp(t, "forkloop") == 0)
                 t_forkloop();
+        else if (strcmp(t, "attach") == 0)
+                t_attach();
         else
                 die("unknown test %s", t);
         cordon_sandbox_free(sb);

@@ -2,7 +2,9 @@
 # Sessions (cordon/session.h), through the public API by tests/helpers/session-probe: a live
 # sandbox running many commands, each with its own cwd, environment, stdio or pty and timeout;
 # suspend and resume (nothing runs meanwhile, not even a fork loop; cycles under writes lose
-# nothing); and the holder's SIGKILL leaving nothing behind. Both backends, both users.
+# nothing); an attach a running command sees, with the refusals of a start (the landlock
+# backend: -EOPNOTSUPP); and the holder's SIGKILL leaving nothing behind. Both backends, both
+# users.
 . "$(dirname "$0")/../lib/tap.sh"
 
 probe() { # probe TEST [ARG]: its "ok:" lines as TAP, its failure as one not ok
@@ -16,7 +18,8 @@ probe() { # probe TEST [ARG]: its "ok:" lines as TAP, its failure as one not ok
         fi
 }
 
-plan 14
+mkdir -p "$HOME/.ssh" # a credential store the session hides, for the attach's refusals
+plan $((14 + $(on_backend 4 1)))
 probe concurrent 200 # 1
 probe per-exec       # 5
 probe pty            # 1
@@ -24,6 +27,7 @@ probe suspend        # 2
 probe cycles 50      # 1
 probe forkloop       # 1
 probe holder-killed  # 1
+probe attach         # 4 (ns) or 1 (landlock)
 probe start          # 1
 # 1 + 5 + 1 + 2 + 1 + 1 + 1 + 1 = 13, and one for the whole: the probe ran as this user
 case $(id -u) in

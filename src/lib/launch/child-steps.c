@@ -221,6 +221,32 @@ static int step_pty_inside(struct cordon_sandbox *sb, struct step_result *res)
         return r;
 }
 
+/* A session's namespaces, for the supervisor's attach (session-attach.c): PID 1 is not
+ * dumpable, so they cannot be opened from outside; it hands them over. */
+static int step_session_ns(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        if (!sb->session)
+                return 0;
+        static const struct {
+                const char *path;
+                uint32_t kind;
+        } ns[] = {{"/proc/self/ns/user", CORDON_CONTROL_FD_USERNS},
+                  {"/proc/self/ns/mnt", CORDON_CONTROL_FD_MNTNS}};
+        for (size_t i = 0; i < ELEMENTSOF(ns); i++) {
+                int fd = open(ns[i].path, O_RDONLY | O_CLOEXEC);
+                if (fd < 0)
+                        return -errno;
+                struct cordon_control_msg msg = {
+                    .type = CORDON_CONTROL_FD, .kind = ns[i].kind, .fd = fd};
+                int r = cordon_control_send(sb->control[1], &msg);
+                safe_close(fd);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
 static int step_hostname(struct cordon_sandbox *sb, struct step_result *res)
 {
         (void)res;
@@ -501,6 +527,7 @@ static const struct child_step ns_steps[] = {
     {CORDON_STEP_PROCESS, step_scrub_environ},
     {CORDON_STEP_MOUNT, step_mounts},
     {CORDON_STEP_TERMINAL, step_pty_inside},
+    {CORDON_STEP_PROCESS, step_session_ns},
     {CORDON_STEP_HOSTNAME, step_hostname},
     {CORDON_STEP_NETWORK, step_loopback},
     {CORDON_STEP_PROXY, step_proxy_listener},

@@ -37,6 +37,8 @@ enum cordon_control_fd_kind {
         CORDON_CONTROL_FD_PROXY_LISTENER, /* the egress proxy's listening socket, inside */
         CORDON_CONTROL_FD_SECCOMP_NOTIFY, /* landlock backend: the seccomp listener */
         CORDON_CONTROL_FD_DNS_SOCKET,     /* filtered mode: the resolver's UDP socket, inside */
+        CORDON_CONTROL_FD_USERNS,         /* a session under the ns backend: its user namespace */
+        CORDON_CONTROL_FD_MNTNS,          /* and its mount namespace (cordon_sandbox_attach()) */
 };
 
 /* Flags of a CORDON_CONTROL_EXEC. */

@@ -19,6 +19,7 @@
 #include "lib/policy/diag.h"
 #include "lib/resolve/env-filter.h"
 #include "shared/fd-util.h"
+#include "shared/strv.h"
 #include "shared/macro.h"
 
 #ifndef TIOCGPTPEER
@@ -168,6 +169,23 @@ int cordon_session_new(struct cordon_sandbox *sb, const struct cordon_policy *p)
                 cordon_session_free(sb);
                 return r;
         }
+        if ((r = cordon_list_copy(&s->denied_writable, &p->denied_writable)) < 0) {
+                sb->sess = s;
+                cordon_session_free(sb);
+                return r;
+        }
+        for (size_t i = 0; i < p->n_fs && r >= 0; i++) {
+                const struct cordon_fs_rule *f = &p->fs[i];
+                if (f->access == CORDON_ACCESS_MASKED && f->guest)
+                        r = strv_extend(&s->masked, f->guest);
+                else if (f->access == CORDON_ACCESS_RO && f->host)
+                        r = strv_extend(&s->readonly, f->host);
+        }
+        if (r < 0) {
+                sb->sess = s;
+                cordon_session_free(sb);
+                return r;
+        }
         s->env_rules.block_url_credentials = er->block_url_credentials;
         s->env_rules.block_token_values = er->block_token_values;
         s->control_src = (struct cordon_loop_source){.n_fds = 1,
@@ -198,6 +216,9 @@ void cordon_session_free(struct cordon_sandbox *sb)
         cordon_list_clear(&s->env_rules.blocked_patterns);
         cordon_list_clear(&s->env_rules.allowed);
         cordon_list_clear(&s->env_rules.set);
+        cordon_list_clear(&s->denied_writable);
+        strv_free(s->masked);
+        strv_free(s->readonly);
         free(s);
         sb->sess = NULL;
 }

@@ -14,6 +14,11 @@ struct cordon_sandbox;
 struct cordon_session {
         struct cordon_sandbox *sb;
         struct cordon_env_rules env_rules; /* the policy's, copied: a command's variables */
+        /* For an attach: the paths the policy hides (masked), keeps read-only (host side), and
+         * the admin's DENIED_WRITABLE_PATHS, copied. */
+        char **masked;
+        char **readonly;
+        struct cordon_list denied_writable;
         struct cordon_loop_source control_src;
         bool ended;     /* the inside is gone (the control channel's end of file) */
         bool suspended; /* by cordon_sandbox_suspend() */

@@ -367,6 +367,12 @@ static int phase_child_report(struct cordon_sandbox *sb, struct cordon_step_repo
                 else if (m.type == CORDON_CONTROL_FD && m.kind == CORDON_CONTROL_FD_DNS_SOCKET &&
                          sb->dns_socket < 0)
                         sb->dns_socket = m.fd;
+                else if (m.type == CORDON_CONTROL_FD && m.kind == CORDON_CONTROL_FD_USERNS &&
+                         sb->session && sb->ns_fds[0] < 0)
+                        sb->ns_fds[0] = m.fd;
+                else if (m.type == CORDON_CONTROL_FD && m.kind == CORDON_CONTROL_FD_MNTNS &&
+                         sb->session && sb->ns_fds[1] < 0)
+                        sb->ns_fds[1] = m.fd;
                 else if (m.type == CORDON_CONTROL_FD &&
                          m.kind == CORDON_CONTROL_FD_SECCOMP_NOTIFY && sb->l.seccomp_key.notify &&
                          sb->notify_listener < 0)
@@ -506,6 +512,8 @@ static void launch_undo(struct cordon_sandbox *sb)
         sb->net_up[1] = safe_close(sb->net_up[1]);
         sb->notify_listener = safe_close(sb->notify_listener);
         sb->dns_socket = safe_close(sb->dns_socket);
+        sb->ns_fds[0] = safe_close(sb->ns_fds[0]);
+        sb->ns_fds[1] = safe_close(sb->ns_fds[1]);
         cordon_mount_plan_clear(&sb->plan);
         sb->plan = (struct cordon_mount_plan){0};
         cordon_reaper_clear(&sb->reaper);

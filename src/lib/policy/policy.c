@@ -216,6 +216,7 @@ _public_ struct cordon_policy *cordon_policy_free(struct cordon_policy *p)
         }
         free(p->fs);
         env_rules_clear(&p->env_rules);
+        cordon_list_clear(&p->denied_writable);
         strv_free(p->envp);
         strv_free(p->landlock_env);
         strv_free(p->landlock_env_files);

@@ -145,6 +145,9 @@ struct cordon_policy {
         size_t n_fs;
 
         struct cordon_env_rules env_rules;
+        /* The admin's DENIED_WRITABLE_PATHS, for a session's attach (cordon_sandbox_attach()):
+         * a read-write bind at, below or above one is refused as at the start. */
+        struct cordon_list denied_writable;
         char **envp; /* the final environment handed to the command */
         /* NAME=VALUE the landlock backend sets over @envp: where a tool's directory is bound
          * elsewhere under the ns backend, it names the host directory itself (PACKAGE_CACHES). */

@@ -457,7 +457,8 @@ static int lower_env(struct lower *l)
         const struct cordon_settings *s = l->s;
         struct cordon_env_rules *e = &l->p->env_rules;
         int r;
-        if ((r = cordon_list_copy(&e->blocked_names, &s->blocked_env_vars)) < 0 ||
+        if ((r = cordon_list_copy(&l->p->denied_writable, &s->denied_writable_paths)) < 0 ||
+            (r = cordon_list_copy(&e->blocked_names, &s->blocked_env_vars)) < 0 ||
             (r = cordon_list_copy(&e->blocked_patterns, &s->blocked_env_patterns)) < 0 ||
             (r = cordon_list_copy(&e->allowed, &s->allowed_env_vars)) < 0)
                 return r;
