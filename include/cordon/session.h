@@ -18,6 +18,7 @@ extern "C" {
 #endif
 
 struct cordon_sandbox;
+struct cordon_policy;
 struct cordon_exec;
 
 /* Flags of struct cordon_exec_options. */
@@ -89,6 +90,16 @@ enum {
  * -ENOTCONN. */
 int cordon_sandbox_attach(struct cordon_sandbox *sb, const char *host_path, const char *guest_path,
                           unsigned flags, struct cordon_diag *diag);
+
+/* Replaces the live session's network rules with those of @p (NETWORK_BLOCKLIST,
+ * NETWORK_BLOCKLIST_EXCEPT, the admin's tier; only read): new connections and names are judged
+ * by them at once, open connections through the egress proxy to a destination they refuse are
+ * closed, and filtered mode's firewall inside the session is replaced in one transaction (the
+ * old one holds until the new one does; established flows it now refuses stop). The mode
+ * stays: a weaker one than the session's is refused (-EPERM), a stricter one is not built
+ * (-EOPNOTSUPP). Returns 0, -ENOTCONN, or -errno with @diag (nothing changed then). */
+int cordon_sandbox_set_network(struct cordon_sandbox *sb, const struct cordon_policy *p,
+                               struct cordon_diag *diag);
 
 /* Stops every process of the session (cordon_sandbox_resume() continues them): cgroup.freeze
  * where the session has a cgroup v2 of its own, else SIGSTOP from inside (the ns backend's PID

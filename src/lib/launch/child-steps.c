@@ -221,8 +221,9 @@ static int step_pty_inside(struct cordon_sandbox *sb, struct step_result *res)
         return r;
 }
 
-/* A session's namespaces, for the supervisor's attach (session-attach.c): PID 1 is not
- * dumpable, so they cannot be opened from outside; it hands them over. */
+/* A session's namespaces, for the supervisor's attach (session-attach.c) and network change
+ * (session-network.c): PID 1 is not dumpable, so they cannot be opened from outside; it hands
+ * them over. */
 static int step_session_ns(struct cordon_sandbox *sb, struct step_result *res)
 {
         (void)res;
@@ -232,8 +233,10 @@ static int step_session_ns(struct cordon_sandbox *sb, struct step_result *res)
                 const char *path;
                 uint32_t kind;
         } ns[] = {{"/proc/self/ns/user", CORDON_CONTROL_FD_USERNS},
-                  {"/proc/self/ns/mnt", CORDON_CONTROL_FD_MNTNS}};
-        for (size_t i = 0; i < ELEMENTSOF(ns); i++) {
+                  {"/proc/self/ns/mnt", CORDON_CONTROL_FD_MNTNS},
+                  {"/proc/self/ns/net", CORDON_CONTROL_FD_NETNS}};
+        const bool netns = cordon_net_mode_traits(sb->l.net_mode)->netns;
+        for (size_t i = 0; i < ELEMENTSOF(ns) - !netns; i++) {
                 int fd = open(ns[i].path, O_RDONLY | O_CLOEXEC);
                 if (fd < 0)
                         return -errno;

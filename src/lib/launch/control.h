@@ -39,6 +39,7 @@ enum cordon_control_fd_kind {
         CORDON_CONTROL_FD_DNS_SOCKET,     /* filtered mode: the resolver's UDP socket, inside */
         CORDON_CONTROL_FD_USERNS,         /* a session under the ns backend: its user namespace */
         CORDON_CONTROL_FD_MNTNS,          /* and its mount namespace (cordon_sandbox_attach()) */
+        CORDON_CONTROL_FD_NETNS,          /* and its network namespace, when it has one */
 };
 
 /* Flags of a CORDON_CONTROL_EXEC. */

@@ -498,3 +498,9 @@ struct cordon_dns_relay *cordon_dns_relay_free(struct cordon_dns_relay *d)
         free(d);
         return NULL;
 }
+
+void cordon_dns_relay_set_rules(struct cordon_dns_relay *d, const struct cordon_net_rules *rules)
+{
+        d->cfg.rules = rules;
+        d->n_ports = cordon_dns_exception_ports(rules, d->ports);
+}

@@ -73,6 +73,9 @@ void cordon_dns_relay_get_stats(const struct cordon_dns_relay *d,
                                 struct cordon_dns_relay_stats *ret);
 struct cordon_dns_relay *cordon_dns_relay_free(struct cordon_dns_relay *d);
 
+/* Judges from now on by @rules (borrowed, must outlive the relay, or the next call): a query
+ * in flight is answered by them too. */
+void cordon_dns_relay_set_rules(struct cordon_dns_relay *d, const struct cordon_net_rules *rules);
 /* Whether the normalised name @name may be resolved: the name rules allow it on some port —
  * with no port (a rule with a port does not match then) or on one of the @n_ports ports (the
  * distinct ports of the exceptions, from cordon_dns_exception_ports()), so that an exception

@@ -65,8 +65,9 @@ struct cordon_sandbox {
          * @sess is the supervisor's side of it once it runs. */
         bool session;
         struct cordon_session *sess;
-        /* A session under the ns backend: its user and mount namespaces, as PID 1 sent them. */
-        int ns_fds[2];
+        /* A session under the ns backend: its user, mount and (when it has one) network
+         * namespaces, as PID 1 sent them. */
+        int ns_fds[3];
         /* NULL: the command keeps the caller's fds 0..2. Changed only in the ns backend's PID 1
          * (its own copy), by cordon_pty_move_inside(). */
         struct cordon_pty *pty;

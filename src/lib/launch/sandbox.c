@@ -307,7 +307,7 @@ _public_ int cordon_sandbox_start_with(const struct cordon_policy *p, char *cons
                 return -ENOMEM;
         sb->opts = opts ? *opts : none;
         sb->pidfd = sb->control[0] = sb->control[1] = sb->status[0] = sb->status[1] = -EBADF;
-        sb->report_fd = sb->ns_fds[0] = sb->ns_fds[1] = -EBADF;
+        sb->report_fd = sb->ns_fds[0] = sb->ns_fds[1] = sb->ns_fds[2] = -EBADF;
         sb->proxy_listener = sb->net_log_fd = sb->l.proxy_fd = sb->notify_listener = -EBADF;
         sb->dns_socket = sb->net_up[0] = sb->net_up[1] = -EBADF;
         sb->l.cgroup_fds[0] = sb->l.cgroup_fds[1] = sb->l.cgroup_fds[2] = sb->l.cgroup_fds[3] =
@@ -457,6 +457,7 @@ _public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
         safe_close(sb->pidfd);
         safe_close(sb->ns_fds[0]);
         safe_close(sb->ns_fds[1]);
+        safe_close(sb->ns_fds[2]);
         safe_close(sb->control[0]);
         safe_close(sb->control[1]);
         safe_close(sb->net_up[0]);

@@ -373,6 +373,9 @@ static int phase_child_report(struct cordon_sandbox *sb, struct cordon_step_repo
                 else if (m.type == CORDON_CONTROL_FD && m.kind == CORDON_CONTROL_FD_MNTNS &&
                          sb->session && sb->ns_fds[1] < 0)
                         sb->ns_fds[1] = m.fd;
+                else if (m.type == CORDON_CONTROL_FD && m.kind == CORDON_CONTROL_FD_NETNS &&
+                         sb->session && sb->ns_fds[2] < 0)
+                        sb->ns_fds[2] = m.fd;
                 else if (m.type == CORDON_CONTROL_FD &&
                          m.kind == CORDON_CONTROL_FD_SECCOMP_NOTIFY && sb->l.seccomp_key.notify &&
                          sb->notify_listener < 0)
@@ -514,6 +517,7 @@ static void launch_undo(struct cordon_sandbox *sb)
         sb->dns_socket = safe_close(sb->dns_socket);
         sb->ns_fds[0] = safe_close(sb->ns_fds[0]);
         sb->ns_fds[1] = safe_close(sb->ns_fds[1]);
+        sb->ns_fds[2] = safe_close(sb->ns_fds[2]);
         cordon_mount_plan_clear(&sb->plan);
         sb->plan = (struct cordon_mount_plan){0};
         cordon_reaper_clear(&sb->reaper);

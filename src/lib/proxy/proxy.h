@@ -98,6 +98,11 @@ int cordon_proxy_fd(const struct cordon_proxy *p);
 /* The next CLOCK_MONOTONIC microsecond at which cordon_proxy_dispatch() wants to run, 0: none.
  * It may be early, never late. */
 uint64_t cordon_proxy_deadline(const struct cordon_proxy *p);
+/* Decides by @rules (borrowed: must outlive the proxy, or the next call) from now on, and
+ * judges every open connection that has a destination again: one the new rules refuse is
+ * closed, and none keeps a pointer into the old set. Returns how many were closed. */
+size_t cordon_proxy_set_rules(struct cordon_proxy *p, const struct cordon_net_rules *rules);
+
 /* Handles ready events and expired timers without blocking. Returns 0, or -errno when the
  * proxy itself failed (epoll_wait); failures of single connections are logged, not returned. */
 int cordon_proxy_dispatch(struct cordon_proxy *p);
