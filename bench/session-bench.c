@@ -346,6 +346,9 @@ static void t_suspend(int rounds, int warmup, int procs)
                 while (t.running && now_ns() - t1 < 5 * 1000000000LL)
                         t = tree_of(top);
                 int64_t t2 = now_ns();
+                /* What one walk of /proc over them costs here, for reading "stopped". */
+                (void)tree_of(top);
+                int64_t walk = now_ns() - t2, t2b = now_ns();
                 if (t.running)
                         die("suspended, %zu of %zu processes still run after 5 s", t.running,
                             t.all);
@@ -362,12 +365,12 @@ static void t_suspend(int rounds, int warmup, int procs)
                 if (t.all < (size_t)procs)
                         die("only %zu processes are left of %d", t.all, procs);
                 sample(i, warmup, "suspend", t1 - t0);
-                sample(i, warmup, "resume", t3 - t2);
-                sample(i, warmup, "cycle", (t1 - t0) + (t3 - t2));
+                sample(i, warmup, "resume", t3 - t2b);
+                sample(i, warmup, "cycle", (t1 - t0) + (t3 - t2b));
                 sample(i, warmup, "stopped", t2 - t0);
-                sample(i, warmup, "running", t4 - t2);
-                /* Every round's, the warm-up's too: the first suspend is the likeliest to return
-                 * early. */
+                sample(i, warmup, "running", t4 - t2b);
+                sample(i, warmup, "walk", walk);
+                /* Every round's, the warm-up's too. */
                 sample(i, 0, "late", (int64_t)late);
         }
         printf("mechanism %s\n",

@@ -169,12 +169,13 @@ for b in backends:
                      st / run / 1.1, "resolve+start %.2fx" % ((st + med["resolve-" + net]) / run)))
 
     s, facts = drive("suspend", b, suspend_rounds, min(warmup, 3), procs)
-    med = print_medians(["suspend", "resume", "cycle", "stopped", "running"], s, width=22)
+    med = print_medians(["suspend", "resume", "cycle", "stopped", "running", "walk"], s, width=22)
     late = s["late"]
     rows.append(("suspend + resume, %s processes" % facts["procs"], b, "%.3f ms" % med["cycle"],
                  "%.3f ms" % p90(s["cycle"]), "<= 5 ms", med["cycle"] / 5.0,
-                 "%s; until seen stopped %.3f ms; not yet stopped when suspend returned: max %d, "
-                 "in %d of %d rounds (warm-up included)" % (facts["mechanism"], med["stopped"], max(late),
+                 "%s; until seen stopped %.3f ms (one /proc walk over them: %.3f ms); not yet "
+                 "stopped when suspend returned: max %d, in %d of %d rounds (warm-up included)"
+                 % (facts["mechanism"], med["stopped"], med["walk"], max(late),
                              sum(1 for x in late if x), len(late))))
 
     lines = mem_lines if mem_lines is not None else memory(b, memory_rounds, [])
