@@ -37,7 +37,7 @@ extern char **environ;
 
 static const char *backend;
 
-_Noreturn static void die(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) _Noreturn static void die(const char *fmt, ...)
 {
         va_list ap;
         va_start(ap, fmt);
