@@ -219,6 +219,12 @@ static void t_start(int rounds, int warmup, const char *net, const char *cordon)
                         int64_t t2 = now_ns();
                         sample(i, warmup, "resolve", t1 - t0);
                         sample(i, warmup, "start", t2 - t1);
+                        /* What the mode gave here (the default one depends on the host). */
+                        const struct cordon_report *rep = cordon_sandbox_report(sb);
+                        if (i == 0)
+                                printf("net %s %s %s\n", cordon_net_mode_to_string(rep->net_mode),
+                                       cordon_net_mode_to_string(rep->net_mode_requested),
+                                       rep->net_note ? rep->net_note : "");
                         cordon_policy_free(p);
                         cordon_sandbox_free(sb);
                 }
