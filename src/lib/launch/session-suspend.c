@@ -43,10 +43,10 @@ static void sleep_usec(long usec)
         (void)nanosleep(&ts, NULL);
 }
 
-/* The state letter and parent of @pid from /proc/PID/stat; 0 when it is gone. */
-static char proc_state(pid_t pid, pid_t *ret_ppid)
+/* The state letter, parent and thread count of @pid from /proc/PID/stat; 0 when it is gone. */
+static char proc_state(pid_t pid, pid_t *ret_ppid, long *ret_threads)
 {
-        char path[64], buf[512];
+        char path[64], buf[1024];
         snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
         _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
@@ -58,16 +58,54 @@ static char proc_state(pid_t pid, pid_t *ret_ppid)
         const char *p = strrchr(buf, ')');
         char state = 0;
         int ppid = 0;
-        if (!p || sscanf(p + 1, " %c %d", &state, &ppid) != 2)
+        long threads = 1;
+        /* Fields 3 (state), 4 (ppid) and 20 (num_threads). */
+        if (!p ||
+            sscanf(p + 1, " %c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %ld",
+                   &state, &ppid, &threads) < 2)
                 return 0;
         *ret_ppid = ppid;
+        if (ret_threads)
+                *ret_threads = threads;
         return state;
 }
 
-/* Appends the children of every thread of @pid to @out. */
-static void children_of(pid_t pid, pid_t *out, size_t *n)
+static void parse_children(const char *buf, pid_t *out, size_t *n)
 {
-        char path[64];
+        for (const char *s = buf; *s && *n < TREE_MAX;) {
+                char *e;
+                long v = strtol(s, &e, 10);
+                if (e == s)
+                        break;
+                if (v > 0)
+                        out[(*n)++] = (pid_t)v;
+                s = e;
+        }
+}
+
+static void read_children(const char *path, pid_t *out, size_t *n)
+{
+        char buf[4096];
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return;
+        ssize_t k = read(fd, buf, sizeof(buf) - 1);
+        if (k <= 0)
+                return;
+        buf[k] = 0;
+        parse_children(buf, out, n);
+}
+
+/* Appends the children of @pid to @out: its main thread's list, and every thread's when it has
+ * more than one (a child belongs to the thread that forked it). */
+static void children_of(pid_t pid, long threads, pid_t *out, size_t *n)
+{
+        char path[384];
+        if (threads <= 1) {
+                snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+                read_children(path, out, n);
+                return;
+        }
         snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
         DIR *d = opendir(path);
         if (!d)
@@ -76,22 +114,8 @@ static void children_of(pid_t pid, pid_t *out, size_t *n)
         while ((de = readdir(d))) {
                 if (de->d_name[0] == '.')
                         continue;
-                char cpath[384], buf[4096];
-                snprintf(cpath, sizeof(cpath), "/proc/%d/task/%s/children", (int)pid, de->d_name);
-                _cleanup_close_ int fd = open(cpath, O_RDONLY | O_CLOEXEC);
-                if (fd < 0)
-                        continue;
-                ssize_t k = read(fd, buf, sizeof(buf) - 1);
-                if (k <= 0)
-                        continue;
-                buf[k] = 0;
-                for (char *s = buf, *e; *s && *n < TREE_MAX; s = e) {
-                        long v = strtol(s, &e, 10);
-                        if (e == s)
-                                break;
-                        if (v > 0)
-                                out[(*n)++] = (pid_t)v;
-                }
+                snprintf(path, sizeof(path), "/proc/%d/task/%s/children", (int)pid, de->d_name);
+                read_children(path, out, n);
         }
         closedir(d);
 }
@@ -104,7 +128,7 @@ static void signal_child(pid_t pid, pid_t ppid, int sig)
         if (fd < 0)
                 return;
         pid_t now = 0;
-        if (!proc_state(pid, &now) || now != ppid)
+        if (!proc_state(pid, &now, NULL) || now != ppid)
                 return;
         (void)syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
 }
@@ -112,22 +136,23 @@ static void signal_child(pid_t pid, pid_t ppid, int sig)
 int cordon_session_signal_tree(pid_t reaper, int sig)
 {
         _cleanup_free_ pid_t *pids = malloc(TREE_MAX * sizeof(pid_t));
-        _cleanup_free_ pid_t *parents = malloc(TREE_MAX * sizeof(pid_t));
-        if (!pids || !parents)
+        if (!pids)
                 return -ENOMEM;
         for (int pass = 0; pass < TREE_PASSES; pass++) {
                 /* Breadth first from the reaper. A process is looked at before its children are
                  * listed: one seen stopped cannot fork any more, so once a pass sees every one
-                 * stopped, the list of each was complete and nothing runs. */
+                 * stopped, the list of each was complete and nothing runs. (Continuing needs one
+                 * pass: a stopped process cannot have forked since.) */
                 size_t n = 0, at = 0;
-                children_of(reaper, pids, &n);
-                for (size_t i = 0; i < n; i++)
-                        parents[i] = reaper;
+                long threads = 1;
+                pid_t rp = 0;
+                if (!proc_state(reaper, &rp, &threads))
+                        return -ESRCH;
+                children_of(reaper, threads, pids, &n);
                 bool clean = true;
                 while (at < n) {
-                        pid_t pid = pids[at], ppid = 0;
-                        char st = proc_state(pid, &ppid);
-                        at++;
+                        pid_t pid = pids[at++], ppid = 0;
+                        char st = proc_state(pid, &ppid, &threads);
                         if (!st || st == 'Z' || st == 'X')
                                 continue;
                         bool stopped = st == 'T' || st == 't';
@@ -135,18 +160,13 @@ int cordon_session_signal_tree(pid_t reaper, int sig)
                                 signal_child(pid, ppid, sig);
                                 clean = false;
                         }
-                        size_t before = n;
-                        children_of(pid, pids, &n);
-                        for (size_t i = before; i < n; i++)
-                                parents[i] = pid;
+                        children_of(pid, threads, pids, &n);
                 }
                 if (n >= TREE_MAX)
                         return -E2BIG;
-                if (clean)
+                if (clean || sig == SIGCONT)
                         return 0;
-                if (sig == SIGCONT && pass > 0)
-                        return 0;
-                sleep_usec(pass < 20 ? 100 : 1000);
+                sleep_usec(pass < 20 ? 50 : 1000);
         }
         return -EBUSY;
 }
