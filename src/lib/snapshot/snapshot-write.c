@@ -300,20 +300,25 @@ static int zstd_threads(void)
 }
 
 /* The entries' archive: pax (names as raw bytes, whatever the locale), zstd at level 1 (the
- * fastest of the levels that still compress source trees about 2:1). */
+ * fastest of the levels that still compress source trees about 2:1) with worker threads, so
+ * that compression runs beside the reading and hashing. */
 static int open_entries(struct writer *w, struct snapshot_sink *sink)
 {
         const struct snapshot_lib *L = w->L;
-        char opt[64];
-        snprintf(opt, sizeof(opt), "zstd:compression-level=1,zstd:threads=%d", zstd_threads());
         w->a = L->write_new();
         if (!w->a)
                 return -ENOMEM;
         if (L->write_set_format_pax(w->a) < ARCHIVE_OK ||
             L->write_set_options(w->a, "pax:hdrcharset=BINARY") < ARCHIVE_OK ||
             L->write_add_filter_zstd(w->a) < ARCHIVE_OK ||
-            L->write_set_options(w->a, opt) < ARCHIVE_OK ||
-            L->write_set_bytes_per_block(w->a, 0) < ARCHIVE_OK ||
+            L->write_set_options(w->a, "zstd:compression-level=1") < ARCHIVE_OK)
+                return cordon_diag_set(w->diag, -EIO, "cannot start the archive: %s",
+                                       strempty(L->error_string(w->a)));
+        /* Without them (a libzstd built without threads) it is only slower. */
+        char opt[32];
+        snprintf(opt, sizeof(opt), "zstd:threads=%d", zstd_threads());
+        (void)L->write_set_options(w->a, opt);
+        if (L->write_set_bytes_per_block(w->a, 0) < ARCHIVE_OK ||
             L->write_open2(w->a, sink, NULL, cordon_snapshot_sink_write, NULL, NULL) < ARCHIVE_OK)
                 return cordon_diag_set(w->diag, -EIO, "cannot start the archive: %s",
                                        strempty(L->error_string(w->a)));
