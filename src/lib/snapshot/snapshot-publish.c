@@ -136,12 +136,23 @@ out:
         return r;
 }
 
+/* Bytes after which the archive's writeback is started, so that the disk works while the rest
+ * is copied and the fsync() at the end has less left to wait for. */
+#define WRITEBACK_STEP (8u << 20)
+
 static int copy_scratch(int scratch, struct snapshot_sink *out, struct cordon_diag *diag)
 {
         _cleanup_free_ char *buf = malloc(SNAPSHOT_IO_BUF);
         if (!buf)
                 return -ENOMEM;
+        uint64_t started = 0;
         for (off_t off = 0;;) {
+                if (out->bytes - started >= WRITEBACK_STEP) {
+                        /* Advice only: the fsync() that follows is what counts. */
+                        (void)sync_file_range(out->fd, (off_t)started,
+                                              (off_t)(out->bytes - started), SYNC_FILE_RANGE_WRITE);
+                        started = out->bytes;
+                }
                 ssize_t k = pread(scratch, buf, SNAPSHOT_IO_BUF, off);
                 if (k < 0 && errno == EINTR)
                         continue;
