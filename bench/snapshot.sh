@@ -17,8 +17,10 @@
 #   tar-x      tar --zstd -xf ARCHIVE -C EMPTY
 #   tar1-c     tar -I 'zstd -1 -T0' -cf ...  (cordon's level and threads)
 #   tar1-x     tar -I 'zstd -d' -xf ...
-# After each round (untimed) the restored trees are removed and `sync` writes everything back,
-# so that no row pays for another's dirty pages. Before timing, one restore is compared with
+# After each round (untimed) the restored trees and the archives are removed and `sync` writes
+# everything back, so that no row pays for another's dirty pages or freed blocks, and each
+# writes a new archive (replacing one frees its blocks inside the timed command; with ext4's
+# discard option here that took 35 ms of a rename). Before timing, one restore is compared with
 # the tree (`diff -r --no-dereference`): a restore that wrote nothing would stop the script.
 # Prints median and p90 per row, the archive sizes, the ratios snapshot/tar-c, restore/tar-x,
 # snapshot/tar1-c and restore/tar1-x, and a verdict per target: snapshot <= 200 ms and
@@ -148,6 +150,9 @@ for r in range(warmup + iterations):
             samples[name].append(ms)
     for name in ("r-snapshot", "r-tar", "r-tar1"):
         shutil.rmtree(os.path.join(work, name), ignore_errors=True)
+    if r + 1 < warmup + iterations:
+        for p in (snap, tarc, tar1):
+            os.unlink(p)
     subprocess.run(["sync"], check=True)
 mark1 = load_mark()
 
