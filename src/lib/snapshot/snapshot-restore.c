@@ -50,7 +50,7 @@ struct restorer {
 };
 
 /* One entry's name taken apart: @name (the archive's, for messages), its tree, the path below
- * it (@rel, "" for the top), the parent part of that (@parent, @parent_len bytes) and the last
+ * it (@rel, "" for the top), whose first @parent_len bytes name the parent directory, its last
  * component (@leaf), and how many directories lie between the top and the leaf (@depth). */
 struct entry_name {
         const char *name;
