@@ -134,6 +134,13 @@ Test(snapshot_restore, absolute_path_refused)
         cr_assert_eq(restore_target(build_end(&b)), -EPERM, "%s", diag.message);
         cr_assert(strstr(diag.message, "absolute"), "%s", diag.message);
         assert_nothing_outside(NULL);
+        /* Control: the same file by a name below the tree. */
+        b = build_begin(false);
+        build_manifest(&b, "t/pwned", "x");
+        build_file(&b, "t/pwned", "x");
+        cr_assert_eq(restore_target(build_end(&b)), 0, "%s", diag.message);
+        cr_assert(exists_at("target/pwned"));
+        assert_nothing_outside(NULL);
 }
 
 Test(snapshot_restore, outside_the_trees_refused)
@@ -143,6 +150,11 @@ Test(snapshot_restore, outside_the_trees_refused)
         build_file(&b, "outside/pwned", "x");
         cr_assert_eq(restore_target(build_end(&b)), -EPERM, "%s", diag.message);
         cr_assert(strstr(diag.message, "'outside/pwned'"), "%s", diag.message);
+        assert_nothing_outside(NULL);
+        b = build_begin(false);
+        build_manifest(&b, "t/pwned", "x");
+        build_file(&b, "t/pwned", "x");
+        cr_assert_eq(restore_target(build_end(&b)), 0, "%s", diag.message);
         assert_nothing_outside(NULL);
 }
 
@@ -176,6 +188,14 @@ Test(snapshot_restore, hard_link_refused)
         cr_assert_eq(restore_target(build_end(&b)), -EPERM, "%s", diag.message);
         cr_assert(strstr(diag.message, "'t/h' is a hard link"), "%s", diag.message);
         cr_assert(!exists_at("target/h"));
+        assert_nothing_outside(NULL);
+        /* Control: the second name as a file of its own, as the writer stores a hard link. */
+        b = build_begin(false);
+        build_manifest(&b, "t/f", "x", "t/h", "x");
+        build_file(&b, "t/f", "x");
+        build_file(&b, "t/h", "x");
+        cr_assert_eq(restore_target(build_end(&b)), 0, "%s", diag.message);
+        cr_assert(exists_at("target/h"));
         assert_nothing_outside(NULL);
 }
 
