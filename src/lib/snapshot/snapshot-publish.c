@@ -5,6 +5,7 @@
  * renamed into place. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
@@ -140,31 +141,104 @@ out:
  * is copied and the fsync() at the end has less left to wait for. */
 #define WRITEBACK_STEP (8u << 20)
 
-static int copy_scratch(int scratch, struct snapshot_sink *out, struct cordon_diag *diag)
+/* The compressed entries' bytes, hashed on a thread of their own while the kernel copies them:
+ * the two are the only work of a write that cannot overlap the reading and compressing. */
+struct hasher {
+        const struct snapshot_lib *L;
+        struct sha256_ctx *hash; /* the archive's, after the manifest's frame */
+        int fd;
+        uint64_t bytes;
+        int error;
+};
+
+static void *hash_scratch(void *data)
 {
-        _cleanup_free_ char *buf = malloc(SNAPSHOT_IO_BUF);
-        if (!buf)
-                return -ENOMEM;
-        uint64_t started = 0;
-        for (off_t off = 0;;) {
-                if (out->bytes - started >= WRITEBACK_STEP) {
+        struct hasher *h = data;
+        uint8_t *buf = malloc(SNAPSHOT_IO_BUF);
+        if (!buf) {
+                h->error = -ENOMEM;
+                return NULL;
+        }
+        for (;;) {
+                ssize_t k = pread(h->fd, buf, SNAPSHOT_IO_BUF, (off_t)h->bytes);
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k <= 0) {
+                        h->error = k < 0 ? -errno : 0;
+                        break;
+                }
+                h->L->sha256_update(h->hash, (size_t)k, buf);
+                h->bytes += (uint64_t)k;
+        }
+        free(buf);
+        return NULL;
+}
+
+/* Copies @scratch from offset 0 to @out's file position: copy_file_range(), or read() and
+ * write() where the file system has none. Returns the bytes copied or -errno. */
+static int64_t copy_bytes(int scratch, struct snapshot_sink *out)
+{
+        _cleanup_free_ char *buf = NULL;
+        uint64_t done = 0, started = out->bytes;
+        bool plain = false;
+        for (;;) {
+                if (out->bytes + done - started >= WRITEBACK_STEP) {
                         /* Advice only: the fsync() that follows is what counts. */
                         (void)sync_file_range(out->fd, (off_t)started,
-                                              (off_t)(out->bytes - started), SYNC_FILE_RANGE_WRITE);
-                        started = out->bytes;
+                                              (off_t)(out->bytes + done - started),
+                                              SYNC_FILE_RANGE_WRITE);
+                        started = out->bytes + done;
                 }
-                ssize_t k = pread(scratch, buf, SNAPSHOT_IO_BUF, off);
+                ssize_t k;
+                if (!plain) {
+                        loff_t in = (loff_t)done;
+                        k = copy_file_range(scratch, &in, out->fd, NULL, WRITEBACK_STEP, 0);
+                        if (k < 0 && (errno == ENOSYS || errno == EXDEV || errno == EINVAL ||
+                                      errno == EOPNOTSUPP)) {
+                                plain = true;
+                                continue;
+                        }
+                } else {
+                        if (!buf && !(buf = malloc(SNAPSHOT_IO_BUF)))
+                                return -ENOMEM;
+                        k = pread(scratch, buf, SNAPSHOT_IO_BUF, (off_t)done);
+                        if (k > 0) {
+                                int r = write_all(out->fd, buf, (size_t)k);
+                                if (r < 0)
+                                        return r;
+                        }
+                }
                 if (k < 0 && errno == EINTR)
                         continue;
                 if (k < 0)
-                        return cordon_diag_set(diag, -errno, "cannot read the temporary file: %m");
+                        return -errno;
                 if (k == 0)
-                        return 0;
-                if (cordon_snapshot_sink_write(NULL, out, buf, (size_t)k) < 0)
-                        return cordon_diag_set(diag, out->error, "cannot write the archive: %s",
-                                               strerror(-out->error));
-                off += k;
+                        return (int64_t)done;
+                done += (uint64_t)k;
         }
+}
+
+static int copy_scratch(int scratch, struct snapshot_sink *out, struct cordon_diag *diag)
+{
+        struct hasher h = {.L = out->L, .hash = &out->hash, .fd = scratch};
+        pthread_t thread;
+        /* Without a thread, the same work one after the other. */
+        bool threaded = pthread_create(&thread, NULL, hash_scratch, &h) == 0;
+        int64_t copied = copy_bytes(scratch, out);
+        if (threaded)
+                pthread_join(thread, NULL);
+        else
+                hash_scratch(&h);
+        if (copied < 0)
+                return cordon_diag_set(diag, (int)copied, "cannot write the archive: %s",
+                                       strerror((int)-copied));
+        if (h.error < 0)
+                return cordon_diag_set(diag, h.error, "cannot read the temporary file: %s",
+                                       strerror(-h.error));
+        if (h.bytes != (uint64_t)copied)
+                return cordon_diag_set(diag, -EIO, "the temporary file changed while copied");
+        out->bytes += (uint64_t)copied;
+        return 0;
 }
 
 int cordon_snapshot_publish(const struct snapshot_lib *L, const char *manifest, size_t len,

@@ -71,7 +71,8 @@ extern const struct cordon_snapshot_limits cordon_snapshot_limits_default;
  * directories), -ENOPKG (libarchive or nettle missing), or that of a failed system call.
  * On failure no temporary file is left and @dest_name is as it was (unless only the last
  * fsync() of the directory failed, after the rename). Not thread-safe for the same
- * @dest_dirfd and @dest_name; runs zstd's worker threads during the call only. */
+ * @dest_dirfd and @dest_name; starts threads (zstd's workers, one that hashes the archive) that
+ * end before it returns. */
 int cordon_snapshot_write(const struct cordon_snapshot_dir *dirs, size_t n,
                           const char *manifest_extra_json, int dest_dirfd, const char *dest_name,
                           struct cordon_snapshot_stats *ret_stats, struct cordon_diag *diag);
