@@ -4,7 +4,8 @@
 # against GNU tar with zstd on the same tree, in the same run. The tree is made once per run,
 # seeded so that every run gets the same one: FILES files (default 1,000) of MBYTES MB in all
 # (default 50), log-normal sizes, a third of them random bytes (as git packs, images and
-# build outputs are), the rest generated source-like text, in 185 directories.
+# build outputs are), the rest slices of cordon's own sources and documentation (5 MB of real
+# text), in 185 directories.
 # Six rows, each run once per round, the rows of a round in a shuffled order so that machine
 # noise hits them alike:
 #   snapshot   snapshot-tool write ARCHIVE tree=TREE: pax + zstd level 1 (worker threads on
@@ -52,28 +53,36 @@ dir=${BENCH_DIR:-/var/tmp}
 bench_tmpdir work "$dir/cordon-bench-snapshot.XXXXXX"
 
 status=0
-bench_py "$tool" "$work" "$iterations" "$warmup" "$check" "$files" "$mbytes" "$(bench_fs_of "$work")" <<'EOF' || status=$?
+bench_py "$tool" "$work" "$iterations" "$warmup" "$check" "$files" "$mbytes" "$(bench_fs_of "$work")" "$repo" <<'EOF' || status=$?
 import shutil, subprocess
 
-tool, work = sys.argv[1], sys.argv[2]
+tool, work, repo = sys.argv[1], sys.argv[2], sys.argv[9]
 iterations, warmup, check = int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1"
 nfiles, mbytes, fs = int(sys.argv[6]), int(sys.argv[7]), sys.argv[8]
 TARGETS = {"snapshot": 200.0, "restore": 300.0}
 tree = os.path.join(work, "tree")
 
 
+def source_text():
+    """cordon's own sources and documentation, concatenated in name order: real text."""
+    parts = []
+    for top in ("src", "tests", "docs", "man", "bench"):
+        for root, dirs, names in os.walk(os.path.join(repo, top)):
+            dirs.sort()
+            for n in sorted(names):
+                if n.endswith((".c", ".h", ".cc", ".md", ".sh", ".1", ".3", ".5", ".8")):
+                    with open(os.path.join(root, n), "rb") as f:
+                        parts.append(f.read())
+    text = b"".join(parts)
+    if len(text) < 1 << 20:
+        die("too little source text under %s to build the tree from" % repo)
+    return text
+
+
 def make_tree():
-    """FILES files of MBYTES MB in all, the same every run."""
+    """FILES files of MBYTES MB in all, the same every run of the same checkout."""
     rng = random.Random(25)
-    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz_") for _ in range(rng.randint(2, 12)))
-             for _ in range(600)] + ["int", "return", "if", "for", "{", "}", "(", ")", ";", "=", "==", "->"]
-    lines = []
-    size = 0
-    while size < 8 << 20:
-        line = " " * (4 * rng.randint(0, 3)) + " ".join(rng.choices(words, k=rng.randint(3, 12))) + "\n"
-        lines.append(line)
-        size += len(line)
-    text = "".join(lines).encode()
+    text = source_text()
     weights = [rng.lognormvariate(0, 1.5) for _ in range(nfiles)]
     total = mbytes * 1000 * 1000
     sizes = [max(1, int(w / sum(weights) * total)) for w in weights]
