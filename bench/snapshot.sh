@@ -8,15 +8,15 @@
 # text), in 185 directories.
 # Six rows, each run once per round, the rows of a round in a shuffled order so that machine
 # noise hits them alike:
-#   snapshot   snapshot-tool write ARCHIVE tree=TREE: pax + zstd level 1 (worker threads on
-#              the CPUs there are), sha256 of every file and of the archive, the manifest,
-#              fsync() of the archive and of its directory
+#   snapshot   snapshot-tool write ARCHIVE tree=TREE: pax + zstd's fast level -3 (worker
+#              threads on the CPUs there are), sha256 of every file and of the archive, the
+#              manifest, fsync() of the archive and of its directory
 #   restore    snapshot-tool restore ARCHIVE tree=EMPTY: every entry checked, every file's
 #              sha256 checked, modes and mtimes set
 #   tar-c      tar --zstd -cf ARCHIVE -C TREE .  (zstd's default level 3, one thread; no hash,
 #              no fsync)
 #   tar-x      tar --zstd -xf ARCHIVE -C EMPTY
-#   tar1-c     tar -I 'zstd -1 -T0' -cf ...  (cordon's level and threads)
+#   tar1-c     tar -I 'zstd --fast=3 -T0' -cf ...  (cordon's level and threads)
 #   tar1-x     tar -I 'zstd -d' -xf ...
 # After each round (untimed) the restored trees and the archives are removed and `sync` writes
 # everything back, so that no row pays for another's dirty pages or freed blocks, and each
@@ -112,7 +112,7 @@ rows = {
     "restore": lambda: [tool, "restore", snap, "tree=" + fresh("r-snapshot")],
     "tar-c": lambda: ["tar", "--zstd", "-cf", tarc, "-C", tree, "."],
     "tar-x": lambda: ["tar", "--zstd", "-xf", tarc, "-C", fresh("r-tar")],
-    "tar1-c": lambda: ["tar", "-I", "zstd -1 -T0", "-cf", tar1, "-C", tree, "."],
+    "tar1-c": lambda: ["tar", "-I", "zstd --fast=3 -T0", "-cf", tar1, "-C", tree, "."],
     "tar1-x": lambda: ["tar", "-I", "zstd -d", "-xf", tar1, "-C", fresh("r-tar1")],
 }
 # A restore reads the archive its writer made in the same round.
@@ -169,7 +169,7 @@ print("# snapshot: %d rounds (+%d warm-up), uid %d, kernel %s, %d CPUs"
       % (iterations, warmup, os.getuid(), os.uname().release, os.cpu_count() or 1))
 print("# tool: %s" % tool)
 print("# tree: %d files, %.1f MB, in %s (%s)" % (nfiles, nbytes / 1e6, work, fs))
-print("# archives: snapshot %.1f MB, tar --zstd %.1f MB, tar zstd -1 %.1f MB"
+print("# archives: snapshot %.1f MB, tar --zstd %.1f MB, tar zstd --fast=3 %.1f MB"
       % tuple(os.path.getsize(p) / 1e6 for p in (snap, tarc, tar1)))
 print(load_line(mark0, mark1))
 med = print_medians(list(rows), samples)

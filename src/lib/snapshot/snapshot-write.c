@@ -299,9 +299,11 @@ static int zstd_threads(void)
         return n < 2 ? 0 : n > 4 ? 4 : n;
 }
 
-/* The entries' archive: pax (names as raw bytes, whatever the locale), zstd at level 1 (the
- * fastest of the levels that still compress source trees about 2:1) with worker threads, so
- * that compression runs beside the reading and hashing. */
+/* The entries' archive: pax (names as raw bytes, whatever the locale), zstd with worker
+ * threads, so that compression runs beside the reading and hashing, at its fast level -3:
+ * compression is most of a write's time, and against level 1 this made 50 MB / 1,000 files
+ * (a third random bytes, the rest source text) 12% faster for 8% more bytes
+ * (bench/snapshot.sh's tree on tmpfs: 257 -> 227 ms, 27.2 -> 29.5 MB). */
 static int open_entries(struct writer *w, struct snapshot_sink *sink)
 {
         const struct snapshot_lib *L = w->L;
@@ -311,7 +313,7 @@ static int open_entries(struct writer *w, struct snapshot_sink *sink)
         if (L->write_set_format_pax(w->a) < ARCHIVE_OK ||
             L->write_set_options(w->a, "pax:hdrcharset=BINARY") < ARCHIVE_OK ||
             L->write_add_filter_zstd(w->a) < ARCHIVE_OK ||
-            L->write_set_options(w->a, "zstd:compression-level=1") < ARCHIVE_OK)
+            L->write_set_options(w->a, "zstd:compression-level=-3") < ARCHIVE_OK)
                 return cordon_diag_set(w->diag, -EIO, "cannot start the archive: %s",
                                        strempty(L->error_string(w->a)));
         /* Without them (a libzstd built without threads) it is only slower. */
