@@ -272,6 +272,10 @@ struct cordon_sandbox_options {
         void *userdata;
         /* With CORDON_SANDBOX_STDIO: the command's fds 0, 1, 2 (each >= 0). */
         int stdio[3];
+        /* A session: the archive of cordon_sandbox_snapshot() to restore into its writable
+         * trees once it runs (they must be empty, and named as the archive's: the same
+         * configuration); NULL: none. A restore that fails fails the start. */
+        const char *restore_from;
 };
 
 /* Starts @argv (argv[0] is looked up in the sandbox's PATH) confined by @p: prepare, clone,

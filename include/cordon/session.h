@@ -101,6 +101,16 @@ int cordon_sandbox_attach(struct cordon_sandbox *sb, const char *host_path, cons
 int cordon_sandbox_set_network(struct cordon_sandbox *sb, const struct cordon_policy *p,
                                struct cordon_diag *diag);
 
+/* Writes the session's writable state to the archive @path (replaced atomically: a temporary
+ * file beside it, fsync, rename): the trees the session owns (under the ns backend its tmpfs
+ * mounts, /tmp and a private home; under the landlock backend its private TMPDIR), never a host
+ * path it was not given, with a manifest (format, time, each tree's guest path, the report of
+ * the session as its policy, sizes, the sha256 of every file). The session is suspended while
+ * it is read (and resumed after, unless it was suspended already). Device nodes, FIFOs,
+ * sockets and links that leave their tree are left out. Restore with
+ * cordon_sandbox_options.restore_from. Returns 0, -ENOTCONN, or -errno with @diag. */
+int cordon_sandbox_snapshot(struct cordon_sandbox *sb, const char *path, struct cordon_diag *diag);
+
 /* Stops every process of the session (cordon_sandbox_resume() continues them): cgroup.freeze
  * where the session has a cgroup v2 of its own, else SIGSTOP from inside (the ns backend's PID
  * 1 stops all of its namespace) or, under the landlock backend, from the supervisor to every

@@ -3,7 +3,8 @@
 # sandbox running many commands, each with its own cwd, environment, stdio or pty and timeout;
 # suspend and resume (nothing runs meanwhile, not even a fork loop; cycles under writes lose
 # nothing); an attach a running command sees, with the refusals of a start (the landlock
-# backend: -EOPNOTSUPP); and the holder's SIGKILL leaving nothing behind. Both backends, both
+# backend: -EOPNOTSUPP); snapshot, free and restore into a new session giving an equal tree;
+# and the holder's SIGKILL leaving nothing behind. Both backends, both
 # users.
 . "$(dirname "$0")/../lib/tap.sh"
 
@@ -19,7 +20,7 @@ probe() { # probe TEST [ARG]: its "ok:" lines as TAP, its failure as one not ok
 }
 
 mkdir -p "$HOME/.ssh" # a credential store the session hides, for the attach's refusals
-plan $((14 + $(on_backend 4 1)))
+plan $((15 + $(on_backend 4 1)))
 probe concurrent 200 # 1
 probe per-exec       # 5
 probe pty            # 1
@@ -28,6 +29,7 @@ probe cycles 50      # 1
 probe forkloop       # 1
 probe holder-killed  # 1
 probe attach         # 4 (ns) or 1 (landlock)
+probe snapshot       # 1
 probe start          # 1
 # 1 + 5 + 1 + 2 + 1 + 1 + 1 + 1 = 13, and one for the whole: the probe ran as this user
 case $(id -u) in

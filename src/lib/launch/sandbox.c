@@ -259,6 +259,8 @@ static int start(const struct cordon_policy *p, char *const *argv,
                 r = start_notify(sb, diag);
         if (r >= 0 && sb->session && (r = cordon_session_new(sb, p)) < 0)
                 cordon_diag_set(diag, r, "failed to serve the session: %s", strerror(-r));
+        if (r >= 0 && sb->session && opts->restore_from)
+                r = cordon_session_restore(sb, opts->restore_from, diag);
         if (r >= 0 && (r = cordon_net_filtered_watch(&sb->l, &sb->loop, &sb->pasta_src)) < 0)
                 cordon_diag_set(diag, r, "failed to watch pasta: %s", strerror(-r));
 

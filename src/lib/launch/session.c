@@ -180,6 +180,8 @@ int cordon_session_new(struct cordon_sandbox *sb, const struct cordon_policy *p)
                         r = strv_extend(&s->masked, f->guest);
                 else if (f->access == CORDON_ACCESS_RO && f->host)
                         r = strv_extend(&s->readonly, f->host);
+                else if (f->access == CORDON_ACCESS_TMPFS && f->guest)
+                        r = strv_extend(&s->owned, f->guest);
         }
         if (r < 0) {
                 sb->sess = s;
@@ -219,6 +221,7 @@ void cordon_session_free(struct cordon_sandbox *sb)
         cordon_list_clear(&s->denied_writable);
         strv_free(s->masked);
         strv_free(s->readonly);
+        strv_free(s->owned);
         free(s);
         sb->sess = NULL;
 }

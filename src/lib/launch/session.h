@@ -18,6 +18,9 @@ struct cordon_session {
          * the admin's DENIED_WRITABLE_PATHS, copied. */
         char **masked;
         char **readonly;
+        /* For a snapshot: the guest paths of the writable trees the session owns (its tmpfs
+         * mounts: /tmp, a private home), in the policy's order. */
+        char **owned;
         struct cordon_list denied_writable;
         struct cordon_loop_source control_src;
         bool ended;     /* the inside is gone (the control channel's end of file) */
@@ -38,6 +41,10 @@ void cordon_session_free(struct cordon_sandbox *sb);
 /* Serves the sandbox's loop until @done(@userdata) or the session's end. Returns 0 or -errno
  * (-ENOTCONN: it ended first). */
 int cordon_session_pump(struct cordon_sandbox *sb, bool (*done)(void *userdata), void *userdata);
+
+/* Restores the archive @path (cordon_sandbox_snapshot()) into the session's trees, which must
+ * be empty. Returns 0 or -errno with @diag. */
+int cordon_session_restore(struct cordon_sandbox *sb, const char *path, struct cordon_diag *diag);
 
 /* The landlock backend's stop and continue from outside: every process below @reaper (not it)
  * gets @sig, pass after pass, until a pass finds (for SIGSTOP) every one stopped. Returns 0 or

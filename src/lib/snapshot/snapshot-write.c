@@ -30,6 +30,7 @@ struct writer {
         const struct cordon_snapshot_limits *lim;
         json_t *files, *skipped;
         struct snapshot_tree_counts *tc; /* the tree being walked */
+        dev_t dev;                       /* its file system: a mount below it is not walked */
         struct cordon_snapshot_stats st;
         uint64_t entries, total;
         char *path; /* the current entry's archive name, built a component at a time */
@@ -212,6 +213,12 @@ static int walk_entry(struct writer *w, int dfd, const char *name, size_t depth)
         if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
                 return cordon_diag_set(w->diag, errno == ENOENT ? -EAGAIN : -errno,
                                        "cannot stat '%s': %m", w->path);
+        /* One file system per tree: what is mounted inside it (a session's tmpfs home holds
+         * read-only binds of host directories) was not the session's to keep. */
+        if (st.st_dev != w->dev) {
+                w->st.skipped_special++;
+                return skip(w, "another file system mounted in the tree");
+        }
         int r = count_entry(w);
         if (r < 0)
                 return r;
@@ -281,6 +288,14 @@ static int write_tree(struct writer *w, const struct cordon_snapshot_dir *dir)
         int fd = openat(dir->dirfd, ".", O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC);
         if (fd < 0)
                 return cordon_diag_set(w->diag, -errno, "cannot open tree '%s': %m", dir->name);
+        struct stat root;
+        if (fstat(fd, &root) < 0) {
+                int e = -errno;
+                safe_close(fd);
+                return cordon_diag_set(w->diag, e, "cannot stat tree '%s': %s", dir->name,
+                                       strerror(-e));
+        }
+        w->dev = root.st_dev;
         w->path_len = strlen(dir->name);
         memcpy(w->path, dir->name, w->path_len + 1);
         int r = count_entry(w);

@@ -31,7 +31,8 @@ struct cordon_snapshot_dir {
 struct cordon_snapshot_stats {
         uint64_t files, dirs, symlinks; /* stored entries (each tree's top directory counts) */
         uint64_t bytes;                 /* content of the regular files */
-        uint64_t skipped_special;       /* device nodes, FIFOs and sockets: never stored */
+        uint64_t skipped_special;       /* device nodes, FIFOs, sockets and what another file
+                                         * system mounted in the tree holds: never stored */
         uint64_t skipped_symlinks;      /* absolute or climbing out of their tree: not stored */
         uint64_t archive_bytes;         /* size of the archive file */
         char archive_sha256[65];        /* its sha256, lower-case hex */
