@@ -37,6 +37,40 @@ _Noreturn static void die(const char *fmt, ...)
         exit(1);
 }
 
+/* NAME=VALUE settings over the defaults, for the network tests (NULL-terminated). */
+static const char *const *extra_settings;
+/* An archive the next start restores (the snapshot test). */
+static const char *restore_from;
+
+static struct cordon_policy *resolve_with(const char *const *set)
+{
+        struct cordon_host host;
+        struct cordon_settings *s = NULL;
+        struct cordon_policy *p = NULL;
+        struct cordon_diag d = {0};
+        const char *backend = getenv("SANDBOX_BACKEND");
+        if (cordon_host_init_current(&host, environ) < 0 || cordon_settings_new(host.home, &s) < 0)
+                die("settings");
+        if (backend && cordon_settings_set(s, "SANDBOX_BACKEND", backend, "test", &d) < 0)
+                die("set: %s", d.message);
+        for (size_t i = 0; set && set[i]; i++) {
+                char name[128];
+                const char *eq = strchr(set[i], '=');
+                if (!eq || (size_t)(eq - set[i]) >= sizeof(name))
+                        die("bad setting %s", set[i]);
+                memcpy(name, set[i], (size_t)(eq - set[i]));
+                name[eq - set[i]] = 0;
+                if (cordon_settings_set(s, name, eq + 1, "test", &d) < 0)
+                        die("set %s: %s", set[i], d.message);
+        }
+        int r = cordon_settings_resolve(s, &host, &p, NULL, &d);
+        if (r < 0)
+                die("resolve: %s", d.message);
+        cordon_settings_free(s);
+        cordon_host_clear(&host);
+        return p;
+}
+
 static void start(void)
 {
         struct cordon_host host;
@@ -47,12 +81,24 @@ static void start(void)
         if (cordon_host_init_current(&host, environ) < 0 || cordon_settings_new(host.home, &s) < 0)
                 die("settings");
         if ((backend && cordon_settings_set(s, "SANDBOX_BACKEND", backend, "test", &d) < 0) ||
-            cordon_settings_set(s, "NETWORK_FILTER_MODE", "isolated", "test", &d) < 0)
+            (!extra_settings &&
+             cordon_settings_set(s, "NETWORK_FILTER_MODE", "isolated", "test", &d) < 0))
                 die("set: %s", d.message);
+        for (size_t i = 0; extra_settings && extra_settings[i]; i++) {
+                char name[128];
+                const char *eq = strchr(extra_settings[i], '=');
+                if (!eq || (size_t)(eq - extra_settings[i]) >= sizeof(name))
+                        die("bad setting %s", extra_settings[i]);
+                memcpy(name, extra_settings[i], (size_t)(eq - extra_settings[i]));
+                name[eq - extra_settings[i]] = 0;
+                if (cordon_settings_set(s, name, eq + 1, "test", &d) < 0)
+                        die("set %s: %s", extra_settings[i], d.message);
+        }
         int r = cordon_settings_resolve(s, &host, &p, NULL, &d);
         if (r < 0)
                 die("resolve: %s", d.message);
-        struct cordon_sandbox_options o = {.flags = CORDON_SANDBOX_SESSION};
+        struct cordon_sandbox_options o = {.flags = CORDON_SANDBOX_SESSION,
+                                           .restore_from = restore_from};
         r = cordon_sandbox_start_with(p, NULL, &o, &sb, &d);
         if (r < 0)
                 die("start: %s (%s)", strerror(-r), d.message);
@@ -595,6 +641,202 @@ static void t_attach(void)
                "a target Landlock does not open (EACCES), a relative path (EINVAL)\n");
 }
 
+#ifdef SESSION_PROBE_NET
+/* A python3 client that holds a connection (through the proxy in proxied mode) and echoes
+ * every 100 ms: "up" once it is through, then "cut" when it breaks, "alive" after 12 s. */
+static const char held_connection[] =
+    "import socket,sys,time\n"
+    "mode,host,port=sys.argv[1],sys.argv[2],int(sys.argv[3])\n"
+    "try:\n"
+    "  if mode=='proxied':\n"
+    "    s=socket.create_connection(('127.0.0.1',3128),timeout=5)\n"
+    "    s.sendall(('CONNECT %s:%d HTTP/1.1\\r\\nHost: "
+    "%s:%d\\r\\n\\r\\n'%(host,port,host,port)).encode())\n"
+    "    r=s.recv(1024)\n"
+    "    if b' 200' not in r.split(b'\\r\\n')[0]:\n"
+    "      print('refused',flush=True);sys.exit(0)\n"
+    "  else:\n"
+    "    s=socket.create_connection((host,port),timeout=3)\n"
+    "except OSError as e:\n"
+    "  print('refused',flush=True);sys.exit(0)\n"
+    "print('up',flush=True)\n"
+    "s.settimeout(1.5)\n"
+    "t=time.time()\n"
+    "while time.time()-t<12:\n"
+    "  try:\n"
+    "    s.sendall(b'ping')\n"
+    "    if not s.recv(16):\n"
+    "      print('cut',flush=True);sys.exit(0)\n"
+    "  except OSError:\n"
+    "    print('cut',flush=True);sys.exit(0)\n"
+    "  time.sleep(0.1)\n"
+    "print('alive',flush=True)\n";
+
+/* Serves the session until @fd has a line (or 15 s pass); the line in @buf. */
+static void read_line_serving(int fd, char *buf, size_t n)
+{
+        size_t k = 0;
+        buf[0] = 0;
+        uint64_t t0 = now_ms();
+        while (now_ms() - t0 < 15000 && !strchr(buf, '\n')) {
+                struct pollfd pfd[2] = {{.fd = fd, .events = POLLIN},
+                                        {.fd = cordon_sandbox_get_fd(sb), .events = POLLIN}};
+                uint64_t tmo = 0;
+                (void)cordon_sandbox_get_timeout(sb, &tmo);
+                int ms = tmo == UINT64_MAX || tmo > 50000 ? 50 : (int)(tmo / 1000);
+                if (poll(pfd, 2, ms) < 0)
+                        die("poll");
+                if (pfd[0].revents) {
+                        ssize_t m = read(fd, buf + k, n - 1 - k);
+                        if (m <= 0)
+                                break;
+                        k += (size_t)m;
+                        buf[k] = 0;
+                }
+                if (cordon_sandbox_process(sb) < 0)
+                        die("process");
+        }
+}
+
+static struct cordon_exec *hold(const char *mode, const char *host, const char *port, int out)
+{
+        char *argv[] = {W("python3"), W("-c"), W(held_connection), W(mode), W(host), W(port), NULL};
+        struct cordon_exec_options eo = {
+            .argv = argv,
+            .flags = CORDON_EXEC_STDIO,
+            .stdio = {open("/dev/null", O_RDONLY | O_CLOEXEC), out, 2}};
+        struct cordon_exec *e = NULL;
+        struct cordon_diag d = {0};
+        if (cordon_sandbox_exec(sb, &eo, &e, &d) < 0)
+                die("exec: %s", d.message);
+        close(eo.stdio[0]);
+        return e;
+}
+
+/* NET_OK_ADDR, NET_OTHER_ADDR, NET_NET, NET_TCP_ECHO_PORT from the test internet. A held
+ * connection to the first is cut by a rule change that blocks it; a new one there is refused,
+ * one to the other goes through; a weaker mode is refused. */
+static void t_network(const char *mode)
+{
+        const char *ok = getenv("NET_OK_ADDR"), *other = getenv("NET_OTHER_ADDR");
+        const char *net = getenv("NET_NET"), *port = getenv("NET_TCP_ECHO_PORT");
+        if (!ok || !other || !net || !port)
+                die("the test internet's variables are not set");
+        char m[64], except[128], block[128];
+        snprintf(m, sizeof(m), "NETWORK_FILTER_MODE=%s", mode);
+        snprintf(except, sizeof(except), "NETWORK_BLOCKLIST_EXCEPT=%s", net);
+        snprintf(block, sizeof(block), "NETWORK_BLOCKLIST=%s", ok);
+        const char *const before[] = {m, except, NULL}, *const after[] = {m, except, block, NULL};
+        extra_settings = before;
+        start();
+        if (cordon_sandbox_report(sb)->net_mode !=
+            (strcmp(mode, "proxied") == 0 ? CORDON_NET_PROXIED : CORDON_NET_FILTERED))
+                die("the session did not get %s", mode);
+        int p[2];
+        if (pipe2(p, O_CLOEXEC) < 0)
+                die("pipe");
+        struct cordon_exec *held = hold(mode, ok, port, p[1]);
+        char line[64];
+        read_line_serving(p[0], line, sizeof(line));
+        if (strcmp(line, "up\n") != 0)
+                die("the connection did not come up: '%s'", line);
+        struct cordon_policy *np = resolve_with(after);
+        struct cordon_diag d = {0};
+        int r = cordon_sandbox_set_network(sb, np, &d);
+        cordon_policy_free(np);
+        if (r < 0)
+                die("set_network: %s (%s)", strerror(-r), d.message);
+        read_line_serving(p[0], line, sizeof(line));
+        close(p[1]);
+        close(p[0]);
+        cordon_exec_kill(held, SIGKILL);
+        wait_status(held);
+        cordon_exec_free(held);
+        if (strcmp(line, "cut\n") != 0)
+                die("the held connection was not cut: '%s'", line);
+        printf("ok: %s: a rule change cuts a connection it now refuses\n", mode);
+        /* New connections follow the new rules. */
+        for (int i = 0; i < 2; i++) {
+                if (pipe2(p, O_CLOEXEC) < 0)
+                        die("pipe");
+                struct cordon_exec *e = hold(mode, i ? other : ok, port, p[1]);
+                read_line_serving(p[0], line, sizeof(line));
+                close(p[1]);
+                close(p[0]);
+                cordon_exec_kill(e, SIGKILL);
+                wait_status(e);
+                cordon_exec_free(e);
+                if (strcmp(line, i ? "up\n" : "refused\n") != 0)
+                        die("a new connection to %s: '%s'", i ? other : ok, line);
+        }
+        printf("ok: %s: new connections follow the new rules (blocked refused, other through)\n",
+               mode);
+        const char *const weaker[] = {"NETWORK_FILTER_MODE=open", NULL};
+        np = resolve_with(weaker);
+        r = cordon_sandbox_set_network(sb, np, &d);
+        cordon_policy_free(np);
+        if (r != -EPERM)
+                die("a weaker mode gave %d (%s)", r, d.message);
+        printf("ok: %s: a weaker mode is refused (EPERM)\n", mode);
+}
+
+#endif
+
+/* A listing of the session's scratch tree: type, mode, path, link target, content hash. */
+static const char listing[] = "cd \"${TMPDIR:-/tmp}\" && find . -printf '%y %m %p %l\\n' | sort && "
+                              "find . -type f | sort | xargs -r sha256sum";
+
+static void capture(const char *script, char *out, size_t n)
+{
+        int p[2];
+        if (pipe2(p, O_CLOEXEC) < 0)
+                die("pipe");
+        struct cordon_exec *e = run(script, p[1], 0);
+        close(p[1]);
+        int st = wait_status(e);
+        slurp(p[0], out, n);
+        close(p[0]);
+        cordon_exec_free(e);
+        if (st != 0)
+                die("'%s' ended %d", script, st);
+}
+
+/* snapshot -> free -> restore into a new session -> the trees are equal. */
+static void t_snapshot(void)
+{
+        static char before[65536], after[65536];
+        const char *tmp = getenv("T_TMP") ?: "/tmp";
+        char archive[4096];
+        snprintf(archive, sizeof(archive), "%s/session-%d.tar.zst", tmp, (int)getpid());
+        start();
+        struct cordon_exec *w =
+            run("cd \"${TMPDIR:-/tmp}\" && mkdir -p a/b empty && printf 'one\\n' > a/one && "
+                "head -c 100000 /dev/urandom > a/b/blob && chmod 640 a/one && chmod 700 a/b && "
+                "ln -s one a/link && ln -s b/blob a/b-link && printf x > exec.sh && "
+                "chmod 755 exec.sh",
+                -1, 0);
+        if (wait_status(w) != 0)
+                die("writing the tree failed");
+        cordon_exec_free(w);
+        capture(listing, before, sizeof(before));
+        struct cordon_diag d = {0};
+        int r = cordon_sandbox_snapshot(sb, archive, &d);
+        if (r < 0)
+                die("snapshot: %s (%s)", strerror(-r), d.message);
+        if (cordon_sandbox_report(sb)->suspend == CORDON_SUSPEND_NONE)
+                die("the snapshot did not suspend the session");
+        cordon_sandbox_free(sb);
+        sb = NULL;
+        restore_from = archive;
+        start();
+        capture(listing, after, sizeof(after));
+        if (strcmp(before, after) != 0)
+                die("the restored tree differs:\n--- before\n%s--- after\n%s", before, after);
+        unlink(archive);
+        printf("ok: snapshot, free, restore into a new session: the tree is equal (content, "
+               "modes, links)\n");
+}
+
 int main(int argc, char **argv)
 {
         if (argc < 2)
@@ -603,6 +845,18 @@ int main(int argc, char **argv)
         int n = argc > 2 ? atoi(argv[2]) : 0;
         if (strcmp(t, "holder-killed") == 0) {
                 t_holder_killed();
+                return 0;
+        }
+        if (strcmp(t, "snapshot") == 0) {
+                t_snapshot();
+                cordon_sandbox_free(sb);
+                return 0;
+        }
+        if (strcmp(t, "network") == 0) {
+#ifdef SESSION_PROBE_NET
+                t_network(argc > 2 ? argv[2] : "proxied");
+#endif
+                cordon_sandbox_free(sb);
                 return 0;
         }
         start();
