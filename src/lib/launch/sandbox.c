@@ -1,6 +1,6 @@
 /* The public sandbox handle (cordon/sandbox.h): start (the prepare phase's decisions here, the
- * other phases in spawn.c), wait on the supervisor's loop, kill, report, free; and
- * cordon_spawn() as start + wait + free. */
+ * other phases in spawn.c), wait on its event loop, kill, report, free; and cordon_spawn() as
+ * start + wait + free. */
 #include <errno.h>
 #include <stdio.h>
 #include <linux/landlock.h>
@@ -190,7 +190,7 @@ static int start_notify(struct cordon_sandbox *sb, struct cordon_diag *diag)
         sb->notify_listener = -EBADF; /* cordon_notify_new()'s, whatever the outcome */
         int r = cordon_notify_new(listener, &cfg, &sb->notify);
         if (r >= 0)
-                r = cordon_notify_attach(sb->notify, &sb->loop);
+                r = cordon_notify_attach(sb->notify, sb->loop);
         if (r < 0)
                 return cordon_diag_set(diag, r,
                                        "failed to serve the sandbox's seccomp notifications: %s",
@@ -227,6 +227,11 @@ static int start(const struct cordon_policy *p, char *const *argv,
         cordon_sandbox_report_decisions(sb);
         if (r < 0 || (r = cordon_egress_prepare(sb, p, diag)) < 0)
                 return r;
+        /* What serves the sandbox once it runs: its proxy or resolver, the notifications, the
+         * supervisor. */
+        if ((r = cordon_loop_new(&sb->loop)) < 0)
+                return cordon_diag_set(diag, r, "failed to make the sandbox's event loop: %s",
+                                       strerror(-r));
         if (opts->prepared)
                 opts->prepared(opts->userdata, sb);
 
@@ -253,7 +258,7 @@ static int start(const struct cordon_policy *p, char *const *argv,
         r = cordon_egress_start(sb, diag);
         if (r >= 0)
                 r = start_notify(sb, diag);
-        if (r >= 0 && (r = cordon_net_filtered_watch(&sb->l, &sb->loop, &sb->pasta_src)) < 0)
+        if (r >= 0 && (r = cordon_net_filtered_watch(&sb->l, sb->loop, &sb->pasta_io)) < 0)
                 cordon_diag_set(diag, r, "failed to watch pasta: %s", strerror(-r));
 
         sb->report.started = true;
@@ -270,13 +275,14 @@ static int start(const struct cordon_policy *p, char *const *argv,
                 sb->l.backend == CORDON_BACKEND_LANDLOCK && !(sb->l.landlock && sb->l.ll.scope),
             .userdata = sb->l.limits,
             .pty = sb->pty,
-            .loop = &sb->loop,
             .killed = &sb->killed,
-            .proxy = sb->proxy,
         };
         sigemptyset(&sb->sup.forward);
         if (opts->flags & CORDON_SANDBOX_FORWARD_SIGNALS)
                 sb->sup.forward = sb->forward;
+        /* From here on the loop supervises it: cordon_sandbox_process() and _wait() drive it. */
+        if (r >= 0 && (r = cordon_supervisor_start(&sb->sup, sb->loop, &sb->supervisor)) < 0)
+                cordon_diag_set(diag, r, "failed to supervise the sandbox: %s", strerror(-r));
         if (r < 0) {
                 /* The command runs, told of a proxy that is not there (or with notifications
                  * nobody would answer): end it. */
@@ -358,39 +364,53 @@ static void kill_and_reap(struct cordon_sandbox *sb)
         }
 }
 
+/* The sandbox has ended (@r >= 0: with @status and @end), or supervising it failed (@r < 0:
+ * it is killed and reaped now): the report's outcome, and what goes with the run. */
+static void end_run(struct cordon_sandbox *sb, int r, int status, enum cordon_end end)
+{
+        if (r < 0)
+                kill_and_reap(sb);
+        sb->supervisor = cordon_supervisor_free(sb->supervisor);
+        /* Before pasta is killed: its end is no news any more. */
+        sb->pasta_io = cordon_loop_io_free(sb->pasta_io);
+        /* The sandbox has ended: its network helper goes now (reaped at free, where
+         * cordon_launch_clear() stops it: its exit takes tens of milliseconds). */
+        cordon_pasta_kill(&sb->l.pasta);
+        /* pasta ended while the command ran: it had only its loopback from then on. */
+        if (*sb->l.net_lost) {
+                sb->report.net_mode = CORDON_NET_ISOLATED;
+                sb->report.net_note = sb->l.net_lost;
+        }
+        sb->reaper.pid = 0;
+        atomic_store(&sb->ended, true);
+        restore_mask(sb);
+        sb->report.ended = true;
+        cordon_egress_report(sb);
+        sb->report.oom_killed = sb->l.limits && cordon_limits_oom_killed(sb->l.limits);
+        if (r < 0) {
+                sb->report.error = r;
+        } else {
+                sb->report.exit_status = status;
+                sb->report.end = end;
+        }
+        sb->waited = true;
+        sb->wait_result = r;
+        after_end(sb);
+}
+
 _public_ int cordon_sandbox_wait(struct cordon_sandbox *sb, int *ret_status)
 {
         if (!sb)
                 return -EINVAL;
         if (!sb->waited) {
+                int r;
+                while ((r = cordon_supervisor_process(sb->supervisor, CORDON_LOOP_NEVER)) == 0)
+                        ;
                 int status = 0;
                 enum cordon_end end = CORDON_END_EXITED;
-                int r = cordon_supervise_run(&sb->sup, &status, &end);
-                if (r < 0)
-                        kill_and_reap(sb);
-                /* The sandbox has ended: its network helper goes now (reaped at free, where
-                 * cordon_launch_clear() stops it: its exit takes tens of milliseconds). */
-                cordon_pasta_kill(&sb->l.pasta);
-                /* pasta ended while the command ran: it had only its loopback from then on. */
-                if (*sb->l.net_lost) {
-                        sb->report.net_mode = CORDON_NET_ISOLATED;
-                        sb->report.net_note = sb->l.net_lost;
-                }
-                sb->reaper.pid = 0;
-                atomic_store(&sb->ended, true);
-                restore_mask(sb);
-                sb->report.ended = true;
-                cordon_egress_report(sb);
-                sb->report.oom_killed = sb->l.limits && cordon_limits_oom_killed(sb->l.limits);
-                if (r < 0) {
-                        sb->report.error = r;
-                } else {
-                        sb->report.exit_status = status;
-                        sb->report.end = end;
-                }
-                sb->waited = true;
-                sb->wait_result = r;
-                after_end(sb);
+                if (r > 0)
+                        r = cordon_supervisor_finish(sb->supervisor, &status, &end);
+                end_run(sb, r, status, end);
         }
         if (sb->wait_result >= 0 && ret_status)
                 *ret_status = sb->report.exit_status;
@@ -437,8 +457,10 @@ _public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
                 sb->waited = true;
                 after_end(sb);
         }
+        /* The loop's sources go before the loop, and before the descriptors they watch. */
+        sb->supervisor = cordon_supervisor_free(sb->supervisor);
+        sb->pasta_io = cordon_loop_io_free(sb->pasta_io);
         restore_mask(sb);
-        cordon_notify_detach(sb->notify, &sb->loop);
         cordon_notify_free(sb->notify);
         safe_close(sb->notify_listener);
         cordon_reaper_clear(&sb->reaper);
@@ -453,6 +475,7 @@ _public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
         safe_close(sb->net_up[1]);
         cordon_mount_plan_clear(&sb->plan);
         cordon_egress_free(sb);
+        sb->loop = cordon_loop_free(sb->loop);
         cordon_launch_clear(&sb->l);
         free(sb->project_dir);
         strv_free(sb->env_blocked_names);
