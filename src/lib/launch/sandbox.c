@@ -1,7 +1,9 @@
 /* The public sandbox handle (cordon/sandbox.h): start (the prepare phase's decisions here, the
- * other phases in spawn.c), wait on its event loop, kill, report, free; and cordon_spawn() as
- * start + wait + free. */
+ * other phases in spawn.c), the rounds of its event loop (process, or wait for the end), kill,
+ * report, free; and cordon_spawn() as start + wait + free. */
 #include <errno.h>
+#include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <linux/landlock.h>
 #include <signal.h>
@@ -398,19 +400,61 @@ static void end_run(struct cordon_sandbox *sb, int r, int status, enum cordon_en
         after_end(sb);
 }
 
-_public_ int cordon_sandbox_wait(struct cordon_sandbox *sb, int *ret_status)
+_public_ int cordon_sandbox_get_fd(struct cordon_sandbox *sb)
+{
+        if (!sb)
+                return -EINVAL;
+        return sb->loop ? cordon_loop_get_fd(sb->loop) : -ESRCH;
+}
+
+_public_ int cordon_sandbox_get_timeout(struct cordon_sandbox *sb, uint64_t *ret_usec)
+{
+        if (!sb || !ret_usec)
+                return -EINVAL;
+        /* Ended (or about to be said so): the next cordon_sandbox_process() answers at once. */
+        if (sb->waited || !sb->supervisor || cordon_supervisor_state(sb->supervisor) != 0)
+                *ret_usec = 0;
+        else
+                *ret_usec = cordon_loop_get_timeout(sb->loop);
+        return 0;
+}
+
+_public_ int cordon_sandbox_process(struct cordon_sandbox *sb)
 {
         if (!sb)
                 return -EINVAL;
         if (!sb->waited) {
-                int r;
-                while ((r = cordon_supervisor_process(sb->supervisor, CORDON_LOOP_NEVER)) == 0)
-                        ;
+                int r = sb->supervisor ? cordon_supervisor_process(sb->supervisor, 0) : -ESRCH;
+                if (r == 0)
+                        return 0;
                 int status = 0;
                 enum cordon_end end = CORDON_END_EXITED;
                 if (r > 0)
                         r = cordon_supervisor_finish(sb->supervisor, &status, &end);
                 end_run(sb, r, status, end);
+        }
+        return sb->wait_result < 0 ? sb->wait_result : 1;
+}
+
+_public_ int cordon_sandbox_wait(struct cordon_sandbox *sb, int *ret_status)
+{
+        if (!sb)
+                return -EINVAL;
+        int r;
+        while ((r = cordon_sandbox_process(sb)) == 0) {
+                uint64_t usec = 0;
+                (void)cordon_sandbox_get_timeout(sb, &usec);
+                struct pollfd p = {.fd = cordon_sandbox_get_fd(sb), .events = POLLIN};
+                /* Rounded up: a timer is never early. */
+                uint64_t ms = usec == UINT64_MAX ? 0 : (usec + 999) / 1000;
+                if (poll(&p, 1,
+                         usec == UINT64_MAX ? -1
+                         : ms > INT_MAX     ? INT_MAX
+                                            : (int)ms) < 0 &&
+                    errno != EINTR) {
+                        end_run(sb, -errno, 0, CORDON_END_EXITED);
+                        break;
+                }
         }
         if (sb->wait_result >= 0 && ret_status)
                 *ret_status = sb->report.exit_status;
