@@ -229,11 +229,6 @@ static int start(const struct cordon_policy *p, char *const *argv,
         cordon_sandbox_report_decisions(sb);
         if (r < 0 || (r = cordon_egress_prepare(sb, p, diag)) < 0)
                 return r;
-        /* What serves the sandbox once it runs: its proxy or resolver, the notifications, the
-         * supervisor. */
-        if ((r = cordon_loop_new(&sb->loop)) < 0)
-                return cordon_diag_set(diag, r, "failed to make the sandbox's event loop: %s",
-                                       strerror(-r));
         if (opts->prepared)
                 opts->prepared(opts->userdata, sb);
 
@@ -257,7 +252,15 @@ static int start(const struct cordon_policy *p, char *const *argv,
                 restore_mask(sb);
                 return r;
         }
-        r = cordon_egress_start(sb, diag);
+        /* What serves the sandbox from now on: its proxy or resolver, the notifications,
+         * pasta's watch, the supervisor. Made after the clone, so that no process of the
+         * sandbox ever held it. */
+        r = cordon_loop_new(&sb->loop);
+        if (r < 0)
+                cordon_diag_set(diag, r, "failed to make the sandbox's event loop: %s",
+                                strerror(-r));
+        if (r >= 0)
+                r = cordon_egress_start(sb, diag);
         if (r >= 0)
                 r = start_notify(sb, diag);
         if (r >= 0 && (r = cordon_net_filtered_watch(&sb->l, sb->loop, &sb->pasta_io)) < 0)
@@ -436,22 +439,24 @@ _public_ int cordon_sandbox_process(struct cordon_sandbox *sb)
         return sb->wait_result < 0 ? sb->wait_result : 1;
 }
 
+/* poll()'s timeout for @usec: rounded up, so that a timer is never early; -1 for none. */
+static int poll_timeout(uint64_t usec)
+{
+        if (usec == UINT64_MAX)
+                return -1;
+        uint64_t ms = (usec + 999) / 1000;
+        return ms > INT_MAX ? INT_MAX : (int)ms;
+}
+
 _public_ int cordon_sandbox_wait(struct cordon_sandbox *sb, int *ret_status)
 {
         if (!sb)
                 return -EINVAL;
-        int r;
-        while ((r = cordon_sandbox_process(sb)) == 0) {
+        while (cordon_sandbox_process(sb) == 0) {
                 uint64_t usec = 0;
                 (void)cordon_sandbox_get_timeout(sb, &usec);
                 struct pollfd p = {.fd = cordon_sandbox_get_fd(sb), .events = POLLIN};
-                /* Rounded up: a timer is never early. */
-                uint64_t ms = usec == UINT64_MAX ? 0 : (usec + 999) / 1000;
-                if (poll(&p, 1,
-                         usec == UINT64_MAX ? -1
-                         : ms > INT_MAX     ? INT_MAX
-                                            : (int)ms) < 0 &&
-                    errno != EINTR) {
+                if (poll(&p, 1, poll_timeout(usec)) < 0 && errno != EINTR) {
                         end_run(sb, -errno, 0, CORDON_END_EXITED);
                         break;
                 }
