@@ -1,7 +1,8 @@
-/* libcordon: a live sandbox. Start it from a policy, wait for it (the supervisor's event loop
- * runs inside cordon_sandbox_wait()), kill it, and read a report of what was applied and how it
- * ended. cordon_spawn() is cordon_sandbox_start() + cordon_sandbox_wait() +
- * cordon_sandbox_free().
+/* libcordon: a live sandbox. Start it from a policy, wait for it (cordon_sandbox_wait() runs the
+ * sandbox's event loop until the end; a caller with a poll loop of its own drives it with
+ * cordon_sandbox_get_fd(), _get_timeout() and _process() instead), kill it, and read a report of
+ * what was applied and how it ended. cordon_spawn() is cordon_sandbox_start() +
+ * cordon_sandbox_wait() + cordon_sandbox_free().
  *
  * Conventions as in cordon/cordon.h: >= 0 on success, a negative errno on failure, context in
  * the optional struct cordon_diag; nothing prints, nothing exits. */
@@ -227,10 +228,10 @@ struct cordon_report {
 
 /* Flags of struct cordon_sandbox_options. */
 enum {
-        /* While cordon_sandbox_wait() runs, SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the
-         * process are passed on to the command (the calling thread blocks them and reads them
-         * from a signalfd). What the `cordon` program does; a library caller with several
-         * sandboxes usually does not want it. */
+        /* Until the sandbox has ended, SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the process
+         * are passed on to the command (the starting thread blocks them and its event loop
+         * reads them from a signalfd). What the `cordon` program does; a library caller with
+         * several sandboxes usually does not want it. */
         CORDON_SANDBOX_FORWARD_SIGNALS = 1u << 0,
         /* The landlock backend's reaper normally shares the caller's memory until the command
          * has exec'd (CLONE_VM: about 0.4 ms faster a start). A long-lived or multi-threaded
@@ -325,11 +326,39 @@ int cordon_sandbox_plan(const struct cordon_policy *p, const struct cordon_sandb
  * the sandbox: readable once the whole sandbox has ended. -EBADF before the start. */
 int cordon_sandbox_pidfd(const struct cordon_sandbox *sb);
 
-/* Runs the supervisor's event loop (pty relay, signal forwarding, the wall time limit, the
- * control channel) until the sandbox has ended, then stores the command's shell-style status
- * in @ret_status. Returns 0, or -errno (the sandbox is killed then). Once it has returned, it
- * returns the same result again. */
+/* Runs the sandbox's event loop (pty relay, signal forwarding, the wall time limit, the egress
+ * proxy or resolver, the seccomp notifications) until the sandbox has ended, then stores the
+ * command's shell-style status in @ret_status. Returns 0, or -errno (the sandbox is killed
+ * then). Once it has returned, it returns the same result again. It is a loop over
+ * cordon_sandbox_process(), blocking in poll() on cordon_sandbox_get_fd() for at most
+ * cordon_sandbox_get_timeout() between rounds. */
 int cordon_sandbox_wait(struct cordon_sandbox *sb, int *ret_status);
+
+/* For a caller with an event loop of its own, driving one or more sandboxes: the sandbox's
+ * event loop as a descriptor to poll for POLLIN (an epoll fd, readable when one of its sources
+ * is ready). Owned by the sandbox, valid until cordon_sandbox_free(). Returns the fd; -EINVAL
+ * for NULL; -ESRCH when the start failed before the loop was made. Poll it together with
+ * cordon_sandbox_get_timeout(): the loop's timers (the wall time limit, the grace period, the
+ * proxy's timeouts) do not make the fd readable. */
+int cordon_sandbox_get_fd(struct cordon_sandbox *sb);
+/* Stores in @ret_usec how long the caller may wait on cordon_sandbox_get_fd() before the next
+ * cordon_sandbox_process() is due anyway: microseconds until the loop's next timer, UINT64_MAX
+ * when none is armed, 0 when a timer is due or when the sandbox has ended (process answers at
+ * once then). Returns 0, or -EINVAL. */
+int cordon_sandbox_get_timeout(struct cordon_sandbox *sb, uint64_t *ret_usec);
+/* One round of the sandbox's event loop that never waits: dispatches what is ready (the pty
+ * relay, forwarded signals, the proxy's connections, the wall time's kill...). Returns 0 while
+ * the sandbox runs; 1 once it has ended, with the report's outcome filled in (`ended`,
+ * `exit_status`, `end`; what cordon_sandbox_wait() does after the end is done: the network
+ * helper stopped, the git check, the agents' write-back, the signal mask restored); a negative
+ * errno when supervising it failed (the sandbox is killed and reaped then, the report's
+ * `error` set). Once it has returned non-zero it returns the same again. The only wait in it:
+ * at the end of a sandbox with a pseudo-terminal, for the answers to queries the command sent
+ * the user's terminal, at most 2 s. With CORDON_SANDBOX_FORWARD_SIGNALS or a pty, call it from
+ * the thread that started the sandbox (the signals are blocked there and read from a
+ * signalfd). Not thread-safe for one sandbox; different sandboxes may be driven by one thread
+ * (poll their fds together) or by different threads. */
+int cordon_sandbox_process(struct cordon_sandbox *sb);
 
 /* Sends @sig to the command; SIGKILL ends the whole sandbox (every process in it) at once
  * (it then ends CORDON_END_KILLED). Only SIGKILL and the signals PID 1 and the reaper pass on
@@ -338,7 +367,8 @@ int cordon_sandbox_wait(struct cordon_sandbox *sb, int *ret_status);
  * ended, -EINVAL for another signal, or -errno. */
 int cordon_sandbox_kill(struct cordon_sandbox *sb, int sig);
 
-/* What was applied and, after cordon_sandbox_wait(), how it ended. Never NULL for a handle. */
+/* What was applied and, after the end (cordon_sandbox_wait(), cordon_sandbox_process() 1), how
+ * it ended. Never NULL for a handle. */
 const struct cordon_report *cordon_sandbox_report(const struct cordon_sandbox *sb);
 
 /* @rep (from cordon_sandbox_report(), at any point of the sandbox's life) as one JSON object

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +15,21 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "lib/loop/loop.h"
 #include "lib/net/net-rules.h"
 #include "lib/proxy/proxy.h"
+
+/* SIGTERM or SIGINT: the loop ends. */
+static int on_signal(struct cordon_loop_io *io, int fd, uint32_t revents, void *userdata)
+{
+        (void)io;
+        (void)fd;
+        (void)revents;
+        cordon_loop_quit(userdata, 0);
+        return 0;
+}
 
 static int listen_on(const char *spec)
 {
@@ -168,8 +177,15 @@ int main(int argc, char **argv)
         int sfd = signalfd(-1, &mask, SFD_CLOEXEC);
 
         cfg.rules = rules;
+        struct cordon_loop *loop = NULL;
+        struct cordon_loop_io *sig_io = NULL;
+        if (sfd < 0 || cordon_loop_new(&loop) < 0 ||
+            cordon_loop_add_io(loop, sfd, EPOLLIN, on_signal, loop, &sig_io) < 0) {
+                fprintf(stderr, "proxy-harness: cannot make the event loop\n");
+                return 1;
+        }
         struct cordon_proxy *p = NULL;
-        r = cordon_proxy_new(&cfg, &p, &diag);
+        r = cordon_proxy_new(&cfg, loop, &p, &diag);
         if (r < 0) {
                 fprintf(stderr, "proxy-harness: %s (%s)\n", diag.message, strerror(-r));
                 return 1;
@@ -181,27 +197,10 @@ int main(int argc, char **argv)
         }
         fflush(stdout);
 
-        for (;;) {
-                struct pollfd fds[2] = {{.fd = cordon_proxy_fd(p), .events = POLLIN},
-                                        {.fd = sfd, .events = POLLIN}};
-                uint64_t deadline = cordon_proxy_deadline(p);
-                int timeout = -1;
-                if (deadline) {
-                        struct timespec ts;
-                        clock_gettime(CLOCK_MONOTONIC, &ts);
-                        uint64_t now =
-                            (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-                        timeout = deadline <= now ? 0 : (int)((deadline - now + 999) / 1000);
-                }
-                if (poll(fds, 2, timeout) < 0 && errno != EINTR)
-                        break;
-                if (fds[1].revents)
-                        break;
-                r = cordon_proxy_dispatch(p);
-                if (r < 0) {
-                        fprintf(stderr, "proxy-harness: %s\n", strerror(-r));
-                        return 1;
-                }
+        r = cordon_loop_run(loop);
+        if (r < 0) {
+                fprintf(stderr, "proxy-harness: %s\n", strerror(-r));
+                return 1;
         }
         struct cordon_proxy_stats st;
         cordon_proxy_get_stats(p, &st);
@@ -210,6 +209,8 @@ int main(int argc, char **argv)
                (unsigned long long)st.errors, (unsigned long long)st.bytes_up,
                (unsigned long long)st.bytes_down);
         cordon_proxy_free(p);
+        cordon_loop_io_free(sig_io);
+        cordon_loop_free(loop);
         cordon_net_rules_free(rules);
         return 0;
 }

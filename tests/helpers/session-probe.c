@@ -641,7 +641,6 @@ static void t_attach(void)
                "a target Landlock does not open (EACCES), a relative path (EINVAL)\n");
 }
 
-#ifdef SESSION_PROBE_NET
 /* A python3 client that holds a connection (through the proxy in proxied mode) and echoes
  * every 100 ms: "up" once it is through, then "cut" when it breaks, "alive" after 12 s. */
 static const char held_connection[] =
@@ -780,8 +779,6 @@ static void t_network(const char *mode)
         printf("ok: %s: a weaker mode is refused (EPERM)\n", mode);
 }
 
-#endif
-
 /* A listing of the session's scratch tree: type, mode, path, link target, content hash. */
 static const char listing[] = "cd \"${TMPDIR:-/tmp}\" && find . -printf '%y %m %p %l\\n' | sort && "
                               "find . -type f | sort | xargs -r sha256sum";
@@ -853,9 +850,7 @@ int main(int argc, char **argv)
                 return 0;
         }
         if (strcmp(t, "network") == 0) {
-#ifdef SESSION_PROBE_NET
                 t_network(argc > 2 ? argv[2] : "proxied");
-#endif
                 cordon_sandbox_free(sb);
                 return 0;
         }

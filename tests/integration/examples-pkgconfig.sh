@@ -2,11 +2,12 @@
 # libcordon as an outside program uses it: the installed build (run-tap.sh installs it into
 # $T_INSTALL with meson install --destdir) has the public headers, the library, libcordon.pc
 # and the man pages; examples/run-and-kill.c builds with `pkg-config --cflags --libs libcordon`
-# against them, starts a sandbox, kills it from a second thread and reports how it ended.
+# against them, starts a sandbox, kills it from a second thread and reports how it ended;
+# examples/poll-loop.c drives two sandboxes from its own poll() loop beside a timerfd.
 # shellcheck disable=SC1091 # staged by run-tap.sh
 . "$T_SRC/tests/lib/tap.sh"
 
-plan 8
+plan 10
 D=${T_INSTALL:-}
 log=$(cat "$T_SRC/install.log" 2>/dev/null)
 
@@ -84,4 +85,21 @@ if [ -x "$exe" ]; then
         check "the example runs, kills its sandbox and reads the report (exit $rc)" "$want" "$out"
 else
         not_ok "the example runs, kills its sandbox and reads the report" "it did not build"
+fi
+
+# A caller's own poll() loop: the sandboxes' fds and timeouts beside its timerfd, which sends
+# the second one SIGTERM at 500 ms while the first has ended on its own.
+src="$T_SRC/examples/poll-loop.c" exe="$T_TMP/poll-loop"
+# shellcheck disable=SC2086
+if out=$(cc -std=c11 -Wall -Wextra -Werror $san $cflags "$src" -o "$exe" $libs 2>&1); then
+        ok "examples/poll-loop.c compiles and links against the installed libcordon"
+else
+        not_ok "examples/poll-loop.c compiles and links against the installed libcordon" "$(printf '%s\n' "$out" | head -5)"
+fi
+if [ -x "$exe" ]; then
+        out=$(LD_LIBRARY_PATH=$libdir timeout 30 "$exe" 2>&1); rc=$?
+        want=$(printf '%s\n' "sleep 0.2; exit 3: end=exited status=3" "sleep 60: end=exited status=143")
+        check "the example drives both sandboxes from its poll loop (exit $rc)" "$want" "$out"
+else
+        not_ok "the example drives both sandboxes from its poll loop" "it did not build"
 fi

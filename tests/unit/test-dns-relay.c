@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib/launch/dns-relay.h"
+#include "lib/loop/loop.h"
 #include "lib/net/dns-msg.h"
 
 static struct cordon_net_rules *rules_with(const char *const *block, const char *const *except)
@@ -78,8 +79,7 @@ struct fixture {
         struct sockaddr_in inside_addr, upstream_addr;
         struct cordon_net_rules *rules;
         struct cordon_dns_relay *relay;
-        struct cordon_loop loop;
-        struct cordon_loop_source timer;
+        struct cordon_loop *loop;
         int log[2];
 };
 
@@ -114,14 +114,14 @@ static void setup(struct fixture *f, unsigned rate, unsigned burst, unsigned tim
                                                     .rate = rate,
                                                     .burst = burst,
                                                     .timeout_ms = timeout_ms};
-        cr_assert_eq(cordon_dns_relay_new(f->inside, &cfg, &f->relay), 0);
-        cr_assert_eq(cordon_dns_relay_attach(f->relay, &f->loop), 0);
+        cr_assert_eq(cordon_loop_new(&f->loop), 0);
+        cr_assert_eq(cordon_dns_relay_new(f->inside, &cfg, f->loop, &f->relay), 0);
 }
 
 static void teardown(struct fixture *f)
 {
-        cordon_dns_relay_detach(f->relay, &f->loop);
         cordon_dns_relay_free(f->relay);
+        cordon_loop_free(f->loop);
         cordon_net_rules_free(f->rules);
         close(f->client);
         close(f->upstream);
@@ -129,9 +129,10 @@ static void teardown(struct fixture *f)
         close(f->log[1]);
 }
 
-static int quit(void *userdata, const struct pollfd *fds)
+static int quit(struct cordon_loop_timer *t, uint64_t now, void *userdata)
 {
-        (void)fds;
+        (void)t;
+        (void)now;
         cordon_loop_quit(userdata, 0);
         return 0;
 }
@@ -139,11 +140,11 @@ static int quit(void *userdata, const struct pollfd *fds)
 /* Runs the loop for @ms milliseconds. */
 static void run_for(struct fixture *f, unsigned ms)
 {
-        f->timer = (struct cordon_loop_source){
-            .deadline = cordon_now_usec() + ms * 1000u, .dispatch = quit, .userdata = &f->loop};
-        cr_assert_eq(cordon_loop_add(&f->loop, &f->timer), 0);
-        cr_assert_eq(cordon_loop_run(&f->loop), 0);
-        cordon_loop_remove(&f->loop, &f->timer);
+        struct cordon_loop_timer *t;
+        cr_assert_eq(
+            cordon_loop_add_timer(f->loop, cordon_now_usec() + ms * 1000u, quit, f->loop, &t), 0);
+        cr_assert_eq(cordon_loop_run(f->loop), 0);
+        cordon_loop_timer_free(t);
 }
 
 static size_t query(uint8_t *b, uint16_t id, const char *name)

@@ -27,6 +27,7 @@
 #include "lib/launch/control.h"
 #include "lib/launch/notify-unix.h"
 #include "lib/launch/notify.h"
+#include "lib/loop/loop.h"
 #include "lib/mech/unix-diag.h"
 #include "lib/mech/seccomp-notify.h"
 #include "shared/macro.h"
@@ -140,17 +141,15 @@ struct reap_ctx {
         pid_t caller;
         int status;
         struct cordon_loop *loop;
-        struct cordon_loop_source *src;
 };
 
-static int reap(void *userdata, const struct pollfd *fds)
+static int reap(struct cordon_loop_timer *t, uint64_t now, void *userdata)
 {
-        (void)fds;
         struct reap_ctx *c = userdata;
         if (waitpid(c->caller, &c->status, WNOHANG) == c->caller)
                 cordon_loop_quit(c->loop, 0);
         else
-                c->src->deadline = cordon_now_usec() + 1000;
+                cordon_loop_timer_set(t, now + 1000);
         return 0;
 }
 
@@ -412,16 +411,18 @@ static int served_full(const struct cordon_seccomp_key *key, int shm_dirfd, int 
                                                  .warn = w ? count_warning : NULL,
                                                  .userdata = w};
         cr_assert_eq(cordon_notify_new(m.fd, &cfg, &n), 0);
-        struct cordon_loop loop = {.n = 0};
-        cr_assert_eq(cordon_notify_attach(n, &loop), 0);
-        struct cordon_loop_source reap_src;
-        struct reap_ctx c = {caller, -1, &loop, &reap_src};
-        reap_src = (struct cordon_loop_source){
-            .deadline = cordon_now_usec() + 1000, .dispatch = reap, .userdata = &c};
-        cr_assert_eq(cordon_loop_add(&loop, &reap_src), 0);
-        cr_assert_eq(cordon_loop_run(&loop), 0);
-        cordon_notify_detach(n, &loop);
+        struct cordon_loop *loop = NULL;
+        cr_assert_eq(cordon_loop_new(&loop), 0);
+        cr_assert_eq(cordon_notify_attach(n, loop), 0);
+        struct cordon_loop_timer *reap_timer;
+        struct reap_ctx c = {caller, -1, loop};
+        cr_assert_eq(cordon_loop_add_timer(loop, cordon_now_usec() + 1000, reap, &c, &reap_timer),
+                     0);
+        cr_assert_eq(cordon_loop_run(loop), 0);
+        cordon_loop_timer_free(reap_timer);
+        cordon_notify_detach(n);
         cordon_notify_free(n);
+        cordon_loop_free(loop);
         cr_assert(WIFEXITED(c.status));
         return WEXITSTATUS(c.status);
 }

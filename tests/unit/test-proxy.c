@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/loop/loop.h"
 #include "lib/net/net-host.h"
 #include "lib/net/net-rules.h"
 #include "lib/proxy/proxy.h"
@@ -180,6 +181,7 @@ static uint16_t dns_port, echo_port, http_port, closed_port;
 static pthread_t dns_t, echo_t, http_t;
 
 static struct cordon_net_rules *rules;
+static struct cordon_loop *loop;
 static struct cordon_proxy *proxy;
 static int stop_fd = -1;
 static pthread_t proxy_t;
@@ -206,24 +208,19 @@ static int hook(void *ud, const struct cordon_net_addr *addr, uint16_t port,
         return 0;
 }
 
+/* The proxy's loop, driven as an embedding caller would: its fd polled beside our own. */
 static void *proxy_thread(void *arg)
 {
+        (void)arg;
         for (;;) {
-                struct pollfd fds[2] = {{.fd = cordon_proxy_fd(proxy), .events = POLLIN},
+                struct pollfd fds[2] = {{.fd = cordon_loop_get_fd(loop), .events = POLLIN},
                                         {.fd = stop_fd, .events = POLLIN}};
-                uint64_t d = cordon_proxy_deadline(proxy);
-                int timeout = -1;
-                if (d) {
-                        struct timespec ts;
-                        clock_gettime(CLOCK_MONOTONIC, &ts);
-                        uint64_t now =
-                            (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-                        timeout = d <= now ? 0 : (int)((d - now + 999) / 1000);
-                }
+                uint64_t d = cordon_loop_get_timeout(loop);
+                int timeout = d == CORDON_LOOP_NEVER ? -1 : (int)((d + 999) / 1000);
                 poll(fds, 2, timeout);
                 if (fds[1].revents)
                         return NULL;
-                if (cordon_proxy_dispatch(proxy) < 0)
+                if (cordon_loop_process(loop, 0) < 0)
                         return NULL;
         }
 }
@@ -265,7 +262,8 @@ static void start_proxy(struct cordon_proxy_config *cfg, const char *const *bloc
         cfg->dns_server = dns;
         cfg->log_fd = log_pipe[1];
         cfg->connect_hook = hook;
-        cr_assert_eq(cordon_proxy_new(cfg, &proxy, &diag), 0, "%s", diag.message);
+        cr_assert_eq(cordon_loop_new(&loop), 0);
+        cr_assert_eq(cordon_proxy_new(cfg, loop, &proxy, &diag), 0, "%s", diag.message);
         uint16_t port;
         int lfd = listen_loopback(SOCK_STREAM, &port);
         proxy_port = port;
@@ -290,6 +288,7 @@ static void teardown(void)
                 pthread_join(proxy_t, NULL);
         }
         cordon_proxy_free(proxy);
+        cordon_loop_free(loop);
         cordon_net_rules_free(rules);
         shutdown(dns_fd, SHUT_RDWR);
         shutdown(echo_fd, SHUT_RDWR);
@@ -785,13 +784,15 @@ Test(proxy_bounds, closed_clients_free_their_slots)
 Test(proxy_config, dns_server_grammar)
 {
         struct cordon_net_rules *r = NULL;
+        struct cordon_loop *l = NULL;
         cr_assert_eq(cordon_net_rules_new(&r), 0);
+        cr_assert_eq(cordon_loop_new(&l), 0);
         const char *bad[] = {"127.1", "0x7f000001:53", "dns.example", "1.2.3.4:0", "[::1]x", ""};
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
                 struct cordon_proxy_config cfg = {.rules = r, .dns_server = bad[i], .log_fd = -1};
                 struct cordon_proxy *p = NULL;
                 struct cordon_diag d = {0};
-                cr_expect_eq(cordon_proxy_new(&cfg, &p, &d), -EINVAL, "%s", bad[i]);
+                cr_expect_eq(cordon_proxy_new(&cfg, l, &p, &d), -EINVAL, "%s", bad[i]);
                 cordon_proxy_free(p);
         }
         const char *good[] = {"198.18.0.2", "198.18.0.2:5353", "[::1]:53", "::1"};
@@ -799,9 +800,10 @@ Test(proxy_config, dns_server_grammar)
                 struct cordon_proxy_config cfg = {.rules = r, .dns_server = good[i], .log_fd = -1};
                 struct cordon_proxy *p = NULL;
                 struct cordon_diag d = {0};
-                cr_expect_eq(cordon_proxy_new(&cfg, &p, &d), 0, "%s: %s", good[i], d.message);
+                cr_expect_eq(cordon_proxy_new(&cfg, l, &p, &d), 0, "%s: %s", good[i], d.message);
                 cordon_proxy_free(p);
         }
+        cordon_loop_free(l);
         cordon_net_rules_free(r);
 }
 

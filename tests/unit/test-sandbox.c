@@ -1,8 +1,10 @@
 /* The public sandbox handle: two sandboxes started from one process run at the same time, are
  * each killed (one from a second thread while the first thread waits for it) and reported
- * correctly, under both backends. The sandbox work runs in a fork()ed child of the test
- * (Criterion runs threads; the ns backend's raw clone wants no other thread allocating), which
- * reports through its exit status: 0, or the number of the first check that failed. */
+ * correctly, under both backends; three driven by a caller's own poll loop
+ * (cordon_sandbox_get_fd(), _get_timeout(), _process()). The sandbox work runs in a fork()ed child
+ * of the test (Criterion runs threads; the ns backend's raw clone wants no other thread
+ * allocating), which reports through its exit status: 0, or the number of the first check that
+ * failed. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,9 +16,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cordon/cordon.h"
+#include "lib/policy/policy.h"
 
 static struct cordon_policy *policy(enum cordon_backend backend)
 {
@@ -363,6 +367,140 @@ Test(sandbox, given_stdio_caller_without_stdio_ns, .timeout = 30)
 Test(sandbox, given_stdio_caller_without_stdio_landlock, .timeout = 30)
 {
         int k = stdio_in_child(CORDON_BACKEND_LANDLOCK, true);
+        if (k == 77)
+                cr_skip_test("the landlock backend cannot run here");
+        cr_assert_eq(k, 0, "check %d failed", k);
+}
+
+/* ---- driven from the caller's own poll loop ------------------------------------------------ */
+
+static double now_sec(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Three sandboxes and a descriptor of the caller's own in one poll(), never
+ * cordon_sandbox_wait(): `exit 3` ends first while the others run; `sleep 30` with a wall time
+ * limit of 300 ms is killed by its loop's timer, which only cordon_sandbox_get_timeout() tells
+ * the caller about; `sleep 30` without one is killed once the caller's own pipe says so. */
+static int polled_by_caller(enum cordon_backend backend)
+{
+        struct cordon_policy *p = policy(backend), *limited = policy(backend);
+        if (!p || !limited)
+                return 1;
+        limited->limits.timeout_usec = 300 * 1000;
+        char sh[] = "sh", c[] = "-c", quick[] = "sleep 0.1; exit 3", sleep_[] = "sleep",
+             secs[] = "30";
+        char *argv_quick[] = {sh, c, quick, NULL}, *argv_sleep[] = {sleep_, secs, NULL};
+        struct cordon_sandbox *sb[3] = {NULL};
+        struct cordon_diag d = {0};
+        /* Before the starts: the limit counts from the end of its own. */
+        double t0 = now_sec(), ended_at[3] = {0};
+        int r = cordon_sandbox_start(p, argv_quick, &sb[0], &d);
+        if (r == -EOPNOTSUPP)
+                return 77;
+        if (r < 0 || cordon_sandbox_start(limited, argv_sleep, &sb[1], &d) < 0 ||
+            cordon_sandbox_start(p, argv_sleep, &sb[2], &d) < 0) {
+                fprintf(stderr, "start: %s\n", d.message);
+                return 2;
+        }
+        cordon_policy_free(p);
+        cordon_policy_free(limited);
+        int own[2];
+        if (pipe2(own, O_CLOEXEC) < 0)
+                return 3;
+
+        /* The limited one has a timer: its timeout is at most the limit. */
+        uint64_t usec = 0;
+        if (cordon_sandbox_get_timeout(sb[1], &usec) != 0 || usec > 300 * 1000 || usec == 0)
+                return 4;
+        int result[3] = {0};
+        while (!ended_at[0] || !ended_at[1] || !ended_at[2]) {
+                struct pollfd pfd[4];
+                int timeout = -1;
+                for (int i = 0; i < 3; i++) {
+                        pfd[i] =
+                            (struct pollfd){.fd = cordon_sandbox_get_fd(sb[i]), .events = POLLIN};
+                        if (pfd[i].fd < 0 || cordon_sandbox_get_timeout(sb[i], &usec) < 0)
+                                return 5;
+                        int ms = usec == UINT64_MAX ? -1 : (int)((usec + 999) / 1000);
+                        if (ms >= 0 && (timeout < 0 || ms < timeout))
+                                timeout = ms;
+                }
+                pfd[3] = (struct pollfd){.fd = own[0], .events = POLLIN};
+                if (poll(pfd, 4, timeout) < 0)
+                        return 6;
+                if (pfd[3].revents) {
+                        char byte;
+                        if (read(own[0], &byte, 1) != 1 || cordon_sandbox_kill(sb[2], SIGKILL) < 0)
+                                return 7;
+                }
+                for (int i = 0; i < 3; i++) {
+                        if (ended_at[i])
+                                continue;
+                        double before = now_sec();
+                        result[i] = cordon_sandbox_process(sb[i]);
+                        /* A round never waits for the sandbox. */
+                        if (now_sec() - before > 1.0)
+                                return 8;
+                        if (result[i] == 0)
+                                continue;
+                        ended_at[i] = now_sec() - t0;
+                        /* The first one's end is the caller's cue for the third. */
+                        if (i == 0 && write(own[1], "x", 1) != 1)
+                                return 9;
+                }
+                if (now_sec() - t0 > 20)
+                        return 10;
+        }
+        const struct cordon_report *r0 = cordon_sandbox_report(sb[0]),
+                                   *r1 = cordon_sandbox_report(sb[1]),
+                                   *r2 = cordon_sandbox_report(sb[2]);
+        if (result[0] != 1 || !r0->ended || r0->end != CORDON_END_EXITED || r0->exit_status != 3)
+                return 11;
+        if (result[1] != 1 || r1->end != CORDON_END_TIMEOUT || r1->exit_status != 128 + SIGKILL ||
+            ended_at[1] < 0.29)
+                return 12;
+        if (result[2] != 1 || r2->end != CORDON_END_KILLED || r2->exit_status != 128 + SIGKILL ||
+            ended_at[2] < ended_at[0])
+                return 13;
+        /* Once ended: the same answer at once, and wait agrees. */
+        int status = -1;
+        if (cordon_sandbox_process(sb[1]) != 1 || cordon_sandbox_get_timeout(sb[1], &usec) != 0 ||
+            usec != 0 || cordon_sandbox_wait(sb[1], &status) != 0 || status != 128 + SIGKILL)
+                return 14;
+        for (int i = 0; i < 3; i++)
+                cordon_sandbox_free(sb[i]);
+        close(own[0]);
+        close(own[1]);
+        return 0;
+}
+
+static int polled_in_child(enum cordon_backend backend)
+{
+        pid_t pid = fork();
+        cr_assert_geq(pid, 0);
+        if (pid == 0)
+                _exit(polled_by_caller(backend));
+        int st;
+        cr_assert_eq(waitpid(pid, &st, 0), pid);
+        cr_assert(WIFEXITED(st), "the child died: %d", st);
+        return WEXITSTATUS(st);
+}
+
+Test(sandbox, driven_from_a_callers_poll_ns, .timeout = 60)
+{
+        int k = polled_in_child(CORDON_BACKEND_NS);
+        if (k == 77)
+                cr_skip_test("the ns backend cannot run here");
+        cr_assert_eq(k, 0, "check %d failed", k);
+}
+
+Test(sandbox, driven_from_a_callers_poll_landlock, .timeout = 60)
+{
+        int k = polled_in_child(CORDON_BACKEND_LANDLOCK);
         if (k == 77)
                 cr_skip_test("the landlock backend cannot run here");
         cr_assert_eq(k, 0, "check %d failed", k);

@@ -1,13 +1,18 @@
 /* Unit tests for src/lib/launch/supervise.c: exit statuses, the wall time limit, the grace period
  * after a forwarded signal, and the teardown of orphans (double-forked daemons) by the landlock
- * backend's reaper, also after SIGKILL of the supervisor. Each test supervises from a forked
- * child of its own, so the blocked signals never leak into the test runner. */
+ * backend's reaper, also after SIGKILL of the supervisor; the same without pidfds. Each test
+ * supervises from a forked child of its own, so the blocked signals never leak into the test
+ * runner. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -407,4 +412,54 @@ Test(supervise, raw_syscalls_leave_errno_alone)
         /* The control: the libc wrapper does write it. */
         cr_assert_eq(close(-1), -1);
         cr_assert_eq(errno, EBADF);
+}
+
+/* A kernel without pidfds (before 5.3): pidfd_open() answers ENOSYS (a seccomp filter here), and
+ * the first process is polled instead; its exit status, the wall time's kill and the grace
+ * period's kill all still come. */
+static void deny_pidfd_open(void)
+{
+        struct sock_filter f[] = {
+            BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+            BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pidfd_open, 0, 1),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        };
+        struct sock_fprog prog = {.len = sizeof(f) / sizeof(f[0]), .filter = f};
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+            prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+                _exit(99);
+}
+
+static int without_pidfd(void)
+{
+        block_all();
+        deny_pidfd_open();
+        if (syscall(SYS_pidfd_open, getpid(), 0) >= 0 || errno != ENOSYS)
+                return 98; /* the filter does not hold: the test would prove nothing */
+        int status = -1;
+        enum cordon_end end;
+        struct cordon_supervise s = {.pid = start("exit 7"), .forward = forward_set()};
+        if (cordon_supervise_run(&s, &status, &end) < 0 || status != 7 || end != CORDON_END_EXITED)
+                return 1;
+        s = (struct cordon_supervise){
+            .pid = start("exec sleep 30"), .forward = forward_set(), .timeout_usec = 200000};
+        double t0 = now();
+        if (cordon_supervise_run(&s, &status, &end) < 0 || end != CORDON_END_TIMEOUT ||
+            status != 128 + SIGKILL || now() - t0 > 5)
+                return 2;
+        s = (struct cordon_supervise){.pid = start("trap '' TERM; while :; do sleep 0.02; done"),
+                                      .forward = forward_set(),
+                                      .grace_usec = 200000};
+        usleep(200000);
+        kill(getpid(), SIGTERM);
+        if (cordon_supervise_run(&s, &status, &end) < 0 || end != CORDON_END_KILLED ||
+            status != 128 + SIGKILL)
+                return 3;
+        return 0;
+}
+
+Test(supervise, without_pidfds_the_first_process_is_polled, .timeout = 30)
+{
+        cr_assert_eq(in_child(without_pidfd), 0);
 }

@@ -1,4 +1,4 @@
-/* The filtered mode's resolver on the supervisor's event loop (see dns-relay.h). */
+/* The filtered mode's resolver on the sandbox's event loop (see dns-relay.h). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "lib/launch/dns-relay.h"
+#include "lib/loop/loop.h"
 #include "lib/net/dns-msg.h"
 #include "lib/proxy/proxy-log.h"
 #include "shared/macro.h"
@@ -44,7 +45,8 @@ struct cordon_dns_relay {
         /* The token bucket, in millionths of a query. */
         uint64_t tokens, refilled;
         struct pending pending[CORDON_DNS_IN_FLIGHT];
-        struct cordon_loop_source src;
+        struct cordon_loop_io *sock_io, *up_io[CORDON_DNS_SERVERS_MAX];
+        struct cordon_loop_timer *timer; /* the first pending query's timeout */
         struct cordon_dns_relay_stats stats;
 };
 
@@ -209,8 +211,8 @@ static uint16_t new_id(const struct cordon_dns_relay *d)
         return id;
 }
 
-static void on_query(struct cordon_dns_relay *d, const uint8_t *buf, size_t len,
-                     const struct sockaddr_storage *client, socklen_t client_len)
+static void handle_query(struct cordon_dns_relay *d, const uint8_t *buf, size_t len,
+                         const struct sockaddr_storage *client, socklen_t client_len)
 {
         struct cordon_dns_query q;
         int r = cordon_dns_query_parse(buf, len, &q);
@@ -283,7 +285,7 @@ static int check_addr(void *userdata, const struct cordon_net_addr *addr)
         return -EPERM;
 }
 
-static void on_answer(struct cordon_dns_relay *d, unsigned server, uint8_t *buf, size_t len)
+static void handle_answer(struct cordon_dns_relay *d, unsigned server, uint8_t *buf, size_t len)
 {
         if (len < CORDON_DNS_HEADER)
                 return;
@@ -343,21 +345,15 @@ static void expire(struct cordon_dns_relay *d)
         }
 }
 
-static uint64_t next_deadline(const struct cordon_dns_relay *d)
+/* Expires what is due and arms the timer for the next pending query's timeout. */
+static void expire_and_arm(struct cordon_dns_relay *d)
 {
-        uint64_t next = 0;
+        expire(d);
+        uint64_t next = CORDON_LOOP_NEVER;
         for (size_t i = 0; i < CORDON_DNS_IN_FLIGHT; i++)
-                if (d->pending[i].used && (!next || d->pending[i].deadline < next))
+                if (d->pending[i].used && d->pending[i].deadline < next)
                         next = d->pending[i].deadline;
-        return next;
-}
-
-static void fill(void *userdata, struct pollfd *fds)
-{
-        struct cordon_dns_relay *d = userdata;
-        fds[0] = (struct pollfd){.fd = d->sock, .events = POLLIN};
-        for (size_t i = 0; i < d->cfg.n_servers; i++)
-                fds[1 + i] = (struct pollfd){.fd = d->up[i], .events = POLLIN};
+        cordon_loop_timer_set(d->timer, next);
 }
 
 static void read_queries(struct cordon_dns_relay *d)
@@ -376,8 +372,8 @@ static void read_queries(struct cordon_dns_relay *d)
                         d->stats.dropped++;
                         continue;
                 }
-                on_query(d, buf, (size_t)n > sizeof(buf) ? sizeof(buf) : (size_t)n, &client,
-                         client_len);
+                handle_query(d, buf, (size_t)n > sizeof(buf) ? sizeof(buf) : (size_t)n, &client,
+                             client_len);
         }
 }
 
@@ -390,28 +386,47 @@ static void read_answers(struct cordon_dns_relay *d, unsigned server)
                         return;
                 if ((size_t)n > sizeof(buf))
                         continue; /* cut: its records cannot all be checked */
-                on_answer(d, server, buf, (size_t)n);
+                handle_answer(d, server, buf, (size_t)n);
         }
 }
 
-static int dispatch(void *userdata, const struct pollfd *fds)
+/* The resolver's troubles never end the sandbox: its callbacks always return 0. */
+static int on_query(struct cordon_loop_io *io, int fd, uint32_t revents, void *userdata)
 {
+        (void)io;
+        (void)fd;
+        (void)revents;
         struct cordon_dns_relay *d = userdata;
-        if (fds[0].revents)
-                read_queries(d);
+        read_queries(d);
+        expire_and_arm(d);
+        return 0;
+}
+
+static int on_answer(struct cordon_loop_io *io, int fd, uint32_t revents, void *userdata)
+{
+        (void)fd;
+        (void)revents;
+        struct cordon_dns_relay *d = userdata;
         for (unsigned i = 0; i < d->cfg.n_servers; i++)
-                if (fds[1 + i].revents)
+                if (d->up_io[i] == io)
                         read_answers(d, i);
-        expire(d);
-        d->src.deadline = next_deadline(d);
-        return 0; /* the resolver's troubles never end the sandbox */
+        expire_and_arm(d);
+        return 0;
+}
+
+static int on_timeout(struct cordon_loop_timer *t, uint64_t now, void *userdata)
+{
+        (void)t;
+        (void)now;
+        expire_and_arm(userdata);
+        return 0;
 }
 
 int cordon_dns_relay_new(int sock, const struct cordon_dns_relay_config *cfg,
-                         struct cordon_dns_relay **ret)
+                         struct cordon_loop *loop, struct cordon_dns_relay **ret)
 {
         _cleanup_close_ int s = sock;
-        if (!cfg || !cfg->rules || sock < 0 || cfg->n_servers > CORDON_DNS_SERVERS_MAX)
+        if (!cfg || !cfg->rules || !loop || sock < 0 || cfg->n_servers > CORDON_DNS_SERVERS_MAX)
                 return -EINVAL;
         struct cordon_dns_relay *d = calloc(1, sizeof(*d));
         if (!d)
@@ -457,29 +472,17 @@ int cordon_dns_relay_new(int sock, const struct cordon_dns_relay_config *cfg,
         d->tokens = (uint64_t)d->cfg.burst * 1000000;
         d->refilled = cordon_now_usec();
         d->sock = TAKE_FD(s);
-        d->src = (struct cordon_loop_source){
-            .n_fds = 1 + (unsigned)cfg->n_servers,
-            .fd = d->sock,
-            .events = POLLIN,
-            .fill = fill,
-            .dispatch = dispatch,
-            .userdata = d,
-        };
+        int r = cordon_loop_add_io(loop, d->sock, EPOLLIN, on_query, d, &d->sock_io);
+        for (size_t i = 0; r >= 0 && i < cfg->n_servers; i++)
+                r = cordon_loop_add_io(loop, d->up[i], EPOLLIN, on_answer, d, &d->up_io[i]);
+        if (r >= 0)
+                r = cordon_loop_add_timer(loop, CORDON_LOOP_NEVER, on_timeout, d, &d->timer);
+        if (r < 0) {
+                cordon_dns_relay_free(d);
+                return r;
+        }
         *ret = d;
         return 0;
-}
-
-int cordon_dns_relay_attach(struct cordon_dns_relay *d, struct cordon_loop *loop)
-{
-        if (!d || !loop)
-                return -EINVAL;
-        return cordon_loop_add(loop, &d->src);
-}
-
-void cordon_dns_relay_detach(struct cordon_dns_relay *d, struct cordon_loop *loop)
-{
-        if (d && loop)
-                cordon_loop_remove(loop, &d->src);
 }
 
 void cordon_dns_relay_get_stats(const struct cordon_dns_relay *d,
@@ -492,9 +495,15 @@ struct cordon_dns_relay *cordon_dns_relay_free(struct cordon_dns_relay *d)
 {
         if (!d)
                 return NULL;
+        /* The sources first: a descriptor closed while still in the epoll set could come back
+         * under its number. */
+        cordon_loop_io_free(d->sock_io);
+        cordon_loop_timer_free(d->timer);
         safe_close(d->sock);
-        for (size_t i = 0; i < CORDON_DNS_SERVERS_MAX; i++)
+        for (size_t i = 0; i < CORDON_DNS_SERVERS_MAX; i++) {
+                cordon_loop_io_free(d->up_io[i]);
                 safe_close(d->up[i]);
+        }
         free(d);
         return NULL;
 }

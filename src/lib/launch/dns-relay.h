@@ -14,14 +14,13 @@
  * CORDON_DNS_QUERY_MAX bytes, answers of at most CORDON_DNS_ANSWER_MAX. There is no TCP
  * listener: a TCP connection to CORDON_DNS_ADDR:53 is refused (ECONNREFUSED).
  *
- * Runs on the supervisor's event loop; not thread-safe. */
+ * Runs on the sandbox's event loop (lib/loop/loop.h); not thread-safe. */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/launch/event-loop.h"
 #include "lib/net/net-rules.h"
 #include "lib/policy/net-modes.h" /* CORDON_DNS_ADDR */
 
@@ -61,14 +60,14 @@ struct cordon_dns_relay_stats {
 };
 
 struct cordon_dns_relay;
+struct cordon_loop;
 
 /* A relay serving @sock (a bound UDP socket; taken, closed by the relay whatever the outcome)
- * with @cfg (copied; the rules are referenced). Opens one connected UDP socket per server, on
- * the caller's side. Returns 0, or -errno. */
+ * with @cfg (copied; the rules are referenced) on @loop, which must outlive it: the socket and
+ * one connected UDP socket per server (opened on the caller's side) are io sources there, the
+ * queries' timeouts a timer. Returns 0, or -errno. */
 int cordon_dns_relay_new(int sock, const struct cordon_dns_relay_config *cfg,
-                         struct cordon_dns_relay **ret);
-int cordon_dns_relay_attach(struct cordon_dns_relay *d, struct cordon_loop *loop);
-void cordon_dns_relay_detach(struct cordon_dns_relay *d, struct cordon_loop *loop);
+                         struct cordon_loop *loop, struct cordon_dns_relay **ret);
 void cordon_dns_relay_get_stats(const struct cordon_dns_relay *d,
                                 struct cordon_dns_relay_stats *ret);
 struct cordon_dns_relay *cordon_dns_relay_free(struct cordon_dns_relay *d);

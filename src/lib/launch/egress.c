@@ -2,7 +2,7 @@
  * side: their rules and log are taken before the clone (the policy is not referenced after the
  * start), the socket PID 1 opened inside arrives over the control channel (the landlock
  * backend's proxy socket: made by the launch on the host's loopback, net-proxied.c), and each
- * then runs as a source of the supervisor's event loop. */
+ * then runs on the sandbox's event loop. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -120,9 +120,7 @@ static int dns_start(struct cordon_sandbox *sb, struct cordon_diag *diag)
         };
         int sock = sb->dns_socket;
         sb->dns_socket = -EBADF; /* the relay's, whatever the outcome */
-        int r = cordon_dns_relay_new(sock, &cfg, &sb->dns);
-        if (r >= 0)
-                r = cordon_dns_relay_attach(sb->dns, &sb->loop);
+        int r = cordon_dns_relay_new(sock, &cfg, sb->loop, &sb->dns);
         if (r < 0)
                 return cordon_diag_set(diag, r, "failed to serve the sandbox's resolver: %s",
                                        strerror(-r));
@@ -150,7 +148,7 @@ int cordon_egress_start(struct cordon_sandbox *sb, struct cordon_diag *diag)
             .dns_server = sb->proxy_dns,
             .log_fd = sb->net_log_fd,
         };
-        int r = cordon_proxy_new(&cfg, &sb->proxy, diag);
+        int r = cordon_proxy_new(&cfg, sb->loop, &sb->proxy, diag);
         if (r < 0)
                 return r;
         r = cordon_proxy_add_listener(sb->proxy, sb->proxy_listener);
@@ -194,7 +192,6 @@ void cordon_egress_report(struct cordon_sandbox *sb)
 
 void cordon_egress_free(struct cordon_sandbox *sb)
 {
-        cordon_dns_relay_detach(sb->dns, &sb->loop);
         sb->dns = cordon_dns_relay_free(sb->dns);
         sb->dns_socket = safe_close(sb->dns_socket);
         cordon_proxy_free(sb->proxy);

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/launch/event-loop.h"
 #include "lib/launch/launch.h"
 #include "lib/launch/net-filtered.h"
 #include "lib/launch/net-rules-note.h"
+#include "lib/loop/loop.h"
 #include "lib/mech/nft.h"
 #include "lib/mech/pasta.h"
 #include "lib/net/net-host.h"
@@ -101,10 +101,13 @@ void cordon_net_filtered_lost(struct cordon_launch *l, const char *why)
         l->warn(l->userdata, line);
 }
 
-static int pasta_exited(void *userdata, const struct pollfd *fds)
+static int pasta_exited(struct cordon_loop_io *io, int fd, uint32_t revents, void *userdata)
 {
         struct cordon_launch *l = userdata;
-        (void)fds;
+        (void)fd;
+        (void)revents;
+        /* Said once: its pidfd stays readable. */
+        (void)cordon_loop_io_set_enabled(io, false);
         char why[512], what[640];
         cordon_pasta_describe_exit(&l->pasta, why, sizeof(why));
         snprintf(what, sizeof(what),
@@ -114,21 +117,13 @@ static int pasta_exited(void *userdata, const struct pollfd *fds)
         return 0;
 }
 
-static void pasta_fill(void *userdata, struct pollfd *fds)
-{
-        struct cordon_launch *l = userdata;
-        /* Said once: a negative fd is one poll() leaves alone. */
-        fds[0] = (struct pollfd){.fd = l->pasta_end_said ? -1 : l->pasta.pidfd, .events = POLLIN};
-}
-
 int cordon_net_filtered_watch(struct cordon_launch *l, struct cordon_loop *loop,
-                              struct cordon_loop_source *src)
+                              struct cordon_loop_io **ret)
 {
-        if (l->pasta.pid <= 0 || l->pasta.pidfd < 0)
+        *ret = NULL;
+        if (l->pasta.pid <= 0 || l->pasta.pidfd < 0 || l->pasta_end_said)
                 return 0;
-        *src = (struct cordon_loop_source){
-            .n_fds = 1, .fill = pasta_fill, .dispatch = pasta_exited, .userdata = l};
-        return cordon_loop_add(loop, src);
+        return cordon_loop_add_io(loop, l->pasta.pidfd, EPOLLIN, pasta_exited, l, ret);
 }
 
 int cordon_net_filtered_child(const struct cordon_launch *l)

@@ -17,14 +17,15 @@ int cordon_net_filtered_prepare(struct cordon_launch *l, struct cordon_diag *dia
 /* Parent step: starts pasta attached to @child's namespaces, without waiting for it. */
 int cordon_net_filtered_parent(struct cordon_launch *l, pid_t child, struct cordon_diag *diag);
 struct cordon_loop;
-struct cordon_loop_source;
+struct cordon_loop_io;
 
 /* While the sandbox runs: a pasta that exits on its own (the command may have started before it
  * was ready, and it can fail later too) is said once through cordon_net_filtered_lost(), as
- * the sandbox has no network from then on. @src (the caller's, valid while @loop runs) watches
- * pasta's pidfd on @loop. 0 (also when no pasta runs), or -errno of cordon_loop_add(). */
+ * the sandbox has no network from then on. *@ret (the caller's to free, before @l is cleared)
+ * watches pasta's pidfd on @loop; NULL when no pasta runs. 0, or -errno of
+ * cordon_loop_add_io(). */
 int cordon_net_filtered_watch(struct cordon_launch *l, struct cordon_loop *loop,
-                              struct cordon_loop_source *src);
+                              struct cordon_loop_io **ret);
 
 /* The filtered network is gone (@why: what pasta did) while the command may be running: no
  * fallback can follow, since the command is in its own network namespace, which has only its

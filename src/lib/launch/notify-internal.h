@@ -6,7 +6,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lib/launch/event-loop.h"
 #include "lib/mech/seccomp-filter.h"
 
 /* How long the supervisor waits for a blocking socket's connect to the proxy to complete. On
@@ -31,7 +30,7 @@ struct cordon_notify {
         /* cordon_seccomp_unix_supervised(): the unix sockets the command bound, which are the
          * only ones its connects may reach (notify-unix.h); NULL otherwise. */
         struct cordon_unix_socks *socks;
-        struct cordon_loop_source src;
+        struct cordon_loop_io *io; /* the listener's source, once attached */
 };
 
 /* What to answer; ANSWER_DROP: the caller is gone, nothing to answer. */

@@ -1,5 +1,5 @@
 /* The landlock backend's seccomp notifications, the supervisor side (see notify.h): one
- * event-loop source on the listener, and the dispatcher that answers each notification at once:
+ * io source of the loop on the listener, and the dispatcher that answers each notification at once:
  * a pty's peer opened here, /dev/shm names in the private directory (notify-fs.h), a note for a
  * create under the host's /tmp; the socket calls are notify-net.c's; "continue" for everything
  * else. */
@@ -24,6 +24,7 @@
 #include "lib/launch/notify-internal.h"
 #include "lib/launch/notify-unix.h"
 #include "lib/launch/notify.h"
+#include "lib/loop/loop.h"
 #include "lib/mech/seccomp-notify.h"
 #include "shared/fd-util.h"
 #include "shared/path-util.h"
@@ -444,10 +445,12 @@ static int dispatch_one(struct cordon_notify *n, const struct seccomp_notif *req
         }
 }
 
-static int on_listener(void *userdata, const struct pollfd *fds)
+static int on_listener(struct cordon_loop_io *io, int fd, uint32_t events, void *userdata)
 {
+        (void)fd;
         struct cordon_notify *n = userdata;
-        short revents = fds[0].revents;
+        /* The epoll bits of these are poll()'s. */
+        short revents = (short)events;
         for (unsigned i = 0; i < NOTIFY_BATCH && (revents & POLLIN); i++) {
                 struct seccomp_notif req;
                 int r = cordon_seccomp_notif_recv(n->listener, &req);
@@ -468,7 +471,7 @@ static int on_listener(void *userdata, const struct pollfd *fds)
         /* Every process under the filter is gone (or the listener broke): nothing will come
          * any more, and a hung-up descriptor would wake the loop for ever. */
         if ((revents & (POLLHUP | POLLERR | POLLNVAL)) && !(revents & POLLIN))
-                n->src.fd = -1;
+                (void)cordon_loop_io_set_enabled(io, false);
         return 0;
 }
 
@@ -510,32 +513,28 @@ int cordon_notify_new(int listener, const struct cordon_notify_config *cfg,
         n->socket_rule = cfg->socket_rule;
         n->tmpdir = cfg->tmpdir;
         n->proxy_port = cfg->proxy_port;
-        n->src = (struct cordon_loop_source){.n_fds = 1,
-                                             .fd = n->listener,
-                                             .events = POLLIN,
-                                             .dispatch = on_listener,
-                                             .userdata = n};
         *ret = TAKE_PTR(n);
         return 0;
 }
 
 int cordon_notify_attach(struct cordon_notify *n, struct cordon_loop *loop)
 {
-        if (!n || !loop)
+        if (!n || !loop || n->io)
                 return -EINVAL;
-        return cordon_loop_add(loop, &n->src);
+        return cordon_loop_add_io(loop, n->listener, EPOLLIN, on_listener, n, &n->io);
 }
 
-void cordon_notify_detach(struct cordon_notify *n, struct cordon_loop *loop)
+void cordon_notify_detach(struct cordon_notify *n)
 {
-        if (n && loop)
-                cordon_loop_remove(loop, &n->src);
+        if (n)
+                n->io = cordon_loop_io_free(n->io);
 }
 
 void cordon_notify_free(struct cordon_notify *n)
 {
         if (!n)
                 return;
+        cordon_notify_detach(n);
         safe_close(n->listener);
         safe_close(n->shm_dirfd);
         strv_free(n->writable);

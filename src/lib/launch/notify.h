@@ -1,4 +1,4 @@
-/* The landlock backend's seccomp notifications, the supervisor side: one event-loop source on
+/* The landlock backend's seccomp notifications, the supervisor side: one io source of the loop on
  * the listener the child sent (CORDON_CONTROL_FD_SECCOMP_NOTIFY). Each notification is answered
  * at once, never by waiting on the command:
  *  - ioctl(fd, TIOCGPTPEER, flags): when @fd (taken with pidfd_getfd) is a pty master, its peer
@@ -37,7 +37,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "lib/launch/event-loop.h"
 #include "lib/mech/seccomp-filter.h"
 
 struct cordon_notify_config {
@@ -59,13 +58,15 @@ struct cordon_notify_config {
 };
 
 struct cordon_notify;
+struct cordon_loop;
 
 /* Takes @listener (closed on failure too). Returns 0 or -errno. */
 int cordon_notify_new(int listener, const struct cordon_notify_config *cfg,
                       struct cordon_notify **ret);
-/* Registers the source on @loop. Returns 0 or -errno. */
+/* Serves the listener on @loop (which must outlive the registration) until the free or
+ * cordon_notify_detach(). Returns 0 or -errno. */
 int cordon_notify_attach(struct cordon_notify *n, struct cordon_loop *loop);
-void cordon_notify_detach(struct cordon_notify *n, struct cordon_loop *loop);
+void cordon_notify_detach(struct cordon_notify *n);
 void cordon_notify_free(struct cordon_notify *n);
 
 /* The pure parts of the dispatcher, exposed for the tests. */

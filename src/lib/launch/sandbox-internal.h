@@ -8,9 +8,9 @@
 
 #include "cordon/sandbox.h"
 #include "lib/launch/dns-relay.h"
-#include "lib/launch/event-loop.h"
 #include "lib/launch/git-after.h"
 #include "lib/launch/launch.h"
+#include "lib/loop/loop.h"
 #include "lib/mech/ns-limits.h"
 #include "lib/mech/ns-mount.h"
 #include "lib/proxy/proxy.h"
@@ -53,7 +53,7 @@ struct cordon_sandbox {
          * writes a byte to once its namespace has them ([0] the supervisor's, [1] the child's). */
         unsigned net_routes;
         int net_up[2];
-        struct cordon_loop_source pasta_src; /* pasta's end while the sandbox runs */
+        struct cordon_loop_io *pasta_io; /* pasta's end while the sandbox runs */
         int control[2]; /* the control channel: [0] the supervisor's end, [1] the child's */
         /* The landlock backend's first command: its status channel, [0] the reaper's end (which
          * turns end of file into CORDON_CONTROL_STARTED), [1] the command's (close-on-exec). */
@@ -76,8 +76,12 @@ struct cordon_sandbox {
         pid_t pid;
         int pidfd;
         struct cordon_reaper reaper; /* landlock backend */
+        /* The loop every source of the sandbox runs on (its fd is cordon_sandbox_get_fd()),
+         * the supervisor's settings (read by cordon_sandbox_kill() from any thread) and its
+         * state on the loop from the end of the start until the end of the run. */
+        struct cordon_loop *loop;
         struct cordon_supervise sup;
-        struct cordon_loop loop;
+        struct cordon_supervisor *supervisor;
         /* Proxied mode: the listening socket PID 1 opened inside (until the proxy takes it),
          * the proxy serving it on @loop, its rules (the policy's, copied) and its log. */
         int proxy_listener;

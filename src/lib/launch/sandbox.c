@@ -1,7 +1,9 @@
 /* The public sandbox handle (cordon/sandbox.h): start (the prepare phase's decisions here, the
- * other phases in spawn.c), wait on the supervisor's loop, kill, report, free; and
- * cordon_spawn() as start + wait + free. */
+ * other phases in spawn.c), the rounds of its event loop (process, or wait for the end), kill,
+ * report, free; and cordon_spawn() as start + wait + free. */
 #include <errno.h>
+#include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <linux/landlock.h>
 #include <signal.h>
@@ -191,7 +193,7 @@ static int start_notify(struct cordon_sandbox *sb, struct cordon_diag *diag)
         sb->notify_listener = -EBADF; /* cordon_notify_new()'s, whatever the outcome */
         int r = cordon_notify_new(listener, &cfg, &sb->notify);
         if (r >= 0)
-                r = cordon_notify_attach(sb->notify, &sb->loop);
+                r = cordon_notify_attach(sb->notify, sb->loop);
         if (r < 0)
                 return cordon_diag_set(diag, r,
                                        "failed to serve the sandbox's seccomp notifications: %s",
@@ -254,14 +256,22 @@ static int start(const struct cordon_policy *p, char *const *argv,
                 restore_mask(sb);
                 return r;
         }
-        r = cordon_egress_start(sb, diag);
+        /* What serves the sandbox from now on: its proxy or resolver, the notifications,
+         * pasta's watch, the supervisor. Made after the clone, so that no process of the
+         * sandbox ever held it. */
+        r = cordon_loop_new(&sb->loop);
+        if (r < 0)
+                cordon_diag_set(diag, r, "failed to make the sandbox's event loop: %s",
+                                strerror(-r));
+        if (r >= 0)
+                r = cordon_egress_start(sb, diag);
         if (r >= 0)
                 r = start_notify(sb, diag);
         if (r >= 0 && sb->session && (r = cordon_session_new(sb, p)) < 0)
                 cordon_diag_set(diag, r, "failed to serve the session: %s", strerror(-r));
         if (r >= 0 && sb->session && opts->restore_from)
                 r = cordon_session_restore(sb, opts->restore_from, diag);
-        if (r >= 0 && (r = cordon_net_filtered_watch(&sb->l, &sb->loop, &sb->pasta_src)) < 0)
+        if (r >= 0 && (r = cordon_net_filtered_watch(&sb->l, sb->loop, &sb->pasta_io)) < 0)
                 cordon_diag_set(diag, r, "failed to watch pasta: %s", strerror(-r));
 
         sb->report.started = true;
@@ -278,13 +288,14 @@ static int start(const struct cordon_policy *p, char *const *argv,
                 sb->l.backend == CORDON_BACKEND_LANDLOCK && !(sb->l.landlock && sb->l.ll.scope),
             .userdata = sb->l.limits,
             .pty = sb->pty,
-            .loop = &sb->loop,
             .killed = &sb->killed,
-            .proxy = sb->proxy,
         };
         sigemptyset(&sb->sup.forward);
         if (opts->flags & CORDON_SANDBOX_FORWARD_SIGNALS)
                 sb->sup.forward = sb->forward;
+        /* From here on the loop supervises it: cordon_sandbox_process() and _wait() drive it. */
+        if (r >= 0 && (r = cordon_supervisor_start(&sb->sup, sb->loop, &sb->supervisor)) < 0)
+                cordon_diag_set(diag, r, "failed to supervise the sandbox: %s", strerror(-r));
         if (r < 0) {
                 /* The command runs, told of a proxy that is not there (or with notifications
                  * nobody would answer): end it. */
@@ -367,39 +378,97 @@ static void kill_and_reap(struct cordon_sandbox *sb)
         }
 }
 
-_public_ int cordon_sandbox_wait(struct cordon_sandbox *sb, int *ret_status)
+/* The sandbox has ended (@r >= 0: with @status and @end), or supervising it failed (@r < 0:
+ * it is killed and reaped now): the report's outcome, and what goes with the run. */
+static void end_run(struct cordon_sandbox *sb, int r, int status, enum cordon_end end)
+{
+        if (r < 0)
+                kill_and_reap(sb);
+        sb->supervisor = cordon_supervisor_free(sb->supervisor);
+        /* Before pasta is killed: its end is no news any more. */
+        sb->pasta_io = cordon_loop_io_free(sb->pasta_io);
+        /* The sandbox has ended: its network helper goes now (reaped at free, where
+         * cordon_launch_clear() stops it: its exit takes tens of milliseconds). */
+        cordon_pasta_kill(&sb->l.pasta);
+        /* pasta ended while the command ran: it had only its loopback from then on. */
+        if (*sb->l.net_lost) {
+                sb->report.net_mode = CORDON_NET_ISOLATED;
+                sb->report.net_note = sb->l.net_lost;
+        }
+        sb->reaper.pid = 0;
+        atomic_store(&sb->ended, true);
+        restore_mask(sb);
+        sb->report.ended = true;
+        cordon_egress_report(sb);
+        sb->report.oom_killed = sb->l.limits && cordon_limits_oom_killed(sb->l.limits);
+        if (r < 0) {
+                sb->report.error = r;
+        } else {
+                sb->report.exit_status = status;
+                sb->report.end = end;
+        }
+        sb->waited = true;
+        sb->wait_result = r;
+        after_end(sb);
+}
+
+_public_ int cordon_sandbox_get_fd(struct cordon_sandbox *sb)
+{
+        if (!sb)
+                return -EINVAL;
+        return sb->loop ? cordon_loop_get_fd(sb->loop) : -ESRCH;
+}
+
+_public_ int cordon_sandbox_get_timeout(struct cordon_sandbox *sb, uint64_t *ret_usec)
+{
+        if (!sb || !ret_usec)
+                return -EINVAL;
+        /* Ended (or about to be said so): the next cordon_sandbox_process() answers at once. */
+        if (sb->waited || !sb->supervisor || cordon_supervisor_state(sb->supervisor) != 0)
+                *ret_usec = 0;
+        else
+                *ret_usec = cordon_loop_get_timeout(sb->loop);
+        return 0;
+}
+
+_public_ int cordon_sandbox_process(struct cordon_sandbox *sb)
 {
         if (!sb)
                 return -EINVAL;
         if (!sb->waited) {
+                int r = sb->supervisor ? cordon_supervisor_process(sb->supervisor, 0) : -ESRCH;
+                if (r == 0)
+                        return 0;
                 int status = 0;
                 enum cordon_end end = CORDON_END_EXITED;
-                int r = cordon_supervise_run(&sb->sup, &status, &end);
-                if (r < 0)
-                        kill_and_reap(sb);
-                /* The sandbox has ended: its network helper goes now (reaped at free, where
-                 * cordon_launch_clear() stops it: its exit takes tens of milliseconds). */
-                cordon_pasta_kill(&sb->l.pasta);
-                /* pasta ended while the command ran: it had only its loopback from then on. */
-                if (*sb->l.net_lost) {
-                        sb->report.net_mode = CORDON_NET_ISOLATED;
-                        sb->report.net_note = sb->l.net_lost;
+                if (r > 0)
+                        r = cordon_supervisor_finish(sb->supervisor, &status, &end);
+                end_run(sb, r, status, end);
+        }
+        return sb->wait_result < 0 ? sb->wait_result : 1;
+}
+
+/* poll()'s timeout for @usec: rounded up, so that a timer is never early; -1 for none. */
+static int poll_timeout(uint64_t usec)
+{
+        if (usec == UINT64_MAX)
+                return -1;
+        uint64_t ms = (usec + 999) / 1000;
+        return ms > INT_MAX ? INT_MAX : (int)ms;
+}
+
+_public_ int cordon_sandbox_wait(struct cordon_sandbox *sb, int *ret_status)
+{
+        if (!sb)
+                return -EINVAL;
+        while (cordon_sandbox_process(sb) == 0) {
+                uint64_t usec = 0;
+                (void)cordon_sandbox_get_timeout(sb, &usec);
+                struct pollfd p = {.fd = cordon_sandbox_get_fd(sb), .events = POLLIN};
+                if (poll(&p, 1, poll_timeout(usec)) < 0 && errno != EINTR) {
+                        end_run(sb, -errno, 0, CORDON_END_EXITED);
+                        break;
                 }
-                sb->reaper.pid = 0;
-                atomic_store(&sb->ended, true);
-                restore_mask(sb);
-                sb->report.ended = true;
-                cordon_egress_report(sb);
-                sb->report.oom_killed = sb->l.limits && cordon_limits_oom_killed(sb->l.limits);
-                if (r < 0) {
-                        sb->report.error = r;
-                } else {
-                        sb->report.exit_status = status;
-                        sb->report.end = end;
-                }
-                sb->waited = true;
-                sb->wait_result = r;
-                after_end(sb);
         }
         if (sb->wait_result >= 0 && ret_status)
                 *ret_status = sb->report.exit_status;
@@ -446,9 +515,11 @@ _public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
                 sb->waited = true;
                 after_end(sb);
         }
+        /* The loop's sources go before the loop, and before the descriptors they watch. */
+        sb->supervisor = cordon_supervisor_free(sb->supervisor);
+        sb->pasta_io = cordon_loop_io_free(sb->pasta_io);
         restore_mask(sb);
         cordon_session_free(sb);
-        cordon_notify_detach(sb->notify, &sb->loop);
         cordon_notify_free(sb->notify);
         safe_close(sb->notify_listener);
         cordon_reaper_clear(&sb->reaper);
@@ -466,6 +537,7 @@ _public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
         safe_close(sb->net_up[1]);
         cordon_mount_plan_clear(&sb->plan);
         cordon_egress_free(sb);
+        sb->loop = cordon_loop_free(sb->loop);
         cordon_launch_clear(&sb->l);
         free(sb->project_dir);
         strv_free(sb->env_blocked_names);

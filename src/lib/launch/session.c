@@ -49,13 +49,14 @@ static struct cordon_exec *find_exec(struct cordon_session *s, uint32_t id)
 
 static void update_deadline(struct cordon_session *s)
 {
-        uint64_t next = 0;
+        uint64_t next = CORDON_LOOP_NEVER;
         for (size_t i = 0; i < s->n_execs; i++) {
                 const struct cordon_exec *e = s->execs[i];
-                if (e->deadline && !e->ended && !e->failed && (!next || e->deadline < next))
+                if (e->deadline && !e->ended && !e->failed && e->deadline < next)
                         next = e->deadline;
         }
-        s->control_src.deadline = next;
+        if (s->deadline_timer)
+                cordon_loop_timer_set(s->deadline_timer, next);
 }
 
 static int send_signal(struct cordon_session *s, uint32_t id, int sig)
@@ -116,27 +117,40 @@ static void on_message(struct cordon_session *s, const struct cordon_control_msg
                 (void)close(m->fd);
 }
 
-static int on_control(void *userdata, const struct pollfd *fds)
+/* Reads what the inside sent; at its end of file the session has ended. */
+static void read_control(struct cordon_session *s)
 {
-        struct cordon_session *s = userdata;
-        if (fds && fds[0].revents) {
-                for (;;) {
-                        struct cordon_control_msg m;
-                        int r = cordon_control_recv(s->sb->control[0], MSG_DONTWAIT, &m);
-                        if (r == -EAGAIN)
-                                break;
-                        if (r == -EBADMSG)
-                                continue;
-                        if (r <= 0) {
-                                /* The inside is gone: the session with it. */
-                                s->ended = true;
-                                cordon_loop_remove(&s->sb->loop, &s->control_src);
-                                break;
-                        }
-                        on_message(s, &m);
+        for (;;) {
+                struct cordon_control_msg m;
+                int r = cordon_control_recv(s->sb->control[0], MSG_DONTWAIT, &m);
+                if (r == -EAGAIN)
+                        break;
+                if (r == -EBADMSG)
+                        continue;
+                if (r <= 0) {
+                        /* The inside is gone: the session with it. */
+                        s->ended = true;
+                        s->control_io = cordon_loop_io_free(s->control_io);
+                        break;
                 }
+                on_message(s, &m);
         }
-        uint64_t now = cordon_now_usec();
+}
+
+static int on_control(struct cordon_loop_io *io, int fd, uint32_t revents, void *userdata)
+{
+        (void)io;
+        (void)fd;
+        (void)revents;
+        read_control(userdata);
+        return 0;
+}
+
+/* A command's timeout: its whole process group is killed from inside. */
+static int on_deadline(struct cordon_loop_timer *t, uint64_t now, void *userdata)
+{
+        (void)t;
+        struct cordon_session *s = userdata;
         for (size_t i = 0; i < s->n_execs; i++) {
                 struct cordon_exec *e = s->execs[i];
                 if (e->deadline && now >= e->deadline && e->started && !e->ended) {
@@ -146,9 +160,6 @@ static int on_control(void *userdata, const struct pollfd *fds)
                 }
         }
         update_deadline(s);
-        /* Back to whoever pumps: its condition may hold now. */
-        if (s->pumping)
-                cordon_loop_quit(&s->sb->loop, 0);
         return 0;
 }
 
@@ -190,13 +201,11 @@ int cordon_session_new(struct cordon_sandbox *sb, const struct cordon_policy *p)
         }
         s->env_rules.block_url_credentials = er->block_url_credentials;
         s->env_rules.block_token_values = er->block_token_values;
-        s->control_src = (struct cordon_loop_source){.n_fds = 1,
-                                                     .fd = sb->control[0],
-                                                     .events = POLLIN,
-                                                     .dispatch = on_control,
-                                                     .userdata = s};
         sb->sess = s;
-        r = cordon_loop_add(&sb->loop, &s->control_src);
+        r = cordon_loop_add_io(sb->loop, sb->control[0], EPOLLIN, on_control, s, &s->control_io);
+        if (r >= 0)
+                r = cordon_loop_add_timer(sb->loop, CORDON_LOOP_NEVER, on_deadline, s,
+                                          &s->deadline_timer);
         if (r < 0) {
                 cordon_session_free(sb);
                 return r;
@@ -209,7 +218,8 @@ void cordon_session_free(struct cordon_sandbox *sb)
         struct cordon_session *s = sb->sess;
         if (!s)
                 return;
-        cordon_loop_remove(&sb->loop, &s->control_src);
+        s->control_io = cordon_loop_io_free(s->control_io);
+        s->deadline_timer = cordon_loop_timer_free(s->deadline_timer);
         /* Handles still out lose their session: they answer -ENOTCONN from now on. */
         for (size_t i = 0; i < s->n_execs; i++)
                 s->execs[i]->sb = NULL;
@@ -232,9 +242,7 @@ int cordon_session_pump(struct cordon_sandbox *sb, bool (*done)(void *userdata),
         while (!done(userdata)) {
                 if (s->ended || atomic_load(&sb->ended))
                         return -ENOTCONN;
-                s->pumping = true;
-                int r = cordon_loop_run(&sb->loop);
-                s->pumping = false;
+                int r = cordon_loop_process(sb->loop, CORDON_LOOP_NEVER);
                 if (r < 0)
                         return r;
         }
@@ -436,7 +444,7 @@ _public_ int cordon_exec_poll(struct cordon_exec *e)
                 /* One round without waiting: what is queued is read. */
                 struct cordon_session *s = e->sb->sess;
                 if (s && !s->ended)
-                        (void)on_control(s, &(struct pollfd){.revents = POLLIN});
+                        (void)cordon_loop_process(e->sb->loop, 0);
         }
         if (e->ended)
                 return 1;

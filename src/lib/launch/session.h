@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "cordon/session.h"
-#include "lib/launch/event-loop.h"
+#include "lib/loop/loop.h"
 #include "lib/policy/policy.h"
 
 struct cordon_sandbox;
@@ -22,10 +22,10 @@ struct cordon_session {
          * mounts: /tmp, a private home), in the policy's order. */
         char **owned;
         struct cordon_list denied_writable;
-        struct cordon_loop_source control_src;
+        struct cordon_loop_io *control_io;        /* the control channel on the sandbox's loop */
+        struct cordon_loop_timer *deadline_timer; /* the earliest command timeout */
         bool ended;     /* the inside is gone (the control channel's end of file) */
         bool suspended; /* by cordon_sandbox_suspend() */
-        bool pumping;   /* cordon_session_pump() runs the loop: a message returns to it */
         bool done_seen; /* a CORDON_CONTROL_DONE came: its err in @done_err */
         int done_err;
         uint32_t next_id;

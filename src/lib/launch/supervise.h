@@ -1,6 +1,7 @@
-/* The supervisor's side of a running sandbox: waits for it on its event loop (the sandbox's
- * pidfd, forwarded signals, the pty relay, the wall time limit), and tears the whole sandbox
- * down when asked to. */
+/* The supervisor's side of a running sandbox: sources on the sandbox's event loop that watch it
+ * (its pidfd, forwarded signals, the pty relay, the wall time limit), and the teardown of the
+ * whole sandbox when asked to. A state object, so that a caller can drive it one round at a
+ * time (cordon_sandbox_process()) or until the end (cordon_supervise_run()). */
 #pragma once
 
 #include <signal.h>
@@ -10,11 +11,10 @@
 #include <sys/types.h>
 
 #include "cordon/sandbox.h"
-#include "lib/launch/event-loop.h"
 #include "lib/launch/reaper.h"
 
 struct cordon_pty;
-struct cordon_proxy;
+struct cordon_loop;
 
 /* How often a reaper the command can stop is looked at (watch_stops). */
 #define CORDON_SUPERVISE_STOP_CHECK_USEC 100000
@@ -41,30 +41,49 @@ struct cordon_supervise {
          * command unreaped and every signal to it, the wall time's kill included, pending for
          * ever. It is checked for stops every CORDON_SUPERVISE_STOP_CHECK_USEC and continued. */
         bool watch_stops;
-        /* The sandbox's pseudo-terminal: relayed while it runs, drained and finished (see
-         * cordon_pty_finish()) when it has ended, and resized on SIGWINCH (which the caller has
-         * blocked too). NULL: none. */
+        /* The sandbox's pseudo-terminal: relayed while it runs, drained (on the loop) and
+         * finished (see cordon_pty_finish()) when it has ended, and resized on SIGWINCH (which
+         * the caller has blocked too). NULL: none. */
         struct cordon_pty *pty;
-        /* The loop to run on, with whatever other sources are registered on it; NULL: a loop of
-         * this call's own. */
-        struct cordon_loop *loop;
         /* Set (from any thread) when the sandbox was killed on request: it then ended
          * CORDON_END_KILLED. NULL: never. */
         const atomic_bool *killed;
-        /* The egress proxy (proxied mode), served on the loop while the sandbox runs; NULL:
-         * none. */
-        struct cordon_proxy *proxy;
 };
 
 /* After the sandbox ended, how long what it wrote to its terminal may take to reach the user's. */
 #define CORDON_PTY_DRAIN_MSEC 2000
 
-/* Supervises until the sandbox has ended (@pid has exited and is reaped) and its terminal output
- * is relayed. Stores @pid's shell-style exit status (the code, or 128+N for signal N) in
- * @ret_status and how it ended in @ret_end. Returns 0 or -errno. */
+struct cordon_supervisor;
+
+/* Starts supervising @s (copied; what it points to must outlive the supervisor) on @loop (which
+ * must outlive it too): opens a pidfd when @s has none and a signalfd for @s->forward (and
+ * SIGWINCH with a pty), and adds their sources, the pty relay's and one timer (the wall time
+ * limit, the grace period after a forwarded SIGINT, SIGTERM or SIGHUP, the stop checks, the
+ * polling without a pidfd, the drain's limit). Returns 0, or -errno (nothing is left on @loop). */
+int cordon_supervisor_start(const struct cordon_supervise *s, struct cordon_loop *loop,
+                            struct cordon_supervisor **ret);
+/* 0 while the sandbox runs or its terminal output is being drained; 1 once it has ended: @pid
+ * exited and was reaped (after the kill of the wall time or the grace period, the kill waits
+ * for the exit on the loop too) and its output is relayed; -errno when supervising failed
+ * (-ECHILD: someone else reaped @pid), after which the caller kills and reaps the sandbox. */
+int cordon_supervisor_state(const struct cordon_supervisor *v);
+/* One round of @v's loop (waiting at most @timeout_usec, see cordon_loop_process()), then
+ * cordon_supervisor_state(), or the loop's -errno. */
+int cordon_supervisor_process(struct cordon_supervisor *v, uint64_t timeout_usec);
+/* Once the state is 1: finishes the terminal (cordon_pty_finish(), which may wait up to
+ * CORDON_PTY_FINISH_MSEC for answers the inside asked the user's terminal for) and stores @pid's
+ * shell-style exit status (the code, or 128+N for signal N) in @ret_status and how it ended in
+ * @ret_end. Returns 0; -EBUSY before the end; the state's -errno. */
+int cordon_supervisor_finish(struct cordon_supervisor *v, int *ret_status,
+                             enum cordon_end *ret_end);
+/* Removes @v's sources and closes what it opened. Accepts NULL; returns NULL. */
+struct cordon_supervisor *cordon_supervisor_free(struct cordon_supervisor *v);
+
+/* Start, rounds on a loop of its own until the end, finish. Returns 0 or -errno as above. */
 int cordon_supervise_run(const struct cordon_supervise *s, int *ret_status,
                          enum cordon_end *ret_end);
 
 /* Ends the whole sandbox at once: @s->kill_all, else @s->kill_signal to @s->pid (through the
- * pidfd when there is one, so a reaped and reused pid is never hit). Returns 0 or -errno. */
+ * pidfd when there is one, so a reaped and reused pid is never hit). Returns 0 or -errno.
+ * Thread-safe: it touches no supervisor state. */
 int cordon_supervise_kill(const struct cordon_supervise *s);

@@ -83,24 +83,26 @@ struct proxy_conn {
         const char *reason;
         char *message; /* a refusal by the rules, as the client was told it (heap); or NULL */
 
-        uint64_t deadline;      /* CLOCK_MONOTONIC usec; 0 none */
-        uint64_t last_activity; /* relay: when a byte last moved */
+        struct cordon_loop_timer *timer; /* the state's deadline (cordon_proxy_conn_timeout()) */
+        uint64_t last_activity;          /* relay: when a byte last moved */
         struct proxy_dir up, down;
 };
 
 struct cordon_proxy {
         struct cordon_proxy_config cfg;
         char *dns_server;
-        int epfd;
+        struct cordon_loop *loop;
         struct cordon_proxy_resolver *resolver;
         struct cordon_net_host *host; /* the host's own addresses, refused like the floor */
         struct cordon_proxy_watch listeners[CORDON_PROXY_LISTENERS_MAX];
         unsigned n_listeners;
         bool accepting;
-        uint64_t accept_pause_until;
+        uint64_t accept_pause_until;            /* after EMFILE on accept; 0: none */
+        struct cordon_loop_timer *accept_timer; /* ends the pause */
+        /* Connections, and those ended: freed by @reap_timer (armed to fire at once), after
+         * the callback that ended them has returned. */
         struct proxy_conn *conns, *dead;
-        uint64_t next_deadline; /* lower bound of every connection's deadline; 0 none */
-        uint64_t now;           /* of the current dispatch */
+        struct cordon_loop_timer *reap_timer;
         struct cordon_proxy_stats stats;
         unsigned grown_pipes; /* pipes grown for a stream, at most CORDON_PROXY_GROWN_MAX */
 };
@@ -115,17 +117,19 @@ struct cordon_proxy {
 
 #define CORDON_PROXY_DRAIN_TIMEOUT_MS 2000 /* after a refusal, how long the client is drained */
 
-uint64_t cordon_proxy_now(void);
+/* The loop's time of the current round. */
+uint64_t cordon_proxy_now(const struct cordon_proxy *p);
 
-/* proxy.c: a connection's timer (@ms from the current dispatch), its epoll interest after a
- * change of state, and its end (logged; freed after the dispatch). conn_error ends it with
- * verdict "error" and @reason unless a verdict was given already. */
+/* proxy.c: a connection's timer (@ms from the current round, or at @usec), its interest after
+ * a change of state, and its end (logged; freed once the callback has returned). conn_error
+ * ends it with verdict "error" and @reason unless a verdict was given already. */
 void cordon_proxy_conn_set_deadline(struct proxy_conn *c, unsigned ms);
+void cordon_proxy_conn_set_deadline_at(struct proxy_conn *c, uint64_t usec);
 void cordon_proxy_conn_update_interest(struct proxy_conn *c);
 void cordon_proxy_conn_end(struct proxy_conn *c);
 void cordon_proxy_conn_error(struct proxy_conn *c, const char *reason);
 
-/* proxy-request.c: epoll reported @events on @w, one of @c's watches; @c's deadline passed. */
+/* proxy-request.c: the loop reported @events on @w, one of @c's watches; @c's deadline passed. */
 void cordon_proxy_conn_event(struct proxy_conn *c, struct cordon_proxy_watch *w, uint32_t events);
 void cordon_proxy_conn_timeout(struct proxy_conn *c);
 
@@ -136,7 +140,7 @@ int cordon_proxy_relay_start(struct proxy_conn *c);
  * tunnel is over (both ways done, or the response of an HTTP forward), 0 to go on, -errno on a
  * failure of either socket. */
 int cordon_proxy_relay_event(struct proxy_conn *c, struct cordon_proxy_watch *w, uint32_t events);
-/* The epoll events @c's relay wants on the client and upstream sockets. */
+/* The events @c's relay wants on the client and upstream sockets. */
 void cordon_proxy_relay_interest(const struct proxy_conn *c, uint32_t *ret_client,
                                  uint32_t *ret_upstream);
 void cordon_proxy_relay_clear(struct proxy_conn *c);

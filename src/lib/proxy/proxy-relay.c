@@ -5,6 +5,8 @@
  * before it is written (half-close). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -195,29 +197,62 @@ static int pump(struct proxy_conn *c, struct proxy_dir *d)
                 else
                         c->p->stats.bytes_down += moved;
                 if (in > 0 || moved > 0)
-                        c->last_activity = c->p->now;
+                        c->last_activity = cordon_proxy_now(c->p);
                 if (in <= 0 || moved == 0)
                         break;
         }
         return 0;
 }
 
-int cordon_proxy_relay_event(struct proxy_conn *c, struct cordon_proxy_watch *w, uint32_t events)
+/* splice(2) into a socket whose peer has gone raises SIGPIPE, and splice has no MSG_NOSIGNAL:
+ * the signal is blocked in this thread while the relay moves bytes and one it raised is taken
+ * back (one that was pending before is left for its owner). The process's disposition is not
+ * touched, so a library caller keeps its own. */
+struct pipe_guard {
+        sigset_t set, old;
+        bool was_pending;
+};
+
+static void guard_begin(struct pipe_guard *g)
+{
+        sigset_t pending;
+        sigemptyset(&g->set);
+        sigaddset(&g->set, SIGPIPE);
+        pthread_sigmask(SIG_BLOCK, &g->set, &g->old);
+        g->was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE);
+}
+
+static void guard_end(struct pipe_guard *g)
+{
+        sigset_t pending;
+        if (!g->was_pending && sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE)) {
+                const struct timespec zero = {0};
+                while (sigtimedwait(&g->set, NULL, &zero) == SIGPIPE)
+                        ;
+        }
+        pthread_sigmask(SIG_SETMASK, &g->old, NULL);
+}
+
+static int pump_both(struct proxy_conn *c, struct cordon_proxy_watch *w, uint32_t events)
 {
         struct proxy_dir *reading = w == &c->cw ? &c->up : &c->down;
         struct proxy_dir *writing = w == &c->cw ? &c->down : &c->up;
-        int r;
-
-        if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+        int r = 0;
+        if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
                 r = pump(c, reading);
-                if (r < 0)
-                        return r;
-        }
-        if (events & (EPOLLOUT | EPOLLHUP | EPOLLERR)) {
+        if (r >= 0 && (events & (EPOLLOUT | EPOLLHUP | EPOLLERR)))
                 r = pump(c, writing);
-                if (r < 0)
-                        return r;
-        }
+        return r;
+}
+
+int cordon_proxy_relay_event(struct proxy_conn *c, struct cordon_proxy_watch *w, uint32_t events)
+{
+        struct pipe_guard g;
+        guard_begin(&g);
+        int r = pump_both(c, w, events);
+        guard_end(&g);
+        if (r < 0)
+                return r;
         if (events & EPOLLERR) {
                 int err = 0;
                 socklen_t len = sizeof(err);

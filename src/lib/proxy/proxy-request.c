@@ -46,10 +46,7 @@ static void refuse(struct proxy_conn *c, const char *verdict, int http_status,
                 c->p->stats.errors++;
         cordon_proxy_query_cancel(c->query);
         c->query = NULL;
-        if (c->uw.fd >= 0) {
-                cordon_proxy_watch_remove(c->p->epfd, &c->uw);
-                c->uw.fd = safe_close(c->uw.fd);
-        }
+        cordon_proxy_watch_close(&c->uw);
         free(c->up.pre);
         c->up.pre = NULL;
         if (c->proto == PROXY_PROTO_SOCKS5) {
@@ -245,7 +242,7 @@ static void dial_connected(struct proxy_conn *c)
         c->verdict = "allow";
         c->reason = "allowed";
         c->state = PROXY_RELAY;
-        c->last_activity = c->p->now;
+        c->last_activity = cordon_proxy_now(c->p);
         cordon_proxy_conn_set_deadline(c, c->p->cfg.idle_timeout_ms);
         /* Whatever is queued goes out as soon as the sockets take it. */
         int done = cordon_proxy_relay_event(c, &c->uw, EPOLLOUT);
@@ -301,12 +298,12 @@ static void dial_next(struct proxy_conn *c)
                         return;
                 }
                 c->dial_error = errno;
-                c->uw.fd = safe_close(c->uw.fd);
+                cordon_proxy_watch_close(&c->uw);
         }
         dial_failed(c);
 }
 
-/* epoll says the dial finished, one way or the other. */
+/* The loop says the dial finished, one way or the other. */
 static void dial_event(struct proxy_conn *c)
 {
         int err = 0;
@@ -316,8 +313,7 @@ static void dial_event(struct proxy_conn *c)
         if (err == 0)
                 return dial_connected(c);
         c->dial_error = err;
-        cordon_proxy_watch_remove(c->p->epfd, &c->uw);
-        c->uw.fd = safe_close(c->uw.fd);
+        cordon_proxy_watch_close(&c->uw);
         dial_next(c);
 }
 
@@ -585,8 +581,7 @@ void cordon_proxy_conn_event(struct proxy_conn *c, struct cordon_proxy_watch *w,
                         /* The response is out and the client's side shut: drain what the
                          * client may still send (a request on a connection it thought it
                          * could keep) so that closing does not reset the response away. */
-                        cordon_proxy_watch_remove(c->p->epfd, &c->uw);
-                        c->uw.fd = safe_close(c->uw.fd);
+                        cordon_proxy_watch_close(&c->uw);
                         c->state = PROXY_DRAIN;
                         cordon_proxy_conn_set_deadline(c, CORDON_PROXY_DRAIN_TIMEOUT_MS);
                         return cordon_proxy_conn_update_interest(c);
@@ -621,8 +616,8 @@ void cordon_proxy_conn_timeout(struct proxy_conn *c)
         case PROXY_RELAY: {
                 uint64_t idle_until =
                     c->last_activity + (uint64_t)c->p->cfg.idle_timeout_ms * 1000u;
-                if (idle_until > c->p->now) {
-                        c->deadline = idle_until;
+                if (idle_until > cordon_proxy_now(c->p)) {
+                        cordon_proxy_conn_set_deadline_at(c, idle_until);
                         return;
                 }
                 c->reason = "idle timeout";
@@ -633,8 +628,7 @@ void cordon_proxy_conn_timeout(struct proxy_conn *c)
                               "name resolution timed out");
         case PROXY_DIAL:
                 c->dial_error = ETIMEDOUT;
-                cordon_proxy_watch_remove(c->p->epfd, &c->uw);
-                c->uw.fd = safe_close(c->uw.fd);
+                cordon_proxy_watch_close(&c->uw);
                 return dial_next(c);
         case PROXY_REFUSE:
         case PROXY_DRAIN:

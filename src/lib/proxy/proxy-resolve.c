@@ -1,6 +1,6 @@
-/* c-ares resolution for the egress proxy, on the proxy's own epoll. Finished queries wait on a
- * list until cordon_proxy_resolver_deliver() runs their callbacks, so no callback ever runs
- * inside ares_getaddrinfo() or ares_process_fd() (c-ares may answer from /etc/hosts
+/* c-ares resolution for the egress proxy, on the proxy's event loop. Finished queries wait on a
+ * list until the resolver's timer (armed to fire at once) runs their callbacks, so no callback
+ * ever runs inside ares_getaddrinfo() or ares_process_fd() (c-ares may answer from /etc/hosts
  * synchronously, and a callback that frees its connection there would pull the rug from under
  * the caller). */
 #include <ares.h>
@@ -8,11 +8,11 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <time.h>
 
 #include "lib/policy/diag.h"
+#include "lib/loop/loop.h"
 #include "lib/net/net-server.h"
 #include "lib/proxy/proxy-resolve.h"
 #include "shared/macro.h"
@@ -30,38 +30,91 @@ struct cordon_proxy_query {
 };
 
 struct cordon_proxy_resolver {
-        int epfd;
+        struct cordon_loop *loop;
+        struct cordon_loop_timer *timer; /* c-ares's next timeout, or at once to deliver */
         ares_channel channel;
         bool channel_ok;
         struct cordon_proxy_watch socks[DNS_SOCKETS_MAX];
         struct cordon_proxy_query *done, **done_tail;
 };
 
-int cordon_proxy_watch_set(int epfd, struct cordon_proxy_watch *w, uint32_t events)
+int cordon_proxy_watch_set(struct cordon_loop *loop, struct cordon_proxy_watch *w, uint32_t events,
+                           cordon_loop_io_fn fn)
 {
-        if (w->registered && w->events == events)
+        if (w->io)
+                return cordon_loop_io_set_events(w->io, events);
+        if (!events)
                 return 0;
-        struct epoll_event ev = {.events = events, .data.ptr = w};
-        if (epoll_ctl(epfd, w->registered ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, w->fd, &ev) < 0)
-                return negative_errno();
-        w->registered = true;
-        w->events = events;
+        return cordon_loop_add_io(loop, w->fd, events, fn, w, &w->io);
+}
+
+void cordon_proxy_watch_remove(struct cordon_proxy_watch *w)
+{
+        if (w->io)
+                (void)cordon_loop_io_set_events(w->io, 0);
+}
+
+void cordon_proxy_watch_close(struct cordon_proxy_watch *w)
+{
+        w->io = cordon_loop_io_free(w->io);
+        w->fd = safe_close(w->fd);
+}
+
+/* The next wake-up: at once while finished queries wait for their callbacks, else c-ares's
+ * next timeout. Called after every call into c-ares. */
+static void arm(struct cordon_proxy_resolver *r)
+{
+        uint64_t at = CORDON_LOOP_NEVER;
+        struct timeval tv;
+        if (r->done)
+                at = 0;
+        else if (ares_timeout(r->channel, NULL, &tv))
+                at = cordon_loop_now(r->loop) + (uint64_t)tv.tv_sec * 1000000u +
+                     (uint64_t)tv.tv_usec;
+        cordon_loop_timer_set(r->timer, at);
+}
+
+static int on_socket(struct cordon_loop_io *io, int fd, uint32_t events, void *userdata)
+{
+        (void)io;
+        struct cordon_proxy_watch *w = userdata;
+        struct cordon_proxy_resolver *r = w->owner;
+        /* @w may be freed (its socket closed) or reused inside: not touched afterwards. */
+        ares_process_fd(r->channel, events & (EPOLLIN | EPOLLERR | EPOLLHUP) ? fd : ARES_SOCKET_BAD,
+                        events & (EPOLLOUT | EPOLLERR) ? fd : ARES_SOCKET_BAD);
+        arm(r);
         return 0;
 }
 
-void cordon_proxy_watch_remove(int epfd, struct cordon_proxy_watch *w)
+static void deliver(struct cordon_proxy_resolver *r)
 {
-        if (w->registered)
-                (void)epoll_ctl(epfd, EPOLL_CTL_DEL, w->fd, NULL);
-        w->registered = false;
-        w->events = 0;
+        while (r->done) {
+                struct cordon_proxy_query *q = r->done;
+                r->done = q->next_done;
+                if (!r->done)
+                        r->done_tail = &r->done;
+                if (q->fn)
+                        q->fn(q->userdata, q->error, q->addrs, q->n);
+                free(q);
+        }
 }
 
-/* c-ares opens, changes and closes its sockets through here. The watches are slots of a fixed
- * array, never freed while the resolver lives: an event fetched in the same epoll batch as the
- * one whose processing closed the socket still points at valid memory (at worst at a slot
- * reused for another socket, which then sees one spurious, harmless ares_process_fd()). A
- * failure to register leaves the socket unpolled; its query then ends by the proxy's deadline. */
+static int on_timer(struct cordon_loop_timer *t, uint64_t now, void *userdata)
+{
+        (void)t;
+        (void)now;
+        struct cordon_proxy_resolver *r = userdata;
+        /* c-ares's retries and timeouts (which may finish queries), then the callbacks. */
+        ares_process_fd(r->channel, ARES_SOCKET_BAD, ARES_SOCKET_BAD);
+        deliver(r);
+        arm(r);
+        return 0;
+}
+
+/* c-ares opens, changes and closes its sockets through here (it says (0, 0) before it closes
+ * one). A socket's source is freed then, so that the loop never dispatches it again, even for
+ * an event fetched in the same round. A failure to register leaves the socket unpolled; its
+ * query then ends by the proxy's deadline. */
 static void sock_state(void *data, ares_socket_t fd, int readable, int writable)
 {
         struct cordon_proxy_resolver *r = data;
@@ -77,8 +130,8 @@ static void sock_state(void *data, ares_socket_t fd, int readable, int writable)
         }
         if (!readable && !writable) {
                 if (w) {
-                        cordon_proxy_watch_remove(r->epfd, w);
-                        w->fd = -EBADF;
+                        w->io = cordon_loop_io_free(w->io);
+                        w->fd = -EBADF; /* c-ares closes it */
                 }
                 return;
         }
@@ -89,11 +142,11 @@ static void sock_state(void *data, ares_socket_t fd, int readable, int writable)
                 *w = (struct cordon_proxy_watch){
                     .kind = CORDON_PROXY_WATCH_DNS, .fd = fd, .owner = r};
         }
-        (void)cordon_proxy_watch_set(r->epfd, w,
-                                     (readable ? EPOLLIN : 0) | (writable ? EPOLLOUT : 0));
+        (void)cordon_proxy_watch_set(
+            r->loop, w, (readable ? EPOLLIN : 0) | (writable ? EPOLLOUT : 0), on_socket);
 }
 
-int cordon_proxy_resolver_new(int epfd, const char *dns_server, unsigned timeout_ms,
+int cordon_proxy_resolver_new(struct cordon_loop *loop, const char *dns_server, unsigned timeout_ms,
                               struct cordon_proxy_resolver **ret, struct cordon_diag *diag)
 {
         struct cordon_proxy_resolver *r;
@@ -108,7 +161,7 @@ int cordon_proxy_resolver_new(int epfd, const char *dns_server, unsigned timeout
                 ares_library_cleanup();
                 return -ENOMEM;
         }
-        r->epfd = epfd;
+        r->loop = loop;
         r->done_tail = &r->done;
         for (size_t i = 0; i < DNS_SOCKETS_MAX; i++)
                 r->socks[i].fd = -EBADF;
@@ -125,7 +178,13 @@ int cordon_proxy_resolver_new(int epfd, const char *dns_server, unsigned timeout
                 o.lookups = lookups;
                 mask |= ARES_OPT_LOOKUPS;
         }
+        if (cordon_loop_add_timer(loop, CORDON_LOOP_NEVER, on_timer, r, &r->timer) < 0) {
+                free(r);
+                ares_library_cleanup();
+                return -ENOMEM;
+        }
         if (ares_init_options(&r->channel, &o, mask) != ARES_SUCCESS) {
+                cordon_loop_timer_free(r->timer);
                 free(r);
                 ares_library_cleanup();
                 return cordon_diag_set(diag, -EIO, "Failed to start the c-ares resolver");
@@ -160,6 +219,10 @@ void cordon_proxy_resolver_free(struct cordon_proxy_resolver *r)
         /* Running queries end with ARES_EDESTRUCTION here; their callbacks are dropped below. */
         if (r->channel_ok)
                 ares_destroy(r->channel);
+        /* Whatever c-ares did not say it closed. */
+        for (size_t i = 0; i < DNS_SOCKETS_MAX; i++)
+                r->socks[i].io = cordon_loop_io_free(r->socks[i].io);
+        cordon_loop_timer_free(r->timer);
         while (r->done) {
                 struct cordon_proxy_query *q = r->done;
                 r->done = q->next_done;
@@ -236,6 +299,7 @@ int cordon_proxy_resolve(struct cordon_proxy_resolver *r, const char *name,
         q->userdata = userdata;
         *ret = q;
         ares_getaddrinfo(r->channel, name, NULL, &hints, addrinfo_done, q);
+        arm(r);
         return 0;
 }
 
@@ -243,40 +307,4 @@ void cordon_proxy_query_cancel(struct cordon_proxy_query *q)
 {
         if (q)
                 q->fn = NULL;
-}
-
-void cordon_proxy_resolver_event(struct cordon_proxy_resolver *r, struct cordon_proxy_watch *w,
-                                 uint32_t events)
-{
-        int fd = w->fd;
-        if (fd < 0)
-                return; /* closed by an earlier event of the same batch */
-        ares_process_fd(r->channel, events & (EPOLLIN | EPOLLERR | EPOLLHUP) ? fd : ARES_SOCKET_BAD,
-                        events & (EPOLLOUT | EPOLLERR) ? fd : ARES_SOCKET_BAD);
-}
-
-uint64_t cordon_proxy_resolver_deadline(struct cordon_proxy_resolver *r, uint64_t now)
-{
-        struct timeval tv, *t = ares_timeout(r->channel, NULL, &tv);
-        if (!t)
-                return 0;
-        return now + (uint64_t)t->tv_sec * 1000000u + (uint64_t)t->tv_usec;
-}
-
-void cordon_proxy_resolver_timers(struct cordon_proxy_resolver *r)
-{
-        ares_process_fd(r->channel, ARES_SOCKET_BAD, ARES_SOCKET_BAD);
-}
-
-void cordon_proxy_resolver_deliver(struct cordon_proxy_resolver *r)
-{
-        while (r->done) {
-                struct cordon_proxy_query *q = r->done;
-                r->done = q->next_done;
-                if (!r->done)
-                        r->done_tail = &r->done;
-                if (q->fn)
-                        q->fn(q->userdata, q->error, q->addrs, q->n);
-                free(q);
-        }
 }

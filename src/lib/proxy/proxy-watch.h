@@ -1,10 +1,11 @@
-/* What an epoll event of the proxy points at: every descriptor the proxy polls (listeners,
- * client and upstream sockets, the resolver's sockets) is registered with a pointer to one of
- * these, so one epoll fd serves them all. Internal to src/lib/proxy. */
+/* A descriptor of the egress proxy on the loop: every socket the proxy polls (listeners, client
+ * and upstream sockets, the resolver's sockets) is one of these, and its io source's userdata
+ * points back at it. Internal to src/lib/proxy. */
 #pragma once
 
-#include <stdbool.h>
 #include <stdint.h>
+
+#include "lib/loop/loop.h"
 
 enum cordon_proxy_watch_kind {
         CORDON_PROXY_WATCH_LISTENER,
@@ -16,12 +17,15 @@ enum cordon_proxy_watch_kind {
 struct cordon_proxy_watch {
         enum cordon_proxy_watch_kind kind;
         int fd;
-        uint32_t events; /* what is registered now (0: registered, nothing wanted) */
-        bool registered;
-        void *owner;
+        struct cordon_loop_io *io; /* made the first time something is wanted; NULL before */
+        void *owner;               /* the proxy (listener), connection or resolver */
 };
 
-/* Registers @w or changes its events in @epfd, skipping the system call
- * when nothing changes. Returns 0 or -errno. */
-int cordon_proxy_watch_set(int epfd, struct cordon_proxy_watch *w, uint32_t events);
-void cordon_proxy_watch_remove(int epfd, struct cordon_proxy_watch *w);
+/* Wants @events on @w->fd (0: nothing, which takes it out of the epoll set), its io source
+ * made on @loop with @fn the first time. Returns 0 or -errno. */
+int cordon_proxy_watch_set(struct cordon_loop *loop, struct cordon_proxy_watch *w, uint32_t events,
+                           cordon_loop_io_fn fn);
+/* Wants nothing on @w for now. */
+void cordon_proxy_watch_remove(struct cordon_proxy_watch *w);
+/* Frees @w's source, then closes its descriptor. */
+void cordon_proxy_watch_close(struct cordon_proxy_watch *w);

@@ -1,35 +1,30 @@
 /* cordon's egress proxy engine: the proxy's lifetime, its listeners, accepting clients, the
- * epoll dispatch and the timers, and how a connection ends (its log line). What a connection
- * does in between is proxy-request.c; the byte relay is proxy-relay.c. Everything is
- * non-blocking on one epoll fd the caller polls. */
+ * callbacks of its sources and timers on the loop, and how a connection ends (its log line).
+ * What a connection does in between is proxy-request.c; the byte relay is proxy-relay.c.
+ * Everything is non-blocking on the caller's loop. */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/loop/loop.h"
 #include "lib/policy/diag.h"
 #include "lib/proxy/proxy-conn.h"
 #include "lib/proxy/proxy-log.h"
 #include "shared/macro.h"
 
-#define EVENTS_MAX      64
-#define ACCEPTS_MAX     64  /* per dispatch, so one busy listener cannot starve the rest */
+#define ACCEPTS_MAX     64  /* per round, so one busy listener cannot starve the rest */
 #define ACCEPT_PAUSE_MS 100 /* after EMFILE on accept */
 
-uint64_t cordon_proxy_now(void)
+uint64_t cordon_proxy_now(const struct cordon_proxy *p)
 {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+        return cordon_loop_now(p->loop);
 }
 
 static uint64_t realtime_usec(void)
@@ -39,11 +34,14 @@ static uint64_t realtime_usec(void)
         return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+void cordon_proxy_conn_set_deadline_at(struct proxy_conn *c, uint64_t usec)
+{
+        cordon_loop_timer_set(c->timer, usec);
+}
+
 void cordon_proxy_conn_set_deadline(struct proxy_conn *c, unsigned ms)
 {
-        c->deadline = c->p->now + (uint64_t)ms * 1000u;
-        if (c->p->next_deadline == 0 || c->deadline < c->p->next_deadline)
-                c->p->next_deadline = c->deadline;
+        cordon_proxy_conn_set_deadline_at(c, cordon_proxy_now(c->p) + (uint64_t)ms * 1000u);
 }
 
 static const char *protocol_name(enum proxy_protocol proto)
@@ -82,23 +80,22 @@ static void log_conn(struct proxy_conn *c)
         (void)cordon_proxy_log_write(c->p->cfg.log_fd, &e);
 }
 
+static int on_watch(struct cordon_loop_io *io, int fd, uint32_t revents, void *userdata);
+
 static void update_listeners(struct cordon_proxy *p)
 {
-        bool want = p->stats.active < p->cfg.max_connections &&
-                    (p->accept_pause_until == 0 || p->now >= p->accept_pause_until);
+        bool want = p->stats.active < p->cfg.max_connections && p->accept_pause_until == 0;
         if (want == p->accepting)
                 return;
         p->accepting = want;
-        for (unsigned i = 0; i < p->n_listeners; i++) {
-                if (want)
-                        (void)cordon_proxy_watch_set(p->epfd, &p->listeners[i], EPOLLIN);
-                else
-                        cordon_proxy_watch_remove(p->epfd, &p->listeners[i]);
-        }
+        for (unsigned i = 0; i < p->n_listeners; i++)
+                (void)cordon_proxy_watch_set(p->loop, &p->listeners[i], want ? EPOLLIN : 0,
+                                             on_watch);
 }
 
-/* Ends @c: logs it, closes its sockets and moves it to the dead list (freed after the
- * dispatch, since events already fetched may still point at it). */
+/* Ends @c: logs it, closes its sockets and moves it to the dead list (freed by the reap timer,
+ * once the callback that is still using @c has returned; the loop dispatches none of its
+ * sources from now on). */
 void cordon_proxy_conn_end(struct proxy_conn *c)
 {
         struct cordon_proxy *p = c->p;
@@ -110,10 +107,9 @@ void cordon_proxy_conn_end(struct proxy_conn *c)
         c->dead = true;
         cordon_proxy_query_cancel(c->query);
         c->query = NULL;
-        cordon_proxy_watch_remove(p->epfd, &c->cw);
-        cordon_proxy_watch_remove(p->epfd, &c->uw);
-        c->cw.fd = safe_close(c->cw.fd);
-        c->uw.fd = safe_close(c->uw.fd);
+        c->timer = cordon_loop_timer_free(c->timer);
+        cordon_proxy_watch_close(&c->cw);
+        cordon_proxy_watch_close(&c->uw);
         cordon_proxy_relay_clear(c);
         free(c->head);
         c->head = NULL;
@@ -126,6 +122,7 @@ void cordon_proxy_conn_end(struct proxy_conn *c)
         c->prev = NULL;
         c->next = p->dead;
         p->dead = c;
+        cordon_loop_timer_set(p->reap_timer, 0);
         p->stats.active--;
         update_listeners(p);
 }
@@ -140,8 +137,8 @@ void cordon_proxy_conn_error(struct proxy_conn *c, const char *reason)
         cordon_proxy_conn_end(c);
 }
 
-/* What @c wants from epoll now; a socket that wants nothing is taken out of the set so that a
- * hang-up nobody waits for cannot wake the loop over and over. */
+/* What @c wants from the loop now; a socket that wants nothing is out of the epoll set, so that
+ * a hang-up nobody waits for cannot wake the loop over and over. */
 void cordon_proxy_conn_update_interest(struct proxy_conn *c)
 {
         uint32_t ce = 0, ue = 0;
@@ -174,13 +171,21 @@ void cordon_proxy_conn_update_interest(struct proxy_conn *c)
         for (size_t i = 0; i < 2; i++) {
                 if (ws[i]->fd < 0)
                         continue;
-                if (evs[i] == 0)
-                        cordon_proxy_watch_remove(c->p->epfd, ws[i]);
-                else if (cordon_proxy_watch_set(c->p->epfd, ws[i], evs[i]) < 0) {
+                if (cordon_proxy_watch_set(c->p->loop, ws[i], evs[i], on_watch) < 0) {
                         cordon_proxy_conn_error(c, "cannot poll a socket");
                         return;
                 }
         }
+}
+
+static int on_conn_timer(struct cordon_loop_timer *t, uint64_t now, void *userdata)
+{
+        (void)t;
+        (void)now;
+        struct proxy_conn *c = userdata;
+        if (!c->dead)
+                cordon_proxy_conn_timeout(c);
+        return 0;
 }
 
 static void accept_clients(struct cordon_proxy *p, struct cordon_proxy_watch *l)
@@ -195,20 +200,23 @@ static void accept_clients(struct cordon_proxy *p, struct cordon_proxy_watch *l)
                             errno == ENOMEM) {
                                 /* Out of descriptors: stop polling the listener for a moment
                                  * rather than spin on it. */
-                                p->accept_pause_until = p->now + ACCEPT_PAUSE_MS * 1000u;
-                                if (p->next_deadline == 0 ||
-                                    p->accept_pause_until < p->next_deadline)
-                                        p->next_deadline = p->accept_pause_until;
+                                p->accept_pause_until =
+                                    cordon_proxy_now(p) + ACCEPT_PAUSE_MS * 1000u;
+                                cordon_loop_timer_set(p->accept_timer, p->accept_pause_until);
                                 update_listeners(p);
                         }
                         return;
                 }
                 struct proxy_conn *c = calloc(1, sizeof(*c));
-                if (!c) {
+                if (!c || cordon_loop_add_timer(p->loop, CORDON_LOOP_NEVER, on_conn_timer, c,
+                                                &c->timer) < 0) {
+                        free(c);
                         close(fd);
                         return;
                 }
+                struct cordon_loop_timer *timer = c->timer;
                 *c = (struct proxy_conn){
+                    .timer = timer,
                     .p = p,
                     .cw = {.kind = CORDON_PROXY_WATCH_CLIENT, .fd = fd, .owner = c},
                     .uw = {.kind = CORDON_PROXY_WATCH_UPSTREAM, .fd = -EBADF, .owner = c},
@@ -240,101 +248,54 @@ static void accept_clients(struct cordon_proxy *p, struct cordon_proxy_watch *l)
         update_listeners(p);
 }
 
-static void run_timers(struct cordon_proxy *p)
+static int on_watch(struct cordon_loop_io *io, int fd, uint32_t revents, void *userdata)
 {
-        if (p->accept_pause_until && p->now >= p->accept_pause_until) {
-                p->accept_pause_until = 0;
-                update_listeners(p);
+        (void)io;
+        (void)fd;
+        struct cordon_proxy_watch *w = userdata;
+        switch (w->kind) {
+        case CORDON_PROXY_WATCH_LISTENER:
+                accept_clients(w->owner, w);
+                break;
+        case CORDON_PROXY_WATCH_CLIENT:
+        case CORDON_PROXY_WATCH_UPSTREAM: {
+                struct proxy_conn *c = w->owner;
+                if (!c->dead)
+                        cordon_proxy_conn_event(c, w, revents);
+                break;
         }
-        if (p->next_deadline == 0 || p->now < p->next_deadline)
-                return;
-        /* A linear walk, only when the earliest deadline (a lower bound kept on the cheap)
-         * has passed: at the connection limit that is 1024 compares every few seconds. */
-        uint64_t next = 0;
-        for (struct proxy_conn *c = p->conns, *n; c; c = n) {
-                n = c->next;
-                if (c->deadline && c->deadline <= p->now)
-                        cordon_proxy_conn_timeout(c);
+        case CORDON_PROXY_WATCH_DNS:
+                break; /* the resolver's own (proxy-resolve.c) */
         }
-        for (struct proxy_conn *c = p->conns; c; c = c->next)
-                if (c->deadline && (next == 0 || c->deadline < next))
-                        next = c->deadline;
-        if (p->accept_pause_until && (next == 0 || p->accept_pause_until < next))
-                next = p->accept_pause_until;
-        p->next_deadline = next;
+        /* A connection's failure ends the connection, never the loop. */
+        return 0;
 }
 
-static int dispatch(struct cordon_proxy *p);
-
-/* splice(2) into a socket whose peer has gone raises SIGPIPE, and splice has no MSG_NOSIGNAL:
- * the signal is blocked in this thread while the proxy works and one it raised is taken back
- * (one that was pending before is left for its owner). The process's disposition is not
- * touched, so a library caller keeps its own. */
-int cordon_proxy_dispatch(struct cordon_proxy *p)
+static int on_accept_pause(struct cordon_loop_timer *t, uint64_t now, void *userdata)
 {
-        sigset_t pipe_set, old, pending;
-        sigemptyset(&pipe_set);
-        sigaddset(&pipe_set, SIGPIPE);
-        pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
-        bool was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE);
-        int r = dispatch(p);
-        if (!was_pending) {
-                const struct timespec zero = {0};
-                while (sigtimedwait(&pipe_set, NULL, &zero) == SIGPIPE)
-                        ;
-        }
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
-        return r;
+        (void)t;
+        (void)now;
+        struct cordon_proxy *p = userdata;
+        p->accept_pause_until = 0;
+        update_listeners(p);
+        return 0;
 }
 
-static int dispatch(struct cordon_proxy *p)
+static void free_dead(struct cordon_proxy *p)
 {
-        struct epoll_event events[EVENTS_MAX];
-        int n = epoll_wait(p->epfd, events, EVENTS_MAX, 0);
-        if (n < 0 && errno != EINTR)
-                return negative_errno();
-        p->now = cordon_proxy_now();
-        for (int i = 0; i < n; i++) {
-                struct cordon_proxy_watch *w = events[i].data.ptr;
-                switch (w->kind) {
-                case CORDON_PROXY_WATCH_LISTENER:
-                        accept_clients(p, w);
-                        break;
-                case CORDON_PROXY_WATCH_DNS:
-                        cordon_proxy_resolver_event(p->resolver, w, events[i].events);
-                        break;
-                case CORDON_PROXY_WATCH_CLIENT:
-                case CORDON_PROXY_WATCH_UPSTREAM: {
-                        struct proxy_conn *c = w->owner;
-                        if (!c->dead)
-                                cordon_proxy_conn_event(c, w, events[i].events);
-                        break;
-                }
-                }
-        }
-        cordon_proxy_resolver_timers(p->resolver);
-        cordon_proxy_resolver_deliver(p->resolver);
-        run_timers(p);
         while (p->dead) {
                 struct proxy_conn *c = p->dead;
                 p->dead = c->next;
                 free(c);
         }
+}
+
+static int on_reap(struct cordon_loop_timer *t, uint64_t now, void *userdata)
+{
+        (void)t;
+        (void)now;
+        free_dead(userdata);
         return 0;
-}
-
-uint64_t cordon_proxy_deadline(const struct cordon_proxy *p)
-{
-        uint64_t d = p->next_deadline;
-        uint64_t r = cordon_proxy_resolver_deadline(p->resolver, cordon_proxy_now());
-        if (r && (d == 0 || r < d))
-                d = r;
-        return d;
-}
-
-int cordon_proxy_fd(const struct cordon_proxy *p)
-{
-        return p->epfd;
 }
 
 int cordon_proxy_add_listener(struct cordon_proxy *p, int fd)
@@ -346,9 +307,10 @@ int cordon_proxy_add_listener(struct cordon_proxy *p, int fd)
         if (fl < 0 || fcntl(owned, F_SETFL, fl | O_NONBLOCK) < 0)
                 return negative_errno();
         struct cordon_proxy_watch *w = &p->listeners[p->n_listeners];
-        *w = (struct cordon_proxy_watch){.kind = CORDON_PROXY_WATCH_LISTENER, .fd = owned};
+        *w = (struct cordon_proxy_watch){
+            .kind = CORDON_PROXY_WATCH_LISTENER, .fd = owned, .owner = p};
         if (p->accepting) {
-                int r = cordon_proxy_watch_set(p->epfd, w, EPOLLIN);
+                int r = cordon_proxy_watch_set(p->loop, w, EPOLLIN, on_watch);
                 if (r < 0)
                         return r;
         }
@@ -357,16 +319,18 @@ int cordon_proxy_add_listener(struct cordon_proxy *p, int fd)
         return 0;
 }
 
-int cordon_proxy_new(const struct cordon_proxy_config *cfg, struct cordon_proxy **ret,
-                     struct cordon_diag *diag)
+int cordon_proxy_new(const struct cordon_proxy_config *cfg, struct cordon_loop *loop,
+                     struct cordon_proxy **ret, struct cordon_diag *diag)
 {
         if (!cfg || !cfg->rules)
                 return cordon_diag_set(diag, -EINVAL, "The egress proxy needs a rule set");
+        if (!loop)
+                return -EINVAL;
         struct cordon_proxy *p = calloc(1, sizeof(*p));
         if (!p)
                 return -ENOMEM;
         p->cfg = *cfg;
-        p->epfd = -EBADF;
+        p->loop = loop;
         if (!p->cfg.max_connections)
                 p->cfg.max_connections = CORDON_PROXY_MAX_CONNECTIONS_DEFAULT;
         if (!p->cfg.max_header_bytes)
@@ -388,14 +352,16 @@ int cordon_proxy_new(const struct cordon_proxy_config *cfg, struct cordon_proxy 
                 }
                 p->cfg.dns_server = p->dns_server;
         }
-        p->epfd = epoll_create1(EPOLL_CLOEXEC);
-        if (p->epfd < 0) {
-                int r = negative_errno();
+        int r = cordon_loop_add_timer(loop, CORDON_LOOP_NEVER, on_reap, p, &p->reap_timer);
+        if (r >= 0)
+                r = cordon_loop_add_timer(loop, CORDON_LOOP_NEVER, on_accept_pause, p,
+                                          &p->accept_timer);
+        if (r < 0) {
                 cordon_proxy_free(p);
-                return cordon_diag_set(diag, r, "Failed to create the egress proxy's epoll fd");
+                return r;
         }
-        int r = cordon_proxy_resolver_new(p->epfd, p->cfg.dns_server, p->cfg.dns_timeout_ms,
-                                          &p->resolver, diag);
+        r = cordon_proxy_resolver_new(loop, p->cfg.dns_server, p->cfg.dns_timeout_ms, &p->resolver,
+                                      diag);
         if (r < 0) {
                 cordon_proxy_free(p);
                 return r;
@@ -414,7 +380,6 @@ void cordon_proxy_free(struct cordon_proxy *p)
 {
         if (!p)
                 return;
-        p->now = cordon_proxy_now();
         while (p->conns) {
                 struct proxy_conn *c = p->conns;
                 if (!c->verdict) {
@@ -424,16 +389,13 @@ void cordon_proxy_free(struct cordon_proxy *p)
                         c->reason = "proxy shut down";
                 cordon_proxy_conn_end(c);
         }
-        while (p->dead) {
-                struct proxy_conn *c = p->dead;
-                p->dead = c->next;
-                free(c);
-        }
+        free_dead(p);
         cordon_proxy_resolver_free(p->resolver);
         cordon_net_host_free(p->host);
         for (unsigned i = 0; i < p->n_listeners; i++)
-                safe_close(p->listeners[i].fd);
-        safe_close(p->epfd);
+                cordon_proxy_watch_close(&p->listeners[i]);
+        cordon_loop_timer_free(p->reap_timer);
+        cordon_loop_timer_free(p->accept_timer);
         free(p->dns_server);
         free(p);
 }

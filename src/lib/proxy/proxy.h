@@ -3,13 +3,14 @@
  * the network rules (src/lib/net/net-rules.h) before any DNS query or dial, names resolved
  * asynchronously with c-ares, bytes relayed with splice(2).
  *
- * The caller must ignore SIGPIPE: splice(2) into a socket whose peer has gone raises it, and
- * splice has no MSG_NOSIGNAL.
+ * splice(2) into a socket whose peer has gone raises SIGPIPE (splice has no MSG_NOSIGNAL): the
+ * relay blocks it in its thread while it moves bytes and takes back one it raised, so the
+ * caller's disposition is left alone.
  *
- * It runs on the caller's event loop: poll cordon_proxy_fd() for POLLIN, wake up by
- * cordon_proxy_deadline(), call cordon_proxy_dispatch() for either. The listening sockets come
- * from inside the sandbox's network namespace; outgoing connections are made from the
- * namespace of the calling thread (the host's). Not thread-safe: one thread drives a proxy.
+ * It runs on the caller's event loop (lib/loop/loop.h): its listeners, connections and c-ares's
+ * sockets are io sources there, its timeouts loop timers. The listening sockets come from inside
+ * the sandbox's network namespace; outgoing connections are made from the namespace of the
+ * thread that runs the loop (the host's). Not thread-safe: the loop's thread drives the proxy.
  *
  * Bounds (each a config field; 0 takes the default):
  *   max_connections     1024    client connections at once, handshakes included; at the limit
@@ -80,31 +81,25 @@ struct cordon_proxy_stats {
 };
 
 struct cordon_proxy;
+struct cordon_loop;
 
-/* A proxy with no listener yet. @cfg is copied (not @cfg->rules, which is borrowed). Returns 0;
- * -EINVAL with @diag (no rules, a malformed dns_server); -ENOMEM; -errno of epoll_create1. */
-int cordon_proxy_new(const struct cordon_proxy_config *cfg, struct cordon_proxy **ret,
-                     struct cordon_diag *diag);
+/* A proxy with no listener yet, on @loop (which must outlive it). @cfg is copied (not
+ * @cfg->rules, which is borrowed). Returns 0; -EINVAL with @diag (no rules, a malformed
+ * dns_server); -ENOMEM. */
+int cordon_proxy_new(const struct cordon_proxy_config *cfg, struct cordon_loop *loop,
+                     struct cordon_proxy **ret, struct cordon_diag *diag);
 /* Frees @p, closing every connection and listener (a connection still open is logged as
- * ending). Accepts NULL. */
+ * ending) and removing its sources from the loop. Not from a callback of the loop. Accepts
+ * NULL. */
 void cordon_proxy_free(struct cordon_proxy *p);
 
 /* Takes ownership of the listening TCP socket @fd (closed on failure too) and sets it
  * non-blocking. Returns 0, -ENOSPC beyond CORDON_PROXY_LISTENERS_MAX, -errno. */
 int cordon_proxy_add_listener(struct cordon_proxy *p, int fd);
 
-/* An epoll fd (owned by @p): readable when cordon_proxy_dispatch() has work. */
-int cordon_proxy_fd(const struct cordon_proxy *p);
-/* The next CLOCK_MONOTONIC microsecond at which cordon_proxy_dispatch() wants to run, 0: none.
- * It may be early, never late. */
-uint64_t cordon_proxy_deadline(const struct cordon_proxy *p);
 /* Decides by @rules (borrowed: must outlive the proxy, or the next call) from now on, and
  * judges every open connection that has a destination again: one the new rules refuse is
  * closed, and none keeps a pointer into the old set. Returns how many were closed. */
 size_t cordon_proxy_set_rules(struct cordon_proxy *p, const struct cordon_net_rules *rules);
-
-/* Handles ready events and expired timers without blocking. Returns 0, or -errno when the
- * proxy itself failed (epoll_wait); failures of single connections are logged, not returned. */
-int cordon_proxy_dispatch(struct cordon_proxy *p);
 
 void cordon_proxy_get_stats(const struct cordon_proxy *p, struct cordon_proxy_stats *ret);
