@@ -3,11 +3,13 @@
 # $T_INSTALL with meson install --destdir) has the public headers, the library, libcordon.pc
 # and the man pages; examples/run-and-kill.c builds with `pkg-config --cflags --libs libcordon`
 # against them, starts a sandbox, kills it from a second thread and reports how it ended;
-# examples/poll-loop.c drives two sandboxes from its own poll() loop beside a timerfd.
+# examples/poll-loop.c drives two sandboxes from its own poll() loop beside a timerfd;
+# examples/session.c runs three commands in one session, changes its network rules, snapshots
+# it and restores the snapshot into a new session.
 # shellcheck disable=SC1091 # staged by run-tap.sh
 . "$T_SRC/tests/lib/tap.sh"
 
-plan 10
+plan 12
 D=${T_INSTALL:-}
 log=$(cat "$T_SRC/install.log" 2>/dev/null)
 
@@ -102,4 +104,21 @@ if [ -x "$exe" ]; then
         check "the example drives both sandboxes from its poll loop (exit $rc)" "$want" "$out"
 else
         not_ok "the example drives both sandboxes from its poll loop" "it did not build"
+fi
+
+# A session: three execs, a network change, a snapshot and its restore into a new session.
+src="$T_SRC/examples/session.c" exe="$T_TMP/session"
+# shellcheck disable=SC2086
+if out=$(cc -std=c11 -Wall -Wextra -Werror $san $cflags "$src" -o "$exe" $libs 2>&1); then
+        ok "examples/session.c compiles and links against the installed libcordon"
+else
+        not_ok "examples/session.c compiles and links against the installed libcordon" "$(printf '%s\n' "$out" | head -5)"
+fi
+if [ -x "$exe" ]; then
+        out=$(cd "$T_PROJECT" && LD_LIBRARY_PATH=$libdir timeout 60 "$exe" 2>&1); rc=$?
+        want=$(printf '%s\n' "exec 1: status 0" "hello" "exec 2: status 0" "exec 3: status 3" \
+                "network: rules changed" "snapshot: written" "hello" "restored: status 0")
+        check "the session example runs its commands, changes the network, snapshots and restores (exit $rc)" "$want" "$out"
+else
+        not_ok "the session example runs" "it did not build"
 fi
