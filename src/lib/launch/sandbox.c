@@ -23,6 +23,7 @@
 #include "lib/launch/egress.h"
 #include "lib/launch/net-filtered.h"
 #include "lib/launch/notify.h"
+#include "lib/launch/backend.h"
 #include "lib/launch/sandbox-internal.h"
 #include "lib/launch/session.h"
 #include "shared/strv.h"
@@ -38,13 +39,8 @@ void cordon_sandbox_report_decisions(struct cordon_sandbox *sb)
         rep->net_mode = l->net_mode;
         rep->net_note = l->net_note;
         rep->created = l->created_note ? l->created_note : "";
-        rep->namespaces = 0;
-        if (l->backend == CORDON_BACKEND_NS) {
-                rep->namespaces = CORDON_NS_USER | CORDON_NS_MOUNT | CORDON_NS_PID | CORDON_NS_IPC |
-                                  CORDON_NS_UTS | CORDON_NS_CGROUP;
-                if (cordon_net_mode_traits(rep->net_mode)->netns)
-                        rep->namespaces |= CORDON_NS_NET;
-        }
+        const struct cordon_backend_ops *ops = cordon_backend_ops(l->backend);
+        rep->namespaces = ops ? ops->namespaces(l) : 0;
         rep->landlock.planned = l->landlock;
         rep->landlock.abi = l->landlock_abi;
         rep->landlock.features = 0;
@@ -55,7 +51,7 @@ void cordon_sandbox_report_decisions(struct cordon_sandbox *sb)
         rep->landlock.tcp_denied = (l->landlock || l->ll.prepared) && l->ll.deny_tcp;
         rep->proxy.port = cordon_net_mode_traits(l->net_mode)->proxy ? l->proxy_port : 0;
         rep->landlock.scoped = l->landlock && l->ll.scope;
-        rep->landlock.left_writable = l->backend == CORDON_BACKEND_LANDLOCK ? sb->ns_only_rules : 0;
+        rep->landlock.left_writable = ops && ops->mount_ns_rules_lost ? sb->ns_only_rules : 0;
         rep->seccomp.planned = l->bpf.len > 0;
         rep->seccomp.deny_list = l->seccomp;
         rep->seccomp.deny_network = l->seccomp_key.net == CORDON_SECCOMP_NET_NONE;
@@ -281,11 +277,10 @@ static int start(const struct cordon_policy *p, char *const *argv,
             .has_pidfd = sb->pidfd >= 0,
             .pidfd = sb->pidfd,
             .timeout_usec = sb->report.timeout_usec,
-            .kill_signal = sb->l.backend == CORDON_BACKEND_LANDLOCK ? CORDON_REAPER_SIGNAL : 0,
+            .kill_signal = cordon_backend_ops(sb->l.backend)->kill_signal,
             .kill_all = sb->l.limits ? kill_cgroup : NULL,
             /* Without Landlock's signal scoping the command can SIGSTOP its reaper. */
-            .watch_stops =
-                sb->l.backend == CORDON_BACKEND_LANDLOCK && !(sb->l.landlock && sb->l.ll.scope),
+            .watch_stops = cordon_backend_ops(sb->l.backend)->first_process_stoppable(&sb->l),
             .userdata = sb->l.limits,
             .pty = sb->pty,
             .killed = &sb->killed,
@@ -369,13 +364,7 @@ _public_ int cordon_sandbox_pidfd(const struct cordon_sandbox *sb)
  * sandbox runs on (nor, for a reaper, in our memory). */
 static void kill_and_reap(struct cordon_sandbox *sb)
 {
-        if (sb->l.backend == CORDON_BACKEND_LANDLOCK) {
-                cordon_reaper_stop(&sb->reaper);
-        } else {
-                (void)cordon_supervise_kill(&sb->sup);
-                while (waitpid(sb->pid, NULL, 0) < 0 && errno == EINTR)
-                        ;
-        }
+        cordon_backend_ops(sb->l.backend)->stop(sb);
 }
 
 /* The sandbox has ended (@r >= 0: with @status and @end), or supervising it failed (@r < 0:

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/launch/backend.h"
 #include "lib/launch/sandbox-internal.h"
 #include "lib/launch/session.h"
 #include "lib/mech/mount-util.h"
@@ -237,7 +238,7 @@ _public_ int cordon_sandbox_attach(struct cordon_sandbox *sb, const char *host_p
         struct cordon_session *s = sb->sess;
         if (!sb->session || !s || s->ended || atomic_load(&sb->ended))
                 return cordon_diag_set(diag, -ENOTCONN, "the sandbox is not a live session");
-        if (sb->l.backend != CORDON_BACKEND_NS || sb->ns_fds[0] < 0 || sb->ns_fds[1] < 0)
+        if (!cordon_backend_ops(sb->l.backend)->mount_ns || sb->ns_fds[0] < 0 || sb->ns_fds[1] < 0)
                 return cordon_diag_set(diag, -EOPNOTSUPP,
                                        "the landlock backend has no mount namespace to attach "
                                        "'%s' to",

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/launch/backend.h"
 #include "lib/launch/sandbox-internal.h"
 #include "lib/launch/session.h"
 #include "lib/policy/diag.h"
@@ -122,7 +123,7 @@ static int open_trees(struct cordon_sandbox *sb, struct tree *ret, size_t *ret_n
 {
         struct cordon_session *s = sb->sess;
         size_t n = 0;
-        if (sb->l.backend == CORDON_BACKEND_LANDLOCK) {
+        if (!cordon_backend_ops(sb->l.backend)->mount_ns) {
                 if (!sb->l.tmpdir)
                         return cordon_diag_set(diag, -ENOENT, "the session has no tree of its own");
                 int fd = open(sb->l.tmpdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

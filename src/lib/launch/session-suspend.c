@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/launch/backend.h"
 #include "lib/launch/control.h"
 #include "lib/launch/sandbox-internal.h"
 #include "lib/launch/session.h"
@@ -230,7 +231,7 @@ static int suspend(struct cordon_sandbox *sb, bool stop, struct cordon_diag *dia
         int r;
         if (cg)
                 r = freeze(cg, stop);
-        else if (sb->l.backend == CORDON_BACKEND_NS)
+        else if (cordon_backend_ops(sb->l.backend)->suspends_inside)
                 r = from_inside(sb, stop);
         else
                 r = cordon_session_signal_tree(sb->pid, stop ? SIGSTOP : SIGCONT);

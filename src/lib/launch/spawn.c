@@ -17,6 +17,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "lib/launch/backend.h"
 #include "lib/launch/child-steps.h"
 #include "lib/launch/control.h"
 #include "lib/launch/egress.h"
@@ -38,6 +39,12 @@
 #include "shared/macro.h"
 
 /* ---- The phases --------------------------------------------------------------------------- */
+
+/* The backend's table: looked up each time, since a fallback changes the backend. */
+static const struct cordon_backend_ops *ops(const struct cordon_sandbox *sb)
+{
+        return cordon_backend_ops(sb->l.backend);
+}
 
 static void pty_freep(struct cordon_pty **pty)
 {
@@ -76,36 +83,6 @@ static int open_pty(struct cordon_pty **ret, struct cordon_diag *diag)
         return 0;
 }
 
-static unsigned long clone_flags(const struct cordon_launch *l)
-{
-        unsigned long f =
-            CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWUTS | CLONE_NEWCGROUP;
-        /* PRIVATE_IPC=false shares the host's SysV IPC and POSIX message queues (MPI, NCCL). */
-        if (!l->p->host_ipc)
-                f |= CLONE_NEWIPC;
-        if (cordon_net_mode_traits(l->net_mode)->netns)
-                f |= CLONE_NEWNET;
-        return f;
-}
-
-/* Errors of clone(CLONE_NEWUSER...) that mean "no user namespaces here" rather than a
- * transient shortage: container runtimes' seccomp policies (EPERM), kernels without them
- * (EINVAL), a zero or exhausted namespace limit (ENOSPC, EUSERS). */
-static bool userns_refused(int err)
-{
-        return err == EPERM || err == EINVAL || err == ENOSPC || err == EUSERS || err == ENOSYS;
-}
-
-static bool limits_have_cgroup(const struct cordon_limits_state *st)
-{
-        if (!st)
-                return false;
-        bool any = *st->v2_dir;
-        for (size_t k = 0; k < _CORDON_LIMIT_KIND_MAX; k++)
-                any |= *st->v1_dir[k] != 0;
-        return any;
-}
-
 /* Prepare: what the child needs that only the supervisor can make. */
 static int phase_prepare(struct cordon_sandbox *sb, struct cordon_diag *diag)
 {
@@ -113,36 +90,13 @@ static int phase_prepare(struct cordon_sandbox *sb, struct cordon_diag *diag)
         const struct cordon_policy *p = l->p;
         int r;
 
-        if (l->backend == CORDON_BACKEND_NS) {
-                r = cordon_mount_plan_build(p, &sb->plan);
-                if (r < 0)
-                        return cordon_diag_set(diag, r, "failed to plan the mounts: %s",
-                                               strerror(-r));
-                /* The resolv.conf naming cordon's resolver, only where one serves. */
-                if (!cordon_net_mode_traits(l->net_mode)->dns) {
-                        size_t k = 0;
-                        for (size_t i = 0; i < sb->plan.n; i++)
-                                if (!(p->fs[sb->plan.order[i]].flags & CORDON_FS_DNS))
-                                        sb->plan.order[k++] = sb->plan.order[i];
-                        sb->plan.n = k;
-                }
-                /* With the seccomp layer on only the inotify counts can grow inside. */
-                r = cordon_ns_limits_plan(NULL, l->seccomp, &sb->ns_limits);
-                if (r < 0)
-                        return cordon_diag_set(diag, r,
-                                               "failed to read the user namespace limits in "
-                                               "/proc/sys/user: %s",
-                                               strerror(-r));
-        }
         if ((r = cordon_control_pair(sb->control)) < 0)
                 return cordon_diag_set(diag, r, "failed to create the control channel: %s",
                                        strerror(-r));
-        /* The landlock backend's command: a status channel of its own, read by the reaper
-         * (PID 1 makes one for the ns backend's command). */
-        if (l->backend == CORDON_BACKEND_LANDLOCK && !sb->session &&
-            (r = cordon_control_pair(sb->status)) < 0)
-                return cordon_diag_set(diag, r, "failed to create the status channel: %s",
-                                       strerror(-r));
+        /* The backend's own: the ns backend's mount plan and namespace limits, the landlock
+         * backend's status channel for its command. */
+        if ((r = ops(sb)->prepare(sb, diag)) < 0)
+                return r;
         /* Given fds for 0..2 are the command's terminal or none: no pty of its own; nor has a
          * session, whose commands bring theirs. */
         if (p->process.pty && !sb->pty && !(sb->opts.flags & CORDON_SANDBOX_STDIO) &&
@@ -152,11 +106,8 @@ static int phase_prepare(struct cordon_sandbox *sb, struct cordon_diag *diag)
                 cordon_pty_set_passthrough(sb->pty, p->process.terminal_passthrough);
         /* The parent steps the child must wait for: the ns backend's cgroup attach, the network
          * mode's own (filtered: pasta attached to the namespace). */
-        sb->await_release =
-            l->backend == CORDON_BACKEND_NS &&
-            (limits_have_cgroup(l->limits) || cordon_net_mode_traits(l->net_mode)->parent_setup);
-        sb->await_network =
-            l->backend == CORDON_BACKEND_NS && cordon_net_mode_traits(l->net_mode)->parent_ready;
+        sb->await_release = ops(sb)->awaits_release(sb);
+        sb->await_network = sb->await_release && cordon_net_mode_traits(l->net_mode)->parent_ready;
         /* The command need not wait for pasta to be ready, only for the namespace it configures
          * (link, addresses, default routes), which it does in the first third of its start-up;
          * what it sends meanwhile waits in the tap device's queue until pasta reads it. */
@@ -167,89 +118,17 @@ static int phase_prepare(struct cordon_sandbox *sb, struct cordon_diag *diag)
         return 0;
 }
 
-/* The supervisor was SIGKILLed: its leftovers on the host (the private TMPDIR, cgroups) are the
- * reaper's to remove, once the sandbox is gone. */
-static void clear_launch(void *userdata)
-{
-        struct cordon_launch *l = userdata;
-        /* The reaper shares the supervisor's memory but not its descriptors, which it closed:
-         * the private /dev/shm directory goes by its path (checked to be ours), never through
-         * a number that may name something else here. */
-        l->shm_dirfd = -EBADF;
-        l->agent_homes.locked = false; /* its lock is the supervisor's, gone with it */
-        cordon_launch_clear(l);
-}
-
 /* Clone: the ns backend's PID 1 in its new namespaces, or the landlock backend's reaper. Both
  * come with a pidfd from the clone itself where the kernel has CLONE_PIDFD. */
 static pid_t phase_clone(struct cordon_sandbox *sb)
 {
-        struct cordon_launch *l = &sb->l;
-        if (l->backend == CORDON_BACKEND_LANDLOCK) {
-                int drop = 0;
-                sb->reaper.command = cordon_child_landlock;
-                sb->reaper.arg = sb;
-                sb->reaper.parent_fds[0] = sb->control[0];
-                /* The proxy's listening socket (proxied mode): the supervisor's to serve, never
-                 * the command's to accept on. */
-                sb->reaper.parent_fds[1] = l->proxy_fd;
-                sb->reaper.control_fd = sb->control[1];
-                sb->reaper.session = sb->session;
-                sb->reaper.status_fd = sb->status[0];
-                sb->reaper.status_child_fd = sb->status[1];
-                sb->report_fd = sb->session ? -EBADF : sb->status[1];
-                for (size_t i = 0; i < ELEMENTSOF(sb->reaper.drop_fds); i++)
-                        sb->reaper.drop_fds[i] = -EBADF;
-                if (l->ll.prepared)
-                        sb->reaper.drop_fds[drop++] = l->ll.ruleset_fd;
-                if (sb->pty) {
-                        const int fds[] = {sb->pty->slave, sb->pty->master, sb->pty->private_tty};
-                        for (size_t i = 0; i < ELEMENTSOF(fds); i++)
-                                if (fds[i] > 2)
-                                        sb->reaper.drop_fds[drop++] = fds[i];
-                }
-                sb->reaper.forward = sb->forward;
-                sb->reaper.orphaned = clear_launch;
-                sb->reaper.userdata = l;
-                sb->reaper.fork = sb->opts.flags & CORDON_SANDBOX_FORK_REAPER;
-                pid_t pid = cordon_reaper_start(&sb->reaper, &sb->pidfd);
-                if (pid < 0)
-                        errno = -pid;
-                return pid < 0 ? -1 : pid;
-        }
-        /* A raw clone, not fork(): fork() would run no namespace flags. Unlike fork() it takes
-         * none of libc's locks first, and the steps allocate (the /proc reads of
-         * cordon_pid1_scrub_environ(), the mount plan's helpers): a caller's thread holding
-         * malloc's lock right now would leave the child stuck. Hence the rule in sandbox.h
-         * that ns sandboxes start while no other thread allocates. */
-        int pidfd = -1;
-        pid_t pid = (pid_t)syscall(SYS_clone, clone_flags(l) | CLONE_PIDFD | SIGCHLD, NULL, &pidfd,
-                                   NULL, 0);
-        if (pid == 0) {
-                safe_close(sb->control[0]);
-                cordon_child_ns(sb);
-        }
-        if (pid > 0)
-                sb->pidfd = pidfd >= 0 ? pidfd : (int)syscall(SYS_pidfd_open, pid, 0);
-        return pid;
+        return ops(sb)->clone(sb);
 }
 
 /* Ends a child that has not reached its command (or has reported a failure) and reaps it. */
 static void kill_child(struct cordon_sandbox *sb, bool kill_it)
 {
-        if (sb->l.backend == CORDON_BACKEND_LANDLOCK) {
-                if (kill_it)
-                        cordon_reaper_stop(&sb->reaper);
-                else
-                        while (waitpid(sb->pid, NULL, 0) < 0 && errno == EINTR)
-                                ;
-                sb->reaper.pid = 0;
-        } else {
-                if (kill_it)
-                        (void)kill(sb->pid, SIGKILL);
-                while (waitpid(sb->pid, NULL, 0) < 0 && errno == EINTR)
-                        ;
-        }
+        ops(sb)->end_child(sb, kill_it);
         sb->pid = 0;
         sb->pidfd = safe_close(sb->pidfd);
 }
@@ -273,12 +152,8 @@ static int phase_parent_steps(struct cordon_sandbox *sb, struct cordon_diag *dia
         if (!sb->await_release)
                 return 0;
         int r;
-        if (limits_have_cgroup(sb->l.limits) &&
-            (r = cordon_limits_attach(sb->l.limits, sb->pid, diag)) < 0) {
-                if (diag)
-                        diag->step = CORDON_STEP_LIMITS;
+        if (ops(sb)->parent_steps && (r = ops(sb)->parent_steps(sb, diag)) < 0)
                 return r;
-        }
         const struct cordon_net_mode_traits *net = cordon_net_mode_traits(sb->l.net_mode);
         if (net->parent_setup && (r = net->parent_setup(&sb->l, sb->pid, diag)) < 0) {
                 if (diag)
@@ -334,8 +209,7 @@ static int phase_child_report(struct cordon_sandbox *sb, struct cordon_step_repo
          * exec and the reaper's close() of its copy of the channel: the end of file would then
          * never come. So the wait looks at the reaper every CORDON_SUPERVISE_STOP_CHECK_USEC and
          * continues it, as the supervisor does later (supervise.c: watch_stops). */
-        const bool watch = sb->l.backend == CORDON_BACKEND_LANDLOCK &&
-                           !(sb->l.landlock && sb->l.ll.scope) && sb->pid > 0;
+        const bool watch = ops(sb)->first_process_stoppable(&sb->l) && sb->pid > 0;
         for (;;) {
                 if (watch) {
                         struct pollfd pfd = {.fd = sb->control[0], .events = POLLIN};
@@ -401,7 +275,7 @@ static int launch_once(struct cordon_sandbox *sb, char *why, size_t whylen,
                 diag->step = CORDON_STEP_CLONE;
         pid_t pid = phase_clone(sb);
         if (pid < 0) {
-                if (l->auto_backend && userns_refused(errno)) {
+                if (l->auto_backend && ops(sb)->refused && ops(sb)->refused(errno)) {
                         snprintf(why, whylen, "clone: %s", strerror(errno));
                         return -EAGAIN;
                 }
@@ -518,9 +392,7 @@ static void launch_undo(struct cordon_sandbox *sb)
         sb->ns_fds[0] = safe_close(sb->ns_fds[0]);
         sb->ns_fds[1] = safe_close(sb->ns_fds[1]);
         sb->ns_fds[2] = safe_close(sb->ns_fds[2]);
-        cordon_mount_plan_clear(&sb->plan);
-        sb->plan = (struct cordon_mount_plan){0};
-        cordon_reaper_clear(&sb->reaper);
+        ops(sb)->undo(sb);
         pty_freep(&sb->pty);
         sb->pty = NULL;
 }
