@@ -514,40 +514,99 @@ static void t_forkloop(void)
 }
 
 /* The process holding the session dies of SIGKILL: nothing of it may stay. */
+/* The first child of @parent whose argv[0] starts with @name (pasta), or 0. */
+static pid_t child_named(pid_t parent, const char *name)
+{
+        char path[96], buf[4096];
+        snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)parent, (int)parent);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return 0;
+        ssize_t n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        if (n <= 0)
+                return 0;
+        buf[n] = 0;
+        for (char *t = strtok(buf, " \n"); t; t = strtok(NULL, " \n")) {
+                /* argv[0]: its comm is the descriptor it was executed from. */
+                char arg0[64] = "";
+                snprintf(path, sizeof(path), "/proc/%s/cmdline", t);
+                int cfd = open(path, O_RDONLY | O_CLOEXEC);
+                ssize_t k = cfd >= 0 ? read(cfd, arg0, sizeof(arg0) - 1) : -1;
+                if (cfd >= 0)
+                        close(cfd);
+                if (k > 0 && strncmp(arg0, name, strlen(name)) == 0)
+                        return (pid_t)atoi(t);
+        }
+        return 0;
+}
+
+/* The process holding the session dies of SIGKILL (in the default network mode: filtered where
+ * pasta can run): nothing of it may stay: its first process, its commands, pasta, and under the
+ * landlock backend the private TMPDIR on the host. */
 static void t_holder_killed(void)
 {
         int p[2];
         if (pipe2(p, 0) < 0)
                 die("pipe");
+        static const char *const defaults[] = {NULL};
         pid_t holder = fork();
         if (holder == 0) {
+                extra_settings = defaults; /* the default network mode */
                 start();
-                struct cordon_exec *e = run("sleep 1000", -1, 0);
-                char line[128];
-                int n = snprintf(line, sizeof(line), "%d %d\n", (int)cordon_sandbox_report(sb)->pid,
-                                 (int)host_pid(e));
+                int q[2];
+                if (pipe2(q, O_CLOEXEC) < 0)
+                        _exit(1);
+                struct cordon_exec *e = run("echo \"${TMPDIR:-}\"; exec sleep 1000", q[1], 0);
+                close(q[1]);
+                char tmpdir[1024] = "";
+                ssize_t k = read(q[0], tmpdir, sizeof(tmpdir) - 1);
+                tmpdir[k > 0 ? k : 0] = 0;
+                char *nl = strchr(tmpdir, '\n');
+                if (nl)
+                        *nl = 0;
+                const struct cordon_report *rep = cordon_sandbox_report(sb);
+                char line[1400];
+                int n = snprintf(line, sizeof(line), "%d %d %d %s %s\n", (int)rep->pid,
+                                 (int)host_pid(e), (int)child_named(getpid(), "pasta"),
+                                 rep->backend == CORDON_BACKEND_LANDLOCK && *tmpdir ? tmpdir : "-",
+                                 cordon_net_mode_to_string(rep->net_mode));
                 if (write(p[1], line, (size_t)n) != n)
                         _exit(1);
                 pause();
                 _exit(0);
         }
         close(p[1]);
-        char line[128] = "";
+        char line[1400] = "", tmpdir[1100] = "", mode[32] = "";
         ssize_t got = read(p[0], line, sizeof(line) - 1);
         if (got > 0)
                 line[got] = 0;
-        int first = 0, cmd = 0;
-        if (sscanf(line, "%d %d", &first, &cmd) != 2)
+        int first = 0, cmd = 0, pasta = 0;
+        if (sscanf(line, "%d %d %d %1099s %31s", &first, &cmd, &pasta, tmpdir, mode) != 5)
                 die("the holder said '%s'", line);
         kill(holder, SIGKILL);
         waitpid(holder, NULL, 0);
+        struct stat st;
+        bool tmp_left = true;
         uint64_t t0 = now_ms();
-        while (now_ms() - t0 < 5000 && (stat_of(first, NULL) || stat_of(cmd, NULL)))
+        for (;;) {
+                tmp_left = strcmp(tmpdir, "-") != 0 && lstat(tmpdir, &st) == 0;
+                bool alive =
+                    stat_of(first, NULL) || stat_of(cmd, NULL) || (pasta && stat_of(pasta, NULL));
+                if ((!alive && !tmp_left) || now_ms() - t0 > 5000)
+                        break;
                 usleep(20 * 1000);
-        char a = stat_of(first, NULL), b = stat_of(cmd, NULL);
-        if ((a && a != 'Z') || (b && b != 'Z'))
-                die("after the holder's SIGKILL the sandbox (%c) or its command (%c) lives", a, b);
-        printf("ok: SIGKILL of the holder takes the session and its commands along\n");
+        }
+        char a = stat_of(first, NULL), b = stat_of(cmd, NULL), c = pasta ? stat_of(pasta, NULL) : 0;
+        if ((a && a != 'Z') || (b && b != 'Z') || (c && c != 'Z'))
+                die("after the holder's SIGKILL the sandbox (%c), its command (%c) or pasta (%c) "
+                    "lives",
+                    a ?: '-', b ?: '-', c ?: '-');
+        if (tmp_left)
+                die("after the holder's SIGKILL its TMPDIR %s is still there", tmpdir);
+        printf("ok: SIGKILL of the holder takes the session along (network %s: first process, "
+               "commands%s%s)\n",
+               mode, pasta ? ", pasta" : "", strcmp(tmpdir, "-") ? ", private TMPDIR" : "");
 }
 
 static int attach(const char *host, const char *guest, unsigned flags, struct cordon_diag *d)
