@@ -4,7 +4,7 @@
 # O_CREAT, every mkdir/mkdirat, link/linkat and unlink/unlinkat the command makes (also the
 # TIOCGPTPEER ioctl, and a blocking socket(AF_UNIX, SOCK_STREAM) where the network mode refuses
 # it, which fails anyway: not timed here), and the call waits until the supervisor has answered
-# (src/lib/mech/seccomp-filter.c, add_notify_rules(); src/lib/launch/notify.c), and every
+# (src/lib/mech/seccomp-filter.c, add_notify_rules(); src/lib/supervisor/notify.c), and every
 # open/openat with O_NOFOLLOW but neither O_CREAT nor O_DIRECTORY (how shm_open() and sem_open()
 # open an existing /dev/shm name; git >= 2.32 opens .gitignore and .gitattributes so).
 # notify-ops.c, next to this script, times those calls one by one in the project directory:

@@ -1,4 +1,4 @@
-/* Unit tests for src/lib/launch/dns-relay.c: which names resolve under which rules, and the
+/* Unit tests for src/lib/supervisor/dns-relay.c: which names resolve under which rules, and the
  * relay itself over UDP sockets on the loopback (a "sandbox" client, a fake upstream resolver):
  * refusals answered without asking upstream, answers relayed with the client's id, a blocked
  * address refused, the rate bound, the timeout. */
@@ -11,7 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "lib/launch/dns-relay.h"
+#include "lib/supervisor/dns-relay.h"
 #include "lib/loop/loop.h"
 #include "lib/net/dns-msg.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests for src/lib/launch/doctor-apparmor.c: AppArmor's user namespace restriction read
+/* Unit tests for src/lib/doctor/doctor-apparmor.c: AppArmor's user namespace restriction read
  * from a fake root, and whether it applies to the caller (the kernel's rule: on, unconfined, not
  * root). */
 #include <criterion/criterion.h>

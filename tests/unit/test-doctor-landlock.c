@@ -1,4 +1,4 @@
-/* Unit tests for src/lib/launch/doctor-landlock.c: the landlock backend's items follow the
+/* Unit tests for src/lib/doctor/doctor-landlock.c: the landlock backend's items follow the
  * Landlock ABI and seccomp facts they are given, and what needs a namespace never works. */
 #include <criterion/criterion.h>
 #include <errno.h>

@@ -1,11 +1,11 @@
-/* Unit tests for src/lib/launch/doctor-setup.c: the backend in use, the network mode delivered
+/* Unit tests for src/lib/doctor/doctor-setup.c: the backend in use, the network mode delivered
  * (the launch's own decision, with a stand-in for pasta's probe) and the limits asked for, from
  * settings as `cordon run` would load them and a report of hand-made facts. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/launch/doctor.h"
+#include "lib/doctor/doctor.h"
 
 static bool probe_no_tun(const struct cordon_policy *p, char *why, size_t n)
 {

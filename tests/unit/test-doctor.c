@@ -1,7 +1,7 @@
-/* Unit tests for src/lib/launch/doctor.c: the limits check against fake cgroup trees (the fixture
+/* Unit tests for src/lib/doctor/doctor.c: the limits check against fake cgroup trees (the fixture
  * of the resource-limit tests), which must report what the library's probe, and so `cordon run`,
  * would use, and say why a limit cannot be enforced. */
-#include "lib/launch/doctor.h"
+#include "lib/doctor/doctor.h"
 #include "res-limits-fixture.h"
 
 TestSuite(doctor, .init = setup, .fini = teardown, .timeout = 60);

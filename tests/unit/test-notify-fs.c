@@ -1,4 +1,4 @@
-/* Unit tests for src/lib/launch/notify-fs.c: the launch's private /dev/shm stand-in (made as
+/* Unit tests for src/lib/supervisor/notify-fs.c: the launch's private /dev/shm stand-in (made as
  * asked, removed without following links), the names and flags accepted on the command's
  * behalf, links planted in the directory, and the test for a create under the host's /tmp. */
 #include <criterion/criterion.h>
@@ -12,7 +12,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "lib/launch/notify-fs.h"
+#include "lib/supervisor/notify-fs.h"
 #include "shared/macro.h"
 
 static char *shm_path;

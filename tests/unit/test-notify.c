@@ -1,4 +1,4 @@
-/* Unit tests for src/lib/launch/notify.c: the pure parts of the dispatcher (TIOCGPTPEER's
+/* Unit tests for src/lib/supervisor/notify.c: the pure parts of the dispatcher (TIOCGPTPEER's
  * flags, what counts as a pty master, where a create happens, the unix-socket note), and the
  * source serving a real listener in a forked child: TIOCGPTPEER answered on a caller's behalf,
  * a flood of refused unix sockets answered with the rule's errno and noted once. */
@@ -25,8 +25,8 @@
 #include <unistd.h>
 
 #include "lib/launch/control.h"
-#include "lib/launch/notify-unix.h"
-#include "lib/launch/notify.h"
+#include "lib/supervisor/notify-unix.h"
+#include "lib/supervisor/notify.h"
 #include "lib/loop/loop.h"
 #include "lib/mech/unix-diag.h"
 #include "lib/mech/seccomp-notify.h"

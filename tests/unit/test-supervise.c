@@ -1,4 +1,4 @@
-/* Unit tests for src/lib/launch/supervise.c: exit statuses, the wall time limit, the grace period
+/* Unit tests for src/lib/supervisor/supervise.c: exit statuses, the wall time limit, the grace period
  * after a forwarded signal, and the teardown of orphans (double-forked daemons) by the landlock
  * backend's reaper, also after SIGKILL of the supervisor; the same without pidfds. Each test
  * supervises from a forked child of its own, so the blocked signals never leak into the test
@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "lib/launch/raw-syscall.h"
-#include "lib/launch/supervise.h"
+#include "lib/supervisor/supervise.h"
 
 static sigset_t forward_set(void)
 {

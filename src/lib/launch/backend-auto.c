@@ -5,7 +5,7 @@
 
 #include "cordon/cordon.h"
 #include "lib/launch/backend-auto.h"
-#include "lib/launch/doctor.h"
+#include "lib/doctor/doctor.h"
 
 void cordon_backend_facts_read(int landlock_abi, struct cordon_backend_facts *ret)
 {

@@ -20,7 +20,7 @@
 
 #include "lib/mech/caps.h"
 #include "lib/launch/control.h"
-#include "lib/launch/egress.h"
+#include "lib/supervisor/egress.h"
 #include "lib/policy/diag.h"
 #include "lib/launch/exec-search.h"
 #include "lib/mech/keyring.h"

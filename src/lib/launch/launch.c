@@ -18,7 +18,7 @@
 #include "lib/launch/launch.h"
 #include "lib/launch/landlock-env.h"
 #include "lib/launch/mail-shadow.h"
-#include "lib/launch/notify-fs.h"
+#include "lib/supervisor/notify-fs.h"
 #include "lib/mech/ns-limits.h"
 #include "lib/mech/seccomp-notify.h"
 #include "lib/policy/net-modes.h"

@@ -13,7 +13,7 @@
 #include "lib/mech/seccomp-filter.h"
 #include "lib/launch/agent-home.h"
 #include "lib/launch/net-decide.h"
-#include "lib/launch/supervise.h"
+#include "lib/supervisor/supervise.h"
 
 struct cordon_policy;
 

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 
 #include "cordon/sandbox.h"
-#include "lib/launch/dns-relay.h"
+#include "lib/supervisor/dns-relay.h"
 #include "lib/launch/git-after.h"
 #include "lib/launch/launch.h"
 #include "lib/loop/loop.h"
@@ -15,7 +15,7 @@
 #include "lib/mech/ns-mount.h"
 #include "lib/proxy/proxy.h"
 #include "lib/launch/reaper.h"
-#include "lib/launch/supervise.h"
+#include "lib/supervisor/supervise.h"
 #include "shared/fd-util.h"
 
 struct cordon_pty;

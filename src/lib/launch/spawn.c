@@ -20,7 +20,7 @@
 #include "lib/launch/backend.h"
 #include "lib/launch/child-steps.h"
 #include "lib/launch/control.h"
-#include "lib/launch/egress.h"
+#include "lib/supervisor/egress.h"
 #include "lib/policy/diag.h"
 #include "lib/launch/launch.h"
 #include "lib/launch/net-filtered.h"
@@ -34,7 +34,7 @@
 #include "lib/launch/reaper.h"
 #include "lib/launch/sandbox-internal.h"
 #include "lib/launch/step.h"
-#include "lib/launch/supervise.h"
+#include "lib/supervisor/supervise.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 

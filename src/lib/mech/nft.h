@@ -35,7 +35,7 @@ struct cordon_nft_plan {
  * the rule set holds them) into @ret. Most specific wins through the order of the rules:
  * traffic on the sandbox's own loopback and IPv6 neighbour discovery first, then the floor (never
  * lifted), port 53 over TCP and UDP refused (the sandbox's resolver is cordon's, on its loopback:
- * lib/launch/dns-relay.h), the host's addresses, every IPv4 block and host address inside the
+ * lib/supervisor/dns-relay.h), the host's addresses, every IPv4 block and host address inside the
  * IPv6 forms that carry one (net-embedded.c, matched by payload, never lifted), a jump to the
  * admin tier (a chain of the admin's rules, most specific first: an admin block rejects, an admin
  * exception returns), then every other rule by specificity,

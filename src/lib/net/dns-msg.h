@@ -1,4 +1,4 @@
-/* DNS messages as the filtered mode's resolver (lib/launch/dns-relay.c) sees them: a query from
+/* DNS messages as the filtered mode's resolver (lib/supervisor/dns-relay.c) sees them: a query from
  * the sandbox parsed into what the rules decide on (one question, its name as text), the query
  * cordon forwards rebuilt from those parts only (nothing else the sandbox wrote reaches the
  * host's resolver), the error replies it answers itself, and a walk over an upstream answer's

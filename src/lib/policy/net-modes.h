@@ -33,7 +33,7 @@ const char *cordon_mail_block_to_string(enum cordon_mail_block m);
  * backend's is a random port of the host's loopback, see net-proxied.h). */
 #define CORDON_PROXY_PORT 3128
 /* Where the filtered mode's resolver listens (UDP) inside the sandbox's network namespace, on its
- * own loopback, and what its resolv.conf names (lib/launch/dns-relay.h). The address of
+ * own loopback, and what its resolv.conf names (lib/supervisor/dns-relay.h). The address of
  * systemd-resolved's stub, so that a resolv.conf linked to the stub's file names it too. */
 #define CORDON_DNS_ADDR "127.0.0.53"
 #define CORDON_DNS_PORT 53
@@ -55,7 +55,7 @@ struct cordon_net_mode_traits {
          * inside (127.0.0.1:CORDON_PROXY_PORT; landlock backend: the supervisor on the host's
          * loopback) and the supervisor serves. */
         bool proxy;
-        /* The sandbox's resolver is the supervisor's (lib/launch/dns-relay.h): PID 1 binds its
+        /* The sandbox's resolver is the supervisor's (lib/supervisor/dns-relay.h): PID 1 binds its
          * UDP socket inside (CORDON_DNS_ADDR:53) and hands it over; resolv.conf names it. */
         bool dns;
         /* The socket rule the seccomp layer adds, whatever the backend (applied with the layer). */

@@ -210,7 +210,7 @@ struct cordon_policy {
         uint64_t nproc_limit; /* SANDBOX_NPROC_LIMIT: RLIMIT_NPROC of the command; 0: none */
         /* PRIVATE_IPC=false: the host's IPC namespace (no CLONE_NEWIPC) and /dev/shm. */
         bool host_ipc;
-        /* The landlock backend goes without its seccomp notifications (launch/notify.h): for a
+        /* The landlock backend goes without its seccomp notifications (supervisor/notify.h): for a
          * caller that reads the command's pipes before cordon_sandbox_wait() runs the loop that
          * answers them (the configuration child), where a `> /dev/null` would wait for it. */
         bool no_notify;

@@ -297,7 +297,7 @@ int cordon_lower_protect(struct lower *l)
         /* The landlock backend keeps the command's unix sockets from the host's for every
          * network mode that has a stand-in (launch.c: prepare_backend()): isolated refuses
          * socket(AF_UNIX), proxied admits it where Landlock keeps host sockets out by path or,
-         * before that, lets it reach only the sockets the command bound (launch/notify-unix.h).
+         * before that, lets it reach only the sockets the command bound (supervisor/notify-unix.h).
          * It has no use for the masks, and the run is spared reading and parsing the host's
          * whole socket table. */
         if (l->s->backend == CORDON_BACKEND_LANDLOCK &&

@@ -14,7 +14,7 @@
 
 #include "lib/launch/backend-auto.h"
 #include "lib/mech/cgroup.h"
-#include "lib/launch/doctor.h"
+#include "lib/doctor/doctor.h"
 #include "lib/mech/pasta.h"
 #include "lib/mech/landlock.h"
 #include "lib/mech/ns-user.h"

@@ -13,9 +13,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "lib/launch/notify-internal.h"
-#include "lib/launch/notify-unix.h"
-#include "lib/launch/notify.h"
+#include "lib/supervisor/notify-internal.h"
+#include "lib/supervisor/notify-unix.h"
+#include "lib/supervisor/notify.h"
 #include "lib/mech/seccomp-notify.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"

@@ -15,7 +15,7 @@
 #include "lib/launch/backend.h"
 #include "lib/launch/control.h"
 #include "lib/launch/sandbox-internal.h"
-#include "lib/launch/session.h"
+#include "lib/supervisor/session.h"
 #include "lib/mech/cgroup.h"
 #include "lib/policy/diag.h"
 #include "shared/fd-util.h"

@@ -15,7 +15,7 @@
 #include "lib/launch/control.h"
 #include "lib/launch/pid1.h"
 #include "lib/launch/sandbox-internal.h"
-#include "lib/launch/session.h"
+#include "lib/supervisor/session.h"
 #include "lib/policy/diag.h"
 #include "lib/resolve/env-filter.h"
 #include "shared/fd-util.h"

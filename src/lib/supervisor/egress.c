@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/launch/dns-relay.h"
-#include "lib/launch/egress.h"
+#include "lib/supervisor/dns-relay.h"
+#include "lib/supervisor/egress.h"
 #include "lib/mech/nft.h"
 #include "lib/net/net-server.h"
 #include "lib/launch/sandbox-internal.h"

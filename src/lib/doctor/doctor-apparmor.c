@@ -7,7 +7,7 @@
 
 #include "config.h"
 #include "cordon/doctor.h"
-#include "lib/launch/doctor.h"
+#include "lib/doctor/doctor.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"

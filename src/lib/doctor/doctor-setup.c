@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "lib/launch/doctor.h"
+#include "lib/doctor/doctor.h"
 #include "lib/launch/net-decide.h"
 #include "lib/mech/seccomp-notify.h"
 #include "lib/policy/policy.h"

@@ -13,7 +13,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "lib/launch/notify-fs.h"
+#include "lib/supervisor/notify-fs.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
 

@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "lib/launch/dns-relay.h"
+#include "lib/supervisor/dns-relay.h"
 #include "lib/loop/loop.h"
 #include "lib/net/dns-msg.h"
 #include "lib/proxy/proxy-log.h"

@@ -21,7 +21,7 @@
 
 #include "lib/launch/backend.h"
 #include "lib/launch/sandbox-internal.h"
-#include "lib/launch/session.h"
+#include "lib/supervisor/session.h"
 #include "lib/policy/diag.h"
 #include "lib/snapshot/snapshot.h"
 #include "shared/fd-util.h"

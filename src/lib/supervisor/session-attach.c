@@ -20,7 +20,7 @@
 
 #include "lib/launch/backend.h"
 #include "lib/launch/sandbox-internal.h"
-#include "lib/launch/session.h"
+#include "lib/supervisor/session.h"
 #include "lib/mech/mount-util.h"
 #include "lib/policy/diag.h"
 #include "lib/settings/settings.h"

@@ -11,7 +11,7 @@
 #include <sys/sysmacros.h>
 #include <sys/un.h>
 
-#include "lib/launch/notify-unix.h"
+#include "lib/supervisor/notify-unix.h"
 #include "lib/mech/unix-diag.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"

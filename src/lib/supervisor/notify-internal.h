@@ -1,5 +1,5 @@
 /* The landlock backend's notified socket calls (notify-net.c), for the dispatcher in notify.c:
- * the notifier's state and its answers. Internal to lib/launch/notify*.c. */
+ * the notifier's state and its answers. Internal to lib/supervisor/notify*.c. */
 #pragma once
 
 #include <linux/seccomp.h>

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "lib/launch/pid1.h"
-#include "lib/launch/supervise.h"
+#include "lib/supervisor/supervise.h"
 #include "lib/loop/loop.h"
 #include "lib/terminal/pty.h"
 #include "shared/macro.h"

@@ -12,9 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lib/launch/dns-relay.h"
+#include "lib/supervisor/dns-relay.h"
 #include "lib/launch/sandbox-internal.h"
-#include "lib/launch/session.h"
+#include "lib/supervisor/session.h"
 #include "lib/mech/nft.h"
 #include "lib/net/net-host.h"
 #include "lib/net/net-rules.h"
