@@ -549,10 +549,13 @@ static void t_holder_killed(void)
         int p[2];
         if (pipe2(p, 0) < 0)
                 die("pipe");
-        static const char *const defaults[] = {NULL};
+        /* As root (cgroups are root's here), with a memory limit: its cgroup must go too. */
+        static const char *const defaults[] = {NULL}, *const limited[] = {"MEMORY_LIMIT=256M",
+                                                                          NULL};
+        const bool root = geteuid() == 0;
         pid_t holder = fork();
         if (holder == 0) {
-                extra_settings = defaults; /* the default network mode */
+                extra_settings = root ? limited : defaults; /* the default network mode */
                 start();
                 int q[2];
                 if (pipe2(q, O_CLOEXEC) < 0)
@@ -604,9 +607,26 @@ static void t_holder_killed(void)
                     a ?: '-', b ?: '-', c ?: '-');
         if (tmp_left)
                 die("after the holder's SIGKILL its TMPDIR %s is still there", tmpdir);
+        /* The supervisor names its cgroups cordon-PID-N. */
+        char find[160], left[512] = "";
+        snprintf(find, sizeof(find),
+                 "find /sys/fs/cgroup -maxdepth 6 -name 'cordon-%d-*' 2>/dev/null | head -3",
+                 (int)holder);
+        for (t0 = now_ms(); root && now_ms() - t0 < 5000; usleep(50 * 1000)) {
+                FILE *f = popen(find, "r");
+                size_t k = f ? fread(left, 1, sizeof(left) - 1, f) : 0;
+                left[k] = 0;
+                if (f)
+                        pclose(f);
+                if (!*left)
+                        break;
+        }
+        if (*left)
+                die("after the holder's SIGKILL its cgroups are still there: %s", left);
         printf("ok: SIGKILL of the holder takes the session along (network %s: first process, "
-               "commands%s%s)\n",
-               mode, pasta ? ", pasta" : "", strcmp(tmpdir, "-") ? ", private TMPDIR" : "");
+               "commands%s%s%s)\n",
+               mode, pasta ? ", pasta" : "", strcmp(tmpdir, "-") ? ", private TMPDIR" : "",
+               root ? ", cgroups" : "");
 }
 
 static int attach(const char *host, const char *guest, unsigned flags, struct cordon_diag *d)

@@ -169,6 +169,7 @@ const struct cordon_backend_ops cordon_backend_ns_ops = {
     .first_process_stoppable = never,
     .mount_ns_rules_lost = false,
     .suspends_inside = true,
+    .needs_janitor = true,
     .mount_ns = true,
 };
 

@@ -51,6 +51,9 @@ struct cordon_backend_ops {
         /* A session's stop signals come from inside (PID 1 of a pid namespace), or else from
          * the supervisor over the first process's descendants. */
         bool suspends_inside;
+        /* A supervisor SIGKILLed leaves host state only a janitor removes (supervisor/janitor.h):
+         * the landlock backend's reaper does it itself. */
+        bool needs_janitor;
         /* The sandbox has a mount namespace of its own: a session can take a bind while it runs
          * (cordon_sandbox_attach()), and the trees it owns are inside it (its snapshot). */
         bool mount_ns;

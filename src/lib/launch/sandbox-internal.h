@@ -68,6 +68,7 @@ struct cordon_sandbox {
         /* A session under the ns backend: its user, mount and (when it has one) network
          * namespaces, as PID 1 sent them. */
         int ns_fds[3];
+        pid_t janitor; /* supervisor/janitor.h; 0: none */
         /* NULL: the command keeps the caller's fds 0..2. Changed only in the ns backend's PID 1
          * (its own copy), by cordon_pty_move_inside(). */
         struct cordon_pty *pty;

@@ -24,6 +24,7 @@
 #include "lib/launch/net-filtered.h"
 #include "lib/supervisor/notify.h"
 #include "lib/launch/backend.h"
+#include "lib/supervisor/janitor.h"
 #include "lib/launch/sandbox-internal.h"
 #include "lib/supervisor/session.h"
 #include "shared/strv.h"
@@ -263,6 +264,11 @@ static int start(const struct cordon_policy *p, char *const *argv,
                 r = cordon_egress_start(sb, diag);
         if (r >= 0)
                 r = start_notify(sb, diag);
+        if (r >= 0 && (sb->janitor = cordon_janitor_start(sb)) < 0) {
+                r = cordon_diag_set(diag, sb->janitor, "failed to start the janitor: %s",
+                                    strerror(-sb->janitor));
+                sb->janitor = 0;
+        }
         if (r >= 0 && sb->session && (r = cordon_session_new(sb, p)) < 0)
                 cordon_diag_set(diag, r, "failed to serve the session: %s", strerror(-r));
         if (r >= 0 && sb->session && opts->restore_from)
@@ -527,6 +533,8 @@ _public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
         cordon_mount_plan_clear(&sb->plan);
         cordon_egress_free(sb);
         sb->loop = cordon_loop_free(sb->loop);
+        /* The supervisor clears its launch itself: the janitor goes first. */
+        cordon_janitor_stop(sb->janitor);
         cordon_launch_clear(&sb->l);
         free(sb->project_dir);
         strv_free(sb->env_blocked_names);
