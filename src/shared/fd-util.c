@@ -285,3 +285,53 @@ int read_regular_file_at(int dirfd, const char *path, uint64_t resolve, size_t m
                 *ret_st = st;
         return read_full_fd(fd, max, ret, ret_len);
 }
+
+int fd_send(int sock, char tag, int fd)
+{
+        struct iovec iov = {.iov_base = &tag, .iov_len = 1};
+        union {
+                struct cmsghdr h;
+                char buf[CMSG_SPACE(sizeof(int))];
+        } u = {0};
+        struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
+        if (fd >= 0) {
+                mh.msg_control = u.buf;
+                mh.msg_controllen = sizeof(u.buf);
+                struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+                cm->cmsg_level = SOL_SOCKET;
+                cm->cmsg_type = SCM_RIGHTS;
+                cm->cmsg_len = CMSG_LEN(sizeof(int));
+                memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+        }
+        return sendmsg(sock, &mh, MSG_NOSIGNAL) == 1 ? 0 : -errno;
+}
+
+int fd_recv(int sock, char *ret_tag)
+{
+        char c = 0;
+        struct iovec iov = {.iov_base = &c, .iov_len = 1};
+        union {
+                struct cmsghdr h;
+                char buf[CMSG_SPACE(sizeof(int))];
+        } u;
+        struct msghdr mh = {.msg_iov = &iov,
+                            .msg_iovlen = 1,
+                            .msg_control = u.buf,
+                            .msg_controllen = sizeof(u.buf)};
+        ssize_t k = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+        if (k < 0)
+                return -errno;
+        if (k != 1)
+                return -EPIPE;
+        if (ret_tag)
+                *ret_tag = c;
+        struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+        if (!cm)
+                return -ENOENT;
+        if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS ||
+            cm->cmsg_len != CMSG_LEN(sizeof(int)))
+                return -EBADMSG;
+        int fd;
+        memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+        return fd;
+}

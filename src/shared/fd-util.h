@@ -25,6 +25,13 @@ int write_string_file_at(int dirfd, const char *path, const char *s);
 int dir_read_names(DIR *d, size_t max, char ***ret, size_t *ret_n);
 /* Closes every fd >= 3 except those listed in @keep (n entries). */
 int close_all_fds_except(const int *keep, size_t n);
+/* Sends one byte @tag with descriptor @fd (none when negative) on socket @sock (SCM_RIGHTS).
+ * Returns 0 or -errno. */
+int fd_send(int sock, char tag, int fd);
+/* Receives what fd_send() sent: the descriptor (close-on-exec; the caller's), or -ENOENT when
+ * the message came without one (its tag in *@ret_tag, may be NULL), -EPIPE at end of file,
+ * -EBADMSG, -errno. */
+int fd_recv(int sock, char *ret_tag);
 
 /* Descriptors 0, 1 and 2 that were closed, held on /dev/null (close-on-exec) while a library
  * call opens descriptors of its own, so that none of those lands there and is taken for

@@ -71,40 +71,19 @@ static struct cordon_policy *resolve_with(const char *const *set)
         return p;
 }
 
+/* A session for the working directory: the settings' defaults, isolated network unless
+ * @extra_settings says otherwise. */
 static void start(void)
 {
-        struct cordon_host host;
-        struct cordon_settings *s = NULL;
-        struct cordon_policy *p = NULL;
+        static const char *const isolated[] = {"NETWORK_FILTER_MODE=isolated", NULL};
+        struct cordon_policy *p = resolve_with(extra_settings ? extra_settings : isolated);
         struct cordon_diag d = {0};
-        const char *backend = getenv("SANDBOX_BACKEND");
-        if (cordon_host_init_current(&host, environ) < 0 || cordon_settings_new(host.home, &s) < 0)
-                die("settings");
-        if ((backend && cordon_settings_set(s, "SANDBOX_BACKEND", backend, "test", &d) < 0) ||
-            (!extra_settings &&
-             cordon_settings_set(s, "NETWORK_FILTER_MODE", "isolated", "test", &d) < 0))
-                die("set: %s", d.message);
-        for (size_t i = 0; extra_settings && extra_settings[i]; i++) {
-                char name[128];
-                const char *eq = strchr(extra_settings[i], '=');
-                if (!eq || (size_t)(eq - extra_settings[i]) >= sizeof(name))
-                        die("bad setting %s", extra_settings[i]);
-                memcpy(name, extra_settings[i], (size_t)(eq - extra_settings[i]));
-                name[eq - extra_settings[i]] = 0;
-                if (cordon_settings_set(s, name, eq + 1, "test", &d) < 0)
-                        die("set %s: %s", extra_settings[i], d.message);
-        }
-        int r = cordon_settings_resolve(s, &host, &p, NULL, &d);
-        if (r < 0)
-                die("resolve: %s", d.message);
         struct cordon_sandbox_options o = {.flags = CORDON_SANDBOX_SESSION,
                                            .restore_from = restore_from};
-        r = cordon_sandbox_start_with(p, NULL, &o, &sb, &d);
+        int r = cordon_sandbox_start_with(p, NULL, &o, &sb, &d);
         if (r < 0)
                 die("start: %s (%s)", strerror(-r), d.message);
         cordon_policy_free(p);
-        cordon_settings_free(s);
-        cordon_host_clear(&host);
 }
 
 static struct cordon_exec *run(const char *script, int out_fd, uint64_t timeout_usec)

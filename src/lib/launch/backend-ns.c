@@ -50,21 +50,11 @@ static int ns_prepare(struct cordon_sandbox *sb, struct cordon_diag *diag)
         return 0;
 }
 
-static bool limits_have_cgroup(const struct cordon_limits_state *st)
-{
-        if (!st)
-                return false;
-        bool any = *st->v2_dir;
-        for (size_t k = 0; k < _CORDON_LIMIT_KIND_MAX; k++)
-                any |= *st->v1_dir[k] != 0;
-        return any;
-}
-
 /* The parent steps the child must wait for: the cgroup attach, the network mode's own
  * (filtered: pasta attached to the namespace). */
 static bool ns_awaits_release(const struct cordon_sandbox *sb)
 {
-        return limits_have_cgroup(sb->l.limits) ||
+        return cordon_limits_have_cgroup(sb->l.limits) ||
                cordon_net_mode_traits(sb->l.net_mode)->parent_setup;
 }
 
@@ -72,7 +62,7 @@ static bool ns_awaits_release(const struct cordon_sandbox *sb)
 static int ns_parent_steps(struct cordon_sandbox *sb, struct cordon_diag *diag)
 {
         int r = 0;
-        if (limits_have_cgroup(sb->l.limits) &&
+        if (cordon_limits_have_cgroup(sb->l.limits) &&
             (r = cordon_limits_attach(sb->l.limits, sb->pid, diag)) < 0 && diag)
                 diag->step = CORDON_STEP_LIMITS;
         return r;

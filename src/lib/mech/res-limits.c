@@ -590,6 +590,16 @@ int cordon_limits_cleanup(struct cordon_limits_state *st)
         return ret;
 }
 
+bool cordon_limits_have_cgroup(const struct cordon_limits_state *st)
+{
+        if (!st)
+                return false;
+        bool any = *st->v2_dir;
+        for (size_t k = 0; k < _CORDON_LIMIT_KIND_MAX; k++)
+                any |= *st->v1_dir[k] != 0;
+        return any;
+}
+
 int cordon_limits_describe(const struct cordon_limits_state *st, char *buf, size_t n)
 {
         return cordon_limits_describe_mechanisms(st->mechanism, buf, n);

@@ -129,6 +129,8 @@ int cordon_limits_kill_all(struct cordon_limits_state *st);
  * removed; safe to call twice or on a zeroed state. Returns 0 or the first -errno (the
  * directory then stays listed in @st). */
 int cordon_limits_cleanup(struct cordon_limits_state *st);
+/* Whether @st (may be NULL) made a cgroup (v2 or any v1 directory). */
+bool cordon_limits_have_cgroup(const struct cordon_limits_state *st);
 
 /* For `cordon doctor`: the mechanism each limit would get for this caller right now, creating
  * nothing; NONE for a limit that could not be enforced, with the reason in the diag (as

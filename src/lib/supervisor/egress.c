@@ -25,7 +25,7 @@
 
 /* A copy of @from: the built-in rules come with every new set, the others are added again in
  * their order, with their origins and their tier (admin or not). */
-static int copy_rules(const struct cordon_net_rules *from, struct cordon_net_rules **ret)
+int cordon_egress_copy_rules(const struct cordon_net_rules *from, struct cordon_net_rules **ret)
 {
         struct cordon_net_rules *to = NULL;
         int r = cordon_net_rules_new(&to);
@@ -86,7 +86,7 @@ int cordon_egress_prepare(struct cordon_sandbox *sb, const struct cordon_policy 
         /* Again after a fallback: what the first call made stays. */
         if ((!t->proxy && !t->dns) || sb->l.dry_run || sb->net_rules)
                 return 0;
-        int r = copy_rules(p->net.rules, &sb->net_rules);
+        int r = cordon_egress_copy_rules(p->net.rules, &sb->net_rules);
         if (r < 0)
                 return cordon_diag_set(diag, r, "failed to copy the network rules: %s",
                                        strerror(-r));

@@ -8,19 +8,10 @@
 
 #include "lib/launch/backend.h"
 #include "lib/launch/sandbox-internal.h"
+#include "lib/mech/res-limits.h"
 #include "lib/supervisor/janitor.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
-
-static bool has_cgroups(const struct cordon_limits_state *st)
-{
-        if (!st)
-                return false;
-        bool any = *st->v2_dir;
-        for (size_t k = 0; k < _CORDON_LIMIT_KIND_MAX; k++)
-                any |= *st->v1_dir[k] != 0;
-        return any;
-}
 
 _Noreturn static void janitor_main(struct cordon_sandbox *sb, pid_t supervisor)
 {
@@ -60,7 +51,8 @@ _Noreturn static void janitor_main(struct cordon_sandbox *sb, pid_t supervisor)
 
 pid_t cordon_janitor_start(struct cordon_sandbox *sb)
 {
-        if (!cordon_backend_ops(sb->l.backend)->needs_janitor || !has_cgroups(sb->l.limits))
+        if (!cordon_backend_ops(sb->l.backend)->needs_janitor ||
+            !cordon_limits_have_cgroup(sb->l.limits))
                 return 0;
         pid_t supervisor = getpid();
         pid_t pid = fork();

@@ -60,48 +60,6 @@ static const char *step_name(int step)
         return "attaching";
 }
 
-static int send_fd(int sock, int fd)
-{
-        char c = 0;
-        struct iovec iov = {.iov_base = &c, .iov_len = 1};
-        union {
-                struct cmsghdr h;
-                char buf[CMSG_SPACE(sizeof(int))];
-        } u = {0};
-        struct msghdr mh = {.msg_iov = &iov,
-                            .msg_iovlen = 1,
-                            .msg_control = u.buf,
-                            .msg_controllen = sizeof(u.buf)};
-        struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
-        cm->cmsg_level = SOL_SOCKET;
-        cm->cmsg_type = SCM_RIGHTS;
-        cm->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-        return sendmsg(sock, &mh, MSG_NOSIGNAL) == 1 ? 0 : -errno;
-}
-
-static int recv_fd(int sock)
-{
-        char c;
-        struct iovec iov = {.iov_base = &c, .iov_len = 1};
-        union {
-                struct cmsghdr h;
-                char buf[CMSG_SPACE(sizeof(int))];
-        } u;
-        struct msghdr mh = {.msg_iov = &iov,
-                            .msg_iovlen = 1,
-                            .msg_control = u.buf,
-                            .msg_controllen = sizeof(u.buf)};
-        if (recvmsg(sock, &mh, MSG_CMSG_CLOEXEC) != 1)
-                return -EIO;
-        struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
-        if (!cm || cm->cmsg_type != SCM_RIGHTS || cm->cmsg_len != CMSG_LEN(sizeof(int)))
-                return -EIO;
-        int fd;
-        memcpy(&fd, CMSG_DATA(cm), sizeof(int));
-        return fd;
-}
-
 /* A helper ends with (step << 8 | errno) as its exit code's pair in a pipe; 0: done. */
 _Noreturn static void helper_exit(int status_fd, int step, int err)
 {
@@ -130,7 +88,7 @@ _Noreturn static void clone_source(const char *host, const struct stat *want, bo
             src, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | (rw ? 0 : MOUNT_ATTR_RDONLY), true);
         if (tree < 0)
                 helper_exit(status_fd, AT_CLONE, tree);
-        int r = send_fd(sock, tree);
+        int r = fd_send(sock, 'T', tree);
         helper_exit(status_fd, r < 0 ? AT_CLONE : 0, r);
 }
 
@@ -138,7 +96,7 @@ _Noreturn static void clone_source(const char *host, const struct stat *want, bo
 _Noreturn static void mount_inside(const int ns_fds[2], const char *guest, bool dir, int sock,
                                    int status_fd)
 {
-        int tree = recv_fd(sock);
+        int tree = fd_recv(sock, NULL);
         if (tree < 0)
                 helper_exit(status_fd, AT_CLONE, tree);
         if (setns(ns_fds[0], CLONE_NEWUSER) < 0 || setns(ns_fds[1], CLONE_NEWNS) < 0)

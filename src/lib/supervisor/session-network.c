@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "lib/supervisor/dns-relay.h"
+#include "lib/supervisor/egress.h"
 #include "lib/launch/sandbox-internal.h"
 #include "lib/supervisor/session.h"
 #include "lib/mech/nft.h"
@@ -28,27 +29,6 @@
 static void rules_freep(struct cordon_net_rules **r)
 {
         cordon_net_rules_free(*r);
-}
-
-/* The rules of @from after the built-in ones a new set starts with, as egress.c copies them. */
-static int copy_rules(const struct cordon_net_rules *from, struct cordon_net_rules **ret)
-{
-        _cleanup_(rules_freep) struct cordon_net_rules *to = NULL;
-        int r = cordon_net_rules_new(&to);
-        if (r < 0)
-                return r;
-        size_t builtin = cordon_net_rules_count(to);
-        for (size_t i = builtin; from && i < cordon_net_rules_count(from); i++) {
-                const struct cordon_net_rule *rule = cordon_net_rules_get(from, i);
-                r = rule->admin ? cordon_net_rules_add_admin(to, rule->pattern, rule->exception,
-                                                             rule->origin, NULL)
-                                : cordon_net_rules_add(to, rule->pattern, rule->exception,
-                                                       rule->origin, NULL);
-                if (r < 0)
-                        return r;
-        }
-        *ret = TAKE_PTR(to);
-        return 0;
 }
 
 /* The ruleset for @rules, as the start builds it (net-filtered.c). */
@@ -143,7 +123,7 @@ _public_ int cordon_sandbox_set_network(struct cordon_sandbox *sb, const struct 
         if (!t->proxy && !t->dns)
                 return 0; /* open and isolated have no rules to change */
         _cleanup_(rules_freep) struct cordon_net_rules *rules = NULL;
-        int r = copy_rules(p->net.rules, &rules);
+        int r = cordon_egress_copy_rules(p->net.rules, &rules);
         if (r < 0)
                 return cordon_diag_set(diag, r, "failed to copy the network rules: %s",
                                        strerror(-r));

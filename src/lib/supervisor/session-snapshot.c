@@ -56,29 +56,6 @@ static void tree_name(const char *guest, char out[65])
         out[k] = 0;
 }
 
-static int recv_one_fd(int sock)
-{
-        char c;
-        struct iovec iov = {.iov_base = &c, .iov_len = 1};
-        union {
-                struct cmsghdr h;
-                char buf[CMSG_SPACE(sizeof(int))];
-        } u;
-        struct msghdr mh = {.msg_iov = &iov,
-                            .msg_iovlen = 1,
-                            .msg_control = u.buf,
-                            .msg_controllen = sizeof(u.buf)};
-        ssize_t k = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
-        if (k != 1)
-                return k == 0 ? -ENOENT : -EIO;
-        struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
-        if (!cm || cm->cmsg_type != SCM_RIGHTS || cm->cmsg_len != CMSG_LEN(sizeof(int)))
-                return c == 'E' ? -ENOENT : -EIO;
-        int fd;
-        memcpy(&fd, CMSG_DATA(cm), sizeof(int));
-        return fd;
-}
-
 /* In the helper: each guest path opened inside, sent as it comes ('E' without one: missing). */
 _Noreturn static void open_inside(const struct cordon_sandbox *sb, char *const *guests, int sock)
 {
@@ -88,23 +65,7 @@ _Noreturn static void open_inside(const struct cordon_sandbox *sb, char *const *
                 struct open_how how = {.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
                                        .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
                 int fd = (int)syscall(SYS_openat2, AT_FDCWD, guests[i], &how, sizeof(how));
-                char c = fd >= 0 ? 'F' : 'E';
-                struct iovec iov = {.iov_base = &c, .iov_len = 1};
-                union {
-                        struct cmsghdr h;
-                        char buf[CMSG_SPACE(sizeof(int))];
-                } u = {0};
-                struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
-                if (fd >= 0) {
-                        mh.msg_control = u.buf;
-                        mh.msg_controllen = sizeof(u.buf);
-                        struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
-                        cm->cmsg_level = SOL_SOCKET;
-                        cm->cmsg_type = SCM_RIGHTS;
-                        cm->cmsg_len = CMSG_LEN(sizeof(int));
-                        memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-                }
-                if (sendmsg(sock, &mh, MSG_NOSIGNAL) != 1)
+                if (fd_send(sock, fd >= 0 ? 'F' : 'E', fd) < 0)
                         _exit(1);
         }
         _exit(0);
@@ -146,7 +107,7 @@ static int open_trees(struct cordon_sandbox *sb, struct tree *ret, size_t *ret_n
         safe_close(sv[1]);
         int r = pid < 0 ? -errno : 0;
         for (size_t i = 0; r >= 0 && s->owned[i]; i++) {
-                int fd = recv_one_fd(sv[0]);
+                int fd = fd_recv(sv[0], NULL);
                 if (fd == -ENOENT)
                         continue; /* not there (yet): nothing of it to keep */
                 if (fd < 0) {
