@@ -95,9 +95,11 @@ int cordon_sandbox_attach(struct cordon_sandbox *sb, const char *host_path, cons
  * NETWORK_BLOCKLIST_EXCEPT, the admin's tier; only read): new connections and names are judged
  * by them at once, open connections through the egress proxy to a destination they refuse are
  * closed, and filtered mode's firewall inside the session is replaced in one transaction (the
- * old one holds until the new one does; established flows it now refuses stop). The mode
- * stays: a weaker one than the session's is refused (-EPERM), a stricter one is not built
- * (-EOPNOTSUPP). Returns 0, -ENOTCONN, or -errno with @diag (nothing changed then). */
+ * old one holds until the new one does; established flows it now refuses stop). A weaker mode
+ * than the session's is refused (-EPERM); a filtered or proxied session can become isolated
+ * (every destination refused by the same machinery; the report's net_mode says isolated from
+ * then on); any other change of mode is -EOPNOTSUPP. Returns 0, -ENOTCONN, or -errno with
+ * @diag (nothing changed then). */
 int cordon_sandbox_set_network(struct cordon_sandbox *sb, const struct cordon_policy *p,
                                struct cordon_diag *diag);
 

@@ -837,6 +837,26 @@ static void t_network(const char *mode)
         if (r != -EPERM)
                 die("a weaker mode gave %d (%s)", r, d.message);
         printf("ok: %s: a weaker mode is refused (EPERM)\n", mode);
+        /* Isolated: what went through a moment ago is refused, and the report says so. */
+        const char *const iso[] = {"NETWORK_FILTER_MODE=isolated", NULL};
+        np = resolve_with(iso);
+        r = cordon_sandbox_set_network(sb, np, &d);
+        cordon_policy_free(np);
+        if (r < 0)
+                die("isolating: %s (%s)", strerror(-r), d.message);
+        if (pipe2(p, O_CLOEXEC) < 0)
+                die("pipe");
+        struct cordon_exec *e = hold(mode, other, port, p[1]);
+        read_line_serving(p[0], line, sizeof(line));
+        close(p[1]);
+        close(p[0]);
+        cordon_exec_kill(e, SIGKILL);
+        wait_status(e);
+        cordon_exec_free(e);
+        if (strcmp(line, "refused\n") != 0 ||
+            cordon_sandbox_report(sb)->net_mode != CORDON_NET_ISOLATED)
+                die("after isolating, a connection to %s: '%s'", other, line);
+        printf("ok: %s: the session isolated live (the other address refused now)\n", mode);
 }
 
 /* A listing of the session's scratch tree: type, mode, path, link target, content hash. */

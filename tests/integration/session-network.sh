@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A live session's network rules changed while a connection is held (cordon/session.h,
 # through tests/helpers/session-probe): the held connection to a destination the new rules
-# refuse is cut, new connections follow the new rules, a weaker mode is refused. Proxied mode
+# refuse is cut, new connections follow the new rules, a weaker mode is refused, and the
+# session can be isolated live. Proxied mode
 # under both backends; filtered mode (its firewall replaced inside the namespace) under ns.
 . "$(dirname "$0")/../lib/net.sh"
 net_require
@@ -18,6 +19,6 @@ probe() {
         fi
 }
 
-plan $(on_backend 6 3)
+plan $(on_backend 8 4)
 probe network proxied
 [ "${SANDBOX_BACKEND:-}" = landlock ] || probe network filtered

@@ -108,22 +108,34 @@ _public_ int cordon_sandbox_set_network(struct cordon_sandbox *sb, const struct 
         struct cordon_session *s = sb->sess;
         if (!sb->session || !s || s->ended || atomic_load(&sb->ended))
                 return cordon_diag_set(diag, -ENOTCONN, "the sandbox is not a live session");
-        const enum cordon_net_mode cur = sb->l.net_mode, want = p->net_mode;
+        /* The session's mode as the report has it: a change to isolated stays. */
+        const enum cordon_net_mode cur = sb->report.net_mode, want = p->net_mode;
         /* open < filtered < proxied < isolated, as NETWORK_FILTER_FALLBACK's "stricter". */
         if (want < cur)
                 return cordon_diag_set(
                     diag, -EPERM, "network mode %s is weaker than the session's %s",
                     cordon_net_mode_traits(want)->name, cordon_net_mode_traits(cur)->name);
-        if (want != cur)
+        /* Isolated from filtered or proxied: the same machinery with every destination
+         * refused (the proxy closes what it carries; the firewall lets only the loopback
+         * through; the resolver answers nothing). Any other change of mode would need what the
+         * session was not started with (a proxy inside, a namespace of its own). */
+        const enum cordon_net_mode run = sb->l.net_mode;
+        const struct cordon_net_mode_traits *t = cordon_net_mode_traits(run);
+        const bool isolate = want == CORDON_NET_ISOLATED && (t->proxy || t->dns);
+        if (want != cur && !isolate)
                 return cordon_diag_set(diag, -EOPNOTSUPP,
-                                       "a live session keeps its network mode (%s); only its "
-                                       "rules change (NETWORK_BLOCKLIST, NETWORK_BLOCKLIST_EXCEPT)",
-                                       cordon_net_mode_traits(cur)->name);
-        const struct cordon_net_mode_traits *t = cordon_net_mode_traits(cur);
+                                       "a live %s session can change its rules "
+                                       "(NETWORK_BLOCKLIST, NETWORK_BLOCKLIST_EXCEPT) or become "
+                                       "isolated, not become %s",
+                                       cordon_net_mode_traits(cur)->name,
+                                       cordon_net_mode_traits(want)->name);
         if (!t->proxy && !t->dns)
                 return 0; /* open and isolated have no rules to change */
         _cleanup_(rules_freep) struct cordon_net_rules *rules = NULL;
-        int r = cordon_egress_copy_rules(p->net.rules, &rules);
+        int r =
+            isolate ? cordon_net_rules_new(&rules) : cordon_egress_copy_rules(p->net.rules, &rules);
+        if (r >= 0 && isolate)
+                r = cordon_net_rules_add(rules, "*", false, "isolated by a network change", NULL);
         if (r < 0)
                 return cordon_diag_set(diag, r, "failed to copy the network rules: %s",
                                        strerror(-r));
@@ -148,5 +160,9 @@ _public_ int cordon_sandbox_set_network(struct cordon_sandbox *sb, const struct 
         /* The old set is no one's any more. */
         cordon_net_rules_free(sb->net_rules);
         sb->net_rules = TAKE_PTR(rules);
+        if (isolate) {
+                sb->report.net_mode = CORDON_NET_ISOLATED;
+                sb->report.net_note = "isolated by a network change: every destination refused";
+        }
         return 0;
 }
