@@ -23,6 +23,7 @@
 #include "lib/policy/diag.h"
 #include "lib/launch/launch.h"
 #include "lib/launch/net-filtered.h"
+#include "lib/launch/net-mode-hooks.h"
 #include "lib/policy/net-modes.h"
 #include "lib/mech/ns-limits.h"
 #include "lib/mech/ns-mount.h"
@@ -154,9 +155,9 @@ static int phase_prepare(struct cordon_sandbox *sb, struct cordon_diag *diag)
          * mode's own (filtered: pasta attached to the namespace). */
         sb->await_release =
             l->backend == CORDON_BACKEND_NS &&
-            (limits_have_cgroup(l->limits) || cordon_net_mode_traits(l->net_mode)->parent_setup);
+            (limits_have_cgroup(l->limits) || cordon_net_mode_hooks(l->net_mode)->parent_setup);
         sb->await_network =
-            l->backend == CORDON_BACKEND_NS && cordon_net_mode_traits(l->net_mode)->parent_ready;
+            l->backend == CORDON_BACKEND_NS && cordon_net_mode_hooks(l->net_mode)->parent_ready;
         /* The command need not wait for pasta to be ready, only for the namespace it configures
          * (link, addresses, default routes), which it does in the first third of its start-up;
          * what it sends meanwhile waits in the tap device's queue until pasta reads it. */
@@ -279,7 +280,7 @@ static int phase_parent_steps(struct cordon_sandbox *sb, struct cordon_diag *dia
                         diag->step = CORDON_STEP_LIMITS;
                 return r;
         }
-        const struct cordon_net_mode_traits *net = cordon_net_mode_traits(sb->l.net_mode);
+        const struct cordon_net_mode_hooks *net = cordon_net_mode_hooks(sb->l.net_mode);
         if (net->parent_setup && (r = net->parent_setup(&sb->l, sb->pid, diag)) < 0) {
                 if (diag)
                         diag->step = CORDON_STEP_NETWORK;
@@ -503,7 +504,7 @@ static int launch_once(struct cordon_sandbox *sb, char *why, size_t whylen,
 /* What an attempt left behind, before the next one. */
 static void launch_undo(struct cordon_sandbox *sb)
 {
-        const struct cordon_net_mode_traits *net = cordon_net_mode_traits(sb->l.net_mode);
+        const struct cordon_net_mode_hooks *net = cordon_net_mode_hooks(sb->l.net_mode);
         if (net->teardown)
                 net->teardown(&sb->l);
         sb->control[0] = safe_close(sb->control[0]);
