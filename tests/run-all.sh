@@ -97,6 +97,13 @@ out=$("$src/tests/check-cli-includes.sh" "$src" 2>&1); st=$?
 printf '%s\n' "$out" | grep -E '^(not ok|#   )'
 count "public API boundary" $st "$out"
 
+# libcordon's layers include downwards only (policy below launch/mech/resolve, profiles below
+# settings).
+echo "## layers"
+out=$("$src/tests/check-layers.sh" "$src" 2>&1); st=$?
+printf '%s\n' "$out" | grep -E '^(not ok|#   )'
+count "layers" $st "$out"
+
 # libcordon's messages name variables, never the cordon program's options or commands.
 echo "## library messages"
 out=$("$src/tests/check-lib-no-cli.sh" "$src" 2>&1); st=$?

@@ -458,8 +458,8 @@ Test(agent_folder, config_conf_is_evaluated_confined)
         has(out, "stopped in the file");
 }
 
-/* cordon_profiles_fold_in() of the agents @arg (a NULL-terminated list): each agent's items
- * and hint, the result, the warnings. */
+/* cordon_settings_fold_profiles_in() of the agents @arg (a NULL-terminated list): each agent's
+ * items and hint, the result, the warnings. */
 static void fold_names(FILE *f, const void *arg)
 {
         struct cordon_profile_dirs dirs = lookup_dirs();
@@ -468,7 +468,7 @@ static void fold_names(FILE *f, const void *arg)
                 cordon_list_add(&s.enabled_agents, *n, "test");
         char **w = NULL;
         struct cordon_diag d = {0};
-        int r = cordon_profiles_fold_in(&s, &dirs, &w, &d);
+        int r = cordon_settings_fold_profiles_in(&s, &dirs, &w, &d);
         for (size_t i = 0; i < s.n_agents; i++) {
                 for (size_t k = 0; k < _CORDON_PROFILE_KEY_MAX; k++)
                         CORDON_LIST_FOREACH (it, &s.agents[i].items[k])

@@ -2,6 +2,7 @@
  * (the launch's own decision, with a stand-in for pasta's probe) and the limits asked for, from
  * settings as `cordon run` would load them and a report of hand-made facts. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 

@@ -9,7 +9,7 @@
 #include "lib/launch/launch.h"
 #include "lib/launch/mail-shadow.h"
 #include "lib/mech/landlock.h"
-#include "lib/policy/policy-describe.h"
+#include "lib/launch/plan-describe.h"
 #include "lib/resolve/lower-internal.h"
 #include "shared/fd-util.h"
 

@@ -7,7 +7,7 @@
 #include "lib/resolve/host-action.h"
 #include "lib/resolve/lower-internal.h"
 #include "lib/launch/launch.h"
-#include "lib/policy/policy-describe.h"
+#include "lib/launch/plan-describe.h"
 
 TestSuite(lower_resolve, .init = setup, .fini = teardown);
 

@@ -182,21 +182,3 @@ Test(net_decide, proxied_under_landlock_needs_the_tcp_rule_and_seccomp)
         cr_assert_eq(got, CORDON_NET_PROXIED);
         host = &old_kernel;
 }
-
-Test(net_decide, proxied_socket_rule_follows_landlock)
-{
-        const struct cordon_net_mode_traits *t = cordon_net_mode_traits(CORDON_NET_PROXIED);
-        bool ru = true;
-        /* This kernel's kind (ABI 7): no AF_UNIX, no RESOLVE_UNIX. */
-        cr_assert_eq(cordon_net_mode_rule_no_netns(t, 7, &ru), CORDON_SECCOMP_NET_STREAM_INET);
-        cr_assert_not(ru);
-        /* Landlock with LANDLOCK_ACCESS_FS_RESOLVE_UNIX: AF_UNIX, and the ruleset handles it. */
-        cr_assert_eq(cordon_net_mode_rule_no_netns(t, 9, &ru), CORDON_SECCOMP_NET_STREAM_UNIX);
-        cr_assert(ru);
-        /* The other modes keep their rule whatever the ABI. */
-        const struct cordon_net_mode_traits *iso = cordon_net_mode_traits(CORDON_NET_ISOLATED);
-        cr_assert_eq(cordon_net_mode_rule_no_netns(iso, 9, &ru), CORDON_SECCOMP_NET_NO_SOCKET);
-        cr_assert_not(ru);
-        const struct cordon_net_mode_traits *open = cordon_net_mode_traits(CORDON_NET_OPEN);
-        cr_assert_eq(cordon_net_mode_rule_no_netns(open, 9, NULL), CORDON_SECCOMP_NET_ANY);
-}

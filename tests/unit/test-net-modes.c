@@ -1,6 +1,6 @@
 /* Unit tests for src/lib/policy/net-modes.c: every row of the network mode table, pinned. A change
- * of a row changes what a sandbox gets (a namespace, a Landlock rule, a seccomp program) and must
- * show up here. */
+ * of a row changes what a sandbox gets (a namespace, a Landlock rule) and must show up here (the
+ * launcher's side, the seccomp rules and hooks: test-net-mode-hooks.c). */
 #include <criterion/criterion.h>
 #include <errno.h>
 
@@ -9,21 +9,15 @@
 struct row {
         enum cordon_net_mode mode;
         const char *name;
-        bool netns, loopback, landlock_deny_tcp, proxy;
-        enum cordon_seccomp_net seccomp_rule, seccomp_rule_no_netns;
+        bool netns, loopback, landlock_deny_tcp, proxy, dns;
 };
 
 static const struct row rows[] = {
-    {CORDON_NET_OPEN, "open", false, false, false, false, CORDON_SECCOMP_NET_ANY,
-     CORDON_SECCOMP_NET_ANY},
-    {CORDON_NET_FILTERED, "filtered", true, true, false, false, CORDON_SECCOMP_NET_FAMILIES,
-     CORDON_SECCOMP_NET_NO_SOCKET},
-    /* TCP only to the proxy's port (Landlock ABI 4); without a namespace TCP streams only
-     * (STREAM_UNIX where Landlock has RESOLVE_UNIX: cordon_net_mode_rule_no_netns()). */
-    {CORDON_NET_PROXIED, "proxied", true, true, true, true, CORDON_SECCOMP_NET_FAMILIES,
-     CORDON_SECCOMP_NET_STREAM_INET},
-    {CORDON_NET_ISOLATED, "isolated", true, true, true, false, CORDON_SECCOMP_NET_FAMILIES,
-     CORDON_SECCOMP_NET_NO_SOCKET},
+    {CORDON_NET_OPEN, "open", false, false, false, false, false},
+    {CORDON_NET_FILTERED, "filtered", true, true, false, false, true},
+    /* TCP only to the proxy's port (Landlock ABI 4). */
+    {CORDON_NET_PROXIED, "proxied", true, true, true, true, false},
+    {CORDON_NET_ISOLATED, "isolated", true, true, true, false, false},
 };
 
 Test(net_modes, every_row_pinned)
@@ -38,18 +32,7 @@ Test(net_modes, every_row_pinned)
                 cr_expect_eq(t->loopback, w->loopback, "%s", w->name);
                 cr_expect_eq(t->landlock_deny_tcp, w->landlock_deny_tcp, "%s", w->name);
                 cr_expect_eq(t->proxy, w->proxy, "%s", w->name);
-                cr_expect_eq(t->seccomp_rule, w->seccomp_rule, "%s", w->name);
-                cr_expect_eq(t->seccomp_rule_no_netns, w->seccomp_rule_no_netns, "%s", w->name);
-                /* filtered has hooks of its own (pasta, its nftables rules); proxied a prepare
-                 * and teardown (the landlock backend's port on the host's loopback, whose socket
-                 * the supervisor makes); the ns backend's proxy socket is a child step of PID 1
-                 * and its server the supervisor's (egress.c). */
-                bool hooks = w->mode == CORDON_NET_FILTERED;
-                bool prepares = hooks || w->mode == CORDON_NET_PROXIED;
-                cr_expect_eq(t->prepare != NULL, prepares, "%s", w->name);
-                cr_expect_eq(t->parent_setup != NULL, hooks, "%s", w->name);
-                cr_expect_eq(t->child_setup != NULL, hooks, "%s", w->name);
-                cr_expect_eq(t->teardown != NULL, prepares, "%s", w->name);
+                cr_expect_eq(t->dns, w->dns, "%s", w->name);
         }
 }
 
@@ -59,11 +42,6 @@ Test(net_modes, confinement_is_consistent)
                 const struct cordon_net_mode_traits *t = cordon_net_mode_traits(m);
                 /* A namespace without loopback would break localhost; loopback needs one. */
                 cr_expect_eq(t->netns, t->loopback, "%s", t->name);
-                /* Whatever the ns backend confines with a namespace, the landlock backend must
-                 * confine at least as strictly with seccomp. */
-                cr_expect_eq(t->netns, t->seccomp_rule_no_netns != CORDON_SECCOMP_NET_ANY, "%s",
-                             t->name);
-                cr_expect_geq(t->seccomp_rule_no_netns, t->seccomp_rule, "%s", t->name);
         }
 }
 

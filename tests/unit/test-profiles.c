@@ -173,7 +173,7 @@ Test(profiles, a_malformed_folder_is_refused_with_file_and_line)
 static void fold_ok(void)
 {
         struct cordon_profile_dirs dirs = {.user_dir = in_root("user")};
-        int r = cordon_profiles_fold_in(&s, &dirs, NULL, &diag);
+        int r = cordon_settings_fold_profiles_in(&s, &dirs, NULL, &diag);
         cr_assert_eq(r, 0, "%d %s", r, diag.message);
 }
 
@@ -232,7 +232,7 @@ Test(profiles, unknown_agent_refused_and_nothing_folded)
 {
         cr_assert_eq(cordon_list_add(&s.enabled_agents, "nosuch", "test"), 0);
         struct cordon_profile_dirs dirs = {.user_dir = in_root("user")};
-        cr_assert_eq(cordon_profiles_fold_in(&s, &dirs, NULL, &diag), -ENOENT);
+        cr_assert_eq(cordon_settings_fold_profiles_in(&s, &dirs, NULL, &diag), -ENOENT);
         cr_assert(strstr(diag.message, "'nosuch'"), "%s", diag.message);
         cr_assert_null(cordon_list_find(&s.home_writable, ".claude"));
 }

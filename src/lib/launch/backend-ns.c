@@ -12,6 +12,7 @@
 
 #include "lib/launch/backend.h"
 #include "lib/launch/child-steps.h"
+#include "lib/launch/net-mode-hooks.h"
 #include "lib/launch/sandbox-internal.h"
 #include "lib/mech/ns-limits.h"
 #include "lib/mech/ns-mount.h"
@@ -55,7 +56,7 @@ static int ns_prepare(struct cordon_sandbox *sb, struct cordon_diag *diag)
 static bool ns_awaits_release(const struct cordon_sandbox *sb)
 {
         return cordon_limits_have_cgroup(sb->l.limits) ||
-               cordon_net_mode_traits(sb->l.net_mode)->parent_setup;
+               cordon_net_mode_hooks(sb->l.net_mode)->parent_setup;
 }
 
 /* PID 1 joins the sandbox's cgroups from outside, before it is released. */

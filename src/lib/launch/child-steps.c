@@ -25,6 +25,7 @@
 #include "lib/launch/exec-search.h"
 #include "lib/mech/keyring.h"
 #include "lib/launch/launch.h"
+#include "lib/launch/net-mode-hooks.h"
 #include "lib/policy/net-modes.h"
 #include "lib/mech/ns-limits.h"
 #include "lib/mech/ns-mount.h"
@@ -303,7 +304,7 @@ static int step_dns_socket(struct cordon_sandbox *sb, struct step_result *res)
 static int step_net_mode(struct cordon_sandbox *sb, struct step_result *res)
 {
         (void)res;
-        const struct cordon_net_mode_traits *t = cordon_net_mode_traits(sb->l.net_mode);
+        const struct cordon_net_mode_hooks *t = cordon_net_mode_hooks(sb->l.net_mode);
         return t->child_setup ? t->child_setup(&sb->l) : 0;
 }
 

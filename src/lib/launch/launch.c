@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib/launch/backend-auto.h"
+#include "lib/launch/net-mode-hooks.h"
 #include "lib/launch/net-proxied.h"
 #include "lib/policy/diag.h"
 #include "lib/resolve/host-action.h"
@@ -392,7 +393,8 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
 
         /* The network mode's own (filtered: pasta needs the ns backend; the ruleset). */
         const struct cordon_net_mode_traits *net = cordon_net_mode_traits(l->net_mode);
-        if (net->prepare && (r = net->prepare(l, diag)) < 0)
+        const struct cordon_net_mode_hooks *hooks = cordon_net_mode_hooks(l->net_mode);
+        if (hooks->prepare && (r = hooks->prepare(l, diag)) < 0)
                 return r;
 
         if (l->backend == CORDON_BACKEND_LANDLOCK) {
@@ -442,7 +444,7 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                 /* Network isolation was asked for and there is no network namespace: socket()
                  * is refused instead, whatever the profile says about the hardening layers. */
                 enum cordon_seccomp_net stand_in =
-                    cordon_net_mode_rule_no_netns(net, l->landlock_abi, &resolve_unix);
+                    cordon_net_mode_rule_no_netns(hooks, l->landlock_abi, &resolve_unix);
                 if (stand_in != CORDON_SECCOMP_NET_ANY) {
                         if (!l->probe_seccomp())
                                 return cordon_diag_set(
@@ -567,7 +569,7 @@ static int net_seccomp_rule(struct cordon_launch *l, struct cordon_diag *diag)
         /* The socket families a network namespace cannot confine (AF_VSOCK...) are part of the
          * seccomp layer. */
         l->seccomp_key.net =
-            l->seccomp ? cordon_net_mode_traits(l->net_mode)->seccomp_rule : CORDON_SECCOMP_NET_ANY;
+            l->seccomp ? cordon_net_mode_hooks(l->net_mode)->seccomp_rule : CORDON_SECCOMP_NET_ANY;
         /* A side-effect ceiling below `network` is a restriction the policy asked for, not a
          * hardening layer: its socket rule is applied whatever the profile or the fallback says
          * about the layers (as a filter with the network rules only when they are off), and a

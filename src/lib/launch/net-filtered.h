@@ -1,4 +1,4 @@
-/* The filtered network mode's hooks in the launcher (the FILTERED row of net-modes.c): pasta
+/* The filtered network mode's hooks in the launcher (the FILTERED row of net-mode-hooks.c): pasta
  * attached to the sandbox's network namespace by the supervisor, the address and port rules
  * loaded as nftables rules by the child. */
 #pragma once

@@ -1,4 +1,4 @@
-/* The proxied network mode's hooks in the launcher (the PROXIED row of net-modes.c). The ns
+/* The proxied network mode's hooks in the launcher (the PROXIED row of net-mode-hooks.c). The ns
  * backend's proxy port is 127.0.0.1:CORDON_PROXY_PORT inside the sandbox's own network namespace
  * (PID 1 opens it, spawn.c). The landlock backend has no namespace: the supervisor listens on
  * the host's loopback itself, on a port chosen at random for each run, which Landlock's TCP rule

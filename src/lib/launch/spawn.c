@@ -24,6 +24,7 @@
 #include "lib/policy/diag.h"
 #include "lib/launch/launch.h"
 #include "lib/launch/net-filtered.h"
+#include "lib/launch/net-mode-hooks.h"
 #include "lib/policy/net-modes.h"
 #include "lib/mech/ns-limits.h"
 #include "lib/mech/ns-mount.h"
@@ -107,7 +108,7 @@ static int phase_prepare(struct cordon_sandbox *sb, struct cordon_diag *diag)
         /* The parent steps the child must wait for: the ns backend's cgroup attach, the network
          * mode's own (filtered: pasta attached to the namespace). */
         sb->await_release = ops(sb)->awaits_release(sb);
-        sb->await_network = sb->await_release && cordon_net_mode_traits(l->net_mode)->parent_ready;
+        sb->await_network = sb->await_release && cordon_net_mode_hooks(l->net_mode)->parent_ready;
         /* The command need not wait for pasta to be ready, only for the namespace it configures
          * (link, addresses, default routes), which it does in the first third of its start-up;
          * what it sends meanwhile waits in the tap device's queue until pasta reads it. */
@@ -154,7 +155,7 @@ static int phase_parent_steps(struct cordon_sandbox *sb, struct cordon_diag *dia
         int r;
         if (ops(sb)->parent_steps && (r = ops(sb)->parent_steps(sb, diag)) < 0)
                 return r;
-        const struct cordon_net_mode_traits *net = cordon_net_mode_traits(sb->l.net_mode);
+        const struct cordon_net_mode_hooks *net = cordon_net_mode_hooks(sb->l.net_mode);
         if (net->parent_setup && (r = net->parent_setup(&sb->l, sb->pid, diag)) < 0) {
                 if (diag)
                         diag->step = CORDON_STEP_NETWORK;
@@ -377,7 +378,7 @@ static int launch_once(struct cordon_sandbox *sb, char *why, size_t whylen,
 /* What an attempt left behind, before the next one. */
 static void launch_undo(struct cordon_sandbox *sb)
 {
-        const struct cordon_net_mode_traits *net = cordon_net_mode_traits(sb->l.net_mode);
+        const struct cordon_net_mode_hooks *net = cordon_net_mode_hooks(sb->l.net_mode);
         if (net->teardown)
                 net->teardown(&sb->l);
         sb->control[0] = safe_close(sb->control[0]);

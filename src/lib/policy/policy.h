@@ -8,7 +8,7 @@
 
 #include "cordon/cordon.h"
 #include "lib/policy/access-kinds.h"
-#include "lib/resolve/host-action.h"
+#include "lib/policy/host-actions.h"
 #include "lib/policy/list.h"
 #include "lib/policy/net-modes.h"
 

@@ -1,5 +1,5 @@
-/* Finding agent profiles (the user's folder, the admin's, the built-in ones) and folding those of
- * ENABLED_AGENTS into the settings. */
+/* Finding agent profiles (the user's folder, the admin's, the built-in ones) and loading a list of
+ * them; folding them into the settings is the settings' (settings/settings-profiles.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -8,11 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
 #include "lib/policy/diag.h"
 #include "lib/profiles/agent-folder.h"
 #include "lib/profiles/profiles.h"
-#include "lib/settings/settings.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
@@ -215,92 +213,20 @@ int cordon_profile_load(const char *name, const struct cordon_profile_dirs *dirs
         return r;
 }
 
-static bool from_a_profile(const char *origin)
+int cordon_profiles_load_list(const struct cordon_list *names, const struct cordon_list *quiet,
+                              const struct cordon_profile_dirs *dirs,
+                              struct cordon_agent_profile **ret, size_t *ret_n, char ***warnings,
+                              struct cordon_diag *diag)
 {
-        return origin && startswith(origin, "profile ");
-}
-
-/* Removes the items an earlier fold added, so that folding again (after a change of
- * ENABLED_AGENTS) leaves nothing of an agent that is no longer enabled. */
-static void unfold(struct cordon_list *l)
-{
-        size_t j = 0;
-        for (size_t i = 0; i < l->n; i++) {
-                if (from_a_profile(l->items[i].origin)) {
-                        free(l->items[i].value);
-                        free(l->items[i].origin);
-                        continue;
-                }
-                l->items[j++] = l->items[i];
-        }
-        l->n = j;
-}
-
-bool cordon_profile_state_is_readonly(const struct cordon_settings *s, const char *value)
-{
-        CORDON_LIST_FOREACH (ro, &s->home_readonly)
-                if (streq(ro->value, value) ||
-                    (!from_a_profile(ro->origin) && path_is_below(value, ro->value)))
-                        return true;
-        return false;
-}
-
-static int fold_one(struct cordon_settings *s, const struct cordon_agent_profile *a)
-{
-        int r;
-        /* The agent's state, and (old profiles) whole directories: a path the configuration
-         * made read-only, or put in a read-only directory of its own, stays read-only. */
-        const enum cordon_profile_key rw[] = {CORDON_PROFILE_WRITABLE, CORDON_PROFILE_STATE};
-        for (size_t k = 0; k < ELEMENTSOF(rw); k++)
-                CORDON_LIST_FOREACH (it, &a->items[rw[k]]) {
-                        if (cordon_profile_state_is_readonly(s, it->value))
-                                continue;
-                        r = cordon_list_add_unique(&s->home_writable, it->value, it->origin);
-                        if (r < 0)
-                                return r;
-                }
-        /* The agent's directory is read-only around its state; a HOME_WRITABLE entry of the
-         * configuration for the same path keeps it writable as a whole (the user's choice). */
-        CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_DIR]) {
-                const struct cordon_item *w = cordon_list_find(&s->home_writable, it->value);
-                if (w && !from_a_profile(w->origin))
-                        continue;
-                if ((r = cordon_list_add_unique(&s->home_readonly, it->value, it->origin)) < 0)
-                        return r;
-        }
-        CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_READONLY])
-                if ((r = cordon_list_add_unique(&s->home_readonly, it->value, it->origin)) < 0)
-                        return r;
-        CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_CREDENTIAL_ENV])
-                if ((r = cordon_list_add_unique(&s->allowed_env_vars, it->value, it->origin)) < 0)
-                        return r;
-        /* Instruction files are hidden like any BLOCKED_FILES entry; resolve puts the merged
-         * copy in the mask's place. Without an absolute home there is no path to name. */
-        if (!s->home || !path_is_absolute(s->home))
+        static const struct cordon_profile_dirs none = {0};
+        if (!dirs)
+                dirs = &none;
+        size_t n = names->n;
+        if (n == 0) {
+                *ret = NULL;
+                *ret_n = 0;
                 return 0;
-        CORDON_LIST_FOREACH (it, &a->items[CORDON_PROFILE_INSTRUCTIONS]) {
-                _cleanup_free_ char *abs = path_join(s->home, it->value);
-                if (!abs)
-                        return -ENOMEM;
-                if ((r = cordon_list_add_unique(&s->blocked_files, abs, it->origin)) < 0)
-                        return r;
         }
-        return 0;
-}
-
-int cordon_profiles_fold_in(struct cordon_settings *s, const struct cordon_profile_dirs *dirs,
-                            char ***warnings, struct cordon_diag *diag)
-{
-        struct cordon_list *lists[] = {&s->home_writable, &s->home_readonly, &s->blocked_files,
-                                       &s->allowed_env_vars};
-        for (size_t i = 0; i < ELEMENTSOF(lists); i++)
-                unfold(lists[i]);
-        s->agents = cordon_agent_profiles_free(s->agents, s->n_agents);
-        s->n_agents = 0;
-
-        size_t n = s->enabled_agents.n;
-        if (n == 0)
-                return 0;
         _cleanup_free_ struct cordon_agent_profile *agents = calloc(n, sizeof(*agents));
         if (!agents)
                 return -ENOMEM;
@@ -309,7 +235,7 @@ int cordon_profiles_fold_in(struct cordon_settings *s, const struct cordon_profi
                 return -ENOMEM;
         size_t k = 0;
         int r = 0;
-        CORDON_LIST_FOREACH (it, &s->enabled_agents) {
+        CORDON_LIST_FOREACH (it, names) {
                 bool seen = false;
                 for (size_t i = 0; i < k && !seen; i++)
                         seen = streq(agents[i].name, it->value);
@@ -317,8 +243,8 @@ int cordon_profiles_fold_in(struct cordon_settings *s, const struct cordon_profi
                         continue;
                 if ((r = load_one(it->value, dirs, &agents[k], &pending[k], warnings, diag)) < 0)
                         break;
-                pending[k].quiet = cordon_list_find(&s->suppress_agent_warnings, it->value) ||
-                                   cordon_list_find(&s->suppress_agent_warnings, "all");
+                pending[k].quiet =
+                    quiet && (cordon_list_find(quiet, it->value) || cordon_list_find(quiet, "all"));
                 k++;
         }
         /* Every agent folder's config.conf in one child: a start pays for one, not one each. */
@@ -327,38 +253,11 @@ int cordon_profiles_fold_in(struct cordon_settings *s, const struct cordon_profi
         for (size_t i = 0; i < n; i++)
                 cordon_agent_pending_clear(&pending[i]);
         free(pending);
-        for (size_t i = 0; r >= 0 && i < k; i++)
-                r = fold_one(s, &agents[i]);
         if (r < 0) {
-                for (size_t i = 0; i < ELEMENTSOF(lists); i++)
-                        unfold(lists[i]);
                 cordon_agent_profiles_free(TAKE_PTR(agents), k);
-                if (r == -ENOMEM && diag && !*diag->message)
-                        cordon_diag_set(diag, r, "out of memory");
                 return r;
         }
-        s->agents = TAKE_PTR(agents);
-        s->n_agents = k;
+        *ret = TAKE_PTR(agents);
+        *ret_n = k;
         return 0;
-}
-
-int cordon_profiles_fold(struct cordon_settings *s, char ***warnings, struct cordon_diag *diag)
-{
-        bool home = s->home && path_is_absolute(s->home);
-        _cleanup_free_ char *user_dir = home ? path_join(s->home, ".config/cordon/profiles") : NULL;
-        _cleanup_free_ char *own = home ? path_join(s->home, ".config/cordon/agents") : NULL;
-        _cleanup_free_ char *legacy =
-            home ? path_join(s->home, ".config/agent-sandbox/agents") : NULL;
-        if (home && (!user_dir || !own || !legacy))
-                return -ENOMEM;
-        struct cordon_profile_dirs dirs = {
-            .user_dir = user_dir,
-            .admin_dir = CORDON_PROFILES_ADMIN_DIR,
-            .agent_dirs = {own, legacy},
-            .home = home ? s->home : NULL,
-            .help_dir = access(CORDON_AGENT_HELP_DIR "/agents/sandbox-help.md", R_OK) == 0
-                            ? CORDON_AGENT_HELP_DIR
-                            : NULL,
-        };
-        return cordon_profiles_fold_in(s, &dirs, warnings, diag);
 }

@@ -1,5 +1,6 @@
 /* Agent profiles (profiles/<name>/): what each agent of ENABLED_AGENTS adds to the settings.
- * profile-parse.c reads one profile file (pure), profiles.c finds the folders and folds them in,
+ * profile-parse.c reads one profile file (pure), profiles.c finds the folders and loads them
+ * (the settings fold them in: settings/settings-profiles.c, above this layer),
  * profiles-builtin.c (generated at build time from profiles/) holds the built-in ones. */
 #pragma once
 
@@ -8,8 +9,6 @@
 
 #include "cordon/cordon.h"
 #include "lib/policy/list.h"
-
-struct cordon_settings;
 
 /* The keys of a profile file, one per line: KEY VALUE. */
 enum cordon_profile_key {
@@ -79,10 +78,6 @@ bool cordon_profile_path_is_valid(const char *path);
 int cordon_profile_parse(const char *name, const char *file, const char *text, size_t len,
                          struct cordon_agent_profile *ret, struct cordon_diag *diag);
 
-/* Whether the agent state @value (home-relative) stays read-only: HOME_READONLY holds it, or an
- * entry of the configuration (not of a profile) holds a directory above it. */
-bool cordon_profile_state_is_readonly(const struct cordon_settings *s, const char *value);
-
 void cordon_agent_profile_clear(struct cordon_agent_profile *a);
 /* Frees @n profiles at @a and the array; returns NULL. */
 struct cordon_agent_profile *cordon_agent_profiles_free(struct cordon_agent_profile *a, size_t n);
@@ -133,12 +128,13 @@ int cordon_profile_load(const char *name, const struct cordon_profile_dirs *dirs
                         struct cordon_agent_profile *ret, char ***warnings,
                         struct cordon_diag *diag);
 
-/* Folds the profile of every agent of ENABLED_AGENTS into @s (HOME_WRITABLE, HOME_READONLY,
- * BLOCKED_FILES, ALLOWED_ENV_VARS, ...), each item with origin "profile NAME (FILE:LINE)".
- * Warnings are appended to *@warnings (a NULL-terminated vector, may start NULL). Returns 0 or
- * -errno with the reason in @diag. Called by cordon_settings_finalize(). */
-int cordon_profiles_fold(struct cordon_settings *s, char ***warnings, struct cordon_diag *diag);
-/* The same, looking in @dirs instead of ~/.config/cordon/profiles, /etc/cordon/profiles,
- * ~/.config/cordon/agents and ~/.config/agent-sandbox/agents. */
-int cordon_profiles_fold_in(struct cordon_settings *s, const struct cordon_profile_dirs *dirs,
-                            char ***warnings, struct cordon_diag *diag);
+/* Loads the profile of every name of @names, in order, each once (cordon_profile_load() for
+ * each), the agent folders' config.conf of all of them in one confined child; the folder of a
+ * name in @quiet (or of every name, with "all" in it; @quiet may be NULL) warns nothing. On
+ * success *@ret holds *@ret_n profiles (NULL and 0 for an empty list; free with
+ * cordon_agent_profiles_free()); on failure nothing, and the errors of cordon_profile_load().
+ * Single-threaded callers only. */
+int cordon_profiles_load_list(const struct cordon_list *names, const struct cordon_list *quiet,
+                              const struct cordon_profile_dirs *dirs,
+                              struct cordon_agent_profile **ret, size_t *ret_n, char ***warnings,
+                              struct cordon_diag *diag);

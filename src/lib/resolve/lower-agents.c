@@ -335,7 +335,7 @@ static int invert_dir(struct lower *l, const struct cordon_agent_profile *a,
 static int state_file(struct lower *l, const struct cordon_agent_profile *a,
                       const struct cordon_item *it)
 {
-        if (!in_agent_dir(a, it->value) || cordon_profile_state_is_readonly(l->s, it->value))
+        if (!in_agent_dir(a, it->value) || cordon_settings_agent_state_is_readonly(l->s, it->value))
                 return 0;
         _cleanup_free_ char *guest = cordon_lower_agent_guest_path(l, it->value), *host = NULL;
         if (!guest)

@@ -1,5 +1,5 @@
-/* Internals of the lowering (lower.c, lower-home.c, lower-blocked.c): the working state and the
- * helpers the files share. */
+/* Internals of the lowering (lower.c's step table, the lower-*.c steps): the working state and
+ * the helpers the files share (lower-util.c; the host view and planned entries: lower-plan.c). */
 #pragma once
 
 #include <stdbool.h>
@@ -67,6 +67,14 @@ struct lower {
         /* Per agent of the settings (the first 64): 0 not known yet, 1 not installed, 2 installed
          * (lower-agents.c). */
         unsigned char agent_installed[64];
+        /* Carried from one step of lower.c's table to a later one: whether the variables bind
+         * /dev/pts (cordon_lower_vars() for cordon_lower_devices()), and the settings as
+         * BLOCKED_FILES sees them, where agents that are not installed leave out their missing
+         * instruction files (cordon_lower_agents_blocked()): a shallow copy of the settings
+         * with another list, never freed as settings, that @s then points to. */
+        bool dev_pts;
+        struct cordon_list blocked;
+        struct cordon_settings blocked_view;
 };
 
 static inline bool cordon_lower_is_builtin(const char *origin)
@@ -87,13 +95,21 @@ int cordon_lower_absolute(struct lower *l, const char *path, char **ret);
 /* Adds a rule; a later non-mask rule for the same guest path replaces the earlier one. */
 int cordon_lower_put(struct lower *l, const char *guest, const char *host,
                      enum cordon_access access, unsigned flags, const char *origin);
-/* Binds @path (made absolute, symlinks resolved) at the same place. A missing path is an error
- * naming @variable and @origin, except for built-in entries. */
 /* Refuses (-EPERM, naming @what) a resolved directory the sandbox may write that is the root,
  * the home or a parent of it, or not strictly below an allowed project parent. */
 int cordon_lower_check_writable_root(struct lower *l, const char *real, const char *what);
+/* Binds @path (made absolute, symlinks resolved) at the same place. A missing path is an error
+ * naming @variable and @origin, except for built-in entries. */
 int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_access access,
                                 const char *origin, const char *variable);
+/* cordon_lower_bind_same_path()'s answer for a grant whose path does not exist, with @missing_ok:
+ * nothing bound, no message. */
+#define CORDON_LOWER_BIND_MISSING 1
+/* The same, with @lstated (or NULL) what lstat() of @path gave the caller, and a missing path
+ * (ENOENT, a dangling symlink included) CORDON_LOWER_BIND_MISSING with @missing_ok. */
+int cordon_lower_bind_lstated(struct lower *l, const char *path, const struct stat *lstated,
+                              enum cordon_access access, const char *origin, const char *variable,
+                              bool missing_ok);
 /* True when host path @host lies below a read-write bind, i.e. the sandbox can write there. */
 bool cordon_lower_sandbox_can_write(const struct lower *l, const char *host);
 /* Resolves @path component by component; returns 1 with the symlink in @ret_link (and its target
@@ -101,6 +117,10 @@ bool cordon_lower_sandbox_can_write(const struct lower *l, const char *host);
  * -errno. */
 int cordon_lower_find_planted_link(struct lower *l, const char *path, char **ret_link,
                                    char **ret_target);
+/* Refuses (-EPERM) @path, named @what (from @origin) in the message, when it passes through a
+ * symlink some sandbox could have planted (cordon_lower_find_planted_link()). */
+int cordon_lower_refuse_planted_link(struct lower *l, const char *path, const char *what,
+                                     const char *origin);
 
 /* lower-plan.c: what resolving would create becomes a host action of the policy (nothing is
  * created here); lstat() and realpath() that see a planned entry as if it existed. */

@@ -299,9 +299,10 @@ int cordon_lower_protect(struct lower *l)
          * socket(AF_UNIX), proxied admits it where Landlock keeps host sockets out by path or,
          * before that, lets it reach only the sockets the command bound (supervisor/notify-unix.h).
          * It has no use for the masks, and the run is spared reading and parsing the host's
-         * whole socket table. */
+         * whole socket table. The modes with a stand-in are those with a namespace of their own
+         * under the ns backend (launch/net-mode-hooks.c; pinned by test-net-mode-hooks.c). */
         if (l->s->backend == CORDON_BACKEND_LANDLOCK &&
-            cordon_net_mode_traits(l->s->net_mode)->seccomp_rule_no_netns != CORDON_SECCOMP_NET_ANY)
+            cordon_net_mode_traits(l->s->net_mode)->netns)
                 return 0;
         return mask_unix_sockets(l, l->h->proc_net_unix ?: "/proc/net/unix");
 }

@@ -1,5 +1,7 @@
 /* Lowering of the sandbox.conf model into a policy: resolves host paths, applies HOME_ACCESS,
- * maps every blocked path to each place it is visible inside, and builds the environment. */
+ * maps every blocked path to each place it is visible inside, and builds the environment. One
+ * table of steps run in order (lower_steps[]); the steps by topic in the lower-*.c files, the
+ * helpers they share in lower-util.c. */
 #include <fcntl.h>
 #include <dirent.h>
 #include <grp.h>
@@ -27,100 +29,6 @@
 
 #define BUILTIN CORDON_BUILTIN
 
-_printf_(2, 3) int cordon_lower_warn(struct lower *l, const char *fmt, ...)
-{
-        char *m = NULL;
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vasprintf(&m, fmt, ap);
-        va_end(ap);
-        return k < 0 ? -ENOMEM : strv_consume(&l->warnings, m);
-}
-
-/* Absolute, lexically normalised form of @path (relative ones are taken from the caller's
- * working directory); ".." is resolved by realpath only where the path exists. */
-int cordon_lower_absolute(struct lower *l, const char *path, char **ret)
-{
-        _cleanup_free_ char *joined =
-            path_is_absolute(path) ? strdup(path) : path_join(l->h->cwd, path);
-        if (!joined)
-                return -ENOMEM;
-        int r = path_normalize(joined, ret);
-        if (r == -EINVAL) {
-                /* ".." components: only realpath can say where they lead. */
-                char *real = realpath(joined, NULL);
-                if (!real)
-                        return -errno;
-                *ret = real;
-                return 0;
-        }
-        return r;
-}
-
-/* Adds a rule, replacing an earlier non-mask rule for the same guest path: later sources
- * (flags after defaults) win. */
-int cordon_lower_put(struct lower *l, const char *guest, const char *host,
-                     enum cordon_access access, unsigned flags, const char *origin)
-{
-        struct cordon_policy *p = l->p;
-        if (access != CORDON_ACCESS_MASKED)
-                for (size_t i = 0; i < p->n_fs; i++) {
-                        struct cordon_fs_rule *r = &p->fs[i];
-                        if (r->access == CORDON_ACCESS_MASKED || !streq(r->guest, guest))
-                                continue;
-                        char *h = host ? strdup(host) : NULL, *o = strdup(origin);
-                        if ((host && !h) || !o) {
-                                free(h);
-                                free(o);
-                                return -ENOMEM;
-                        }
-                        free(r->host);
-                        free(r->origin);
-                        *r = (struct cordon_fs_rule){.guest = r->guest,
-                                                     .host = h,
-                                                     .access = access,
-                                                     .flags = flags,
-                                                     .origin = o};
-                        return 0;
-                }
-        else
-                /* Already masked there (a configuration copy may lie over the mask). */
-                for (size_t i = 0; i < p->n_fs; i++)
-                        if (p->fs[i].access == CORDON_ACCESS_MASKED && streq(p->fs[i].guest, guest))
-                                return 0;
-        return cordon_policy_add_fs(p, guest, host, access, flags, origin);
-}
-
-bool cordon_lower_sandbox_can_write(const struct lower *l, const char *host)
-{
-        for (size_t i = 0; i < l->p->n_fs; i++) {
-                const struct cordon_fs_rule *r = &l->p->fs[i];
-                if (r->access == CORDON_ACCESS_RW && r->host && path_is_below(host, r->host))
-                        return true;
-        }
-        return false;
-}
-
-/* True when some sandbox could write directory @dir (a host realpath) and so could have planted a
- * symlink there: @dir is at or below a read-write bind of the policy being lowered, or strictly
- * below an allowed project parent, where it is, or lies inside, a possible project of another
- * run. The parents themselves are never projects, nor are the home directories and their
- * parents (lower_project() refuses them), so no project contains those. */
-static bool sandbox_could_write(const struct lower *l, const char *dir)
-{
-        if (cordon_lower_sandbox_can_write(l, dir))
-                return true;
-        if ((l->home_real && path_is_below(l->home_real, dir)) ||
-            (l->account_home_real && path_is_below(l->account_home_real, dir)))
-                return false;
-        CORDON_LIST_FOREACH (it, &l->s->allowed_project_parents) {
-                _cleanup_free_ char *parent = cordon_lower_parent_realpath(l, it->value);
-                if (parent && path_is_below(dir, parent) && !streq(dir, parent))
-                        return true;
-        }
-        return false;
-}
-
 /* What sandbox_could_write() knows beyond the policy's binds, kept in the policy for the files
  * written on the host after the lowering (cordon_policy_could_write_dir()). */
 static int lower_link_dirs(struct lower *l)
@@ -138,207 +46,6 @@ static int lower_link_dirs(struct lower *l)
         return 0;
 }
 
-static bool could_write(const char *dir, const void *userdata)
-{
-        return sandbox_could_write(userdata, dir);
-}
-
-/* cordon_path_find_link() with this lowering's notion of where a sandbox could write. */
-int cordon_lower_find_planted_link(struct lower *l, const char *path, char **ret_link,
-                                   char **ret_target)
-{
-        if (!path_is_absolute(path) && !l->h->cwd)
-                return 0;
-        return cordon_path_find_link(path, l->h->cwd, could_write, l, ret_link, ret_target);
-}
-
-/* Refuses @path (an entry of @variable) when it passes through a symlink some sandbox could
- * have planted: a link `sub -> ~` left in a project would otherwise turn a later bind of "sub"
- * into all of the home directory. */
-static int refuse_planted_link(struct lower *l, const char *path, const char *what,
-                               const char *origin)
-{
-        _cleanup_free_ char *link = NULL, *target = NULL;
-        int r = cordon_lower_find_planted_link(l, path, &link, &target);
-        if (r < 0)
-                return cordon_diag_set(l->diag, r, "%s '%s' (from %s): %s", what, path, origin,
-                                       strerror(-r));
-        if (r > 0)
-                return cordon_diag_set(l->diag, -EPERM,
-                                       "%s '%s' (from %s) goes through symlink '%s' -> '%s' in a "
-                                       "directory a sandbox can write; name the resolved path "
-                                       "instead",
-                                       what, path, origin, link, target);
-        return 0;
-}
-
-/* The mounts the sandbox makes for itself: a bind over them would silently replace them with
- * the host's (its processes, all of its devices, every other program's /tmp). */
-static int refuse_private_mount(struct lower *l, const char *path, const char *given,
-                                const char *variable, const char *origin)
-{
-        const char *what = NULL, *hint = NULL;
-        if (path_is_below(path, "/proc"))
-                what = "/proc", hint = "it cannot be bound";
-        else if (path_is_below(path, "/dev"))
-                what = "/dev", hint = "expose device nodes through DEVICES";
-        else if (l->s->private_tmp && streq(path, "/tmp"))
-                what = "/tmp", hint = "turn PRIVATE_TMP off to share the host's /tmp";
-        if (!what)
-                return 0;
-        return cordon_diag_set(l->diag, -EINVAL,
-                               "%s entry '%s' (from %s) would replace the sandbox's own %s; %s",
-                               variable, given, origin, what, hint);
-}
-
-/* True when @real is already visible read-only or read-write at the same path via a bind. */
-static bool covered(struct lower *l, const char *real, enum cordon_access access)
-{
-        for (size_t i = 0; i < l->p->n_fs; i++) {
-                const struct cordon_fs_rule *r = &l->p->fs[i];
-                if (r->access == access && r->host && streq(r->host, r->guest) &&
-                    path_is_below(real, r->host))
-                        return true;
-        }
-        return false;
-}
-
-/* bind_same_path()'s answer for a grant whose path does not exist, with @missing_ok. */
-#define BIND_MISSING 1
-
-/* Binds host @path at the same path inside. A symlink is recreated as a symlink and its target
- * bound as well (the usr-merge links /bin, /lib, ... come out right this way). A missing path
- * (ENOENT, a dangling symlink included) is skipped for a built-in entry, BIND_MISSING with
- * @missing_ok (nothing bound, no message), else an error; any other failure is an error. */
-static int bind_same_path(struct lower *l, const char *path, const struct stat *lstated,
-                          enum cordon_access access, const char *origin, const char *variable,
-                          bool missing_ok)
-{
-        _cleanup_free_ char *abs = NULL;
-        int r = cordon_lower_absolute(l, path, &abs);
-        struct stat st;
-        /* @lstated: what lstat() of @path gave the caller, good for @abs if it is the same. */
-        bool known = r >= 0 && lstated && streq(abs, path);
-        if (known)
-                st = *lstated;
-        else if (r >= 0 && cordon_lower_lstat(l, abs, &st) < 0)
-                r = -errno;
-        if (r < 0) {
-                if (r == -ENOENT && cordon_lower_is_builtin(origin))
-                        return 0;
-                if (r == -ENOENT && missing_ok)
-                        return BIND_MISSING;
-                return cordon_diag_set(l->diag, r, "%s entry '%s' (from %s): %s", variable, path,
-                                       origin, strerror(-r));
-        }
-        if (streq(abs, "/"))
-                return cordon_diag_set(l->diag, -EINVAL,
-                                       "%s entry '%s' (from %s): the host root cannot be bound",
-                                       variable, path, origin);
-        _cleanup_free_ char *real = cordon_lower_realpath_lstated(l, abs, known ? &st : NULL);
-        /* A symlink to nothing grants nothing either (so would a path removed since lstat()):
-         * a built-in entry is skipped, as a missing one is. */
-        if (!real && errno == ENOENT && cordon_lower_is_builtin(origin))
-                return 0;
-        if (!real && errno == ENOENT && missing_ok)
-                return BIND_MISSING;
-        if (!real)
-                return cordon_diag_set(l->diag, -errno, "%s entry '%s' (from %s): %m", variable,
-                                       path, origin);
-        if (!cordon_lower_is_builtin(origin) &&
-            ((r = refuse_private_mount(l, abs, path, variable, origin)) < 0 ||
-             (r = refuse_private_mount(l, real, path, variable, origin)) < 0))
-                return r;
-        if (S_ISLNK(st.st_mode)) {
-                char target[PATH_MAX];
-                ssize_t n = readlink(abs, target, sizeof(target) - 1);
-                if (n < 0)
-                        return cordon_diag_set(l->diag, -errno, "%s entry '%s': %m", variable,
-                                               path);
-                target[n] = 0;
-                r = cordon_lower_put(l, abs, target, CORDON_ACCESS_SYMLINK, 0, origin);
-                if (r < 0)
-                        return r;
-                if (covered(l, real, access))
-                        return 0;
-        }
-        if (streq(real, "/"))
-                return cordon_diag_set(l->diag, -EINVAL,
-                                       "%s entry '%s' (from %s): the host root cannot be bound",
-                                       variable, path, origin);
-        r = cordon_lower_put(l, real, real, access, 0, origin);
-        return r < 0 ? r : 0; /* never BIND_MISSING */
-}
-
-int cordon_lower_bind_same_path(struct lower *l, const char *path, enum cordon_access access,
-                                const char *origin, const char *variable)
-{
-        return bind_same_path(l, path, NULL, access, origin, variable, false);
-}
-
-/* What a directory the sandbox may write must not be (@real resolved, @what names it in the
- * message): the root, the home or a parent of it, or anything not strictly below an allowed
- * project parent. The project directory and every writable root of a capability policy are
- * held to it alike. */
-int cordon_lower_check_writable_root(struct lower *l, const char *real, const char *what)
-{
-        const struct cordon_settings *s = l->s;
-        if (streq(real, "/"))
-                return cordon_diag_set(l->diag, -EPERM,
-                                       "%s '/' is not allowed: it would make the whole host "
-                                       "writable",
-                                       what);
-        /* Checked on the resolved path, against $HOME and the account's home alike. */
-        const char *const homes[] = {l->home_real, l->account_home_real};
-        for (size_t i = 0; i < ELEMENTSOF(homes); i++) {
-                if (!homes[i] || !path_is_below(homes[i], real))
-                        continue;
-                if (streq(real, homes[i]))
-                        return cordon_diag_set(l->diag, -EPERM,
-                                               "%s '%s' is the home directory; use a "
-                                               "directory below it",
-                                               what, real);
-                return cordon_diag_set(l->diag, -EPERM,
-                                       "%s '%s' is a parent of the home directory '%s'; use a "
-                                       "directory below the home directory",
-                                       what, real, homes[i]);
-        }
-
-        bool allowed = false;
-        char list[1024] = "";
-        CORDON_LIST_FOREACH (it, &s->allowed_project_parents) {
-                _cleanup_free_ char *parent = cordon_lower_parent_realpath(l, it->value);
-                if (strlen(list) + strlen(it->value) + 3 < sizeof(list)) {
-                        if (*list)
-                                strcat(list, ", ");
-                        strcat(list, it->value);
-                }
-                /* Strictly below: /tmp itself would share every other program's files. */
-                if (parent && path_is_below(real, parent) && !streq(real, parent))
-                        allowed = true;
-        }
-        if (!allowed)
-                return cordon_diag_set(l->diag, -EPERM,
-                                       "%s '%s' is not below an allowed parent (%s; the "
-                                       "parent itself does not count); add one to "
-                                       "ALLOWED_PROJECT_PARENTS",
-                                       what, real, *list ? list : "none");
-
-        /* The admin baseline's DENIED_WRITABLE_PATHS (the working directory as project is only
-         * known here). */
-        const struct cordon_item *hit = NULL;
-        int r = cordon_settings_path_denied(&s->denied_writable_paths, real, &hit);
-        if (r < 0)
-                return r;
-        if (r > 0)
-                return cordon_diag_set(l->diag, -EPERM,
-                                       "%s '%s' overlaps admin-denied DENIED_WRITABLE_PATHS "
-                                       "entry '%s' (from %s)",
-                                       what, real, hit->value, hit->origin);
-
-        return 0;
-}
-
 static int lower_project(struct lower *l)
 {
         const struct cordon_settings *s = l->s;
@@ -347,7 +54,7 @@ static int lower_project(struct lower *l)
         /* The path as given, before anything resolves it: a link on the way that an earlier
          * sandbox could have planted would hand this one another directory. The working
          * directory comes from getcwd() and has no links. */
-        int r = refuse_planted_link(l, given, "project directory", origin);
+        int r = cordon_lower_refuse_planted_link(l, given, "project directory", origin);
         if (r < 0)
                 return r;
         _cleanup_free_ char *abs = NULL;
@@ -381,7 +88,8 @@ static int check_user_binds(struct lower *l)
                 CORDON_LIST_FOREACH (it, lists[i]) {
                         if (cordon_lower_is_builtin(it->origin))
                                 continue;
-                        int r = refuse_planted_link(l, it->value, variables[i], it->origin);
+                        int r = cordon_lower_refuse_planted_link(l, it->value, variables[i],
+                                                                 it->origin);
                         if (r < 0)
                                 return r;
                 }
@@ -592,17 +300,17 @@ static int lower_readonly_mounts(struct lower *l, bool builtin)
                 /* A missing built-in entry (an absolute path) is skipped, as below. */
                 if (!found && errno == ENOENT && builtin && l->p->n_actions == 0)
                         continue;
-                r = bind_same_path(l, it->value, found ? &st : NULL, CORDON_ACCESS_RO, it->origin,
-                                   "READONLY_MOUNTS", true);
-                if (r == BIND_MISSING)
+                r = cordon_lower_bind_lstated(l, it->value, found ? &st : NULL, CORDON_ACCESS_RO,
+                                              it->origin, "READONLY_MOUNTS", true);
+                if (r == CORDON_LOWER_BIND_MISSING)
                         r = add_missing(&missing, &n_missing, it, NULL);
                 if (r < 0)
                         return r;
         }
         for (size_t i = 0; i < n_links; i++) {
-                r = bind_same_path(l, links[i].it->value, &links[i].st, CORDON_ACCESS_RO,
-                                   links[i].it->origin, "READONLY_MOUNTS", true);
-                if (r == BIND_MISSING)
+                r = cordon_lower_bind_lstated(l, links[i].it->value, &links[i].st, CORDON_ACCESS_RO,
+                                              links[i].it->origin, "READONLY_MOUNTS", true);
+                if (r == CORDON_LOWER_BIND_MISSING)
                         r = add_missing(&missing, &n_missing, links[i].it, &links[i].st);
                 if (r < 0)
                         return r;
@@ -613,6 +321,150 @@ static int lower_readonly_mounts(struct lower *l, bool builtin)
                                  n_missing > 1 ? "entries" : "entry", missing);
 }
 
+/* Built-in system paths, unless a capability policy leaves out the system_runtime preset
+ * (then the command has to come from one of its roots). */
+static int lower_builtin_mounts(struct lower *l)
+{
+        bool system_runtime = !l->s->policy || cordon_list_find(&l->s->presets, "system_runtime");
+        return system_runtime ? lower_readonly_mounts(l, true) : 0;
+}
+
+static int lower_user_mounts(struct lower *l)
+{
+        return lower_readonly_mounts(l, false);
+}
+
+static int lower_extra_writable(struct lower *l)
+{
+        const struct cordon_settings *s = l->s;
+        int r;
+        CORDON_LIST_FOREACH (it, &s->extra_writable_paths) {
+                /* Finalize stripped these already; checked again, a relative entry from the
+                 * caller's working directory (a daemon's own may differ), and for a link changed
+                 * since. */
+                const struct cordon_item *hit = NULL;
+                _cleanup_free_ char *abs = NULL;
+                if (cordon_lower_absolute(l, it->value, &abs) < 0)
+                        abs = NULL; /* the bind below says why */
+                if ((r = cordon_settings_path_denied(&s->denied_writable_paths,
+                                                     abs ? abs : it->value, &hit)) > 0)
+                        r = cordon_diag_set(l->diag, -EPERM,
+                                            "EXTRA_WRITABLE_PATHS entry '%s' (from %s) overlaps "
+                                            "admin-denied DENIED_WRITABLE_PATHS entry '%s' (from "
+                                            "%s)",
+                                            it->value, it->origin, hit->value, hit->origin);
+                if (r < 0 ||
+                    (r = cordon_lower_bind_same_path(l, it->value, CORDON_ACCESS_RW, it->origin,
+                                                     "EXTRA_WRITABLE_PATHS")) < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* The capability policy's roots, or the project directory. */
+static int lower_workspace(struct lower *l)
+{
+        return l->s->policy ? cordon_lower_cap_policy(l) : lower_project(l);
+}
+
+/* From here on the settings are those BLOCKED_FILES sees (struct lower's @blocked_view). */
+static int lower_agents_blocked(struct lower *l)
+{
+        int r = cordon_lower_agents_blocked(l, &l->blocked);
+        if (r > 0) {
+                l->blocked_view = *l->s;
+                l->blocked_view.blocked_files = l->blocked;
+                l->s = &l->blocked_view;
+        }
+        return r < 0 ? r : 0;
+}
+
+static int lower_vars(struct lower *l)
+{
+        return cordon_lower_vars(l, &l->dev_pts);
+}
+
+static int lower_devices(struct lower *l)
+{
+        return cordon_lower_devices(l, l->dev_pts);
+}
+
+static int lower_hostname(struct lower *l)
+{
+        return cordon_policy_set_hostname(l->p, "cordon");
+}
+
+/* What the policy takes from the settings as they are. */
+static int lower_process(struct lower *l)
+{
+        const struct cordon_settings *s = l->s;
+        l->p->limits = s->limits;
+        l->p->process.pty = !s->no_pty;
+        l->p->process.terminal_passthrough = s->terminal_passthrough;
+        if (s->cgroup_path && !(l->p->cgroup_path = strdup(s->cgroup_path)))
+                return -ENOMEM;
+        l->p->backend = s->backend;
+        l->p->landlock_only = s->backend == CORDON_BACKEND_LANDLOCK;
+        l->p->fallback = s->fallback;
+        /* SANDBOX_PROFILE already holds the strictest of --profile and a capability policy's
+         * sandbox_profile (settings-policy.c). */
+        l->p->profile = s->profile;
+        l->p->side_effect_level = s->side_effect_level;
+        return 0;
+}
+
+static int lower_validate(struct lower *l)
+{
+        return cordon_policy_validate(l->p, l->diag);
+}
+
+struct lower_step {
+        const char *name;
+        int (*run)(struct lower *l);
+};
+
+/* The lowering, in order. Built-in system paths, then the home directory, then what the user
+ * asked for, so an explicit --ro or --rw of a path wins over the defaults for that same path.
+ * Credential directories and placeholders come after every read-write bind is known (the
+ * workspace and the caches included), so that "could the sandbox create this?" sees all of
+ * them. */
+static const struct lower_step lower_steps[] = {
+    {"builtin-mounts", lower_builtin_mounts},
+    {"system", lower_system},
+    {"home", cordon_lower_home},
+    {"readonly-mounts", lower_user_mounts},
+    {"extra-writable", lower_extra_writable},
+    {"workspace", lower_workspace},
+    {"caches", cordon_lower_caches},
+    {"user-binds", check_user_binds},
+    {"home-blocked", cordon_lower_home_blocked},
+    {"extra-blocked", cordon_lower_extra_blocked},
+    {"agents-plan", cordon_lower_agents_plan},
+    {"agents-blocked", lower_agents_blocked},
+    {"blocked-files", cordon_lower_blocked_files},
+    {"path", cordon_lower_path},
+    {"check-project", cordon_lower_check_project},
+    {"vars", lower_vars},
+    {"devices", lower_devices},
+    {"passwd", lower_passwd},
+    {"protect", cordon_lower_protect},
+    {"configs", cordon_lower_configs},
+    {"masks", cordon_lower_masks},
+    {"agents-instructions", cordon_lower_agents_instructions},
+    {"agent-homes", cordon_lower_agent_homes},
+    {"mail-stub", cordon_lower_mail_stub},
+    {"pins", cordon_lower_pins},
+    {"env", lower_env},
+    {"agents-warn", cordon_lower_agents_warn},
+    {"mail-path", cordon_lower_mail_path},
+    {"hostname", lower_hostname},
+    {"net", cordon_lower_net},
+    {"link-dirs", lower_link_dirs},
+    {"configs-elsewhere", cordon_lower_configs_elsewhere},
+    {"process", lower_process},
+    {"validate", lower_validate},
+};
+
 static int resolve_finalized(const struct cordon_settings *s, const struct cordon_host *h,
                              struct cordon_policy **ret, char ***ret_warnings,
                              struct cordon_diag *diag)
@@ -620,13 +472,7 @@ static int resolve_finalized(const struct cordon_settings *s, const struct cordo
         struct lower_real_dirs real_dirs = {0};
         struct lower_stat_cache stats = {0};
         struct lower l = {.s = s, .h = h, .diag = diag, .real_dirs = &real_dirs, .stats = &stats};
-        /* The settings as BLOCKED_FILES sees them, where agents that are not installed leave
-         * out their missing instruction files (cordon_lower_agents_blocked()): a shallow copy
-         * of @s with another list, never freed as settings. */
-        struct cordon_settings blocked_view;
-        struct cordon_list blocked = {0};
-        int r;
-        bool dev_pts = false;
+        int r = 0;
 
         l.p = cordon_policy_new();
         if (!l.p)
@@ -634,82 +480,14 @@ static int resolve_finalized(const struct cordon_settings *s, const struct cordo
         l.p->identity.uid = h->uid;
         l.p->identity.gid = h->gid;
 
-        /* Built-in system paths, then the home directory, then what the user asked for, so an
-         * explicit --ro or --rw of a path wins over the defaults for that same path. */
-        /* A capability policy without the system_runtime preset keeps the system directories
-         * out too; then the command has to come from one of its roots. */
-        bool system_runtime = !s->policy || cordon_list_find(&s->presets, "system_runtime");
-        if ((system_runtime && (r = lower_readonly_mounts(&l, true)) < 0) ||
-            (r = lower_system(&l)) < 0 || (r = cordon_lower_home(&l)) < 0 ||
-            (r = lower_readonly_mounts(&l, false)) < 0)
-                goto fail;
-        CORDON_LIST_FOREACH (it, &s->extra_writable_paths) {
-                /* Finalize stripped these already; checked again, a relative entry from the
-                 * caller's working directory (a daemon's own may differ), and for a link changed
-                 * since. */
-                const struct cordon_item *hit = NULL;
-                _cleanup_free_ char *abs = NULL;
-                if (cordon_lower_absolute(&l, it->value, &abs) < 0)
-                        abs = NULL; /* the bind below says why */
-                if ((r = cordon_settings_path_denied(&s->denied_writable_paths,
-                                                     abs ? abs : it->value, &hit)) > 0)
-                        r = cordon_diag_set(diag, -EPERM,
-                                            "EXTRA_WRITABLE_PATHS entry '%s' (from %s) overlaps "
-                                            "admin-denied DENIED_WRITABLE_PATHS entry '%s' (from "
-                                            "%s)",
-                                            it->value, it->origin, hit->value, hit->origin);
-                if (r < 0 ||
-                    (r = cordon_lower_bind_same_path(&l, it->value, CORDON_ACCESS_RW, it->origin,
-                                                     "EXTRA_WRITABLE_PATHS")) < 0)
-                        goto fail;
+        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(lower_steps); i++)
+                r = lower_steps[i].run(&l);
+        if (r >= 0) {
+                *ret = TAKE_PTR(l.p);
+                if (ret_warnings)
+                        *ret_warnings = TAKE_PTR(l.warnings);
+                r = 0;
         }
-        /* Credential directories and placeholders come after every read-write bind is known, so
-         * that "could the sandbox create this?" sees all of them. */
-        r = s->policy ? cordon_lower_cap_policy(&l) : lower_project(&l);
-        if (r < 0 || (r = cordon_lower_caches(&l)) < 0 || (r = check_user_binds(&l)) < 0 ||
-            (r = cordon_lower_home_blocked(&l)) < 0 || (r = cordon_lower_extra_blocked(&l)) < 0 ||
-            (r = cordon_lower_agents_plan(&l)) < 0 ||
-            (r = cordon_lower_agents_blocked(&l, &blocked)) < 0)
-                goto fail;
-        if (r > 0) {
-                blocked_view = *s;
-                blocked_view.blocked_files = blocked;
-                l.s = &blocked_view;
-        }
-        if ((r = cordon_lower_blocked_files(&l)) < 0 || (r = cordon_lower_path(&l)) < 0 ||
-            (r = cordon_lower_check_project(&l)) < 0 || (r = cordon_lower_vars(&l, &dev_pts)) < 0 ||
-            (r = cordon_lower_devices(&l, dev_pts)) < 0 || (r = lower_passwd(&l)) < 0 ||
-            (r = cordon_lower_protect(&l)) < 0 || (r = cordon_lower_configs(&l)) < 0 ||
-            (r = cordon_lower_masks(&l)) < 0 || (r = cordon_lower_agents_instructions(&l)) < 0 ||
-            (r = cordon_lower_agent_homes(&l)) < 0 || (r = cordon_lower_mail_stub(&l)) < 0 ||
-            (r = cordon_lower_pins(&l)) < 0 || (r = lower_env(&l)) < 0 ||
-            (r = cordon_lower_agents_warn(&l)) < 0 || (r = cordon_lower_mail_path(&l)) < 0)
-                goto fail;
-        if ((r = cordon_policy_set_hostname(l.p, "cordon")) < 0 || (r = cordon_lower_net(&l)) < 0 ||
-            (r = lower_link_dirs(&l)) < 0 || (r = cordon_lower_configs_elsewhere(&l)) < 0)
-                goto fail;
-        l.p->limits = s->limits;
-        l.p->process.pty = !s->no_pty;
-        l.p->process.terminal_passthrough = s->terminal_passthrough;
-        if (s->cgroup_path && !(l.p->cgroup_path = strdup(s->cgroup_path))) {
-                r = -ENOMEM;
-                goto fail;
-        }
-        l.p->backend = s->backend;
-        l.p->landlock_only = s->backend == CORDON_BACKEND_LANDLOCK;
-        l.p->fallback = s->fallback;
-        /* SANDBOX_PROFILE already holds the strictest of --profile and a capability policy's
-         * sandbox_profile (settings-policy.c). */
-        l.p->profile = s->profile;
-        l.p->side_effect_level = s->side_effect_level;
-        if ((r = cordon_policy_validate(l.p, diag)) < 0)
-                goto fail;
-
-        *ret = TAKE_PTR(l.p);
-        if (ret_warnings)
-                *ret_warnings = TAKE_PTR(l.warnings);
-        r = 0;
-fail:
         if (r == -ENOMEM && diag && !*diag->message)
                 cordon_diag_set(diag, r, "out of memory");
         cordon_policy_free(l.p);
@@ -718,7 +496,7 @@ fail:
         free(l.home_real);
         free(l.account_home_real);
         cordon_list_clear(&l.masks);
-        cordon_list_clear(&blocked);
+        cordon_list_clear(&l.blocked);
         strv_free(real_dirs.dirs);
         cordon_lower_stat_cache_clear(&stats);
         cordon_lower_dir_names_clear(&l.home_names);

@@ -10,7 +10,6 @@
 
 #include "lib/net/net-rules.h"
 #include "lib/policy/diag.h"
-#include "lib/profiles/profiles.h"
 #include "lib/settings/settings-admin.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
@@ -339,7 +338,7 @@ _public_ int cordon_settings_finalize(struct cordon_settings *s, char ***ret_war
             .a = work.admin_set ? work.admin : NULL,
             .diag = diag,
         };
-        r = cordon_profiles_fold(&work, &run.warnings, diag);
+        r = cordon_settings_fold_profiles(&work, &run.warnings, diag);
         if (r >= 0)
                 r = apply_rules(&run);
         if (r < 0) {

@@ -150,8 +150,8 @@ struct cordon_settings {
         struct cordon_list enabled_agents;           /* ENABLED_AGENTS */
         struct cordon_list suppress_agent_warnings;  /* SUPPRESS_AGENT_WARNINGS */
         struct cordon_list agent_settings_untouched; /* AGENT_SETTINGS_UNTOUCHED */
-        /* The profiles cordon_profiles_fold() loaded for ENABLED_AGENTS: what resolve needs
-         * beyond the lists they were folded into (files of commands, directories of programs,
+        /* The profiles cordon_settings_fold_profiles() loaded for ENABLED_AGENTS: what resolve
+         * needs beyond the lists they were folded into (files of commands, directories of programs,
          * instruction files and their note, *_CONFIG_DIR variables, credential names). */
         struct cordon_agent_profile *agents;
         size_t n_agents;
@@ -276,3 +276,21 @@ int cordon_settings_init_defaults(struct cordon_settings *s, const char *home);
 int cordon_settings_copy(struct cordon_settings *dst, const struct cordon_settings *src);
 /* Frees what @s holds and zeroes it; twice is harmless. */
 void cordon_settings_clear(struct cordon_settings *s);
+
+/* ---- agent profiles, folded in (settings-profiles.c) ---- */
+struct cordon_profile_dirs;
+/* Folds the profile of every agent of ENABLED_AGENTS into @s (HOME_WRITABLE, HOME_READONLY,
+ * BLOCKED_FILES, ALLOWED_ENV_VARS, ...), each item with origin "profile NAME (FILE:LINE)", and
+ * keeps the profiles in @s->agents; the items an earlier fold added go first. Warnings are
+ * appended to *@warnings (a NULL-terminated vector, may start NULL). Returns 0 or -errno with
+ * the reason in @diag (then @s holds no profile's item). Called by cordon_settings_finalize(). */
+int cordon_settings_fold_profiles(struct cordon_settings *s, char ***warnings,
+                                  struct cordon_diag *diag);
+/* The same, looking in @dirs instead of ~/.config/cordon/profiles, /etc/cordon/profiles,
+ * ~/.config/cordon/agents and ~/.config/agent-sandbox/agents. */
+int cordon_settings_fold_profiles_in(struct cordon_settings *s,
+                                     const struct cordon_profile_dirs *dirs, char ***warnings,
+                                     struct cordon_diag *diag);
+/* Whether the agent state @value (home-relative) stays read-only: HOME_READONLY holds it, or an
+ * entry of the configuration (not of a profile) holds a directory above it. */
+bool cordon_settings_agent_state_is_readonly(const struct cordon_settings *s, const char *value);

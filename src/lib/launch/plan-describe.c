@@ -1,18 +1,18 @@
 /* The plan of a launch as text: the policy's mounts, environment and host actions, and the
- * backend, layers and limits cordon_launch_prepare() decided for it. */
+ * backend, layers and limits cordon_launch_prepare() decided for it. In the launcher, not the
+ * policy: it renders the launch's decisions and makes them (cordon_sandbox_plan()). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/resolve/host-action.h"
-#include "lib/resolve/mail-stub.h"
 #include "lib/launch/landlock-env.h"
 #include "lib/launch/launch.h"
+#include "lib/launch/plan-describe.h"
 #include "lib/mech/ns-user.h"
-#include "lib/policy/policy-describe.h"
 #include "lib/policy/policy.h"
+#include "lib/resolve/mail-stub.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
 
