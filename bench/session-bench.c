@@ -11,9 +11,13 @@
  *   session-bench memory BACKEND ROUNDS              idle sessions: prints "pids PID..." (the
  *                                                    session's own processes) and waits for a
  *                                                    line on stdin before the next
- * NET is "isolated" or "default" (NETWORK_FILTER_MODE left unset); exec, suspend and memory
- * use isolated. Any failure ends it with a message on stderr and status 1. */
-#include <cordon/cordon.h>
+ *   session-bench snapshot BACKEND ROUNDS WARMUP FILES MBYTES ARCHIVE_DIR
+ *                                                    snapshot of FILES files / MBYTES MB in
+ *                                                    the session's temporary directory and
+ *                                                    restores of it, against tar with zstd
+ *                                                    (session-bench-snapshot.c)
+ * NET is "isolated" or "default" (NETWORK_FILTER_MODE left unset); exec, suspend, memory and
+ * snapshot use isolated. Any failure ends it with a message on stderr and status 1. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -28,16 +32,15 @@
 #include <time.h>
 #include <unistd.h>
 
-extern char **environ;
+#include "session-bench.h"
 
-/* A writable copy of a literal, for the char *const * arrays. */
-#define W(x) ((char *)(uintptr_t)(x))
+extern char **environ;
 
 #define TREE_MAX 4096
 
-static const char *backend;
+const char *backend;
 
-__attribute__((format(printf, 1, 2))) _Noreturn static void die(const char *fmt, ...)
+void die(const char *fmt, ...)
 {
         va_list ap;
         va_start(ap, fmt);
@@ -48,25 +51,29 @@ __attribute__((format(printf, 1, 2))) _Noreturn static void die(const char *fmt,
         exit(1);
 }
 
-static int64_t now_ns(void)
+int64_t now_ns(void)
 {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* A tiny fixed-seed generator: the order of a round's two items, the same on every run. */
-static unsigned coin(void)
+uint64_t rnd(void)
 {
         static uint64_t x = 0x9e3779b97f4a7c15u;
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        return (unsigned)(x & 1);
+        return x;
 }
 
-/* The policy the settings give for the working directory, BACKEND and NET. */
-static struct cordon_policy *resolve(const char *net)
+/* The order of a round's two items. */
+static unsigned coin(void)
+{
+        return (unsigned)(rnd() & 1);
+}
+
+struct cordon_policy *resolve(const char *net)
 {
         struct cordon_host host;
         struct cordon_settings *s = NULL;
@@ -86,11 +93,12 @@ static struct cordon_policy *resolve(const char *net)
         return p;
 }
 
-static struct cordon_sandbox *start(const struct cordon_policy *p)
+struct cordon_sandbox *start_restored(const struct cordon_policy *p, const char *restore_from)
 {
         struct cordon_sandbox *sb = NULL;
         struct cordon_diag d = {0};
-        struct cordon_sandbox_options o = {.flags = CORDON_SANDBOX_SESSION};
+        struct cordon_sandbox_options o = {.flags = CORDON_SANDBOX_SESSION,
+                                           .restore_from = restore_from};
         int r = cordon_sandbox_start_with(p, NULL, &o, &sb, &d);
         if (r < 0)
                 die("start: %s (%s)", strerror(-r), d.message);
@@ -98,6 +106,11 @@ static struct cordon_sandbox *start(const struct cordon_policy *p)
             (strcmp(backend, "ns") == 0 ? CORDON_BACKEND_NS : CORDON_BACKEND_LANDLOCK))
                 die("the session runs under another backend");
         return sb;
+}
+
+static struct cordon_sandbox *start(const struct cordon_policy *p)
+{
+        return start_restored(p, NULL);
 }
 
 static struct cordon_sandbox *start_isolated(void)
@@ -173,7 +186,7 @@ static int64_t bare_run(void)
         return t1 - t0;
 }
 
-static void sample(int round, int warmup, const char *name, int64_t ns)
+void sample(int round, int warmup, const char *name, int64_t ns)
 {
         if (round >= warmup)
                 printf("%s %lld\n", name, (long long)ns);
@@ -442,6 +455,8 @@ int main(int argc, char **argv)
                 t_suspend(rounds, number(argv[4]), number(argv[5]));
         else if (strcmp(mode, "memory") == 0 && argc == 4)
                 t_memory(rounds);
+        else if (strcmp(mode, "snapshot") == 0 && argc == 8)
+                t_snapshot(rounds, number(argv[4]), number(argv[5]), number(argv[6]), argv[7]);
         else
                 die("unknown mode or wrong arguments: %s", mode);
         return 0;
