@@ -38,7 +38,8 @@ static struct cordon_sandbox *start(const char *restore)
 {
         const char *const set[] = {"NETWORK_FILTER_MODE", "proxied", "SANDBOX_QUIET", "true", NULL};
         struct cordon_policy *p = policy(set);
-        struct cordon_sandbox_options o = {.flags = CORDON_SANDBOX_SESSION, .restore_from = restore};
+        struct cordon_sandbox_options o = {.flags = CORDON_SANDBOX_SESSION,
+                                           .restore_from = restore};
         struct cordon_sandbox *sb = NULL;
         struct cordon_diag d = {0};
         if (p && cordon_sandbox_start_with(p, NULL, &o, &sb, &d) < 0)

@@ -26,7 +26,7 @@ extern char **environ;
 
 static struct cordon_sandbox *sb;
 
-_Noreturn static void die(const char *fmt, ...)
+_Noreturn __attribute__((format(printf, 1, 2))) static void die(const char *fmt, ...)
 {
         va_list ap;
         va_start(ap, fmt);
