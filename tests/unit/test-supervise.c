@@ -1,7 +1,7 @@
-/* Unit tests for src/lib/supervisor/supervise.c: exit statuses, the wall time limit, the grace period
- * after a forwarded signal, and the teardown of orphans (double-forked daemons) by the landlock
- * backend's reaper, also after SIGKILL of the supervisor; the same without pidfds. Each test
- * supervises from a forked child of its own, so the blocked signals never leak into the test
+/* Unit tests for src/lib/supervisor/supervise.c: exit statuses, the wall time limit, the grace
+ * period after a forwarded signal, and the teardown of orphans (double-forked daemons) by the
+ * landlock backend's reaper, also after SIGKILL of the supervisor; the same without pidfds. Each
+ * test supervises from a forked child of its own, so the blocked signals never leak into the test
  * runner. */
 #include <criterion/criterion.h>
 #include <errno.h>
