@@ -283,7 +283,10 @@ struct cordon_sandbox_options {
  * the parent steps, release, and the child's report. Returns 0 once the command has been
  * executed, with the handle in @ret_sb (owned by the caller: cordon_sandbox_free()). Returns a
  * negative errno when the sandbox could not be set up; nothing has run then, @diag names the
- * step and path that failed (CORDON_STEP_EXEC: -ENOENT when the command was not found), and
+ * step and path that failed (CORDON_STEP_EXEC: -ENOENT when the command was not found;
+ * -EBUSY when @p gives its agents a private directory, named when it was resolved, that a
+ * sandbox started from the same policy still uses: resolve again for each sandbox that runs at
+ * the same time), and
  * @ret_sb is NULL (but see CORDON_SANDBOX_RETURN_FAILED). @p is not referenced after the call.
  * @opts may be NULL.
  * Each of the caller's descriptors 0, 1 and 2 that is closed is held on /dev/null

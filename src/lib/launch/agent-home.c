@@ -332,6 +332,15 @@ static void sweep_stale(const char *run_dir)
         closedir(d);
 }
 
+static int in_use(const struct cordon_policy *p, struct cordon_diag *diag)
+{
+        return cordon_diag_set(diag, -EBUSY,
+                               "the agents' directory '%s' is in use by another sandbox started "
+                               "from the same policy; resolve the settings again for each "
+                               "sandbox that runs at the same time",
+                               p->agent_run_dir);
+}
+
 int cordon_agent_homes_make(const struct cordon_policy *p, struct cordon_agent_homes *ret,
                             void (*warn)(void *userdata, const char *line), void *userdata,
                             struct cordon_diag *diag)
@@ -342,9 +351,14 @@ int cordon_agent_homes_make(const struct cordon_policy *p, struct cordon_agent_h
         _cleanup_free_ char *fresh = NULL;
         if (asprintf(&fresh, "%s" NEW_SUFFIX, p->agent_run_dir) < 0)
                 return -ENOMEM;
+        /* The directory's name is the policy's (random, made by resolve): a second sandbox
+         * started from the same policy while the first runs finds it taken. */
         if (mkdir(fresh, 0700) < 0)
-                return cordon_diag_set(diag, -errno, "cannot make the agents' directory '%s': %m",
-                                       fresh);
+                return errno == EEXIST ? in_use(p, diag)
+                                       : cordon_diag_set(diag, -errno,
+                                                         "cannot make the agents' directory "
+                                                         "'%s': %m",
+                                                         fresh);
         _cleanup_close_ int run =
             openat2_flags(AT_FDCWD, fresh, O_RDONLY | O_DIRECTORY, 0, RESOLVE_NO_SYMLINKS);
         if (run < 0) {
@@ -360,6 +374,8 @@ int cordon_agent_homes_make(const struct cordon_policy *p, struct cordon_agent_h
             rename(fresh, p->agent_run_dir) < 0) {
                 int r = -errno;
                 remove_tree_physical(fresh);
+                if (r == -ENOTEMPTY || r == -EEXIST)
+                        return in_use(p, diag);
                 return cordon_diag_set(diag, r, "cannot lock the agents' directory '%s': %s", fresh,
                                        strerror(-r));
         }
