@@ -575,7 +575,7 @@ static void t_holder_killed(void)
                 tmp_left = strcmp(tmpdir, "-") != 0 && lstat(tmpdir, &st) == 0;
                 bool alive =
                     stat_of(first, NULL) || stat_of(cmd, NULL) || (pasta && stat_of(pasta, NULL));
-                if ((!alive && !tmp_left) || now_ms() - t0 > 5000)
+                if ((!alive && !tmp_left) || now_ms() - t0 > 15000)
                         break;
                 usleep(20 * 1000);
         }

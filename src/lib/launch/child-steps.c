@@ -446,7 +446,7 @@ static int say_started(const struct cordon_sandbox *sb, pid_t pid)
 {
         struct cordon_control_msg m = {
             .type = CORDON_CONTROL_STARTED, .id = 0, .pid = pid, .rule = -1, .fd = -1};
-        return cordon_control_send(sb->control[1], &m);
+        return cordon_control_write(sb->control[1], &m);
 }
 
 /* The ns backend's last step: fork the command (none in a session), and become PID 1, the
@@ -463,8 +463,10 @@ static int step_become_pid1(struct cordon_sandbox *sb, struct step_result *res)
                         return r;
                 cordon_pid1_become(&cfg, sb->pty);
         }
+        /* A pipe, read and written with read()/write(): PID 1 is under the seccomp filter,
+         * which may refuse the socket calls (SIDE_EFFECT_LEVEL process_exec). */
         int st[2];
-        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0)
+        if (pipe2(st, O_CLOEXEC) < 0)
                 return -errno;
         pid_t cmd = fork();
         if (cmd < 0) {
@@ -480,11 +482,16 @@ static int step_become_pid1(struct cordon_sandbox *sb, struct step_result *res)
         }
         safe_close(st[1]);
         struct cordon_control_msg m;
-        int r = cordon_control_recv(st[0], 0, &m);
+        ssize_t k;
+        do
+                k = read(st[0], &m, sizeof(m));
+        while (k < 0 && errno == EINTR);
         safe_close(st[0]);
-        if (r == 1 && m.type == CORDON_CONTROL_REPORT) {
+        int r = k == 0 ? 0 : k < 0 ? -errno : -EIO;
+        if (k == (ssize_t)sizeof(m) && m.type == CORDON_CONTROL_REPORT) {
                 /* The command's failure is the sandbox's: said, and PID 1 ends as it did. */
-                (void)cordon_control_send(sb->control[1], &m);
+                m.fd = -1;
+                (void)cordon_control_write(sb->control[1], &m);
                 int status = 0;
                 while (waitpid(cmd, &status, 0) < 0 && errno == EINTR)
                         ;

@@ -71,6 +71,17 @@ int cordon_control_send(int sock, const struct cordon_control_msg *m)
         return cordon_control_send_payload(sock, m, NULL, 0);
 }
 
+int cordon_control_write(int fd, const struct cordon_control_msg *m)
+{
+        ssize_t n;
+        do
+                n = write(fd, m, sizeof(*m));
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+                return -errno;
+        return n == (ssize_t)sizeof(*m) ? 0 : -EIO;
+}
+
 int cordon_control_report(int sock, int step, int err, int rule)
 {
         struct cordon_control_msg m = {.type = CORDON_CONTROL_REPORT,
@@ -78,7 +89,7 @@ int cordon_control_report(int sock, int step, int err, int rule)
                                        .err = err < 0 ? -err : err,
                                        .rule = rule,
                                        .fd = -1};
-        return cordon_control_send(sock, &m);
+        return cordon_control_write(sock, &m);
 }
 
 /* How many descriptors a message of @type brings (-1: as its n_fds says). */

@@ -87,7 +87,11 @@ int cordon_control_send(int sock, const struct cordon_control_msg *m);
 int cordon_control_send_payload(int sock, const struct cordon_control_msg *m, const void *payload,
                                 size_t len);
 
-/* Sends a CORDON_CONTROL_REPORT (@err may be given either sign). */
+/* Sends @m, which carries no descriptor and no payload, with write(): on the channel (one
+ * record) or on a command's status pipe. For the inside, whose seccomp filter may refuse the
+ * socket calls (SIDE_EFFECT_LEVEL process_exec) but never write(). Returns 0 or -errno. */
+int cordon_control_write(int fd, const struct cordon_control_msg *m);
+/* Sends a CORDON_CONTROL_REPORT with cordon_control_write() (@err may be given either sign). */
 int cordon_control_report(int sock, int step, int err, int rule);
 
 /* Receives one message into @ret (blocking unless @flags has MSG_DONTWAIT). A message with a

@@ -228,6 +228,15 @@ static int start(const struct cordon_policy *p, char *const *argv,
         sb->l.userdata = opts->userdata;
         r = cordon_launch_prepare(p, &sb->l, diag);
         cordon_sandbox_report_decisions(sb);
+        /* A session's server takes its commands' descriptors over its control channel: a
+         * seccomp filter that refuses the socket calls (SIDE_EFFECT_LEVEL below network) would
+         * leave it deaf. Refused rather than started half-working. */
+        if (r >= 0 && sb->session && sb->l.bpf.len > 0 &&
+            sb->l.seccomp_key.net == CORDON_SECCOMP_NET_NONE)
+                r = cordon_diag_set(diag, -EOPNOTSUPP,
+                                    "a session cannot run under a seccomp filter that refuses "
+                                    "the socket calls (SIDE_EFFECT_LEVEL below network): its "
+                                    "server takes each command's descriptors over a socket");
         if (r < 0 || (r = cordon_egress_prepare(sb, p, diag)) < 0)
                 return r;
         if (opts->prepared)

@@ -71,7 +71,7 @@ pid_t cordon_server_spawn(char *const *argv, char *const *envp, const char *cwd,
                           unsigned n_fds, bool pty, bool new_session, int *ret_step)
 {
         int st[2];
-        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0) {
+        if (pipe2(st, O_CLOEXEC) < 0) {
                 *ret_step = CORDON_STEP_FORK;
                 return -errno;
         }
@@ -107,13 +107,18 @@ pid_t cordon_server_spawn(char *const *argv, char *const *envp, const char *cwd,
         safe_close(st[1]);
         /* End of file once it has exec'd (its copy was close-on-exec), else its report. */
         struct cordon_control_msg m;
-        int r = cordon_control_recv(st[0], 0, &m);
+        ssize_t k;
+        do
+                k = read(st[0], &m, sizeof(m));
+        while (k < 0 && errno == EINTR);
+        int r = k == 0 ? 0 : k < 0 ? -errno : k == (ssize_t)sizeof(m) ? 1 : -EIO;
         safe_close(st[0]);
         if (r == 1 && m.type == CORDON_CONTROL_REPORT) {
                 *ret_step = m.step;
                 return m.err > 0 ? -m.err : -EIO;
         }
-        if (r < 0) {
+        if (r != 0) {
+                r = r < 0 ? r : -EIO;
                 *ret_step = CORDON_STEP_FORK;
                 (void)kill(pid, SIGKILL);
                 return r;
@@ -121,10 +126,17 @@ pid_t cordon_server_spawn(char *const *argv, char *const *envp, const char *cwd,
         return pid;
 }
 
+/* A message to the supervisor: with write() unless it carries a descriptor (the seccomp filter
+ * may refuse the socket calls; a session, which needs them, is not started under such a
+ * filter). */
 static void say(struct server *s, const struct cordon_control_msg *m)
 {
-        if (s->control >= 0)
+        if (s->control < 0)
+                return;
+        if (m->fd >= 0)
                 (void)cordon_control_send(s->control, m);
+        else
+                (void)cordon_control_write(s->control, m);
 }
 
 /* A request's variables over the sandbox's: NAME=VALUE of the base whose NAME the request does
@@ -271,6 +283,13 @@ static int suspend(struct server *s, bool stop)
 static bool on_control(struct server *s)
 {
         struct cordon_control_msg m;
+        if (!s->buf) {
+                /* Run mode: nothing to take, only the end of file to see, with read() (the
+                 * filter may refuse recvmsg()); a descriptor that came anyway is dropped. */
+                char b[sizeof(m)];
+                ssize_t k = read(s->control, b, sizeof(b));
+                return k > 0 || (k < 0 && (errno == EINTR || errno == EAGAIN));
+        }
         int r = cordon_control_recv_payload(s->control, MSG_DONTWAIT, &m, s->buf,
                                             CORDON_CONTROL_PAYLOAD_MAX);
         if (r == -EAGAIN || r == -EBADMSG)
