@@ -24,7 +24,10 @@ struct cordon_exec;
 /* Flags of struct cordon_exec_options. */
 enum {
         /* The command gets @stdio[0], [1] and [2] as its fds 0, 1 and 2 (the caller keeps its
-         * copies); without it, and without CORDON_EXEC_PTY, they are /dev/null. */
+         * copies); without it, and without CORDON_EXEC_PTY, they are /dev/null. A caller that
+         * reads a pipe to its end before it waits serves the session meanwhile
+         * (cordon_sandbox_get_fd(), _process()): a landlock command's notified calls wait for
+         * the supervisor. */
         CORDON_EXEC_STDIO = 1u << 0,
         /* The command gets a new pseudo-terminal as fds 0..2 and controlling terminal, in a
          * session of its own; its master is cordon_exec_pty_fd(). */
