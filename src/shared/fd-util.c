@@ -1,7 +1,9 @@
 /* File-descriptor helpers. */
+#include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <linux/openat2.h>
-#include <ftw.h>
 #include <fcntl.h>
 #include <linux/close_range.h>
 #include <stdlib.h>
@@ -235,35 +237,96 @@ int dir_read_names(DIR *d, size_t max, char ***ret, size_t *ret_n)
         return 0;
 }
 
-static int unlock_dir(const char *path, const struct stat *st, int type, struct FTW *ftw)
+/* Deeper than this, a directory is moved up to the top of the tree instead of being entered: the
+ * walk holds at most this many descriptors, and a chain of any depth (or of a path longer than
+ * PATH_MAX) is still removed, in a later pass over the top. */
+#define REMOVE_TREE_MAX_DEPTH  32U
+#define REMOVE_TREE_MAX_PASSES 100000U
+
+static int open_subdir(int dirfd, const char *name)
 {
-        (void)ftw;
-        /* A directory made unwritable would keep its entries. */
-        if (type == FTW_D && (st->st_mode & 0700) != 0700)
-                (void)chmod(path, (st->st_mode & 07777) | 0700);
-        return 0;
+        struct open_how how = {.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+                               .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV |
+                                          RESOLVE_NO_MAGICLINKS};
+        return (int)syscall(SYS_openat2, dirfd, name, &how, sizeof(how));
 }
 
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+/* Removes what directory @fd holds, on device @dev only; returns whether something was moved up
+ * to @top (another pass is due). */
+static bool empty_dir(int top, int fd, unsigned depth, dev_t dev, unsigned *serial)
 {
-        (void)st;
-        (void)ftw;
-        if (type == FTW_DP)
-                (void)rmdir(path);
-        else
-                (void)unlink(path);
-        return 0;
+        int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+        if (dup_fd < 0)
+                return false;
+        DIR *d = fdopendir(dup_fd);
+        if (!d) {
+                close(dup_fd);
+                return false;
+        }
+        rewinddir(d); /* the duplicate shares its offset with @fd, read to the end before */
+        bool moved = false;
+        struct dirent *de;
+        while ((de = readdir(d))) {
+                const char *name = de->d_name;
+                struct stat st;
+                if (!strcmp(name, ".") || !strcmp(name, ".."))
+                        continue;
+                if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_dev != dev)
+                        continue; /* gone, or another filesystem's: left */
+                if (!S_ISDIR(st.st_mode)) {
+                        (void)unlinkat(fd, name, 0);
+                        continue;
+                }
+                if (unlinkat(fd, name, AT_REMOVEDIR) == 0)
+                        continue;
+                if (depth >= REMOVE_TREE_MAX_DEPTH) {
+                        for (unsigned tries = 0; tries < 16; tries++) {
+                                char up[48];
+                                snprintf(up, sizeof(up), ".remove-tree-%u", (*serial)++);
+                                if (renameat2(fd, name, top, up, RENAME_NOREPLACE) == 0) {
+                                        moved = true;
+                                        break;
+                                }
+                                if (errno != EEXIST)
+                                        break;
+                        }
+                        continue;
+                }
+                /* A directory made unwritable or unreadable would keep its entries. */
+                if ((st.st_mode & 0700) != 0700 &&
+                    fchmodat(fd, name, (st.st_mode & 07777) | 0700, 0) < 0)
+                        continue;
+                int sub = open_subdir(fd, name);
+                if (sub < 0)
+                        continue; /* a mount point of the same device, or gone */
+                moved |= empty_dir(top, sub, depth + 1, dev, serial);
+                close(sub);
+                (void)unlinkat(fd, name, AT_REMOVEDIR);
+        }
+        closedir(d);
+        return moved;
 }
 
 void remove_tree_physical(const char *path)
 {
         if (rmdir(path) == 0 || errno == ENOENT)
                 return;
-        (void)nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-        if (access(path, F_OK) == 0) {
-                (void)nftw(path, unlock_dir, 16, FTW_PHYS | FTW_MOUNT);
-                (void)nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+        struct stat st;
+        if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+                return;
+        if ((st.st_mode & 0700) != 0700)
+                (void)chmod(path, (st.st_mode & 07777) | 0700);
+        int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return;
+        if (fstat(fd, &st) == 0) {
+                unsigned serial = 0;
+                for (unsigned pass = 0; pass < REMOVE_TREE_MAX_PASSES; pass++)
+                        if (!empty_dir(fd, fd, 0, st.st_dev, &serial))
+                                break;
         }
+        close(fd);
+        (void)rmdir(path);
 }
 
 int read_regular_file_at(int dirfd, const char *path, uint64_t resolve, size_t max,

@@ -52,8 +52,9 @@ int stdio_open_missing(void);
 
 /* Removes directory @path and everything below it by a physical walk on one filesystem: a
  * symbolic link or mount point found there is removed (or left), never followed; a directory
- * made unwritable is opened up first. Best effort (what stays, stays); one rmdir() when the
- * directory is empty. */
+ * made unwritable is opened up first. Any depth: the walk works on descriptors, and a chain
+ * deeper than it holds (or longer than PATH_MAX) is moved up and removed in a later pass. Best
+ * effort (what stays, stays); one rmdir() when the directory is empty. */
 void remove_tree_physical(const char *path);
 
 /* Reads regular file @path below @dirfd (AT_FDCWD: from the working directory), opened with

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -130,4 +131,55 @@ Test(fd_util, dir_read_names_sorted_bounded)
                 unlink(path);
         }
         rmdir(dir);
+}
+
+/* remove_tree_physical(): a chain of directories deeper than the walk holds and longer than
+ * PATH_MAX, one made mode 000, a file made mode 000 and a link out of the tree, all go; the
+ * link's target outside stays. (Before the walk worked on descriptors, nftw() stopped at
+ * PATH_MAX and left the chain behind.) */
+Test(fd_util, remove_tree_any_depth)
+{
+        char top[] = "/tmp/cordon-fd-util-XXXXXX";
+        cr_assert_not_null(mkdtemp(top));
+        int topfd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        cr_assert_geq(topfd, 0);
+        cr_assert_eq(mkdirat(topfd, "tree", 0755), 0);
+        int keep = openat(topfd, "keep", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        cr_assert_geq(keep, 0);
+        close(keep);
+        char name[201];
+        memset(name, 'd', sizeof(name) - 1);
+        name[sizeof(name) - 1] = 0;
+        int d = openat(topfd, "tree", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        cr_assert_geq(d, 0);
+        for (int i = 0; i < 100; i++) { /* 100 * 201 bytes: five times PATH_MAX */
+                cr_assert_eq(mkdirat(d, name, 0755), 0);
+                if (i == 50)
+                        cr_assert_eq(symlinkat(top, d, "out"), 0);
+                int next = openat(d, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                cr_assert_geq(next, 0);
+                close(d);
+                d = next;
+        }
+        int f = openat(d, "file", O_WRONLY | O_CREAT | O_CLOEXEC, 0);
+        cr_assert_geq(f, 0);
+        close(f);
+        cr_assert_eq(mkdirat(d, "locked", 0755), 0);
+        int l = openat(d, "locked/inner", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        cr_assert_geq(l, 0);
+        close(l);
+        cr_assert_eq(fchmodat(d, "locked", 0, 0), 0);
+        close(d);
+
+        char tree[sizeof(top) + 8];
+        snprintf(tree, sizeof(tree), "%s/tree", top);
+        remove_tree_physical(tree);
+        struct stat st;
+        cr_assert_eq(fstatat(topfd, "tree", &st, AT_SYMLINK_NOFOLLOW), -1);
+        cr_assert_eq(errno, ENOENT);
+        cr_assert_eq(fstatat(topfd, "keep", &st, AT_SYMLINK_NOFOLLOW), 0,
+                     "the link's target outside the tree was removed");
+        close(topfd);
+        remove_tree_physical(top);
+        cr_assert_eq(access(top, F_OK), -1);
 }
