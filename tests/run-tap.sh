@@ -14,8 +14,9 @@ files=("$@")
 # A world-readable copy of the binary and the suites, so the test user can run them even when
 # the checkout lives in root's private home.
 stage=$(mktemp -d /tmp/cordon-tap.XXXXXX)
-net_env=${T_NET_ENV:-} net_up='' tun_mode=''
+net_env=${T_NET_ENV:-} net_up='' tun_mode='' pids=()
 cleanup() {
+        [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null
         [ -n "$net_up" ] && "$src/tests/lib/testnet.sh" down "$net_up"
         [ -n "$tun_mode" ] && chmod "$tun_mode" /dev/net/tun
         rm -rf "$stage"
@@ -73,9 +74,15 @@ for f in "${files[@]}"; do
         case $f in *tests/integration/*) runs+=("landlock:$f") ;; esac
 done
 
-pass=0 fail=0 skipped=0
-for user in "${users[@]}"; do
-        for run in "${runs[@]}"; do
+# run_stream USER OUT [OFFSET]: every run as USER, starting OFFSET runs into the list (and
+# wrapping around), its report in OUT, its counts ("PASS FAIL SKIPPED") in OUT.counts and its
+# times in OUT.times.
+run_stream() {
+        local user=$1 out=$2 offset=${3:-0} i run backend f rel tmp label t0 output status ms
+        local planned p s n pass=0 fail=0 skipped=0 envs
+        : >"$out"; : >"$out.times"
+        for ((i = 0; i < ${#runs[@]}; i++)); do
+                run=${runs[$(((i + offset) % ${#runs[@]}))]}
                 backend=${run%%:*} f=${run#*:}
                 [ -f "$f" ] || continue
                 rel=${f#"$src"/}
@@ -93,14 +100,19 @@ for user in "${users[@]}"; do
                         envs+=(SANDBOX_BACKEND=landlock)
                         label="as $user, backend landlock"
                 fi
+                t0=$(date +%s%N)
                 if [ "$user" = "$(id -un)" ]; then
                         output=$(cd "$tmp" && env -i "${envs[@]}" timeout 300 bash "$stage/$rel" 2>&1 </dev/null)
                 else
                         output=$(cd "$tmp" && runuser -u "$user" -- env -i "${envs[@]}" timeout 300 bash "$stage/$rel" 2>&1 </dev/null)
                 fi
                 status=$?
-                echo "# $rel ($label)"
-                printf '%s\n' "$output" | sed 's/^/    /'
+                ms=$((($(date +%s%N) - t0) / 1000000))
+                echo "$ms $rel ($label)" >>"$out.times"
+                {
+                        echo "# $rel ($label) $((ms / 1000)).$((ms % 1000 / 100)) s"
+                        printf '%s\n' "$output" | sed 's/^/    /'
+                } >>"$out"
                 planned=$(printf '%s\n' "$output" | sed -n 's/^1\.\.\([0-9]*\).*/\1/p' | head -1)
                 p=$(printf '%s\n' "$output" | grep -cE '^ok [0-9]+' )
                 s=$(printf '%s\n' "$output" | grep -cE '^ok [0-9]+.*# SKIP')
@@ -111,11 +123,41 @@ for user in "${users[@]}"; do
                         skipped=$((skipped + 1))
                 fi
                 if [ -z "$planned" ] || [ $((p + n)) -ne "$planned" ] || [ $status -ne 0 ]; then
-                        echo "not ok - $rel ($label): ran $((p + n)) of ${planned:-?} planned tests, exit status $status"
+                        echo "not ok - $rel ($label): ran $((p + n)) of ${planned:-?} planned tests, exit status $status" >>"$out"
                         fail=$((fail + 1))
                 fi
                 rm -rf "$tmp" 2>/dev/null || true
         done
+        echo "$pass $fail $skipped" >"$out.counts"
+}
+
+# As root the two users' streams run side by side (T_SERIAL=1: one after the other): the runs
+# wait on sandboxes starting and stopping far more than they compute, and what one user's
+# tests look at (their own processes, TMPDIRs, quotas, keyrings) the other's cannot touch. The
+# second stream starts halfway down the list, so the same file seldom runs twice at once.
+for i in "${!users[@]}"; do
+        offset=$((i * ${#runs[@]} / ${#users[@]}))
+        if [ "${T_SERIAL:-0}" = 1 ]; then
+                run_stream "${users[$i]}" "$stage/stream.$i" "$offset"
+        else
+                run_stream "${users[$i]}" "$stage/stream.$i" "$offset" &
+                pids+=($!)
+        fi
 done
+[ ${#pids[@]} -gt 0 ] && wait "${pids[@]}"
+pass=0 fail=0 skipped=0
+for i in "${!users[@]}"; do
+        cat "$stage/stream.$i"
+        if read -r p n s <"$stage/stream.$i.counts" 2>/dev/null; then
+                pass=$((pass + p)); fail=$((fail + n)); skipped=$((skipped + s))
+        else
+                echo "not ok - the runs as ${users[$i]} did not finish"
+                fail=$((fail + 1))
+        fi
+done
+# Where the time went: the ten slowest runs.
+echo "# slowest:"
+cat "$stage"/stream.*.times | sort -rn | head -10 |
+        while read -r ms what; do echo "#   $((ms / 1000)).$((ms % 1000 / 100)) s $what"; done
 echo "tap: $pass passed, $fail failed, $skipped skipped"
 [ $fail -eq 0 ]

@@ -50,7 +50,7 @@ check "control: on the host the writes succeed and the connection is made" \
         "write-home: OK write-tmp: OK write-folder: OK connect: OK" "$(echo $(cat "$T_TMP/control"))"
 sleep 0.3
 hits=$(cat "$port_file.hits" 2>/dev/null)
-left=$(ps -eo args | grep -cE '^sleep 791[34]$')
+left=$(ps -u "$(id -u)" -o args= | grep -cE '^sleep 791[34]$')
 if [ -n "$hits" ] && [ "$hits" -ge 1 ] && [ "$left" -ge 1 ]; then
         ok "control: the host's listener saw it ($hits), and its jobs outlive it ($left)"
 else
@@ -75,6 +75,6 @@ check "nothing was written on the host" "absent absent absent" \
         "$(for f in "$HOME/pwned-by-agent-conf" "$T_TMP/pwned-by-agent-conf" "$folder/planted"; do
                 [ -e "$f" ] && printf 'present ' || printf 'absent '; done | sed 's/ $//')"
 check "the background jobs did not hold the start (${took}s) and none is left" "yes:0" \
-        "$([ "$took" -le 10 ] && echo yes || echo no):$(ps -eo args | grep -cE '^sleep 791[34]$')"
+        "$([ "$took" -le 10 ] && echo yes || echo no):$(ps -u "$(id -u)" -o args= | grep -cE '^sleep 791[34]$')"
 check_like "the value it set is read" "*HOME_WRITABLE += .evil  ?from profile evil ?$folder/config.conf:*" \
         "$(cd "$T_PROJECT" && "$CORDON" run --dry-run -- true 2>&1)"

@@ -122,7 +122,7 @@ v=$(timeout 60 bash -c ". '$T_SRC/tests/lib/config.sh'; cfg_value HOME_ACCESS")
 took=$(($(date +%s) - start))
 check "background jobs do not hold the load ($took s)" "read:yes" "$v:$([ "$took" -le 10 ] && echo yes || echo no)"
 sleep 0.3
-check "... and none is left running" 0 "$(ps -eo args | grep -cE '^sleep 98[78]$')"
+check "... and none is left running" 0 "$(ps -u "$(id -u)" -o args= | grep -cE '^sleep 98[78]$')"
 
 # exit, traps, IFS, set -e and a redefined declare in the user's own file.
 printf 'HOME_ACCESS=read\nexit 0\n' >"$conf"
