@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "lib/launch/launch.h"
+#include "lib/mech/ns-limits.h"
 #include "lib/policy/policy.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
@@ -291,6 +292,34 @@ Test(launch, landlock_backend_private_tmpdir)
         cordon_launch_clear(&l);
         cr_assert_neq(stat(dir, &st), 0, "%s was removed", dir);
         free(dir);
+}
+
+/* A loose pids bound is the pid namespace's pid_max where the backend has one (ns, on a kernel
+ * that keeps pid_max per namespace), never under the landlock backend. A dry run: no cgroup. */
+Test(launch, loose_pids_are_pid_max_under_ns_only)
+{
+        p->profile = CORDON_PROFILE_UNRESTRICTED;
+        p->limits.pids = 64;
+        p->limits.pids_loose = true;
+        p->backend = CORDON_BACKEND_NS;
+        const struct cordon_launch fresh = {
+            .warn = collect, .dry_run = true, .probe_landlock = landlock_abi4};
+        l = fresh;
+        int r = cordon_launch_prepare(p, &l, &diag);
+        if (cordon_ns_pid_max_available()) {
+                cr_assert_eq(r, 0, "%s", diag.message);
+                cr_assert_eq(l.pid_max, cordon_ns_pid_max_for(64));
+                cr_assert_null(l.limits, "no other mechanism carries the bound");
+        } else {
+                cr_assert_eq(l.pid_max, 0);
+        }
+        cordon_launch_clear(&l);
+
+        p->backend = CORDON_BACKEND_LANDLOCK;
+        l = fresh;
+        (void)cordon_launch_prepare(p, &l, &diag); /* the pids limit's own mechanism may fail */
+        cr_assert_eq(l.backend, CORDON_BACKEND_LANDLOCK);
+        cr_assert_eq(l.pid_max, 0, "no pid namespace under the landlock backend");
 }
 
 Test(launch, fall_back_switches_to_landlock)

@@ -9,6 +9,7 @@
 #include "lib/launch/backend.h"
 #include "lib/launch/child-steps.h"
 #include "lib/launch/control.h"
+#include "lib/launch/launch-landlock.h"
 #include "lib/launch/sandbox-internal.h"
 #include "lib/policy/diag.h"
 #include "lib/terminal/pty.h"
@@ -114,6 +115,13 @@ static bool ll_stoppable(const struct cordon_launch *l)
 
 const struct cordon_backend_ops cordon_backend_landlock_ops = {
     .backend = CORDON_BACKEND_LANDLOCK,
+    .prepare_launch = cordon_launch_landlock_prepare,
+    .prepare_ruleset = cordon_launch_landlock_ruleset,
+    .notify = cordon_launch_landlock_notify,
+    .config_env = cordon_launch_landlock_env,
+    .private_tmpdir = true,
+    .pid_max_for_loose_pids = false,
+    .net_ns = false,
     .prepare = ll_prepare,
     .awaits_release = ll_awaits_release,
     .clone = ll_clone,

@@ -12,6 +12,7 @@
 
 #include "lib/launch/backend.h"
 #include "lib/launch/child-steps.h"
+#include "lib/launch/landlock-env.h"
 #include "lib/launch/net-mode-hooks.h"
 #include "lib/launch/sandbox-internal.h"
 #include "lib/mech/ns-limits.h"
@@ -25,6 +26,14 @@
 #ifndef CLONE_PIDFD
 #define CLONE_PIDFD 0x00001000
 #endif
+
+/* The writable twins, on the sandbox's /tmp, of the configuration copies it binds
+ * read-only. */
+static int ns_config_env(const struct cordon_launch *l, char ***ret)
+{
+        *ret = NULL;
+        return l->p->ns_env_files ? cordon_ns_config_env(l->p, ret) : 0;
+}
 
 static int ns_prepare(struct cordon_sandbox *sb, struct cordon_diag *diag)
 {
@@ -147,6 +156,13 @@ static bool never(const struct cordon_launch *l)
 
 const struct cordon_backend_ops cordon_backend_ns_ops = {
     .backend = CORDON_BACKEND_NS,
+    .prepare_launch = NULL,
+    .prepare_ruleset = NULL,
+    .notify = NULL,
+    .config_env = ns_config_env,
+    .private_tmpdir = false,
+    .pid_max_for_loose_pids = true,
+    .net_ns = true,
     .prepare = ns_prepare,
     .awaits_release = ns_awaits_release,
     .parent_steps = ns_parent_steps,

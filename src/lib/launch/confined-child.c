@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/launch/backend.h"
 #include "lib/launch/confined-child.h"
 #include "lib/policy/diag.h"
 #include "lib/policy/policy.h"
@@ -145,17 +146,20 @@ int cordon_confined_policy_new(enum cordon_backend backend, char *const *env,
 }
 
 /* Starts the child with its layers required. A host without one of them (a kernel before
- * Landlock) still runs the child under the ns backend, whose namespaces confine it on their
- * own (a read-only view of a few directories, no network, its own pids): there the layers
- * become best effort. Under the landlock backend the layers are all there is, so the refusal
- * stands: the child never runs unconfined. */
+ * Landlock) still runs the child under a backend with a mount namespace (the ns backend), whose
+ * namespaces confine it on their own (a read-only view of a few directories, no network, its
+ * own pids): there the layers become best effort. Under the landlock backend the layers are all
+ * there is, so the refusal stands: the child never runs unconfined. */
 static int start_child(struct cordon_policy *p, char *const *argv,
                        struct cordon_sandbox_options *opts, struct cordon_sandbox **ret,
                        struct cordon_diag *d)
 {
         opts->flags |= CORDON_SANDBOX_RETURN_FAILED;
         int r = cordon_sandbox_start_with(p, argv, opts, ret, d);
-        if (r != -EOPNOTSUPP || !*ret || cordon_sandbox_report(*ret)->backend != CORDON_BACKEND_NS)
+        const struct cordon_backend_ops *ops =
+            r == -EOPNOTSUPP && *ret ? cordon_backend_ops(cordon_sandbox_report(*ret)->backend)
+                                     : NULL;
+        if (!ops || !ops->mount_ns)
                 return r;
         *ret = cordon_sandbox_free(*ret);
         *d = (struct cordon_diag){0};

@@ -12,12 +12,13 @@
 #include <unistd.h>
 
 #include "lib/launch/backend-auto.h"
+#include "lib/launch/backend.h"
+#include "lib/launch/launch-internal.h"
 #include "lib/launch/net-mode-hooks.h"
 #include "lib/launch/net-proxied.h"
 #include "lib/policy/diag.h"
 #include "lib/resolve/host-action.h"
 #include "lib/launch/launch.h"
-#include "lib/launch/landlock-env.h"
 #include "lib/launch/mail-shadow.h"
 #include "lib/supervisor/notify-fs.h"
 #include "lib/mech/ns-limits.h"
@@ -27,10 +28,6 @@
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
-
-/* Scoping of abstract unix sockets and signals: the landlock backend has no namespace to stand
- * in for it. */
-#define LANDLOCK_BACKEND_MIN_ABI 6
 
 _printf_(2, 3) static void warn(const struct cordon_launch *l, const char *fmt, ...)
 {
@@ -45,7 +42,7 @@ _printf_(2, 3) static void warn(const struct cordon_launch *l, const char *fmt, 
         l->warn(l->userdata, buf);
 }
 
-static const char *landlock_missing_reason(int abi)
+const char *cordon_landlock_missing_reason(int abi)
 {
         if (abi == -ENOSYS)
                 return "this kernel was built without Landlock";
@@ -54,9 +51,8 @@ static const char *landlock_missing_reason(int abi)
         return strerror(-abi);
 }
 
-/* A layer that is wanted and cannot be had: an error unless the worktree fallback says warn. */
-static int layer_missing(struct cordon_launch *l, bool *layer, const char *what,
-                         struct cordon_diag *diag)
+int cordon_launch_layer_missing(struct cordon_launch *l, bool *layer, const char *what,
+                                struct cordon_diag *diag)
 {
         const struct cordon_policy *p = l->p;
         if (p->profile == CORDON_PROFILE_OS_HARDENED)
@@ -89,7 +85,8 @@ static int prepare_limits(struct cordon_launch *l, struct cordon_diag *diag)
         struct cordon_limits loose = l->p->limits;
         const struct cordon_limits *lim = &l->p->limits;
         l->pid_max = 0;
-        if (lim->pids && lim->pids_loose && l->backend == CORDON_BACKEND_NS &&
+        if (lim->pids && lim->pids_loose &&
+            cordon_backend_ops(l->backend)->pid_max_for_loose_pids &&
             cordon_ns_pid_max_available()) {
                 l->pid_max = cordon_ns_pid_max_for(lim->pids);
                 loose.pids = 0;
@@ -182,9 +179,7 @@ static int launch_setenv(struct cordon_launch *l, const char *const *vars, size_
         return 0;
 }
 
-/* Whether the policy's /tmp is writable: a private tmpfs not sealed, or the host's bound
- * read-write (or none said: a hand-built policy keeps the private TMPDIR). */
-static bool tmp_writable(const struct cordon_policy *p)
+bool cordon_launch_tmp_writable(const struct cordon_policy *p)
 {
         const struct cordon_fs_rule *t = cordon_policy_find_fs(p, "/tmp");
         return !t || t->access == CORDON_ACCESS_RW ||
@@ -193,37 +188,10 @@ static bool tmp_writable(const struct cordon_policy *p)
 
 bool cordon_launch_has_tmpdir(const struct cordon_launch *l)
 {
-        return l->backend == CORDON_BACKEND_LANDLOCK &&
-               (l->tmpdir || (l->dry_run && l->p && tmp_writable(l->p)));
-}
-
-static int make_tmpdir(struct cordon_launch *l, struct cordon_diag *diag)
-{
-        _cleanup_free_ char *dir = strdup("/tmp/cordon-XXXXXX");
-        if (!dir)
-                return -ENOMEM;
-        if (!mkdtemp(dir))
-                return cordon_diag_set(diag, -errno,
-                                       "failed to create a private TMPDIR in /tmp: %m");
-        l->tmpdir = TAKE_PTR(dir);
-        return 0;
-}
-
-static int prepare_failed(const struct cordon_launch *l, int r, int rule, struct cordon_diag *diag)
-{
-        if (rule < 0 || (size_t)rule >= l->ll.n_rules)
-                return cordon_diag_set(diag, r, "failed to create the Landlock ruleset: %s",
-                                       strerror(-r));
-        const char *path = l->ll.rules[rule].path;
-        if (r == -ELOOP || r == -ESTALE)
-                return cordon_diag_set(diag, r,
-                                       "refusing to start: '%s' changed while the Landlock rules "
-                                       "were planned (%s); is something renaming it?",
-                                       path,
-                                       r == -ELOOP ? "a symlink is on its path now"
-                                                   : "another file or directory is there now");
-        return cordon_diag_set(diag, r, "failed to add the Landlock rule for '%s': %s", path,
-                               strerror(-r));
+        /* Asked of a launch prepared or failed: before its backend was chosen, none. */
+        const struct cordon_backend_ops *ops = cordon_backend_ops(l->backend);
+        return ops && ops->private_tmpdir &&
+               (l->tmpdir || (l->dry_run && l->p && cordon_launch_tmp_writable(l->p)));
 }
 
 /* Proxied mode: the command is pointed at the proxy (127.0.0.1:@l->proxy_port), in both
@@ -288,8 +256,9 @@ static int set_launch_facts(struct cordon_launch *l)
  * it is. */
 static int build_env(struct cordon_launch *l)
 {
+        const struct cordon_backend_ops *ops = cordon_backend_ops(l->backend);
         l->envp = strv_free(l->envp);
-        if (l->backend == CORDON_BACKEND_LANDLOCK && l->tmpdir) {
+        if (ops->private_tmpdir && l->tmpdir) {
                 _cleanup_free_ char *var = NULL;
                 _cleanup_free_ char *tmux = NULL;
                 if (asprintf(&var, "TMPDIR=%s", l->tmpdir) < 0)
@@ -303,12 +272,13 @@ static int build_env(struct cordon_launch *l)
                 if (r < 0)
                         return r;
         }
-        /* The package caches and configuration copies, by variable: no mount puts them at
-         * the tools' own paths here. */
-        if (l->backend == CORDON_BACKEND_LANDLOCK &&
-            (l->p->landlock_env || l->p->landlock_env_files)) {
+        /* The variables of the configuration copies and package caches (the landlock
+         * backend's, where no mount puts them at the tools' own paths; the ns backend's
+         * writable twins of the copies it binds read-only). Before the mail stubs' PATH,
+         * which only a backend without mounts has. */
+        if (ops->config_env) {
                 _cleanup_strv_free_ char **vars = NULL;
-                int r = cordon_landlock_env(l->p, l->tmpdir, l->dry_run, &vars);
+                int r = ops->config_env(l, &vars);
                 if (r < 0 || (vars && (r = launch_setenv(l, (const char *const *)vars,
                                                          strv_length(vars))) < 0))
                         return r;
@@ -318,71 +288,16 @@ static int build_env(struct cordon_launch *l)
         int k = cordon_mail_shadow_path(l, l->envp ?: l->p->envp, &path);
         if (k < 0 || (path && (k = launch_setenv(l, (const char *const[]){path}, 1)) < 0))
                 return k;
-        /* The ns backend's writable twins of the configuration copies it binds read-only. */
-        if (l->backend != CORDON_BACKEND_LANDLOCK && l->p->ns_env_files) {
-                _cleanup_strv_free_ char **vars = NULL;
-                int r = cordon_ns_config_env(l->p, &vars);
-                if (r < 0 || (vars && (r = launch_setenv(l, (const char *const *)vars,
-                                                         strv_length(vars))) < 0))
-                        return r;
-        }
         int r = set_launch_facts(l);
         return r < 0 ? r : set_proxy_env(l);
 }
 
-/* Whether the landlock backend's filter can have a listener: both layers on (a "continue" is
- * safe only because Landlock still checks), the kernel's SECCOMP_ADDFD_FLAG_SEND, and a caller
- * that does not wait on its pipes before the supervisor's loop runs (config-eval). */
-static bool notify_possible(struct cordon_launch *l)
-{
-        return l->landlock && l->seccomp && !l->p->no_notify && l->probe_notify();
-}
-
-/* The landlock backend's seccomp notifications (launch/notify.h): a pty's peer and the private
- * /dev/shm. They need both layers (a "continue" is safe only because Landlock still checks) and
- * a kernel with SECCOMP_ADDFD_FLAG_SEND; without them pseudo-terminals and POSIX shared memory
- * fail as Landlock answers (cordon doctor says so). The shm directory is a convenience, not a
- * restriction: without /dev/shm the command only lacks shared memory. */
-static int prepare_notify(struct cordon_launch *l)
-{
-        /* The child sends the listener with sendmsg(), after the filter is in: a filter that
-         * refuses sendmsg (a side-effect level below `network`) goes without them. */
-        l->seccomp_key.notify = notify_possible(l) && l->seccomp_key.net != CORDON_SECCOMP_NET_NONE;
-        /* PRIVATE_IPC=false asked for the host's /dev/shm itself (granted by the plan): a
-         * private stand-in would split what the setting shares. */
-        if (!l->seccomp_key.notify || l->dry_run || l->shm_dir || l->p->host_ipc)
-                return 0;
-        int r = cordon_shm_dir_create(&l->shm_dir, &l->shm_dirfd);
-        if (r == -ENOMEM)
-                return r;
-        if (r < 0) {
-                l->shm_dir = NULL;
-                l->shm_dirfd = -EBADF;
-        }
-        return 0;
-}
-
-/* The landlock backend with the Landlock layer off (the unrestricted profile, or
- * CORDON_HANDLER_SANDBOX=off) in proxied mode: Landlock's TCP rule stands in
- * for the network namespace all the same, as the socket rule does, in a ruleset that handles
- * nothing of the filesystem (isolated needs none: its socket rule refuses every socket()).
- * net-decide.c delivers proxied here only with ABI >= 4; create_ruleset() refuses less. */
-static int prepare_net_only_landlock(struct cordon_launch *l, bool resolve_unix,
-                                     struct cordon_diag *diag)
-{
-        l->ll = (struct cordon_landlock_plan){.abi = l->landlock_abi, .host = true};
-        cordon_landlock_plan_set_net(&l->ll, l->net_mode, l->proxy_port, resolve_unix);
-        int r = cordon_landlock_plan_prepare(&l->ll, NULL);
-        if (r < 0)
-                return cordon_diag_set(diag, r, "failed to create the Landlock ruleset: %s",
-                                       strerror(-r));
-        return 0;
-}
-
 /* Everything that depends on the backend: the Landlock plan, the socket rule of the seccomp
- * filter, the landlock backend's TMPDIR. */
+ * filter, and the backend's own part through its table (backend.h: the landlock backend's
+ * refusals, TMPDIR, network stand-in and ruleset, launch-landlock.c). */
 static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
 {
+        const struct cordon_backend_ops *ops = cordon_backend_ops(l->backend);
         const struct cordon_policy *p = l->p;
         int r;
 
@@ -392,83 +307,14 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
         l->seccomp_key.notify = false;
 
         /* The network mode's own (filtered: pasta needs the ns backend; the ruleset). */
-        const struct cordon_net_mode_traits *net = cordon_net_mode_traits(l->net_mode);
         const struct cordon_net_mode_hooks *hooks = cordon_net_mode_hooks(l->net_mode);
         if (hooks->prepare && (r = hooks->prepare(l, diag)) < 0)
                 return r;
 
-        if (l->backend == CORDON_BACKEND_LANDLOCK) {
-                /* Checked first, so the refusal names the flag whatever else is missing. */
-                if (p->limits.tmp_size_bytes > 0)
-                        return cordon_diag_set(
-                            diag, -EOPNOTSUPP,
-                            "TMP_SIZE cannot be enforced by the landlock backend: it has no "
-                            "mount namespace, so its TMPDIR is a directory on the host's /tmp and "
-                            "its home is not a tmpfs (use SANDBOX_BACKEND=ns)");
-                /* The stub over the mailers is mounts: `on` asks for it, and a requested
-                 * restriction missing is a refusal. `auto` gets the PATH part alone
-                 * (mail-shadow.h). */
-                if (p->mail_stub && p->mail_stub_required)
-                        return cordon_diag_set(
-                            diag, -EOPNOTSUPP,
-                            "NETWORK_MAIL_BLOCK=on cannot be enforced by the landlock backend: it "
-                            "has no mount namespace to put the mail stub over the host's mailers "
-                            "(use the ns backend, or set NETWORK_MAIL_BLOCK=auto for the stubs "
-                            "first on PATH only, or off)");
-                /* The git directories' read-only entries are mounts too (an explicit landlock
-                 * backend is refused by the resolve already, naming the same). */
-                if (p->git_protected)
-                        return cordon_diag_set(
-                            diag, -EOPNOTSUPP,
-                            "PROTECT_GIT_CONFIG cannot be enforced by the landlock backend: it "
-                            "cannot keep git's '%s' read-only inside a writable "
-                            "directory (use the ns backend, or set PROTECT_GIT_CONFIG=false)",
-                            p->git_protected);
-                /* Without namespaces: an IPC namespace, and files over /etc/passwd. */
-                if (p->private_ipc_required || p->filter_passwd_required)
-                        return cordon_diag_set(
-                            diag, -EOPNOTSUPP,
-                            "%s cannot be enforced by the landlock backend: it has no %s (use the "
-                            "ns backend, or set it to false)",
-                            p->private_ipc_required ? "PRIVATE_IPC" : "FILTER_PASSWD",
-                            p->private_ipc_required ? "IPC namespace"
-                                                    : "mount namespace to filter /etc/passwd in");
-                if (l->landlock_abi <= 0)
-                        return cordon_diag_set(diag, -EOPNOTSUPP,
-                                               "the landlock backend cannot run: %s",
-                                               landlock_missing_reason(l->landlock_abi));
-                /* The private TMPDIR stands in for a writable private /tmp only: a capability
-                 * policy without user_temp writes has a read-only one. */
-                if (!l->tmpdir && !l->dry_run && tmp_writable(p) && (r = make_tmpdir(l, diag)) < 0)
-                        return r;
-                /* Network isolation was asked for and there is no network namespace: socket()
-                 * is refused instead, whatever the profile says about the hardening layers. */
-                enum cordon_seccomp_net stand_in =
-                    cordon_net_mode_rule_no_netns(hooks, l->landlock_abi, &resolve_unix);
-                if (stand_in != CORDON_SECCOMP_NET_ANY) {
-                        if (!l->probe_seccomp())
-                                return cordon_diag_set(
-                                    diag, -EOPNOTSUPP,
-                                    "the landlock backend isolates the network with seccomp, "
-                                    "which this kernel does not offer");
-                        l->seccomp_key.net =
-                            cordon_seccomp_net_stricter(l->seccomp_key.net, stand_in);
-                        l->seccomp_isolates_net = true;
-                }
-                if ((r = prepare_notify(l)) < 0)
-                        return r;
-                if (l->landlock && l->landlock_abi < LANDLOCK_BACKEND_MIN_ABI) {
-                        char what[256];
-                        snprintf(what, sizeof(what),
-                                 "Landlock ABI %d cannot keep signals and abstract unix sockets "
-                                 "inside the landlock backend (needs ABI %d, Linux 6.12)",
-                                 l->landlock_abi, LANDLOCK_BACKEND_MIN_ABI);
-                        bool keep = true;
-                        r = layer_missing(l, &keep, what, diag);
-                        if (r < 0)
-                                return r;
-                }
-        }
+        /* The backend's own: what it refuses, its TMPDIR, its stand-in for a network
+         * namespace. */
+        if (ops->prepare_launch && (r = ops->prepare_launch(l, &resolve_unix, diag)) < 0)
+                return r;
 
         if (l->landlock) {
                 r = cordon_landlock_plan_build(p, l->backend, l->landlock_abi, &l->ll);
@@ -479,28 +325,9 @@ static int prepare_backend(struct cordon_launch *l, struct cordon_diag *diag)
                 /* Placed where no grant of the plan lets the command write, and read-only. */
                 if ((r = cordon_mail_shadow_prepare(l, diag)) < 0)
                         return r;
-                if (l->backend == CORDON_BACKEND_LANDLOCK && !l->dry_run) {
-                        r = l->tmpdir
-                                ? cordon_landlock_plan_add(
-                                      &l->ll, l->tmpdir,
-                                      CORDON_LANDLOCK_FS_READ | CORDON_LANDLOCK_FS_WRITE, false)
-                                : 0;
-                        if (r < 0)
-                                return cordon_diag_set(diag, r,
-                                                       "failed to plan the Landlock "
-                                                       "rules: %s",
-                                                       strerror(-r));
-                        /* Host paths are opened here, once, and the child gets the ruleset:
-                         * between planning and the child, a path could have changed. */
-                        int rule = -1;
-                        r = cordon_landlock_plan_prepare(&l->ll, &rule);
-                        if (r < 0)
-                                return prepare_failed(l, r, rule, diag);
-                }
-        } else if (l->backend == CORDON_BACKEND_LANDLOCK && net->proxy && !l->dry_run &&
-                   (r = prepare_net_only_landlock(l, resolve_unix, diag)) < 0) {
-                return r;
         }
+        if (ops->prepare_ruleset && (r = ops->prepare_ruleset(l, resolve_unix, diag)) < 0)
+                return r;
         /* Without the Landlock layer nothing is confined: the stubs are only the message. */
         if (!l->landlock && (r = cordon_mail_shadow_prepare(l, diag)) < 0)
                 return r;
@@ -547,11 +374,11 @@ static void landlock_drops(const struct cordon_policy *p, char *buf, size_t n)
  * the one before is warned about too: the banner has told of the other. */
 static int decide_net(struct cordon_launch *l, bool again, struct cordon_diag *diag)
 {
+        const struct cordon_backend_ops *ops = cordon_backend_ops(l->backend);
         enum cordon_net_mode before = l->net_mode;
         const struct cordon_net_host host = {.landlock_abi = l->landlock_abi,
                                              .seccomp = l->probe_seccomp(),
-                                             .notify = l->backend == CORDON_BACKEND_LANDLOCK &&
-                                                       notify_possible(l)};
+                                             .notify = ops->notify && ops->notify(l)};
         int r = cordon_net_decide(l->p, l->backend, &host, l->probe_filtered, l->filtered_failed,
                                   &l->net_mode, l->net_note, sizeof(l->net_note), diag);
         /* A weaker network than asked for is always a warning; a stricter one takes nothing
@@ -654,13 +481,13 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
         if (l->landlock && l->landlock_abi <= 0) {
                 char what[256];
                 snprintf(what, sizeof(what), "Landlock is unavailable: %s",
-                         landlock_missing_reason(l->landlock_abi));
-                if ((r = layer_missing(l, &l->landlock, what, diag)) < 0)
+                         cordon_landlock_missing_reason(l->landlock_abi));
+                if ((r = cordon_launch_layer_missing(l, &l->landlock, what, diag)) < 0)
                         return r;
         }
         if (l->seccomp && !l->probe_seccomp() &&
-            (r = layer_missing(l, &l->seccomp, "seccomp filters are unavailable on this kernel",
-                               diag)) < 0)
+            (r = cordon_launch_layer_missing(
+                 l, &l->seccomp, "seccomp filters are unavailable on this kernel", diag)) < 0)
                 return r;
         if ((r = decide_net(l, false, diag)) < 0 || (r = net_seccomp_rule(l, diag)) < 0)
                 return r;
@@ -687,7 +514,7 @@ int cordon_launch_fall_back(struct cordon_launch *l, const char *why, struct cor
                 return cordon_diag_set(diag, -EOPNOTSUPP,
                                        "user namespaces are unavailable here (%s) and the landlock "
                                        "backend cannot run either: %s",
-                                       why, landlock_missing_reason(l->landlock_abi));
+                                       why, cordon_landlock_missing_reason(l->landlock_abi));
         char drops[256];
         landlock_drops(l->p, drops, sizeof(drops));
         warn(l, "user namespaces are unavailable here (%s); using the landlock backend%s", why,

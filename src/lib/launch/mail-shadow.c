@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/launch/backend.h"
 #include "lib/launch/launch.h"
 #include "lib/launch/mail-shadow.h"
 #include "lib/policy/diag.h"
@@ -105,7 +106,8 @@ static int make(struct cordon_launch *l, struct cordon_diag *diag)
 
 int cordon_mail_shadow_prepare(struct cordon_launch *l, struct cordon_diag *diag)
 {
-        if (l->backend != CORDON_BACKEND_LANDLOCK || !l->p->mail_stub || l->dry_run)
+        /* A mount namespace has the stub over the mailers themselves. */
+        if (cordon_backend_ops(l->backend)->mount_ns || !l->p->mail_stub || l->dry_run)
                 return 0;
         int r;
         if (!l->mail_dir && (r = make(l, diag)) < 0)

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "lib/launch/backend.h"
 #include "lib/launch/net-decide.h"
 #include "lib/mech/nft.h"
 #include "lib/mech/pasta.h"
@@ -14,13 +15,17 @@ bool cordon_net_mode_deliverable(const struct cordon_policy *p, enum cordon_back
                                  cordon_net_filtered_probe probe, const char *filtered_failed,
                                  char *why, size_t n)
 {
+        /* Anything but a backend's own value (a caller's `auto`) has no network namespace, as
+         * the landlock backend. */
+        const struct cordon_backend_ops *ops = cordon_backend_ops(backend);
+        bool net_ns = ops && ops->net_ns;
         *why = 0;
         switch (mode) {
         case CORDON_NET_OPEN:
         case CORDON_NET_ISOLATED:
                 return true;
         case CORDON_NET_FILTERED:
-                if (backend != CORDON_BACKEND_NS) {
+                if (!net_ns) {
                         snprintf(why, n,
                                  "the landlock backend has no network namespace to attach pasta "
                                  "to (use the ns backend)");
@@ -36,7 +41,7 @@ bool cordon_net_mode_deliverable(const struct cordon_policy *p, enum cordon_back
                 }
                 return probe(p, why, n);
         case CORDON_NET_PROXIED:
-                if (backend == CORDON_BACKEND_NS)
+                if (net_ns)
                         return true;
                 /* Without a network namespace the command is kept behind the proxy by Landlock's
                  * TCP rule (connect to the proxy's port only, bind nothing) and by the seccomp

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <sys/random.h>
 
+#include "lib/launch/backend.h"
 #include "lib/launch/launch.h"
 #include "lib/launch/net-proxied.h"
 #include "lib/launch/net-rules-note.h"
@@ -50,7 +51,8 @@ int cordon_net_proxied_listen_host(int (*rand_bytes)(void *buf, size_t n), uint1
 int cordon_net_proxied_prepare(struct cordon_launch *l, struct cordon_diag *diag)
 {
         cordon_net_rules_note(l);
-        if (l->backend != CORDON_BACKEND_LANDLOCK) {
+        /* In a network namespace of its own the proxy's port is fixed. */
+        if (cordon_backend_ops(l->backend)->net_ns) {
                 l->proxy_port = CORDON_PROXY_PORT;
                 return 0;
         }

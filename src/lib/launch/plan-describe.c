@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/launch/backend.h"
 #include "lib/launch/landlock-env.h"
 #include "lib/launch/launch.h"
 #include "lib/launch/plan-describe.h"
@@ -44,8 +45,9 @@ static void describe_network(FILE *f, const struct cordon_policy *p, const struc
 {
         const char *how = "";
         if (l->net_mode == CORDON_NET_ISOLATED)
-                how = l->backend == CORDON_BACKEND_NS ? ", a network namespace with loopback only"
-                                                      : ", socket() refused by seccomp";
+                how = cordon_backend_ops(l->backend)->net_ns
+                          ? ", a network namespace with loopback only"
+                          : ", socket() refused by seccomp";
         if (l->net_mode == p->net_mode)
                 fprintf(f, "network: %s (from %s%s)\n", cordon_net_mode_to_string(l->net_mode),
                         strempty(p->net_mode_origin), how);
@@ -116,7 +118,7 @@ static void describe_mail(FILE *f, const struct cordon_policy *p, const struct c
 {
         if (!p->mail_stub)
                 return;
-        if (l->backend == CORDON_BACKEND_NS)
+        if (cordon_backend_ops(l->backend)->mount_ns)
                 fputs("mail: NETWORK_MAIL_BLOCK: the stub over each mailer of the host and the "
                       "directory of stubs first on PATH (" CORDON_MAIL_STUB_DIR ", below)\n",
                       f);
@@ -142,7 +144,7 @@ static void describe_config_copy(FILE *f, const struct cordon_policy *p, size_t 
         size_t len = 0;
         bool callers = false;
         const char *twin_var = cordon_config_env_var(p, p->ns_env_files, guest, &len, &callers);
-        if (l->backend != CORDON_BACKEND_LANDLOCK) {
+        if (cordon_backend_ops(l->backend)->mount_ns) {
                 fputs(cordon_policy_on_own_tmpfs(p, i) ? " [writable, discarded on exit"
                                                        : " [read-only",
                       f);
