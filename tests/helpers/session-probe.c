@@ -3,10 +3,11 @@
  * directory as the project (SANDBOX_BACKEND from the environment), network isolated.
  * Usage: session-probe TEST [ARG]; prints "ok: ..." lines and exits 0, or says what failed on
  * stderr and exits 1. Tests: start, concurrent N, per-exec, pty, suspend, cycles N, forkloop,
- * holder-killed. */
+ * holder-killed, attach, attach-linked-home (HOME a link). */
 #include <cordon/cordon.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -699,6 +700,43 @@ static void t_attach(void)
                "a target Landlock does not open (EACCES), a relative path (EINVAL)\n");
 }
 
+/* $HOME is a symbolic link (to a directory of another name, as a home on /export linked from
+ * /home is): the home's real path and the .ssh below it are refused as $HOME's are, though the
+ * session's hidden paths are written with the link (they used to be compared as written, so
+ * the real path passed and showed the keys). Control: the real path differs from $HOME, and
+ * a plain directory beside it is taken. */
+static void t_attach_linked_home(void)
+{
+        const char *home = getenv("HOME");
+        char real[PATH_MAX], ssh[PATH_MAX + 8], cwd[4096], dst[4200], plain[PATH_MAX + 16];
+        if (!home || !realpath(home, real) || !getcwd(cwd, sizeof(cwd)))
+                die("HOME or the working directory cannot be resolved");
+        if (strcmp(real, home) == 0)
+                die("control: HOME '%s' is no link", home);
+        snprintf(ssh, sizeof(ssh), "%s/.ssh", real);
+        snprintf(plain, sizeof(plain), "%s-plain", real);
+        snprintf(dst, sizeof(dst), "%s/keys", cwd);
+        if (mkdir(plain, 0755) < 0 && errno != EEXIST)
+                die("setup: %s", strerror(errno));
+        struct cordon_diag d;
+        int r0 = attach(plain, dst, 0, &d);
+        if (cordon_sandbox_report(sb)->backend != CORDON_BACKEND_NS) {
+                if (r0 != -EOPNOTSUPP)
+                        die("landlock attach gave %d, not -EOPNOTSUPP", r0);
+                printf("ok: the landlock backend answers -EOPNOTSUPP (no mount namespace)\n");
+                return;
+        }
+        if (r0 < 0)
+                die("control: a plain directory was refused: %s (%s)", strerror(-r0), d.message);
+        snprintf(dst, sizeof(dst), "%s/keys2", cwd);
+        int r1 = attach(ssh, dst, 0, &d), r2 = attach(real, dst, 0, &d);
+        if (r1 != -EACCES || r2 != -EACCES)
+                die("through the home's real path: .ssh gave %d, the home %d (not -EACCES)", r1,
+                    r2);
+        printf("ok: with HOME a link, its real path and the .ssh below are refused (EACCES); a "
+               "plain directory is taken\n");
+}
+
 /* A python3 client that holds a connection (through the proxy in proxied mode) and echoes
  * every 100 ms: "up" once it is through, then "cut" when it breaks, "alive" after 12 s. */
 static const char held_connection[] =
@@ -952,6 +990,8 @@ int main(int argc, char **argv)
                 t_forkloop();
         else if (strcmp(t, "attach") == 0)
                 t_attach();
+        else if (strcmp(t, "attach-linked-home") == 0)
+                t_attach_linked_home();
         else
                 die("unknown test %s", t);
         cordon_sandbox_free(sb);

@@ -20,7 +20,7 @@ probe() { # probe TEST [ARG]: its "ok:" lines as TAP, its failure as one not ok
 }
 
 mkdir -p "$HOME/.ssh" # a credential store the session hides, for the attach's refusals
-plan $((15 + $(on_backend 4 1)))
+plan $((16 + $(on_backend 4 1)))
 probe concurrent 200 # 1
 probe per-exec       # 5
 probe pty            # 1
@@ -29,9 +29,13 @@ probe cycles 50      # 1
 probe forkloop       # 1
 probe holder-killed  # 1
 probe attach         # 4 (ns) or 1 (landlock)
+# The same session with HOME a link to a directory of another name, .ssh in it.
+mkdir -p "$T_TMP/real-home/.ssh" && ln -s "$T_TMP/real-home" "$T_TMP/linked-home"
+HOME=$T_TMP/linked-home probe attach-linked-home # 1
 probe snapshot       # 1
 probe start          # 1
-# 1 + 5 + 1 + 2 + 1 + 1 + 1 + 1 = 13, and one for the whole: the probe ran as this user
+# 1 + 5 + 1 + 2 + 1 + 1 + 1 + 1 + 1 + 1 = 15 besides the attach, and one for the whole: the
+# probe ran as this user
 case $(id -u) in
 0) ok "ran as root" ;;
 *) ok "ran as an unprivileged user ($(id -un))" ;;
