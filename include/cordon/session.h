@@ -38,7 +38,8 @@ enum {
 struct cordon_exec_options {
         char *const *argv; /* the command; argv[0] is looked up in the sandbox's PATH */
         /* NAME=VALUE set over the sandbox's environment, through the sandbox's environment
-         * rules (a variable they remove is left out, as at the start); NULL: none. */
+         * rules (a variable they remove is left out, as at the start, and named in
+         * cordon_exec_env_dropped()); NULL: none. */
         char *const *env;
         const char *cwd; /* an absolute path inside the sandbox; NULL: the sandbox's */
         unsigned flags;  /* CORDON_EXEC_* */
@@ -71,6 +72,10 @@ int cordon_exec_pidfd(const struct cordon_exec *e);
 int cordon_exec_pty_fd(const struct cordon_exec *e);
 /* The command's pid as the inside of the sandbox sees it. */
 pid_t cordon_exec_pid(const struct cordon_exec *e);
+/* The names of the variables of the exec's env (struct cordon_exec_options) that the sandbox's
+ * environment rules left out, NULL-terminated and owned by @e; NULL when none was (or @e is
+ * NULL). */
+char *const *cordon_exec_env_dropped(const struct cordon_exec *e);
 /* Frees @e; a command still running is killed (its process group). Accepts NULL; returns
  * NULL. Every handle must be freed before its session. */
 struct cordon_exec *cordon_exec_free(struct cordon_exec *e);

@@ -270,6 +270,8 @@ static void t_per_exec(void)
         close(p[0]);
         if (st0 != 0 || strcmp(out, "/tmp\nalpha\n") != 0)
                 die("cwd/env: got '%s'", out);
+        if (cordon_exec_env_dropped(e))
+                die("cwd/env: a variable the rules allow is named as dropped");
         cordon_exec_free(e);
         printf("ok: per-exec cwd and env\n");
 
@@ -313,8 +315,12 @@ static void t_per_exec(void)
         close(p[0]);
         if (st0 != 0 || strcmp(out, "[unset]\n") != 0)
                 die("env filter: got '%s'", out);
+        char *const *dropped = cordon_exec_env_dropped(e);
+        if (!dropped || !dropped[0] || strcmp(dropped[0], "AWS_SECRET_ACCESS_KEY") != 0 ||
+            dropped[1])
+                die("env filter: the dropped names are not [AWS_SECRET_ACCESS_KEY]");
         cordon_exec_free(e);
-        printf("ok: a blocked variable given to one exec stays out\n");
+        printf("ok: a blocked variable given to one exec stays out, and is named to the caller\n");
 
         /* A timeout kills that command's whole group, and only it. */
         if (pipe2(p, O_CLOEXEC) < 0)

@@ -36,7 +36,8 @@ struct cordon_exec {
         int pty_master;
         int status; /* ended: the wait status */
         uint64_t deadline;
-        char *argv0; /* for the failure's message */
+        char *argv0;        /* for the failure's message */
+        char **env_dropped; /* the names of the caller's variables the rules left out */
 };
 
 static struct cordon_exec *find_exec(struct cordon_session *s, uint32_t id)
@@ -276,9 +277,11 @@ static bool exec_ended(void *userdata)
 }
 
 /* The caller's variables through the sandbox's environment rules: one they remove is left
- * out, as at the start. */
-static int filter_env(const struct cordon_session *s, char *const *env, char ***ret)
+ * out, as at the start, and its name put in *@ret_dropped (NULL when none). */
+static int filter_env(const struct cordon_session *s, char *const *env, char ***ret,
+                      char ***ret_dropped)
 {
+        _cleanup_strv_free_ char **dropped = NULL;
         size_t n = 0;
         while (env && env[n])
                 n++;
@@ -297,8 +300,11 @@ static int filter_env(const struct cordon_session *s, char *const *env, char ***
                 name[eq - env[i]] = 0;
                 if (!cordon_env_entry_is_blocked(&s->env_rules, name, eq + 1))
                         out[k++] = env[i];
+                else if (strv_extend(&dropped, name) < 0)
+                        return -ENOMEM;
         }
         *ret = TAKE_PTR(out);
+        *ret_dropped = TAKE_PTR(dropped);
         return 0;
 }
 
@@ -358,8 +364,11 @@ _public_ int cordon_sandbox_exec(struct cordon_sandbox *sb, const struct cordon_
         if (s->suspended && (r = cordon_sandbox_resume(sb, diag)) < 0)
                 return r;
         _cleanup_free_ char **env = NULL;
-        if ((r = filter_env(s, opts->env, &env)) < 0)
-                return cordon_diag_set(diag, r, "a variable of the command is not NAME=VALUE");
+        _cleanup_strv_free_ char **dropped = NULL;
+        if ((r = filter_env(s, opts->env, &env, &dropped)) < 0)
+                return cordon_diag_set(
+                    diag, r,
+                    r == -ENOMEM ? "out of memory" : "a variable of the command is not NAME=VALUE");
         _cleanup_free_ void *buf = NULL;
         size_t len = 0;
         r = cordon_exec_request_encode(opts->argv, env, opts->cwd, &buf, &len);
@@ -428,6 +437,7 @@ _public_ int cordon_sandbox_exec(struct cordon_sandbox *sb, const struct cordon_
                 return r;
         }
         update_deadline(s);
+        e->env_dropped = TAKE_PTR(dropped);
         *ret = TAKE_PTR(e);
         return 0;
 }
@@ -501,6 +511,12 @@ _public_ struct cordon_exec *cordon_exec_free(struct cordon_exec *e)
         safe_close(e->pidfd);
         safe_close(e->pty_master);
         free(e->argv0);
+        strv_free(e->env_dropped);
         free(e);
         return NULL;
+}
+
+_public_ char *const *cordon_exec_env_dropped(const struct cordon_exec *e)
+{
+        return e ? e->env_dropped : NULL;
 }
