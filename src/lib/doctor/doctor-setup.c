@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "lib/doctor/doctor.h"
+#include "lib/launch/backend.h"
 #include "lib/launch/net-decide.h"
 #include "lib/mech/seccomp-notify.h"
 #include "lib/policy/policy.h"
@@ -47,10 +48,13 @@ static void assess_net(const struct cordon_doctor_report *r, const struct cordon
                 snprintf(ret->net_why, sizeof(ret->net_why), "no backend can run here");
                 return;
         }
+        /* The launch's notify() (the landlock backend's) on the report's facts: a backend
+         * whose table has none never gets the listener. */
+        const struct cordon_backend_ops *ops = cordon_backend_ops((enum cordon_backend)backend);
         const struct cordon_net_host host = {
             .landlock_abi = r->landlock.abi > 0 ? r->landlock.abi : r->landlock.error,
             .seccomp = r->seccomp.filter,
-            .notify = backend == CORDON_BACKEND_LANDLOCK && layers && r->seccomp.filter &&
+            .notify = ops && ops->notify && layers && r->seccomp.filter &&
                       (r->seccomp.actions & CORDON_SECCOMP_ACTION_USER_NOTIF) &&
                       cordon_seccomp_notify_available(),
         };

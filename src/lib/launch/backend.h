@@ -3,7 +3,9 @@
  * (sandbox.c) and the session (session-*.c) call instead of asking which backend runs. The ns
  * backend's table is in backend-ns.c, the landlock backend's in backend-landlock.c (its part of
  * the launch in launch-landlock.c); the child's steps of each are in child-steps.c. Only the
- * choice of a backend (launch.c, backend-auto.c) asks which one it is. */
+ * choice of a backend (launch.c, backend-auto.c) asks which one it is. The namespace flags
+ * agree with the traits that resolve and the mechanisms ask below the launcher
+ * (lib/policy/backend-traits.h; test-backend-traits.c pins it). */
 #pragma once
 
 #include <stdbool.h>

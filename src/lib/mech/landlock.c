@@ -16,6 +16,7 @@
 
 #include "lib/mech/landlock-internal.h"
 #include "lib/mech/landlock.h"
+#include "lib/policy/backend-traits.h"
 #include "lib/policy/net-modes.h"
 #include "lib/policy/policy.h"
 #include "shared/macro.h"
@@ -311,6 +312,7 @@ int cordon_landlock_plan_build(const struct cordon_policy *p, enum cordon_backen
                                struct cordon_landlock_plan *ret)
 {
         const struct cordon_net_mode_traits *net = p ? cordon_net_mode_traits(p->net_mode) : NULL;
+        const struct cordon_backend_traits *traits = cordon_backend_traits(backend);
         if (!p || !ret || abi <= 0 || !net)
                 return -EINVAL;
         /* TCP only where the command shares the host's network namespace: under the ns
@@ -319,17 +321,18 @@ int cordon_landlock_plan_build(const struct cordon_policy *p, enum cordon_backen
         struct cordon_landlock_plan plan = {
             .abi = abi,
             .handled = handled_fs(abi),
-            .deny_tcp = net->landlock_deny_tcp && abi >= 4 && backend == CORDON_BACKEND_LANDLOCK,
+            .deny_tcp = net->landlock_deny_tcp && abi >= 4 && !traits->net_ns,
             .scope = abi >= 6,
         };
         int r;
-        if (backend == CORDON_BACKEND_NS)
+        if (!traits->runs)
+                r = -EINVAL;
+        else if (traits->mount_ns)
                 r = build_ns(p, &plan);
-        else if (backend == CORDON_BACKEND_LANDLOCK) {
+        else {
                 plan.host = true;
                 r = cordon_landlock_build_host(p, &plan);
-        } else
-                r = -EINVAL;
+        }
         if (r >= 0)
                 r = drop_covered(&plan);
         if (r < 0) {

@@ -23,6 +23,7 @@
 
 #include "lib/mech/host-program.h"
 #include "lib/mech/pasta.h"
+#include "lib/policy/backend-traits.h"
 #include "lib/policy/diag.h"
 #include "shared/kernel-util.h"
 #include "shared/macro.h"
@@ -155,7 +156,7 @@ int cordon_pasta_probe(const struct cordon_pasta_config *cfg, enum cordon_backen
                        bool skip_probes, struct cordon_diag *diag)
 {
         const char *path = cfg ? cfg->path : NULL;
-        if (backend == CORDON_BACKEND_LANDLOCK)
+        if (!cordon_backend_traits(backend)->net_ns)
                 return cordon_diag_set(diag, -EOPNOTSUPP,
                                        "the filtered network needs a network namespace for pasta "
                                        "and the landlock backend has none (SANDBOX_BACKEND=ns)");

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/policy/backend-traits.h"
 #include "lib/policy/policy.h"
 #include "lib/settings/settings.h"
 #include "shared/macro.h"
@@ -24,7 +25,7 @@ static bool rule_skipped(const struct cordon_fs_rule *r)
  * configuration copies it names in a variable instead. */
 static bool rule_left_out(const struct cordon_fs_rule *r, enum cordon_backend backend)
 {
-        return backend == CORDON_BACKEND_LANDLOCK &&
+        return !cordon_backend_traits(backend)->mount_ns &&
                (r->flags & (CORDON_FS_NS_ONLY | CORDON_FS_CONFIG_COPY));
 }
 
@@ -133,8 +134,8 @@ _public_ int cordon_policy_describe_path(const struct cordon_policy *p, const ch
         info.origin = r->origin;
         info.view = rule_view(r, self);
         /* A configuration copy the ns backend makes a plain file of the sandbox's own. */
-        if (self && (r->flags & CORDON_FS_CONFIG_COPY) && backend != CORDON_BACKEND_LANDLOCK &&
-            cordon_policy_on_own_tmpfs(p, (size_t)w))
+        if (self && (r->flags & CORDON_FS_CONFIG_COPY) &&
+            cordon_backend_traits(backend)->mount_ns && cordon_policy_on_own_tmpfs(p, (size_t)w))
                 info.view = CORDON_PATH_COPY;
         info.protected_in_writable =
             (info.view == CORDON_PATH_READ_ONLY || info.view == CORDON_PATH_COPY ||

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/policy/backend-traits.h"
 #include "lib/resolve/lower-internal.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
@@ -112,7 +113,7 @@ int cordon_lower_agents_project(struct lower *l)
                 return 0;
         /* An explicit landlock backend would drop the rules: nothing is made for them, and the
          * gap is reported instead. */
-        if (l->s->backend == CORDON_BACKEND_LANDLOCK) {
+        if (!cordon_backend_traits(l->s->backend)->mount_ns) {
                 l->p->agent_files_unkept = true;
                 return 0;
         }

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/policy/backend-traits.h"
 #include "lib/profiles/profiles.h"
 #include "lib/resolve/lower-internal.h"
 #include "shared/fd-util.h"
@@ -613,7 +614,7 @@ static int merge_one(struct lower *l, const struct cordon_agent_profile *a,
 int cordon_lower_agents_instructions(struct lower *l)
 {
         /* An explicit landlock backend keeps the masks: the copy would be left out there. */
-        if (!l->home_guest || l->s->backend == CORDON_BACKEND_LANDLOCK)
+        if (!l->home_guest || !cordon_backend_traits(l->s->backend)->mount_ns)
                 return 0;
         for (size_t i = 0; i < l->s->n_agents; i++) {
                 const struct cordon_agent_profile *a = &l->s->agents[i];

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/policy/backend-traits.h"
 #include "lib/policy/diag.h"
 #include "lib/resolve/blocked-refusal.h"
 #include "lib/resolve/lower-internal.h"
@@ -219,7 +220,8 @@ int cordon_lower_blocked_files(struct lower *l)
                  * only a mount namespace gives. Landlock cannot hide one file of a directory it
                  * grants without taking the right to create anything there (the agent's whole
                  * directory): an explicit landlock backend leaves it visible, as cordon(1) says. */
-                if (l->s->backend == CORDON_BACKEND_LANDLOCK && startswith(it->origin, "profile "))
+                if (!cordon_backend_traits(l->s->backend)->mount_ns &&
+                    startswith(it->origin, "profile "))
                         continue;
                 char why[sizeof(l->diag->message)] = "";
                 _cleanup_free_ char *abs = NULL;

@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "lib/policy/backend-traits.h"
 #include "lib/policy/diag.h"
 #include "lib/policy/git-state.h"
 #include "lib/resolve/lower-internal.h"
@@ -177,7 +178,7 @@ static int refuse_landlock(struct lower *l, const char *git)
  * refused, at once when it was asked for, at the launch when an `auto` start falls back to it. */
 static int keep(struct lower *l, const char *path)
 {
-        if (l->s->backend == CORDON_BACKEND_LANDLOCK)
+        if (!cordon_backend_traits(l->s->backend)->mount_ns)
                 return refuse_landlock(l, path);
         if (!l->p->git_protected && !(l->p->git_protected = strdup(path)))
                 return -ENOMEM;
@@ -344,7 +345,7 @@ static int protect_git_root(struct lower *l, const char *root, bool stand_in)
         bool writable = cordon_lower_sandbox_can_write(l, root);
         /* The landlock backend cannot keep a stand-in (a gap cordon(1) names), and does not
          * refuse for one. */
-        bool keep_stand_in = writable && l->s->backend != CORDON_BACKEND_LANDLOCK;
+        bool keep_stand_in = writable && cordon_backend_traits(l->s->backend)->mount_ns;
         /* Whatever is kept here, the check after the run looks for repositories the sandbox
          * made or changed below the root (git-after.h). */
         if (writable && !strv_contains(l->p->git_roots, root) &&

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/policy/backend-traits.h"
 #include "lib/resolve/lower-internal.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
@@ -261,7 +262,7 @@ int cordon_lower_mail_stub(struct lower *l)
         if (!want)
                 return 0;
         l->p->mail_stub_required = on;
-        if (s->backend == CORDON_BACKEND_LANDLOCK) {
+        if (!cordon_backend_traits(s->backend)->mount_ns) {
                 l->p->mail_stub = true; /* the rules below would be dropped */
                 return 0;
         }

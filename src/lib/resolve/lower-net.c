@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lib/net/net-rules.h"
+#include "lib/policy/backend-traits.h"
 #include "lib/policy/diag.h"
 #include "lib/policy/net-modes.h"
 #include "lib/policy/policy.h"
@@ -60,8 +61,8 @@ static int add_list(struct lower *l, struct cordon_net_rules *rules, const struc
  * the file it names is the one replaced, so that the link inside leads to it. */
 static int lower_resolv_conf(struct lower *l)
 {
-        if (l->s->net_mode != CORDON_NET_FILTERED || l->s->backend == CORDON_BACKEND_LANDLOCK ||
-            !cordon_policy_find_fs(l->p, "/etc"))
+        if (l->s->net_mode != CORDON_NET_FILTERED ||
+            !cordon_backend_traits(l->s->backend)->net_ns || !cordon_policy_find_fs(l->p, "/etc"))
                 return 0;
         _cleanup_free_ char *real = cordon_lower_host_realpath(l, "/etc/resolv.conf");
         const char *guest = real && path_is_absolute(real) ? real : "/etc/resolv.conf";

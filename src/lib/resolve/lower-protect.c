@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lib/config/config-files.h"
+#include "lib/policy/backend-traits.h"
 #include "lib/policy/diag.h"
 #include "lib/policy/net-modes.h"
 #include "lib/resolve/lower-internal.h"
@@ -294,14 +295,15 @@ int cordon_lower_protect(struct lower *l)
         /* Both backends: the landlock one grants these read-only (agent profiles). */
         if ((r = cordon_lower_agents_protect(l)) < 0)
                 return r;
-        /* The landlock backend keeps the command's unix sockets from the host's for every
-         * network mode that has a stand-in (launch.c: prepare_backend()): isolated refuses
-         * socket(AF_UNIX), proxied admits it where Landlock keeps host sockets out by path or,
-         * before that, lets it reach only the sockets the command bound (supervisor/notify-unix.h).
-         * It has no use for the masks, and the run is spared reading and parsing the host's
-         * whole socket table. The modes with a stand-in are those with a namespace of their own
-         * under the ns backend (launch/net-mode-hooks.c; pinned by test-net-mode-hooks.c). */
-        if (l->s->backend == CORDON_BACKEND_LANDLOCK &&
+        /* A backend without a network namespace (landlock) keeps the command's unix sockets
+         * from the host's for every network mode that has a stand-in (launch.c:
+         * prepare_backend()): isolated refuses socket(AF_UNIX), proxied admits it where Landlock
+         * keeps host sockets out by path or, before that, lets it reach only the sockets the
+         * command bound (supervisor/notify-unix.h). It has no use for the masks, and the run is
+         * spared reading and parsing the host's whole socket table. The modes with a stand-in
+         * are those with a namespace of their own under the ns backend (launch/net-mode-hooks.c;
+         * pinned by test-net-mode-hooks.c). */
+        if (!cordon_backend_traits(l->s->backend)->net_ns &&
             cordon_net_mode_traits(l->s->net_mode)->netns)
                 return 0;
         return mask_unix_sockets(l, l->h->proc_net_unix ?: "/proc/net/unix");

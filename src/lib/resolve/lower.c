@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/policy/backend-traits.h"
 #include "lib/policy/diag.h"
 #include "lib/policy/output-file.h"
 #include "lib/resolve/env-filter.h"
@@ -102,7 +103,7 @@ static int lower_passwd(struct lower *l)
         /* The landlock backend has no mount namespace to put the filtered files in (a gap
          * `cordon doctor` lists); skip the lookups it would throw away. */
         if (!l->s->filter_passwd || !cordon_policy_find_fs(l->p, "/etc") ||
-            l->s->backend == CORDON_BACKEND_LANDLOCK)
+            !cordon_backend_traits(l->s->backend)->mount_ns)
                 return 0;
         _cleanup_free_ char *pw = NULL, *gr = NULL, *pw_out = NULL, *gr_out = NULL;
         _cleanup_free_ char *self_pw = NULL, *self_gr = NULL;
@@ -404,7 +405,7 @@ static int lower_process(struct lower *l)
         if (s->cgroup_path && !(l->p->cgroup_path = strdup(s->cgroup_path)))
                 return -ENOMEM;
         l->p->backend = s->backend;
-        l->p->landlock_only = s->backend == CORDON_BACKEND_LANDLOCK;
+        l->p->landlock_only = !cordon_backend_traits(s->backend)->mount_ns;
         l->p->fallback = s->fallback;
         /* SANDBOX_PROFILE already holds the strictest of --profile and a capability policy's
          * sandbox_profile (settings-policy.c). */
