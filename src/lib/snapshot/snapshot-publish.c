@@ -115,6 +115,11 @@ struct membuf {
         size_t len, cap, max;
 };
 
+static void membuf_done(struct membuf *m)
+{
+        free(m->data);
+}
+
 static la_ssize_t membuf_write(struct archive *a, void *data, const void *buf, size_t len)
 {
         struct membuf *m = data;
@@ -409,13 +414,11 @@ int cordon_snapshot_publish(const struct snapshot_lib *L, const char *manifest, 
                             struct snapshot_file *f, uint64_t entries_bytes, const char *dest_name,
                             struct snapshot_sink *out, struct cordon_diag *diag)
 {
-        struct membuf m = {0}, frame = {0};
+        _cleanup_(membuf_done) struct membuf m = {0}, frame = {0};
         int r = manifest_entry(L, manifest, len, &m, diag);
-        _cleanup_free_ char *entry = m.data;
         if (r < 0)
                 return r;
-        r = put_frame(L, entry, m.len, &frame, diag);
-        _cleanup_free_ char *frame_data = frame.data;
+        r = put_frame(L, m.data, m.len, &frame, diag);
         if (r < 0)
                 return r;
 
