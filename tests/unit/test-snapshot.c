@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include "lib/snapshot/snapshot-io.h"
 #include "shared/json-util.h"
 #include "snapshot-fixture.h"
 
@@ -363,6 +364,72 @@ Test(snapshot, manifest_is_the_first_entry)
         cr_assert_eq(archive_filter_code(a, 0), ARCHIVE_FILTER_ZSTD);
         archive_read_free(a);
         close(fd);
+        close(p);
+        close(out);
+}
+
+/* An archive large enough for it gets its manifest's frame in the region kept before the
+ * entries, the rest of the region a zstd skippable frame: readers pass over it, and the
+ * archive's sha256 is that of its bytes, the region's included. */
+Test(snapshot, manifest_in_the_kept_region)
+{
+        int p = scratch_dir("p"), out = scratch_dir("out");
+        _cleanup_free_ uint32_t *data = malloc(1u << 20);
+        cr_assert_not_null(data);
+        uint32_t x = 2463534242u; /* xorshift32: bytes zstd cannot shrink */
+        for (unsigned f = 0; f < 20; f++) {
+                for (size_t i = 0; i < (1u << 18); i++) {
+                        x ^= x << 13;
+                        x ^= x >> 17;
+                        x ^= x << 5;
+                        data[i] = x;
+                }
+                char name[16];
+                snprintf(name, sizeof(name), "f%02u", f);
+                make_file(p, name, data, 1u << 20, 0644);
+        }
+        struct cordon_snapshot_dir dirs[] = {{"p", p}};
+        struct cordon_snapshot_stats st;
+        cr_assert_eq(cordon_snapshot_write(dirs, 1, NULL, out, "s", &st, &diag), 0, "%s",
+                     diag.message);
+        _cleanup_free_ char *names = listing("out");
+        cr_assert_str_eq(names, "s");
+        cr_assert_gt(st.archive_bytes, SNAPSHOT_RESERVE + (20u << 20));
+
+        int fd = openat(out, "s", O_RDONLY | O_CLOEXEC);
+        cr_assert_geq(fd, 0);
+        _cleanup_free_ uint8_t *head = malloc(SNAPSHOT_RESERVE + 4);
+        cr_assert_not_null(head);
+        cr_assert_eq(pread(fd, head, SNAPSHOT_RESERVE + 4, 0), SNAPSHOT_RESERVE + 4);
+        static const uint8_t zstd_magic[] = {0x28, 0xb5, 0x2f, 0xfd},
+                             skip_magic[] = {0x50, 0x2a, 0x4d, 0x18};
+        cr_assert_eq(memcmp(head, zstd_magic, 4), 0);
+        cr_assert_eq(memcmp(head + SNAPSHOT_RESERVE, zstd_magic, 4), 0);
+        size_t skip_at = 0;
+        for (size_t i = 4; i + 8 <= SNAPSHOT_RESERVE && !skip_at; i++) {
+                uint32_t len = head[i + 4] | head[i + 5] << 8 | head[i + 6] << 16 |
+                               (uint32_t)head[i + 7] << 24;
+                if (memcmp(head + i, skip_magic, 4) == 0 && i + 8 + len == SNAPSHOT_RESERVE)
+                        skip_at = i;
+        }
+        cr_assert_gt(skip_at, 0, "no skippable frame ending at the entries");
+        cr_assert_lt(skip_at, 4096, "the manifest's frame of 20 files takes %zu bytes", skip_at);
+
+        char hex[65];
+        sha256_of_fd(fd, hex);
+        cr_assert_str_eq(hex, st.archive_sha256);
+        struct stat ast;
+        cr_assert_eq(fstat(fd, &ast), 0);
+        cr_assert_eq((uint64_t)ast.st_size, st.archive_bytes);
+
+        int r = scratch_dir("r");
+        struct cordon_snapshot_dir into[] = {{"p", r}};
+        cr_assert_eq(lseek(fd, 0, SEEK_SET), 0);
+        cr_assert_eq(cordon_snapshot_restore(fd, into, 1, NULL, NULL, &diag), 0, "%s",
+                     diag.message);
+        assert_same_tree(p, r, "p");
+        close(fd);
+        close(r);
         close(p);
         close(out);
 }

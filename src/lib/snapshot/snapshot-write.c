@@ -1,6 +1,7 @@
 /* Writing a snapshot (cordon_snapshot_write in snapshot.h): the trees walked by descriptors,
- * their entries compressed into an unnamed temporary file while each file is read and hashed
- * once, then the archive put together under a temporary name and renamed into place. */
+ * their entries compressed into the archive's file (unnamed until it is complete) behind a
+ * region kept for the manifest while each file is read and hashed once, then the archive
+ * finished under a temporary name and renamed into place (snapshot-publish.c). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -8,7 +9,6 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -342,10 +342,13 @@ static int open_entries(struct writer *w, struct snapshot_sink *sink)
         return 0;
 }
 
+/* The entries, compressed into @fd from SNAPSHOT_RESERVE on; *@ret_bytes their size. */
 static int write_entries(struct writer *w, const struct cordon_snapshot_dir *dirs, size_t n,
-                         struct snapshot_tree_counts *counts, int tmp_fd)
+                         struct snapshot_tree_counts *counts, int fd, uint64_t *ret_bytes)
 {
-        struct snapshot_sink sink = {.fd = tmp_fd};
+        struct snapshot_sink sink = {.fd = fd, .start = SNAPSHOT_RESERVE};
+        if (lseek(fd, SNAPSHOT_RESERVE, SEEK_SET) < 0)
+                return cordon_diag_set(w->diag, -errno, "cannot seek in the archive: %m");
         int r = open_entries(w, &sink);
         for (size_t i = 0; r >= 0 && i < n; i++) {
                 w->tc = &counts[i];
@@ -358,26 +361,8 @@ static int write_entries(struct writer *w, const struct cordon_snapshot_dir *dir
         if (w->a)
                 w->L->write_free(w->a); /* also ends zstd's worker threads */
         w->a = NULL;
+        *ret_bytes = sink.bytes;
         return r < 0 && sink.error < 0 ? sink.error : r;
-}
-
-/* An unnamed file in @dirfd for the compressed entries, or a named one removed at once where
- * the file system has no O_TMPFILE. */
-static int open_scratch(int dirfd)
-{
-        int fd = openat(dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-        if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR))
-                return fd >= 0 ? fd : -errno;
-        char name[64];
-        uint64_t rnd = 0;
-        if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
-                return -errno;
-        snprintf(name, sizeof(name), ".cordon-snapshot-%016llx.scratch", (unsigned long long)rnd);
-        fd = openat(dirfd, name, O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd < 0)
-                return -errno;
-        (void)unlinkat(dirfd, name, 0);
-        return fd;
 }
 
 static bool dest_name_is_valid(const char *name)
@@ -421,14 +406,15 @@ int cordon_snapshot_write(const struct cordon_snapshot_dir *dirs, size_t n,
         w.link = link;
         w.buf = buf;
 
-        _cleanup_close_ int scratch = open_scratch(dest_dirfd);
-        if (scratch < 0) {
+        _cleanup_(cordon_snapshot_file_discard) struct snapshot_file file = {.fd = -EBADF};
+        r = cordon_snapshot_file_open(dest_dirfd, dest_name, &file);
+        if (r < 0) {
                 w.L->entry_free(w.e);
-                return cordon_diag_set(diag, scratch,
-                                       "cannot make a temporary file beside '%s': %s", dest_name,
-                                       strerror(-scratch));
+                return cordon_diag_set(diag, r, "cannot make a temporary file beside '%s': %s",
+                                       dest_name, strerror(-r));
         }
-        r = write_entries(&w, dirs, n, counts, scratch);
+        uint64_t entries_bytes = 0;
+        r = write_entries(&w, dirs, n, counts, file.fd, &entries_bytes);
         w.L->entry_free(w.e);
         if (r < 0)
                 return r;
@@ -440,7 +426,7 @@ int cordon_snapshot_write(const struct cordon_snapshot_dir *dirs, size_t n,
         if (r < 0)
                 return r;
         struct snapshot_sink out = {0};
-        r = cordon_snapshot_publish(w.L, text, text_len, scratch, dest_dirfd, dest_name, &out,
+        r = cordon_snapshot_publish(w.L, text, text_len, &file, entries_bytes, dest_name, &out,
                                     diag);
         if (r < 0)
                 return r;

@@ -62,9 +62,10 @@ extern const struct cordon_snapshot_limits cordon_snapshot_limits_default;
  * manifest's "skipped". @manifest_extra_json, a JSON object or NULL, is stored as the manifest's
  * "extra" (the policy of the session). Ownership, ACLs, extended attributes and the setuid and
  * setgid bits (which a restore refuses) are not stored.
- * Every file is read and hashed once: the entries are compressed into an unnamed temporary file
- * as the trees are read, and the manifest, known only then, is written as its own zstd frame
- * ahead of them (zstd frames concatenate, so the archive is one tar stream).
+ * Every file is read and hashed once: the entries are compressed into the archive's file
+ * (unnamed until complete) behind a region kept for the manifest as the trees are read, and the
+ * manifest, known only then, is written as its own zstd frame ahead of them, a skippable frame
+ * filling the rest of the region (zstd frames concatenate, so the archive is one tar stream).
  * The trees must not change meanwhile (a frozen session): an entry seen to change (another
  * inode, a file shorter or longer than its stat said) fails the write with -EAGAIN.
  * Returns 0, or -errno with @diag naming the tree and entry: -EINVAL (arguments, a tree name),
