@@ -7,6 +7,7 @@
 # EACCES (landlock). Control: the same sandbox writes into the project elsewhere.
 # As root only (an unprivileged sandbox's files are not root's, so the loader refuses them);
 # /app is made here and removed on exit, and the test does not run when /app exists.
+# tap: exclusive (it makes /app, where every start looks for an admin baseline)
 # shellcheck disable=SC1091,SC2016 # resolved at run time; the quoted scripts expand in the sandbox
 . "$(dirname "$0")/../lib/tap.sh"
 

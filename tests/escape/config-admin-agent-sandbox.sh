@@ -8,6 +8,7 @@
 # As root only: the file must be root's, at its real path, created here and removed on exit
 # (with the directories this test made; an /app that already existed is left as it was). The
 # unprivileged user's checks run from the root pass, as cordon-test.
+# tap: exclusive (it makes the machine's admin baseline, which every start reads)
 # shellcheck disable=SC1091,SC2016 # resolved at run time; the quoted scripts expand in the sandbox
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/config.sh"
