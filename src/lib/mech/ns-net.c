@@ -28,8 +28,11 @@ int cordon_ns_net_loopback_up(void)
         strcpy(ifr.ifr_name, "lo");
         if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
                 return -errno;
-        if (ifr.ifr_flags & IFF_UP)
-                return 0;
+        /* Set even when it reads as up: the read takes no lock, and pasta (filtered mode) may
+         * be bringing lo up at that moment, its flag set before 127.0.0.1/8 is added. The set
+         * takes the rtnl lock, so it returns only once that is done, and a bind to the
+         * loopback's addresses after it cannot fail with EADDRNOTAVAIL (seen once in a CI run:
+         * the DNS socket on 127.0.0.53). */
         ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
         if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
                 return -errno;
