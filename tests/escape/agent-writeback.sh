@@ -60,7 +60,9 @@ open(p + \".tmp\", \"w\").write(json.dumps(d)); os.rename(p + \".tmp\", p)'" >/d
 
         # Anything that can read the host's file can lock it (a sandbox that shows the home
         # read-only): the end of this one is not held up by it.
-        flock "$HOME/.claude.json" sleep 60 & holder=$!
+        # (The lock is held by the process killed below, not by a child of it: a 'sleep'
+        # left behind would hold this file's output open for its minute.)
+        (exec 9<"$HOME/.claude.json" && flock 9 && exec sleep 60) & holder=$!
         sleep 0.3
         out=$(timeout 30 sh -c 'cd "$1" && "$2" run --backend "$3" -- sh -c "echo \"{\\\"theme\\\": \\\"held\\\"}\" > \"\$CLAUDE_CONFIG_DIR/.claude.json\"" 2>&1' sh "$T_PROJECT" "$CORDON" "$backend"; echo "rc=$?")
         kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
