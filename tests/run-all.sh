@@ -77,8 +77,19 @@ done
 echo "## formatting (at $SECONDS s)"
 if command -v clang-format >/dev/null && files=$(cd "$src" && git ls-files '*.c' '*.cc' '*.h' 2>/dev/null); then
         lint="1..$(printf '%s\n' "$files" | grep -c .)"
+        # One clang-format for all files (one per file took half a minute); it names each
+        # file that differs ("FILE:LINE:COL: error: ..."). Should it fail without naming one,
+        # each file is checked on its own.
+        # shellcheck disable=SC2086 # the file names are git's, without blanks
+        if out=$(cd "$src" && clang-format --dry-run -Werror $files 2>&1 >/dev/null); then
+                bad=""
+        else
+                bad=$(printf '%s\n' "$out" | sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: error: .*/\1/p' | sort -u)
+                [ -n "$bad" ] || bad=$files
+        fi
         for f in $files; do
-                if (cd "$src" && clang-format --dry-run -Werror "$f" >/dev/null 2>&1); then
+                if ! grep -qxF -- "$f" <<<"$bad" ||
+                        (cd "$src" && clang-format --dry-run -Werror "$f" >/dev/null 2>&1); then
                         lint+=$'\n'"ok - clang-format $f"
                 else
                         lint+=$'\n'"not ok - clang-format $f"
