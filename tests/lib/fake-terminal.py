@@ -67,6 +67,13 @@ attrs = termios.tcgetattr(slave)
 attrs[3] &= ~termios.ICANON
 attrs[6][termios.VMIN], attrs[6][termios.VTIME] = 0, 0
 termios.tcsetattr(slave, termios.TCSANOW, attrs)
-queued = os.read(slave, 4096) if select.select([slave], [], [], 0.1)[0] else b""
+# Until nothing more comes for 0.2 s: the answers written to the master reach the slave's line
+# discipline one by one (a busy machine left all but the first behind a single read).
+queued = b""
+while select.select([slave], [], [], 0.2)[0]:
+    chunk = os.read(slave, 4096)
+    if not chunk:
+        break
+    queued += chunk
 esc = lambda b: repr(b)[2:-1]
 print("OUT:" + esc(out) + " QUEUED:" + esc(queued))
