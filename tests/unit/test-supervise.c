@@ -5,6 +5,7 @@
  * runner. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <signal.h>
@@ -253,7 +254,7 @@ static pid_t start_sandbox(bool reaper, int fds[2], bool stay)
                 if (cmd < 0)
                         _exit(121);
                 sigset_t fwd = forward_set();
-                cordon_reaper_run(cmd, &fwd, supervisor, NULL, NULL);
+                cordon_reaper_run(cmd, &fwd, supervisor, -EBADF, NULL, NULL);
         }
         return pid;
 }
@@ -367,6 +368,76 @@ Test(supervise, sigkill_of_the_supervisor_takes_the_sandbox_along)
         int k = in_child(reaper_outlives_supervisor);
         cr_assert_eq(k, 0, "the daemon was killed (%d)", k);
         cr_assert_eq(in_child(no_reaper_control), 1, "control: without a reaper it lives on");
+}
+
+/* A dying supervisor closes its descriptors before its children are reparented: a command
+ * that ends because of that (a session's server, whose channel closed) finds the reaper still
+ * the supervisor's child. The lifeline (the supervisor's end of a pipe) hung up tells the
+ * reaper it is orphaned all the same. Here the supervisor hangs up without dying, which
+ * stands still the moment a SIGKILL passes through; the control, with no lifeline, shows the
+ * clean-up would be left to a supervisor that is about to be gone. */
+static int marker_fd = -1;
+
+static void orphaned_mark(void *userdata)
+{
+        (void)userdata;
+        (void)!write(marker_fd, "o", 1);
+}
+
+static int orphaned_after_hang_up(bool lifeline)
+{
+        block_all();
+        int life[2], hold[2], mark[2];
+        if (pipe2(life, O_CLOEXEC) < 0 || pipe2(hold, O_CLOEXEC) < 0 || pipe2(mark, O_CLOEXEC) < 0)
+                return 101;
+        pid_t supervisor = getpid();
+        pid_t pid = fork();
+        if (pid == 0) {
+                close(life[1]);
+                close(hold[1]);
+                close(mark[0]);
+                marker_fd = mark[1];
+                if (cordon_reaper_prepare(supervisor) < 0)
+                        _exit(120);
+                pid_t cmd = fork();
+                if (cmd == 0) {
+                        char c; /* the command: ends when the supervisor's end closes */
+                        (void)!read(hold[0], &c, 1);
+                        _exit(0);
+                }
+                close(hold[0]);
+                sigset_t fwd = forward_set();
+                cordon_reaper_run(cmd, &fwd, supervisor, lifeline ? life[0] : -EBADF, orphaned_mark,
+                                  NULL);
+        }
+        close(life[0]);
+        close(hold[0]);
+        close(mark[1]);
+        close(life[1]);
+        close(hold[1]);
+        int st;
+        if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+                return 102;
+        char c;
+        ssize_t k = read(mark[0], &c, 1);
+        return k == 1 && c == 'o' ? 1 : 0;
+}
+
+static int lifeline_hung_up(void)
+{
+        return orphaned_after_hang_up(true);
+}
+
+static int no_lifeline_control(void)
+{
+        return orphaned_after_hang_up(false);
+}
+
+Test(supervise, a_hung_up_lifeline_is_an_orphaning)
+{
+        cr_assert_eq(in_child(lifeline_hung_up), 1, "the reaper cleaned up as orphaned");
+        cr_assert_eq(in_child(no_lifeline_control), 0,
+                     "control: without the lifeline the still-living parent is trusted");
 }
 
 /* The supervisor's kill (timeout, grace period) through the reaper ends the daemon too. */

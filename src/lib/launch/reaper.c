@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -119,7 +120,22 @@ int cordon_reaper_prepare(pid_t supervisor)
         return 0;
 }
 
-_Noreturn void cordon_reaper_run(pid_t cmd, const sigset_t *forward, pid_t supervisor,
+/* Whether the supervisor has died or is dying: no longer our parent, or its end of the
+ * lifeline closed (which a dying process does before its children are reparented). */
+static bool supervisor_gone(pid_t supervisor, int lifeline)
+{
+        if (cordon_raw_syscall0(SYS_getppid) != supervisor)
+                return true;
+        if (lifeline < 0)
+                return false;
+        struct pollfd p = {.fd = lifeline, .events = POLLIN};
+        struct timespec now = {0, 0};
+        /* No signal mask: its size, the fifth argument, is not read. */
+        long n = cordon_raw_syscall4(SYS_ppoll, &p, 1, &now, NULL);
+        return n > 0 && (p.revents & (POLLHUP | POLLERR | POLLIN));
+}
+
+_Noreturn void cordon_reaper_run(pid_t cmd, const sigset_t *forward, pid_t supervisor, int lifeline,
                                  void (*orphaned)(void *userdata), void *userdata)
 {
         sigset_t set = *forward;
@@ -159,8 +175,10 @@ _Noreturn void cordon_reaper_run(pid_t cmd, const sigset_t *forward, pid_t super
                         break;
         }
         kill_children();
-        /* Only once the supervisor is gone may libc run here again (see spawn.c). */
-        if (orphaned && cordon_raw_syscall0(SYS_getppid) != supervisor)
+        /* Only once the supervisor is gone may libc run here again (see spawn.c): a supervisor
+         * whose lifeline hung up has left its memory already (every thread of it is past
+         * exit_mm() before the descriptors they share are closed). */
+        if (orphaned && supervisor_gone(supervisor, lifeline))
                 orphaned(userdata);
         for (;;)
                 (void)cordon_raw_syscall1(SYS_exit_group, status);
@@ -242,6 +260,7 @@ _Noreturn static void reaper_main(struct cordon_reaper *r)
 {
         for (size_t i = 0; i < ELEMENTSOF(r->parent_fds); i++)
                 raw_close(r->parent_fds[i]);
+        raw_close(r->lifeline[1]); /* the supervisor's alone: it hangs up when it dies */
         /* The signals it waits for with sigtimedwait(), blocked before anyone can send them. */
         sigset_t set = r->forward;
         sigaddset(&set, SIGCHLD);
@@ -290,9 +309,12 @@ _Noreturn static void reaper_main(struct cordon_reaper *r)
          * the caller's fds from it, and a copy kept for the sandbox's life would hold a pipe
          * the caller closes (or another sandbox's control channel) open. It needs none; its
          * clean-up after an orphaning opens what it uses. Kernels before 5.9 have no
-         * close_range(): the closes above are what they get. */
-        (void)cordon_raw_syscall3(SYS_close_range, 3, ~0U, 0);
-        cordon_reaper_run(cmd, &r->forward, r->supervisor, r->orphaned, r->userdata);
+         * close_range(): the closes above are what they get. The lifeline stays. */
+        int keep = r->lifeline[0];
+        if (keep > 3)
+                (void)cordon_raw_syscall3(SYS_close_range, 3, keep - 1, 0);
+        (void)cordon_raw_syscall3(SYS_close_range, keep >= 3 ? keep + 1 : 3, ~0U, 0);
+        cordon_reaper_run(cmd, &r->forward, r->supervisor, keep, r->orphaned, r->userdata);
 }
 
 #if CORDON_RAW_SYSCALL_INLINE && !defined(CORDON_ASAN)
@@ -302,6 +324,17 @@ static int reaper_entry(void *arg)
         reaper_main(arg);
 }
 #endif
+
+/* In the supervisor: both ends, where they are still open (the reaper is reaped, or never
+ * started). */
+static void lifeline_close(struct cordon_reaper *r)
+{
+        for (size_t i = 0; i < ELEMENTSOF(r->lifeline); i++)
+                if (r->lifeline[i] >= 0) {
+                        close(r->lifeline[i]);
+                        r->lifeline[i] = -EBADF;
+                }
+}
 
 /* Where the raw system calls are inline (x86_64), the reaper shares our memory (CLONE_VM): a
  * fork would cost copy-on-write faults on every page the supervisor, the reaper and the
@@ -327,23 +360,37 @@ pid_t cordon_reaper_start(struct cordon_reaper *r, int *ret_pidfd)
         if (!r->stack && !(r->stack = stacks_get()))
                 return -ENOMEM;
 #endif
+        lifeline_close(r);
+        if (pipe2(r->lifeline, O_CLOEXEC) < 0) {
+                r->lifeline[0] = r->lifeline[1] = -EBADF;
+                return -errno;
+        }
 #ifdef REAPER_CAN_SHARE_MEMORY
         if (!r->fork) {
                 pid = clone(reaper_entry, (char *)r->stack + REAPER_STACK_SIZE,
                             CLONE_VM | CLONE_PIDFD | SIGCHLD, r, &pidfd);
-                if (pid < 0)
-                        return -errno;
+                if (pid < 0) {
+                        int e = -errno;
+                        lifeline_close(r);
+                        return e;
+                }
                 goto done;
         }
 #endif
         pid = fork();
         if (pid == 0)
                 reaper_main(r);
-        if (pid < 0)
-                return -errno;
+        if (pid < 0) {
+                int e = -errno;
+                lifeline_close(r);
+                return e;
+        }
 #ifdef REAPER_CAN_SHARE_MEMORY
 done:
 #endif
+        /* The reaper's end: not ours to hold (nor to pass on to what we start next). */
+        close(r->lifeline[0]);
+        r->lifeline[0] = -EBADF;
         if (pidfd < 0)
                 pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
         r->pid = pid;
@@ -371,10 +418,12 @@ void cordon_reaper_stop(struct cordon_reaper *r)
                 break;
         }
         r->pid = 0;
+        lifeline_close(r);
 }
 
 void cordon_reaper_clear(struct cordon_reaper *r)
 {
         stacks_put(r->stack);
         r->stack = NULL;
+        lifeline_close(r);
 }

@@ -32,8 +32,13 @@ int cordon_reaper_prepare(pid_t supervisor);
  * raw system calls only (raw-syscall.h), so it may share the
  * supervisor's memory. When the supervisor died, @orphaned
  * (if any) is called after that with @userdata, to clean up on the host what the supervisor no
- * longer can. Exits with @cmd's shell-style status, or 137 when told to kill or orphaned. */
-_Noreturn void cordon_reaper_run(pid_t cmd, const sigset_t *forward, pid_t supervisor,
+ * longer can. The supervisor counts as dead once it is no longer the parent, or once @lifeline
+ * (the read end of a pipe whose write end only the supervisor holds; -EBADF: none) hangs up: a
+ * dying supervisor closes its descriptors before its children are reparented, and a command
+ * that ends because of that (a session's server, whose channel closed) must not find it still
+ * the parent and leave the clean-up to nobody. Exits with @cmd's shell-style status, or 137
+ * when told to kill or orphaned. */
+_Noreturn void cordon_reaper_run(pid_t cmd, const sigset_t *forward, pid_t supervisor, int lifeline,
                                  void (*orphaned)(void *userdata), void *userdata);
 
 /* How the reaper is started and what it does first. Lives in the sandbox, unchanged, as long as
@@ -68,6 +73,10 @@ struct cordon_reaper {
 
         /* Set by cordon_reaper_start(). */
         pid_t supervisor;
+        /* The lifeline (see cordon_reaper_run()): the supervisor keeps the write end, [1],
+         * until the reaper is reaped; the reaper keeps the read end, [0]. -EBADF: none. The
+         * creator of the struct sets both to -EBADF. */
+        int lifeline[2];
         pid_t pid;
         void *stack; /* the stacks of the reaper and the command's child; NULL: none */
 };

@@ -333,6 +333,7 @@ _public_ int cordon_sandbox_start_with(const struct cordon_policy *p, char *cons
         sb->report_fd = sb->ns_fds[0] = sb->ns_fds[1] = sb->ns_fds[2] = -EBADF;
         sb->proxy_listener = sb->net_log_fd = sb->l.proxy_fd = sb->notify_listener = -EBADF;
         sb->dns_socket = sb->net_up[0] = sb->net_up[1] = -EBADF;
+        sb->reaper.lifeline[0] = sb->reaper.lifeline[1] = -EBADF;
         sb->l.cgroup_fds[0] = sb->l.cgroup_fds[1] = sb->l.cgroup_fds[2] = sb->l.cgroup_fds[3] =
             -EBADF;
         sb->l.pasta = CORDON_PASTA_NONE;
