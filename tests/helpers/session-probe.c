@@ -373,7 +373,9 @@ static void t_per_exec(void)
 static void t_pty(void)
 {
         char *argv[] = {W("sh"), W("-c"),
-                        W("test -t 0 && test -t 1 && echo terminal; read x; echo got:$x"), NULL};
+                        W("test -t 0 && test -t 1 && echo terminal; echo \"name:$(tty)\"; "
+                          "read x; echo got:$x"),
+                        NULL};
         struct cordon_exec_options eo = {.argv = argv, .flags = CORDON_EXEC_PTY};
         struct cordon_exec *e = NULL;
         struct cordon_diag d = {0};
@@ -399,8 +401,12 @@ static void t_pty(void)
         }
         if (wait_status(e) != 0 || !strstr(out, "terminal") || !strstr(out, "got:typed"))
                 die("pty: got '%s'", out);
+        /* A name tty(1) finds, in the sandbox's devpts (ns) or the host's (landlock). */
+        if (!strstr(out, "name:/dev/pts/"))
+                die("pty: the terminal has no name inside: '%s'", out);
         cordon_exec_free(e);
-        printf("ok: output and input through a pty, which is the command's terminal\n");
+        printf("ok: output and input through a pty, which is the command's terminal, with a "
+               "name (/dev/pts/N)\n");
 }
 
 static void check_suspended(struct cordon_exec *busy)

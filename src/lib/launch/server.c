@@ -23,6 +23,7 @@
 #include "lib/launch/exec-search.h"
 #include "lib/launch/pid1.h"
 #include "lib/launch/server.h"
+#include "lib/terminal/pty.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 
@@ -190,11 +191,28 @@ static void start_command(struct server *s, const struct cordon_control_msg *m)
         _cleanup_close_ int pidfd = -EBADF;
         if (r >= 0 && !(env = merge_env(s->c->envp, req.envp)))
                 r = -ENOMEM;
+        /* A terminal made outside has no name in our devpts (tty(1), ttyname(3) and
+         * GPG_TTY=$(tty) find none): PID 1 makes the command's pair here, like the supervisor's
+         * one, and hands the master over before the command starts: only a master the
+         * supervisor has is a terminal the command may use. Where any of it fails the outside
+         * one serves, nameless. */
+        const bool pty = m->flags & CORDON_CONTROL_EXEC_PTY;
+        int fds[3] = {m->fds[0], m->fds[1], m->fds[2]};
+        _cleanup_close_ int in_master = -EBADF, in_slave = -EBADF;
+        if (r >= 0 && pty && s->c->pid1 && m->n_fds == 3 && s->control >= 0 &&
+            (in_master = cordon_pty_open_like(m->fds[0], "/dev/pts/ptmx", &in_slave)) >= 0) {
+                struct cordon_control_msg fdm = {.type = CORDON_CONTROL_FD,
+                                                 .kind = CORDON_CONTROL_FD_PTY_MASTER,
+                                                 .id = m->id,
+                                                 .rule = -1,
+                                                 .fd = in_master};
+                if (cordon_control_send(s->control, &fdm) >= 0)
+                        fds[0] = fds[1] = fds[2] = in_slave;
+        }
         if (r >= 0) {
                 int step = CORDON_STEP_FORK;
-                pid_t pid = cordon_server_spawn(req.argv, env, req.cwd ?: s->c->cwd, m->fds,
-                                                m->n_fds, m->flags & CORDON_CONTROL_EXEC_PTY,
-                                                s->c->new_session, &step);
+                pid_t pid = cordon_server_spawn(req.argv, env, req.cwd ?: s->c->cwd, fds, m->n_fds,
+                                                pty, s->c->new_session, &step);
                 if (pid > 0) {
                         s->cmds[s->n++] = (struct command){.id = m->id, .pid = pid};
                         out.type = CORDON_CONTROL_STARTED;

@@ -107,6 +107,18 @@ static void on_message(struct cordon_session *s, const struct cordon_control_msg
                         e->status = m->status;
                 }
                 break;
+        case CORDON_CONTROL_FD: {
+                /* The master of the terminal PID 1 made inside for a command that asked for one
+                 * (server.c), before its start: taken in place of ours when it is a pty master. */
+                unsigned ptn;
+                if (m->kind == CORDON_CONTROL_FD_PTY_MASTER && e && !e->started && !e->failed &&
+                    e->pty_master >= 0 && m->fd >= 0 && ioctl(m->fd, TIOCGPTN, &ptn) == 0) {
+                        safe_close(e->pty_master);
+                        e->pty_master = m->fd;
+                        return;
+                }
+                break;
+        }
         case CORDON_CONTROL_DONE:
                 s->done_seen = true;
                 s->done_err = m->err > 0 && m->err < 4096 ? m->err : 0;

@@ -285,14 +285,12 @@ int cordon_pty_child_setup(const struct cordon_pty *pty)
         return 0;
 }
 
-int cordon_pty_move_inside(struct cordon_pty *pty, const char *ptmx)
+int cordon_pty_open_like(int like, const char *ptmx, int *ret_slave)
 {
         struct termios t;
         struct winsize ws;
 
-        if (pty->slave < 0)
-                return -EBADF;
-        if (tcgetattr(pty->slave, &t) < 0 || ioctl(pty->slave, TIOCGWINSZ, &ws) < 0)
+        if (tcgetattr(like, &t) < 0 || ioctl(like, TIOCGWINSZ, &ws) < 0)
                 return -errno;
         _cleanup_close_ int master = open(ptmx, O_RDWR | O_NOCTTY | O_CLOEXEC);
         if (master < 0)
@@ -304,11 +302,23 @@ int cordon_pty_move_inside(struct cordon_pty *pty, const char *ptmx)
                 return slave;
         if (tcsetattr(slave, TCSANOW, &t) < 0 || ioctl(master, TIOCSWINSZ, &ws) < 0)
                 return -errno;
+        *ret_slave = TAKE_FD(slave);
+        return TAKE_FD(master);
+}
+
+int cordon_pty_move_inside(struct cordon_pty *pty, const char *ptmx)
+{
+        if (pty->slave < 0)
+                return -EBADF;
+        int slave = -EBADF;
+        int master = cordon_pty_open_like(pty->slave, ptmx, &slave);
+        if (master < 0)
+                return master;
         safe_close(pty->slave);
         safe_close(pty->master);
-        pty->slave = TAKE_FD(slave);
+        pty->slave = slave;
         pty->master = -EBADF;
-        return TAKE_FD(master);
+        return master;
 }
 
 int cordon_pty_adopt_master(struct cordon_pty *pty, int master)

@@ -117,6 +117,9 @@ int cordon_pty_child_setup(const struct cordon_pty *pty);
  * ttyname(3) find. Returns the new master (close-on-exec) for the supervisor, who adopts it with
  * cordon_pty_adopt_master(); -errno with @pty unchanged. */
 int cordon_pty_move_inside(struct cordon_pty *pty, const char *ptmx);
+/* The same for one terminal fd: a new pair from @ptmx with the modes and size of the terminal
+ * @like. Returns its master and puts its slave in @ret_slave (both close-on-exec), or -errno. */
+int cordon_pty_open_like(int like, const char *ptmx, int *ret_slave);
 
 /* Parent side: relays through @master (taken over, made non-blocking) instead of the master
  * cordon_pty_open() made, which is closed. Returns 0 or -errno (then @master is closed and the
