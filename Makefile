@@ -27,13 +27,14 @@ demo: all
 	@scripts/demo.sh $(BUILD)/src/cli/cordon
 
 # Every suite against the normal build and an AddressSanitizer+UBSan build, one summary line.
+# The sanitizer build is only configured here: run-all.sh builds it while the normal build's
+# suites run.
 # (-Dtests=enabled: a build dir configured by 'make demo' before Criterion was installed must
 # not quietly lose its unit tests.)
 check: test-deps
 	@$(call setup,$(BUILD),,-Dwerror=true)
 	@ninja -C $(BUILD) >/dev/null
 	@$(call setup,$(SANITIZE_BUILD),,-Db_sanitize=address$(comma)undefined -Db_lundef=false)
-	@ninja -C $(SANITIZE_BUILD) >/dev/null
 	@tests/run-all.sh $(BUILD) $(SANITIZE_BUILD)
 
 check-fast: test-deps

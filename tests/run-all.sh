@@ -32,7 +32,109 @@ count() {
         fi
 }
 
+# The shell suites spend much of their time waiting (for sandboxes, terminals, timeouts), so
+# compiling goes on beside them, niced: every build after the first is built while the one
+# before it is tested (each must be configured already, as make check does), and the warnings
+# builds follow. Their results are counted where they would have been run.
+bg=$(mktemp -d /tmp/cordon-run-all.XXXXXX)
+bg_pid=''
+cleanup() {
+        [ -n "$bg_pid" ] && [ ! -e "$bg/warnings.rc" ] && kill -- "-$bg_pid" 2>/dev/null
+        rm -rf "$bg"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+# build_is BUILD_DIR: "COMPILER BUILDTYPE WERROR" of a configured build directory (gcc
+# debugoptimized true), from meson's introspection files
+build_is() {
+        python3 - "$1" <<'PY' 2>/dev/null
+import json, re, sys
+d = sys.argv[1]
+opts = {o["name"]: o["value"] for o in json.load(open(d + "/meson-info/intro-buildoptions.json"))}
+log = open(d + "/meson-logs/meson-log.txt").read()
+cc = re.search(r"^C compiler for the host machine: \S+ \((\w+) ", log, re.M).group(1)
+print(cc, opts["buildtype"], str(opts["werror"]).lower())
+PY
+}
+
+# The normal builds hide compiler output; warnings are checked once, with both compilers:
+#   gcc at the default optimisation: the build under test itself, when it was configured with
+#     -Werror (make check does that; it then could not have been built with a warning);
+#   gcc at the release optimisation, in a build directory of its own (-O3 finds
+#     maybe-uninitialized paths that -O2 does not);
+#   clang, in a build directory of its own, unoptimised: its warnings come from the front end,
+#     the same at every optimisation level, and an unoptimised build takes half the time.
+# Writes its TAP to $bg/warnings.tap and what failed to $bg/warnings.out.
+warnings_builds() {
+        local lint="" n=0 b cc type name dir cxx log
+        for b in "gcc debugoptimized" "gcc release" "clang plain"; do
+                cc=${b% *} type=${b#* }
+                n=$((n + 1))
+                name="$cc $type build with -Werror"
+                if [ "$(build_is "$first")" = "$b true" ]; then
+                        lint+=$'\n'"ok - $name (the build under test, $first)"
+                        continue
+                fi
+                if ! command -v "$cc" >/dev/null; then
+                        lint+=$'\n'"not ok - $name: $cc is not installed (make test-deps)"
+                        echo "not ok - $name: $cc is not installed (make test-deps)"
+                        continue
+                fi
+                dir=$(mktemp -d /tmp/cordon-warnings.XXXXXX)
+                # and C++ with the same compiler family (agent-toml.cc)
+                cxx=g++; [ "$cc" = clang ] && cxx=clang++
+                if log=$(CC=$cc CXX=$cxx meson setup "$dir" "$src" --buildtype="$type" \
+                        -Dwerror=true -Dtests=enabled 2>&1 && ninja -C "$dir" 2>&1); then
+                        lint+=$'\n'"ok - $name"
+                else
+                        lint+=$'\n'"not ok - $name"
+                        echo "not ok - $name:"
+                        printf '%s\n' "$log" | grep -E ': (warning|error)|^cc1' | head -20 | sed 's/^/    /'
+                fi
+                rm -rf "$dir"
+        done
+        printf '1..%s%s\n' "$n" "$lint" >"$bg/warnings.tap"
+}
+
+first=$1
+# Started in a process group of its own (set -m), so that an interrupted run ends it whole.
+set -m
+(
+        renice -n 19 -p "$BASHPID" >/dev/null
+        i=0
+        for build in "$@"; do
+                i=$((i + 1))
+                [ $i -eq 1 ] && continue
+                ninja -C "$build" >"$bg/build-$i.log" 2>&1
+                echo $? >"$bg/build-$i.rc"
+        done
+        warnings_builds >"$bg/warnings.out" 2>&1
+        echo finished >"$bg/warnings.rc"
+) &
+bg_pid=$!
+set +m
+
+# wait_for FILE: until the background job has written it (or has died without doing so)
+wait_for() {
+        while [ ! -e "$1" ]; do
+                kill -0 "$bg_pid" 2>/dev/null || [ -e "$1" ] || return 1
+                sleep 1
+        done
+}
+
+i=0
 for build in "$@"; do
+        i=$((i + 1))
+        if [ $i -gt 1 ]; then
+                echo "## building $build (at $SECONDS s)"
+                if ! wait_for "$bg/build-$i.rc" || [ "$(cat "$bg/build-$i.rc")" != 0 ]; then
+                        echo "not ok - building $build failed:"
+                        grep -E ': (warning|error)|^FAILED' "$bg/build-$i.log" | head -20 | sed 's/^/    /'
+                        fail=$((fail + 1))
+                        continue
+                fi
+        fi
         export ASAN_OPTIONS=detect_leaks=1
         echo "## unit tests ($build) (at $SECONDS s)"
         if ! compgen -G "$build/tests/unit/test-*" >/dev/null; then
@@ -129,56 +231,14 @@ grep -q '^not ok' <<<"$out" && st=1
 printf '%s\n' "$out" | grep -E '^(not ok|#   )'
 count "mission table" $st "$out"
 
-# The normal builds above hide compiler output; warnings are checked here, once, with both
-# compilers:
-#   gcc at the default optimisation: the build under test itself, when it was configured with
-#     -Werror (make check does that; it then could not have been built with a warning);
-#   gcc at the release optimisation, in a build directory of its own (-O3 finds
-#     maybe-uninitialized paths that -O2 does not);
-#   clang, in a build directory of its own, unoptimised: its warnings come from the front end,
-#     the same at every optimisation level, and an unoptimised build takes half the time.
 echo "## warnings (at $SECONDS s)"
-lint="" n=0
-# build_is BUILD_DIR: "COMPILER BUILDTYPE WERROR" of a configured build directory (gcc
-# debugoptimized true), from meson's introspection files
-build_is() {
-        python3 - "$1" <<'PY' 2>/dev/null
-import json, re, sys
-d = sys.argv[1]
-opts = {o["name"]: o["value"] for o in json.load(open(d + "/meson-info/intro-buildoptions.json"))}
-log = open(d + "/meson-logs/meson-log.txt").read()
-cc = re.search(r"^C compiler for the host machine: \S+ \((\w+) ", log, re.M).group(1)
-print(cc, opts["buildtype"], str(opts["werror"]).lower())
-PY
-}
-builds=("gcc debugoptimized" "gcc release" "clang plain")
-for b in "${builds[@]}"; do
-        cc=${b% *} type=${b#* }
-        n=$((n + 1))
-        name="$cc $type build with -Werror"
-        if [ "$(build_is "$1")" = "$b true" ]; then
-                lint+=$'\n'"ok - $name (the build under test, $1)"
-                continue
-        fi
-        if ! command -v "$cc" >/dev/null; then
-                lint+=$'\n'"not ok - $name: $cc is not installed (make test-deps)"
-                echo "not ok - $name: $cc is not installed (make test-deps)"
-                continue
-        fi
-        dir=$(mktemp -d /tmp/cordon-warnings.XXXXXX)
-        # and C++ with the same compiler family (agent-toml.cc)
-        cxx=g++; [ "$cc" = clang ] && cxx=clang++
-        if log=$(CC=$cc CXX=$cxx meson setup "$dir" "$src" --buildtype="$type" -Dwerror=true \
-                -Dtests=enabled 2>&1 && ninja -C "$dir" 2>&1); then
-                lint+=$'\n'"ok - $name"
-        else
-                lint+=$'\n'"not ok - $name"
-                echo "not ok - $name:"
-                printf '%s\n' "$log" | grep -E ': (warning|error)|^cc1' | head -20 | sed 's/^/    /'
-        fi
-        rm -rf "$dir"
-done
-count warnings 0 "1..$n$lint"
+if wait_for "$bg/warnings.rc" && [ -f "$bg/warnings.tap" ]; then
+        cat "$bg/warnings.out"
+        count warnings 0 "$(cat "$bg/warnings.tap")"
+else
+        echo "not ok - the warnings builds did not finish"
+        fail=$((fail + 1))
+fi
 
 echo "# all suites took $SECONDS s"
 echo "$pass passed, $fail failed, $skipped skipped"

@@ -46,8 +46,14 @@ check "control: without an admin, the denied path's subdirectory stays writable"
 run_conf=$T_TMP/run.conf
 grep -v link-to-denied "$cfg_dir/sandbox.conf" >"$run_conf"
 echo 'EXTRA_WRITABLE_PATHS+=("$HOME/denied/sub" "$HOME/fine")' >>"$run_conf"
-out=$(CORDON_CONF=$run_conf "$CORDON" run --quiet --net isolated -- cat "$T_PROJECT/admin-secret" 2>/dev/null)
-check "control: without an admin, the project file is readable" TOPSECRET "$out"
+out=$(CORDON_CONF=$run_conf "$CORDON" run --quiet --net isolated -- cat "$T_PROJECT/admin-secret" 2>"$T_TMP/control.err")
+rc=$?
+if [ "$out" = TOPSECRET ]; then
+        ok "control: without an admin, the project file is readable"
+else # seen once, empty, under load: what cordon said then
+        not_ok "control: without an admin, the project file is readable" "expected: TOPSECRET" \
+                "actual:   $out (status $rc)" "$(tail -5 "$T_TMP/control.err")"
+fi
 
 if [ -z "$admin" ]; then
         for i in $(seq 21); do skip "fixtures not owned by root (run the suite as root)" "admin rule $i"; done
