@@ -2,8 +2,8 @@
  * (tests/integration/session.sh). The sandbox is what the settings give for the working
  * directory as the project (SANDBOX_BACKEND from the environment), network isolated.
  * Usage: session-probe TEST [ARG]; prints "ok: ..." lines and exits 0, or says what failed on
- * stderr and exits 1. Tests: start, concurrent N, per-exec, pty, suspend, cycles N, forkloop,
- * holder-killed, attach, attach-linked-home (HOME a link). */
+ * stderr and exits 1. Tests: start, concurrent N, per-exec, pty, suspend, cycles N, forkloop, wide
+ * N, holder-killed, attach, attach-linked-home (HOME a link). */
 #include <cordon/cordon.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -505,6 +505,53 @@ static void t_forkloop(void)
         printf("ok: a fork loop is stopped whole (%zu processes, none running)\n", all);
 }
 
+/* One process with a thousand children (its /proc children list is over 4 KB, read in more
+ * than one piece): the suspend stops every one. */
+static void t_wide(int n)
+{
+        int q[2];
+        if (pipe2(q, O_CLOEXEC) < 0)
+                die("pipe");
+        char script[160];
+        snprintf(script, sizeof(script),
+                 "i=0; while [ $i -lt %d ]; do sleep 60 & i=$((i+1)); done; echo ready; "
+                 "exec sleep 60",
+                 n);
+        struct cordon_exec *f = run(script, q[1], 0);
+        close(q[1]);
+        char buf[64] = "";
+        size_t k = 0;
+        uint64_t t0 = now_ms();
+        while (!strstr(buf, "ready") && now_ms() - t0 < 60000) {
+                struct pollfd pfd = {.fd = q[0], .events = POLLIN};
+                if (poll(&pfd, 1, 100) > 0) {
+                        ssize_t r = read(q[0], buf + k, sizeof(buf) - 1 - k);
+                        if (r <= 0)
+                                break;
+                        k += (size_t)r;
+                        buf[k] = 0;
+                }
+                (void)cordon_exec_poll(f);
+        }
+        close(q[0]);
+        if (!strstr(buf, "ready"))
+                die("wide: the %d children did not start", n);
+        struct cordon_diag d = {0};
+        if (cordon_sandbox_suspend(sb, &d) < 0)
+                die("suspend: %s", d.message);
+        size_t all, running;
+        session_procs(host_pid(f), &all, &running);
+        if (running || all < (size_t)n)
+                die("wide: %zu of %zu processes still run after the suspend", running, all);
+        if (cordon_sandbox_resume(sb, &d) < 0)
+                die("resume: %s", d.message);
+        cordon_exec_kill(f, SIGKILL);
+        wait_status(f);
+        cordon_exec_free(f);
+        printf("ok: a process with %d children is stopped whole (%zu processes, none running)\n", n,
+               all);
+}
+
 /* The process holding the session dies of SIGKILL: nothing of it may stay. */
 /* The first child of @parent whose argv[0] starts with @name (pasta), or 0. */
 static pid_t child_named(pid_t parent, const char *name)
@@ -1000,6 +1047,8 @@ int main(int argc, char **argv)
                 t_cycles(n ?: 50);
         else if (strcmp(t, "forkloop") == 0)
                 t_forkloop();
+        else if (strcmp(t, "wide") == 0)
+                t_wide(n ?: 1000);
         else if (strcmp(t, "attach") == 0)
                 t_attach();
         else if (strcmp(t, "attach-linked-home") == 0)

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,30 +73,37 @@ static char proc_state(pid_t pid, pid_t *ret_ppid, long *ret_threads)
         return state;
 }
 
-static void parse_children(const char *buf, pid_t *out, size_t *n)
-{
-        for (const char *s = buf; *s && *n < TREE_MAX;) {
-                char *e;
-                long v = strtol(s, &e, 10);
-                if (e == s)
-                        break;
-                if (v > 0)
-                        out[(*n)++] = (pid_t)v;
-                s = e;
-        }
-}
-
+/* Appends the pids of the children file @path to @out, the whole of it: a process with a
+ * thousand children lists 6 KB and more, and a pid may span two reads. */
 static void read_children(const char *path, pid_t *out, size_t *n)
 {
         char buf[4096];
         _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
                 return;
-        ssize_t k = read(fd, buf, sizeof(buf) - 1);
-        if (k <= 0)
-                return;
-        buf[k] = 0;
-        parse_children(buf, out, n);
+        long v = 0;
+        bool in_number = false;
+        for (;;) {
+                ssize_t k = read(fd, buf, sizeof(buf));
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k <= 0)
+                        break;
+                for (ssize_t i = 0; i < k; i++) {
+                        if (buf[i] >= '0' && buf[i] <= '9') {
+                                if (v < INT32_MAX / 10)
+                                        v = v * 10 + (buf[i] - '0');
+                                in_number = true;
+                                continue;
+                        }
+                        if (in_number && v > 0 && *n < TREE_MAX)
+                                out[(*n)++] = (pid_t)v;
+                        v = 0;
+                        in_number = false;
+                }
+        }
+        if (in_number && v > 0 && *n < TREE_MAX)
+                out[(*n)++] = (pid_t)v;
 }
 
 /* Appends the children of @pid to @out: its main thread's list, and every thread's when it has
