@@ -175,6 +175,39 @@ static char stat_of(pid_t pid, unsigned long long *ret_ticks)
 /* Every process of the session but its server: PID 1's namespace (ns), else the processes
  * below the reaper but the server (landlock: it is stopped too, so it counts). Returns how many
  * there are, and how many of them are not stopped. */
+/* The child of @parent whose comm is ours, or 0. */
+static pid_t child_named_comm(pid_t parent)
+{
+        char self[32] = "", path[96], buf[4096];
+        int fd = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd >= 0 ? read(fd, self, sizeof(self) - 1) : -1;
+        if (fd >= 0)
+                close(fd);
+        if (n <= 0)
+                return 0;
+        self[n] = 0;
+        snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)parent, (int)parent);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+        if (fd >= 0)
+                close(fd);
+        if (n <= 0)
+                return 0;
+        buf[n] = 0;
+        for (char *save = NULL, *t = strtok_r(buf, " \n", &save); t;
+             t = strtok_r(NULL, " \n", &save)) {
+                char comm[32] = "";
+                snprintf(path, sizeof(path), "/proc/%s/comm", t);
+                fd = open(path, O_RDONLY | O_CLOEXEC);
+                ssize_t k = fd >= 0 ? read(fd, comm, sizeof(comm) - 1) : -1;
+                if (fd >= 0)
+                        close(fd);
+                if (k > 0 && (comm[k] = 0, strcmp(comm, self) == 0))
+                        return (pid_t)atoi(t);
+        }
+        return 0;
+}
+
 static void session_procs(pid_t member, size_t *ret_all, size_t *ret_running)
 {
         const struct cordon_report *rep = cordon_sandbox_report(sb);
@@ -186,6 +219,10 @@ static void session_procs(pid_t member, size_t *ret_all, size_t *ret_running)
         if (k > 0)
                 self_ns[k] = 0;
         *ret_all = *ret_running = 0;
+        /* cordon's own processes are not counted: PID 1 (ns), the reaper and the confined
+         * server below it (landlock; a fork of this program: the reaper's child with our comm),
+         * which stays up to serve, as PID 1 does. */
+        pid_t server = rep->backend == CORDON_BACKEND_LANDLOCK ? child_named_comm(rep->pid) : 0;
         for (int round = 0; round < 1; round++) {
                 FILE *ps = popen("ps -e -o pid= -o ppid=", "r");
                 int pid, ppid;
@@ -197,7 +234,7 @@ static void session_procs(pid_t member, size_t *ret_all, size_t *ret_running)
                 if (ps)
                         pclose(ps);
                 for (size_t i = 0; i < n; i++) {
-                        if (pids[i] == rep->pid)
+                        if (pids[i] == rep->pid || pids[i] == server)
                                 continue;
                         bool in = false;
                         if (rep->backend == CORDON_BACKEND_NS) {
@@ -426,13 +463,29 @@ static void check_suspended(struct cordon_exec *busy)
 
 static void t_suspend(void)
 {
+        /* A process of the same user outside the session: a stop that reached past the
+         * sandbox (the landlock server's kill(-1) without Landlock's signal scoping) would
+         * stop it too. */
+        pid_t outside = fork();
+        if (outside == 0) {
+                execl("/bin/sleep", "sleep", "30", (char *)NULL);
+                _exit(127);
+        }
+        if (outside < 0)
+                die("fork");
         struct cordon_exec *busy = run("while :; do :; done", -1, 0);
         usleep(100 * 1000);
         struct cordon_diag d = {0};
         if (cordon_sandbox_suspend(sb, &d) < 0)
                 die("suspend: %s", d.message);
         check_suspended(busy);
-        printf("ok: suspended (%s): nothing runs, no CPU time is used\n",
+        char out_st = stat_of(outside, NULL);
+        kill(outside, SIGKILL);
+        waitpid(outside, NULL, 0);
+        if (out_st != 'S' && out_st != 'R')
+                die("suspended, a process of the same user outside the session is '%c'", out_st);
+        printf("ok: suspended (%s): nothing runs, no CPU time is used; a process outside is "
+               "not stopped\n",
                cordon_suspend_mechanism_to_string(cordon_sandbox_report(sb)->suspend));
         /* An exec resumes it first. */
         struct cordon_exec *t = run("true", -1, 0);

@@ -90,8 +90,9 @@ struct cordon_backend_ops {
         /* Whether policy rules kept only by a mount namespace stay writable here (the report's
          * landlock.left_writable). */
         bool mount_ns_rules_lost;
-        /* A session's stop signals come from inside (PID 1 of a pid namespace), or else from
-         * the supervisor over the first process's descendants. */
+        /* A session's stop signals come from inside (PID 1 of a pid namespace) alone; or else
+         * from the confined server where Landlock scopes its signals, the supervisor walking
+         * the first process's descendants when it cannot. */
         bool suspends_inside;
         /* A supervisor SIGKILLed leaves host state only a janitor removes (supervisor/janitor.h):
          * the landlock backend's reaper does it itself. */

@@ -245,19 +245,32 @@ static void signal_commands(struct server *s, uint32_t id, int sig)
                         (void)kill(-s->cmds[i].pid, sig);
 }
 
-/* Whether every process of the namespace but PID 1 is stopped (or a zombie), from its /proc. */
-static bool all_stopped(void)
+/* The landlock server: Landlock's signal scoping confines its kill(-1) to the sandbox's own
+ * processes (its domain and the domains nested in it), and kill(pid, 0) tells which those are.
+ * Checked, not assumed (the Landlock layer can be off): the reaper, our parent and outside the
+ * sandbox, must be out of reach. */
+static bool signals_scoped(void)
+{
+        return kill(getppid(), 0) < 0 && errno == EPERM;
+}
+
+/* Whether every process of the sandbox but us is stopped (or a zombie), from /proc: under PID
+ * 1 every process of the namespace, under the landlock server every one it may signal. */
+static bool all_stopped(bool pid1)
 {
         DIR *d = opendir("/proc");
         if (!d)
                 return false;
+        const pid_t self = getpid();
         bool all = true;
         struct dirent *de;
         while (all && (de = readdir(d))) {
                 char *end;
                 long pid = strtol(de->d_name, &end, 10);
-                if (*end || pid <= 1)
+                if (*end || pid <= 1 || pid == self)
                         continue;
+                if (!pid1 && kill((pid_t)pid, 0) < 0)
+                        continue; /* not the sandbox's, or gone */
                 char path[64], buf[512];
                 snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
                 int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -276,20 +289,21 @@ static bool all_stopped(void)
         return all;
 }
 
-/* PID 1 stops everything else of its namespace: kill(-1) again until /proc shows every one
- * stopped (a stop takes effect when its target next runs; a process forking meanwhile has the
- * fork fail and restart after the continue, the kernel's check in copy_process(), and a child
- * that got through regardless is taken by the next round). The answer comes once all are. */
+/* PID 1, or the landlock server with its signals scoped, stops everything else of the sandbox:
+ * kill(-1) again until /proc shows every one stopped (a stop takes effect when its target next
+ * runs; a process forking meanwhile has the fork fail and restart after the continue, the
+ * kernel's check in copy_process(), and a child that got through regardless is taken by the
+ * next round). The answer comes once all are. -EOPNOTSUPP: the supervisor walks the tree. */
 static int suspend(struct server *s, bool stop)
 {
-        if (!s->c->pid1)
+        if (!s->c->pid1 && !signals_scoped())
                 return -EOPNOTSUPP;
         if (!stop)
                 return kill(-1, SIGCONT) < 0 && errno != ESRCH ? -errno : 0;
         for (int round = 0; round < 2000; round++) {
                 if (kill(-1, SIGSTOP) < 0 && errno != ESRCH)
                         return -errno;
-                if (all_stopped())
+                if (all_stopped(s->c->pid1))
                         return 0;
                 struct timespec ts = {.tv_nsec = round < 100 ? 50 * 1000 : 1000 * 1000};
                 (void)nanosleep(&ts, NULL);

@@ -1,6 +1,7 @@
 /* Suspending a session (cordon/session.h): cgroup.freeze where the session has a cgroup v2 of
- * its own, else stop signals: from PID 1 inside (the ns backend), or from the supervisor to
- * every process below the reaper (the landlock backend, which has no pid namespace). */
+ * its own, else stop signals: from PID 1 inside (the ns backend), from the confined server
+ * inside where Landlock scopes its signals to the sandbox (the landlock backend, which has no
+ * pid namespace), or else from the supervisor to every process below the reaper. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -242,8 +243,14 @@ static int suspend(struct cordon_sandbox *sb, bool stop, struct cordon_diag *dia
                 r = freeze(cg, stop);
         else if (cordon_backend_ops(sb->l.backend)->suspends_inside)
                 r = from_inside(sb, stop);
-        else
-                r = cordon_session_signal_tree(sb->pid, stop ? SIGSTOP : SIGCONT);
+        else {
+                /* The landlock server stops the sandbox itself where Landlock scopes its
+                 * signals (one kill(-1) instead of a walk of /proc); else, or when it cannot,
+                 * the tree below the reaper is walked from here. */
+                r = from_inside(sb, stop);
+                if (r == -EOPNOTSUPP)
+                        r = cordon_session_signal_tree(sb->pid, stop ? SIGSTOP : SIGCONT);
+        }
         if (r < 0)
                 return cordon_diag_set(diag, r, "failed to %s the session (%s): %s",
                                        stop ? "suspend" : "resume",
