@@ -41,10 +41,12 @@ struct serve_error {
 /* "session_not_found", ... */
 const char *serve_error_kind_name(enum serve_error_kind kind);
 unsigned serve_error_http_status(enum serve_error_kind kind);
-/* Fills @err (printf-style message; always returns -EINVAL for use in return statements). */
+/* Fills @err (printf-style message; always returns -EINVAL for use in return statements).
+ * backend and operation are reset to NULL: set them afterwards for SERVE_ERR_UNSUPPORTED. */
 int serve_error_set(struct serve_error *err, enum serve_error_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* {"error":{"kind":K,"message":M}} (+ "backend", "operation" for unsupported); NULL: ENOMEM */
+/* {"error":{"kind":K,"message":M}} (+ "backend", "operation" for unsupported, null when NULL);
+ * a message that is not UTF-8 (a user's bytes, a cut) is made so. NULL: ENOMEM */
 json_t *serve_error_to_json(const struct serve_error *err);
 
 /* serde's Duration: {"secs":N,"nanos":N} (nanos < 1e9); a plain non-negative number of seconds
@@ -89,8 +91,8 @@ struct serve_label {
 
 /* SandboxSpec, plus cordon's "from_snapshot": an id. Every field optional. */
 struct serve_spec {
-        char *session_id; /* NULL: mint one; blank (only whitespace) refused */
-        struct serve_label *labels;
+        char *session_id;           /* NULL: mint one; blank (only whitespace) refused */
+        struct serve_label *labels; /* sorted by key, as BTreeMap */
         size_t n_labels;
         struct serve_network_policy network; /* default unrestricted */
         struct serve_mount *mounts;
@@ -100,8 +102,8 @@ struct serve_spec {
 };
 
 /* ExecRequest, plus cordon's "pty" (the processes route only: refused elsewhere with
- * @allow_pty false). @command non-empty; env names [A-Za-z_][A-Za-z0-9_]*, values without NUL;
- * cwd, when given, absolute or relative (resolved later), without NUL. */
+ * @allow_pty false). @command non-empty and not only whitespace; env names [A-Za-z_][A-Za-z0-9_]*,
+ * values without NUL; cwd, when given, absolute or relative (resolved later), without NUL. */
 struct serve_exec_request {
         char *command;
         char **args; /* NULL-terminated */
