@@ -27,7 +27,7 @@ req() {
         echo "$(cat "$T_TMP/code") $(cat "$T_TMP/body")"
 }
 
-plan 25
+plan 26
 
 XDG_RUNTIME_DIR=$RUN "$SERVE" 2>"$T_TMP/serve.log" &
 pids+=($!)
@@ -111,6 +111,9 @@ port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T_TMP/tcp.log"
 url=http://127.0.0.1:$port/v1/capabilities
 codes="$(curl -sS -o /dev/null -w '%{http_code}' "$url") $(curl -sS -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer wrong-token-wrong-token' "$url") $(curl -sS -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $(cat "$T_TMP/token")" "$url")"
 check "TCP: no token 401, a wrong one 401, the right one 200" "401 401 200" "$codes"
+
+# --- cordon serve ---
+check_like "cordon serve --help runs cordon-serve's help" "Usage: cordon-serve *" "$("$CORDON" serve --help 2>&1)"
 
 # --- SIGTERM ---
 kill -TERM "$daemon"
