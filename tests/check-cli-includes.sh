@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# src/cli is a client of libcordon: its files include nothing but the public headers
-# (include/cordon/*.h, as "cordon/x.h" or <cordon/x.h>), src/shared/*, the CLI's own headers,
-# the build's config.h and system headers. The public headers include only each other and system
+# src/cli and src/serve (cordon-serve) are clients of libcordon: their files include nothing but
+# the public headers (include/cordon/*.h, as "cordon/x.h" or <cordon/x.h>), src/shared/*, their
+# own headers, the build's config.h and system headers. The public headers include only each other and system
 # headers. Prints TAP, one line per file.
 # Usage: check-cli-includes.sh [--stamp FILE] [--pending NAME... --] SOURCE_ROOT
 #   --stamp FILE    touch FILE when every checked file passes, and print only the failures (the
@@ -31,13 +31,14 @@ bad_includes() {
                 case $line in
                 *'"'*) printf '%s\n' "$target" | grep -qE "$allowed" || echo "$line" ;;
                 # A system header; but not one of cordon's own trees reached through -Isrc.
-                *) case $target in cordon/*) ;; lib/* | cli/* | shared/* | daemon/* | proxy/* | slurm/*) echo "$line" ;; esac ;;
+                *) case $target in cordon/*) ;; lib/* | cli/* | serve/* | shared/* | daemon/* | proxy/* | slurm/*) echo "$line" ;; esac ;;
                 esac
         done < <(grep -E '^[[:space:]]*#[[:space:]]*include' "$f")
 }
 
 files=()
 for f in "$root"/src/cli/*.c "$root"/src/cli/*.h; do [ -f "$f" ] && files+=("cli:$f"); done
+for f in "$root"/src/serve/*.c "$root"/src/serve/*.h; do [ -f "$f" ] && files+=("serve:$f"); done
 for f in "$root"/src/shared/*.h; do [ -f "$f" ] && files+=("shared:$f"); done
 for f in "$root"/include/cordon/*.h; do [ -f "$f" ] && files+=("public:$f"); done
 
@@ -54,6 +55,7 @@ for entry in "${files[@]}"; do
         rel=${f#"$root"/}
         case $kind in
         cli) allowed='^(cordon/[a-z0-9-]+\.h|shared/[a-z0-9-]+\.h|cli/[a-z0-9-]+\.h|config\.h)$' ;;
+        serve) allowed='^(cordon/[a-z0-9-]+\.h|shared/[a-z0-9-]+\.h|serve/[a-z0-9-]+\.h|config\.h)$' ;;
         shared) allowed='^(cordon/[a-z0-9-]+\.h|shared/[a-z0-9-]+\.h)$' ;;
         public) allowed='^cordon/[a-z0-9-]+\.h$' ;;
         esac

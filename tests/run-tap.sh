@@ -25,6 +25,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 chmod 755 "$stage"
 cp "$build/src/cli/cordon" "$stage/cordon"
+cp "$build/src/serve/cordon-serve" "$stage/cordon-serve"
 cp "$build/tests/helpers/sysprobe" "$stage/sysprobe"
 cp "$build/tests/helpers/proxy-harness" "$stage/proxy-harness"
 cp "$build/tests/helpers/session-probe" "$stage/session-probe"
@@ -90,7 +91,7 @@ run_stream() {
                 chmod 755 "$tmp"
                 mkdir -p "$tmp/home/proj"
                 [ "$user" = "$(id -un)" ] || chown -R "$user:" "$tmp"
-                envs=(CORDON="$stage/cordon" T_TMP="$tmp" HOME="$tmp/home" T_PROJECT="$tmp/home/proj"
+                envs=(CORDON="$stage/cordon" CORDON_SERVE="$stage/cordon-serve" T_TMP="$tmp" HOME="$tmp/home" T_PROJECT="$tmp/home/proj"
                       T_SRC="$stage" T_INSTALL="$stage/install" SYSPROBE="$stage/sysprobe" PROXY_HARNESS="$stage/proxy-harness" SESSION_PROBE="$stage/session-probe" CORDON_TESTS_MUST_RUN="${CORDON_TESTS_MUST_RUN:-0}"
                       T_NET_ENV="$net_env" AGENT_SANDBOX_GIT="${AGENT_SANDBOX_GIT:-}"
                       PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 USER="$user"

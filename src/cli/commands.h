@@ -16,6 +16,8 @@ int cmd_run(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_policy(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+/* Execs cordon-serve with the arguments after "serve"; returns only on failure. */
+int cmd_serve(int argc, char **argv);
 
 struct cordon_cap_policy;
 /* Reads and parses a capability policy file ("-": standard input), at most 1 MiB, for

@@ -19,6 +19,7 @@ static const struct {
     {"doctor", cmd_doctor, "report which kernel features this host offers"},
     {"policy", cmd_policy, "check and intersect capability policies"},
     {"config", cmd_config, "show the effective configuration and explain where a value comes from"},
+    {"serve", cmd_serve, "serve sandbox sessions over a local HTTP socket (cordon-serve)"},
     {"help", NULL, "show this help, or a command's: cordon help COMMAND"},
 };
 

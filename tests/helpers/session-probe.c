@@ -175,17 +175,13 @@ static char stat_of(pid_t pid, unsigned long long *ret_ticks)
 /* Every process of the session but its server: PID 1's namespace (ns), else the processes
  * below the reaper but the server (landlock: it is stopped too, so it counts). Returns how many
  * there are, and how many of them are not stopped. */
-/* The child of @parent whose comm is ours, or 0. */
+/* The child of @parent named as the landlock reaper names itself, or 0. */
 static pid_t child_named_comm(pid_t parent)
 {
-        char self[32] = "", path[96], buf[4096];
-        int fd = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
-        ssize_t n = fd >= 0 ? read(fd, self, sizeof(self) - 1) : -1;
-        if (fd >= 0)
-                close(fd);
-        if (n <= 0)
-                return 0;
-        self[n] = 0;
+        const char self[] = "cordon-reaper\n";
+        char path[96], buf[4096];
+        int fd;
+        ssize_t n;
         snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)parent, (int)parent);
         fd = open(path, O_RDONLY | O_CLOEXEC);
         n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
@@ -220,8 +216,8 @@ static void session_procs(pid_t member, size_t *ret_all, size_t *ret_running)
                 self_ns[k] = 0;
         *ret_all = *ret_running = 0;
         /* cordon's own processes are not counted: PID 1 (ns), the reaper and the confined
-         * server below it (landlock; a fork of this program: the reaper's child with our comm),
-         * which stays up to serve, as PID 1 does. */
+         * server below it (landlock; a fork of the reaper, its child named cordon-reaper as it
+         * is), which stays up to serve, as PID 1 does. */
         pid_t server = rep->backend == CORDON_BACKEND_LANDLOCK ? child_named_comm(rep->pid) : 0;
         for (int round = 0; round < 1; round++) {
                 FILE *ps = popen("ps -e -o pid= -o ppid=", "r");

@@ -267,6 +267,11 @@ _Noreturn static void reaper_main(struct cordon_reaper *r)
         long e = cordon_raw_syscall4(SYS_rt_sigprocmask, SIG_BLOCK, &set, NULL, _NSIG / 8);
         if (e >= 0)
                 e = cordon_reaper_prepare(r->supervisor);
+        /* Named "cordon-reaper" (its comm, as /proc/PID/status shows it): cordon-serve refuses
+         * any peer with such an ancestor, since everything below a reaper is sandboxed and
+         * runs as the caller's uid (src/serve/serve-peer.c). A raw prctl like the rest. */
+        if (e >= 0)
+                e = cordon_raw_syscall2(SYS_prctl, PR_SET_NAME, "cordon-reaper");
         if (e == -ESRCH)
                 raw_exit(125);
         if (e < 0) {

@@ -1,0 +1,28 @@
+/* cordon-serve's event loop: one epoll set, a callback per descriptor, and a timeout asked of the
+ * caller before each wait. Single-threaded; nothing here knows HTTP. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct serve_loop;
+
+/* Called with the epoll events of its descriptor; a negative return ends serve_loop_run() with
+ * that value. */
+typedef int (*serve_loop_fn)(int fd, uint32_t events, void *userdata);
+/* Asked before each wait: milliseconds until the caller needs a turn (-1: no limit). */
+typedef int64_t (*serve_loop_timeout_fn)(void *userdata);
+/* Called after each wait, whatever woke it (the timers of libmicrohttpd). */
+typedef int (*serve_loop_tick_fn)(void *userdata);
+
+/* 0, or -errno. The loop holds at most SERVE_LOOP_SOURCES_MAX descriptors. */
+#define SERVE_LOOP_SOURCES_MAX 8
+int serve_loop_new(struct serve_loop **ret);
+struct serve_loop *serve_loop_free(struct serve_loop *l);
+/* Watches @fd (not owned) for @events (EPOLLIN...). 0, -E2BIG when full, -errno. */
+int serve_loop_add(struct serve_loop *l, int fd, uint32_t events, serve_loop_fn fn, void *userdata);
+void serve_loop_set_tick(struct serve_loop *l, serve_loop_timeout_fn timeout,
+                         serve_loop_tick_fn tick, void *userdata);
+/* Runs until serve_loop_quit() or a callback's failure: 0 after a quit, or the -errno. */
+int serve_loop_run(struct serve_loop *l);
+void serve_loop_quit(struct serve_loop *l);
