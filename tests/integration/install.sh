@@ -36,7 +36,7 @@ complete_words() {
                 COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=()
                 _cordon; printf "%s\n" "${COMPREPLY[@]}" | sort | paste -sd" "' _ "$comp" "$@"
 }
-check "completion: cordon <TAB> offers the commands" "config doctor help policy run" \
+check "completion: cordon <TAB> offers the commands" "config doctor help policy run serve" \
         "$(complete_words cordon "" | tr ' ' '\n' | grep -v '^-' | paste -sd' ')"
 check "completion: cordon run --net <TAB> offers the network modes" \
         "filtered isolated open proxied" "$(complete_words cordon run --net "")"

@@ -44,8 +44,8 @@ print(" ".join(out), "parent=" + open("/proc/%d/comm" % pp).read().strip())'
 plan 2
 out=$(cd "$T_PROJECT" && "$CORDON" run --quiet --profile unrestricted --net open -- python3 -c "$PROBE" control 2>&1)
 check "control: without Landlock the reaper can be traced and signalled" \
-        "attach=OK mem=OK kill=OK parent=cordon" "$out"
+        "attach=OK mem=OK kill=OK parent=cordon-reaper" "$out"
 out=$(cd "$T_PROJECT" && "$CORDON" run --quiet -- python3 -c "$PROBE" attack 2>&1; echo "rc=$?")
 take_net_fallback
 check "with Landlock: ptrace EPERM, its memory EACCES, kill EPERM, and the run ends normally" \
-        "attach=EPERM mem=EACCES kill=EPERM parent=cordon rc=0" "$(echo "$out" | paste -sd' ')"
+        "attach=EPERM mem=EACCES kill=EPERM parent=cordon-reaper rc=0" "$(echo "$out" | paste -sd' ')"
