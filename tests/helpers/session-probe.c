@@ -2,8 +2,9 @@
  * (tests/integration/session.sh). The sandbox is what the settings give for the working
  * directory as the project (SANDBOX_BACKEND from the environment), network isolated.
  * Usage: session-probe TEST [ARG]; prints "ok: ..." lines and exits 0, or says what failed on
- * stderr and exits 1. Tests: start, concurrent N, per-exec, pty, suspend, cycles N, forkloop, wide
- * N, holder-killed, attach, attach-linked-home (HOME a link). */
+ * stderr and exits 1. Tests: start, concurrent N, per-exec, pty, suspend, suspend-unscoped
+ * (the Landlock layer off), cycles N, forkloop, wide N, holder-killed, attach,
+ * attach-linked-home (HOME a link). */
 #include <cordon/cordon.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -464,6 +466,11 @@ static void t_suspend(void)
          * stop it too. */
         pid_t outside = fork();
         if (outside == 0) {
+                /* Not holding our output open, and gone with us should we die first. */
+                int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+                if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 ||
+                    prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+                        _exit(127);
                 execl("/bin/sleep", "sleep", "30", (char *)NULL);
                 _exit(127);
         }
@@ -1079,6 +1086,15 @@ int main(int argc, char **argv)
                 t_network(argc > 2 ? argv[2] : "proxied");
                 cordon_sandbox_free(sb);
                 return 0;
+        }
+        /* The suspend with the Landlock layer off (the landlock backend): no signal scoping, so
+         * the server must leave it to the supervisor's walk, and nothing outside may stop. */
+        static const char *const unscoped[] = {"SANDBOX_PROFILE=unrestricted",
+                                               "NETWORK_FILTER_MODE=open", NULL};
+        if (strcmp(t, "suspend-unscoped") == 0) {
+                extra_settings = unscoped;
+                t = "suspend";
+                printf("ok: a session with the Landlock layer off started\n");
         }
         start();
         if (strcmp(t, "start") == 0)

@@ -20,11 +20,12 @@ probe() { # probe TEST [ARG]: its "ok:" lines as TAP, its failure as one not ok
 }
 
 mkdir -p "$HOME/.ssh" # a credential store the session hides, for the attach's refusals
-plan $((17 + $(on_backend 4 1)))
+plan $((20 + $(on_backend 4 1)))
 probe concurrent 200 # 1
 probe per-exec       # 5
 probe pty            # 1
 probe suspend        # 2
+probe suspend-unscoped # 3: the Landlock layer off (landlock: the supervisor's walk)
 probe cycles 50      # 1
 probe forkloop       # 1
 probe wide 1000      # 1
@@ -35,7 +36,7 @@ mkdir -p "$T_TMP/real-home/.ssh" && ln -s "$T_TMP/real-home" "$T_TMP/linked-home
 HOME=$T_TMP/linked-home probe attach-linked-home # 1
 probe snapshot       # 1
 probe start          # 1
-# 1 + 5 + 1 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 = 16 besides the attach, and one for the whole: the
+# 1 + 5 + 1 + 2 + 3 + 1 + 1 + 1 + 1 + 1 + 1 + 1 = 19 besides the attach, and one for the whole: the
 # probe ran as this user
 case $(id -u) in
 0) ok "ran as root" ;;

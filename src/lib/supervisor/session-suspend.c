@@ -246,10 +246,16 @@ static int suspend(struct cordon_sandbox *sb, bool stop, struct cordon_diag *dia
         else {
                 /* The landlock server stops the sandbox itself where Landlock scopes its
                  * signals (one kill(-1) instead of a walk of /proc); else, or when it cannot,
-                 * the tree below the reaper is walked from here. */
-                r = from_inside(sb, stop);
-                if (r == -EOPNOTSUPP)
+                 * the tree below the reaper is walked from here, the server included, so the
+                 * resume of a walked suspend walks too. */
+                bool walk = !stop && s->walked;
+                r = walk ? -EOPNOTSUPP : from_inside(sb, stop);
+                if (r == -EOPNOTSUPP) {
+                        walk = true;
                         r = cordon_session_signal_tree(sb->pid, stop ? SIGSTOP : SIGCONT);
+                }
+                if (r >= 0)
+                        s->walked = stop && walk;
         }
         if (r < 0)
                 return cordon_diag_set(diag, r, "failed to %s the session (%s): %s",

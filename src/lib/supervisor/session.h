@@ -26,6 +26,9 @@ struct cordon_session {
         struct cordon_loop_timer *deadline_timer; /* the earliest command timeout */
         bool ended;     /* the inside is gone (the control channel's end of file) */
         bool suspended; /* by cordon_sandbox_suspend() */
+        /* The landlock backend's suspend was the supervisor's walk, which stopped the server
+         * too: the resume walks as well, never asking the stopped server. */
+        bool walked;
         bool done_seen; /* a CORDON_CONTROL_DONE came: its err in @done_err */
         int done_err;
         uint32_t next_id;
