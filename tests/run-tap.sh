@@ -75,13 +75,18 @@ for f in "${files[@]}"; do
         case $f in *tests/integration/*) runs+=("landlock:$f") ;; esac
 done
 
+# landlock_tmpdirs USER: the landlock backend's private TMPDIRs of USER in /tmp, sorted.
+landlock_tmpdirs() {
+        find /tmp -maxdepth 1 -name 'cordon-??????' -user "$1" 2>/dev/null | sort
+}
+
 # run_stream USER OUT [OFFSET]: every run as USER, starting OFFSET runs into the list (and
 # wrapping around), its report in OUT, its counts ("PASS FAIL SKIPPED") in OUT.counts and its
 # times in OUT.times.
 run_stream() {
         local user=$1 out=$2 offset=${3:-0} i run backend f rel tmp label t0 output status ms
-        local planned p s n pass=0 fail=0 skipped=0 envs lock
-        : >"$out"; : >"$out.times"
+        local planned p s n pass=0 fail=0 skipped=0 envs lock before left
+        : >"$out"; : >"$out.times"; : >"$out.left"
         for ((i = 0; i < ${#runs[@]}; i++)); do
                 run=${runs[$(((i + offset) % ${#runs[@]}))]}
                 backend=${run%%:*} f=${run#*:}
@@ -105,6 +110,7 @@ run_stream() {
                 # at its real path) says "# tap: exclusive": it runs while no other does.
                 lock=-s
                 grep -q '^# tap: exclusive' "$f" && lock=-x
+                before=$(landlock_tmpdirs "$user")
                 t0=$(date +%s%N)
                 if [ "$user" = "$(id -un)" ]; then
                         output=$(cd "$tmp" && flock "$lock" "$stage/run.lock" env -i "${envs[@]}" timeout 300 bash "$stage/$rel" 2>&1 </dev/null)
@@ -130,6 +136,15 @@ run_stream() {
                 if [ -z "$planned" ] || [ $((p + n)) -ne "$planned" ] || [ $status -ne 0 ]; then
                         echo "not ok - $rel ($label): ran $((p + n)) of ${planned:-?} planned tests, exit status $status" >>"$out"
                         fail=$((fail + 1))
+                fi
+                # A landlock TMPDIR of this user's that came with this run and is still there
+                # (this user's stream runs one file at a time): named, not yet counted as a
+                # failure (issue 25's note: a rare leak not yet found).
+                left=$(comm -13 <(printf '%s\n' "$before") <(landlock_tmpdirs "$user") | grep . |
+                        paste -sd' ')
+                if [ -n "$left" ]; then
+                        echo "# left behind by this run: $left" >>"$out"
+                        echo "$rel ($label): $left" >>"$out.left"
                 fi
                 rm -rf "$tmp" 2>/dev/null || true
         done
@@ -161,6 +176,11 @@ for i in "${!users[@]}"; do
                 fail=$((fail + 1))
         fi
 done
+# What runs left behind (see run_stream), together at the end.
+if cat "$stage"/stream.*.left 2>/dev/null | grep -q .; then
+        echo "# landlock TMPDIRs left behind:"
+        cat "$stage"/stream.*.left | sed 's/^/#   /'
+fi
 # Where the time went: the ten slowest runs.
 echo "# slowest:"
 cat "$stage"/stream.*.times | sort -rn | head -10 |
