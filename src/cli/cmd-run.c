@@ -1,7 +1,6 @@
 /* `cordon run`: defaults + sandbox.conf layers + environment + flags (+ a capability policy) +
  * admin rules -> settings -> policy -> spawn. */
 #include <fcntl.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/resource.h>
@@ -345,21 +344,8 @@ static char *origins_text(const struct cordon_settings *s)
         return text;
 }
 
-/* SIGPIPE's stand-in: nothing. */
-static void on_sigpipe(int sig)
-{
-        (void)sig;
-}
-
 int cmd_run(int argc, char **argv)
 {
-        /* A reader of our output that goes away (`cordon run ... 2>&1 | grep -m1 backend=`)
-         * must not kill the supervisor between making host state (the landlock backend's
-         * TMPDIR) and handing it to the reaper: a write there fails with EPIPE instead. A
-         * handler, unlike SIG_IGN, is reset to the default by the command's exec. */
-        struct sigaction pipe_sa = {.sa_handler = on_sigpipe};
-        sigemptyset(&pipe_sa.sa_mask);
-        (void)sigaction(SIGPIPE, &pipe_sa, NULL);
         struct run_args a = {0};
         char err[512] = "";
         struct cordon_diag sdiag = {0};
