@@ -40,7 +40,8 @@ struct server {
         int control; /* -1 once it is no longer read */
         struct command *cmds;
         size_t n, cap;
-        void *buf; /* a request's payload */
+        void *buf;    /* a request's payload */
+        pid_t parent; /* at the start: the landlock backend's reaper, outside the sandbox */
 };
 
 /* The command's fds 0..2: @fds, /dev/null for the missing ones. One already at 0..2 is moved
@@ -249,9 +250,12 @@ static void signal_commands(struct server *s, uint32_t id, int sig)
  * processes (its domain and the domains nested in it), and kill(pid, 0) tells which those are.
  * Checked, not assumed (the Landlock layer can be off): the reaper, our parent and outside the
  * sandbox, must be out of reach. */
-static bool signals_scoped(void)
+static bool signals_scoped(const struct server *s)
 {
-        return kill(getppid(), 0) < 0 && errno == EPERM;
+        /* The parent it started with, still: once the reaper is gone (killable where the
+         * signals are not scoped) a new parent (init, another user's subreaper) could refuse
+         * for reasons of its own, and kill(-1) would then reach all of the user's processes. */
+        return s->parent > 1 && getppid() == s->parent && kill(s->parent, 0) < 0 && errno == EPERM;
 }
 
 /* Whether every process of the sandbox but us is stopped (or a zombie), from /proc: under PID
@@ -296,7 +300,7 @@ static bool all_stopped(bool pid1)
  * next round). The answer comes once all are. -EOPNOTSUPP: the supervisor walks the tree. */
 static int suspend(struct server *s, bool stop)
 {
-        if (!s->c->pid1 && !signals_scoped())
+        if (!s->c->pid1 && !signals_scoped(s))
                 return -EOPNOTSUPP;
         if (!stop)
                 return kill(-1, SIGCONT) < 0 && errno != ESRCH ? -errno : 0;
@@ -386,7 +390,7 @@ static void reap(struct server *s)
 
 _Noreturn void cordon_server_run(const struct cordon_server_config *c)
 {
-        struct server s = {.c = c, .control = c->control};
+        struct server s = {.c = c, .control = c->control, .parent = getppid()};
         sigset_t set = c->forward;
         sigaddset(&set, SIGCHLD);
         (void)sigprocmask(SIG_BLOCK, &set, NULL);
