@@ -294,7 +294,7 @@ int serve_http_new(struct serve_loop *loop, int fd, const char *token,
                 return -EIO;
         }
         const union MHD_DaemonInfo *di = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_EPOLL_FD);
-        int r = di ? serve_loop_add(loop, di->epoll_fd, EPOLLIN, on_epoll, h) : -EIO;
+        int r = di ? serve_loop_add(loop, di->epoll_fd, EPOLLIN, on_epoll, h, NULL) : -EIO;
         if (r < 0) {
                 serve_http_free(h);
                 return r;

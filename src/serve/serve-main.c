@@ -263,7 +263,7 @@ int main(int argc, char **argv)
         struct serve_main m = {0};
         r = sfd < 0 ? -errno : serve_loop_new(&m.loop);
         if (r >= 0)
-                r = serve_loop_add(m.loop, sfd, EPOLLIN, on_signal, &m);
+                r = serve_loop_add(m.loop, sfd, EPOLLIN, on_signal, &m, NULL);
         if (r >= 0)
                 r = serve_http_new(m.loop, us.fd, NULL, &state, &m.unix_http);
         if (r >= 0 && tcp.fd >= 0)
