@@ -1,6 +1,7 @@
 /* `cordon run`: defaults + sandbox.conf layers + environment + flags (+ a capability policy) +
  * admin rules -> settings -> policy -> spawn. */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/resource.h>
@@ -495,7 +496,23 @@ int cmd_run(int argc, char **argv)
         };
         struct cordon_sandbox *sb = NULL;
         int status = 0;
+        /* A reader of our output that goes away during the start (`cordon run ... 2>&1 | grep
+         * -m1 backend=`) must not kill this process between making host state (the landlock
+         * backend's TMPDIR) and handing it to the reaper: SIGPIPE is blocked for the start, so
+         * such a write fails with EPIPE; one left pending is taken before it is unblocked, and
+         * a later write dies of it as any other. Only for the start: the command's own mask is
+         * emptied before it runs, and nothing after the start changes. */
+        sigset_t pipe_set, pipe_old;
+        sigemptyset(&pipe_set);
+        sigaddset(&pipe_set, SIGPIPE);
+        bool pipe_blocked =
+            sigprocmask(SIG_BLOCK, &pipe_set, &pipe_old) == 0 && !sigismember(&pipe_old, SIGPIPE);
         r = cordon_sandbox_start_with(p, a.command, &opts, &sb, &diag);
+        if (pipe_blocked) {
+                const struct timespec zero = {0};
+                (void)sigtimedwait(&pipe_set, NULL, &zero);
+                (void)sigprocmask(SIG_UNBLOCK, &pipe_set, NULL);
+        }
         /* The sandbox holds what it needs of @p; it is kept here for the hint after a failure. */
         /* The proxy holds six descriptors a tunnel: the soft open-file limit up to the hard one,
          * in this process only (the command started with the limits it was given). */
