@@ -37,9 +37,12 @@ count() {
 # before it is tested (each must be configured already, as make check does), and the warnings
 # builds follow. Their results are counted where they would have been run.
 bg=$(mktemp -d /tmp/cordon-run-all.XXXXXX)
-bg_pid=''
+chmod 755 "$bg"
+bg_pid='' tun_mode='' tap_pids=()
 cleanup() {
         [ -n "$bg_pid" ] && [ ! -e "$bg/warnings.rc" ] && kill -- "-$bg_pid" 2>/dev/null
+        [ ${#tap_pids[@]} -gt 0 ] && kill "${tap_pids[@]}" 2>/dev/null
+        [ -n "$tun_mode" ] && chmod "$tun_mode" /dev/net/tun
         rm -rf "$bg"
 }
 trap cleanup EXIT
@@ -123,6 +126,14 @@ wait_for() {
         done
 }
 
+# /dev/net/tun open to every user for the whole run (run-tap.sh explains why), here rather than
+# in each run-tap.sh, whose runs overlap: the first to end would close it under the other.
+tun_mode=''
+if [ "$(id -u)" -eq 0 ] && [ -c /dev/net/tun ] && [ "$(stat -c %a /dev/net/tun)" != 666 ]; then
+        tun_mode=$(stat -c %a /dev/net/tun)
+        chmod 0666 /dev/net/tun
+fi
+tap_pids=() tap_builds=()
 i=0
 for build in "$@"; do
         i=$((i + 1))
@@ -163,9 +174,25 @@ for build in "$@"; do
                 count "${r##*/}" $st "$out"
         done
 
-        export ASAN_OPTIONS=detect_leaks=0
-        echo "## shell suites ($build) (at $SECONDS s)"
-        out=$("$src/tests/run-tap.sh" "$build" 2>&1)
+        # The shell suites of each build run in the background, beside the next build's unit
+        # tests and shell suites: they mostly wait. Each run-tap.sh has an unprivileged user of
+        # its own (cordon-test, cordon-test2, ...), its streams start a quarter of the list
+        # further on, and they share one lock, so that a "# tap: exclusive" file holds every
+        # run off and no file runs twice at once as root.
+        echo "## shell suites ($build) started (at $SECONDS s)"
+        tap_user=cordon-test
+        [ $i -gt 1 ] && tap_user=cordon-test$i
+        ASAN_OPTIONS=detect_leaks=0 CORDON_TAP_LOCK="$bg/tap.lock" T_TEST_USER=$tap_user \
+                T_TAP_SHIFT=$(((i - 1) % 4)) "$src/tests/run-tap.sh" "$build" >"$bg/tap-$i.out" 2>&1 &
+        tap_pids+=($!)
+        tap_builds+=("$build")
+done
+
+for j in "${!tap_pids[@]}"; do
+        wait "${tap_pids[$j]}"
+        build=${tap_builds[$j]}
+        echo "## shell suites (${build}) (done at $SECONDS s)"
+        out=$(cat "$bg/tap-$((j + 1)).out")
         printf '%s\n' "$out"
         line=$(printf '%s\n' "$out" | tail -1)
         if [[ $line =~ ^tap:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
@@ -175,6 +202,7 @@ for build in "$@"; do
                 echo "not ok - shell suites of $build did not finish"; fail=$((fail + 1))
         fi
 done
+[ -n "$tun_mode" ] && chmod "$tun_mode" /dev/net/tun && tun_mode=''
 
 echo "## formatting (at $SECONDS s)"
 if command -v clang-format >/dev/null && files=$(cd "$src" && git ls-files '*.c' '*.cc' '*.h' 2>/dev/null); then

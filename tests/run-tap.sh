@@ -43,9 +43,16 @@ meson install -C "$build" --no-rebuild --quiet --destdir "$stage/install" >"$sta
 chmod -R a+rX "$stage"
 
 users=("$(id -un)")
+# The unprivileged user (T_TEST_USER: another one for a second run-tap.sh beside this one, so
+# that no two streams of the same unprivileged user run at once).
+test_user=${T_TEST_USER:-cordon-test}
+# The lock that "# tap: exclusive" files take exclusively and every other run shares: this
+# run's own, or (CORDON_TAP_LOCK) one shared with other run-tap.sh runs beside it.
+run_lock=${CORDON_TAP_LOCK:-$stage/run.lock}
+lock_dir=$(dirname "$run_lock")
 if [ "$(id -u)" -eq 0 ]; then
-        "$src/tests/ensure-test-user.sh" || { echo "tap: cannot create the test user"; exit 1; }
-        users+=(cordon-test)
+        "$src/tests/ensure-test-user.sh" "$test_user" || { echo "tap: cannot create the test user"; exit 1; }
+        users+=("$test_user")
         # The unprivileged user's pasta (the filtered network mode) opens /dev/net/tun. Debian's
         # udev makes it 0666; these VMs have no udev and leave it 0600, so open it up for the
         # run, as a normal Debian machine has it, and restore the mode afterwards (unless it
@@ -110,12 +117,15 @@ run_stream() {
                 # at its real path) says "# tap: exclusive": it runs while no other does.
                 lock=-s
                 grep -q '^# tap: exclusive' "$f" && lock=-x
+                # The same file never runs twice at once as root (runs beside this one may
+                # reach it in another stream): taken before the run lock, never while holding it.
+                file_lock=$lock_dir/file.$(printf '%s' "$rel" | tr '/' '_').$([ "$user" = root ] && echo root || echo user).lock
                 before=$(landlock_tmpdirs "$user")
                 t0=$(date +%s%N)
                 if [ "$user" = "$(id -un)" ]; then
-                        output=$(cd "$tmp" && flock "$lock" "$stage/run.lock" env -i "${envs[@]}" timeout 300 bash "$stage/$rel" 2>&1 </dev/null)
+                        output=$(cd "$tmp" && flock "$file_lock" flock "$lock" "$run_lock" env -i "${envs[@]}" timeout 300 bash "$stage/$rel" 2>&1 </dev/null)
                 else
-                        output=$(cd "$tmp" && flock "$lock" "$stage/run.lock" runuser -u "$user" -- env -i "${envs[@]}" timeout 300 bash "$stage/$rel" 2>&1 </dev/null)
+                        output=$(cd "$tmp" && flock "$file_lock" flock "$lock" "$run_lock" runuser -u "$user" -- env -i "${envs[@]}" timeout 300 bash "$stage/$rel" 2>&1 </dev/null)
                 fi
                 status=$?
                 ms=$((($(date +%s%N) - t0) / 1000000))
@@ -157,7 +167,8 @@ run_stream() {
 # file marked "# tap: exclusive" holds the other stream off while it runs. The second stream
 # starts halfway down the list, so the same file seldom runs twice at once.
 for i in "${!users[@]}"; do
-        offset=$((i * ${#runs[@]} / ${#users[@]}))
+        # T_TAP_SHIFT (quarters of the list) moves a second run-tap.sh's streams between ours.
+        offset=$(((i * ${#runs[@]} / ${#users[@]} + ${T_TAP_SHIFT:-0} * ${#runs[@]} / 4) % ${#runs[@]}))
         if [ "${T_SERIAL:-0}" = 1 ]; then
                 run_stream "${users[$i]}" "$stage/stream.$i" "$offset"
         else
