@@ -53,6 +53,19 @@ tui() {
         sock=$T_TMP/tmux.$n_sock.sock
         T new-session -d -x 120 -y 40 "cd '$T_PROJECT' && env $* '$CORDON' run -- $a$err; echo EXIT=\$?; stty -a > '$T_TMP/stty.$a'; sleep 600"
 }
+# gemini_quit: types /quit into gemini's prompt and presses Enter once the pane shows it typed.
+# Keys that reach gemini while it re-draws its input (a busy machine, its first start) can be
+# lost; they are typed again only when none of them shows, so nothing is typed twice.
+gemini_quit() {
+        local try
+        for try in 1 2 3; do
+                screen | grep -Eq -- '> +/quit' || T send-keys -l "/quit"
+                wait_for '> +/quit' 10 || continue
+                T send-keys Enter
+                wait_for "EXIT=[0-9]" 20 && return 0
+        done
+        return 1
+}
 sane() { # sane AGENT: the terminal came back in canonical mode with echo
         local s
         s=$(cat "$T_TMP/stty.$1" 2>/dev/null)
@@ -96,8 +109,8 @@ if wait_for "Do you trust the files in this folder" 60; then ok "gemini renders 
 T send-keys Enter
 if wait_for "Type your message" 60; then ok "gemini takes the answer and shows its prompt"; else
         not_ok "gemini takes the answer and shows its prompt" "$(screen | grep -v "^ *$" | tail -8)"; fi
-T send-keys -l "/quit" && sleep 0.5 && T send-keys Enter
-if wait_for "EXIT=0" 30 && sane gemini; then ok "gemini exits, the terminal is sane"; else
+gemini_quit
+if wait_for "EXIT=0" 1 && sane gemini; then ok "gemini exits, the terminal is sane"; else
         not_ok "gemini exits, the terminal is sane" "$(screen | grep -v "^ *$" | tail -4)"; fi
 check "gemini: the trust for the project reached the host" "TRUST_FOLDER" \
         "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$HOME/.gemini/trustedFolders.json" "$real" 2>&1)"
@@ -105,8 +118,7 @@ tui gemini "$G"
 if wait_for "Type your message" 60 && ! screen | grep -q "Do you trust the files"; then
         ok "gemini's second run remembers the first (no trust question)"
 else not_ok "gemini's second run remembers the first (no trust question)" "$(screen | grep -v "^ *$" | tail -8)"; fi
-T send-keys -l "/quit" && sleep 0.5 && T send-keys Enter
-wait_for "EXIT=[0-9]" 30
+gemini_quit
 
 # codex: its sign-in screen renders and Ctrl-C leaves it; its copy has its sandbox off. Under
 # the landlock backend too: its unix sockets are its own (the supervisor connects them), and its
