@@ -38,11 +38,10 @@ count() {
 # builds follow. Their results are counted where they would have been run.
 bg=$(mktemp -d /tmp/cordon-run-all.XXXXXX)
 chmod 755 "$bg"
-bg_pid='' tun_mode='' tap_pids=()
+bg_pid='' tap_pids=()
 cleanup() {
         [ -n "$bg_pid" ] && [ ! -e "$bg/warnings.rc" ] && kill -- "-$bg_pid" 2>/dev/null
         [ ${#tap_pids[@]} -gt 0 ] && kill "${tap_pids[@]}" 2>/dev/null
-        [ -n "$tun_mode" ] && chmod "$tun_mode" /dev/net/tun
         rm -rf "$bg"
 }
 trap cleanup EXIT
@@ -126,13 +125,6 @@ wait_for() {
         done
 }
 
-# /dev/net/tun open to every user for the whole run (run-tap.sh explains why), here rather than
-# in each run-tap.sh, whose runs overlap: the first to end would close it under the other.
-tun_mode=''
-if [ "$(id -u)" -eq 0 ] && [ -c /dev/net/tun ] && [ "$(stat -c %a /dev/net/tun)" != 666 ]; then
-        tun_mode=$(stat -c %a /dev/net/tun)
-        chmod 0666 /dev/net/tun
-fi
 tap_pids=() tap_builds=()
 i=0
 for build in "$@"; do
@@ -202,7 +194,6 @@ for j in "${!tap_pids[@]}"; do
                 echo "not ok - shell suites of $build did not finish"; fail=$((fail + 1))
         fi
 done
-[ -n "$tun_mode" ] && chmod "$tun_mode" /dev/net/tun && tun_mode=''
 
 echo "## formatting (at $SECONDS s)"
 if command -v clang-format >/dev/null && files=$(cd "$src" && git ls-files '*.c' '*.cc' '*.h' 2>/dev/null); then

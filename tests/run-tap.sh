@@ -14,11 +14,13 @@ files=("$@")
 # A world-readable copy of the binary and the suites, so the test user can run them even when
 # the checkout lives in root's private home.
 stage=$(mktemp -d /tmp/cordon-tap.XXXXXX)
-net_env=${T_NET_ENV:-} net_up='' tun_mode='' pids=()
+net_env=${T_NET_ENV:-} net_up='' tun_mode='' tun_fd='' tun_saved='' pids=()
 cleanup() {
         [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null
         [ -n "$net_up" ] && "$src/tests/lib/testnet.sh" down "$net_up"
-        [ -n "$tun_mode" ] && chmod "$tun_mode" /dev/net/tun
+        if [ -n "$tun_mode" ] && flock -xn "$tun_fd" && [ -s "$tun_saved" ]; then
+                chmod "$(cat "$tun_saved")" /dev/net/tun && rm -f "$tun_saved"
+        fi
         rm -rf "$stage"
 }
 trap cleanup EXIT
@@ -55,11 +57,22 @@ if [ "$(id -u)" -eq 0 ]; then
         users+=("$test_user")
         # The unprivileged user's pasta (the filtered network mode) opens /dev/net/tun. Debian's
         # udev makes it 0666; these VMs have no udev and leave it 0600, so open it up for the
-        # run, as a normal Debian machine has it, and restore the mode afterwards (unless it
-        # already was 0666: a run alongside this one may have opened it and still need it).
-        if [ -c /dev/net/tun ] && [ "$(stat -c %a /dev/net/tun)" != 666 ]; then
-                tun_mode=$(stat -c %a /dev/net/tun)
-                chmod 0666 /dev/net/tun
+        # run, as a normal Debian machine has it, and restore the mode afterwards. Runs beside
+        # this one need it too: each holds $tun_lock shared while it runs, the first records the
+        # mode it found in $tun_saved, and only a run that ends alone (its lock made exclusive
+        # without waiting) restores it; when two end at once neither does, and the next does.
+        if [ -c /dev/net/tun ]; then
+                tun_lock=/run/cordon-tap-tun.lock tun_saved=/run/cordon-tap-tun.mode
+                exec {tun_fd}>>"$tun_lock"
+                flock -s "$tun_fd"
+                (
+                        flock -x 9
+                        if [ ! -e "$tun_saved" ] && [ "$(stat -c %a /dev/net/tun)" != 666 ]; then
+                                stat -c %a /dev/net/tun >"$tun_saved"
+                                chmod 0666 /dev/net/tun
+                        fi
+                ) 9>>"$tun_lock.x"
+                tun_mode=held
         fi
         # The test internet (tests/lib/testnet.sh) for the files that use it (tests/lib/net.sh):
         # up once before the runs, down on exit; its services also exit on their own once this
