@@ -270,8 +270,9 @@ static int build_settings(struct holder *h, const struct serve_network_policy *n
                              SERVE_ERR_INVALID_REQUEST)) < 0)
                         goto fail;
         }
-        const struct holder_mount *mem = find_mount(h, HOLDER_MEMORY_MOUNT),
-                                  *out = find_mount(h, HOLDER_OUTPUTS_MOUNT);
+        /* The canonical pair is always first (plan_mounts()); under landlock their targets
+         * become their host paths once started. */
+        const struct holder_mount *mem = &h->mounts[0], *out = &h->mounts[1];
         const char *names[] = {"HARN_MEMORY_DIR", "CORDON_MEMORY_DIR", "HARN_OUTPUTS_DIR",
                                "CORDON_OUTPUTS_DIR"};
         for (size_t i = 0; i < ELEMENTSOF(names); i++) {
@@ -352,11 +353,14 @@ static int resolve(struct holder *h, const struct serve_network_policy *np,
         return 0;
 }
 
-/* Under the ns backend each mount is attached once the session runs (the library's checks of
- * an attach: hidden paths, read-only ones, the admin's denied writable paths, no link on the
- * source's way). Its target must lie below a directory the session's Landlock rules open:
- * /mnt is an empty tmpfs of the session's (where nothing is there already), and a target
- * elsewhere gets an empty tmpfs of its own to be mounted over. */
+/* Under the ns backend each mount is attached once the session runs, by the library's
+ * attach and its checks (hidden paths, read-only ones, the admin's denied writable paths, no
+ * link on the source's way); no command runs before. Its target must be reached by the
+ * session's Landlock rules, which are fixed at the start and skip a covered mount point: /mnt
+ * is an empty tmpfs of the session's (where nothing is there already), below which any target
+ * is reached; a target elsewhere is bound in the policy as well, from the same source, so that
+ * the rule Landlock gets is on the very directory the attach shows there (a refused attach
+ * ends the session before anything has run in it). */
 static int ns_mount_points(struct holder *h, struct cordon_policy *p, struct serve_error *err)
 {
         struct cordon_path_info info;
@@ -368,11 +372,12 @@ static int ns_mount_points(struct holder *h, struct cordon_policy *p, struct ser
                                          "cordon-serve-session (mount points)");
         for (size_t i = 0; r >= 0 && i < h->n_mounts; i++) {
                 const struct holder_mount *m = &h->mounts[i];
-                if (mnt && path_is_below(m->target, "/mnt"))
+                if (mnt && path_is_below(m->target, "/mnt") && !streq(m->target, "/mnt"))
                         continue;
-                r = cordon_policy_add_fs(p, m->target, NULL, CORDON_ACCESS_TMPFS,
-                                         m->access == SERVE_READ_ONLY ? CORDON_FS_SEAL : 0,
-                                         "SandboxSpec.mounts (mount point)");
+                r = cordon_policy_add_fs(p, m->target, m->host_path,
+                                         m->access == SERVE_READ_WRITE ? CORDON_ACCESS_RW
+                                                                       : CORDON_ACCESS_RO,
+                                         0, "SandboxSpec.mounts");
         }
         if (r < 0)
                 return serve_error_set(err, SERVE_ERR_INVALID_REQUEST,
