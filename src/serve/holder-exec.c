@@ -481,9 +481,9 @@ int holder_exec_start(struct holder *h, uint64_t req_id, const struct serve_exec
         h->procs = n;
         h->procs[h->n_procs++] = p;
         /* Names and sizes only: never a value of the environment, never stdin. */
-        log_info("%s %s started: %zu arguments, %zu variables, %zu bytes of stdin%s",
-                 process ? "process" : "exec", process ? p->id : "", rq->n_args, rq->n_env,
-                 rq->stdin_len, rq->pty ? ", a pty" : "");
+        log_info("%s%s started: %zu arguments, %zu variables, %zu bytes of stdin%s",
+                 process ? "process " : "exec", p->id, rq->n_args, rq->n_env, rq->stdin_len,
+                 rq->pty ? ", a pty" : "");
         for (char *const *d = cordon_exec_env_dropped(p->e); d && *d; d++)
                 log_info("the sandbox's rules leave out variable %s", *d);
         if (rq->stdin_data && !rq->pty &&

@@ -653,9 +653,11 @@ void holder_session_idle_check(struct holder *h)
         if (holder_session_idle_timeout(h) != 0)
                 return;
         struct serve_error err;
-        if (holder_session_suspend(h, &err) < 0)
+        if (holder_session_suspend(h, &err) < 0) {
+                /* Tried again after another idle period, not on every turn. */
+                holder_session_touch(h);
                 log_warning("the idle session could not be suspended: %s", err.message);
-        else
+        } else
                 log_info("suspended after %llu ms without activity",
                          (unsigned long long)(h->idle_usec / 1000));
 }

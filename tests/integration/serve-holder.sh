@@ -40,7 +40,7 @@ q() { python3 -c 'import json, sys; d = json.loads(sys.argv[1]); print(eval(sys.
 # exec_req COMMAND ARG...: an exec request's JSON (a shell's -c script passes as an argument).
 exec_req() { python3 -c 'import json, sys; print(json.dumps({"op": "exec", "request": {"command": sys.argv[1], "args": sys.argv[2:]}}))' "$@"; }
 
-plan 47
+plan 49
 
 A=a0000000000000000000000000000001
 spec_a='{"session_id":"tap-a","labels":{"tenant":"t"},"limits":{"wall_time":{"secs":30,"nanos":0}}'
@@ -96,7 +96,7 @@ out=$(call $A "{\"op\":\"exec\",\"request\":{\"command\":\"sh\",\"args\":[\"-c\"
 check "exec: an env value reaches the command (positive control)" "seen" "$(q "$out" 'd["result"]["stdout"].strip()')"
 check "... and appears in no file under the state directory nor in the holder's stderr" "" \
         "$(grep -rl -- "$secret" "$STATE/$A" "$T_TMP/$A.log" 2>/dev/null)"
-check_like "... which names the exec by sizes only" "*exec * started: 2 arguments, 1 variables, 0 bytes of stdin*" \
+check_like "... which names the exec by sizes only" "*exec started: 2 arguments, 1 variables, 0 bytes of stdin*" \
         "$(cat "$T_TMP/$A.log")"
 
 # --- mounts ---
@@ -238,6 +238,19 @@ kill -TERM "$hpid"
 for _ in $(seq 100); do kill -0 "$hpid" 2>/dev/null || break; sleep 0.1; done
 check "SIGTERM: the holder ends, its state directory and socket removed" "ended gone gone" \
         "$(kill -0 "$hpid" 2>/dev/null || echo ended) $([ -e "$STATE/$D" ] || echo gone) $([ -e "$RUN/$D.sock" ] || echo gone)"
+
+# --- the idle suspend ---
+E=e0000000000000000000000000000001
+start $E '{"limits":{"idle_timeout":{"secs":1,"nanos":0}}}'
+call $E '{"op":"process_start","request":{"command":"sh","args":["-c","while :; do date +%s%N > \"$HARN_OUTPUTS_DIR/t\"; sleep 0.05; done"]}}' >/dev/null
+sleep 2.5
+t1=$(cat "$STATE/$E/outputs/t"); sleep 0.5; t2=$(cat "$STATE/$E/outputs/t")
+check "idle_timeout: suspended after a second without activity, the process stopped" "suspended $t1" \
+        "$(q "$(call $E '{"op":"session"}')" 'd["result"]["state"]') $t2"
+out=$(call $E '{"op":"exec","request":{"command":"echo","args":["back"]}}')
+check "... the next exec resumes it" "back running" \
+        "$(q "$out" 'd["result"]["stdout"].strip()') $(q "$(call $E '{"op":"session"}')" 'd["result"]["state"]')"
+call $E '{"op":"terminate"}' >/dev/null
 
 out=$(call $A '{"op":"terminate"}')
 for _ in $(seq 100); do [ -e "$STATE/$A" ] || break; sleep 0.1; done
