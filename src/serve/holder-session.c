@@ -486,13 +486,13 @@ int holder_session_start(struct holder *h, struct serve_error *err)
                 return serve_error_set(err, SERVE_ERR_UNSUPPORTED,
                                        "a limit asked for cannot be enforced on this host (%s)",
                                        *rep->limits_text ? rep->limits_text : "no mechanism");
-        if (rep->net_mode == CORDON_NET_PROXIED) {
-                /* The proxy holds descriptors per tunnel (as cordon run does). */
-                struct rlimit rl;
-                if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-                        rl.rlim_cur = rl.rlim_max;
-                        (void)setrlimit(RLIMIT_NOFILE, &rl);
-                }
+        /* Each command holds up to four descriptors here, and proxied mode's proxy six a
+         * tunnel: the soft limit up to the hard one, in this process only (the session's
+         * processes were started with the limits they were given). */
+        struct rlimit rl;
+        if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+                rl.rlim_cur = rl.rlim_max;
+                (void)setrlimit(RLIMIT_NOFILE, &rl);
         }
         if (!landlock(h))
                 for (size_t i = 0; i < h->n_mounts; i++)
