@@ -650,6 +650,12 @@ int64_t holder_session_idle_timeout(const struct holder *h)
 
 void holder_session_idle_check(struct holder *h)
 {
+        /* A connection through the egress proxy counts as activity too. */
+        const struct cordon_report *rep = h->sb ? cordon_sandbox_report(h->sb) : NULL;
+        if (rep && rep->proxy.connections != h->proxy_connections) {
+                h->proxy_connections = rep->proxy.connections;
+                holder_session_touch(h);
+        }
         if (holder_session_idle_timeout(h) != 0)
                 return;
         struct serve_error err;

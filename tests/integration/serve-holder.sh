@@ -40,7 +40,7 @@ q() { python3 -c 'import json, sys; d = json.loads(sys.argv[1]); print(eval(sys.
 # exec_req COMMAND ARG...: an exec request's JSON (a shell's -c script passes as an argument).
 exec_req() { python3 -c 'import json, sys; print(json.dumps({"op": "exec", "request": {"command": sys.argv[1], "args": sys.argv[2:]}}))' "$@"; }
 
-plan 49
+plan 51
 
 A=a0000000000000000000000000000001
 spec_a='{"session_id":"tap-a","labels":{"tenant":"t"},"limits":{"wall_time":{"secs":30,"nanos":0}}'
@@ -250,7 +250,18 @@ check "idle_timeout: suspended after a second without activity, the process stop
 out=$(call $E '{"op":"exec","request":{"command":"echo","args":["back"]}}')
 check "... the next exec resumes it" "back running" \
         "$(q "$out" 'd["result"]["stdout"].strip()') $(q "$(call $E '{"op":"session"}')" 'd["result"]["state"]')"
-call $E '{"op":"terminate"}' >/dev/null
+
+# --- the sandbox killed from outside: the holder ends with it ---
+first=
+for c in $(pgrep -P "$hpid"); do
+        if [ $ll = 1 ]; then [ "$(cat /proc/$c/comm)" = cordon-reaper ] && first=$c
+        else [ "$(readlink /proc/$c/ns/pid)" != "$(readlink /proc/self/ns/pid)" ] && first=$c; fi
+done
+kill -KILL "$first"
+for _ in $(seq 100); do kill -0 "$hpid" 2>/dev/null || break; sleep 0.1; done
+check "the sandbox's first process killed: the holder ends, its directory and socket removed" \
+        "found ended gone gone" "$([ -n "$first" ] && echo found) $(kill -0 "$hpid" 2>/dev/null || echo ended) $([ -e "$STATE/$E" ] || echo gone) $([ -e "$RUN/$E.sock" ] || echo gone)"
+check_like "... saying so" "*the session's sandbox has ended*" "$(cat "$T_TMP/$E.log")"
 
 out=$(call $A '{"op":"terminate"}')
 for _ in $(seq 100); do [ -e "$STATE/$A" ] || break; sleep 0.1; done
