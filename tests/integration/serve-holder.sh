@@ -40,7 +40,7 @@ q() { python3 -c 'import json, sys; d = json.loads(sys.argv[1]); print(eval(sys.
 # exec_req COMMAND ARG...: an exec request's JSON (a shell's -c script passes as an argument).
 exec_req() { python3 -c 'import json, sys; print(json.dumps({"op": "exec", "request": {"command": sys.argv[1], "args": sys.argv[2:]}}))' "$@"; }
 
-plan 51
+plan 52
 
 A=a0000000000000000000000000000001
 spec_a='{"session_id":"tap-a","labels":{"tenant":"t"},"limits":{"wall_time":{"secs":30,"nanos":0}}'
@@ -175,9 +175,17 @@ check "resume: state running, and the counter goes on" "running yes" \
         "$(q "$out" 'd["result"]["state"]') $([ "$c3" -gt "$c2" ] && echo yes)"
 
 # --- snapshot ---
+call $A "$(exec_req sh -c 'echo kept > "${TMPDIR:-/tmp}/keep"')" >/dev/null
 out=$(call $A "{\"op\":\"snapshot\",\"path\":\"$T_TMP/snap.tar.zst\"}")
 check "snapshot: an archive written, its size answered" "$(stat -c %s "$T_TMP/snap.tar.zst" 2>&1) 28b52ffd" \
         "$(q "$out" 'd["result"]["bytes"]') $(head -c 4 "$T_TMP/snap.tar.zst" | od -An -tx1 | tr -d ' \n')"
+
+F=f0000000000000000000000000000001
+start $F '{}' --from-snapshot "$T_TMP/snap.tar.zst"
+out=$(call $F "$(exec_req sh -c 'cat "${TMPDIR:-/tmp}/keep"')")
+check "--from-snapshot: a new session starts with the snapshot's files" "kept" \
+        "$(q "$out" 'd["result"]["stdout"].strip()')"
+call $F '{"op":"terminate"}' >/dev/null
 
 # --- errors ---
 out=$(call $A '{"op":"reboot"}')
