@@ -363,9 +363,17 @@ static int resolve(struct holder *h, const struct serve_network_policy *np,
  * ends the session before anything has run in it). */
 static int ns_mount_points(struct holder *h, struct cordon_policy *p, struct serve_error *err)
 {
+        /* Only where the policy shows nothing at, above or below /mnt: a tmpfs added last
+         * would be mounted over what a rule put there. */
         struct cordon_path_info info;
         bool mnt = cordon_policy_describe_path(p, "/mnt", CORDON_BACKEND_NS, &info) >= 0 &&
                    info.view == CORDON_PATH_ABSENT;
+        for (size_t i = 0; mnt && i < cordon_policy_fs_count(p); i++) {
+                const char *guest = NULL;
+                if (cordon_policy_get_fs(p, i, &guest, NULL, NULL, NULL, NULL) >= 0 &&
+                    path_is_below(guest, "/mnt"))
+                        mnt = false;
+        }
         int r = 0;
         if (mnt)
                 r = cordon_policy_add_fs(p, "/mnt", NULL, CORDON_ACCESS_TMPFS, 0,
