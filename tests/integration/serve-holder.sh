@@ -40,7 +40,7 @@ q() { python3 -c 'import json, sys; d = json.loads(sys.argv[1]); print(eval(sys.
 # exec_req COMMAND ARG...: an exec request's JSON (a shell's -c script passes as an argument).
 exec_req() { python3 -c 'import json, sys; print(json.dumps({"op": "exec", "request": {"command": sys.argv[1], "args": sys.argv[2:]}}))' "$@"; }
 
-plan 52
+plan 54
 
 A=a0000000000000000000000000000001
 spec_a='{"session_id":"tap-a","labels":{"tenant":"t"},"limits":{"wall_time":{"secs":30,"nanos":0}}'
@@ -250,6 +250,29 @@ check "network_policy: limited to nothing isolates the live session" "isolated" 
         "$(q "$out" 'd["result"]["metadata"]["network"]')"
 out=$(call $D "$(exec_req python3 -c "$PROXY" allowed.example:80)")
 check "... and the host allowed before is refused now" "403" "$(q "$out" 'd["result"]["stdout"]' | xargs)"
+
+# --- the admin's rules win ---
+admin=$T_SRC/tests/fixtures/serve-holder-admin.conf
+if [ "$(stat -c %u "$admin")" != 0 ] || [ -e /etc/cordon/sandbox.conf ] ||
+        [ -e /app/lib/agent-sandbox/sandbox.conf ]; then
+        skip "the admin fixture is not root's, or this machine has a real admin baseline" \
+                "an admin baseline's isolated network refuses an unrestricted spec"
+        skip "the admin fixture is not root's, or this machine has a real admin baseline" \
+                "... and admits a spec within it"
+else
+        G=c0000000000000000000000000000001
+        ready=$(printf '{}' | CORDON_ADMIN_CONF=$admin timeout 120 python3 "$CLIENT" start "$HOLDER" \
+                --name $G --state-dir "$STATE/$G" --socket "$RUN/$G.sock" 2>>"$T_TMP/$G.log")
+        check_like "an admin baseline's isolated network refuses an unrestricted spec (network_policy)" \
+                "False network_policy *administrator*NETWORK_FILTER_MODE=isolated*" \
+                "$(q "$ready" 'd["ok"], d["error"]["kind"], d["error"]["message"]' | tr -d "(),'")"
+        ready=$(printf '{"network_policy":{"mode":"limited","allowed_hosts":[]}}' |
+                CORDON_ADMIN_CONF=$admin timeout 120 python3 "$CLIENT" start "$HOLDER" \
+                --name $G --state-dir "$STATE/$G" --socket "$RUN/$G.sock" 2>>"$T_TMP/$G.log")
+        check "... and admits a spec within it (limited to nothing: isolated)" "True isolated" \
+                "$(q "$ready" 'd["ok"], d["result"]["metadata"]["network"]' | tr -d "(),'")"
+        call $G '{"op":"terminate"}' >/dev/null
+fi
 
 # --- SIGTERM ---
 kill -TERM "$hpid"
