@@ -299,7 +299,7 @@ for c in $(pgrep -P "$hpid"); do
         else [ "$(readlink /proc/$c/ns/pid)" != "$(readlink /proc/self/ns/pid)" ] && first=$c; fi
 done
 kill -KILL "$first"
-for _ in $(seq 100); do kill -0 "$hpid" 2>/dev/null || break; sleep 0.1; done
+for _ in $(seq 300); do kill -0 "$hpid" 2>/dev/null || break; sleep 0.1; done
 check "the sandbox's first process killed: the holder ends, its directory and socket removed" \
         "found ended gone gone" "$([ -n "$first" ] && echo found) $(kill -0 "$hpid" 2>/dev/null || echo ended) $([ -e "$STATE/$E" ] || echo gone) $([ -e "$RUN/$E.sock" ] || echo gone)"
 check_like "... saying so" "*the session's sandbox has ended*" "$(cat "$T_TMP/$E.log")"
