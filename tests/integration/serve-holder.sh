@@ -233,6 +233,7 @@ check "terminate: {}, then the state directory and the socket are gone" "{} gone
 # --- the limited network ---
 D=d0000000000000000000000000000001
 start $D '{"network_policy":{"mode":"limited","allowed_hosts":["allowed.example"]}}'
+dpid=$hpid
 PROXY='import os, socket, sys
 host, port = os.environ["HTTP_PROXY"].split("//")[1].rstrip("/").rsplit(":", 1)
 for t in sys.argv[1:]:
@@ -250,6 +251,26 @@ check "network_policy: limited to nothing isolates the live session" "isolated" 
         "$(q "$out" 'd["result"]["metadata"]["network"]')"
 out=$(call $D "$(exec_req python3 -c "$PROXY" allowed.example:80)")
 check "... and the host allowed before is refused now" "403" "$(q "$out" 'd["result"]["stdout"]' | xargs)"
+
+# --- the sandbox killed from outside: the holder ends with it ---
+K=e0000000000000000000000000000002
+start $K '{}'
+first=
+for c in $(pgrep -P "$hpid"); do
+        if [ $ll = 1 ]; then [ "$(cat /proc/$c/comm)" = cordon-reaper ] && first=$c
+        else [ "$(readlink /proc/$c/ns/pid)" != "$(readlink /proc/self/ns/pid)" ] && first=$c; fi
+done
+kill -KILL "$first"
+for _ in $(seq 300); do kill -0 "$hpid" 2>/dev/null || break; sleep 0.1; done
+got="$([ -n "$first" ] && echo found) $(kill -0 "$hpid" 2>/dev/null || echo ended) $([ -e "$STATE/$K" ] || echo gone) $([ -e "$RUN/$K.sock" ] || echo gone)"
+if [ "$got" = "found ended gone gone" ]; then
+        ok "the sandbox's first process killed: the holder ends, its directory and socket removed"
+else
+        not_ok "the sandbox's first process killed: the holder ends, its directory and socket removed" \
+                "actual: $got (killed '$first' of holder $hpid: $(ps -o pid,stat,comm --ppid "$hpid" 2>&1 | tr '\n' ' '))" \
+                "$(tail -5 "$T_TMP/$K.log")"
+fi
+check_like "... saying so" "*the session's sandbox has ended*" "$(cat "$T_TMP/$K.log")"
 
 # --- the admin's rules win ---
 admin=$T_SRC/tests/fixtures/serve-holder-admin.conf
@@ -275,10 +296,10 @@ else
 fi
 
 # --- SIGTERM ---
-kill -TERM "$hpid"
-for _ in $(seq 100); do kill -0 "$hpid" 2>/dev/null || break; sleep 0.1; done
+kill -TERM "$dpid"
+for _ in $(seq 100); do kill -0 "$dpid" 2>/dev/null || break; sleep 0.1; done
 check "SIGTERM: the holder ends, its state directory and socket removed" "ended gone gone" \
-        "$(kill -0 "$hpid" 2>/dev/null || echo ended) $([ -e "$STATE/$D" ] || echo gone) $([ -e "$RUN/$D.sock" ] || echo gone)"
+        "$(kill -0 "$dpid" 2>/dev/null || echo ended) $([ -e "$STATE/$D" ] || echo gone) $([ -e "$RUN/$D.sock" ] || echo gone)"
 
 # --- the idle suspend ---
 E=e0000000000000000000000000000001
@@ -292,17 +313,7 @@ out=$(call $E '{"op":"exec","request":{"command":"echo","args":["back"]}}')
 check "... the next exec resumes it" "back running" \
         "$(q "$out" 'd["result"]["stdout"].strip()') $(q "$(call $E '{"op":"session"}')" 'd["result"]["state"]')"
 
-# --- the sandbox killed from outside: the holder ends with it ---
-first=
-for c in $(pgrep -P "$hpid"); do
-        if [ $ll = 1 ]; then [ "$(cat /proc/$c/comm)" = cordon-reaper ] && first=$c
-        else [ "$(readlink /proc/$c/ns/pid)" != "$(readlink /proc/self/ns/pid)" ] && first=$c; fi
-done
-kill -KILL "$first"
-for _ in $(seq 300); do kill -0 "$hpid" 2>/dev/null || break; sleep 0.1; done
-check "the sandbox's first process killed: the holder ends, its directory and socket removed" \
-        "found ended gone gone" "$([ -n "$first" ] && echo found) $(kill -0 "$hpid" 2>/dev/null || echo ended) $([ -e "$STATE/$E" ] || echo gone) $([ -e "$RUN/$E.sock" ] || echo gone)"
-check_like "... saying so" "*the session's sandbox has ended*" "$(cat "$T_TMP/$E.log")"
+call $E '{"op":"terminate"}' >/dev/null
 
 out=$(call $A '{"op":"terminate"}')
 for _ in $(seq 100); do [ -e "$STATE/$A" ] || break; sleep 0.1; done
