@@ -298,10 +298,17 @@ void serve_session_forget(struct serve_session *s)
         session_leave(s, false, "terminated");
 }
 
+static int on_ready(int fd, uint32_t events, void *userdata);
+
 /* The holder has exited: what it left is removed and @s freed. */
 static void session_exited(struct serve_session *s)
 {
         struct serve_holders *h = s->h;
+        /* Its exit and its ready frame (an error, most likely) can come in one wake, the exit
+         * first: the frame is read before the session is given up, so its error is the one
+         * answered. */
+        if (s->state == SESSION_STARTING && s->ready_fd >= 0)
+                (void)on_ready(s->ready_fd, EPOLLIN, s);
         if (s->state != SESSION_DYING)
                 serve_session_lost(s, "its holder exited");
         if (s->prev)
@@ -536,7 +543,6 @@ _noreturn_ static void child(const struct serve_holders *h, int spec_fd, int rea
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
         signal(SIGPIPE, SIG_DFL);
-        (void)setrlimit(RLIMIT_NOFILE, &h->nofile);
         /* Its stderr is ours when that is a file or a terminal (a log a broken pipe cannot
          * turn into a SIGPIPE after our end); else /dev/null, as its stdout. */
         struct stat st;
@@ -547,6 +553,9 @@ _noreturn_ static void child(const struct serve_holders *h, int spec_fd, int rea
                 _exit(127);
         int keep = 3;
         (void)close_all_fds_except(&keep, 1);
+        /* The limit we were started with, once only 0..3 are open: with ours raised, every
+         * descriptor below the old limit may have been taken. */
+        (void)setrlimit(RLIMIT_NOFILE, &h->nofile);
         execv(h->o.program, argv);
         _exit(127);
 }
@@ -700,11 +709,36 @@ void serve_holders_tick(struct serve_holders *h)
                 }
 }
 
+/* The session, in the table or ending, whose holder is @pid; NULL. */
+static struct serve_session *session_of_pid(struct serve_holders *h, pid_t pid)
+{
+        for (struct serve_session *s = h->first; s; s = s->next)
+                if (s->pid == pid)
+                        return s;
+        for (struct serve_session *s = h->dying; s; s = s->next)
+                if (s->pid == pid)
+                        return s;
+        return NULL;
+}
+
 void serve_holders_reap(struct serve_holders *h)
 {
         int status;
-        while (waitpid(-1, &status, WNOHANG) > 0)
-                ;
+        pid_t pid;
+        while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+                /* A holder ends with 0 (after a terminate or a SIGTERM, having cleaned up);
+                 * anything else is said, for whoever reads why a session went away. */
+                if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+                        continue;
+                struct serve_session *s = session_of_pid(h, pid);
+                if (WIFSIGNALED(status))
+                        log_warning("holder pid %d%s%s was killed by signal %d", (int)pid,
+                                    s ? " of session " : "", s ? s->id : "", WTERMSIG(status));
+                else
+                        log_warning("holder pid %d%s%s exited with status %d", (int)pid,
+                                    s ? " of session " : "", s ? s->id : "",
+                                    WEXITSTATUS(status));
+        }
 }
 
 int serve_holders_new(struct serve_loop *loop, struct serve_store *store,
