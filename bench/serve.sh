@@ -187,28 +187,33 @@ try:
     for d in os.listdir(state + "/cordon/sessions"):
         with open("%s/cordon/sessions/%s/record.json" % (state, d)) as f:
             holders.append(json.load(f)["holder_pid"])
-    pids, todo = [daemon.pid], list(holders)
+    below, todo = [], [c for h in holders for c in children.get(h, [])]
     while todo:
         p = todo.pop()
-        pids.append(p)
+        below.append(p)
         todo.extend(children.get(p, []))
-    # "HOLDERS PID...": root reads them when it runs us (their smaps_rollup is root's to read).
+    # Three lines: the daemon, the holders, what runs below them. Root reads them when it runs
+    # us (their smaps_rollup is root's to read).
     with open(handshake + "/pids.tmp", "w") as f:
-        f.write("%d %s\n" % (len(holders), " ".join(map(str, pids))))
+        for group in ([daemon.pid], holders, below):
+            f.write(" ".join(map(str, group)) + "\n")
     os.rename(handshake + "/pids.tmp", handshake + "/pids")
     if os.path.exists(handshake + "/root-reads"):
         while not os.path.exists(handshake + "/done"):
             time.sleep(0.05)
     else:
-        err, kb = None, 0
-        for p in pids:
-            try:
-                with open("/proc/%d/smaps_rollup" % p) as f:
-                    kb += next(int(l.split()[1]) for l in f if l.startswith("Pss:"))
-            except OSError as e:
-                err = err or "%s reading /proc/%d/smaps_rollup as uid %d" % (e.strerror, p, os.getuid())
+        err, kb = None, []
+        for group in ([daemon.pid], holders, below):
+            kb.append(0)
+            for p in group:
+                try:
+                    with open("/proc/%d/smaps_rollup" % p) as f:
+                        kb[-1] += next(int(l.split()[1]) for l in f if l.startswith("Pss:"))
+                except OSError as e:
+                    err = err or "%s reading /proc/%d/smaps_rollup as uid %d" % (e.strerror, p, os.getuid())
         with open(handshake + "/pss", "w") as f:
-            f.write("memerr %s\n" % err if err else "mem %d %d %d\n" % (kb, len(pids), len(holders)))
+            f.write("memerr %s\n" % err if err else "mem %d %d %d %d %d\n"
+                    % (kb[0], kb[1], kb[2], len(holders), len(below)))
 finally:
     # Every session ends: DELETE each (the daemon waits for nothing), then the daemon.
     try:
@@ -254,10 +259,13 @@ try:
 except OSError:
     m = ["memerr", "not measured"]
 if m[0] == "mem":
-    kb, npids, nholders = map(int, m[1:])
-    per = kb / nholders / 1024
-    print("       PSS of cordon's own processes: %.1f MiB in all (%d processes), %.3f MiB per "
-          "session  target <= 1 MiB" % (kb / 1024, npids, per))
+    d, h, b, nh, nb = map(int, m[1:])
+    kb = d + h + b
+    per = kb / nh / 1024
+    print("       PSS of cordon's own processes: %.1f MiB in all, %.3f MiB per session  target <= 1 MiB"
+          % (kb / 1024, per))
+    print("       (the daemon %.1f MiB; %d holders %.0f KiB each; %d processes below them, %.0f KiB "
+          "each, %.0f KiB per session)" % (d / 1024, nh, h / nh, nb, b / max(nb, 1), b / nh))
     missed += ["idle (memory)"] if per > 1 else []
 else:
     print("       PSS: n/a (%s)" % " ".join(m[1:]))
@@ -312,16 +320,21 @@ for b in $backends; do
                 # Root reads the memory of the user's sessions while they wait for it.
                 while kill -0 "$driver" 2>/dev/null && [ ! -e "$hs/pids" ]; do sleep 0.2; done
                 if [ -e "$hs/pids" ]; then
-                        read -r holders pids <"$hs/pids"
-                        kb=0 n=0 err=
-                        for p in $pids; do
-                                if v=$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null) && [ -n "$v" ]; then
-                                        kb=$((kb + v)) n=$((n + 1))
-                                else
-                                        err="cannot read /proc/$p/smaps_rollup"
-                                fi
-                        done
-                        if [ -n "$err" ]; then echo "memerr $err" >"$hs/pss"; else echo "mem $kb $n $holders" >"$hs/pss"; fi
+                        err= sums=()
+                        while read -r -a group; do
+                                kb=0
+                                for p in "${group[@]}"; do
+                                        if v=$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null) && [ -n "$v" ]; then
+                                                kb=$((kb + v))
+                                        else
+                                                err="cannot read /proc/$p/smaps_rollup"
+                                        fi
+                                done
+                                sums+=("$kb" "${#group[@]}")
+                        done <"$hs/pids"
+                        # mem DAEMON HOLDERS BELOW N_HOLDERS N_BELOW (KiB)
+                        if [ -n "$err" ]; then echo "memerr $err" >"$hs/pss"
+                        else echo "mem ${sums[0]} ${sums[2]} ${sums[4]} ${sums[3]} ${sums[5]}" >"$hs/pss"; fi
                         touch "$hs/done"
                 fi
                 wait "$driver" || bench_die "the driver failed for backend $b (status $?)"

@@ -460,6 +460,10 @@ static void on_ready_frame(struct serve_session *s, const json_t *f)
 {
         s->ready_src = serve_loop_remove(s->h->loop, s->ready_src);
         s->ready_fd = safe_close(s->ready_fd);
+        /* Its buffer is not needed again (@f is a copy): 64 KiB per session kept otherwise. */
+        free(s->ready_buf);
+        s->ready_buf = NULL;
+        s->ready_len = s->ready_cap = 0;
         json_t *result = json_object_get(f, "result");
         const char *id = json_string_value(json_object_get(result, "id"));
         const char *backend = json_string_value(json_object_get(result, "backend"));
