@@ -186,7 +186,9 @@ static bool has_records_after(const struct holder_proc *p, uint64_t after_seq)
         return p->n_recs && p->recs[p->n_recs - 1].seq > after_seq;
 }
 
-/* Answers the long polls of @p that now have something (or all of them, with @all). */
+/* Answers the long polls of @p that now have something (or all of them, with @all). A send
+ * may close the connection, which drops every wait: each is unlinked before its answer goes,
+ * and the walk starts again from the head. */
 static void wake_waits(struct holder *h, const struct holder_proc *p, bool all)
 {
         for (struct holder_wait **w = &h->waits; *w;) {
@@ -195,9 +197,12 @@ static void wake_waits(struct holder *h, const struct holder_proc *p, bool all)
                         w = &x->next;
                         continue;
                 }
-                holder_send(h, x->gen, holder_reply_ok(x->req_id, records_json(p, x->after_seq)));
                 *w = x->next;
+                json_t *reply = holder_reply_ok(x->req_id, records_json(p, x->after_seq));
+                uint64_t gen = x->gen;
                 free(x);
+                holder_send(h, gen, reply);
+                w = &h->waits;
         }
 }
 
@@ -481,9 +486,9 @@ int holder_exec_start(struct holder *h, uint64_t req_id, const struct serve_exec
         h->procs = n;
         h->procs[h->n_procs++] = p;
         /* Names and sizes only: never a value of the environment, never stdin. */
-        log_info("%s %s started: %zu arguments, %zu variables, %zu bytes of stdin%s",
-                 process ? "process" : "exec", process ? p->id : "", rq->n_args, rq->n_env,
-                 rq->stdin_len, rq->pty ? ", a pty" : "");
+        log_info("%s%s started: %zu arguments, %zu variables, %zu bytes of stdin%s",
+                 process ? "process " : "exec", p->id, rq->n_args, rq->n_env, rq->stdin_len,
+                 rq->pty ? ", a pty" : "");
         for (char *const *d = cordon_exec_env_dropped(p->e); d && *d; d++)
                 log_info("the sandbox's rules leave out variable %s", *d);
         if (rq->stdin_data && !rq->pty &&
@@ -568,13 +573,15 @@ void holder_exec_tick(struct holder *h)
                         w = &x->next;
                         continue;
                 }
-                const struct holder_proc *p = find_proc(h, x->id);
-                holder_send(
-                    h, x->gen,
-                    p ? holder_reply_ok(x->req_id, records_json(p, x->after_seq))
-                      : holder_reply_ok(x->req_id, json_pack("{s:[],s:b}", "records", "done", 1)));
                 *w = x->next;
+                const struct holder_proc *p = find_proc(h, x->id);
+                json_t *reply =
+                    p ? holder_reply_ok(x->req_id, records_json(p, x->after_seq))
+                      : holder_reply_ok(x->req_id, json_pack("{s:[],s:b}", "records", "done", 1));
+                uint64_t gen = x->gen;
                 free(x);
+                holder_send(h, gen, reply); /* may drop the other waits: start again */
+                w = &h->waits;
         }
 }
 

@@ -303,6 +303,14 @@ int main(int argc, char **argv)
         _cleanup_close_ int sfd = -EBADF;
         bool made = false;
         r = read_spec(&h, &err);
+        /* No descriptor of the daemon's but stderr is kept (nor passed to the sandbox, whose
+         * processes live longer than a pipe's reader): stdin and stdout are /dev/null. */
+        int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+        if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0) {
+                log_error("cannot put /dev/null on stdin and stdout: %m");
+                return 1;
+        }
+        safe_close(null);
         if (r >= 0)
                 r = make_state_dir(&h, &state_real, &made, &err);
         if (r >= 0) {
@@ -339,15 +347,9 @@ int main(int argc, char **argv)
         }
         log_info("session %s (%s) ready on %s", h.name, cordon_backend_to_string(h.backend),
                  h.socket_path);
+        /* From here on the daemon may come and go: stderr stays what it gave (its log, or
+         * /dev/null), nothing else of its is held. */
         ready(json_pack("{s:b,s:o}", "ok", 1, "result", holder_session_view(&h)));
-        /* From here on the daemon may come and go: no descriptor of its is kept (stderr stays
-         * what it gave: its log, or /dev/null). */
-        int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-        if (null >= 0) {
-                (void)dup2(null, STDIN_FILENO);
-                (void)dup2(null, STDOUT_FILENO);
-                safe_close(null);
-        }
 
         serve_loop_set_tick(h.loop, on_timeout, on_tick, &h);
         r = serve_loop_run(h.loop);

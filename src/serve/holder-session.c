@@ -270,8 +270,9 @@ static int build_settings(struct holder *h, const struct serve_network_policy *n
                              SERVE_ERR_INVALID_REQUEST)) < 0)
                         goto fail;
         }
-        const struct holder_mount *mem = find_mount(h, HOLDER_MEMORY_MOUNT),
-                                  *out = find_mount(h, HOLDER_OUTPUTS_MOUNT);
+        /* The canonical pair is always first (plan_mounts()); under landlock their targets
+         * become their host paths once started. */
+        const struct holder_mount *mem = &h->mounts[0], *out = &h->mounts[1];
         const char *names[] = {"HARN_MEMORY_DIR", "CORDON_MEMORY_DIR", "HARN_OUTPUTS_DIR",
                                "CORDON_OUTPUTS_DIR"};
         for (size_t i = 0; i < ELEMENTSOF(names); i++) {
@@ -352,27 +353,39 @@ static int resolve(struct holder *h, const struct serve_network_policy *np,
         return 0;
 }
 
-/* Under the ns backend each mount is attached once the session runs (the library's checks of
- * an attach: hidden paths, read-only ones, the admin's denied writable paths, no link on the
- * source's way). Its target must lie below a directory the session's Landlock rules open:
- * /mnt is an empty tmpfs of the session's (where nothing is there already), and a target
- * elsewhere gets an empty tmpfs of its own to be mounted over. */
+/* Under the ns backend each mount is attached once the session runs, by the library's
+ * attach and its checks (hidden paths, read-only ones, the admin's denied writable paths, no
+ * link on the source's way); no command runs before. Its target must be reached by the
+ * session's Landlock rules, which are fixed at the start and skip a covered mount point: /mnt
+ * is an empty tmpfs of the session's (where nothing is there already), below which any target
+ * is reached; a target elsewhere is bound in the policy as well, from the same source, so that
+ * the rule Landlock gets is on the very directory the attach shows there (a refused attach
+ * ends the session before anything has run in it). */
 static int ns_mount_points(struct holder *h, struct cordon_policy *p, struct serve_error *err)
 {
+        /* Only where the policy shows nothing at, above or below /mnt: a tmpfs added last
+         * would be mounted over what a rule put there. */
         struct cordon_path_info info;
         bool mnt = cordon_policy_describe_path(p, "/mnt", CORDON_BACKEND_NS, &info) >= 0 &&
                    info.view == CORDON_PATH_ABSENT;
+        for (size_t i = 0; mnt && i < cordon_policy_fs_count(p); i++) {
+                const char *guest = NULL;
+                if (cordon_policy_get_fs(p, i, &guest, NULL, NULL, NULL, NULL) >= 0 &&
+                    path_is_below(guest, "/mnt"))
+                        mnt = false;
+        }
         int r = 0;
         if (mnt)
                 r = cordon_policy_add_fs(p, "/mnt", NULL, CORDON_ACCESS_TMPFS, 0,
                                          "cordon-serve-session (mount points)");
         for (size_t i = 0; r >= 0 && i < h->n_mounts; i++) {
                 const struct holder_mount *m = &h->mounts[i];
-                if (mnt && path_is_below(m->target, "/mnt"))
+                if (mnt && path_is_below(m->target, "/mnt") && !streq(m->target, "/mnt"))
                         continue;
-                r = cordon_policy_add_fs(p, m->target, NULL, CORDON_ACCESS_TMPFS,
-                                         m->access == SERVE_READ_ONLY ? CORDON_FS_SEAL : 0,
-                                         "SandboxSpec.mounts (mount point)");
+                r = cordon_policy_add_fs(p, m->target, m->host_path,
+                                         m->access == SERVE_READ_WRITE ? CORDON_ACCESS_RW
+                                                                       : CORDON_ACCESS_RO,
+                                         0, "SandboxSpec.mounts");
         }
         if (r < 0)
                 return serve_error_set(err, SERVE_ERR_INVALID_REQUEST,
@@ -481,13 +494,13 @@ int holder_session_start(struct holder *h, struct serve_error *err)
                 return serve_error_set(err, SERVE_ERR_UNSUPPORTED,
                                        "a limit asked for cannot be enforced on this host (%s)",
                                        *rep->limits_text ? rep->limits_text : "no mechanism");
-        if (rep->net_mode == CORDON_NET_PROXIED) {
-                /* The proxy holds descriptors per tunnel (as cordon run does). */
-                struct rlimit rl;
-                if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-                        rl.rlim_cur = rl.rlim_max;
-                        (void)setrlimit(RLIMIT_NOFILE, &rl);
-                }
+        /* Each command holds up to four descriptors here, and proxied mode's proxy six a
+         * tunnel: the soft limit up to the hard one, in this process only (the session's
+         * processes were started with the limits they were given). */
+        struct rlimit rl;
+        if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+                rl.rlim_cur = rl.rlim_max;
+                (void)setrlimit(RLIMIT_NOFILE, &rl);
         }
         if (!landlock(h))
                 for (size_t i = 0; i < h->n_mounts; i++)
@@ -645,12 +658,20 @@ int64_t holder_session_idle_timeout(const struct holder *h)
 
 void holder_session_idle_check(struct holder *h)
 {
+        /* A connection through the egress proxy counts as activity too. */
+        const struct cordon_report *rep = h->sb ? cordon_sandbox_report(h->sb) : NULL;
+        if (rep && rep->proxy.connections != h->proxy_connections) {
+                h->proxy_connections = rep->proxy.connections;
+                holder_session_touch(h);
+        }
         if (holder_session_idle_timeout(h) != 0)
                 return;
         struct serve_error err;
-        if (holder_session_suspend(h, &err) < 0)
+        if (holder_session_suspend(h, &err) < 0) {
+                /* Tried again after another idle period, not on every turn. */
+                holder_session_touch(h);
                 log_warning("the idle session could not be suspended: %s", err.message);
-        else
+        } else
                 log_info("suspended after %llu ms without activity",
                          (unsigned long long)(h->idle_usec / 1000));
 }

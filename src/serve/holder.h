@@ -44,10 +44,11 @@ struct holder {
         enum serve_state state;
         struct holder_mount *mounts;
         size_t n_mounts;
-        unsigned n_fresh;                    /* directories made for empty sources */
-        struct serve_network_policy network; /* the policy in force */
-        uint64_t wall_usec, idle_usec;       /* limits; 0: none */
-        uint64_t last_activity;              /* CLOCK_MONOTONIC usec */
+        unsigned n_fresh;                     /* directories made for empty sources */
+        struct serve_network_policy network;  /* the policy in force */
+        uint64_t wall_usec, idle_usec;        /* limits; 0: none */
+        uint64_t last_activity;               /* CLOCK_MONOTONIC usec */
+        unsigned long long proxy_connections; /* the proxy's count when last looked at */
 
         /* The event loop and the daemon's connection. */
         struct serve_loop *loop;

@@ -108,6 +108,8 @@ def read(path, pid, after, maxbytes):
             print(json.dumps({"error": reply}))
             return 1
         for rec in reply["result"]["records"]:
+            if maxbytes and n >= maxbytes:
+                break  # the rest of this reply is left unread: asked for again by seq
             after = rec["seq"]
             if "data" in rec:
                 d = base64.b64decode(rec["data"])
@@ -115,7 +117,7 @@ def read(path, pid, after, maxbytes):
                 n += len(d)
             else:
                 exit_rec = rec
-        done = reply["result"]["done"]
+        done = reply["result"]["done"] and (maxbytes == 0 or n < maxbytes)
     s.close()
     print(json.dumps({"stdout": out["stdout"].decode(errors="replace"),
                       "stderr": out["stderr"].decode(errors="replace"),
