@@ -264,6 +264,19 @@ json_t *serve_snapshot_record_view(const struct serve_snapshot_record *r)
                                                                     .n_metadata = r->n_metadata});
 }
 
+/* ".tar.zst.HEX.tmp", HEX 16 hex digits: the rest of the name snapshot-publish.c gives the
+ * archive while it is written. */
+static bool archive_temp(const char *rest)
+{
+        const char *p = startswith(rest, ARCHIVE_SUFFIX ".");
+        if (!p || strlen(p) != 16 + 4 || !streq(p + 16, ".tmp"))
+                return false;
+        for (size_t i = 0; i < 16; i++)
+                if (unhexchar(p[i]) < 0)
+                        return false;
+        return true;
+}
+
 enum serve_snapshot_entry serve_snapshot_entry_kind(const char *name,
                                                     char ret_id[HOLDER_NAME_LEN + 1])
 {
@@ -283,9 +296,7 @@ enum serve_snapshot_entry serve_snapshot_entry_kind(const char *name,
                 kind = SERVE_SNAPSHOT_ENTRY_RECORD;
         else if (!temp && streq(rest, ARCHIVE_SUFFIX))
                 kind = SERVE_SNAPSHOT_ENTRY_ARCHIVE;
-        else if (temp && (streq(rest, RECORD_SUFFIX ".tmp") ||
-                          (startswith(rest, ARCHIVE_SUFFIX ".") && strlen(rest) > 12 &&
-                           streq(rest + strlen(rest) - 4, ".tmp"))))
+        else if (temp && (streq(rest, RECORD_SUFFIX ".tmp") || archive_temp(rest)))
                 kind = SERVE_SNAPSHOT_ENTRY_TEMP;
         if (kind != SERVE_SNAPSHOT_ENTRY_OTHER)
                 strcpy(ret_id, id);

@@ -253,6 +253,11 @@ Test(serve_store, snapshot_entry_kinds)
                      SERVE_SNAPSHOT_ENTRY_OTHER);
         cr_assert_eq(serve_snapshot_entry_kind("." NAME ".tar.zst.tmp", id),
                      SERVE_SNAPSHOT_ENTRY_OTHER);
+        /* The fuzzer's find: only the writer's own temporary name (16 hex digits) is one. */
+        cr_assert_eq(serve_snapshot_entry_kind("." NAME ".tar.zst.0123/56789abcedf.tmp", id),
+                     SERVE_SNAPSHOT_ENTRY_OTHER);
+        cr_assert_eq(serve_snapshot_entry_kind("." NAME ".tar.zst.0123456789abcdef0.tmp", id),
+                     SERVE_SNAPSHOT_ENTRY_OTHER);
 }
 
 Test(serve_store, uuid_text)
@@ -463,7 +468,9 @@ Test(serve_store, snapshots_commit_load_remove, .init = scratch, .fini = unscrat
         /* Loaded again, with leftovers: an archive without a record and a temporary file go,
          * a record whose archive is missing goes, a hostile record goes, others stay. */
         write_at("state/cordon/snapshots/ffffffffffffffffffffffffffffffff.tar.zst", "x");
-        write_at("state/cordon/snapshots/.eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee.tar.zst.00.tmp", "x");
+        write_at(
+            "state/cordon/snapshots/.eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee.tar.zst.00112233aabbccdd.tmp",
+            "x");
         write_at("state/cordon/snapshots/dddddddddddddddddddddddddddddddd.json",
                  "{\"version\":1,\"snapshot_id\":\"dddddddddddddddddddddddddddddddd\","
                  "\"session_id\":\"s\",\"backend\":\"b\",\"created\":0,\"size\":0,"
@@ -477,7 +484,7 @@ Test(serve_store, snapshots_commit_load_remove, .init = scratch, .fini = unscrat
         cr_assert_eq(s.n_snapshots, 1);
         cr_assert(serve_store_snapshot_find(&s, NAME));
         const char *gone[] = {"ffffffffffffffffffffffffffffffff.tar.zst",
-                              ".eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee.tar.zst.00.tmp",
+                              ".eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee.tar.zst.00112233aabbccdd.tmp",
                               "dddddddddddddddddddddddddddddddd.json",
                               "cccccccccccccccccccccccccccccccc.json",
                               "cccccccccccccccccccccccccccccccc.tar.zst"};
