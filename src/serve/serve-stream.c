@@ -182,7 +182,7 @@ struct stream {
         uint64_t sent;  /* the last seq put in buf */
         char *buf;
         size_t len, off, cap;
-        bool done, failed, answered;
+        bool done, failed, answered, headers_out;
         struct serve_call *call;
 };
 
@@ -272,6 +272,13 @@ static ssize_t reader(void *cls, uint64_t pos, char *buf, size_t max)
                 fetch(st, SERVE_STREAM_WAIT_MS);
         if (st->failed)
                 return MHD_CONTENT_READER_END_WITH_ERROR;
+        /* libmicrohttpd sends the headers with the first bytes of the body: the first time
+         * there are none, a turn goes by unsuspended so that they go out alone, and a client
+         * sees its 200 before the process has written anything. */
+        if (!st->headers_out) {
+                st->headers_out = true;
+                return 0;
+        }
         /* Nothing to send until the holder answers: out of the loop until then. */
         serve_request_suspend(st->r);
         return 0;

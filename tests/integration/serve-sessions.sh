@@ -68,7 +68,7 @@ shape() { "${CHECK[@]}" shape "$1" "$T_TMP/body"; }
 get() { "${CHECK[@]}" get "$1" "$T_TMP/body"; }
 b64() { printf '%s' "$1" | base64 -w0; }
 
-plan 84
+plan 85
 
 start_daemon && ok "the daemon answers" || not_ok "the daemon answers" "$(tail -5 "$LOG")"
 
@@ -165,6 +165,13 @@ pid=$(get 'd["process_id"]')
 check "resize of a pty: 200" "200 {}" "$(req POST "/v1/sessions/s1/processes/$pid/resize" '{"rows":33,"cols":99}')"
 curl -sS --max-time 60 --unix-socket "$SOCK" "http://cordon/v1/sessions/s1/processes/$pid/output" >"$T_TMP/p3.ndjson"
 check "... stty inside sees it" "33 99" "$("${CHECK[@]}" stream "$T_TMP/p3.ndjson" 2>/dev/null | tr -d '\r\n')"
+
+req POST /v1/sessions/s1/processes '{"command":"sh","args":["-c","sleep 4; echo late"]}' >/dev/null
+pid=$(get 'd["process_id"]')
+curl -sS --max-time 2 -D "$T_TMP/headers" -o /dev/null --unix-socket "$SOCK" \
+        "http://cordon/v1/sessions/s1/processes/$pid/output" 2>/dev/null
+check "a stream's 200 comes before its process writes anything" "HTTP/1.1 200 OK" \
+        "$(head -n 1 "$T_TMP/headers" | tr -d '\r')"
 
 # --- the stream reconnecting with after_seq: 1.3 MB of output, read in two connections ---
 req POST /v1/sessions/s1/processes '{"command":"seq","args":["1","200000"]}' >/dev/null
