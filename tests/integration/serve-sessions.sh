@@ -27,7 +27,7 @@ for l in sys.stdin.read().replace("}{", "}\n{").splitlines():
 cleanup() {
         # The sessions outlive the daemon by design: each is ended here, by its holder's pid.
         local s p
-        for s in "$STATE" "$T_TMP/small-state" "${T_SMALL_FS:-/nonexistent}"; do
+        for s in "$STATE" "$T_TMP/cap-state" "$T_TMP/small-state" "${T_SMALL_FS:-/nonexistent}"; do
                 for p in $(holders "$s"); do kill -TERM "$p" 2>/dev/null; done
         done
         [ -n "$daemon" ] && kill "$daemon" 2>/dev/null
@@ -68,7 +68,7 @@ shape() { "${CHECK[@]}" shape "$1" "$T_TMP/body"; }
 get() { "${CHECK[@]}" get "$1" "$T_TMP/body"; }
 b64() { printf '%s' "$1" | base64 -w0; }
 
-plan 85
+plan 87
 
 start_daemon && ok "the daemon answers" || not_ok "the daemon answers" "$(tail -5 "$LOG")"
 
@@ -258,6 +258,22 @@ check "without its holder program: every capability false" \
 out=$(curl -sS --max-time 20 -w ' %{http_code}' --unix-socket "$T_TMP/lone-run/cordon/serve.sock" -X POST -d '{}' http://cordon/v1/sessions | tr -d '\n')
 check_like "... and POST /v1/sessions: 501 unsupported, backend and operation named" \
         '{"error":{"kind":"unsupported","message":"*","backend":"cordon","operation":"provision"}} 501' "$out"
+
+# --- --output-cap and --max-sessions, on a daemon of their own ---
+mkdir -m 0700 "$T_TMP/cap-run" "$T_TMP/cap-state"
+XDG_RUNTIME_DIR=$T_TMP/cap-run XDG_STATE_HOME=$T_TMP/cap-state "$SERVE" --output-cap 10 --max-sessions 1 2>"$T_TMP/cap.log" &
+extra_daemons+=($!)
+for _ in $(seq 100); do [ -S "$T_TMP/cap-run/cordon/serve.sock" ] && break; sleep 0.1; done
+capreq() {
+        curl -sS --max-time 60 -w ' %{http_code}' --unix-socket "$T_TMP/cap-run/cordon/serve.sock" "$@" | tr -d '\n'
+}
+capreq -X POST -d '{"session_id":"c1"}' http://cordon/v1/sessions >/dev/null
+out=$(capreq -X POST -d '{"command":"printf","args":["0123456789abcdef"]}' http://cordon/v1/sessions/c1/exec)
+check "--output-cap 10: stdout cut at 10 bytes, the truncation marker after" \
+        '{"stdout":"0123456789\n[cordon: output truncated]\n","stderr":"","exit_code":0,"timed_out":false} 200' "$out"
+check_like "--max-sessions 1: a second session is a lifecycle error (409)" '{"error":{"kind":"lifecycle",*} 409' \
+        "$(capreq -X POST -d '{"session_id":"c2"}' http://cordon/v1/sessions)"
+capreq -X DELETE http://cordon/v1/sessions/c1 >/dev/null
 
 # --- 200 concurrent execs, 50 at a time ---
 seq 200 | xargs -P 50 -I{} curl -sS --max-time 120 --unix-socket "$SOCK" -X POST \
