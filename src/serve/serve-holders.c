@@ -334,8 +334,25 @@ int serve_session_watch(struct serve_session *s)
 
 /* --- the connection --- */
 
+/* An idle connection holds no buffer: holder_conn_read() reserves 64 KiB to read into, and a
+ * thousand idle sessions would keep a thousand of them. They come back with the next frame. */
+static void conn_trim(struct holder_conn *c)
+{
+        if (c->in_len == 0 && c->in) {
+                free(c->in);
+                c->in = NULL;
+                c->in_cap = 0;
+        }
+        if (c->out_len == 0 && c->out) {
+                free(c->out);
+                c->out = NULL;
+                c->out_cap = c->out_off = 0;
+        }
+}
+
 static void conn_update(struct serve_session *s)
 {
+        conn_trim(&s->conn);
         bool out = s->conn.out_len > s->conn.out_off;
         if (out != s->want_out && s->conn_src &&
             serve_loop_modify(s->h->loop, s->conn_src, EPOLLIN | (out ? EPOLLOUT : 0)) >= 0)
@@ -376,6 +393,8 @@ static int on_conn(int fd, uint32_t events, void *userdata)
         if (hup != 0)
                 serve_session_lost(s, hup > 0 ? "its holder closed the connection"
                                               : "its connection broke");
+        else
+                conn_trim(&s->conn);
         return 0;
 }
 
@@ -740,8 +759,7 @@ void serve_holders_reap(struct serve_holders *h)
                                     s ? " of session " : "", s ? s->id : "", WTERMSIG(status));
                 else
                         log_warning("holder pid %d%s%s exited with status %d", (int)pid,
-                                    s ? " of session " : "", s ? s->id : "",
-                                    WEXITSTATUS(status));
+                                    s ? " of session " : "", s ? s->id : "", WEXITSTATUS(status));
         }
 }
 
