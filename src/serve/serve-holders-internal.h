@@ -59,6 +59,7 @@ struct serve_holders {
 
 uint64_t serve_now_usec(void);
 int serve_pidfd_open(pid_t pid);
+int serve_pidfd_signal(int pidfd, int sig);
 bool serve_pidfd_exited(int pidfd);
 struct serve_session *serve_session_new(struct serve_holders *h, const char *name, const char *id);
 /* Frees @s, out of every list, and closes what it holds. */
