@@ -14,9 +14,10 @@ files=("$@")
 # A world-readable copy of the binary and the suites, so the test user can run them even when
 # the checkout lives in root's private home.
 stage=$(mktemp -d /tmp/cordon-tap.XXXXXX)
-net_env=${T_NET_ENV:-} net_up='' tun_mode='' tun_fd='' tun_saved='' pids=()
+net_env=${T_NET_ENV:-} net_up='' tun_mode='' tun_fd='' tun_saved='' pids=() small_fs=()
 cleanup() {
         [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null
+        for m in "${small_fs[@]}"; do umount "$m" 2>/dev/null; done
         [ -n "$net_up" ] && "$src/tests/lib/testnet.sh" down "$net_up"
         if [ -n "$tun_mode" ] && flock -xn "$tun_fd" && [ -s "$tun_saved" ]; then
                 chmod "$(cat "$tun_saved")" /dev/net/tun && rm -f "$tun_saved"
@@ -75,6 +76,20 @@ if [ "$(id -u)" -eq 0 ]; then
                 ) 9>>"$tun_lock.x"
                 tun_mode=held
         fi
+        # A small file system per user for the files that fill one (T_SMALL_FS: a full disk
+        # during a snapshot), mounted by root since the test user cannot: 16 MiB of tmpfs, the
+        # user's own, mode 0700. A file empties it when done: the runs of a user share it.
+        if grep -qs 'T_SMALL_FS' "${files[@]}"; then
+                for u in "${users[@]}"; do
+                        mkdir -p "$stage/small.$u"
+                        if mount -t tmpfs -o "size=16m,mode=0700,uid=$(id -u "$u"),gid=$(id -g "$u")" \
+                                tmpfs "$stage/small.$u"; then
+                                small_fs+=("$stage/small.$u")
+                        else
+                                echo "# tap: cannot mount the small file system for $u"
+                        fi
+                done
+        fi
         # The test internet (tests/lib/testnet.sh) for the files that use it (tests/lib/net.sh):
         # up once before the runs, down on exit; its services also exit on their own once this
         # script is gone. Without it those files skip (or fail under CORDON_TESTS_MUST_RUN=1).
@@ -120,6 +135,7 @@ run_stream() {
                 envs=(CORDON="$stage/cordon" CORDON_SERVE="$stage/cordon-serve" CORDON_SERVE_SESSION="$stage/cordon-serve-session" T_TMP="$tmp" HOME="$tmp/home" T_PROJECT="$tmp/home/proj"
                       T_SRC="$stage" T_INSTALL="$stage/install" SYSPROBE="$stage/sysprobe" PROXY_HARNESS="$stage/proxy-harness" SESSION_PROBE="$stage/session-probe" CORDON_TESTS_MUST_RUN="${CORDON_TESTS_MUST_RUN:-0}"
                       T_NET_ENV="$net_env" AGENT_SANDBOX_GIT="${AGENT_SANDBOX_GIT:-}"
+                      T_SMALL_FS="$(mountpoint -q "$stage/small.$user" 2>/dev/null && echo "$stage/small.$user")"
                       PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 USER="$user"
                       ASAN_OPTIONS="${ASAN_OPTIONS:-}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-}")
                 label="as $user"
