@@ -232,6 +232,10 @@ void cordon_doctor_check_network(struct cordon_doctor_network *ret);
 void cordon_doctor_check_landlock_backend(const struct cordon_doctor_landlock *ll,
                                           const struct cordon_doctor_seccomp *sc,
                                           struct cordon_doctor_landlock_backend *ret);
+/* Whether sessions can write and restore snapshots here (cordon_sandbox_snapshot(),
+ * cordon_sandbox_options.restore_from): the libraries they load on first use (libarchive and
+ * nettle) load. 0, or -ENOPKG with @diag naming what is missing. Any thread. */
+int cordon_doctor_check_snapshot(struct cordon_diag *diag);
 /* @root: NULL for the host; else a directory standing in for / where the AppArmor facts are
  * read (proc/sys/kernel/apparmor_restrict_unprivileged_userns,
  * sys/module/apparmor/parameters/enabled, proc/self/attr/apparmor/current and the profile's

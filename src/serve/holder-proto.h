@@ -119,3 +119,71 @@ void holder_conn_clear(struct holder_conn *c);
 int holder_proc_start_time(pid_t pid, uint64_t *ret);
 /* The same, of a /proc/PID/stat text (for tests): 0 or -EBADMSG. */
 int holder_stat_start_time(const char *text, uint64_t *ret);
+
+/* ---- Helpers added by the holder (cordon-serve-session); the contract above is unchanged. ---- */
+
+#include "serve/wire.h"
+
+/* Standard base64 (RFC 4648, with padding). Encode: a malloc'd NUL-terminated text, NULL on
+ * ENOMEM. Decode: 0 with a malloc'd buffer (NUL-terminated, not counted in *@ret_len), or
+ * -EINVAL (a length that is not a multiple of 4, a character outside the alphabet, padding
+ * anywhere but at the end, non-zero bits under the padding), -ENOMEM. */
+char *holder_base64_encode(const void *data, size_t len);
+int holder_base64_decode(const char *text, size_t len, char **ret, size_t *ret_len);
+
+/* The operations of a request, as named on the wire ("session", "exec", ...). */
+enum holder_op {
+        HOLDER_OP_SESSION,
+        HOLDER_OP_EXEC,
+        HOLDER_OP_PROCESS_START,
+        HOLDER_OP_PROCESS_OUTPUT,
+        HOLDER_OP_PROCESS_STDIN,
+        HOLDER_OP_PROCESS_SIGNAL,
+        HOLDER_OP_PROCESS_RESIZE,
+        HOLDER_OP_PROCESS_LIST,
+        HOLDER_OP_MOUNT,
+        HOLDER_OP_NETWORK_POLICY,
+        HOLDER_OP_SNAPSHOT,
+        HOLDER_OP_SUSPEND,
+        HOLDER_OP_RESUME,
+        HOLDER_OP_TERMINATE,
+        _HOLDER_OP_MAX,
+};
+const char *holder_op_name(enum holder_op op); /* NULL for a value out of range */
+
+/* A process id as the holder mints it: "p" and a decimal number without leading zeros. */
+#define HOLDER_PROCESS_ID_MAX 24 /* bytes, with the NUL */
+bool holder_process_id_valid(const char *s);
+
+/* Stdin bytes one "process_stdin" may carry (after base64 decoding). */
+#define HOLDER_STDIN_MAX (8u << 20)
+
+/* One request, parsed strictly (unknown fields refused, every value checked against its
+ * limit; the ExecRequest, FilesystemMount and NetworkPolicy by wire.h's parsers). */
+struct holder_request {
+        uint64_t id;
+        enum holder_op op;
+        struct serve_exec_request exec;     /* exec, process_start (pty only there) */
+        struct serve_mount mount;           /* mount */
+        struct serve_network_policy policy; /* network_policy */
+        char process_id[HOLDER_PROCESS_ID_MAX];
+        uint64_t after_seq;
+        unsigned wait_ms;
+        char *data; /* process_stdin: decoded */
+        size_t data_len;
+        bool eof;
+        int signal;
+        unsigned rows, cols;
+        char *path; /* snapshot */
+};
+
+/* Parses @j (a frame's object). 0 with @ret filled; -EBADMSG when it has no usable "id" (a
+ * protocol error: close the connection); -EINVAL with @err (SERVE_ERR_INVALID_REQUEST) and
+ * @ret->id set, to be answered; -ENOMEM. Free @ret with holder_request_clear() in every case. */
+int holder_request_parse(json_t *j, struct holder_request *ret, struct serve_error *err);
+void holder_request_clear(struct holder_request *r);
+
+/* The replies: {"id", "ok": true, "result"} (steals @result) and {"id", "ok": false, "error"}.
+ * NULL on ENOMEM. */
+json_t *holder_reply_ok(uint64_t id, json_t *result);
+json_t *holder_reply_error(uint64_t id, const struct serve_error *err);

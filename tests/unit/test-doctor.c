@@ -1,6 +1,9 @@
 /* Unit tests for src/lib/doctor/doctor.c: the limits check against fake cgroup trees (the fixture
  * of the resource-limit tests), which must report what the library's probe, and so `cordon run`,
  * would use, and say why a limit cannot be enforced. */
+#include <dlfcn.h>
+
+#include "cordon/doctor.h"
 #include "lib/doctor/doctor.h"
 #include "res-limits-fixture.h"
 
@@ -66,4 +69,21 @@ Test(doctor, limits_pids_unavailable_to_root_without_cgroups)
         /* The same refusal, word for word, as a launch asking for --pids gets. */
         cr_expect_eq(prepare(0, 5, 0, NULL), -EOPNOTSUPP);
         cr_expect_str_eq(diag.message, l.reason);
+}
+
+/* The snapshot check is the snapshot module's loader: it says yes exactly when both libraries
+ * load, and names what is missing otherwise. */
+Test(doctor, snapshot_check_agrees_with_the_libraries)
+{
+        void *a = dlopen("libarchive.so.13", RTLD_NOW | RTLD_LOCAL);
+        void *n = dlopen("libnettle.so.8", RTLD_NOW | RTLD_LOCAL);
+        struct cordon_diag d = {0};
+        int r = cordon_doctor_check_snapshot(&d);
+        cr_assert_eq(r, a && n ? 0 : -ENOPKG, "%d: %s", r, d.message);
+        if (r < 0)
+                cr_assert(strstr(d.message, "libarchive"), "%s", d.message);
+        if (a)
+                dlclose(a);
+        if (n)
+                dlclose(n);
 }

@@ -18,6 +18,7 @@
 #include "lib/mech/pasta.h"
 #include "lib/mech/landlock.h"
 #include "lib/mech/ns-user.h"
+#include "lib/snapshot/snapshot-lib.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
@@ -330,6 +331,12 @@ _public_ void cordon_doctor_check_network(struct cordon_doctor_network *ret)
          * what the default settings get. */
         ret->filtered = cordon_pasta_probe(NULL, CORDON_BACKEND_NS, false, &diag) >= 0;
         snprintf(ret->reason, sizeof(ret->reason), "%s", ret->filtered ? "" : diag.message);
+}
+
+_public_ int cordon_doctor_check_snapshot(struct cordon_diag *diag)
+{
+        /* The snapshot module's own loader: what a snapshot would find, found the same way. */
+        return cordon_snapshot_lib(diag) ? 0 : -ENOPKG;
 }
 
 _public_ void cordon_doctor_report_clear(struct cordon_doctor_report *r)
