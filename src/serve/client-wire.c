@@ -377,11 +377,14 @@ int client_sessions_table(json_t *list, FILE *f)
         {
                 char c[5][4 * CLIENT_CELL_MAX + 4];
                 json_t *meta = json_object_get(s, "metadata");
-                static const char *const keys[] = {"id", "state", "backend"};
-                for (size_t k = 0; k < ELEMENTSOF(keys); k++) {
-                        json_t *v = json_object_get(s, keys[k]);
-                        cell(json_string_value(v), json_string_length(v), c[k]);
-                }
+                /* cordon's SandboxSession.backend is "cordon"; which of its backends runs the
+                 * session (ns, landlock) is in the metadata. */
+                json_t *backend = json_object_get(meta, "backend");
+                if (!json_is_string(backend))
+                        backend = json_object_get(s, "backend");
+                json_t *v[] = {json_object_get(s, "id"), json_object_get(s, "state"), backend};
+                for (size_t k = 0; k < ELEMENTSOF(v); k++)
+                        cell(json_string_value(v[k]), json_string_length(v[k]), c[k]);
                 created_cell(meta, c[3]);
                 labels_cell(meta, c[4]);
                 fprintf(f, "%-32s %-11s %-9s %-20s %s\n", c[0], c[1], c[2], c[3], c[4]);

@@ -89,7 +89,8 @@ int client_record_parse(const char *line, size_t len, struct client_record *ret)
 void client_record_clear(struct client_record *r);
 
 /* `cordon session ls`: the table of a [SandboxSession] answer, one line per session: ID, STATE,
- * BACKEND, CREATED (metadata "created", else "-") and LABELS (metadata "label.K" as K=V,
- * comma-separated, else "-"), cells made safe and cut at CLIENT_CELL_MAX. -EBADMSG when @list is
+ * BACKEND (metadata "backend", the backend cordon runs it with, else the session's "backend"),
+ * CREATED (metadata "created", else "-") and LABELS (metadata "label.K" as K=V, comma-separated,
+ * else "-"), cells made safe and cut at CLIENT_CELL_MAX. -EBADMSG (nothing printed) when @list is
  * not an array of objects with string id, state and backend. */
 int client_sessions_table(json_t *list, FILE *f);

@@ -280,14 +280,14 @@ static char *table_of(const char *json, int *ret)
 Test(client_wire, session_table)
 {
         int r;
-        char *t = table_of(
-            "[{\"id\":\"s1\",\"backend\":\"ns\",\"state\":\"running\",\"mounts\":[],"
-            "\"metadata\":{\"created\":\"1764450000\",\"label.team\":\"ml\",\"label.x\":\"1\","
-            "\"session_root\":\"/r\"}},"
-            "{\"id\":\"evil\\u001b[2J\",\"backend\":\"landlock\",\"state\":\"suspended\","
-            "\"mounts\":[],\"metadata\":{\"created\":\"yesterday\"}},"
-            "{\"id\":\"s3\",\"backend\":\"ns\",\"state\":\"running\",\"mounts\":[]}]",
-            &r);
+        char *t =
+            table_of("[{\"id\":\"s1\",\"backend\":\"cordon\",\"state\":\"running\",\"mounts\":[],"
+                     "\"metadata\":{\"backend\":\"ns\",\"created\":\"1764450000\",\"label.team\":"
+                     "\"ml\",\"label.x\":\"1\",\"session_root\":\"/r\"}},"
+                     "{\"id\":\"evil\\u001b[2J\",\"backend\":\"landlock\",\"state\":\"suspended\","
+                     "\"mounts\":[],\"metadata\":{\"created\":\"yesterday\"}},"
+                     "{\"id\":\"s3\",\"backend\":\"ns\",\"state\":\"running\",\"mounts\":[]}]",
+                     &r);
         cr_assert_eq(r, 0);
         char want[1024];
         snprintf(want, sizeof(want),
