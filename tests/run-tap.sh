@@ -14,9 +14,10 @@ files=("$@")
 # A world-readable copy of the binary and the suites, so the test user can run them even when
 # the checkout lives in root's private home.
 stage=$(mktemp -d /tmp/cordon-tap.XXXXXX)
-net_env=${T_NET_ENV:-} net_up='' tun_mode='' pids=()
+net_env=${T_NET_ENV:-} net_up='' tun_mode='' pids=() small_fs=()
 cleanup() {
         [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null
+        for m in "${small_fs[@]}"; do umount "$m" 2>/dev/null; done
         [ -n "$net_up" ] && "$src/tests/lib/testnet.sh" down "$net_up"
         [ -n "$tun_mode" ] && chmod "$tun_mode" /dev/net/tun
         rm -rf "$stage"
@@ -26,6 +27,7 @@ trap 'exit 130' INT TERM HUP
 chmod 755 "$stage"
 cp "$build/src/cli/cordon" "$stage/cordon"
 cp "$build/src/serve/cordon-serve" "$stage/cordon-serve"
+cp "$build/src/serve/cordon-serve-session" "$stage/cordon-serve-session"
 cp "$build/tests/helpers/sysprobe" "$stage/sysprobe"
 cp "$build/tests/helpers/proxy-harness" "$stage/proxy-harness"
 cp "$build/tests/helpers/session-probe" "$stage/session-probe"
@@ -53,6 +55,20 @@ if [ "$(id -u)" -eq 0 ]; then
         if [ -c /dev/net/tun ] && [ "$(stat -c %a /dev/net/tun)" != 666 ]; then
                 tun_mode=$(stat -c %a /dev/net/tun)
                 chmod 0666 /dev/net/tun
+        fi
+        # A small file system per user for the files that fill one (T_SMALL_FS: a full disk
+        # during a snapshot), mounted by root since the test user cannot: 16 MiB of tmpfs, the
+        # user's own, mode 0700. A file empties it when done: the runs of a user share it.
+        if grep -qs 'T_SMALL_FS' "${files[@]}"; then
+                for u in "${users[@]}"; do
+                        mkdir -p "$stage/small.$u"
+                        if mount -t tmpfs -o "size=16m,mode=0700,uid=$(id -u "$u"),gid=$(id -g "$u")" \
+                                tmpfs "$stage/small.$u"; then
+                                small_fs+=("$stage/small.$u")
+                        else
+                                echo "# tap: cannot mount the small file system for $u"
+                        fi
+                done
         fi
         # The test internet (tests/lib/testnet.sh) for the files that use it (tests/lib/net.sh):
         # up once before the runs, down on exit; its services also exit on their own once this
@@ -99,6 +115,7 @@ run_stream() {
                 envs=(CORDON="$stage/cordon" CORDON_SERVE="$stage/cordon-serve" T_TMP="$tmp" HOME="$tmp/home" T_PROJECT="$tmp/home/proj"
                       T_SRC="$stage" T_INSTALL="$stage/install" SYSPROBE="$stage/sysprobe" PROXY_HARNESS="$stage/proxy-harness" SESSION_PROBE="$stage/session-probe" CORDON_TESTS_MUST_RUN="${CORDON_TESTS_MUST_RUN:-0}"
                       T_NET_ENV="$net_env" AGENT_SANDBOX_GIT="${AGENT_SANDBOX_GIT:-}"
+                      T_SMALL_FS="$(mountpoint -q "$stage/small.$user" 2>/dev/null && echo "$stage/small.$user")"
                       PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 USER="$user"
                       ASAN_OPTIONS="${ASAN_OPTIONS:-}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-}")
                 label="as $user"

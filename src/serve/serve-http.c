@@ -129,7 +129,10 @@ static enum MHD_Result queue_answer(struct serve_request *r)
         char id[80] = "";
         if (r->params[0])
                 log_safe(r->params[0], id, sizeof(id));
-        log_info("%s %s %u%s%s", r->method, r->route->pattern, r->status, *id ? " session " : "",
+        log_info("%s %s %u%s%s", r->method, r->route->pattern, r->status,
+                 !*id                                            ? ""
+                 : startswith(r->route->pattern, "/v1/sessions") ? " session "
+                                                                 : " snapshot ",
                  id);
         if (r->response) {
                 enum MHD_Result ret = MHD_queue_response(r->conn, r->status, r->response);
@@ -377,9 +380,10 @@ int serve_http_new(struct serve_loop *loop, int fd, const char *token,
                 return -ENOMEM;
         h->token = token;
         h->state = state;
+        /* The logger first: libmicrohttpd logs the options after it with its own. */
         h->d = MHD_start_daemon(
             MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME, 0, NULL, NULL, on_request,
-            h, MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
+            h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_UNESCAPE_CALLBACK, no_unescape,
             NULL, MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd, MHD_OPTION_NOTIFY_CONNECTION,
             on_connection, h, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
             MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_CONNECTIONS_MAX,

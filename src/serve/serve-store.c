@@ -226,8 +226,11 @@ void serve_store_session_remove(const struct serve_store *s, const char *name)
 {
         if (!holder_name_valid(name))
                 return;
-        char sock[HOLDER_NAME_LEN + 6];
+        /* The socket, and the lock file beside it (the holder's, as serve-socket.c makes). */
+        char sock[HOLDER_NAME_LEN + 16];
         snprintf(sock, sizeof(sock), "%s.sock", name);
+        (void)unlinkat(s->runtime_fd, sock, 0);
+        snprintf(sock, sizeof(sock), "%s.sock.lock", name);
         (void)unlinkat(s->runtime_fd, sock, 0);
         struct stat st;
         if (fstatat(s->sessions_fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
