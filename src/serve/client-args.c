@@ -11,6 +11,7 @@
 
 #include "serve/client-args.h"
 #include "serve/client-wire.h"
+#include "serve/holder-proto.h"
 #include "shared/json-util.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
@@ -642,7 +643,7 @@ char *client_exec_body(const struct client_args *a)
 
 char *client_stdin_body(const void *data, size_t len, bool eof)
 {
-        _cleanup_free_ char *b = client_base64_encode(data, len);
+        _cleanup_free_ char *b = holder_base64_encode(data, len);
         json_t *j = b ? json_pack("{s:s, s:b}", "data", b, "eof", eof) : NULL;
         return serve_json_dump(j);
 }

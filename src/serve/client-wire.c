@@ -1,5 +1,5 @@
 /* cordon-session's decoding of cordon-serve's answers (client-wire.h): errors, output records,
- * session tables, base64, path escaping, terminal-safe text. */
+ * session tables, path escaping, terminal-safe text. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "serve/client-wire.h"
+#include "serve/holder-proto.h"
 #include "shared/json-util.h"
 #include "shared/macro.h"
 
@@ -133,75 +134,6 @@ char *client_path_escape(const char *s)
         return out;
 }
 
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-char *client_base64_encode(const void *data, size_t len)
-{
-        const unsigned char *d = data;
-        if (len > (SIZE_MAX - 1) / 4 * 3 - 3)
-                return NULL;
-        char *out = malloc((len + 2) / 3 * 4 + 1), *o = out;
-        if (!out)
-                return NULL;
-        for (size_t i = 0; i < len; i += 3) {
-                uint32_t v = (uint32_t)d[i] << 16;
-                if (i + 1 < len)
-                        v |= (uint32_t)d[i + 1] << 8;
-                if (i + 2 < len)
-                        v |= d[i + 2];
-                *o++ = b64[v >> 18];
-                *o++ = b64[(v >> 12) & 63];
-                *o++ = i + 1 < len ? b64[(v >> 6) & 63] : '=';
-                *o++ = i + 2 < len ? b64[v & 63] : '=';
-        }
-        *o = 0;
-        return out;
-}
-
-static int b64_value(char c)
-{
-        const char *p = c ? strchr(b64, c) : NULL;
-        return p ? (int)(p - b64) : -1;
-}
-
-int client_base64_decode(const char *s, size_t len, char **ret, size_t *ret_len)
-{
-        if (len % 4)
-                return -EINVAL;
-        unsigned char *out = malloc(len / 4 * 3 + 1);
-        if (!out)
-                return -ENOMEM;
-        size_t o = 0;
-        for (size_t i = 0; i < len; i += 4) {
-                bool last = i + 4 == len;
-                int pad = last && s[i + 3] == '=' ? (s[i + 2] == '=' ? 2 : 1) : 0;
-                int v[4];
-                for (int k = 0; k < 4; k++) {
-                        v[k] = k >= 4 - pad ? 0 : b64_value(s[i + k]);
-                        if (v[k] < 0) {
-                                free(out);
-                                return -EINVAL;
-                        }
-                }
-                uint32_t x = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 |
-                             (uint32_t)v[3];
-                /* The bits padding leaves over must be zero: one text per byte string. */
-                if ((pad == 1 && (x & 0xff)) || (pad == 2 && (x & 0xffff))) {
-                        free(out);
-                        return -EINVAL;
-                }
-                out[o++] = (unsigned char)(x >> 16);
-                if (pad < 2)
-                        out[o++] = (unsigned char)(x >> 8);
-                if (pad < 1)
-                        out[o++] = (unsigned char)x;
-        }
-        out[o] = 0;
-        *ret = (char *)out;
-        *ret_len = o;
-        return 0;
-}
-
 int client_lines_feed(struct client_lines *l, const char *data, size_t n,
                       int (*line)(const char *s, size_t len, void *userdata), void *userdata)
 {
@@ -290,7 +222,7 @@ int client_record_parse(const char *line, size_t len, struct client_record *ret)
                 ret->to_stderr = true;
         else if (!streq(json_string_value(stream), "stdout"))
                 return -EBADMSG;
-        int r = client_base64_decode(json_string_value(data), json_string_length(data), &ret->data,
+        int r = holder_base64_decode(json_string_value(data), json_string_length(data), &ret->data,
                                      &ret->len);
         if (r < 0)
                 return r == -ENOMEM ? r : -EBADMSG;

@@ -1,9 +1,9 @@
 /* cordon-session's side of cordon-serve's wire: what the client makes of the daemon's answers
- * (error objects, NDJSON records of a process's output, session lists), base64, the escaping of
- * an id into a URL path, and text made safe for a terminal. Pure functions: no I/O but the FILE
+ * (error objects, NDJSON records of a process's output, session lists), the escaping of an id
+ * into a URL path, and text made safe for a terminal. Pure functions: no I/O but the FILE
  * a table is written to. The daemon is trusted no more than its sizes allow: every length here
  * has a limit, and text it sends is never written to a terminal unfiltered where a human reads
- * it (errors, tables). */
+ * it (errors, tables). Base64 is holder-proto.h's. */
 #pragma once
 
 #include <jansson.h>
@@ -42,12 +42,6 @@ void client_error_line(unsigned status, const char *body, size_t len, char *buf,
 /* @s percent-encoded for one segment of a URL path: every byte but A-Z a-z 0-9 - . _ ~
  * becomes %XX, so no id can add a segment, a query or a fragment. NULL on ENOMEM. */
 char *client_path_escape(const char *s);
-
-/* Standard base64 with padding. Encode: NULL on ENOMEM. Decode: 0 with a malloc'd buffer (one
- * spare NUL byte after it), -EINVAL for anything but the alphabet in groups of four with
- * correct padding, -ENOMEM. */
-char *client_base64_encode(const void *data, size_t len);
-int client_base64_decode(const char *s, size_t len, char **ret, size_t *ret_len);
 
 /* NDJSON: bytes in, whole lines out, each at most CLIENT_LINE_MAX bytes. */
 struct client_lines {

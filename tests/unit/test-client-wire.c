@@ -1,6 +1,6 @@
 /* Unit tests for src/serve/client-wire.c: what cordon-session makes of the daemon's answers (the
- * error line, output records, the session table), base64, path escaping, terminal-safe text,
- * and the exit status. */
+ * error line, output records, the session table), path escaping, terminal-safe text, and the
+ * exit status. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdio.h>
@@ -118,38 +118,6 @@ Test(client_wire, ids_are_one_path_segment)
         escape_is("\xc3\xa9", "%C3%A9");
         escape_is("..", "..");
         escape_is("", "");
-}
-
-static void b64_round(const char *data, size_t len, const char *want)
-{
-        char *e = client_base64_encode(data, len);
-        cr_assert_str_eq(e, want);
-        char *d;
-        size_t dlen;
-        cr_assert_eq(client_base64_decode(e, strlen(e), &d, &dlen), 0);
-        cr_assert_eq(dlen, len);
-        cr_assert(memcmp(d, data, len) == 0);
-        cr_assert_eq(d[dlen], 0);
-        free(d);
-        free(e);
-}
-
-Test(client_wire, base64)
-{
-        b64_round("", 0, "");
-        b64_round("f", 1, "Zg==");
-        b64_round("fo", 2, "Zm8=");
-        b64_round("foo", 3, "Zm9v");
-        b64_round("foob", 4, "Zm9vYg==");
-        b64_round("\0\xff\xfe", 3, "AP/+");
-        static const char *const bad[] = {"Zg=",  "Zg===", "Z===", "Zh==", "Zm9=",    "Zg==Zg==",
-                                          "Zm 9", "Zm9\n", "=Zg=", "Zm-_", "Zm9v=A=="};
-        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-                char *d = NULL;
-                size_t n;
-                cr_assert_eq(client_base64_decode(bad[i], strlen(bad[i]), &d, &n), -EINVAL, "%s",
-                             bad[i]);
-        }
 }
 
 struct seen {
