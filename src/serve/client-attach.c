@@ -442,6 +442,8 @@ int client_attach(struct client_args *a, const char *socket, int *ret_status)
         curl_multi_cleanup(st.multi);
         client_lines_clear(&st.lines);
         free(st.in);
+        /* The terminal first: nothing below may leave it raw, a daemon that hangs included. */
+        terminal_restore();
         if (st.term_sig) {
                 /* We are going away: to the process that is a hangup, as when a terminal
                  * closes. */
@@ -456,7 +458,6 @@ int client_attach(struct client_args *a, const char *socket, int *ret_status)
                 free(sb);
         }
         free(st.proc_path);
-        terminal_restore();
         if (st.term_sig) {
                 signal(st.term_sig, SIG_DFL);
                 sigprocmask(SIG_SETMASK, &old, NULL);
