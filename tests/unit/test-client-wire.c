@@ -272,10 +272,12 @@ Test(client_wire, session_table)
         cr_assert(strncmp(t, "ID ", 3) == 0 && strchr(t, '\n') == t + strlen(t) - 1);
         free(t);
 
-        static const char *const bad[] = {"{}", "[1]",
-                                          "[{\"id\":1,\"state\":\"running\","
-                                          "\"backend\":\"ns\"}]",
-                                          "[{\"id\":\"a\",\"backend\":\"ns\"}]"};
+        static const char *const bad[] = {
+            "{}",
+            "[1]",
+            "[{\"id\":1,\"state\":\"running\",\"backend\":\"ns\"}]",
+            "[{\"id\":\"a\",\"backend\":\"ns\"}]",
+        };
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
                 t = table_of(bad[i], &r);
                 cr_assert_eq(r, -EBADMSG, "%s", bad[i]);
