@@ -58,9 +58,10 @@ int serve_after_seq_parse(const char *text, uint64_t *ret, struct serve_error *e
         for (const char *p = text; *p; p++) {
                 if (*p < '0' || *p > '9')
                         return refuse(err, "after_seq", "must be a non-negative integer");
-                if (v > (INT64_MAX - 9) / 10)
+                uint64_t d = (uint64_t)(*p - '0');
+                if (v > ((uint64_t)INT64_MAX - d) / 10)
                         return refuse(err, "after_seq", "too large");
-                v = v * 10 + (uint64_t)(*p - '0');
+                v = v * 10 + d;
         }
         *ret = v;
         return 0;

@@ -52,10 +52,17 @@ static int open_dir_at(int dirfd, const char *name, bool nofollow, bool private,
                         return fail(-errno, err, n, "cannot create directory '%s': %m", shown);
                 fd = openat(dirfd, name, flags);
         }
-        if (fd < 0)
-                return fail(
-                    -errno, err, n, "cannot open directory '%s': %s%s", shown, strerror(errno),
-                    errno == ELOOP || errno == ENOTDIR ? " (a symlink or not a directory)" : "");
+        if (fd < 0) {
+                int r = -errno;
+                struct stat st;
+                /* O_NOFOLLOW with O_DIRECTORY says ENOTDIR for a symlink: say what it is. */
+                if (nofollow && (r == -ENOTDIR || r == -ELOOP) &&
+                    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+                        return fail(-ELOOP, err, n,
+                                    "cannot open directory '%s': it is a symlink (not followed)",
+                                    shown);
+                return fail(r, err, n, "cannot open directory '%s': %s", shown, strerror(-r));
+        }
         struct stat st;
         if (fstat(fd, &st) < 0) {
                 int r = -errno;

@@ -350,7 +350,8 @@ static int launch_once(struct cordon_sandbox *sb, char *why, size_t whylen,
                                  strerror(rep.err));
                         return -EAGAIN;
                 }
-                cordon_step_describe(l, &rep, sb->argv[0], diag);
+                /* A session has no argv: no command step can be the one that failed. */
+                cordon_step_describe(l, &rep, sb->argv ? sb->argv[0] : "", diag);
                 return rep.err > 0 ? -rep.err : -EIO;
         }
         if (diag)
