@@ -54,7 +54,7 @@ S() {
 }
 J() { python3 -c "import json, sys; d = json.loads(sys.argv[2]); print($1)" "$1" "$2" 2>&1; }
 
-plan 54
+plan 56
 
 if start_daemon; then ok "cordon-serve answers on a private socket"; else
         not_ok "cordon-serve answers on a private socket" "$(tail -5 "$LOG")"
@@ -242,6 +242,16 @@ check "attach: ... with the terminal's mode restored" "$(cat "$RUN/stty.before" 
 for _ in $(seq 50); do S exec s1 -- cat hupped; [ "$out" = hup ] && break; sleep 0.1; done
 check "attach: ... and the process got SIGHUP, as from a terminal that closed" "hup" "$out"
 T kill-server 2>/dev/null
+
+# --- attach without a terminal, and to no session ---
+printf 'echo piped-$((40 + 2))\nexit 3\n' | "$CORDON" session attach s1 -- sh >"$T_TMP/piped.out" 2>&1
+rc=$?
+out=$(tr -d '\r' <"$T_TMP/piped.out")
+check "attach with input from a pipe: its bytes reach the process, then its end; its exit code" \
+        "3|piped-42" "$rc|$(grep -x 'piped-42' <<<"$out")"
+S attach nope
+check "attach to a session that does not exist: exit 1, session_not_found" \
+        "1|cordon session: session_not_found: sandbox session \`nope\` was not found" "$rc|$err"
 
 # --- attach reconnects: the daemon killed with SIGKILL and restarted mid-stream ---
 "$CORDON" session attach s1 -- sh -c 'i=0; while [ $i -lt 50 ]; do i=$((i + 1)); echo "n$i"; sleep 0.1; done; exit 5' \
