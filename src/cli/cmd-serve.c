@@ -1,7 +1,7 @@
-/* cordon serve: runs cordon-serve (src/serve/), the session API's daemon, with the same
- * arguments. A separate program, so that `cordon run` pays nothing for HTTP. */
+/* cordon serve and cordon session: run cordon-serve (src/serve/), the session API's daemon, and
+ * cordon-session, its client, with the same arguments. Programs of their own, so that
+ * `cordon run` pays nothing for HTTP. */
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,23 +12,54 @@
 #include "shared/log.h"
 #include "shared/macro.h"
 
-/* cordon-serve beside this cordon (an install into one bin directory, the test stage), else
- * where the build installs it (libexecdir). */
-int cmd_serve(int argc, char **argv)
+/* The program @name: beside this cordon (an install into one bin directory, the test stage), in
+ * the build tree (cordon is build/src/cli/cordon, the programs build/src/serve/NAME), else where
+ * the build installs it (@installed, in libexecdir). Writes the path into @buf. */
+static const char *find_program(const char *name, const char *installed, char *buf, size_t size)
 {
-        char self[PATH_MAX], path[PATH_MAX + 32];
+        char self[PATH_MAX];
         ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-        const char *prog = CORDON_SERVE_PATH;
-        if (n > 0) {
-                self[n] = 0;
-                snprintf(path, sizeof(path), "%s/cordon-serve", dirname(self));
-                if (access(path, X_OK) == 0)
-                        prog = path;
+        if (n <= 0)
+                return installed;
+        self[n] = 0;
+        char *slash = strrchr(self, '/');
+        if (!slash)
+                return installed;
+        *slash = 0;
+        snprintf(buf, size, "%s/%s", self, name);
+        if (access(buf, X_OK) == 0)
+                return buf;
+        /* Only a directory named src/cli is taken for the build tree: nothing else of an
+         * installed cordon's surroundings is ever looked at. */
+        size_t len = strlen(self);
+        if (len >= 8 && streq(self + len - 8, "/src/cli")) {
+                self[len - 4] = 0;
+                snprintf(buf, size, "%s/serve/%s", self, name);
+                if (access(buf, X_OK) == 0)
+                        return buf;
         }
-        /* argv[0] is "serve": its arguments follow, as cordon-serve takes them. */
-        static char name[] = "cordon-serve";
+        return installed;
+}
+
+/* Execs @name with argv[1...] (argv[0] is the command's name, replaced by the program's). */
+static int exec_program(char *name, const char *installed, char **argv)
+{
+        char path[PATH_MAX + 64];
+        const char *prog = find_program(name, installed, path, sizeof(path));
         argv[0] = name;
         execv(prog, argv);
         log_error_errno(-errno, "cannot run '%s': %m", prog);
         return 1;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+        static char name[] = "cordon-serve";
+        return exec_program(name, CORDON_SERVE_PATH, argv);
+}
+
+int cmd_session(int argc, char **argv)
+{
+        static char name[] = "cordon-session";
+        return exec_program(name, CORDON_SESSION_PATH, argv);
 }

@@ -18,6 +18,9 @@ int cmd_policy(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 /* Execs cordon-serve with the arguments after "serve"; returns only on failure. */
 int cmd_serve(int argc, char **argv);
+/* Execs cordon-session, the session API's client, with the arguments after "session"; returns
+ * only on failure. */
+int cmd_session(int argc, char **argv);
 
 struct cordon_cap_policy;
 /* Reads and parses a capability policy file ("-": standard input), at most 1 MiB, for

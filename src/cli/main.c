@@ -20,6 +20,7 @@ static const struct {
     {"policy", cmd_policy, "check and intersect capability policies"},
     {"config", cmd_config, "show the effective configuration and explain where a value comes from"},
     {"serve", cmd_serve, "serve sandbox sessions over a local HTTP socket (cordon-serve)"},
+    {"session", cmd_session, "create sessions and run commands in them (client of cordon serve)"},
     {"help", NULL, "show this help, or a command's: cordon help COMMAND"},
 };
 

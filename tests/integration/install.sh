@@ -9,7 +9,7 @@
 # shellcheck disable=SC1091 # staged by run-tap.sh
 . "$T_SRC/tests/lib/tap.sh"
 
-plan 19
+plan 24
 D=${T_INSTALL:-}
 log=$(cat "$T_SRC/install.log" 2>/dev/null)
 
@@ -24,6 +24,9 @@ check "libcordon.pc is installed" "yes" "$([ -n "$pc" ] && echo yes || echo "no:
 comp=$(find "$D" -path '*/bash-completion/completions/cordon' -type f 2>/dev/null | head -1)
 check "the bash completion is installed as bash-completion/completions/cordon" "yes" \
         "$([ -n "$comp" ] && echo yes || echo "no: $log")"
+session=$(find "$D" -path '*/libexec/cordon-session' -type f 2>/dev/null | head -1)
+check "cordon-session is installed in libexecdir beside cordon-serve, executable" "yes" \
+        "$([ -x "$session" ] && [ -x "${session%/*}/cordon-serve" ] && echo yes || echo "no: $log")"
 copy=$(find "$D" -path '*/share/cordon/apparmor/cordon' -type f 2>/dev/null | head -1)
 check "the AppArmor profile's copy is installed as DATADIR/cordon/apparmor/cordon, mode 0644" "644" \
         "$([ -n "$copy" ] && stat -c %a "$copy" || echo "missing: $log")"
@@ -36,12 +39,29 @@ complete_words() {
                 COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=()
                 _cordon; printf "%s\n" "${COMPREPLY[@]}" | sort | paste -sd" "' _ "$comp" "$@"
 }
-check "completion: cordon <TAB> offers the commands" "config doctor help policy run serve" \
+check "completion: cordon <TAB> offers the commands" "config doctor help policy run serve session" \
         "$(complete_words cordon "" | tr ' ' '\n' | grep -v '^-' | paste -sd' ')"
 check "completion: cordon run --net <TAB> offers the network modes" \
         "filtered isolated open proxied" "$(complete_words cordon run --net "")"
 check "completion: cordon config <TAB> offers show and explain" "explain show" \
         "$(complete_words cordon config "")"
+check "completion: cordon session <TAB> offers its commands" \
+        "attach create exec ls resume rm snapshot suspend" "$(complete_words cordon session "")"
+missing=""
+for c in create ls exec attach snapshot suspend resume rm; do
+        offered=" $(complete_words cordon session "$c" --) "
+        for o in $("$CORDON" session "$c" --help |
+                sed -n 's/^ \{1,\}\(-[a-zA-Z], \)\{0,1\}\(--[a-z0-9-]*\).*/\2/p'); do
+                [[ $offered == *" $o "* ]] || missing="$missing $c:$o"
+        done
+done
+check "completion: cordon session COMMAND --<TAB> offers every option of that command's --help" "" \
+        "$missing"
+check "completion: cordon session create --net <TAB> offers unrestricted and none" \
+        "none unrestricted" "$(complete_words cordon session create --net "")"
+check "completion: cordon session exec [--cwd D] ID [--] CMD --<TAB>: the command's words are not ours" \
+        "|||--cwd --env --help --json --socket --stdin-file --timeout" \
+        "$(complete_words cordon session exec s1 ls --)|$(complete_words cordon session exec --cwd d s1 -- ls --)|$(complete_words cordon session attach -- s1 sh --)|$(complete_words cordon session exec --cwd d s1 --)"
 offered=" $(complete_words cordon run --) "
 missing=""
 for o in $("$CORDON" run --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do

@@ -9,9 +9,9 @@
 
 page="$T_SRC/man/cordon.1"
 
-# section NAME: the roff source between ".SH NAME" and the next ".SH".
+# section NAME [PAGE]: the roff source between ".SH NAME" and the next ".SH" (of cordon.1).
 section() {
-        awk -v want="$1" '/^\.SH / { sub(/^\.SH +/, ""); gsub(/"/, ""); on = ($0 == want); next } on' "$page"
+        awk -v want="$1" '/^\.SH / { sub(/^\.SH +/, ""); gsub(/"/, ""); on = ($0 == want); next } on' "${2:-$page}"
 }
 
 # roff NAME: how a long option is spelled in the page.
@@ -22,10 +22,21 @@ run_opts=$("$CORDON" run --help | sed -n 's/^ \{1,\}\(-[a-zA-Z], \)\{0,1\}--\([a
 top_opts=$("$CORDON" --help | sed -n 's/^ \{1,\}\(-[a-zA-Z], \)\{0,1\}--\([a-z0-9-]*\).*/\2/p')
 commands=$("$CORDON" --help | awk '/^Commands:/ { on = 1; next } on && NF == 0 { exit } on { print $1 }')
 
+# cordon-session(1): the commands of `cordon session --help`, and the long options of its help
+# and of each command's.
+s_page="$T_SRC/man/cordon-session.1"
+s_commands=$("$CORDON" session --help | awk '/^Commands:/ { on = 1; next } on && NF == 0 { exit } on { print $1 }')
+s_opts=$({
+        "$CORDON" session --help
+        for c in $s_commands; do "$CORDON" session "$c" --help; done
+} | sed -n 's/^ \{1,\}\(-[a-zA-Z], \)\{0,1\}--\([a-z0-9-]*\).*/\2/p' | sort -u)
+
 n_run=$(printf '%s\n' "$run_opts" | grep -c .)
 n_top=$(printf '%s\n' "$top_opts" | grep -c .)
 n_cmd=$(printf '%s\n' "$commands" | grep -c .)
-plan $((5 + n_run + n_top + n_cmd))
+n_scmd=$(printf '%s\n' "$s_commands" | grep -c .)
+n_sopt=$(printf '%s\n' "$s_opts" | grep -c .)
+plan $((7 + n_run + n_top + n_cmd + n_scmd + n_sopt))
 
 if [ -f "$page" ]; then
         ok "man page is staged at man/cordon.1"
@@ -104,3 +115,33 @@ if [ -f "$lib_page" ] && [ -z "$missing" ]; then
 else
         not_ok "libcordon.3 names every function of include/cordon/*.h" "missing:$missing"
 fi
+
+# cordon-session(1): lints clean; each command has an entry in COMMANDS (its name in bold on
+# the tag line) and each long option one in OPTIONS, as for cordon.1.
+if ! command -v groff >/dev/null 2>&1; then
+        skip "groff is not installed (apt-get install groff-base)" "cordon-session.1: groff -man -z -ww is clean"
+else
+        lint=$(groff -man -z -ww "$s_page" 2>&1)
+        status=$?
+        if [ $status -eq 0 ] && [ -z "$lint" ]; then
+                ok "cordon-session.1: groff -man -z -ww is clean"
+        else
+                not_ok "cordon-session.1: groff -man -z -ww is clean" "exit status $status" "$lint"
+        fi
+fi
+if [ "$n_scmd" -ge 8 ] && [ "$n_sopt" -ge 15 ]; then
+        ok "cordon session's help lists its commands ($n_scmd) and options ($n_sopt)"
+else
+        not_ok "cordon session's help lists its commands ($n_scmd) and options ($n_sopt)" \
+                "$("$CORDON" session --help 2>&1)"
+fi
+s_cmds=$(section COMMANDS "$s_page" | awk 'tag { print; tag = 0 } /^\.TP/ { tag = 1 }')
+for c in $s_commands; do
+        if printf '%s\n' "$s_cmds" | grep -qE -- "^\\\\fB$c\\\\fR"; then
+                ok "cordon-session.1: command '$c' has an entry in COMMANDS"
+        else
+                not_ok "cordon-session.1: command '$c' has an entry in COMMANDS" "no .TP tag '\\fB$c\\fR' in its COMMANDS section"
+        fi
+done
+tags=$(section OPTIONS "$s_page" | awk 'tag { print; tag = 0 } /^\.TP/ { tag = 1 }')
+for o in $s_opts; do check_option "cordon session" "$o"; done
