@@ -338,7 +338,8 @@ static int queue_stdin(struct holder_proc *p, const char *data, size_t len, bool
         char *b = realloc(p->in_buf, p->in_len + len + 1);
         if (!b)
                 return -ENOMEM;
-        memcpy(b + p->in_len, data, len);
+        if (len) /* an end of input alone comes with no data (NULL) */
+                memcpy(b + p->in_len, data, len);
         p->in_buf = b;
         p->in_len += len;
         p->in_eof = p->in_eof || eof;
@@ -666,7 +667,9 @@ static bool acknowledge(struct holder *h, struct holder_proc *p, uint64_t after_
                 free(p->recs[k].data);
                 k++;
         }
-        memmove(p->recs, p->recs + k, (p->n_recs - k) * sizeof(*p->recs));
+        /* Nothing kept yet: recs may be NULL, which memmove may not be given even for 0. */
+        if (k > 0 && k < p->n_recs)
+                memmove(p->recs, p->recs + k, (p->n_recs - k) * sizeof(*p->recs));
         p->n_recs -= k;
         if (p->finished && p->exit_seq && after_seq >= p->exit_seq) {
                 proc_remove(h, p);
