@@ -71,22 +71,10 @@ int serve_after_seq_parse(const char *text, uint64_t *ret, struct serve_error *e
 static int load(const char *body, size_t len, const char *const *fields, json_t **ret,
                 struct serve_error *err)
 {
-        if (len > SERVE_BODY_MAX)
-                return refuse(err, "", "request body is larger than %u bytes", SERVE_BODY_MAX);
-        json_error_t jerr;
-        json_t *j = json_loadb(body ?: "", body ? len : 0, JSON_REJECT_DUPLICATES, &jerr);
-        if (!j) {
-                if (json_error_code(&jerr) == json_error_out_of_memory)
-                        return -ENOMEM;
-                return refuse(err, "", "malformed JSON at line %d, column %d: %s", jerr.line,
-                              jerr.column, jerr.text);
-        }
-        if (!json_is_object(j)) {
-                int r = refuse(err, "", "request body must be a JSON object, not %s",
-                               json_type_name(j));
-                json_decref(j);
+        json_t *j = NULL;
+        int r = serve_body_load_object(body, len, false, &j, err);
+        if (r < 0)
                 return r;
-        }
         const char *key;
         json_t *v;
         json_object_foreach(j, key, v)

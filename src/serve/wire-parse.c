@@ -214,16 +214,16 @@ static int get_duration(json_t *v, const char *path, struct serve_duration *ret,
         return 0;
 }
 
-/* The body as a JSON object: size first (before any parsing), then the text. */
-static int load_object(const char *body, size_t len, json_t **ret, struct serve_error *err)
+int serve_body_load_object(const char *body, size_t len, bool allow_nul, json_t **ret,
+                           struct serve_error *err)
 {
         if (len > SERVE_BODY_MAX)
                 return refuse(err, "", "request body is larger than %u bytes", SERVE_BODY_MAX);
         json_error_t jerr;
         /* Duplicate keys are refused: serde errors on a repeated field and lets the last
          * repeated map key win, and a reader that keeps the first would see another request. */
-        json_t *j =
-            json_loadb(body ?: "", body ? len : 0, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+        json_t *j = json_loadb(body ?: "", body ? len : 0,
+                               JSON_REJECT_DUPLICATES | (allow_nul ? JSON_ALLOW_NUL : 0), &jerr);
         if (!j) {
                 if (json_error_code(&jerr) == json_error_out_of_memory)
                         return -ENOMEM;
@@ -491,7 +491,7 @@ int serve_spec_parse(const char *body, size_t len, struct serve_spec *ret, struc
             "session_id", "labels", "network_policy", "mounts", "limits", "from_snapshot", NULL};
         *ret = (struct serve_spec){};
         _cleanup_json_ json_t *j = NULL;
-        int r = load_object(body, len, &j, err);
+        int r = serve_body_load_object(body, len, true, &j, err);
         if (r < 0)
                 return r;
         r = check_fields(j, "", fields, err);
@@ -549,7 +549,7 @@ int serve_mount_parse(const char *body, size_t len, struct serve_mount *ret,
 {
         *ret = (struct serve_mount){};
         _cleanup_json_ json_t *j = NULL;
-        int r = load_object(body, len, &j, err);
+        int r = serve_body_load_object(body, len, true, &j, err);
         if (r < 0)
                 return r;
         return mount_from_json(j, "", ret, err);
@@ -568,7 +568,7 @@ int serve_network_policy_parse(const char *body, size_t len, struct serve_networ
 {
         *ret = (struct serve_network_policy){};
         _cleanup_json_ json_t *j = NULL;
-        int r = load_object(body, len, &j, err);
+        int r = serve_body_load_object(body, len, true, &j, err);
         if (r < 0)
                 return r;
         return policy_from_json(j, "", ret, err);
@@ -638,7 +638,7 @@ int serve_exec_request_parse(const char *body, size_t len, bool allow_pty,
                                              "stdin",   "timeout", "pty", NULL};
         *ret = (struct serve_exec_request){};
         _cleanup_json_ json_t *j = NULL;
-        int r = load_object(body, len, &j, err);
+        int r = serve_body_load_object(body, len, true, &j, err);
         if (r < 0)
                 return r;
         r = check_fields(j, "",

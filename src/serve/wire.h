@@ -117,6 +117,12 @@ struct serve_exec_request {
         bool pty;
 };
 
+/* A request body as a JSON object: its size checked before any parsing (SERVE_BODY_MAX), then
+ * the text (duplicate keys refused; a string holding NUL only with @allow_nul, for callers that
+ * read strings with their length). 0 with *@ret, -EINVAL with @err (invalid_request), -ENOMEM. */
+int serve_body_load_object(const char *body, size_t len, bool allow_nul, json_t **ret,
+                           struct serve_error *err);
+
 /* Parsers: 0, or -EINVAL with @err (SERVE_ERR_INVALID_REQUEST) naming the key; -ENOMEM. A body
  * over SERVE_BODY_MAX, malformed JSON, a top level that is not an object, an unknown field, a
  * wrong type, a value over its limit: refused. The result is freed with the matching _clear()
