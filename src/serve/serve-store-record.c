@@ -12,11 +12,7 @@
 #include "shared/json-util.h"
 #include "shared/macro.h"
 
-#define ARCHIVE_SUFFIX ".tar.zst"
-#define RECORD_SUFFIX  ".json"
-#define BACKEND_MAX    32
-
-_printf_(4, 5) static int fail(int r, char *err, size_t n, const char *fmt, ...)
+int serve_store_fail(int r, char *err, size_t n, const char *fmt, ...)
 {
         if (n > 0) {
                 va_list ap;
@@ -26,6 +22,7 @@ _printf_(4, 5) static int fail(int r, char *err, size_t n, const char *fmt, ...)
         }
         return r;
 }
+#define fail serve_store_fail
 
 /* A JSON string without NUL, of 1..@max bytes, copied. */
 static int take_string(const json_t *o, const char *key, size_t max, char **ret, char *err,

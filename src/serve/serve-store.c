@@ -20,22 +20,9 @@
 #include "shared/macro.h"
 #include "shared/strv.h"
 
-#define ARCHIVE_SUFFIX    ".tar.zst"
-#define RECORD_SUFFIX     ".json"
-#define BACKEND_MAX       32
 #define SNAPSHOTS_MAX     65536 /* entries of the snapshots directory looked at */
 #define SESSIONS_SCAN_MAX 65536
-
-_printf_(4, 5) static int fail(int r, char *err, size_t n, const char *fmt, ...)
-{
-        if (n > 0) {
-                va_list ap;
-                va_start(ap, fmt);
-                vsnprintf(err, n, fmt, ap);
-                va_end(ap);
-        }
-        return r;
-}
+#define fail              serve_store_fail
 
 /* --- directories --- */
 

@@ -145,3 +145,11 @@ int serve_store_snapshot_commit(struct serve_store *s, struct serve_snapshot_rec
 int serve_store_snapshot_remove(struct serve_store *s, const char *id);
 /* Removes the archive of @id when one is there (a failed snapshot's). */
 void serve_store_snapshot_discard(const struct serve_store *s, const char *id);
+
+/* Shared by the store's two files. */
+#define ARCHIVE_SUFFIX ".tar.zst"
+#define RECORD_SUFFIX  ".json"
+#define BACKEND_MAX    32
+/* Fills @err (when @n > 0) with the message and returns @r. */
+int serve_store_fail(int r, char *err, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
