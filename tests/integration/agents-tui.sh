@@ -103,15 +103,44 @@ check "claude's own sandbox is off and the confined tools run without asking, in
 mkdir -p "$HOME/.gemini"
 echo '{"security": {"auth": {"selectedType": "gemini-api-key"}}}' >"$HOME/.gemini/settings.json"
 G=GEMINI_API_KEY=cordon-test
-tui gemini "$G"
-if wait_for "Do you trust the files in this folder" 60; then ok "gemini renders its folder trust question"; else
-        not_ok "gemini renders its folder trust question" "$(screen | grep -v "^ *$" | tail -8)"; fi
-T send-keys Enter
-if wait_for "Type your message" 60; then ok "gemini takes the answer and shows its prompt"; else
-        not_ok "gemini takes the answer and shows its prompt" "$(screen | grep -v "^ *$" | tail -8)"; fi
-gemini_quit
-if wait_for "EXIT=0" 1 && sane gemini; then ok "gemini exits, the terminal is sane"; else
-        not_ok "gemini exits, the terminal is sane" "$(screen | grep -v "^ *$" | tail -4)"; fi
+# gemini_first: the first run (trust question, prompt, /quit); "STEP:SCREEN" of the first step
+# that failed in $gem_fail, empty when all held. Under load gemini now and then takes no key at
+# all after its trust question (its launcher relaunches it; seen about once in eight runs, with
+# two node processes in the pane, both idle): such a run is ended and tried once more from a
+# clean start, and a second failure is counted. A fault of cordon's fails both.
+gemini_first() {
+        gem_fail=''
+        tui gemini "$G"
+        wait_for "Do you trust the files in this folder" 60 ||
+                { gem_fail="question:$(screen | grep -v "^ *$" | tail -8)"; return; }
+        T send-keys Enter
+        wait_for "Type your message" 60 ||
+                { gem_fail="prompt:$(screen | grep -v "^ *$" | tail -8)"; return; }
+        gemini_quit
+        { wait_for "EXIT=0" 1 && sane gemini; } ||
+                { gem_fail="exit:$(screen | grep -v "^ *$" | tail -4)"; return; }
+}
+gemini_first
+if [ -n "$gem_fail" ] && [ "${gem_fail%%:*}" != question ]; then
+        echo "# gemini's first run failed at ${gem_fail%%:*}; ended and tried once more"
+        T kill-server 2>/dev/null
+        # its cordon run ends with the pane (SIGHUP); what it wrote back is removed with it
+        for _ in $(seq 100); do pgrep -u "$(id -u)" -f "run -- gemini" >/dev/null || break; sleep 0.1; done
+        rm -f "$HOME/.gemini/trustedFolders.json"
+        gemini_first
+fi
+case ${gem_fail%%:*} in
+'') ok "gemini renders its folder trust question"; ok "gemini takes the answer and shows its prompt"
+    ok "gemini exits, the terminal is sane" ;;
+question) not_ok "gemini renders its folder trust question" "${gem_fail#*:}"
+    ok "gemini takes the answer and shows its prompt # SKIP no question to answer"
+    ok "gemini exits, the terminal is sane # SKIP no question to answer" ;;
+prompt) ok "gemini renders its folder trust question"
+    not_ok "gemini takes the answer and shows its prompt" "${gem_fail#*:}"
+    ok "gemini exits, the terminal is sane # SKIP no prompt" ;;
+exit) ok "gemini renders its folder trust question"; ok "gemini takes the answer and shows its prompt"
+    not_ok "gemini exits, the terminal is sane" "${gem_fail#*:}" ;;
+esac
 check "gemini: the trust for the project reached the host" "TRUST_FOLDER" \
         "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$HOME/.gemini/trustedFolders.json" "$real" 2>&1)"
 tui gemini "$G"
