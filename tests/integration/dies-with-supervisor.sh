@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# tap: exclusive (it counts the /tmp/cordon-XXXXXX of its user before and after: a run beside it,
+# as the same user in another stream, would add its own)
 # The sandbox dies with its supervisor: SIGKILL to cordon (which cannot forward anything) must
 # take every process of the sandbox with it, also one that detached into its own session, and
 # leave no mount (ns backend) and no private TMPDIR (landlock backend) behind.

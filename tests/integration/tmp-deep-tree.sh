@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# tap: exclusive (it counts the /tmp/cordon-XXXXXX of its user before and after: a run beside it,
+# as the same user in another stream, would add its own)
 # What a sandbox leaves in its scratch /tmp goes with it, however it is shaped: a chain of
 # directories five times longer than PATH_MAX, a directory made mode 000 with a file in it and a
 # link out to a host file. The landlock backend's private TMPDIR on the host is removed whole
