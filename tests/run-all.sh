@@ -33,16 +33,13 @@ count() {
 }
 
 # The shell suites spend much of their time waiting (for sandboxes, terminals, timeouts), so
-# compiling goes on beside them: every build after the first is built while the one before it
-# is tested (each must be configured already, as make check does; at normal priority, since its
-# suites are the longest path), and the warnings builds follow, niced. Their results are counted
-# where they would have been run.
+# compiling goes on beside them, niced: every build after the first is built while the one
+# before it is tested (each must be configured already, as make check does), and the warnings
+# builds follow. Their results are counted where they would have been run.
 bg=$(mktemp -d /tmp/cordon-run-all.XXXXXX)
-chmod 755 "$bg"
-bg_pid='' tap_pids=()
+bg_pid=''
 cleanup() {
         [ -n "$bg_pid" ] && [ ! -e "$bg/warnings.rc" ] && kill -- "-$bg_pid" 2>/dev/null
-        [ ${#tap_pids[@]} -gt 0 ] && kill "${tap_pids[@]}" 2>/dev/null
         rm -rf "$bg"
 }
 trap cleanup EXIT
@@ -104,6 +101,7 @@ first=$1
 # Started in a process group of its own (set -m), so that an interrupted run ends it whole.
 set -m
 (
+        renice -n 19 -p "$BASHPID" >/dev/null
         i=0
         for build in "$@"; do
                 i=$((i + 1))
@@ -111,8 +109,6 @@ set -m
                 ninja -C "$build" >"$bg/build-$i.log" 2>&1
                 echo $? >"$bg/build-$i.rc"
         done
-        # The builds under test are on the way to their suites; the warnings builds are not.
-        renice -n 19 -p "$BASHPID" >/dev/null
         warnings_builds >"$bg/warnings.out" 2>&1
         echo finished >"$bg/warnings.rc"
 ) &
@@ -127,7 +123,6 @@ wait_for() {
         done
 }
 
-tap_pids=() tap_builds=()
 i=0
 for build in "$@"; do
         i=$((i + 1))
@@ -140,18 +135,6 @@ for build in "$@"; do
                         continue
                 fi
         fi
-        # The shell suites of each build run in the background from the moment it is built,
-        # beside its own unit tests and the next build's: they mostly wait. Each run-tap.sh has
-        # an unprivileged user of its own (cordon-test, cordon-test2, ...), its streams start a
-        # quarter of the list further on, and they share one lock, so that a "# tap: exclusive"
-        # file holds every run off and no file runs twice at once as root.
-        echo "## shell suites ($build) started (at $SECONDS s)"
-        tap_user=cordon-test
-        [ $i -gt 1 ] && tap_user=cordon-test$i
-        ASAN_OPTIONS=detect_leaks=0 CORDON_TAP_LOCK="$bg/tap.lock" T_TEST_USER=$tap_user \
-                T_TAP_SHIFT=$(((i - 1) % 4)) "$src/tests/run-tap.sh" "$build" >"$bg/tap-$i.out" 2>&1 &
-        tap_pids+=($!)
-        tap_builds+=("$build")
         export ASAN_OPTIONS=detect_leaks=1
         echo "## unit tests ($build) (at $SECONDS s)"
         if ! compgen -G "$build/tests/unit/test-*" >/dev/null; then
@@ -180,13 +163,9 @@ for build in "$@"; do
                 count "${r##*/}" $st "$out"
         done
 
-done
-
-for j in "${!tap_pids[@]}"; do
-        wait "${tap_pids[$j]}"
-        build=${tap_builds[$j]}
-        echo "## shell suites (${build}) (done at $SECONDS s)"
-        out=$(cat "$bg/tap-$((j + 1)).out")
+        export ASAN_OPTIONS=detect_leaks=0
+        echo "## shell suites ($build) (at $SECONDS s)"
+        out=$("$src/tests/run-tap.sh" "$build" 2>&1)
         printf '%s\n' "$out"
         line=$(printf '%s\n' "$out" | tail -1)
         if [[ $line =~ ^tap:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
