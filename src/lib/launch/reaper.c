@@ -23,14 +23,7 @@
 #include "lib/launch/raw-syscall.h"
 #include "lib/launch/reaper.h"
 #include "shared/macro.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define CORDON_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CORDON_ASAN 1
-#endif
-#endif
+#include "shared/sanitizer.h"
 
 /* The reaper's side runs on raw system calls only: in the landlock backend it may share the
  * supervisor's memory (see spawn.c), so it must not write errno or touch libc state. */

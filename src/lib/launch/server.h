@@ -35,7 +35,8 @@ struct cordon_server_config {
 /* Serves until the end (see above); never returns. */
 _Noreturn void cordon_server_run(const struct cordon_server_config *c);
 
-/* Starts one command of a session: forks, and the child places @fds (@n_fds of 0..2; the rest
+/* Starts one command of a session: clones a child (sharing our memory until it execs, as
+ * vfork() does; the sanitizer build forks), which places @fds (@n_fds of 0..2; the rest
  * /dev/null), joins a process group (a session with
  * @pty, its controlling terminal fd 0), goes to @cwd and execs @argv with @envp. Returns its pid
  * once it has exec'd; or -errno with *@ret_step the step that failed (the child has ended, and
