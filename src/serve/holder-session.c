@@ -167,6 +167,27 @@ static int plan_mounts(struct holder *h, struct serve_error *err)
         return 0;
 }
 
+static int unsupported_mount(struct serve_error *err, const char *target)
+{
+        serve_error_set(err, SERVE_ERR_UNSUPPORTED,
+                        "the landlock backend has no mount namespace: '%s' can only be shown at "
+                        "its own host path",
+                        target);
+        err->backend = "landlock";
+        err->operation = "mount";
+        return -EOPNOTSUPP;
+}
+
+/* Under the landlock backend a mount is shown at its host path only (the canonical pair's
+ * targets become theirs). */
+static int landlock_mounts(struct holder *h, struct serve_error *err)
+{
+        for (size_t i = 2; landlock(h) && i < h->n_mounts; i++)
+                if (!streq(h->mounts[i].target, h->mounts[i].host_path))
+                        return unsupported_mount(err, h->mounts[i].target);
+        return 0;
+}
+
 /* ---- settings ---- */
 
 struct set_ctx {
@@ -259,6 +280,17 @@ static int build_settings(struct holder *h, const struct serve_network_policy *n
                 snprintf(v, sizeof(v), "%u", h->spec.limits.cpu_count);
                 if ((r = set(&c, "CPU_LIMIT", v, "SandboxSpec.limits.cpu_count",
                              SERVE_ERR_INVALID_REQUEST)) < 0)
+                        goto fail;
+        }
+        /* The backend the settings ask for, before the variables that depend on it are set:
+         * loading them again for it would cost a start some 0.5 ms. (An admin's rule can still
+         * change it below; the start is then tried again.) */
+        char asked[32] = "";
+        if (!landlock(h) &&
+            cordon_settings_get(s, "SANDBOX_BACKEND", asked, sizeof(asked), NULL) >= 0 &&
+            streq(asked, "landlock")) {
+                h->backend = CORDON_BACKEND_LANDLOCK;
+                if ((r = landlock_mounts(h, err)) < 0)
                         goto fail;
         }
         /* Without a mount namespace a mount is its host path, granted as such. */
@@ -411,17 +443,6 @@ static int attach(struct holder *h, const struct holder_mount *m, struct serve_e
         return 0;
 }
 
-static int unsupported_mount(struct serve_error *err, const char *target)
-{
-        serve_error_set(err, SERVE_ERR_UNSUPPORTED,
-                        "the landlock backend has no mount namespace: '%s' can only be shown at "
-                        "its own host path",
-                        target);
-        err->backend = "landlock";
-        err->operation = "mount";
-        return -EOPNOTSUPP;
-}
-
 /* A copy of @src into @dst (cleared first by the caller). */
 static int policy_copy(struct serve_network_policy *dst, const struct serve_network_policy *src)
 {
@@ -437,12 +458,11 @@ static int policy_copy(struct serve_network_policy *dst, const struct serve_netw
  * the start gave the other one (the mounts are planned differently: start again). */
 static int start_once(struct holder *h, struct serve_error *err)
 {
-        if (landlock(h))
-                for (size_t i = 2; i < h->n_mounts; i++)
-                        if (!streq(h->mounts[i].target, h->mounts[i].host_path))
-                                return unsupported_mount(err, h->mounts[i].target);
+        int r = landlock_mounts(h, err);
+        if (r < 0)
+                return r;
         struct cordon_policy *p = NULL;
-        int r = resolve(h, &h->spec.network, &p, err);
+        r = resolve(h, &h->spec.network, &p, err);
         if (r < 0)
                 return r;
         if (!landlock(h) && (r = ns_mount_points(h, p, err)) < 0) {
