@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "cordon/session.h"
@@ -54,7 +55,8 @@ struct holder_proc {
         struct serve_loop_source *in_src;
         char *in_buf;
         size_t in_len, in_off;
-        bool in_eof; /* close (a pty: ^D) once the buffer is written */
+        bool in_eof;     /* close (a pty: ^D) once the buffer is written */
+        bool in_partial; /* a pty: the last byte written ended no line */
         uint64_t deadline;
         bool timed_out, exited, finished;
         int status;
@@ -304,13 +306,27 @@ static int on_stdin(int fd, uint32_t events, void *userdata)
                         stdin_close(p);
                         return 0;
                 }
+                if (n > 0) {
+                        char last = p->in_buf[p->in_off + (size_t)n - 1];
+                        p->in_partial = last != '\n' && last != '\r';
+                }
                 p->in_off += (size_t)n;
         }
         p->in_off = p->in_len = 0;
         if (p->in_eof && p->pty) {
-                /* A terminal's end of input is its EOF character at the start of a line. */
-                ssize_t k = write(fd, "\x04", 1);
+                /* A terminal's end of input is its EOF character at the start of a line: after
+                 * a partial line the first one only hands that line over, so in canonical mode
+                 * it goes twice (the terminal's own character, ^D unless stty changed it). */
+                struct termios t;
+                char eof[2] = {'\x04', '\x04'};
+                bool canon = true;
+                if (tcgetattr(fd, &t) == 0) {
+                        eof[0] = eof[1] = (char)t.c_cc[VEOF];
+                        canon = t.c_lflag & ICANON;
+                }
+                ssize_t k = write(fd, eof, canon && p->in_partial ? 2 : 1);
                 (void)k;
+                p->in_partial = false;
                 p->in_eof = false;
         } else if (p->in_eof) {
                 stdin_close(p);

@@ -40,7 +40,7 @@ q() { python3 -c 'import json, sys; d = json.loads(sys.argv[1]); print(eval(sys.
 # exec_req COMMAND ARG...: an exec request's JSON (a shell's -c script passes as an argument).
 exec_req() { python3 -c 'import json, sys; print(json.dumps({"op": "exec", "request": {"command": sys.argv[1], "args": sys.argv[2:]}}))' "$@"; }
 
-plan 54
+plan 55
 
 A=a0000000000000000000000000000001
 spec_a='{"session_id":"tap-a","labels":{"tenant":"t"},"limits":{"wall_time":{"secs":30,"nanos":0}}'
@@ -161,6 +161,13 @@ out=$(call $A '{"op":"process_resize","process_id":"p3","rows":3,"cols":3}')
 check "process_resize without a pty: lifecycle" "lifecycle" "$(q "$out" 'd["error"]["kind"]')"
 out=$(call $A '{"op":"process_output","process_id":"p99","after_seq":0,"wait_ms":0}')
 check "an unknown process: invalid_request" "invalid_request" "$(q "$out" 'd["error"]["kind"]')"
+# A pty's end of input after a partial line: one ^D would only hand the line over (cat then
+# waits on); the holder sends the terminal's EOF character twice there.
+call $A '{"op":"process_start","request":{"command":"cat","pty":true}}' >/dev/null
+call $A '{"op":"process_stdin","process_id":"p6","data":"YWJj","eof":true}' >/dev/null
+out=$(timeout 20 python3 "$CLIENT" read "$RUN/$A.sock" p6 0 0)
+check "a pty's eof after a partial line: cat got it and ended" "True 0" \
+        "$(q "$out" '"abc" in d["stdout"], d["exit"]["exit_code"]' | tr -d "(),'")"
 
 # --- suspend / resume ---
 # A counter of one process that forks nothing (a fork racing the stop makes the library's
