@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+# shellcheck shell=bash disable=SC2034 # sourced: SLURM_* are for the caller
 # A real single-node Slurm for the tests (issue 27): munged, slurmctld and slurmd for this
 # machine as one node, started by the test itself as root, without systemd, every file of theirs
 # (configuration, key, sockets, state, spool, logs, pid files) in one scratch directory of its
@@ -179,6 +179,7 @@ _slurm_node_idle() {
         [ "$state" = idle ]
 }
 
+# shellcheck disable=SC2120 # (its "set --" is the EXIT trap's words, not arguments)
 slurm_start() {
         local why t0 ports d owner
         why=$(slurm_why_not)
@@ -227,8 +228,7 @@ slurm_start() {
         (
                 trap '' INT TERM HUP
                 while [ "$(_slurm_proc_id "${owner%%:*}")" = "$owner" ]; do sleep 1; done
-                _slurm_pids=("${_slurm_pids[@]:0:3}")
-                slurm_stop
+                slurm_stop # (its _slurm_pids has the three daemons: it was forked before its own pid was added)
         ) </dev/null >/dev/null 2>&1 &
         _slurm_pids+=($!)
         disown $! # (no "Killed" notice from bash when the stop ends it)
@@ -265,28 +265,41 @@ _slurm_fail() { # _slurm_fail REASON: says why with the logs, stops what was sta
         slurm_stop
 }
 
-# The pids of the processes of this cluster's slurmstepd and every process below them.
-_slurm_step_pids() {
-        local d=$SLURM_DIR p ppid steps=() all=() changed=1
-        for p in /proc/[0-9]*; do
-                p=${p#/proc/}
-                case $(cat "/proc/$p/comm" 2>/dev/null) in slurmstepd) ;; *) continue ;; esac
-                tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | grep -qxF "CORDON_TEST_SLURM=$d" && steps+=("$p")
-        done
-        [ ${#steps[@]} -eq 0 ] && return 0
-        all=("${steps[@]}")
-        # Their descendants, by parent pid (a job's processes are slurmstepd's children).
-        while [ $changed = 1 ]; do
-                changed=0
-                for p in /proc/[0-9]*; do
-                        p=${p#/proc/}
-                        case " ${all[*]} " in *" $p "*) continue ;; esac
-                        ppid=$(sed 's/.*) . \([0-9]*\) .*/\1/' "/proc/$p/stat" 2>/dev/null) || continue
-                        case " ${all[*]} " in *" $ppid "*) all+=("$p"); changed=1 ;; esac
-                done
-        done
-        echo "${all[@]}"
-}
+# _SLURM_PROCS: a python3 program printing the pids (one a line) of the processes whose
+# environment holds every VAR=VALUE given, [--comm NAME] only those whose name is NAME,
+# [--tree] with every process below them. One pass over /proc (a shell loop took 0.5 s).
+_SLURM_PROCS='import os, sys
+args = sys.argv[1:]
+comm = tree = None
+if "--tree" in args:
+    args.remove("--tree"); tree = True
+if "--comm" in args:
+    i = args.index("--comm"); comm = args[i + 1]; del args[i:i + 2]
+want = [a.encode() for a in args]
+found, parent = set(), {}
+for p in os.listdir("/proc"):
+    if not p.isdigit():
+        continue
+    try:
+        stat = open("/proc/%s/stat" % p, "rb").read()
+        parent[int(p)] = int(stat[stat.rindex(b")") + 2:].split()[1])
+        if comm and open("/proc/%s/comm" % p).read().strip() != comm:
+            continue
+        env = open("/proc/%s/environ" % p, "rb").read().split(b"\0")
+    except (OSError, ValueError):
+        continue
+    if all(w in env for w in want):
+        found.add(int(p))
+while tree:
+    more = {p for p, pp in parent.items() if pp in found and p not in found}
+    found |= more
+    tree = bool(more)
+for p in sorted(found):
+    print(p)'
+
+# The pids of this cluster's slurmstepd processes (marked through slurmd's environment) and of
+# every process below them (the jobs).
+_slurm_step_pids() { python3 -S -c "$_SLURM_PROCS" --comm slurmstepd --tree "CORDON_TEST_SLURM=$SLURM_DIR"; }
 
 _slurm_end() { # _slurm_end PID...: SIGTERM, up to 5 s, then SIGKILL
         local p left i
@@ -355,14 +368,7 @@ slurm_wait_job() {
 
 # slurm_job_pids ID [CONF]: the pids of job ID's processes of the cluster of CONF (default: this
 # one), found by their environment (job ids start at 1 in every cluster), one a line.
-slurm_job_pids() {
-        local conf=${2:-$SLURM_CONF} p env
-        for p in /proc/[0-9]*; do
-                env=$(tr '\0' '\n' 2>/dev/null <"$p/environ") || continue
-                grep -qxF "SLURM_JOB_ID=$1" <<<"$env" && grep -qxF "SLURM_CONF=$conf" <<<"$env" && echo "${p#/proc/}"
-        done
-        return 0
-}
+slurm_job_pids() { python3 -S -c "$_SLURM_PROCS" "SLURM_JOB_ID=$1" "SLURM_CONF=${2:-$SLURM_CONF}"; }
 
 slurm_as_user() {
         (cd "$SLURM_USER_DIR" && setpriv --reuid="$SLURM_TEST_USER" --regid="$SLURM_TEST_USER" --init-groups \
@@ -370,7 +376,7 @@ slurm_as_user() {
 }
 
 slurm_require() {
-        local why out
+        local why err
         why=$(slurm_why_not)
         if [ -n "$why" ]; then
                 if [ "${CORDON_TESTS_MUST_RUN:-0}" = 1 ]; then
@@ -380,10 +386,14 @@ slurm_require() {
                 fi
                 exit 0
         fi
-        if ! slurm_start 2>"${T_TMP:-/tmp}/slurm-start.err"; then
+        err=$(mktemp "${T_TMP:-/tmp}/slurm-start.XXXXXX") || exit 1
+        # shellcheck disable=SC2119
+        if ! slurm_start 2>"$err"; then
                 echo "1..1"
                 echo "not ok 1 - the test cluster starts"
-                sed 's/^/#   /' "${T_TMP:-/tmp}/slurm-start.err"
+                sed 's/^/#   /' "$err"
+                rm -f "$err"
                 exit 0
         fi
+        rm -f "$err"
 }
