@@ -50,6 +50,7 @@ SLURM_TEST_USER=${T_USER:-cordon-test}
 SLURM_PARTITION=debug
 SLURM_START_TIMEOUT=${SLURM_START_TIMEOUT:-30}
 _slurm_pids=() # munged, slurmctld, slurmd, the watchdog: what slurm_stop ends by pid
+_slurm_last_try=
 
 slurm_why_not() {
         local b
@@ -175,16 +176,38 @@ _slurm_munge_up() {
 
 _slurm_node_idle() {
         local state
-        state=$(sinfo -h -n "$SLURM_NODE" -o %t 2>/dev/null)
+        # (bounded: a sinfo that reached a foreign server on a port taken meanwhile would wait
+        # the MessageTimeout, 10 s, for an answer)
+        state=$(timeout 2 sinfo -h -n "$SLURM_NODE" -o %t 2>/dev/null)
         [ "$state" = idle ]
 }
 
 # shellcheck disable=SC2120 # (its "set --" is the EXIT trap's words, not arguments)
 slurm_start() {
-        local why t0 ports d owner
+        local why t0 r try prev=
         why=$(slurm_why_not)
         [ -z "$why" ] || { echo "slurm: cannot start: $why" >&2; return 1; }
         t0=$(date +%s%N)
+        # The stop: added to whatever EXIT trap the file set, run on the signals that end it too.
+        eval "set -- $(trap -p EXIT)"
+        [ $# -ge 3 ] && prev="$3; "
+        case $prev in *slurm_stop*) ;; *) trap -- "${prev}slurm_stop" EXIT ;; esac
+        trap 'exit 130' INT TERM HUP
+        # A port taken between the check and the bind (by a start beside this one): again, with
+        # other ports.
+        for try in 1 2 3; do
+                _slurm_last_try=$([ $try = 3 ] && echo 1)
+                _slurm_start_once; r=$?
+                [ $r = 2 ] && continue
+                [ $r = 0 ] || return 1
+                SLURM_START_MS=$((($(date +%s%N) - t0) / 1000000))
+                return 0
+        done
+        return 1
+}
+
+_slurm_start_once() {
+        local ports d owner
         SLURM_DIR=$(mktemp -d /tmp/cordon-slurm.XXXXXX) || return 1
         d=$SLURM_DIR
         chmod 755 "$d"
@@ -193,35 +216,32 @@ slurm_start() {
         chown "$SLURM_TEST_USER:" "$d/user"
         SLURM_USER_DIR=$d/user
         SLURM_NODE=$(hostname -s)
-        ports=$(python3 -c "$_SLURM_PORTS") || { rm -rf "$d"; return 1; }
+        ports=$(python3 -S -c "$_SLURM_PORTS") || { rm -rf "$d"; return 1; }
         # shellcheck disable=SC2086
         _slurm_write_conf $ports || { rm -rf "$d"; return 1; }
         export SLURM_CONF=$d/slurm.conf
         head -c 1024 /dev/urandom >"$d/munge/munge.key"
         chmod 400 "$d/munge/munge.key"
 
-        # The stop: added to whatever EXIT trap the file set, run on the signals that end it too.
-        local prev=
-        eval "set -- $(trap -p EXIT)"
-        [ $# -ge 3 ] && prev="$3; "
-        trap -- "${prev}slurm_stop" EXIT
-        trap 'exit 130' INT TERM HUP
-
         # Every daemon in the foreground of its own background job: $! is its pid. The mark in
         # their environment is how the stop finds the slurmstepd processes slurmd leaves behind.
+        # Each is disowned: no "Killed" notice from bash in the TAP when the stop ends one so.
         local mark=CORDON_TEST_SLURM=$d
         env "$mark" munged --foreground --socket="$d/run/munge.socket" --key-file="$d/munge/munge.key" \
                 --pid-file="$d/munge/munged.pid" --log-file="$d/munge/munged.log" \
                 --seed-file="$d/munge/munged.seed" </dev/null >"$d/log/munged.out" 2>&1 &
         _slurm_pids=($!)
+        disown $!
         if ! _slurm_wait 5 _slurm_munge_up; then
                 _slurm_fail "munged did not create its socket"
-                return 1
+                return
         fi
         env "$mark" slurmctld -D -i -f "$SLURM_CONF" </dev/null >"$d/log/slurmctld.out" 2>&1 &
         _slurm_pids+=($!)
+        disown $!
         env "$mark" slurmd -D -N "$SLURM_NODE" -f "$SLURM_CONF" </dev/null >"$d/log/slurmd.out" 2>&1 &
         _slurm_pids+=($!)
+        disown $!
 
         # The watchdog: when the test is gone without its EXIT trap (SIGKILL), it stops the cluster.
         owner=$(_slurm_proc_id $$)
@@ -231,14 +251,12 @@ slurm_start() {
                 slurm_stop # (its _slurm_pids has the three daemons: it was forked before its own pid was added)
         ) </dev/null >/dev/null 2>&1 &
         _slurm_pids+=($!)
-        disown $! # (no "Killed" notice from bash when the stop ends it)
+        disown $!
 
         if ! _slurm_wait "$SLURM_START_TIMEOUT" _slurm_ready; then
                 _slurm_fail "the node $SLURM_NODE was not idle within ${SLURM_START_TIMEOUT}s"
-                return 1
+                return
         fi
-        SLURM_START_MS=$((($(date +%s%N) - t0) / 1000000))
-        export SLURM_CONF
         return 0
 }
 
@@ -251,8 +269,14 @@ _slurm_ready() {
         _slurm_node_idle
 }
 
-_slurm_fail() { # _slurm_fail REASON: says why with the logs, stops what was started
+# _slurm_fail REASON: stops what was started; 2 when a daemon could not bind its port and
+# another try is left, else 1, with the reason and the logs on stderr.
+_slurm_fail() {
         local reason=$1 names=(munged slurmctld slurmd) i
+        if [ -z "$_slurm_last_try" ] && grep -qs "Address already in use" "$SLURM_DIR"/log/*; then
+                slurm_stop
+                return 2
+        fi
         for i in 0 1 2; do
                 [ -n "${_slurm_pids[$i]:-}" ] && ! _slurm_alive "${_slurm_pids[$i]}" &&
                         reason+="; ${names[$i]} exited"
@@ -263,6 +287,7 @@ _slurm_fail() { # _slurm_fail REASON: says why with the logs, stops what was sta
                 slurm_dump_logs
         } >&2
         slurm_stop
+        return 1
 }
 
 # _SLURM_PROCS: a python3 program printing the pids (one a line) of the processes whose
@@ -301,11 +326,11 @@ for p in sorted(found):
 # every process below them (the jobs).
 _slurm_step_pids() { python3 -S -c "$_SLURM_PROCS" --comm slurmstepd --tree "CORDON_TEST_SLURM=$SLURM_DIR"; }
 
-_slurm_end() { # _slurm_end PID...: SIGTERM, up to 5 s, then SIGKILL
+_slurm_end() { # _slurm_end PID...: SIGTERM, up to 2 s (a slurmd still registering ignores it), then SIGKILL
         local p left i
         [ $# -eq 0 ] && return 0
         kill -TERM "$@" 2>/dev/null
-        for i in $(seq 100); do
+        for i in $(seq 40); do
                 left=()
                 for p; do _slurm_alive "$p" && left+=("$p"); done
                 [ ${#left[@]} -eq 0 ] && return 0
