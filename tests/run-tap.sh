@@ -135,7 +135,7 @@ run_stream() {
                 [ "$user" = "$(id -un)" ] || chown -R "$user:" "$tmp"
                 envs=(CORDON="$stage/cordon" CORDON_SERVE="$stage/cordon-serve" CORDON_SERVE_SESSION="$stage/cordon-serve-session" T_TMP="$tmp" HOME="$tmp/home" T_PROJECT="$tmp/home/proj"
                       T_SRC="$stage" T_INSTALL="$stage/install" SYSPROBE="$stage/sysprobe" PROXY_HARNESS="$stage/proxy-harness" SESSION_PROBE="$stage/session-probe" CORDON_TESTS_MUST_RUN="${CORDON_TESTS_MUST_RUN:-0}"
-                      T_NET_ENV="$net_env" AGENT_SANDBOX_GIT="${AGENT_SANDBOX_GIT:-}"
+                      T_NET_ENV="$net_env" T_USER="$test_user" AGENT_SANDBOX_GIT="${AGENT_SANDBOX_GIT:-}"
                       T_SMALL_FS="$(mountpoint -q "$stage/small.$user" 2>/dev/null && echo "$stage/small.$user")"
                       PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 USER="$user"
                       ASAN_OPTIONS="${ASAN_OPTIONS:-}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-}")

@@ -7,6 +7,7 @@
 #   T_TMP           a fresh scratch directory for this test file, writable by the current user
 #   HOME            a scratch home of the current user's own (not the real one)
 #   T_INSTALL       the build installed into a DESTDIR (headers, libcordon, libcordon.pc, man pages)
+#   T_USER          the run's unprivileged test user (cordon-test), for a root run that acts as it
 set -u
 _tap_n=0
 _tap_failed=0
