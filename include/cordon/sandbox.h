@@ -260,6 +260,17 @@ enum {
  * size is part of the ABI: a release that adds a field gives the functions that read the struct
  * (cordon_sandbox_start_with(), cordon_sandbox_plan()) a new symbol version, keeping the old
  * one for programs built against the smaller struct. */
+/* A host directory a session's snapshots hold beside the trees the session owns
+ * (cordon_sandbox_options.host_trees). */
+struct cordon_host_tree {
+        /* The tree's name in the archive: "host-" and this (letters, digits, '.', '_' and '-',
+         * 1 to 32 bytes, not starting with '.'), the same in the session that restores it. */
+        const char *name;
+        /* An absolute path without '.' or '..' components, opened at each snapshot and restore
+         * with no symbolic link followed. */
+        const char *path;
+};
+
 struct cordon_sandbox_options {
         unsigned flags; /* CORDON_SANDBOX_* */
         /* Called with one line per warning (a layer skipped, a backend fallback); NULL: none. */
@@ -277,6 +288,13 @@ struct cordon_sandbox_options {
          * trees once it runs (they must be empty, and named as the archive's: the same
          * configuration); NULL: none. A restore that fails fails the start. */
         const char *restore_from;
+        /* A session: host directories of the caller's that the session writes (its project,
+         * the outputs it hands back) and that its snapshots hold too, each a tree of the
+         * archive; restore_from restores into them as well (what the new start put there
+         * stays). @n_host_trees of them, at most 4, names distinct; copied at the start. NULL:
+         * the session's own trees only. */
+        const struct cordon_host_tree *host_trees;
+        size_t n_host_trees;
 };
 
 /* Starts @argv (argv[0] is looked up in the sandbox's PATH) confined by @p: prepare, clone,

@@ -469,10 +469,22 @@ static int start_once(struct holder *h, struct serve_error *err)
                 cordon_policy_free(p);
                 return r;
         }
+        /* A snapshot holds the session's work: the session root (its working directory) and
+         * the outputs, when that is the directory the holder made (a spec's own source is the
+         * caller's, not the session's). */
+        _cleanup_free_ char *outputs = NULL;
+        if (asprintf(&outputs, "%s/outputs", h->state_dir) < 0) {
+                cordon_policy_free(p);
+                return -ENOMEM;
+        }
+        const struct cordon_host_tree trees[] = {{"root", h->root},
+                                                 {"outputs", h->mounts[1].host_path}};
         const struct cordon_sandbox_options o = {
             .flags = CORDON_SANDBOX_SESSION,
             .warning = warning,
             .restore_from = h->from_snapshot,
+            .host_trees = trees,
+            .n_host_trees = streq(h->mounts[1].host_path, outputs) ? 2 : 1,
         };
         struct cordon_diag diag = {0};
         r = cordon_sandbox_start_with(p, NULL, &o, &h->sb, &diag);

@@ -68,7 +68,7 @@ shape() { "${CHECK[@]}" shape "$1" "$T_TMP/body"; }
 get() { "${CHECK[@]}" get "$1" "$T_TMP/body"; }
 b64() { printf '%s' "$1" | base64 -w0; }
 
-plan 87
+plan 88
 
 start_daemon && ok "the daemon answers" || not_ok "the daemon answers" "$(tail -5 "$LOG")"
 
@@ -191,7 +191,7 @@ else
 fi
 
 # --- snapshots ---
-req POST /v1/sessions/s1/exec '{"command":"sh","args":["-c","echo kept >\"${TMPDIR:-/tmp}/mark\""]}' >/dev/null
+req POST /v1/sessions/s1/exec '{"command":"sh","args":["-c","echo kept >\"${TMPDIR:-/tmp}/mark\"; echo work >work.txt; echo out >\"$HARN_OUTPUTS_DIR/o.txt\""]}' >/dev/null
 out=$(req POST /v1/sessions/s1/snapshot)
 check "POST snapshot: 200, a SandboxSnapshot of s1" "200 ok s1" "${out%% *} $(shape snapshot) $(get 'd["session_id"]')"
 snap=$(get 'd["snapshot_id"]')
@@ -203,6 +203,9 @@ out=$(req POST /v1/sessions "{\"session_id\":\"r\",\"from_snapshot\":\"$snap\"}"
 check "POST /v1/sessions from_snapshot: 201" 201 "${out%% *}"
 out=$(req POST /v1/sessions/r/exec '{"command":"sh","args":["-c","cat \"${TMPDIR:-/tmp}/mark\""]}')
 check "... the restored session has the file written before the snapshot" "200 kept" "${out%% *} $(get 'd["stdout"].strip()')"
+out=$(req POST /v1/sessions/r/exec '{"command":"sh","args":["-c","cat work.txt \"$HARN_OUTPUTS_DIR/o.txt\""]}')
+check "... and what it wrote in its working directory (the session root) and its outputs" \
+        "200 work out" "${out%% *} $(get '" ".join(d["stdout"].split())')"
 check "DELETE /v1/snapshots/ID: 204, archive and record gone" "204 " \
         "$(req DELETE "/v1/snapshots/$snap")$(ls "$STATE/cordon/snapshots")"
 check "... again: 404" "404 invalid_request" "$(status_kind DELETE "/v1/snapshots/$snap")"

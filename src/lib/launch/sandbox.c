@@ -329,6 +329,11 @@ _public_ int cordon_sandbox_start_with(const struct cordon_policy *p, char *cons
         if (!sb)
                 return -ENOMEM;
         sb->opts = opts ? *opts : none;
+        int r = cordon_session_check_host_trees(&sb->opts, diag);
+        if (r < 0) {
+                free(sb);
+                return r;
+        }
         sb->pidfd = sb->control[0] = sb->control[1] = sb->status[0] = sb->status[1] = -EBADF;
         sb->report_fd = sb->ns_fds[0] = sb->ns_fds[1] = sb->ns_fds[2] = -EBADF;
         sb->proxy_listener = sb->net_log_fd = sb->l.proxy_fd = sb->notify_listener = -EBADF;
@@ -338,7 +343,7 @@ _public_ int cordon_sandbox_start_with(const struct cordon_policy *p, char *cons
             -EBADF;
         sb->l.pasta = CORDON_PASTA_NONE;
         sb->report.error = 0;
-        int r = stdio_guard_fill(&sb->stdio_guard);
+        r = stdio_guard_fill(&sb->stdio_guard);
         if (r < 0) {
                 cordon_sandbox_free(sb);
                 return cordon_diag_set(diag, r,

@@ -27,6 +27,7 @@
 #include "shared/fd-util.h"
 #include "shared/json-util.h"
 #include "shared/macro.h"
+#include "shared/path-util.h"
 
 struct tree {
         char name[65];
@@ -71,6 +72,65 @@ _Noreturn static void open_inside(const struct cordon_sandbox *sb, char *const *
         _exit(0);
 }
 
+int cordon_session_check_host_trees(const struct cordon_sandbox_options *o,
+                                    struct cordon_diag *diag)
+{
+        if (o->n_host_trees == 0)
+                return 0;
+        if (!o->host_trees || !(o->flags & CORDON_SANDBOX_SESSION))
+                return cordon_diag_set(diag, -EINVAL, "host trees are a session's");
+        if (o->n_host_trees > CORDON_SESSION_HOST_TREES_MAX)
+                return cordon_diag_set(diag, -EINVAL, "%zu host trees: at most %d", o->n_host_trees,
+                                       CORDON_SESSION_HOST_TREES_MAX);
+        for (size_t i = 0; i < o->n_host_trees; i++) {
+                const struct cordon_host_tree *t = &o->host_trees[i];
+                size_t len = t->name ? strlen(t->name) : 0;
+                bool ok = len >= 1 && len <= 32 && t->name[0] != '.';
+                for (size_t k = 0; ok && k < len; k++) {
+                        char c = t->name[k];
+                        ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                             (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+                }
+                for (size_t j = 0; ok && j < i; j++)
+                        ok = strcmp(o->host_trees[j].name, t->name) != 0;
+                if (!ok)
+                        return cordon_diag_set(diag, -EINVAL,
+                                               "host tree %zu: its name '%s' is not 1 to 32 "
+                                               "letters, digits, '.', '_' or '-' (not first), "
+                                               "or is taken",
+                                               i, t->name ? t->name : "");
+                if (!t->path || !path_is_normal(t->path) || strcmp(t->path, "/") == 0)
+                        return cordon_diag_set(diag, -EINVAL,
+                                               "host tree '%s': '%s' must be an absolute path "
+                                               "without '.' or '..' components, not '/'",
+                                               t->name, t->path ? t->path : "");
+        }
+        return 0;
+}
+
+/* The session's host trees after its own @n in @ret: each opened with no link followed. */
+static int open_host_trees(struct cordon_session *s, struct tree *ret, size_t *n,
+                           struct cordon_diag *diag)
+{
+        for (size_t i = 0; s->host_paths && s->host_paths[i]; i++) {
+                if (*n == CORDON_SNAPSHOT_TREES_MAX)
+                        return cordon_diag_set(diag, -E2BIG, "the session has too many trees");
+                struct open_how how = {.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+                                       .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
+                int fd = (int)syscall(SYS_openat2, AT_FDCWD, s->host_paths[i], &how, sizeof(how));
+                if (fd < 0)
+                        return cordon_diag_set(diag, -errno,
+                                               errno == ELOOP
+                                                   ? "'%s' has a symbolic link on its way"
+                                                   : "cannot open '%s': %m",
+                                               s->host_paths[i]);
+                snprintf(ret[*n].name, sizeof(ret[*n].name), "host-%s", s->host_names[i]);
+                ret[*n].guest = s->host_paths[i];
+                ret[(*n)++].fd = fd;
+        }
+        return 0;
+}
+
 static void trees_close(struct tree *t, size_t n)
 {
         for (size_t i = 0; i < n; i++)
@@ -91,7 +151,13 @@ static int open_trees(struct cordon_sandbox *sb, struct tree *ret, size_t *ret_n
                 if (fd < 0)
                         return cordon_diag_set(diag, -errno, "cannot open '%s': %m", sb->l.tmpdir);
                 ret[0] = (struct tree){.name = "tmp", .guest = sb->l.tmpdir, .fd = fd};
-                *ret_n = 1;
+                n = 1;
+                int r = open_host_trees(s, ret, &n, diag);
+                if (r < 0) {
+                        trees_close(ret, n);
+                        return r;
+                }
+                *ret_n = n;
                 return 0;
         }
         if (sb->ns_fds[0] < 0 || sb->ns_fds[1] < 0 || !s->owned || !s->owned[0])
@@ -131,6 +197,10 @@ static int open_trees(struct cordon_sandbox *sb, struct tree *ret, size_t *ret_n
                 trees_close(ret, n);
                 return cordon_diag_set(diag, r, "failed to open the session's trees: %s",
                                        strerror(-r));
+        }
+        if ((r = open_host_trees(s, ret, &n, diag)) < 0) {
+                trees_close(ret, n);
+                return r;
         }
         *ret_n = n;
         return 0;

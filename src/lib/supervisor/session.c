@@ -224,6 +224,14 @@ int cordon_session_new(struct cordon_sandbox *sb, const struct cordon_policy *p)
                 cordon_session_free(sb);
                 return r;
         }
+        for (size_t i = 0; r >= 0 && i < sb->opts.n_host_trees; i++)
+                if ((r = strv_extend(&s->host_names, sb->opts.host_trees[i].name)) >= 0)
+                        r = strv_extend(&s->host_paths, sb->opts.host_trees[i].path);
+        if (r < 0) {
+                sb->sess = s;
+                cordon_session_free(sb);
+                return r;
+        }
         s->env_rules.block_url_credentials = er->block_url_credentials;
         s->env_rules.block_token_values = er->block_token_values;
         sb->sess = s;
@@ -257,6 +265,8 @@ void cordon_session_free(struct cordon_sandbox *sb)
         strv_free(s->masked);
         strv_free(s->readonly);
         strv_free(s->owned);
+        strv_free(s->host_names);
+        strv_free(s->host_paths);
         free(s);
         sb->sess = NULL;
 }

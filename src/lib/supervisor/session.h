@@ -21,6 +21,8 @@ struct cordon_session {
         /* For a snapshot: the guest paths of the writable trees the session owns (its tmpfs
          * mounts: /tmp, a private home), in the policy's order. */
         char **owned;
+        /* And the host directories of cordon_sandbox_options.host_trees: names, paths. */
+        char **host_names, **host_paths;
         struct cordon_list denied_writable;
         struct cordon_loop_io *control_io;        /* the control channel on the sandbox's loop */
         struct cordon_loop_timer *deadline_timer; /* the earliest command timeout */
@@ -35,6 +37,14 @@ struct cordon_session {
         struct cordon_exec **execs; /* the live handles (not owned) */
         size_t n_execs, cap_execs;
 };
+
+/* The most host trees a session's snapshots take (cordon_sandbox_options.host_trees). */
+#define CORDON_SESSION_HOST_TREES_MAX 4
+
+/* Checks @o's host trees before a start: -EINVAL with @diag for a name or path out of rule, a
+ * name twice, too many, or any without CORDON_SANDBOX_SESSION. */
+int cordon_session_check_host_trees(const struct cordon_sandbox_options *o,
+                                    struct cordon_diag *diag);
 
 /* Made when a session's sandbox has started: its control channel goes on the loop. Returns 0
  * or -errno. */
