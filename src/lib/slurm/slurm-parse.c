@@ -132,12 +132,12 @@ static int add_use(struct parser *P, const struct cordon_slurm_option *o, const 
         P->uses = u;
         u = &P->uses[P->n_uses];
         *u = (struct cordon_slurm_use){
-                .option = o,
-                .spelling = strndup(spelling, spelling_len),
-                .value = value ? strdup(value) : NULL,
-                .component = component,
-                .line = at->line,
-                .argi = at->argi,
+            .option = o,
+            .spelling = strndup(spelling, spelling_len),
+            .value = value ? strdup(value) : NULL,
+            .component = component,
+            .line = at->line,
+            .argi = at->argi,
         };
         if (!u->spelling || (value && !u->value)) {
                 free(u->spelling);
@@ -238,8 +238,7 @@ static int parse_argv(struct parser *P, char *const *argv, unsigned *ret_compone
         struct cordon_slurm_submit *s = P->s;
         size_t n = strv_length(argv), total = 0;
         if (n > CORDON_SLURM_MAX_ARGS)
-                return fail(P, -E2BIG, "too-many-arguments", NULL,
-                            "more arguments than the limit");
+                return fail(P, -E2BIG, "too-many-arguments", NULL, "more arguments than the limit");
         _cleanup_free_ struct word *w = calloc(n + 1, sizeof(*w));
         if (!w)
                 return -ENOMEM;
@@ -423,7 +422,8 @@ static int script_words(struct parser *P, struct words *per, unsigned *ret_compo
                 const char *q = p;
                 while (isspace((unsigned char)*q))
                         q++;
-                if ((strncasecmp(q, "packjob", 7) == 0 && (!q[7] || isspace((unsigned char)q[7]))) ||
+                if ((strncasecmp(q, "packjob", 7) == 0 &&
+                     (!q[7] || isspace((unsigned char)q[7]))) ||
                     (strncasecmp(q, "hetjob", 6) == 0 && (!q[6] || isspace((unsigned char)q[6])))) {
                         if (++component >= CORDON_SLURM_MAX_COMPONENTS)
                                 return fail(P, -E2BIG, "too-many-components", &at,
@@ -517,8 +517,7 @@ int cordon_slurm_submit_parse(enum cordon_slurm_command command, char *const *ar
                 if (wrap)
                         r = wrap_script(s, wrap->value);
                 else if (!script) {
-                        r = fail(&P, -EINVAL, "script-missing", NULL,
-                                 "no batch script");
+                        r = fail(&P, -EINVAL, "script-missing", NULL, "no batch script");
                         goto out;
                 } else {
                         r = script_valid(&P, script, script_size);

@@ -18,7 +18,7 @@
 struct checker {
         const struct cordon_slurm_submit *s;
         const struct cordon_slurm_policy *p;
-        char **bases;        /* where a relative path may be resolved from: cwd, each --chdir */
+        char **bases;         /* where a relative path may be resolved from: cwd, each --chdir */
         bool job_name_unsafe; /* some --job-name would put a '/' or ".." into a %x file name */
         const char **ret_rule;
         struct cordon_diag *diag;
@@ -43,8 +43,8 @@ _printf_(5, 6) static int refuse(struct checker *C, const struct cordon_slurm_us
         if (u)
                 return cordon_diag_set(C->diag, -EPERM, "%s: '%s' (--%s): %s [%s]", where,
                                        u->spelling, u->option->name, what, rule);
-        return cordon_diag_set(C->diag, -EPERM, "%s: '%s': %s [%s]", where, C->s->argv[argi],
-                               what, rule);
+        return cordon_diag_set(C->diag, -EPERM, "%s: '%s': %s [%s]", where, C->s->argv[argi], what,
+                               rule);
 }
 
 /* Joins @path to @base (unless absolute) and removes ".", ".." and empty components without
@@ -60,7 +60,8 @@ static int normalize(const char *base, const char *path, char **ret, bool *ret_p
                 return -ENOMEM;
         size_t n = 0;
         *ret_pattern_dotdot = false;
-        for (char *save = NULL, *c = strtok_r(full, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+        for (char *save = NULL, *c = strtok_r(full, "/", &save); c;
+             c = strtok_r(NULL, "/", &save)) {
                 if (streq(c, "."))
                         continue;
                 if (streq(c, "..")) {
@@ -105,13 +106,14 @@ static bool path_allowed(const struct checker *C, const char *path, bool write)
             normalize("/", C->p->project_dir, &project, &dummy) >= 0 &&
             path_is_below(path, project))
                 return true;
-        return below_list(path, C->p->write_roots) || (!write && below_list(path, C->p->read_roots));
+        return below_list(path, C->p->write_roots) ||
+               (!write && below_list(path, C->p->read_roots));
 }
 
 /* True when @s holds Slurm's %x (the job name), also with a width ("%10x"). */
 static bool has_job_name_pattern(const char *s)
 {
-        for (const char *p = s; (p = strchr(p, '%')); ) {
+        for (const char *p = s; (p = strchr(p, '%'));) {
                 p++;
                 if (*p == '%') {
                         p++;
@@ -174,7 +176,8 @@ static int check_export(struct checker *C, const struct cordon_slurm_use *u)
         if (!list)
                 return -ENOMEM;
         unsigned n = 0;
-        for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        for (char *save = NULL, *t = strtok_r(list, ",", &save); t;
+             t = strtok_r(NULL, ",", &save)) {
                 if (++n > CORDON_SLURM_MAX_EXPORT_NAMES)
                         return refuse(C, u, 0, "export-too-long",
                                       "more variables than the limit of %u",

@@ -43,8 +43,8 @@ enum cordon_slurm_rule {
 
 /* One row of the option table (slurm-options.c), written from Slurm 22.05's slurm_opt.c. */
 struct cordon_slurm_option {
-        const char *name;  /* the long name, without "--" */
-        char short_name;   /* 0 when the option has none */
+        const char *name; /* the long name, without "--" */
+        char short_name;  /* 0 when the option has none */
         enum cordon_slurm_arg arg;
         unsigned commands; /* mask of 1u << enum cordon_slurm_command */
         enum cordon_slurm_rule rule;
