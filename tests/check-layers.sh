@@ -6,7 +6,8 @@
 #   - agent profiles (src/lib/profiles/) include nothing of the settings model
 #     (lib/settings/): settings fold the profiles in, profiles know nothing of settings;
 #   - nothing below the launcher (resolve, config, settings, profiles, the mechanisms, the
-#     network and proxy code, snapshots, terminals, the event loop) includes the launcher or the
+#     network and proxy code, snapshots, terminals, the event loop, the Slurm submission
+#     checker) includes the launcher or the
 #     supervisor (lib/launch/, lib/supervisor/), with one exception named here:
 #     lib/launch/confined-child.h, the confined helper that the configuration loader and the
 #     SANDBOX_MODULES lowering run untrusted shell code in (a service of the launcher they call
@@ -35,6 +36,7 @@ rules=(
         "snapshot:$model"
         "terminal:$model"
         "loop:$model"
+        "slurm:$upper"
 )
 
 files=()
