@@ -99,6 +99,15 @@ enum {
 int cordon_sandbox_attach(struct cordon_sandbox *sb, const char *host_path, const char *guest_path,
                           unsigned flags, struct cordon_diag *diag);
 
+/* The checks cordon_sandbox_attach() makes of its source, made against the policy @p before a
+ * start, for a caller that adds the bind to @p itself (cordon_policy_add_fs()) rather than
+ * attaching it later: @host_path may not be, hold or lie below a path @p hides; read-write
+ * (@flags CORDON_ATTACH_READ_WRITE), it may not hold a path @p keeps read-only nor overlap the
+ * admin's DENIED_WRITABLE_PATHS. Returns 0, -EACCES with @diag, -EINVAL (a path not absolute
+ * and normal, an unknown flag), -ENOMEM. */
+int cordon_policy_check_source(const struct cordon_policy *p, const char *host_path, unsigned flags,
+                               struct cordon_diag *diag);
+
 /* Replaces the live session's network rules with those of @p (NETWORK_BLOCKLIST,
  * NETWORK_BLOCKLIST_EXCEPT, the admin's tier; only read): new connections and names are judged
  * by them at once, open connections through the egress proxy to a destination they refuse are

@@ -103,7 +103,7 @@ static int mount_source(struct holder *h, const struct serve_mount *m, char **re
 }
 
 static int add_mount(struct holder *h, const char *target, char *host_path,
-                     enum serve_access access)
+                     enum serve_access access, bool own)
 {
         struct holder_mount *n = realloc(h->mounts, (h->n_mounts + 1) * sizeof(*n));
         if (!n) {
@@ -116,7 +116,8 @@ static int add_mount(struct holder *h, const char *target, char *host_path,
                 free(host_path);
                 return -ENOMEM;
         }
-        h->mounts[h->n_mounts++] = (struct holder_mount){t, host_path, access};
+        h->mounts[h->n_mounts++] = (struct holder_mount){
+            .target = t, .host_path = host_path, .access = access, .own = own};
         return 0;
 }
 
@@ -148,7 +149,7 @@ static int plan_mounts(struct holder *h, struct serve_error *err)
                 enum serve_access a = given ? given->access
                                       : i   ? SERVE_READ_WRITE
                                             : SERVE_READ_ONLY;
-                if ((r = add_mount(h, canon[i], host, a)) < 0)
+                if ((r = add_mount(h, canon[i], host, a, !(given && *given->source))) < 0)
                         return r;
         }
         for (size_t k = 0; k < h->spec.n_mounts; k++) {
@@ -161,7 +162,7 @@ static int plan_mounts(struct holder *h, struct serve_error *err)
                                                m->target);
                 char *host = NULL;
                 int r = mount_source(h, m, &host, err);
-                if (r < 0 || (r = add_mount(h, m->target, host, m->access)) < 0)
+                if (r < 0 || (r = add_mount(h, m->target, host, m->access, !*m->source)) < 0)
                         return r;
         }
         return 0;
@@ -411,8 +412,27 @@ static int ns_mount_points(struct holder *h, struct cordon_policy *p, struct ser
                 r = cordon_policy_add_fs(p, "/mnt", NULL, CORDON_ACCESS_TMPFS, 0,
                                          "cordon-serve-session (mount points)");
         for (size_t i = 0; r >= 0 && i < h->n_mounts; i++) {
-                const struct holder_mount *m = &h->mounts[i];
-                if (mnt && path_is_below(m->target, "/mnt") && !streq(m->target, "/mnt"))
+                struct holder_mount *m = &h->mounts[i];
+                const bool below_mnt =
+                    mnt && path_is_below(m->target, "/mnt") && !streq(m->target, "/mnt");
+                /* A directory of the holder's below our /mnt is bound by the start itself,
+                 * after the same checks an attach makes of its source: an attach costs two
+                 * helper processes and a user namespace, 1 ms each of the canonical pair. */
+                m->at_start = below_mnt && m->own;
+                if (m->at_start) {
+                        struct cordon_diag diag = {0};
+                        const bool rw = m->access == SERVE_READ_WRITE;
+                        r = cordon_policy_check_source(p, m->host_path,
+                                                       rw ? CORDON_ATTACH_READ_WRITE : 0, &diag);
+                        if (r < 0)
+                                return holder_error_from_errno(
+                                    err, r, &diag, SERVE_ERR_INVALID_REQUEST, m->target);
+                        r = cordon_policy_add_fs(p, m->target, m->host_path,
+                                                 rw ? CORDON_ACCESS_RW : CORDON_ACCESS_RO, 0,
+                                                 "SandboxSpec.mounts");
+                        continue;
+                }
+                if (below_mnt)
                         continue;
                 r = cordon_policy_add_fs(p, m->target, m->host_path,
                                          m->access == SERVE_READ_WRITE ? CORDON_ACCESS_RW
@@ -536,7 +556,7 @@ int holder_session_start(struct holder *h, struct serve_error *err)
         }
         if (!landlock(h))
                 for (size_t i = 0; i < h->n_mounts; i++)
-                        if ((r = attach(h, &h->mounts[i], err)) < 0)
+                        if (!h->mounts[i].at_start && (r = attach(h, &h->mounts[i], err)) < 0)
                                 return r;
         if (landlock(h))
                 for (size_t i = 0; i < 2; i++) {
@@ -604,12 +624,13 @@ int holder_session_mount(struct holder *h, const struct serve_mount *m, struct s
         int r = mount_source(h, m, &host, err);
         if (r < 0)
                 return r;
-        struct holder_mount hm = {(char *)m->target, host, m->access};
+        struct holder_mount hm = {
+            .target = (char *)m->target, .host_path = host, .access = m->access};
         if ((r = attach(h, &hm, err)) < 0) {
                 free(host);
                 return r;
         }
-        return add_mount(h, m->target, host, m->access);
+        return add_mount(h, m->target, host, m->access, !*m->source);
 }
 
 int holder_session_network(struct holder *h, const struct serve_network_policy *np,

@@ -25,6 +25,8 @@ struct holder_mount {
         char *target;
         char *host_path;
         enum serve_access access;
+        bool own;      /* @host_path is a directory the holder made (DIR/memory, DIR/mount-N) */
+        bool at_start; /* ns: bound by the start's policy, not attached after it */
 };
 
 struct holder_proc;

@@ -23,10 +23,12 @@
 #include "lib/supervisor/session.h"
 #include "lib/mech/mount-util.h"
 #include "lib/policy/diag.h"
+#include "lib/policy/policy.h"
 #include "lib/settings/settings.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
+#include "shared/strv.h"
 
 /* The steps a helper reports a failure at, for the message. */
 enum {
@@ -126,6 +128,61 @@ static bool overlaps(char *const *paths, const char *path, bool above_too, const
         return false;
 }
 
+/* The checks of an attach's source: @masked, @readonly and @denied as a session copies them
+ * from its policy. */
+static int check_source(char *const *masked, char *const *readonly,
+                        const struct cordon_list *denied, const char *host_path, bool rw,
+                        struct cordon_diag *diag)
+{
+        const char *hit = NULL;
+        if (overlaps(masked, host_path, true, &hit))
+                return cordon_diag_set(
+                    diag, -EACCES, "'%s' would show '%s', which the session hides", host_path, hit);
+        if (!rw)
+                return 0;
+        for (size_t i = 0; readonly && readonly[i]; i++)
+                if (path_is_below(readonly[i], host_path) && strcmp(readonly[i], "/") != 0)
+                        return cordon_diag_set(diag, -EACCES,
+                                               "'%s' holds '%s', which the session keeps read-only",
+                                               host_path, readonly[i]);
+        const struct cordon_item *entry = NULL;
+        int r = cordon_settings_path_denied(denied, host_path, &entry);
+        if (r < 0)
+                return r;
+        if (r > 0)
+                return cordon_diag_set(
+                    diag, -EACCES,
+                    "'%s' overlaps admin-denied DENIED_WRITABLE_PATHS entry '%s' "
+                    "(from %s)",
+                    host_path, entry->value, entry->origin);
+        return 0;
+}
+
+_public_ int cordon_policy_check_source(const struct cordon_policy *p, const char *host_path,
+                                        unsigned flags, struct cordon_diag *diag)
+{
+        if (!p || !host_path || (flags & ~(unsigned)CORDON_ATTACH_READ_WRITE))
+                return -EINVAL;
+        if (!path_is_normal(host_path))
+                return cordon_diag_set(diag, -EINVAL,
+                                       "'%s' must be an absolute path without '.' or '..' "
+                                       "components",
+                                       host_path);
+        _cleanup_strv_free_ char **masked = NULL, **readonly = NULL;
+        int r = 0;
+        for (size_t i = 0; r >= 0 && i < p->n_fs; i++) {
+                const struct cordon_fs_rule *f = &p->fs[i];
+                if (f->access == CORDON_ACCESS_MASKED && f->guest)
+                        r = cordon_session_add_path(&masked, f->guest);
+                else if (f->access == CORDON_ACCESS_RO && f->host)
+                        r = cordon_session_add_path(&readonly, f->host);
+        }
+        if (r < 0)
+                return r;
+        return check_source(masked, readonly, &p->denied_writable, host_path,
+                            flags & CORDON_ATTACH_READ_WRITE, diag);
+}
+
 /* Whether the session's Landlock rules open @guest for @rw's access (no Landlock: yes). */
 static bool landlock_reaches(const struct cordon_sandbox *sb, const char *guest, bool rw)
 {
@@ -208,31 +265,13 @@ _public_ int cordon_sandbox_attach(struct cordon_sandbox *sb, const char *host_p
                                        "components (and the target not '/')",
                                        host_path, guest_path);
         const bool rw = flags & CORDON_ATTACH_READ_WRITE;
+        int r = check_source(s->masked, s->readonly, &s->denied_writable, host_path, rw, diag);
+        if (r < 0)
+                return r;
         const char *hit = NULL;
-        if (overlaps(s->masked, host_path, true, &hit))
-                return cordon_diag_set(
-                    diag, -EACCES, "'%s' would show '%s', which the session hides", host_path, hit);
         if (overlaps(s->masked, guest_path, false, &hit))
                 return cordon_diag_set(diag, -EACCES, "'%s' lies in '%s', which the session hides",
                                        guest_path, hit);
-        if (rw) {
-                for (size_t i = 0; s->readonly && s->readonly[i]; i++)
-                        if (path_is_below(s->readonly[i], host_path) &&
-                            strcmp(s->readonly[i], "/") != 0)
-                                return cordon_diag_set(
-                                    diag, -EACCES,
-                                    "'%s' holds '%s', which the session keeps read-only", host_path,
-                                    s->readonly[i]);
-                const struct cordon_item *denied = NULL;
-                int r = cordon_settings_path_denied(&s->denied_writable, host_path, &denied);
-                if (r < 0)
-                        return r;
-                if (r > 0)
-                        return cordon_diag_set(diag, -EACCES,
-                                               "'%s' overlaps admin-denied DENIED_WRITABLE_PATHS "
-                                               "entry '%s' (from %s)",
-                                               host_path, denied->value, denied->origin);
-        }
         if (!landlock_reaches(sb, guest_path, rw))
                 return cordon_diag_set(diag, -EACCES,
                                        "'%s' is not below a directory the session's Landlock "
@@ -254,7 +293,7 @@ _public_ int cordon_sandbox_attach(struct cordon_sandbox *sb, const char *host_p
                 return cordon_diag_set(diag, -EINVAL, "'%s' is neither a directory nor a file",
                                        host_path);
         int step = 0;
-        int r = run_helpers(sb, host_path, &st, guest_path, rw, &step);
+        r = run_helpers(sb, host_path, &st, guest_path, rw, &step);
         if (r < 0)
                 return cordon_diag_set(diag, r, "failed to attach '%s' at '%s': %s: %s", host_path,
                                        guest_path, step_name(step), strerror(-r));

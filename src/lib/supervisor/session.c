@@ -179,7 +179,7 @@ static int on_deadline(struct cordon_loop_timer *t, uint64_t now, void *userdata
 /* @path, and where it differs the path with its links followed: an attach's source is opened
  * without following any, so it can only be compared with the resolved form (a home under a
  * linked /home would otherwise never match its credential stores). */
-static int add_path(char ***list, const char *path)
+int cordon_session_add_path(char ***list, const char *path)
 {
         int r = strv_extend(list, path);
         _cleanup_free_ char *real = r >= 0 ? realpath(path, NULL) : NULL;
@@ -213,9 +213,9 @@ int cordon_session_new(struct cordon_sandbox *sb, const struct cordon_policy *p)
         for (size_t i = 0; i < p->n_fs && r >= 0; i++) {
                 const struct cordon_fs_rule *f = &p->fs[i];
                 if (f->access == CORDON_ACCESS_MASKED && f->guest)
-                        r = add_path(&s->masked, f->guest);
+                        r = cordon_session_add_path(&s->masked, f->guest);
                 else if (f->access == CORDON_ACCESS_RO && f->host)
-                        r = add_path(&s->readonly, f->host);
+                        r = cordon_session_add_path(&s->readonly, f->host);
                 else if (f->access == CORDON_ACCESS_TMPFS && f->guest)
                         r = strv_extend(&s->owned, f->guest);
         }

@@ -38,6 +38,11 @@ struct cordon_session {
         size_t n_execs, cap_execs;
 };
 
+/* Adds @path to @list, and the path with its links followed where that differs: an attach's
+ * source is opened without following any, so it can only be compared with the resolved form
+ * (a home under a linked /home would otherwise never match its credential stores). */
+int cordon_session_add_path(char ***list, const char *path);
+
 /* The most host trees a session's snapshots take (cordon_sandbox_options.host_trees). */
 #define CORDON_SESSION_HOST_TREES_MAX 4
 
