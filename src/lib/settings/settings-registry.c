@@ -605,8 +605,7 @@ const struct cordon_var cordon_vars[] = {
     SCALAR("NETWORK_LOG", CORDON_VAR_STRING, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, NULL,
            parse_nonempty, "expected a file name", net_log),
 
-    /* ---- Slurm and the chaperon (held: only the log, src/lib/slurm/chaperon-log.c, is built) ----
-     */
+    /* ---- Slurm and the chaperon: held (of them only the log is built, src/lib/slurm/) ---- */
     HELD("SLURM_SCOPE", CORDON_VAR_ENUM, ONE("project"), parse_slurm_scope, slurm_scope_name,
          "expected session, project, user or none", slurm_scope),
     HELD("CHAPERON_LOG_LEVEL", CORDON_VAR_ENUM, ONE("info"), parse_log_level,
