@@ -12,7 +12,9 @@
 #     lib/launch/confined-child.h, the confined helper that the configuration loader and the
 #     SANDBOX_MODULES lowering run untrusted shell code in (a service of the launcher they call
 #     up to); the mechanisms, the network code, snapshots, terminals and the loop include no
-#     resolve, settings, configuration or profiles either.
+#     resolve, settings, configuration or profiles either;
+#   - the Slurm integration's host side (src/lib/slurm/) reads the settings' values but
+#     includes nothing of the launcher or the supervisor.
 # Prints TAP, one line per file checked. Usage: check-layers.sh SOURCE_ROOT
 set -u
 root=${1:?usage: check-layers.sh SOURCE_ROOT}

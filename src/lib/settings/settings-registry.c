@@ -168,9 +168,12 @@ static const char *slurm_scope_name(int v)
         return v >= 0 && v < 4 ? slurm_scopes[v] : NULL;
 }
 
-static const char *log_level_name(int v)
+_Static_assert(ELEMENTSOF(log_levels) == _CORDON_CHAPERON_LEVEL_MAX + 1,
+               "CHAPERON_LOG_LEVEL's names and enum cordon_chaperon_level differ");
+
+const char *cordon_chaperon_level_name(int v)
 {
-        return v >= 0 && v < 4 ? log_levels[v] : NULL;
+        return v >= 0 && v < _CORDON_CHAPERON_LEVEL_MAX ? log_levels[v] : NULL;
 }
 
 /* true/false, or 1/0 as the spec spells CLEANUP_MATERIALIZED_BLOCKED_FILES. */
@@ -602,11 +605,11 @@ const struct cordon_var cordon_vars[] = {
     SCALAR("NETWORK_LOG", CORDON_VAR_STRING, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, NULL,
            parse_nonempty, "expected a file name", net_log),
 
-    /* ---- Slurm and the chaperon (src/slurm/, not built yet): held ---- */
+    /* ---- Slurm and the chaperon: held (of them only the log is built, src/lib/slurm/) ---- */
     HELD("SLURM_SCOPE", CORDON_VAR_ENUM, ONE("project"), parse_slurm_scope, slurm_scope_name,
          "expected session, project, user or none", slurm_scope),
-    HELD("CHAPERON_LOG_LEVEL", CORDON_VAR_ENUM, ONE("info"), parse_log_level, log_level_name,
-         "expected debug, info, warn or error", chaperon_log_level),
+    HELD("CHAPERON_LOG_LEVEL", CORDON_VAR_ENUM, ONE("info"), parse_log_level,
+         cordon_chaperon_level_name, "expected debug, info, warn or error", chaperon_log_level),
     HELD("CHAPERON_LOG_RETAIN_DAYS", CORDON_VAR_U64, ONE("7"), parse_days, NULL,
          "expected a whole number of days above 0", chaperon_log_retain_days),
 

@@ -18,6 +18,18 @@
 
 struct cordon_agent_profile;
 
+/* CHAPERON_LOG_LEVEL's values, in the registry's order (settings-registry.c): the chaperon's log
+ * (src/lib/slurm/chaperon-log.c) writes a line at or above the level set. */
+enum cordon_chaperon_level {
+        CORDON_CHAPERON_DEBUG,
+        CORDON_CHAPERON_INFO,
+        CORDON_CHAPERON_WARN,
+        CORDON_CHAPERON_ERROR,
+        _CORDON_CHAPERON_LEVEL_MAX,
+};
+/* The value's name ("debug", "info", "warn", "error"), or NULL out of range. */
+const char *cordon_chaperon_level_name(int level);
+
 struct cordon_settings {
         char *home; /* what "$HOME" in a default expands to; NULL: none */
         struct cordon_list allowed_project_parents;
@@ -42,7 +54,7 @@ struct cordon_settings {
         /* Held for the Slurm integration (CORDON_VAR_HELD): accepted and shown, not active. */
         int slurm_scope; /* SLURM_SCOPE: session, project, user, none */
         char *slurm_scope_origin;
-        int chaperon_log_level; /* CHAPERON_LOG_LEVEL: debug, info, warn, error */
+        int chaperon_log_level; /* CHAPERON_LOG_LEVEL: an enum cordon_chaperon_level */
         char *chaperon_log_level_origin;
         uint64_t chaperon_log_retain_days; /* CHAPERON_LOG_RETAIN_DAYS */
         char *chaperon_log_retain_days_origin;
