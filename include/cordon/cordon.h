@@ -286,6 +286,7 @@ int cordon_fallback_from_string(const char *s);
 }
 #endif
 
+#include <cordon/confine.h>
 #include <cordon/sandbox.h>
 #include <cordon/session.h>
 #include <cordon/settings.h>

@@ -91,6 +91,11 @@ static int sys_close_range(unsigned first, unsigned last)
         return (int)syscall(SYS_close_range, first, last, 0);
 }
 
+int fds_cloexec_above_stdio(void)
+{
+        return syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) < 0 ? -errno : 0;
+}
+
 int close_all_fds_except(const int *keep, size_t n)
 {
         /* Close the gaps between the sorted keep-list entries; close_range exists since 5.9. */

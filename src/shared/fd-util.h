@@ -25,6 +25,10 @@ int write_string_file_at(int dirfd, const char *path, const char *s);
 int dir_read_names(DIR *d, size_t max, char ***ret, size_t *ret_n);
 /* Closes every fd >= 3 except those listed in @keep (n entries). */
 int close_all_fds_except(const int *keep, size_t n);
+/* Marks every fd >= 3 close-on-exec (close_range(2)'s CLOSE_RANGE_CLOEXEC, Linux 5.11): what
+ * close_all_fds_except() does to a command, done at its exec, while the caller still has them.
+ * Returns 0 or -errno. */
+int fds_cloexec_above_stdio(void);
 /* Sends one byte @tag with descriptor @fd (none when negative) on socket @sock (SCM_RIGHTS).
  * Returns 0 or -errno. */
 int fd_send(int sock, char tag, int fd);

@@ -1,5 +1,7 @@
 /* sysprobe NAME [--userns]: makes one system call with harmless arguments and prints one line,
- * "OK" or the name of the errno it failed with (exit 0); an unknown NAME exits 2. The escape
+ * "OK" or the name of the errno it failed with (exit 0); an unknown NAME exits 2.
+ * sysprobe open-read PATH, sysprobe open-create PATH: open(2) of PATH for reading, or for
+ * writing with O_CREAT (tests/integration/confine-self.sh), the same line. The escape
  * tests run it inside cordon with the seccomp layer on and off: the filter answers at syscall
  * entry whatever the arguments, the kernel rejects these arguments without doing anything.
  *
@@ -35,6 +37,7 @@
 #define KEXEC_SEGMENT_MAX_PLUS_1 17
 
 static bool userns;
+static const char *path_arg; /* open-read, open-create */
 
 /* @pid: a child that reports the errno of its call (0: success) as its exit status. */
 static long wait_child(pid_t pid)
@@ -224,6 +227,8 @@ static long probe(const char *name)
                 return (call);
         /* mount API: bad flags or NULL paths; pivot_root, fsopen, fsmount, fspick and move_mount
          * check CAP_SYS_ADMIN of the mount namespace first (--userns gets past it). */
+        P("open-read", FD(open(path_arg, O_RDONLY | O_CLOEXEC)));
+        P("open-create", FD(open(path_arg, O_WRONLY | O_CREAT | O_CLOEXEC, 0600)));
         P("mount", syscall(SYS_mount, NULL, "/", NULL, 1UL << 31 /* MS_NOUSER */, NULL));
         P("umount2", syscall(SYS_umount2, "/", 1U << 31 /* UMOUNT_UNUSED */));
         P("pivot_root", syscall(SYS_pivot_root, NULL, NULL));
@@ -319,10 +324,12 @@ static void on_signal(int sig)
 
 int main(int argc, char **argv)
 {
-        if (argc == 3 && strcmp(argv[2], "--userns") == 0)
+        if (argc == 3 && strncmp(argv[1], "open-", 5) == 0)
+                path_arg = argv[2];
+        else if (argc == 3 && strcmp(argv[2], "--userns") == 0)
                 userns = true;
-        else if (argc != 2) {
-                fprintf(stderr, "usage: sysprobe NAME [--userns]\n");
+        else if (argc != 2 || strncmp(argv[1], "open-", 5) == 0) {
+                fprintf(stderr, "usage: sysprobe NAME [--userns] | open-read|open-create PATH\n");
                 return 2;
         }
         signal(SIGSEGV, on_signal);

@@ -524,6 +524,14 @@ static int step_exec(struct cordon_sandbox *sb, struct step_result *res)
         cordon_server_run(&cfg);
 }
 
+/* cordon_confine_self(): the caller's own descriptors stay usable until its exec, which closes
+ * every one the landlock backend's command would not have had (step_close_fds()). */
+static int step_cloexec_fds(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        return sb->l.p->process.close_fds ? fds_cloexec_above_stdio() : 0;
+}
+
 /* The two pipelines, side by side. A step missing on one side is one that backend has no use
  * for (no namespaces: no id maps, mounts, hostname, loopback, PID 1) or does differently (its
  * cgroup join, capabilities, no-new-privs). */
@@ -569,6 +577,32 @@ static const struct child_step landlock_steps[] = {
     {CORDON_STEP_SECCOMP, step_seccomp},
     {CORDON_STEP_EXEC, step_exec},
 };
+
+/* cordon_confine_self() (confine-self.c): the landlock backend's steps from its limits to its
+ * seccomp filter, taken by the caller on itself. Left out: what concerns a supervisor (its
+ * death, its release, its cgroups to join: confine-self.c refuses the limits that need them)
+ * and the exec, which is the caller's; the descriptors are marked rather than closed. The
+ * filter has no listener (launch.h's @self), so step_seccomp() installs it alone. */
+static const struct child_step self_steps[] = {
+    {CORDON_STEP_LIMITS, step_limits},    {CORDON_STEP_PROCESS, step_cloexec_fds},
+    {CORDON_STEP_KEYRING, step_keyring},  {CORDON_STEP_CAPS, step_drop_held_caps},
+    {CORDON_STEP_NNP, step_no_new_privs}, {CORDON_STEP_LANDLOCK, step_landlock},
+    {CORDON_STEP_SECCOMP, step_seccomp},
+};
+
+int cordon_child_confine_self(struct cordon_sandbox *sb, int *ret_step, int *ret_rule)
+{
+        for (size_t i = 0; i < ELEMENTSOF(self_steps); i++) {
+                struct step_result res = {.step = self_steps[i].step, .rule = -1};
+                int r = self_steps[i].run(sb, &res);
+                if (r < 0) {
+                        *ret_step = res.step;
+                        *ret_rule = res.rule;
+                        return r;
+                }
+        }
+        return 0;
+}
 
 _Noreturn static void run_steps(struct cordon_sandbox *sb, const struct child_step *steps, size_t n)
 {

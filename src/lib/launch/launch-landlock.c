@@ -52,11 +52,12 @@ static int prepare_failed(const struct cordon_launch *l, int r, int rule, struct
 }
 
 /* Whether the landlock backend's filter can have a listener: both layers on (a "continue" is
- * safe only because Landlock still checks), the kernel's SECCOMP_ADDFD_FLAG_SEND, and a caller
- * that does not wait on its pipes before the supervisor's loop runs (config-eval). */
+ * safe only because Landlock still checks), the kernel's SECCOMP_ADDFD_FLAG_SEND, a caller
+ * that does not wait on its pipes before the supervisor's loop runs (config-eval), and a
+ * supervisor to answer at all (not cordon_confine_self()'s caller). */
 bool cordon_launch_landlock_notify(const struct cordon_launch *l)
 {
-        return l->landlock && l->seccomp && !l->p->no_notify && l->probe_notify();
+        return l->landlock && l->seccomp && !l->p->no_notify && !l->self && l->probe_notify();
 }
 
 /* The landlock backend's seccomp notifications (launch/notify.h): a pty's peer and the private
@@ -130,8 +131,10 @@ int cordon_launch_landlock_prepare(struct cordon_launch *l, bool *resolve_unix,
                 return cordon_diag_set(diag, -EOPNOTSUPP, "the landlock backend cannot run: %s",
                                        cordon_landlock_missing_reason(l->landlock_abi));
         /* The private TMPDIR stands in for a writable private /tmp only: a capability
-         * policy without user_temp writes has a read-only one. */
-        if (!l->tmpdir && !l->dry_run && cordon_launch_tmp_writable(p) &&
+         * policy without user_temp writes has a read-only one. None for a caller confining
+         * itself: nothing would remove it (cordon_confine_self() refuses a private /tmp, and
+         * the host's /tmp bound read-write is the plan's grant). */
+        if (!l->tmpdir && !l->dry_run && !l->self && cordon_launch_tmp_writable(p) &&
             (r = make_tmpdir(l, diag)) < 0)
                 return r;
         /* Network isolation was asked for and there is no network namespace: socket()

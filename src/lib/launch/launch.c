@@ -427,6 +427,7 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
             .pasta = CORDON_PASTA_NONE,
             .proxy_fd = -EBADF,
             .dry_run = keep.dry_run,
+            .self = keep.self,
             .warn = keep.warn,
             .userdata = keep.userdata,
             .probe_landlock = keep.probe_landlock ?: cordon_landlock_abi,

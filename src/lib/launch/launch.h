@@ -92,6 +92,11 @@ struct cordon_launch {
          * no TMPDIR, no cgroup (the limits get the mechanism planning picks). The launch must
          * not be run. */
         bool dry_run;
+        /* Set before cordon_launch_prepare(): the caller confines itself (cordon_confine_self(),
+         * confine-self.c), and no process of cordon's outlives the call: the filter has no
+         * notification listener, and no private TMPDIR is made (confine-self.c refuses the
+         * policies that need one, and whatever else needs a helper, before). */
+        bool self;
         /* The note on the network rules the mode cannot apply in full was said
          * (net-rules-note.h): once per launch, also when a fallback prepares again. */
         bool rules_note_said;
