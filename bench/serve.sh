@@ -13,7 +13,8 @@
 #             `cordon run --quiet -- /bin/true` in the default mode, for the record.
 #                                                                       Target <= 1.2 x
 #   idle      SESSIONS (default 1000) sessions created and left idle: every one listed and
-#             answering an exec of /bin/true; then the PSS (/proc/PID/smaps_rollup) of
+#             answering an exec of /bin/true; after a second without requests, the PSS
+#             (/proc/PID/smaps_rollup) of
 #             cordon's own processes (the daemon, every holder and everything below them: an
 #             idle session runs nothing of its own) divided by SESSIONS.
 #                                                                       Target <= 1 MiB
@@ -173,6 +174,9 @@ try:
         st2, r = call(conn, "POST", "/v1/sessions/%s/exec" % sid, {"command": "/bin/true"})
         answered += st2 == 200 and r["exit_code"] == 0
     print("row idle-made %d %f %d %d" % (sessions, made, len(listed) if st == 200 else -1, answered))
+    # Idle: a second without a request, as a session that waits between commands. (A holder
+    # gives back what a command's handling left half a second after it.)
+    time.sleep(1)
     # cordon's own processes: the daemon, and every holder with everything below it.
     children = {}
     for p in os.listdir("/proc"):

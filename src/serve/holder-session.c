@@ -17,6 +17,7 @@
 #include "shared/json-util.h"
 #include "shared/log.h"
 #include "shared/macro.h"
+#include "shared/mem-util.h"
 #include "shared/path-util.h"
 #include "shared/strv.h"
 
@@ -699,14 +700,30 @@ int holder_session_snapshot(struct holder *h, const char *path, uint64_t *ret_by
 void holder_session_touch(struct holder *h)
 {
         h->last_activity = holder_now_usec();
+        h->released = false;
 }
 
-int64_t holder_session_idle_timeout(const struct holder *h)
+/* Microseconds until the memory an activity left is given back (-1: nothing to give back). */
+static int64_t release_timeout(const struct holder *h)
+{
+        if (h->released || holder_exec_busy(h))
+                return -1;
+        uint64_t due = h->last_activity + HOLDER_RELEASE_AFTER_USEC, now = holder_now_usec();
+        return due <= now ? 0 : (int64_t)(due - now);
+}
+
+static int64_t suspend_timeout(const struct holder *h)
 {
         if (!h->idle_usec || h->state != SERVE_RUNNING || holder_exec_busy(h))
                 return -1;
         uint64_t due = h->last_activity + h->idle_usec, now = holder_now_usec();
         return due <= now ? 0 : (int64_t)(due - now);
+}
+
+int64_t holder_session_idle_timeout(const struct holder *h)
+{
+        int64_t a = suspend_timeout(h), b = release_timeout(h);
+        return a < 0 ? b : b < 0 ? a : a < b ? a : b;
 }
 
 void holder_session_idle_check(struct holder *h)
@@ -717,7 +734,13 @@ void holder_session_idle_check(struct holder *h)
                 h->proxy_connections = rep->proxy.connections;
                 holder_session_touch(h);
         }
-        if (holder_session_idle_timeout(h) != 0)
+        /* A session mostly waits: what a command's handling left (its stack, the heap's
+         * free pages) is given back once it has been quiet a moment. */
+        if (release_timeout(h) == 0) {
+                memory_release_idle(MEMORY_RELEASE_HEAP | MEMORY_RELEASE_STACK);
+                h->released = true;
+        }
+        if (suspend_timeout(h) != 0)
                 return;
         struct serve_error err;
         if (holder_session_suspend(h, &err) < 0) {

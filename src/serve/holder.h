@@ -50,6 +50,7 @@ struct holder {
         struct serve_network_policy network;  /* the policy in force */
         uint64_t wall_usec, idle_usec;        /* limits; 0: none */
         uint64_t last_activity;               /* CLOCK_MONOTONIC usec */
+        bool released; /* memory given back since the last activity (holder_session_idle_check()) */
         unsigned long long proxy_connections; /* the proxy's count when last looked at */
 
         /* The event loop and the daemon's connection. */
@@ -89,7 +90,9 @@ int holder_session_snapshot(struct holder *h, const char *path, uint64_t *ret_by
                             struct serve_error *err);
 /* Something happened that keeps the session from idling. */
 void holder_session_touch(struct holder *h);
-/* Microseconds until the idle suspend is due (-1: never), and the suspend when due. */
+/* Microseconds until the idle suspend is due (-1: never), and the suspend when due; also,
+ * HOLDER_RELEASE_AFTER_USEC after the last activity, the memory it left given back. */
+#define HOLDER_RELEASE_AFTER_USEC (500 * 1000)
 int64_t holder_session_idle_timeout(const struct holder *h);
 void holder_session_idle_check(struct holder *h);
 /* Frees the sandbox and what the session holds (not the state directory). */

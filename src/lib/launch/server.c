@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -27,13 +28,16 @@
 #include "lib/terminal/pty.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
+#include "shared/mem-util.h"
 #include "shared/sanitizer.h"
 
 /* The most commands a session runs at once. */
 #define COMMANDS_MAX 4096
 /* The spawned child's stack (cordon_server_spawn()): cordon_exec_search() takes two paths and
- * 256 arguments of it. */
-#define SPAWN_STACK_SIZE (32 * 1024)
+ * 256 arguments of it. Mapped once, on the first spawn: only the pages the child touches cost
+ * memory (a frame of this size would be probed page by page, -fstack-clash-protection, and
+ * stay written for the session's life). */
+#define SPAWN_STACK_SIZE (64 * 1024)
 
 struct command {
         uint32_t id;
@@ -133,12 +137,25 @@ pid_t cordon_server_spawn(char *const *argv, char *const *envp, const char *cwd,
                 _exit(spawn_child(&a));
 #else
         /* vfork()'s way, as posix_spawn() does it: the child borrows our memory (no page tables
-         * copied, which was most of an exec's cost) on a stack of its own carved from this
-         * frame, unused by us while we wait for its exec. The server catches no signal (it
-         * reads them from a signalfd; cordon_server_run() set every handler back to the
-         * default), so none can run a handler of ours in the child once it unblocks them. */
-        _Alignas(16) char stack[SPAWN_STACK_SIZE];
-        pid_t pid = clone(spawn_child, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD, &a);
+         * copied, which was most of an exec's cost) on a stack of its own, unused by us while
+         * we wait for its exec. The server catches no signal (it reads them from a signalfd;
+         * cordon_server_run() set every handler back to the default), so none can run a
+         * handler of ours in the child once it unblocks them. */
+        static void *stack;
+        if (!stack) {
+                void *m = mmap(NULL, SPAWN_STACK_SIZE, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+                if (m == MAP_FAILED) {
+                        int e = errno;
+                        safe_close(st[0]);
+                        safe_close(st[1]);
+                        *ret_step = CORDON_STEP_FORK;
+                        return -e;
+                }
+                stack = m;
+        }
+        pid_t pid = clone(spawn_child, (char *)stack + SPAWN_STACK_SIZE,
+                          CLONE_VM | CLONE_VFORK | SIGCHLD, &a);
 #endif
         if (pid < 0) {
                 int e = errno;
@@ -463,6 +480,13 @@ _Noreturn void cordon_server_run(const struct cordon_server_config *c)
                         (void)cordon_wait_forwarding(c->main, &c->forward, true, &status);
                 end(&s, c->main > 0 ? status : 125);
         }
+        /* The sandbox's setup is done (and, under the ns backend, all of its mounts): a
+         * session's server mostly waits, so what the setup left is given back. Not the heap
+         * of the landlock backend's server, which shares its pages with the reaper it was
+         * forked from: trimming it would copy them. */
+        if (c->main == 0)
+                memory_release_idle(c->pid1 ? MEMORY_RELEASE_HEAP | MEMORY_RELEASE_STACK
+                                            : MEMORY_RELEASE_STACK);
         for (;;) {
                 struct pollfd pfd[2] = {{.fd = sfd, .events = POLLIN},
                                         {.fd = s.control, .events = POLLIN}};
