@@ -50,7 +50,7 @@ struct holder {
         struct serve_network_policy network;  /* the policy in force */
         uint64_t wall_usec, idle_usec;        /* limits; 0: none */
         uint64_t last_activity;               /* CLOCK_MONOTONIC usec */
-        bool released; /* memory given back since the last activity (holder_session_idle_check()) */
+        bool released;                        /* memory given back since last_activity */
         unsigned long long proxy_connections; /* the proxy's count when last looked at */
 
         /* The event loop and the daemon's connection. */
