@@ -32,43 +32,10 @@
 static int open_dir_at(int dirfd, const char *name, bool nofollow, bool private, const char *shown,
                        char *err, size_t n)
 {
-        int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0);
-        int fd = openat(dirfd, name, flags);
-        if (fd < 0 && errno == ENOENT) {
-                if (mkdirat(dirfd, name, 0700) < 0 && errno != EEXIST)
-                        return fail(-errno, err, n, "cannot create directory '%s': %m", shown);
-                fd = openat(dirfd, name, flags);
-        }
-        if (fd < 0) {
-                int r = -errno;
-                struct stat st;
-                /* O_NOFOLLOW with O_DIRECTORY says ENOTDIR for a symlink: say what it is. */
-                if (nofollow && (r == -ENOTDIR || r == -ELOOP) &&
-                    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-                        return fail(-ELOOP, err, n,
-                                    "cannot open directory '%s': it is a symlink (not followed)",
-                                    shown);
-                return fail(r, err, n, "cannot open directory '%s': %s", shown, strerror(-r));
-        }
-        struct stat st;
-        if (fstat(fd, &st) < 0) {
-                int r = -errno;
-                close(fd);
-                return fail(r, err, n, "cannot stat '%s': %s", shown, strerror(-r));
-        }
-        if (st.st_uid != geteuid()) {
-                close(fd);
-                return fail(-EPERM, err, n, "directory '%s' belongs to uid %u, not to us (%u)",
-                            shown, (unsigned)st.st_uid, (unsigned)geteuid());
-        }
-        if (private && (st.st_mode & 077)) {
-                close(fd);
-                return fail(-EPERM, err, n,
-                            "directory '%s' has mode %04o; it must give no access to group or "
-                            "others (0700)",
-                            shown, (unsigned)(st.st_mode & 07777));
-        }
-        return fd;
+        return dir_open_owned(dirfd, name,
+                              DIR_OPEN_CREATE | (nofollow ? DIR_OPEN_NOFOLLOW : 0) |
+                                  (private ? DIR_OPEN_PRIVATE : 0),
+                              shown, err, n);
 }
 
 /* Opens @rel ("a/b/c") below @dirfd one component at a time (O_NOFOLLOW, made when missing),

@@ -403,3 +403,52 @@ int fd_recv(int sock, char *ret_tag)
         memcpy(&fd, CMSG_DATA(cm), sizeof(int));
         return fd;
 }
+
+int dir_open_owned(int dirfd, const char *name, unsigned flags, const char *shown, char *err,
+                   size_t n)
+{
+        const bool nofollow = flags & DIR_OPEN_NOFOLLOW;
+        const int oflags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0);
+        _cleanup_close_ int fd = openat(dirfd, name, oflags);
+        if (fd < 0 && errno == ENOENT && (flags & DIR_OPEN_CREATE)) {
+                if (mkdirat(dirfd, name, 0700) < 0 && errno != EEXIST) {
+                        int r = -errno;
+                        snprintf(err, n, "cannot create directory '%s': %s", shown, strerror(-r));
+                        return r;
+                }
+                fd = openat(dirfd, name, oflags);
+        }
+        if (fd < 0) {
+                int r = -errno;
+                struct stat st;
+                /* O_NOFOLLOW with O_DIRECTORY says ENOTDIR for a symlink: say what it is. */
+                if (nofollow && (r == -ENOTDIR || r == -ELOOP) &&
+                    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+                        snprintf(err, n,
+                                 "cannot open directory '%s': it is a symlink (not followed)",
+                                 shown);
+                        return -ELOOP;
+                }
+                snprintf(err, n, "cannot open directory '%s': %s", shown, strerror(-r));
+                return r;
+        }
+        struct stat st;
+        if (fstat(fd, &st) < 0) {
+                int r = -errno;
+                snprintf(err, n, "cannot stat '%s': %s", shown, strerror(-r));
+                return r;
+        }
+        if (st.st_uid != geteuid()) {
+                snprintf(err, n, "directory '%s' belongs to uid %u, not to us (%u)", shown,
+                         (unsigned)st.st_uid, (unsigned)geteuid());
+                return -EPERM;
+        }
+        if ((flags & DIR_OPEN_PRIVATE) && (st.st_mode & 077)) {
+                snprintf(err, n,
+                         "directory '%s' has mode %04o; it must give no access to group or others "
+                         "(0700)",
+                         shown, (unsigned)(st.st_mode & 07777));
+                return -EPERM;
+        }
+        return TAKE_FD(fd);
+}

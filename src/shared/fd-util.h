@@ -67,3 +67,17 @@ void remove_tree_physical(const char *path);
  * NULL. 0, or -errno: -EINVAL when it is not a regular file, -EFBIG when larger than @max. */
 int read_regular_file_at(int dirfd, const char *path, uint64_t resolve, size_t max,
                          struct stat *ret_st, char **ret, size_t *ret_len);
+
+/* Flags of dir_open_owned(). */
+enum {
+        DIR_OPEN_NOFOLLOW = 1 << 0, /* @name is not followed when it is a symbolic link */
+        DIR_OPEN_CREATE = 1 << 1,   /* made 0700 when missing */
+        DIR_OPEN_PRIVATE = 1 << 2,  /* it must give group and others no access */
+};
+
+/* Opens directory @name below @dirfd (AT_FDCWD: @name is a path), close-on-exec, which must
+ * belong to the effective uid. Returns the descriptor, or -errno with what failed in @err (@n
+ * bytes), naming the directory @shown: a symbolic link refused under DIR_OPEN_NOFOLLOW is
+ * -ELOOP, another owner or (DIR_OPEN_PRIVATE) a mode open to others -EPERM. */
+int dir_open_owned(int dirfd, const char *name, unsigned flags, const char *shown, char *err,
+                   size_t n);

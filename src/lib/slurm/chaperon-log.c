@@ -162,39 +162,12 @@ int cordon_chaperon_log_dir(const char *xdg_state_home, const char *home, const 
 static int open_dir_at(int dirfd, const char *name, bool nofollow, bool private, const char *shown,
                        struct cordon_diag *diag)
 {
-        int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0);
-        _cleanup_close_ int fd = openat(dirfd, name, flags);
-        if (fd < 0 && errno == ENOENT && nofollow) {
-                if (mkdirat(dirfd, name, 0700) < 0 && errno != EEXIST)
-                        return cordon_diag_set(diag, -errno, "cannot create directory '%s': %m",
-                                               shown);
-                fd = openat(dirfd, name, flags);
-        }
-        if (fd < 0) {
-                int r = -errno;
-                struct stat st;
-                /* O_NOFOLLOW with O_DIRECTORY says ENOTDIR for a symlink: say what it is. */
-                if (nofollow && (r == -ENOTDIR || r == -ELOOP) &&
-                    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-                        return cordon_diag_set(
-                            diag, -ELOOP,
-                            "cannot open directory '%s': it is a symlink (not followed)", shown);
-                return cordon_diag_set(diag, r, "cannot open directory '%s': %s", shown,
-                                       strerror(-r));
-        }
-        struct stat st;
-        if (fstat(fd, &st) < 0)
-                return cordon_diag_set(diag, -errno, "cannot stat '%s': %m", shown);
-        if (st.st_uid != geteuid())
-                return cordon_diag_set(diag, -EPERM,
-                                       "directory '%s' belongs to uid %u, not to us (%u)", shown,
-                                       (unsigned)st.st_uid, (unsigned)geteuid());
-        if (private && (st.st_mode & 077))
-                return cordon_diag_set(diag, -EPERM,
-                                       "directory '%s' has mode %04o; it must give no access to "
-                                       "group or others (0700)",
-                                       shown, (unsigned)(st.st_mode & 07777));
-        return TAKE_FD(fd);
+        char err[512];
+        int fd = dir_open_owned(dirfd, name,
+                                (nofollow ? DIR_OPEN_NOFOLLOW | DIR_OPEN_CREATE : 0) |
+                                    (private ? DIR_OPEN_PRIVATE : 0),
+                                shown, err, sizeof(err));
+        return fd < 0 ? cordon_diag_set(diag, fd, "%s", err) : fd;
 }
 
 /* The log directory: @base followed, then each component of @sub without following. Its path
