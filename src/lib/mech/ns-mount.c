@@ -130,6 +130,8 @@ static int open_sources(struct cordon_mount_plan *plan, const struct cordon_poli
                         if (path_fd < 0) {
                                 if (path_fd == -ENOENT && (r->flags & CORDON_FS_OPTIONAL))
                                         continue;
+                                if (path_fd == -EACCES && (r->flags & CORDON_FS_UNREACHABLE_SKIPS))
+                                        continue; /* out of the sandbox's reach */
                                 return path_fd;
                         }
                         fd = cordon_clone_tree(path_fd, bind_attrs(r->access), true);
@@ -369,8 +371,10 @@ static int mask_fd(int rootfd, int t, int empty_fd)
 static int apply_mask(int rootfd, const struct cordon_fs_rule *r)
 {
         _cleanup_close_ int t = cordon_open_beneath(rootfd, rel(r->guest), O_NOFOLLOW);
-        /* Not visible at this guest path: there is nothing to hide here. */
-        if (t == -ENOENT || t == -ENOTDIR)
+        /* Not visible at this guest path: there is nothing to hide here. Nor where the sandbox
+         * cannot reach it (see CORDON_FS_UNREACHABLE_SKIPS). */
+        if (t == -ENOENT || t == -ENOTDIR ||
+            (t == -EACCES && (r->flags & CORDON_FS_UNREACHABLE_SKIPS)))
                 return 0;
         if (t < 0)
                 return t;

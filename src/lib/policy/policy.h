@@ -30,6 +30,13 @@ enum {
          * variable instead (policy->landlock_env_files); a read-only one of the ns backend's
          * gets a writable twin on its /tmp, named likewise (policy->ns_env_files). */
         CORDON_FS_CONFIG_COPY = 1u << 19,
+        /* A protection of something the sandbox could reach (a mask of a host's unix socket,
+         * a directory pinned on the way to a rule): skipped where the sandbox's first process,
+         * with every capability of its user namespace, is refused (EACCES) the path, since its
+         * commands, with fewer, cannot reach it either. Another user's private directory under
+         * a shared /tmp, made by a second sandbox while this one starts, must not fail the
+         * start. */
+        CORDON_FS_UNREACHABLE_SKIPS = 1u << 20,
 };
 
 struct cordon_fs_rule {

@@ -223,7 +223,8 @@ static int mask_socket(struct lower *l, const char *real)
                 _cleanup_free_ char *norm = NULL;
                 if (!guest || path_normalize(guest, &norm) < 0)
                         return -ENOMEM;
-                int k = cordon_lower_put(l, norm, NULL, CORDON_ACCESS_MASKED, CORDON_FS_NS_ONLY,
+                int k = cordon_lower_put(l, norm, NULL, CORDON_ACCESS_MASKED,
+                                         CORDON_FS_NS_ONLY | CORDON_FS_UNREACHABLE_SKIPS,
                                          "unix socket");
                 if (k < 0)
                         return k;
@@ -328,7 +329,8 @@ static int pin(struct lower *l, const char *guest, const char *host, const char 
         if (!real || !streq(real, host) || cordon_lower_lstat(l, real, &st) < 0 ||
             !S_ISDIR(st.st_mode))
                 return 0;
-        return cordon_lower_put(l, guest, real, CORDON_ACCESS_RW, CORDON_FS_NS_ONLY, origin);
+        return cordon_lower_put(l, guest, real, CORDON_ACCESS_RW,
+                                CORDON_FS_NS_ONLY | CORDON_FS_UNREACHABLE_SKIPS, origin);
 }
 
 /* A mount sits on one dentry: renaming a directory above it carries it away, and the next run,
