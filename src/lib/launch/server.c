@@ -466,7 +466,10 @@ static void reset_handlers(void)
 _Noreturn void cordon_server_run(const struct cordon_server_config *c)
 {
         struct server s = {.c = c, .control = c->control, .parent = getppid()};
-        reset_handlers();
+        /* Only a session's server spawns commands (run mode's command is PID 1's own child,
+         * forked before): the rest of the launch pays nothing for it. */
+        if (c->main == 0)
+                reset_handlers();
         sigset_t set = c->forward;
         sigaddset(&set, SIGCHLD);
         (void)sigprocmask(SIG_BLOCK, &set, NULL);
