@@ -229,12 +229,13 @@ check "attach: the terminal's mode is restored" "$(cat "$RUN/stty.before" 2>&1)"
 
 # SIGTERM to the client: it dies of it, its terminal restored, and the process gets a hangup.
 T send-keys C-l
-type_line "\"\$CORDON\" session attach s1 -- sh -c 'trap \"echo hup > hupped; exit 0\" HUP; echo waiting; while :; do sleep 0.1; done'; echo attach-rc=\$?"
+type_line "\"\$CORDON\" session attach s1 -- sh -c 'trap \"echo hup > hupped; exit 0\" HUP; echo waiting; while :; do sleep 0.1; done'; echo term-rc=\$?"
 wait_for '^waiting' 20
 client=$(pgrep -P "$(T list-panes -F '#{pane_pid}')" -f 'cordon-session attach' | head -1)
 [ -n "$client" ] && kill -TERM "$client"
-wait_for '^attach-rc=' 15
-check "attach: SIGTERM ends it by that signal (143)" "attach-rc=143" "$(screen | grep '^attach-rc=' | tail -1)"
+# Its own marker: tmux keeps a cleared screen in its history, where the first attach's line stays.
+wait_for '^term-rc=' 15
+check "attach: SIGTERM ends it by that signal (143)" "term-rc=143" "$(screen | grep '^term-rc=' | tail -1)"
 type_line 'stty -g > "$XDG_RUNTIME_DIR/stty.after2"; echo after2-saved'
 wait_for '^after2-saved'
 check "attach: ... with the terminal's mode restored" "$(cat "$RUN/stty.before" 2>&1)" \
