@@ -25,6 +25,10 @@
 #define READ_CHUNK     65536
 #define READS_PER_WAKE 16
 #define UTF8_STRADDLE  4 /* bytes kept past the cap: serve_text_to_json() sees a cut sequence */
+/* After a pty's process exited, how long its master is read for output still on its way (the
+ * kernel moves what the slave wrote to the master in a work item of its own) before a process
+ * left in the background holding the terminal is given up on. */
+#define PTY_DRAIN_GRACE_USEC 250000
 
 struct holder_rec {
         uint64_t seq;
@@ -59,6 +63,7 @@ struct holder_proc {
         bool in_partial; /* a pty: the last byte written ended no line */
         uint64_t deadline;
         bool timed_out, exited, finished;
+        uint64_t exited_at; /* holder_now_usec() when the exit was seen */
         int status;
         /* An exec: the request to answer, and the captured output. */
         uint64_t req_id, gen;
@@ -257,8 +262,11 @@ static void stream_read(struct holder_stream *s)
                 if (n < 0 && errno == EINTR)
                         continue;
                 if (n < 0 && errno == EAGAIN) {
-                        /* After the exit what is not there yet is a background child's. */
-                        if (p->exited)
+                        /* After the exit what is not there yet is a background child's: a
+                         * pipe's writes are there once made, a pty's end of file (EIO) is
+                         * waited for a while, since output may still be on its way. */
+                        if (p->exited &&
+                            (!p->pty || holder_now_usec() - p->exited_at >= PTY_DRAIN_GRACE_USEC))
                                 stream_close(s);
                         return;
                 }
@@ -557,6 +565,7 @@ static void check_proc(struct holder *h, struct holder_proc *p, bool sandbox_tur
                         if (r > 0)
                                 (void)cordon_exec_wait(p->e, &st);
                         p->exited = true;
+                        p->exited_at = holder_now_usec();
                         p->status = st;
                 }
         }
