@@ -170,6 +170,17 @@ int cordon_policy_set_cwd(struct cordon_policy *p, const char *cwd);
 /* Environment for the command: a complete KEY=VALUE list, copied. */
 int cordon_policy_set_env(struct cordon_policy *p, char *const *envp);
 int cordon_policy_set_hostname(struct cordon_policy *p, const char *hostname);
+/* Slurm inside the sandbox (SLURM_SCOPE): @stub, cordon's stub program (cordon-slurm-stub),
+ * stands in for each of Slurm's commands the command's PATH leads to on the host (bound over
+ * them under a mount namespace, first on PATH under their names under the landlock backend);
+ * @chaperon, cordon's chaperon program (cordon-chaperon), is started by the supervisor at the
+ * first call, judges each against the policy and SLURM_SCOPE, runs the real command on the host
+ * and confines the jobs it submits. Call once on a resolved policy; a policy without it leaves
+ * Slurm's commands as its rules make them. Returns 0 (also when the host has no Slurm on that
+ * PATH: nothing changes), -EINVAL or -errno of stat() for a path that is not an executable
+ * file (@diag says which), -EALREADY when called before, -ENOMEM. */
+int cordon_policy_set_slurm(struct cordon_policy *p, const char *stub, const char *chaperon,
+                            struct cordon_diag *diag);
 int cordon_policy_set_net_mode(struct cordon_policy *p, enum cordon_net_mode mode,
                                const char *origin);
 /* Defaults: CORDON_BACKEND_AUTO, CORDON_PROFILE_WORKTREE, CORDON_SIDE_EFFECT_NETWORK,

@@ -11,6 +11,7 @@
 
 #include "cli/cli-config.h"
 #include "cli/commands.h"
+#include "config.h"
 #include "cli/receipt.h"
 #include "cli/run-hint.h"
 #include "cli/run-options.h"
@@ -438,6 +439,22 @@ int cmd_run(int argc, char **argv)
                 if (k < 0)
                         log_error("%s", *rdiag.message ? rdiag.message : strerror(-k));
                 receipt_clear(&rc);
+                return EXIT_SETUP;
+        }
+
+        /* Slurm's commands inside are cordon's stub, answered by its chaperon on the host. */
+        char stub[PATH_MAX + 64], chaperon[PATH_MAX + 64];
+        r = cordon_policy_set_slurm(p,
+                                    cli_find_program("cordon-slurm-stub", "slurm",
+                                                     CORDON_SLURM_STUB_PATH, stub, sizeof(stub)),
+                                    cli_find_program("cordon-chaperon", "slurm",
+                                                     CORDON_CHAPERON_PATH, chaperon,
+                                                     sizeof(chaperon)),
+                                    &diag);
+        if (r < 0) {
+                log_error("%s", *diag.message ? diag.message : strerror(-r));
+                cordon_policy_free(p);
+                cordon_settings_free(a.settings);
                 return EXIT_SETUP;
         }
 

@@ -12,10 +12,8 @@
 #include "shared/log.h"
 #include "shared/macro.h"
 
-/* The program @name: beside this cordon (an install into one bin directory, the test stage), in
- * the build tree (cordon is build/src/cli/cordon, the programs build/src/serve/NAME), else where
- * the build installs it (@installed, in libexecdir). Writes the path into @buf. */
-static const char *find_program(const char *name, const char *installed, char *buf, size_t size)
+const char *cli_find_program(const char *name, const char *subdir, const char *installed, char *buf,
+                             size_t size)
 {
         char self[PATH_MAX];
         ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -34,7 +32,7 @@ static const char *find_program(const char *name, const char *installed, char *b
         size_t len = strlen(self);
         if (len >= 8 && streq(self + len - 8, "/src/cli")) {
                 self[len - 4] = 0;
-                snprintf(buf, size, "%s/serve/%s", self, name);
+                snprintf(buf, size, "%s/%s/%s", self, subdir, name);
                 if (access(buf, X_OK) == 0)
                         return buf;
         }
@@ -45,7 +43,7 @@ static const char *find_program(const char *name, const char *installed, char *b
 static int exec_program(char *name, const char *installed, char **argv)
 {
         char path[PATH_MAX + 64];
-        const char *prog = find_program(name, installed, path, sizeof(path));
+        const char *prog = cli_find_program(name, "serve", installed, path, sizeof(path));
         argv[0] = name;
         execv(prog, argv);
         log_error_errno(-errno, "cannot run '%s': %m", prog);

@@ -27,3 +27,9 @@ struct cordon_cap_policy;
  * `cordon policy` and `cordon run --policy`. Logs one line and returns -errno on failure;
  * on success stores a new policy in @ret, owned by the caller (cordon_cap_policy_free()). */
 int policy_file_load(const char *path, struct cordon_cap_policy **ret);
+
+/* The program @name: beside this cordon (an install into one bin directory, the test stage), in
+ * the build tree (cordon is build/src/cli/cordon, the programs build/src/SUBDIR/NAME), else where
+ * the build installs it (@installed, in libexecdir). Writes the path into @buf (cmd-serve.c). */
+const char *cli_find_program(const char *name, const char *subdir, const char *installed, char *buf,
+                             size_t size);

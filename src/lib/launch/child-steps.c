@@ -166,8 +166,16 @@ static int step_close_fds(struct cordon_sandbox *sb, struct step_result *res)
                       pty ? pty->private_tty : -EBADF,
                       sb->l.ll.prepared ? sb->l.ll.ruleset_fd : -EBADF,
                       sb->net_up[1],
-                      sb->report_fd};
+                      sb->report_fd,
+                      sb->l.slurm.fd[1]};
         return close_all_fds_except(keep, ELEMENTSOF(keep));
+}
+
+/* SLURM_SCOPE: the chaperon's doorbell stays open across the exec (chaperon-start.h). */
+static int step_slurm_doorbell(struct cordon_sandbox *sb, struct step_result *res)
+{
+        (void)res;
+        return cordon_chaperon_child_step(&sb->l);
 }
 
 static int step_id_maps(struct cordon_sandbox *sb, struct step_result *res)
@@ -540,6 +548,7 @@ static const struct child_step ns_steps[] = {
     {CORDON_STEP_PROCESS, step_die_with_supervisor}, /* and the release: the parent attached
                                                       * PID 1 to the cgroups */
     {CORDON_STEP_PROCESS, step_close_fds},
+    {CORDON_STEP_PROCESS, step_slurm_doorbell},
     {CORDON_STEP_USERNS, step_id_maps},
     {CORDON_STEP_NS_LIMITS, step_ns_limits},
     {CORDON_STEP_LIMITS, step_pid_max}, /* before the mounts make /proc/sys read-only */
@@ -570,6 +579,7 @@ static const struct child_step landlock_steps[] = {
     {CORDON_STEP_LIMITS, step_join_cgroups},
     {CORDON_STEP_LIMITS, step_limits},
     {CORDON_STEP_PROCESS, step_close_fds},
+    {CORDON_STEP_PROCESS, step_slurm_doorbell},
     {CORDON_STEP_KEYRING, step_keyring},
     {CORDON_STEP_CAPS, step_drop_held_caps},
     {CORDON_STEP_NNP, step_no_new_privs},

@@ -283,10 +283,15 @@ static int build_env(struct cordon_launch *l)
                                                          strv_length(vars))) < 0))
                         return r;
         }
-        /* NETWORK_MAIL_BLOCK's stubs first on PATH. */
+        /* NETWORK_MAIL_BLOCK's and Slurm's stubs first on PATH. */
         _cleanup_free_ char *path = NULL;
         int k = cordon_mail_shadow_path(l, l->envp ?: l->p->envp, &path);
         if (k < 0 || (path && (k = launch_setenv(l, (const char *const[]){path}, 1)) < 0))
+                return k;
+        /* The chaperon's doorbell. */
+        _cleanup_free_ char *slurm = NULL;
+        if ((k = cordon_chaperon_env(l, &slurm)) < 0 ||
+            (slurm && (k = launch_setenv(l, (const char *const[]){slurm}, 1)) < 0))
                 return k;
         int r = set_launch_facts(l);
         return r < 0 ? r : set_proxy_env(l);
@@ -426,6 +431,7 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
             .cgroup_fds = {-EBADF, -EBADF, -EBADF, -EBADF},
             .pasta = CORDON_PASTA_NONE,
             .proxy_fd = -EBADF,
+            .slurm = {.fd = {-EBADF, -EBADF}},
             .dry_run = keep.dry_run,
             .self = keep.self,
             .warn = keep.warn,
@@ -443,6 +449,9 @@ int cordon_launch_prepare(const struct cordon_policy *p, struct cordon_launch *l
                 return cordon_diag_set(diag, -EINVAL,
                                        "the wasi profile is enforced by a WASI runtime; cordon "
                                        "cannot start a host process under it");
+        /* Before the environment is built: it names the doorbell. */
+        if (!l->dry_run && !l->self && (r = cordon_chaperon_prepare(l, p, diag)) < 0)
+                return r;
 
         if (p->landlock_only && p->backend != CORDON_BACKEND_LANDLOCK)
                 return cordon_diag_set(diag, -EPERM,
@@ -559,6 +568,7 @@ void cordon_launch_cleanup_materialized(struct cordon_launch *l)
 
 void cordon_launch_clear(struct cordon_launch *l)
 {
+        cordon_chaperon_clear(l);
         free(l->created_note);
         l->created_note = NULL;
         cordon_agent_homes_clear(&l->agent_homes);

@@ -1,6 +1,7 @@
-/* NETWORK_MAIL_BLOCK's PATH shadow for the landlock backend: a directory of stubs of the launch's
- * own on the host, first on the command's PATH, that Landlock lets the command read and run but
- * not change, removed when the launch ends. */
+/* The landlock backend's PATH shadow: a directory of stubs of the launch's own on the host, first
+ * on the command's PATH, that Landlock lets the command read and run but not change, removed when
+ * the launch ends. It holds NETWORK_MAIL_BLOCK's mail stubs, and links under Slurm's commands'
+ * names to cordon's Slurm stub (SLURM_SCOPE, with the chaperon's doorbell). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,6 +17,7 @@
 #include "lib/policy/diag.h"
 #include "lib/policy/policy.h"
 #include "lib/resolve/mail-stub.h"
+#include "lib/slurm/slurm-names.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
@@ -36,9 +38,22 @@ static const char *write_grant_over(const struct cordon_landlock_plan *ll, const
         return NULL;
 }
 
-/* Fills directory @dfd: the stub under the first name, a link to it under each other one. */
-static int fill(int dfd)
+/* Whether the shadow holds Slurm's stubs: a doorbell was made for them. */
+static bool slurm_stubs(const struct cordon_launch *l)
 {
+        return l->slurm.fd[1] >= 0 && l->p->slurm.stub;
+}
+
+/* Fills directory @dfd: the mail stub under the first name, a link to it under each other one;
+ * Slurm's names as links to its stub. */
+static int fill(const struct cordon_launch *l, int dfd)
+{
+        if (slurm_stubs(l))
+                for (const char *const *n = cordon_slurm_command_names(); *n; n++)
+                        if (symlinkat(l->p->slurm.stub, dfd, *n) < 0)
+                                return -errno;
+        if (!l->p->mail_stub)
+                return 0;
         const char *const *names = cordon_mail_names();
         const char *stub = cordon_mail_stub_script(true);
         _cleanup_close_ int fd =
@@ -84,7 +99,7 @@ static int make(struct cordon_launch *l, struct cordon_diag *diag)
                 }
                 _cleanup_close_ int dfd =
                     open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                int r = dfd < 0 ? -errno : fill(dfd);
+                int r = dfd < 0 ? -errno : fill(l, dfd);
                 if (r < 0) {
                         remove_tree_physical(dir);
                         return cordon_diag_set(diag, r,
@@ -107,7 +122,8 @@ static int make(struct cordon_launch *l, struct cordon_diag *diag)
 int cordon_mail_shadow_prepare(struct cordon_launch *l, struct cordon_diag *diag)
 {
         /* A mount namespace has the stub over the mailers themselves. */
-        if (cordon_backend_ops(l->backend)->mount_ns || !l->p->mail_stub || l->dry_run)
+        if (cordon_backend_ops(l->backend)->mount_ns || (!l->p->mail_stub && !slurm_stubs(l)) ||
+            l->dry_run)
                 return 0;
         int r;
         if (!l->mail_dir && (r = make(l, diag)) < 0)
@@ -121,6 +137,12 @@ int cordon_mail_shadow_prepare(struct cordon_launch *l, struct cordon_diag *diag
                                        l->mail_dir, grant);
         if (l->landlock &&
             (r = cordon_landlock_plan_add(&l->ll, l->mail_dir, CORDON_LANDLOCK_FS_READ, false)) < 0)
+                return cordon_diag_set(diag, r, "failed to plan the Landlock rules: %s",
+                                       strerror(-r));
+        /* The Slurm stub itself, read and run where it lies (a build tree, libexec). */
+        if (l->landlock && slurm_stubs(l) &&
+            (r = cordon_landlock_plan_add(&l->ll, l->p->slurm.stub, CORDON_LANDLOCK_FS_READ,
+                                          false)) < 0)
                 return cordon_diag_set(diag, r, "failed to plan the Landlock rules: %s",
                                        strerror(-r));
         return 0;

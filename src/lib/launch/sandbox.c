@@ -273,6 +273,9 @@ static int start(const struct cordon_policy *p, char *const *argv,
                 r = cordon_egress_start(sb, diag);
         if (r >= 0)
                 r = start_notify(sb, diag);
+        if (r >= 0 && (r = cordon_chaperon_watch(sb)) < 0)
+                cordon_diag_set(diag, r, "SLURM_SCOPE: failed to watch the chaperon's doorbell: %s",
+                                strerror(-r));
         if (r >= 0 && (sb->janitor = cordon_janitor_start(sb)) < 0) {
                 r = cordon_diag_set(diag, sb->janitor, "failed to start the janitor: %s",
                                     strerror(-sb->janitor));
@@ -338,6 +341,7 @@ _public_ int cordon_sandbox_start_with(const struct cordon_policy *p, char *cons
         sb->report_fd = sb->ns_fds[0] = sb->ns_fds[1] = sb->ns_fds[2] = -EBADF;
         sb->proxy_listener = sb->net_log_fd = sb->l.proxy_fd = sb->notify_listener = -EBADF;
         sb->dns_socket = sb->net_up[0] = sb->net_up[1] = -EBADF;
+        sb->l.slurm.fd[0] = sb->l.slurm.fd[1] = -EBADF;
         sb->reaper.lifeline[0] = sb->reaper.lifeline[1] = -EBADF;
         sb->l.cgroup_fds[0] = sb->l.cgroup_fds[1] = sb->l.cgroup_fds[2] = sb->l.cgroup_fds[3] =
             -EBADF;
@@ -547,6 +551,7 @@ _public_ struct cordon_sandbox *cordon_sandbox_free(struct cordon_sandbox *sb)
         safe_close(sb->net_up[1]);
         cordon_mount_plan_clear(&sb->plan);
         cordon_egress_free(sb);
+        sb->l.slurm.io = cordon_loop_io_free(sb->l.slurm.io);
         sb->loop = cordon_loop_free(sb->loop);
         /* The supervisor clears its launch itself: the janitor goes first. */
         cordon_janitor_stop(sb->janitor);

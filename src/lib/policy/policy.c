@@ -232,6 +232,9 @@ _public_ struct cordon_policy *cordon_policy_free(struct cordon_policy *p)
         free(p->net.proxy_dns);
         free(p->net.log_path);
         free(p->git_protected);
+        strv_free(p->slurm.paths);
+        free(p->slurm.stub);
+        free(p->slurm.chaperon);
         strv_free(p->git_roots);
         cordon_agent_homes_free(p->agent_homes, p->n_agent_homes);
         free(p->agent_run_dir);

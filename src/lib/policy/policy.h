@@ -47,6 +47,21 @@ struct cordon_fs_rule {
         char *origin;
 };
 
+/* SLURM_SCOPE and the chaperon (resolve/lower-slurm.c): Slurm's commands inside are cordon's
+ * stub, which hands each call to a chaperon on the host (src/slurm/). */
+struct cordon_policy_slurm {
+        /* The host's Slurm commands the command's PATH leads to (host realpaths, one per name
+         * found, NULL-terminated); NULL when it leads to none: nothing to stand in for. */
+        char **paths;
+        int scope;                /* SLURM_SCOPE: enum cordon_slurm_scope */
+        int log_level;            /* CHAPERON_LOG_LEVEL: enum cordon_chaperon_level */
+        uint64_t log_retain_days; /* CHAPERON_LOG_RETAIN_DAYS */
+        /* cordon_policy_set_slurm(): the stub and the chaperon program; NULL: not asked for,
+         * and then the policy leaves Slurm's commands as the rules make them. */
+        char *stub;
+        char *chaperon;
+};
+
 struct cordon_env_rules {
         struct cordon_list blocked_names;
         struct cordon_list blocked_patterns; /* globs; a trailing "/i" makes one case-insensitive */
@@ -194,6 +209,7 @@ struct cordon_policy {
          * cordon_launch_prepare() refuses the landlock backend (an `auto` one that falls back
          * to it included) instead of going without them. */
         bool mail_stub_required;
+        struct cordon_policy_slurm slurm;
         /* PROTECT_AGENT_PROJECT_FILES asked for read-only files only a mount namespace keeps,
          * and an explicit landlock backend made none (lower-agent-project.c): the banner and
          * the report name the gap (report.landlock.left_writable). */

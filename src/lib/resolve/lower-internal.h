@@ -248,6 +248,9 @@ int cordon_lower_mail_stub_at(struct lower *l, const char *const *paths, const c
                               const char *dir);
 /* Puts the directory of stubs first on the command's PATH: after the environment is built. */
 int cordon_lower_mail_path(struct lower *l);
+/* lower-slurm.c: SLURM_SCOPE and the chaperon's settings into the policy, and which of Slurm's
+ * commands the command's PATH leads to on the host. */
+int cordon_lower_slurm(struct lower *l);
 
 /* lower-vars.c: SANDBOX_NPROC_LIMIT, PRIVATE_IPC, the landlock refusals of explicit PRIVATE_IPC
  * and FILTER_PASSWD, the note lines of BIND_DEV_PTS and of the variables held for Slurm.

@@ -458,6 +458,7 @@ static const struct lower_step lower_steps[] = {
     {"env", lower_env},
     {"agents-warn", cordon_lower_agents_warn},
     {"mail-path", cordon_lower_mail_path},
+    {"slurm", cordon_lower_slurm},
     {"hostname", lower_hostname},
     {"net", cordon_lower_net},
     {"link-dirs", lower_link_dirs},

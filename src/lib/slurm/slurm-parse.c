@@ -569,6 +569,34 @@ out:
         return r;
 }
 
+int cordon_slurm_submit_script_operand(char *const *argv, size_t *ret_index, bool *ret_wrap,
+                                       const char **ret_rule, struct cordon_diag *diag)
+{
+        if (!argv || !argv[0] || !ret_index || !ret_wrap)
+                return -EINVAL;
+        _cleanup_(cordon_slurm_submit_freep) struct cordon_slurm_submit *s = calloc(1, sizeof(*s));
+        if (!s)
+                return -ENOMEM;
+        s->command = CORDON_SLURM_SBATCH;
+        struct parser P = {.s = s, .ret_rule = ret_rule, .diag = diag};
+        unsigned n_argv = 0;
+        int r = parse_argv(&P, argv, &n_argv);
+        bool wrap = false;
+        for (size_t i = 0; i < P.n_uses; i++) {
+                wrap = wrap || P.uses[i].option->rule == CORDON_SLURM_RULE_WRAP;
+                free(P.uses[i].spelling);
+                free(P.uses[i].value);
+        }
+        free(P.uses);
+        if (r < 0)
+                return r;
+        *ret_wrap = wrap;
+        if (s->n_operands == 0)
+                return -ENOENT;
+        *ret_index = s->operands[0];
+        return 0;
+}
+
 struct cordon_slurm_submit *cordon_slurm_submit_free(struct cordon_slurm_submit *s)
 {
         if (!s)

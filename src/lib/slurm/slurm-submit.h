@@ -110,6 +110,11 @@ int cordon_slurm_submit_parse(enum cordon_slurm_command command, char *const *ar
                               const char *script, size_t script_size,
                               struct cordon_slurm_submit **ret, const char **ret_rule,
                               struct cordon_diag *diag);
+/* Where sbatch's command line @argv names its batch script: 0 with the argv index in
+ * @ret_index, -ENOENT when it names none (sbatch then reads standard input, unless @ret_wrap
+ * says --wrap gives the script), or parse's errors for the command line (@ret_rule, @diag). */
+int cordon_slurm_submit_script_operand(char *const *argv, size_t *ret_index, bool *ret_wrap,
+                                       const char **ret_rule, struct cordon_diag *diag);
 struct cordon_slurm_submit *cordon_slurm_submit_free(struct cordon_slurm_submit *s);
 static inline void cordon_slurm_submit_freep(struct cordon_slurm_submit **s)
 {

@@ -1,0 +1,68 @@
+/* cordon-chaperon: the host side of a sandbox's Slurm commands (docs/ARCHITECTURE.md, "The
+ * chaperon"). The supervisor starts it the first time a stub rings the doorbell; it serves each
+ * call in a process of its own, judges it against the sandbox's policy and scope, runs the real
+ * command and relays the answer. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "lib/policy/list.h"
+#include "shared/macro.h"
+#include "lib/slurm/chaperon-log.h"
+
+/* What the supervisor tells the chaperon (a JSON object on descriptor 4, chaperon-main.c). */
+struct chaperon_config {
+        int scope;     /* SLURM_SCOPE: 0 session, 1 project, 2 user, 3 none */
+        char *session; /* this sandbox's id: the scope "session" */
+        char *project; /* the project directory (host path): the scope "project" */
+        char *user;    /* the user's name, for sacct and --me */
+        uid_t uid;
+        struct cordon_list read_roots, write_roots, blocked_env, blocked_env_pat;
+        /* The wrapper that confines a job on the node: the cordon program and the arguments
+         * that come before the job's command ("run", "-q", ...). */
+        char *cordon;
+        char **wrap_args;
+        char *state_dir; /* where jobs' scripts and the registry go (0700, ours) */
+        int log_level;   /* enum cordon_chaperon_level */
+        uint64_t log_retain_days;
+        struct cordon_chaperon_log *log;
+};
+
+void chaperon_config_clear(struct chaperon_config *c);
+/* Reads the config from @fd (at most 1 MiB of JSON). 0 or -errno, with @why saying what. */
+int chaperon_config_read(int fd, struct chaperon_config *c, char *why, size_t why_size);
+
+/* Serves one call on @fd (the stub's end of its pair) and returns the process's exit code. */
+int chaperon_call(const struct chaperon_config *c, int fd);
+
+/* ---- the job registry (chaperon-jobs.c): which jobs a sandbox session or project made ---- */
+
+/* Records job @id as submitted by this session for this project. */
+int chaperon_jobs_add(const struct chaperon_config *c, uint32_t id);
+/* The ids in scope (session or project) into @ret (sorted, unique), their number in @ret_n. */
+int chaperon_jobs_in_scope(const struct chaperon_config *c, uint32_t **ret, size_t *ret_n);
+
+/* ---- running a real command (chaperon-exec.c) ---- */
+
+struct chaperon_run {
+        char **argv; /* argv[0]: a name looked up on the chaperon's PATH */
+        char **envp; /* the whole environment */
+        const char *cwd;
+        bool
+            capture; /* collect stdout in @out (at most CHAPERON_CAPTURE_MAX) instead of relaying */
+        char *out;
+        size_t out_len;
+};
+
+#define CHAPERON_CAPTURE_MAX (16u * 1024 * 1024)
+
+/* Runs @run, relaying its stderr (and stdout unless captured) to the stub on @fd as it comes;
+ * kills it when the stub goes away. Returns the exit status to report (0..255) or -errno. */
+int chaperon_exec(int fd, struct chaperon_run *run);
+
+/* Messages to the stub. */
+int chaperon_send(int fd, char type, const void *data, size_t len);
+_printf_(2, 3) int chaperon_say(int fd, const char *fmt, ...);

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# tap: exclusive (its jobs run as the test user, whose processes and files other files count)
+# Slurm from inside a sandbox (issue 27, the chaperon): the sandbox's sbatch, srun, squeue,
+# scancel and sacctmgr are cordon's stub, answered by the chaperon on the host against the test
+# cluster of tests/lib/slurm.sh. Under both backends, as the unprivileged test user: a job
+# submitted inside runs confined on the node (a planted ~/.ssh file unreadable, where the same
+# job submitted outside reads it), the scope keeps squeue and scancel to the sandbox's project,
+# refused directives name their option and rule, munge is out of reach inside, and the
+# session's log records the calls without the environment's values. As root only: the cluster
+# needs root, and every sandbox runs as the test user.
+. "$(dirname "$0")/../lib/slurm.sh"
+ns_only "each backend is run from the ns pass, as the test user"
+if [ "$(id -u)" != 0 ]; then
+        echo "1..0 # SKIP covered by the root run, which starts the cluster and runs every sandbox as $SLURM_TEST_USER"
+        exit 0
+fi
+slurm_require
+
+plan 44
+u=$SLURM_TEST_USER
+home=$(getent passwd "$u" | cut -d: -f6)
+secret="cordon-slurm-secret-$$"
+mkdir -p "$home/.ssh"
+printf '%s\n' "$secret" >"$home/.ssh/id_cordon_slurm"
+chown -R "$u:" "$home/.ssh"
+chmod 700 "$home/.ssh"
+chmod 600 "$home/.ssh/id_cordon_slurm"
+state="$home/.local/state/cordon/chaperon"
+trap_add() { trap "$(trap -p EXIT | sed "s/^trap -- '\(.*\)' EXIT$/\1/"); $1" EXIT; }
+trap_add "rm -f '$home/.ssh/id_cordon_slurm'"
+proj=$SLURM_USER_DIR/proj
+mkdir -p "$proj"
+chown "$u:" "$proj"
+
+# as_user CMD...: CMD as the test user in the project, with the cluster's configuration.
+as_user() {
+        (cd "$proj" && setpriv --reuid="$u" --regid="$u" --init-groups --reset-env -- \
+                env SLURM_CONF="$SLURM_CONF" "$@")
+}
+# in_box BACKEND CMD...: CMD in a sandbox of the test user.
+in_box() {
+        local be=$1
+        shift
+        # The landlock backend's network is named: its fallback from filtered is a warning.
+        local net=()
+        [ "$be" = landlock ] && net=(--net proxied)
+        as_user "$CORDON" run -q --backend "$be" "${net[@]}" -- "$@"
+}
+
+cat >"$proj/peek.sh" <<JOB
+#!/bin/sh
+echo "backend=\${SANDBOX_BACKEND:-none}"
+cat "$home/.ssh/id_cordon_slurm" 2>&1 || true
+JOB
+chown "$u:" "$proj/peek.sh"
+
+# The positive control: the same job, submitted outside any sandbox, reads the file.
+id=$(as_user sbatch --parsable -o "$proj/direct.out" peek.sh 2>&1)
+slurm_wait_job "$id" COMPLETED 30 2>/dev/null
+check "control: a job submitted outside a sandbox reads the planted ~/.ssh file" \
+        "backend=none|$secret" "$(paste -sd'|' "$proj/direct.out" 2>&1)"
+direct=$(as_user sbatch --parsable -o /dev/null --wrap 'sleep 300' 2>&1)
+slurm_wait_job "$direct" RUNNING 30 2>/dev/null
+
+for be in ns landlock; do
+        # A batch job from inside: the stub, the chaperon, the wrapper on the node.
+        out=$(in_box "$be" sbatch --parsable -o "$proj/job-$be.out" peek.sh 2>"$T_TMP/err")
+        rc=$?
+        check_like "$be: sbatch inside prints the job's id" "0:+([0-9])" "$rc:$out"
+        id=$out
+        if slurm_wait_job "$id" COMPLETED 60 2>"$T_TMP/wait"; then
+                ok "$be: the job completed"
+        else
+                not_ok "$be: the job completed" "$(cat "$T_TMP/err" "$T_TMP/wait")" \
+                        "$(cat "$proj/job-$be.out" 2>&1)"
+        fi
+        job_out=$(cat "$proj/job-$be.out" 2>&1)
+        check_like "$be: the job ran in a sandbox of the same backend" "backend=$be*" "$job_out"
+        check_like "$be: the job cannot read the planted ~/.ssh file" "*@(Permission denied|No such file)*" \
+                "$job_out"
+        check "$be: ... and its output holds nothing of it" "" "$(grep -F "$secret" <<<"$job_out")"
+
+        # The scope (project, the default): the sandbox sees its project's jobs only.
+        seen=$(in_box "$be" squeue -h -o %i 2>&1)
+        check "$be: squeue inside does not list the job submitted outside" "" \
+                "$(grep -x "$direct" <<<"$seen")"
+        sid=$(in_box "$be" sbatch --parsable -o "$proj/sleep-$be.out" --wrap 'sleep 300' 2>&1)
+        slurm_wait_job "$sid" RUNNING 30 2>/dev/null
+        seen=$(in_box "$be" squeue -h -o %i 2>&1)
+        check "$be: squeue inside lists the sandbox's running job" "$sid" "$(grep -x "$sid" <<<"$seen")"
+        out=$(in_box "$be" scancel "$direct" 2>&1)
+        rc=$?
+        check "$be: scancel of a job out of scope is refused, naming the job and the rule" \
+                "1:scancel (cordon): refused by the sandbox's policy [scope-target]: job $direct is not in this sandbox's scope (SLURM_SCOPE=project)" \
+                "$rc:$out"
+        check "$be: ... and that job still runs" "RUNNING" \
+                "$(squeue -h -j "$direct" -o %T 2>&1)"
+        out=$(in_box "$be" scancel "$sid" 2>&1)
+        rc=$?
+        check "$be: scancel of the sandbox's own job succeeds" "0:" "$rc:$out"
+        slurm_wait_job "$sid" CANCELLED 20 2>/dev/null
+        check "$be: ... and it is cancelled" "CANCELLED" "$SLURM_JOB_STATE"
+
+        # Refused submissions: each names the option as written and the rule, and queues nothing.
+        before=$(squeue -h -o %i | wc -l)
+        out=$(in_box "$be" sbatch -o /etc/cordon-job.out --wrap true 2>&1)
+        rc=$?
+        check_like "$be: --output outside the project is refused with its rule" \
+                "1:sbatch (cordon): refused by the sandbox's policy \[*\]: *-o*" "$rc:$out"
+        printf '#!/bin/sh\n#SBATCH --get-user-env\ntrue\n' >"$proj/getenv.sh"
+        out=$(in_box "$be" sbatch getenv.sh 2>&1)
+        rc=$?
+        check_like "$be: #SBATCH --get-user-env is refused, naming its script line" \
+                "1:*script line 2*--get-user-env*" "$rc:$out"
+        out=$(in_box "$be" srun --task-prolog=/bin/true true 2>&1)
+        rc=$?
+        check_like "$be: srun --task-prolog is refused" "1:*--task-prolog*" "$rc:$out"
+        out=$(in_box "$be" sacctmgr list users 2>&1)
+        rc=$?
+        check_like "$be: sacctmgr is refused" "1:*sacctmgr is not available in a sandbox*" "$rc:$out"
+        check "$be: nothing was queued by the refused calls" "$before" "$(squeue -h -o %i | wc -l)"
+
+        # srun inside: the step runs confined too.
+        out=$(in_box "$be" srun cat "$home/.ssh/id_cordon_slurm" 2>&1)
+        rc=$?
+        check_like "$be: srun inside runs its step confined: the planted file is unreadable" \
+                "[1-9]*:*@(Permission denied|No such file)*" "$rc:$out"
+
+        # munge: the sandbox reaches Slurm only through the chaperon.
+        out=$(in_box "$be" python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect(sys.argv[1]); print("connected")
+except OSError as e:
+    print(e.errno)' "$SLURM_DIR/run/munge.socket" 2>/dev/null)
+        check_like "$be: the cluster's munge socket cannot be reached inside" "@(2|13|1)" "$out"
+        out=$(as_user python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1]); print("connected")' "$SLURM_DIR/run/munge.socket" 2>&1)
+        check "$be: control: outside, the test user reaches it" "connected" "$out"
+done
+
+scancel "$direct" 2>/dev/null
+
+# The session logs: the calls are there, the environment's values are not.
+logs=$(ls "$state"/*.log 2>/dev/null | wc -l)
+check_like "each sandbox that called Slurm left a log" "+([0-9])" "$logs"
+check "the logs record the sbatch calls" "yes" \
+        "$(grep -lq 'sbatch' "$state"/*.log 2>/dev/null && echo yes)"
+check "the logs record the refusals with their rule" "yes" \
+        "$(grep -q '\[scope-target\]' "$state"/*.log 2>/dev/null && echo yes)"
+check "no log holds the cluster's configuration path as a value" "" \
+        "$(grep -l "SLURM_CONF=$SLURM_CONF" "$state"/*.log 2>/dev/null)"
+check "the log directory is the user's and private" "$u 700" "$(stat -c '%U %a' "$state" 2>&1)"
