@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # docs/agent-sandbox-spec.md, the mission table, against the code (TAP): every variable of
 # agent-sandbox's configuration index has a row; every row names a variable of the registry;
-# the rows that say "held" are exactly the registry's HELD rows, and only the Slurm ones
+# the rows that say "held" are exactly the registry's HELD rows (none since issue 27), and only the Slurm ones
 # (issue 27); the rows that say "refused" are the registry's NOT_ENFORCED rows.
 # Usage: check-spec-table.sh SOURCE_DIR
 set -u

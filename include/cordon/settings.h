@@ -40,8 +40,8 @@ struct cordon_settings *cordon_settings_free(struct cordon_settings *s);
  * as one item with its own origin: every front end adds items one by one; a front end that
  * replaces a whole list (a plain `NAME=(...)` in a configuration file) calls
  * cordon_settings_reset() first.
- * Variables of the registry that cordon does not enforce yet (the network filter's lists, Slurm,
- * chaperon, lmod) accept their default value and refuse any other with -EOPNOTSUPP, so nothing
+ * Variables of the registry that cordon does not enforce yet (the network filter's lists,
+ * lmod) accept their default value and refuse any other with -EOPNOTSUPP, so nothing
  * pretends to work; a documented no-op (BIND_DEV_PTS) accepts any valid value and changes
  * nothing.
  * Returns 0; -ENOENT for an unknown variable; -EINVAL for a value the variable's parser refuses;
@@ -176,10 +176,10 @@ int cordon_settings_describe_item(const char *name, const char *value, char *buf
 
 /* The registry, in table order: the name of variable @i, or NULL past the end. Thread-safe. */
 const char *cordon_settings_variable(size_t i);
-/* Whether variable @name is held for a part of cordon not built yet (SLURM_SCOPE and the
- * CHAPERON_* variables, for the Slurm integration): any valid value is accepted and kept, and
- * shown by cordon_settings_get(), but changes nothing yet. Returns 1 held, 0 not, -ENOENT for
- * an unknown variable. Thread-safe. */
+/* Whether variable @name is held for a part of cordon not built yet: any valid value is
+ * accepted and kept, and shown by cordon_settings_get(), but changes nothing yet (none is, since
+ * the Slurm integration enforces SLURM_SCOPE and the CHAPERON_* variables). Returns 1 held, 0
+ * not, -ENOENT for an unknown variable. Thread-safe. */
 int cordon_settings_variable_is_held(const char *name);
 
 /* Facts about the host that lowering reads. Fill it by hand (tests, a daemon acting for someone

@@ -1,4 +1,4 @@
-/* cordon-chaperon's main(): started by a sandbox's supervisor (lib/slurm/chaperon-start.c) with
+/* cordon-chaperon's main(): started by a sandbox's supervisor (lib/slurm/slurm-doorbell.c) with
  * the doorbell on descriptor 3 and its configuration on 4. Each ring brings one end of a stub's
  * own socket pair, served by a process of its own, so that a slow command (srun) holds no other
  * call up. It ends once the doorbell's end of file says every process of the sandbox has gone,
@@ -92,12 +92,11 @@ int chaperon_config_read(int fd, struct chaperon_config *c, char *why, size_t wh
         for (int i = 0; scope && scopes[i]; i++)
                 if (streq(scope, scopes[i]))
                         c->scope = i;
-        json_t *uid = json_object_get(o, "uid"), *wrap = json_object_get(o, "wrap_args"), *v;
+        json_t *uid = json_object_get(o, "uid");
         json_t *level = json_object_get(o, "log_level"),
                *days = json_object_get(o, "log_retain_days");
-        size_t i;
-        r = c->scope < 0 || !json_is_integer(uid) || !json_is_array(wrap) ||
-                    !json_is_integer(level) || json_integer_value(level) < 0 ||
+        r = c->scope < 0 || !json_is_integer(uid) || !json_is_integer(level) ||
+                    json_integer_value(level) < 0 ||
                     json_integer_value(level) >= _CORDON_CHAPERON_LEVEL_MAX ||
                     !json_is_integer(days) || json_integer_value(days) < 0
                 ? -EINVAL
@@ -121,17 +120,20 @@ int chaperon_config_read(int fd, struct chaperon_config *c, char *why, size_t wh
                 r = get_list(o, "blocked_env", &c->blocked_env);
         if (r >= 0)
                 r = get_list(o, "blocked_env_patterns", &c->blocked_env_pat);
-        if (r >= 0 && !(c->wrap_args = calloc(json_array_size(wrap) + 1, sizeof(char *))))
+        /* The wrapper that confines a job on the node as the sandbox was: cordon run with the
+         * same project, backend and network mode (the node reads the same configuration files
+         * from the same home). */
+        const char *backend = json_string_value(json_object_get(o, "backend"));
+        const char *net = json_string_value(json_object_get(o, "net_mode"));
+        if (r >= 0 && (!backend || !net))
+                r = -EINVAL;
+        const char *const wrap[] = {"run",       "-q",    "--project-dir", c->project,
+                                    "--backend", backend, "--net",         net};
+        if (r >= 0 && !(c->wrap_args = calloc(ELEMENTSOF(wrap) + 1, sizeof(char *))))
                 r = -ENOMEM;
-        if (r >= 0)
-                json_array_foreach(wrap, i, v)
-                {
-                        if (!json_is_string(v) ||
-                            !(c->wrap_args[i] = strdup(json_string_value(v)))) {
-                                r = -EINVAL;
-                                break;
-                        }
-                }
+        for (size_t k = 0; r >= 0 && k < ELEMENTSOF(wrap); k++)
+                if (!(c->wrap_args[k] = strdup(wrap[k])))
+                        r = -ENOMEM;
         json_decref(o);
         if (r < 0)
                 snprintf(why, why_size, "the configuration lacks a key or has a wrong type: %s",

@@ -140,8 +140,8 @@ Test(doctor_json, settings_and_setup)
         json_t *j = to_json(&r, &setup, s);
         json_t *held = json_object_get(j, "held");
         cr_assert(json_is_array(held));
-        cr_expect_gt(json_array_size(held), 0);
-        expect_keys(json_array_get(held, 0), "name value origin");
+        /* No variable is held since the Slurm integration enforces its own. */
+        cr_expect_eq(json_array_size(held), 0);
         json_t *in_use = json_object_get(j, "in_use");
         expect_keys(in_use, "backend backend_setting usable network limits");
         cr_expect(json_is_null(json_object_get(in_use, "backend")));

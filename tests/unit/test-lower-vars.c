@@ -44,18 +44,19 @@ Test(lower_vars, process_fields)
         cr_assert(p->cleanup_materialized);
 }
 
-Test(lower_vars, notes_for_bind_dev_pts_and_held_variables)
+Test(lower_vars, notes_for_bind_dev_pts_and_slurm_variables)
 {
         lower_ok();
         cr_assert_not(warned("BIND_DEV_PTS"));
-        cr_assert_not(warned("not active yet"));
         set("BIND_DEV_PTS", "true");
         set("SLURM_SCOPE", "session");
-        set("CHAPERON_LOG_LEVEL", "info"); /* the default: no note */
+        set("CHAPERON_LOG_LEVEL", "debug");
         lower_ok();
         cr_assert(warned("BIND_DEV_PTS (from test) is deprecated"));
-        cr_assert(warned("SLURM_SCOPE=session (from test) is accepted but not active yet"));
-        cr_assert_not(warned("CHAPERON_LOG_LEVEL"));
+        /* Enforced by the chaperon: no note, the values reach the policy. */
+        cr_assert_not(warned("not active yet"));
+        cr_assert_eq(p->slurm.scope, 0);
+        cr_assert_eq(p->slurm.log_level, CORDON_CHAPERON_DEBUG);
 }
 
 Test(lower_vars, project_dir_inside)

@@ -171,7 +171,7 @@ static int step_close_fds(struct cordon_sandbox *sb, struct step_result *res)
         return close_all_fds_except(keep, ELEMENTSOF(keep));
 }
 
-/* SLURM_SCOPE: the chaperon's doorbell stays open across the exec (chaperon-start.h). */
+/* SLURM_SCOPE: the chaperon's doorbell stays open across the exec (slurm-doorbell.h). */
 static int step_slurm_doorbell(struct cordon_sandbox *sb, struct step_result *res)
 {
         (void)res;

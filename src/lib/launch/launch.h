@@ -13,7 +13,7 @@
 #include "lib/mech/seccomp-filter.h"
 #include "lib/launch/agent-home.h"
 #include "lib/launch/net-decide.h"
-#include "lib/slurm/chaperon-start.h"
+#include "lib/launch/slurm-doorbell.h"
 #include "lib/supervisor/supervise.h"
 
 struct cordon_policy;
@@ -74,7 +74,7 @@ struct cordon_launch {
         /* Landlock backend with NETWORK_MAIL_BLOCK: the directory of mail stubs first on PATH
          * (mail-shadow.h), removed at clear; NULL when none. */
         char *mail_dir;
-        /* SLURM_SCOPE: the chaperon's doorbell and what it is told (chaperon-start.h). */
+        /* SLURM_SCOPE: the chaperon's doorbell and what it is told (slurm-doorbell.h). */
         struct cordon_launch_slurm slurm;
         /* The agents' private homes (agent-home.h), made after the host actions. */
         struct cordon_agent_homes agent_homes;

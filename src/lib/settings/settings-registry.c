@@ -412,14 +412,6 @@ static int parse_agent_name(const char *v, union cordon_var_value *ret)
                 .status = CORDON_VAR_ENFORCED, .defaults = dflt, .parse = p, .format = fmt,        \
                 .expected = exp, .offset = F(limits.field), .origin_offset = F(origin)             \
         }
-/* Accepted and stored, for a part of cordon not built yet (Slurm): a row with a field whose
- * status says so; @names is the enum's getter (NULL for other types). */
-#define HELD(n, t, dflt, p, names, exp, field)                                                     \
-        {                                                                                          \
-                .name = n, .type = t, .merge = CORDON_MERGE_REPLACE, .admin = CORDON_ADMIN_NONE,   \
-                .status = CORDON_VAR_HELD, .defaults = dflt, .parse = p, .enum_name = names,       \
-                .expected = exp, .offset = F(field), .origin_offset = F(field##_origin)            \
-        }
 /* A row naming a program the supervisor runs outside the sandbox: settable by the admin
  * baseline, the environment and the command line only (config-load.c refuses it in a user's
  * file), and the program must be root's (host-program.c). */
@@ -605,13 +597,15 @@ const struct cordon_var cordon_vars[] = {
     SCALAR("NETWORK_LOG", CORDON_VAR_STRING, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, NULL,
            parse_nonempty, "expected a file name", net_log),
 
-    /* ---- Slurm and the chaperon: held (of them only the log is built, src/lib/slurm/) ---- */
-    HELD("SLURM_SCOPE", CORDON_VAR_ENUM, ONE("project"), parse_slurm_scope, slurm_scope_name,
-         "expected session, project, user or none", slurm_scope),
-    HELD("CHAPERON_LOG_LEVEL", CORDON_VAR_ENUM, ONE("info"), parse_log_level,
-         cordon_chaperon_level_name, "expected debug, info, warn or error", chaperon_log_level),
-    HELD("CHAPERON_LOG_RETAIN_DAYS", CORDON_VAR_U64, ONE("7"), parse_days, NULL,
-         "expected a whole number of days above 0", chaperon_log_retain_days),
+    /* ---- Slurm and the chaperon (src/lib/slurm/, src/slurm/) ---- */
+    ENUM("SLURM_SCOPE", CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, ONE("project"), parse_slurm_scope,
+         slurm_scope_name, "expected session, project, user or none", slurm_scope),
+    ENUM("CHAPERON_LOG_LEVEL", CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE, ONE("info"),
+         parse_log_level, cordon_chaperon_level_name, "expected debug, info, warn or error",
+         chaperon_log_level),
+    SCALAR("CHAPERON_LOG_RETAIN_DAYS", CORDON_VAR_U64, CORDON_MERGE_REPLACE, CORDON_ADMIN_NONE,
+           ONE("7"), parse_days, "expected a whole number of days above 0",
+           chaperon_log_retain_days),
 
     /* ---- Agent profiles ---- */
     /* Each name's profile (profiles/<name>/, src/lib/profiles/) is folded into HOME_WRITABLE,

@@ -51,7 +51,7 @@ struct cordon_settings {
         struct cordon_list sandbox_modules; /* SANDBOX_MODULES: Lmod modules */
         uint64_t nproc_limit;               /* SANDBOX_NPROC_LIMIT: RLIMIT_NPROC; 0: none */
         char *nproc_limit_origin;
-        /* Held for the Slurm integration (CORDON_VAR_HELD): accepted and shown, not active. */
+        /* SLURM_SCOPE and the chaperon (lower-slurm.c, src/slurm/). */
         int slurm_scope; /* SLURM_SCOPE: session, project, user, none */
         char *slurm_scope_origin;
         int chaperon_log_level; /* CHAPERON_LOG_LEVEL: an enum cordon_chaperon_level */

@@ -1,4 +1,4 @@
-/* The supervisor's side of the chaperon (chaperon-start.h): the doorbell pair made at prepare,
+/* The supervisor's side of the chaperon (slurm-doorbell.h): the doorbell pair made at prepare,
  * its sandbox end handed to the command (CORDON_SLURM_FD, not close-on-exec in the child), and
  * the chaperon program started on the host the first time a stub rings, with the doorbell as
  * its descriptor 3 and what it must know of the policy as JSON on 4. Nothing runs, and nothing
@@ -24,7 +24,7 @@
 #include "lib/loop/loop.h"
 #include "lib/policy/diag.h"
 #include "lib/policy/policy.h"
-#include "lib/slurm/chaperon-start.h"
+#include "lib/launch/slurm-doorbell.h"
 #include "lib/slurm/slurm-names.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
@@ -130,26 +130,20 @@ int cordon_chaperon_child_step(const struct cordon_launch *l)
         return fcntl(l->slurm.fd[1], F_SETFD, 0) < 0 ? -errno : 0;
 }
 
-/* The chaperon's configuration in a sealed memfd, for its descriptor 4. */
+/* The chaperon's configuration in a memfd, for its descriptor 4: the policy's part and how the
+ * sandbox was delivered (its backend and network mode), which a job's confinement repeats. */
 static int config_fd(struct cordon_launch *l)
 {
-        json_t *o = l->slurm.config, *wrap = json_array();
-        const char *backend = cordon_backend_to_string(l->backend);
-        const char *net = cordon_net_mode_to_string(l->net_mode);
-        const char *const args[] = {
-            "run",       "-q",    "--project-dir", json_string_value(json_object_get(o, "project")),
-            "--backend", backend, "--net",         net};
-        for (size_t i = 0; wrap && i < ELEMENTSOF(args); i++)
-                if (!args[i] || json_array_append_new(wrap, json_string(args[i])) < 0) {
-                        json_decref(wrap);
-                        return -ENOMEM;
-                }
-        if (!wrap || json_object_set_new(o, "wrap_args", wrap) < 0)
+        json_t *o = l->slurm.config;
+        if (json_object_set_new(o, "backend", json_string(cordon_backend_to_string(l->backend))) <
+                0 ||
+            json_object_set_new(o, "net_mode",
+                                json_string(cordon_net_mode_to_string(l->net_mode))) < 0)
                 return -ENOMEM;
         _cleanup_free_ char *text = json_dumps(o, JSON_COMPACT);
         if (!text)
                 return -ENOMEM;
-        _cleanup_close_ int fd = memfd_create("cordon-chaperon", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+        _cleanup_close_ int fd = memfd_create("cordon-chaperon", MFD_CLOEXEC);
         if (fd < 0)
                 return -errno;
         int r = write_all(fd, text, strlen(text));
