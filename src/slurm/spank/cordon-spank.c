@@ -18,7 +18,9 @@
 #include "slurm/spank/spank-ns.h"
 
 /* The symbols Slurm looks up: exported (the project builds with -fvisibility=hidden); the
- * version script cordon-spank.sym exports nothing else. */
+ * version script cordon-spank.sym exports nothing else. (Not libcordon's _public_: they are no
+ * part of the library's API.) */
+#define _spank_export_ __attribute__((visibility("default")))
 #pragma GCC visibility push(default)
 SPANK_PLUGIN(cordon, 1);
 #pragma GCC visibility pop
@@ -78,7 +80,7 @@ static int opt_cordon_network(int val, const char *optarg, int remote)
         return 0;
 }
 
-_public_ int slurm_spank_init(spank_t sp, int ac, char *argv[])
+_spank_export_ int slurm_spank_init(spank_t sp, int ac, char *argv[])
 {
         char err[512];
         cordon_spank_conf_clear(&conf);
@@ -100,7 +102,7 @@ _public_ int slurm_spank_init(spank_t sp, int ac, char *argv[])
 
 /* After the options, in srun, sbatch and salloc: a network without --cordon would confine
  * nothing. (In slurmstepd a failure here would reach only slurmd's log: task_init says it.) */
-_public_ int slurm_spank_init_post_opt(spank_t sp, int ac, char *argv[])
+_spank_export_ int slurm_spank_init_post_opt(spank_t sp, int ac, char *argv[])
 {
         if (!spank_remote(sp) && opt_network && !opt_profile) {
                 slurm_error("cordon: --cordon-network=%s needs --cordon[=PROFILE]", opt_network);
@@ -120,7 +122,7 @@ static int refuse_unconfined(const char *partition)
 
 /* srun, once it has its allocation: an enforced partition refused before anything is launched.
  * (The step's own check in task_init is the one that holds: this one reads srun's environment.) */
-_public_ int slurm_spank_local_user_init(spank_t sp, int ac, char *argv[])
+_spank_export_ int slurm_spank_local_user_init(spank_t sp, int ac, char *argv[])
 {
         const char *partition = getenv("SLURM_JOB_PARTITION");
         if (!opt_profile && cordon_spank_partition_enforced(&conf, partition))
@@ -130,7 +132,7 @@ _public_ int slurm_spank_local_user_init(spank_t sp, int ac, char *argv[])
 
 /* As root in the task's process, before its privileges are dropped: namespaces only, and only
  * when asked for. Errors wait for task_init. */
-_public_ int slurm_spank_task_init_privileged(spank_t sp, int ac, char *argv[])
+_spank_export_ int slurm_spank_task_init_privileged(spank_t sp, int ac, char *argv[])
 {
         if (!spank_remote(sp) || !opt_profile)
                 return 0;
@@ -179,7 +181,7 @@ static int apply_env(spank_t sp, char *const *job_env, char *const *env)
 /* As the job's user in the task's process, in its working directory, just before the exec:
  * the mandatory partitions, then the confinement. -1 fails the task, with the message on the
  * step's standard error. */
-_public_ int slurm_spank_task_init(spank_t sp, int ac, char *argv[])
+_spank_export_ int slurm_spank_task_init(spank_t sp, int ac, char *argv[])
 {
         if (!spank_remote(sp))
                 return 0;
@@ -227,7 +229,7 @@ _public_ int slurm_spank_task_init(spank_t sp, int ac, char *argv[])
         return apply_env(sp, before, env);
 }
 
-_public_ int slurm_spank_exit(spank_t sp, int ac, char *argv[])
+_spank_export_ int slurm_spank_exit(spank_t sp, int ac, char *argv[])
 {
         cordon_spank_conf_clear(&conf);
         free(opt_profile);
