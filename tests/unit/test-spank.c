@@ -103,7 +103,7 @@ spank_err_t spank_unsetenv(spank_t sp, const char *var)
         return ESPANK_SUCCESS;
 }
 
-static void append(char *log, const char *fmt, va_list ap)
+_printf_(2, 0) static void append(char *log, const char *fmt, va_list ap)
 {
         size_t n = strlen(log);
         vsnprintf(log + n, 8192 - n, fmt, ap);

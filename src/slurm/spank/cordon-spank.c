@@ -33,8 +33,8 @@ static char *opt_network; /* --cordon-network given */
  * message to srun and the task's failure to the step. */
 static char deferred[512];
 
-static int opt_cordon(int val, const char *optarg, int remote);
-static int opt_cordon_network(int val, const char *optarg, int remote);
+static int opt_cordon(int val, const char *arg, int remote);
+static int opt_cordon_network(int val, const char *arg, int remote);
 
 /* struct spank_option holds char *, not const: the texts are arrays of their own. */
 static char name_cordon[] = "cordon", arg_cordon[] = "[PROFILE]",
@@ -49,10 +49,10 @@ static struct spank_option options[] = {
     {name_network, arg_network, use_network, 1, 0, opt_cordon_network},
 };
 
-static int opt_cordon(int val, const char *optarg, int remote)
+static int opt_cordon(int val, const char *arg, int remote)
 {
         char err[256];
-        const char *name = optarg && *optarg ? optarg : CORDON_SPANK_DEFAULT_PROFILE;
+        const char *name = arg && *arg ? arg : CORDON_SPANK_DEFAULT_PROFILE;
         if (cordon_spank_profile_check(name, err, sizeof(err)) < 0) {
                 slurm_error("cordon: --cordon: %s", err);
                 return -1;
@@ -65,14 +65,14 @@ static int opt_cordon(int val, const char *optarg, int remote)
         return 0;
 }
 
-static int opt_cordon_network(int val, const char *optarg, int remote)
+static int opt_cordon_network(int val, const char *arg, int remote)
 {
         char err[256];
-        if (!optarg || cordon_spank_network_check(optarg, err, sizeof(err)) < 0) {
-                slurm_error("cordon: --cordon-network: %s", optarg ? err : "a MODE is required");
+        if (!arg || cordon_spank_network_check(arg, err, sizeof(err)) < 0) {
+                slurm_error("cordon: --cordon-network: %s", arg ? err : "a MODE is required");
                 return -1;
         }
-        char *copy = strdup(optarg);
+        char *copy = strdup(arg);
         if (!copy)
                 return -1;
         free(opt_network);
