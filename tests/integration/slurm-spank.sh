@@ -37,7 +37,7 @@ chmod 644 "$policy/default.conf"
 plugstack="required $CORDON_SPANK policy_dir=$policy enforce=partition:secure"
 slurm_set_plugstack "$plugstack"
 
-plan 23
+plan 25
 u=$SLURM_TEST_USER
 uhome=$(getent passwd "$u" | cut -d: -f6)
 out=$T_TMP/out err=$T_TMP/err
@@ -153,6 +153,15 @@ slurm_wait_job "$id" COMPLETED 20 2>/dev/null
 check "control: the same script without the directive reads the key" \
         "COMPLETED:backend=none PLANTED PRIVATE KEY " \
         "$SLURM_JOB_STATE:$(tr '\n' ' ' <"$SLURM_USER_DIR/plain.out" 2>&1)"
+
+# ---- salloc --cordon ----
+# The steps srun starts in the allocation are confined (the option reaches them through the
+# allocation's environment, as Slurm passes it: "(null)" for no value).
+run salloc --cordon srun cat "$key"
+check_like "salloc --cordon: srun in the allocation is confined (the key unreadable)" \
+        "1:*cat: $key: Permission denied*" "$rc:$(tr '\n' ' ' <"$err")"
+run salloc srun cat "$key"
+check "control: salloc without --cordon, srun reads the key" "0:PLANTED PRIVATE KEY" "$rc:$(cat "$out")"
 
 # ---- help, arguments ----
 run srun --help

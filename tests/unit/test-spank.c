@@ -278,6 +278,10 @@ Test(spank, option_callbacks)
         cr_assert_eq(c->cb(0, "gpu-strict", 1), 0);
         cr_assert_eq(slurm_spank_task_init(SP, 0, NULL), 0, "%s", log_error);
         cr_assert_str_eq(confine_task.profile, "gpu-strict");
+        /* Slurm's spelling of "no value" in the environment an allocation passes on. */
+        cr_assert_eq(c->cb(0, "(null)", 1), 0);
+        cr_assert_eq(slurm_spank_task_init(SP, 0, NULL), 0, "%s", log_error);
+        cr_assert_str_eq(confine_task.profile, "default");
 }
 
 /* --cordon-network alone would confine nothing: srun, sbatch and salloc refuse it after the

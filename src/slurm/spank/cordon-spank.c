@@ -52,7 +52,11 @@ static struct spank_option options[] = {
 static int opt_cordon(int val, const char *arg, int remote)
 {
         char err[256];
-        const char *name = arg && *arg ? arg : CORDON_SPANK_DEFAULT_PROFILE;
+        /* Slurm hands an option given without its optional value on to the job's environment
+         * as "(null)" (plugstack.c, _option_setenv()): an srun inside `salloc --cordon` or
+         * `sbatch --cordon` reads it back so. No profile has that name. */
+        const char *name =
+            arg && *arg && !streq(arg, "(null)") ? arg : CORDON_SPANK_DEFAULT_PROFILE;
         if (cordon_spank_profile_check(name, err, sizeof(err)) < 0) {
                 slurm_error("cordon: --cordon: %s", err);
                 return -1;
