@@ -72,7 +72,8 @@ spank_err_t spank_getenv(spank_t sp, const char *var, char *buf, int len)
         char **e = env_find(var);
         if (!e)
                 return ESPANK_ENV_NOEXIST;
-        snprintf(buf, (size_t)len, "%s", *e + strlen(var) + 1);
+        if ((size_t)snprintf(buf, (size_t)len, "%s", *e + strlen(var) + 1) >= (size_t)len)
+                return ESPANK_NOSPACE;
         return ESPANK_SUCCESS;
 }
 
@@ -332,9 +333,30 @@ Test(spank, other_partitions_untouched)
         cr_assert_eq(confine_calls, 0);
         job_env = STRV_MAKE("SLURM_JOB_PARTITION=debug,secure");
         cr_assert_eq(slurm_spank_task_init(SP, 0, NULL), -1);
-        job_env = STRV_MAKE("HOME=/h");
-        cr_assert_eq(slurm_spank_task_init(SP, 0, NULL), 0, "no partition: none enforced");
         cr_assert_eq(confine_calls, 0);
+}
+
+/* Where some partition is enforced, a task that cannot tell its own is refused unconfined;
+ * where none is, it runs. */
+Test(spank, unknown_partition_refused_where_any_is_enforced)
+{
+        remote(ARGS, STRV_MAKE("HOME=/h"), NULL, NULL);
+        cr_assert_eq(slurm_spank_task_init(SP, 0, NULL), -1);
+        has(log_error, "cannot tell the job's partition (SLURM_JOB_PARTITION: not set)");
+        char *big = malloc(70000);
+        cr_assert_not_null(big);
+        strcpy(big, "SLURM_JOB_PARTITION=");
+        memset(big + strlen(big), 'p', 65000);
+        big[20 + 65000] = 0;
+        job_env = STRV_MAKE(big);
+        free(big);
+        log_error[0] = 0;
+        cr_assert_eq(slurm_spank_task_init(SP, 0, NULL), -1);
+        has(log_error, "(SLURM_JOB_PARTITION: unreadable)");
+        cr_assert_eq(confine_calls, 0);
+        slurm_spank_exit(SP, 0, NULL);
+        remote(STRV_MAKE("policy_dir=/etc/cordon/slurm.d"), STRV_MAKE("HOME=/h"), NULL, NULL);
+        cr_assert_eq(slurm_spank_task_init(SP, 0, NULL), 0, "%s", log_error);
 }
 
 /* srun refuses early, from its own environment once it has the allocation. */

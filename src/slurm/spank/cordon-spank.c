@@ -189,11 +189,21 @@ _spank_export_ int slurm_spank_task_init(spank_t sp, int ac, char *argv[])
 {
         if (!spank_remote(sp))
                 return 0;
-        char partition[256] = "";
-        if (spank_getenv(sp, "SLURM_JOB_PARTITION", partition, sizeof(partition)) != ESPANK_SUCCESS)
+        /* The partition decides whether an unconfined task may run. Where some partition is
+         * enforced, one the task cannot tell (absent, or longer than a list of every allowed
+         * name can be) refuses: never a guess towards running unconfined. */
+        char partition[CORDON_SPANK_PARTITIONS_MAX * (CORDON_SPANK_PARTITION_MAX + 1)] = "";
+        spank_err_t e = spank_getenv(sp, "SLURM_JOB_PARTITION", partition, sizeof(partition));
+        if (e != ESPANK_SUCCESS)
                 partition[0] = 0;
         if (!opt_profile && opt_network) {
                 slurm_error("cordon: --cordon-network=%s needs --cordon[=PROFILE]", opt_network);
+                return -1;
+        }
+        if (!opt_profile && conf.enforce && e != ESPANK_SUCCESS) {
+                slurm_error("cordon: cannot tell the job's partition (SLURM_JOB_PARTITION: %s), "
+                            "and confinement is mandatory in some: submit with --cordon[=PROFILE]",
+                            e == ESPANK_ENV_NOEXIST ? "not set" : "unreadable");
                 return -1;
         }
         if (!opt_profile)
