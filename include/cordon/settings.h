@@ -130,6 +130,18 @@ struct cordon_config_options {
  * line and reason in @diag; the settings are unchanged on failure. */
 int cordon_settings_load_config(struct cordon_settings *s, const struct cordon_config_options *o,
                                 char ***ret_warnings, struct cordon_diag *diag);
+/* cordon_settings_load_config() with one more admin file, @admin_profile (absolute), read
+ * after the admin baselines as the last of them: a site's profile for one kind of run (the
+ * Slurm plugin's policy_dir/PROFILE.conf). It is held to the baselines' checks (root's, not
+ * writable by group or others, in directories only root can change, no symlink on its path),
+ * what it sets is enforced by cordon_settings_finalize() as the baselines' values are, and the
+ * user's file beside it is user.conf. Returns as cordon_settings_load_config(), and also -ENOENT
+ * (the profile does not exist), -EPERM (it fails the checks) and -EINVAL (a relative path, '.' or
+ * '..' in it, or NULL), with @diag naming the file. */
+int cordon_settings_load_config_with_admin(struct cordon_settings *s,
+                                           const struct cordon_config_options *o,
+                                           const char *admin_profile, char ***ret_warnings,
+                                           struct cordon_diag *diag);
 /* The configuration files read by cordon_settings_load_config(), in order: item @i's path and
  * layer ("admin", "user" or "conf.d"). Count: 0 when none; the getter returns 0 or -ERANGE. */
 ssize_t cordon_settings_config_file_count(const struct cordon_settings *s);

@@ -9,7 +9,7 @@
 # shellcheck disable=SC1091 # staged by run-tap.sh
 . "$T_SRC/tests/lib/tap.sh"
 
-plan 24
+plan 25
 D=${T_INSTALL:-}
 log=$(cat "$T_SRC/install.log" 2>/dev/null)
 
@@ -30,6 +30,15 @@ check "cordon-session is installed in libexecdir beside cordon-serve, executable
 copy=$(find "$D" -path '*/share/cordon/apparmor/cordon' -type f 2>/dev/null | head -1)
 check "the AppArmor profile's copy is installed as DATADIR/cordon/apparmor/cordon, mode 0644" "644" \
         "$([ -n "$copy" ] && stat -c %a "$copy" || echo "missing: $log")"
+# The SPANK plugin, where it is built: into Slurm's plugin directory (-Dspank_plugindir; Debian's
+# PluginDir by default), loadable by name from plugstack.conf.
+if [ -n "${CORDON_SPANK:-}" ]; then
+        spank=$(find "$D" -name cordon_spank.so -type f 2>/dev/null | head -1)
+        check "cordon_spank.so is installed into Slurm's plugin directory" "slurm-wlm/cordon_spank.so" \
+                "$([ -n "$spank" ] && echo "${spank#"${spank%/*/*}"/}" || echo "missing: $log")"
+else
+        skip "cordon_spank.so was not built (Slurm's spank.h missing)" "cordon_spank.so is installed"
+fi
 
 # complete WORD...: what the completion offers for the command line WORD... (the last word is
 # the one being completed), sorted, one line.

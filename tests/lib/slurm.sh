@@ -23,6 +23,11 @@
 #   slurm_dump_logs         the end of each daemon's log, for a diagnosis
 #   slurm_why_not           prints why the cluster cannot start here, or nothing
 #
+# Set before the start (both optional): SLURM_PLUGSTACK, the lines of the cluster's
+# plugstack.conf (empty by default; slurm_set_plugstack TEXT rewrites it later: srun and
+# slurmstepd read it at each start); SLURM_EXTRA_PARTITIONS, names of more partitions of the
+# node beside the default one.
+#
 # After the start: SLURM_CONF (exported) the cluster's slurm.conf; SLURM_DIR its scratch
 # directory; SLURM_NODE the node's name; SLURM_PARTITION the default partition; SLURM_USER_DIR
 # a directory of the test user's for scripts and job output; SLURM_START_MS how long the start
@@ -92,7 +97,7 @@ while len(ports) < 2:
 print(*ports)'
 
 _slurm_write_conf() { # _slurm_write_conf CTLD_PORT SLURMD_PORT
-        local d=$SLURM_DIR host node_line
+        local d=$SLURM_DIR host node_line p
         host=$(hostname -s)
         # The node as slurmd sees it ("NodeName=vm CPUs=2 Boards=1 ... RealMemory=24105").
         node_line=$(slurmd -C 2>/dev/null | head -1)
@@ -139,8 +144,16 @@ MailProg=/bin/true
 $node_line NodeHostname=$host NodeAddr=127.0.0.1 State=UNKNOWN
 PartitionName=$SLURM_PARTITION Nodes=$SLURM_NODE Default=YES MaxTime=INFINITE State=UP
 EOF
-        : >"$d/plugstack.conf"
+        for p in ${SLURM_EXTRA_PARTITIONS:-}; do
+                echo "PartitionName=$p Nodes=$SLURM_NODE MaxTime=INFINITE State=UP" >>"$d/slurm.conf"
+        done
+        printf '%s' "${SLURM_PLUGSTACK:-}" >"$d/plugstack.conf"
         chmod 644 "$d/slurm.conf" "$d/plugstack.conf"
+}
+
+# slurm_set_plugstack TEXT: the cluster's plugstack.conf from now on (mode 0644).
+slurm_set_plugstack() {
+        printf '%s\n' "$1" >"$SLURM_DIR/plugstack.conf"
 }
 
 # Prints the end of every log of the cluster, for a start or a test that went wrong.

@@ -26,12 +26,15 @@ static char home[300];  /* root/home */
 static char admin[300]; /* root/admin/sandbox.conf: the stand-in baseline (absent by default) */
 /* root/agent/sandbox.conf: the stand-in for agent-sandbox's baseline (absent by default) */
 static char agent_admin[300];
+/* The caller's admin profile (cordon_settings_load_config_with_admin()); NULL: none. */
+static const char *admin_profile;
 
 static void setup(void)
 {
         snprintf(root, sizeof(root), "/tmp/cordon-test-config-XXXXXX");
         cr_assert_not_null(mkdtemp(root));
         chmod(root, 0755);
+        admin_profile = NULL;
         snprintf(home, sizeof(home), "%s/home", root);
         snprintf(admin, sizeof(admin), "%s/admin/sandbox.conf", root);
         snprintf(agent_admin, sizeof(agent_admin), "%s/agent/sandbox.conf", root);
@@ -121,6 +124,7 @@ static void load(struct result *res, unsigned flags, enum cordon_backend backend
                     .envp = env, .project_dir = "/srv/project", .flags = flags};
                 struct cordon_config_load_params params = {.agent_admin_path = agent_admin,
                                                            .admin_path = admin,
+                                                           .admin_profile = admin_profile,
                                                            .admin_owner = getuid(),
                                                            .caller = getuid(),
                                                            .backend = backend};

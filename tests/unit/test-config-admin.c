@@ -296,3 +296,68 @@ Test(config, malformed_baseline_named)
                 has(&res, line);
         }
 }
+
+/* ---- the caller's admin profile (cordon_settings_load_config_with_admin()) ---- */
+
+/* The profile is read after both baselines as one more admin file: it tightens them, its values
+ * are in the admin snapshot, and what it assigns is the admin's; the user file is user.conf. */
+Test(config, admin_profile_after_the_baselines)
+{
+        char profile[400], line[700];
+        snprintf(profile, sizeof(profile), "%s/slurm.d/strict.conf", root);
+        put_admin(agent_admin, "HOME_ACCESS=read\n");
+        put_admin(admin, "BLOCKED_ENV_VARS+=(CORDON_VAR)\n");
+        put_admin(profile, "HOME_ACCESS=restricted\nNETWORK_FILTER_MODE=isolated\n");
+        put(".config/cordon/user.conf", "NETWORK_FILTER_MODE=open\n");
+        admin_profile = profile;
+        ok(&res, 0);
+        char a[700], p[700];
+        snprintf(a, sizeof(a), "file=admin %s\n", admin);
+        snprintf(p, sizeof(p), "file=admin %s\n", profile);
+        before(&res, a, p);
+        before(&res, p, "file=user ");
+        snprintf(line, sizeof(line), "HOME_ACCESS=restricted @%s:1", profile);
+        in_admin(&res, line);
+        snprintf(line, sizeof(line), "NETWORK_FILTER_MODE=isolated @%s:2", profile);
+        in_admin(&res, line);
+        in_admin(&res, "admin_set=NETWORK_FILTER_MODE");
+        in_admin(&res, "admin_set=BLOCKED_ENV_VARS");
+        snprintf(line, sizeof(line), "NETWORK_FILTER_MODE=open @%s/.config/cordon/user.conf:1",
+                 home);
+        has(&res, line);
+
+        /* Alone, without a baseline, it is the whole admin layer. */
+        cr_assert_eq(unlink(admin), 0);
+        cr_assert_eq(unlink(agent_admin), 0);
+        ok(&res, 0);
+        snprintf(line, sizeof(line), "HOME_ACCESS=restricted @%s:1", profile);
+        in_admin(&res, line);
+}
+
+/* A missing profile is an error naming it, never a run without it; and it is held to the
+ * baselines' checks. */
+Test(config, admin_profile_missing_or_unsafe_refused)
+{
+        char profile[400];
+        snprintf(profile, sizeof(profile), "%s/slurm.d/nosuch.conf", root);
+        put_admin(admin, "HOME_ACCESS=read\n");
+        admin_profile = profile;
+        refused(-ENOENT, "admin profile: ", profile);
+        has(&res, "no such file");
+
+        snprintf(profile, sizeof(profile), "%s/slurm.d/open.conf", root);
+        put_admin(profile, "HOME_ACCESS=read\n");
+        cr_assert_eq(chmod(profile, 0666), 0);
+        refused(-EPERM, "writable by group or others", profile);
+        cr_assert_eq(chmod(profile, 0644), 0);
+        ok(&res, 0);
+
+        char link[400];
+        snprintf(link, sizeof(link), "%s/slurm.d/link.conf", root);
+        cr_assert_eq(symlink(profile, link), 0);
+        admin_profile = link;
+        refused(-EPERM, "a symlink", link);
+
+        admin_profile = "slurm.d/open.conf";
+        refused(-EINVAL, "not an absolute path", "slurm.d/open.conf");
+}

@@ -208,8 +208,16 @@ static int find_admin(const struct cordon_config_where *w, struct cordon_config_
                 if (r < 0)
                         return r;
         }
-        if (f->n_admin == 0 && over)
-                return open_admin(f, over, "CORDON_ADMIN_CONF", 0, 0, diag);
+        if (f->n_admin == 0 && over) {
+                int r = open_admin(f, over, "CORDON_ADMIN_CONF", 0, 0, diag);
+                if (r < 0)
+                        return r;
+        }
+        /* The caller's admin profile (a Slurm partition's): one more admin file after the
+         * baselines, so that it can tighten them but whatever it sets is enforced as theirs. */
+        if (w->admin_profile)
+                return open_admin(f, w->admin_profile, "admin profile", w->admin_owner,
+                                  w->admin_owner, diag);
         return 0;
 }
 

@@ -31,7 +31,8 @@ struct cordon_config_file {
 struct cordon_config_files {
         struct cordon_config_file *files;
         size_t n;
-        size_t n_admin; /* files[0..n_admin-1] are admin baselines (at most two) */
+        /* files[0..n_admin-1] are admin baselines (at most two) and the caller's admin profile */
+        size_t n_admin;
 };
 
 /* Where the files are looked for. Tests pass their own admin paths (stand-ins for
@@ -40,13 +41,15 @@ struct cordon_config_where {
         char *const *envp;
         const char *agent_admin_path; /* NULL: CORDON_AGENT_SANDBOX_ADMIN_CONF_PATH */
         const char *admin_path;       /* NULL: CORDON_ADMIN_CONF_PATH */
+        const char *admin_profile;    /* read after the baselines as one more; NULL: none */
         uid_t admin_owner;            /* the owner the real baseline must have: 0 (root) */
         uid_t caller;                 /* unused: CORDON_ADMIN_CONF must be owned by root too */
         bool write_default;           /* CORDON_CONFIG_WRITE_DEFAULT */
         bool announce_default;        /* CORDON_CONFIG_ANNOUNCE_DEFAULT */
 };
 
-/* Finds and reads the files, in layer order. Warnings (the agent-sandbox files read instead, a
+/* Finds and reads the files, in layer order (the admin profile last of the admin files, held
+ * to the same checks, and missing: -ENOENT). Warnings (the agent-sandbox files read instead, a
  * default file written) are appended to *@warnings. Returns 0; -ENOENT (a file CORDON_CONF,
  * SANDBOX_CONF or CORDON_ADMIN_CONF names does not exist), -EPERM (an admin file or a directory
  * above it with the wrong owner or mode, a symlink, not a regular file, or CORDON_ADMIN_CONF set

@@ -611,6 +611,7 @@ int cordon_config_load_with(struct cordon_settings *s, const struct cordon_confi
             .envp = o->envp,
             .agent_admin_path = params->agent_admin_path,
             .admin_path = params->admin_path,
+            .admin_profile = params->admin_profile,
             .admin_owner = params->admin_owner,
             .caller = params->caller,
             .write_default = o->flags & CORDON_CONFIG_WRITE_DEFAULT,
@@ -684,6 +685,22 @@ _public_ int cordon_settings_load_config(struct cordon_settings *s,
                                          char ***ret_warnings, struct cordon_diag *diag)
 {
         struct cordon_config_load_params params = {
+            .admin_owner = 0,
+            .caller = getuid(),
+            .backend = CORDON_BACKEND_AUTO,
+        };
+        return cordon_config_load_with(s, o, &params, ret_warnings, diag);
+}
+
+_public_ int cordon_settings_load_config_with_admin(struct cordon_settings *s,
+                                                    const struct cordon_config_options *o,
+                                                    const char *admin_profile, char ***ret_warnings,
+                                                    struct cordon_diag *diag)
+{
+        if (!admin_profile)
+                return cordon_diag_set(diag, -EINVAL, "no admin profile");
+        struct cordon_config_load_params params = {
+            .admin_profile = admin_profile,
             .admin_owner = 0,
             .caller = getuid(),
             .backend = CORDON_BACKEND_AUTO,

@@ -8,6 +8,7 @@
 struct cordon_config_load_params {
         const char *agent_admin_path; /* NULL: CORDON_AGENT_SANDBOX_ADMIN_CONF_PATH */
         const char *admin_path;       /* NULL: CORDON_ADMIN_CONF_PATH */
+        const char *admin_profile;    /* cordon_settings_load_config_with_admin(); NULL: none */
         uid_t admin_owner;            /* 0 */
         uid_t caller;                 /* getuid() */
         enum cordon_backend backend;  /* of the child; CORDON_BACKEND_AUTO: cordon's choice */
