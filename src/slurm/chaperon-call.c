@@ -274,6 +274,59 @@ static int spool(const struct chaperon_config *c, const char *name, const char *
         return asprintf(ret, "%s/scripts/%s", c->state_dir, name) < 0 ? -ENOMEM : 0;
 }
 
+/* The SPANK plugin confines the job when the site runs it and it can give the sandbox's network
+ * (it delivers open and isolated). */
+static bool use_spank(const struct chaperon_config *c)
+{
+        return (streq(c->net_mode, "open") || streq(c->net_mode, "isolated")) &&
+               chaperon_spank_present();
+}
+
+static int add_spank_options(const struct chaperon_config *c, char ***argv)
+{
+        char *net = NULL;
+        int r = strv_extend(argv, "--cordon");
+        if (r < 0 || asprintf(&net, "--cordon-network=%s", c->net_mode) < 0)
+                return r < 0 ? r : -ENOMEM;
+        return strv_consume(argv, net);
+}
+
+/* A wrapper script @name that runs @job through cordon run with the sandbox's settings and the
+ * job's arguments; its path in @ret. */
+static int make_wrapper(const struct chaperon_config *c, const char *name, const char *job,
+                        char **ret)
+{
+        _cleanup_strv_free_ char **wargv = NULL;
+        int r = add_wrapper(c, &wargv);
+        if (r >= 0)
+                r = strv_extend(&wargv, "--ro");
+        if (r >= 0)
+                r = strv_extend(&wargv, job);
+        if (r >= 0)
+                r = strv_extend(&wargv, "--");
+        if (r >= 0)
+                r = strv_extend(&wargv, job);
+        if (r < 0)
+                return r;
+        _cleanup_free_ char *body = NULL, *text = NULL;
+        STRV_FOREACH (a, wargv) {
+                _cleanup_free_ char *q = shell_quote(*a);
+                if (!q)
+                        return -ENOMEM;
+                char *m = NULL;
+                if (asprintf(&m, "%s %s", body ? body : "exec", q) < 0)
+                        return -ENOMEM;
+                free(body);
+                body = m;
+        }
+        if (asprintf(&text,
+                     "#!/bin/sh\n# cordon: the job a sandbox submitted, confined on the node as "
+                     "the sandbox was (SLURM_SCOPE)\n%s \"$@\"\n",
+                     body) < 0)
+                return -ENOMEM;
+        return spool(c, name, text, strlen(text), 0600, ret);
+}
+
 /* The job's script is kept where the sandbox cannot change it, and a wrapper script submitted in
  * its place runs it through cordon run; the directives become sbatch's arguments (before the
  * command line's, in Slurm's order). */
@@ -310,46 +363,17 @@ static int run_sbatch(struct call *k)
         clock_gettime(CLOCK_REALTIME, &ts);
         snprintf(name, sizeof(name), "%s-%ld%09ld-%d", k->c->session, (long)ts.tv_sec, ts.tv_nsec,
                  getpid());
-        _cleanup_free_ char *job = NULL, *wrapper = NULL, *wrapper_text = NULL;
+        _cleanup_free_ char *job = NULL, *wrapper = NULL;
         char jname[128], wname[128];
         snprintf(jname, sizeof(jname), "%s.job", name);
         snprintf(wname, sizeof(wname), "%s.sh", name);
         r = spool(k->c, jname, s->script, s->script_size, 0700, &job);
         if (r < 0)
                 return refuse(k, "spool", "cannot keep the batch script for the job");
-        /* The wrapper: cordon run with the script readable, then the script with its arguments. */
-        _cleanup_strv_free_ char **wargv = NULL;
-        r = add_wrapper(k->c, &wargv);
-        if (r >= 0)
-                r = strv_extend(&wargv, "--ro");
-        if (r >= 0)
-                r = strv_extend(&wargv, job);
-        if (r >= 0)
-                r = strv_extend(&wargv, "--");
-        if (r >= 0)
-                r = strv_extend(&wargv, job);
-        if (r < 0)
-                return r;
-        size_t wlen = 0;
-        _cleanup_free_ char *body = NULL;
-        STRV_FOREACH (a, wargv) {
-                _cleanup_free_ char *q = shell_quote(*a);
-                if (!q)
-                        return -ENOMEM;
-                char *m = NULL;
-                if (asprintf(&m, "%s %s", body ? body : "exec", q) < 0)
-                        return -ENOMEM;
-                free(body);
-                body = m;
-        }
-        if (asprintf(&wrapper_text,
-                     "#!/bin/sh\n# cordon: the job a sandbox submitted, confined on the node as "
-                     "the sandbox was (SLURM_SCOPE)\n%s \"$@\"\n",
-                     body) < 0)
-                return -ENOMEM;
-        wlen = strlen(wrapper_text);
-        r = spool(k->c, wname, wrapper_text, wlen, 0600, &wrapper);
-        if (r < 0)
+        /* Confined on the node by the site's SPANK plugin where it runs one and can give the
+         * sandbox's network mode, else by a wrapper script that runs the job through cordon run. */
+        bool spank = use_spank(k->c);
+        if (!spank && (r = make_wrapper(k->c, wname, job, &wrapper)) < 0)
                 return refuse(k, "spool", "cannot write the wrapper script for the job");
         /* sbatch, the options, the wrapper, the script's arguments. */
         _cleanup_strv_free_ char **argv = NULL;
@@ -366,8 +390,10 @@ static int run_sbatch(struct call *k)
                         return -ENOMEM;
                 r = strv_consume(&argv, opt);
         }
+        if (r >= 0 && spank)
+                r = add_spank_options(k->c, &argv);
         if (r >= 0)
-                r = strv_extend(&argv, wrapper);
+                r = strv_extend(&argv, spank ? job : wrapper);
         for (size_t i = op + 1; r >= 0 && !wrap && k->argv[i]; i++)
                 r = strv_extend(&argv, k->argv[i]);
         if (r < 0)
@@ -412,11 +438,16 @@ static int run_submit(struct call *k, enum cordon_slurm_command cmd)
                 return r < 0 ? r : 1;
         _cleanup_strv_free_ char **argv = NULL;
         size_t n = strv_length(k->argv);
+        /* One component: the SPANK plugin where it can; else each component's command runs
+         * through the wrapper. */
+        bool spank = cmd == CORDON_SLURM_SRUN && s->n_components == 1 && use_spank(k->c);
         for (size_t i = 0; i < n; i++) {
-                for (size_t j = 0; cmd == CORDON_SLURM_SRUN && j < s->n_operands; j++)
+                for (size_t j = 0; cmd == CORDON_SLURM_SRUN && !spank && j < s->n_operands; j++)
                         if (s->operands[j] == i && (r = add_wrapper(k->c, &argv)) >= 0)
                                 r = strv_extend(&argv, "--");
                 if (r < 0 || (r = strv_extend(&argv, k->argv[i])) < 0)
+                        return r;
+                if (i == 0 && spank && (r = add_spank_options(k->c, &argv)) < 0)
                         return r;
         }
         struct chaperon_run run = {.argv = argv, .envp = k->envp, .cwd = k->cwd};

@@ -42,6 +42,7 @@ void chaperon_config_clear(struct chaperon_config *c)
                 free(*a);
         free(c->wrap_args);
         free(c->state_dir);
+        free(c->net_mode);
         cordon_chaperon_log_free(c->log);
         *c = (struct chaperon_config){0};
 }
@@ -134,6 +135,8 @@ int chaperon_config_read(int fd, struct chaperon_config *c, char *why, size_t wh
         for (size_t k = 0; r >= 0 && k < ELEMENTSOF(wrap); k++)
                 if (!(c->wrap_args[k] = strdup(wrap[k])))
                         r = -ENOMEM;
+        if (r >= 0 && !(c->net_mode = strdup(net)))
+                r = -ENOMEM;
         json_decref(o);
         if (r < 0)
                 snprintf(why, why_size, "the configuration lacks a key or has a wrong type: %s",

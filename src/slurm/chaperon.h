@@ -25,6 +25,7 @@ struct chaperon_config {
          * that come before the job's command ("run", "-q", ...). */
         char *cordon;
         char **wrap_args;
+        char *net_mode;  /* the sandbox's network mode, for the SPANK plugin's --cordon-network */
         char *state_dir; /* where jobs' scripts and the registry go (0700, ours) */
         int log_level;   /* enum cordon_chaperon_level */
         uint64_t log_retain_days;
@@ -62,6 +63,9 @@ struct chaperon_run {
 /* Runs @run, relaying its stderr (and stdout unless captured) to the stub on @fd as it comes;
  * kills it when the stub goes away. Returns the exit status to report (0..255) or -errno. */
 int chaperon_exec(int fd, struct chaperon_run *run);
+
+/* Whether the site's Slurm runs cordon's SPANK plugin (chaperon-spank.c). */
+bool chaperon_spank_present(void);
 
 /* Messages to the stub. */
 int chaperon_send(int fd, char type, const void *data, size_t len);

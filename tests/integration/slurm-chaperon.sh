@@ -16,7 +16,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 slurm_require
 
-plan 44
+plan 47
 u=$SLURM_TEST_USER
 home=$(getent passwd "$u" | cut -d: -f6)
 secret="cordon-slurm-secret-$$"
@@ -143,6 +143,33 @@ s.connect(sys.argv[1]); print("connected")' "$SLURM_DIR/run/munge.socket" 2>&1)
 done
 
 scancel "$direct" 2>/dev/null
+
+# A site with cordon's SPANK plugin: the chaperon adds --cordon (and the sandbox's network mode)
+# instead of a wrapper, and the plugin confines the job on the node.
+if [ -n "${CORDON_SPANK:-}" ] && [ -f "$CORDON_SPANK" ]; then
+        policy=$SLURM_DIR/cordon.d
+        mkdir -p -m 755 "$policy"
+        printf '%s\n' 'ENABLED_AGENTS=()' >"$policy/default.conf"
+        chmod 644 "$policy/default.conf"
+        slurm_set_plugstack "required $CORDON_SPANK policy_dir=$policy"
+        id=$(as_user "$CORDON" run -q --backend ns --net isolated -- sbatch --parsable \
+                -o "$proj/spank.out" peek.sh 2>"$T_TMP/err")
+        slurm_wait_job "$id" COMPLETED 60 2>>"$T_TMP/err"
+        check_like "spank: the job the sandbox submitted is its script, with --cordon, not a wrapper" \
+                "*.job*" "$(scontrol show job "$id" 2>&1 | grep -o 'Command=[^ ]*')"
+        job_out=$(cat "$proj/spank.out" 2>&1)
+        check_like "spank: the plugin confined the job: the planted file is unreadable" \
+                "backend=landlock*Permission denied*" "$(paste -sd' ' <<<"$job_out")"
+        out=$(as_user "$CORDON" run -q --backend ns --net isolated -- srun cat \
+                "$home/.ssh/id_cordon_slurm" 2>&1)
+        check_like "spank: srun from the sandbox runs its step under the plugin" \
+                "*Permission denied*" "$out"
+        slurm_set_plugstack ""
+elif [ "${CORDON_TESTS_MUST_RUN:-0}" = 1 ]; then
+        for _ in 1 2 3; do not_ok "spank: the plugin is built (CORDON_SPANK)"; done
+else
+        for _ in 1 2 3; do skip "the SPANK plugin is not built here" "spank: a job under the plugin"; done
+fi
 
 # The session logs: the calls are there, the environment's values are not.
 logs=$(ls "$state"/*.log 2>/dev/null | wc -l)
