@@ -24,20 +24,8 @@
 #include "slurm/chaperon.h"
 #include "slurm/chaperon-scope.h"
 
-/* The request's variables that reach the real command (its output's language and width). */
-static const char *const env_allowed[] = {"LANG",    "LC_ALL",     "LC_CTYPE", "LC_MESSAGES",
-                                          "LC_TIME", "LC_NUMERIC", "TZ",       "TERM",
-                                          "COLUMNS", NULL};
 /* The chaperon's own that do: where Slurm and its configuration are, who runs it. */
 static const char *const env_own[] = {"PATH", "HOME", "USER", "LOGNAME", "SLURM_CONF", NULL};
-
-static bool allowed_name(const char *name)
-{
-        for (const char *const *n = env_allowed; *n; n++)
-                if (streq(*n, name))
-                        return true;
-        return false;
-}
 
 struct call {
         const struct chaperon_config *c;
@@ -96,43 +84,6 @@ static int read_request(struct call *k, char **ret, size_t *ret_len)
         *ret = TAKE_PTR(text);
         *ret_len = len;
         return 0;
-}
-
-static int parse_request(struct call *k, const char *text, size_t len)
-{
-        json_error_t e;
-        json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e), *v;
-        int r = -EBADMSG;
-        json_t *argv = json_object_get(o, "argv"), *env = json_object_get(o, "env");
-        const char *cwd = json_string_value(json_object_get(o, "cwd"));
-        size_t i;
-        const char *key;
-        if (!json_is_array(argv) || json_array_size(argv) < 1 ||
-            json_array_size(argv) > CORDON_SLURM_MAX_ARGS || !json_is_object(env) || !cwd ||
-            !path_is_absolute(cwd))
-                goto out;
-        json_array_foreach(argv, i, v)
-        {
-                const char *s = json_string_value(v);
-                if (!s || strlen(s) != json_string_length(v) ||
-                    strlen(s) > CORDON_SLURM_MAX_ARG_SIZE || strv_extend(&k->argv, s) < 0)
-                        goto out;
-        }
-        json_object_foreach(env, key, v)
-        {
-                const char *s = json_string_value(v);
-                if (!s || strlen(s) != json_string_length(v) || !allowed_name(key))
-                        continue;
-                char *kv = NULL;
-                if (asprintf(&kv, "%s=%s", key, s) < 0 || strv_consume(&k->envp, kv) < 0)
-                        goto out;
-        }
-        if (!(k->cwd = strdup(cwd)))
-                goto out;
-        r = 0;
-out:
-        json_decref(o);
-        return r;
 }
 
 static int own_env(struct call *k)
@@ -509,24 +460,19 @@ int chaperon_call(const struct chaperon_config *c, int fd)
         _cleanup_free_ char *text = NULL;
         size_t len = 0;
         int r = read_request(&k, &text, &len);
-        if (r >= 0)
-                r = parse_request(&k, text, len);
+        struct chaperon_request req0 = {0};
+        if (r >= 0 && (r = chaperon_request_parse(text, len, &req0)) >= 0) {
+                k.argv = TAKE_PTR(req0.argv);
+                k.cwd = TAKE_PTR(req0.cwd);
+                k.envp = TAKE_PTR(req0.envp);
+        }
         if (r < 0) {
                 (void)cordon_chaperon_log_line(c->log, CORDON_CHAPERON_ERROR,
                                                "a malformed call: %s", strerror(-r));
                 call_clear(&k);
                 return 1;
         }
-        k.name = NULL;
-        for (const char *const *n = cordon_slurm_command_names(); *n && !k.name; n++)
-                if (streq(*n, k.argv[0]))
-                        k.name = *n;
-        if (!k.name) {
-                (void)cordon_chaperon_log_line(c->log, CORDON_CHAPERON_ERROR,
-                                               "a call of an unknown command");
-                call_clear(&k);
-                return 1;
-        }
+        k.name = chaperon_request_command(k.argv[0]);
         struct cordon_chaperon_request req = {.command = k.name,
                                               .argv = (const char *const *)k.argv,
                                               .cwd = k.cwd,

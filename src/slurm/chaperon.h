@@ -36,6 +36,21 @@ void chaperon_config_clear(struct chaperon_config *c);
 /* Reads the config from @fd (at most 1 MiB of JSON). 0 or -errno, with @why saying what. */
 int chaperon_config_read(int fd, struct chaperon_config *c, char *why, size_t why_size);
 
+/* A stub's request (chaperon-request.c): JSON {"argv": [...], "cwd": "/...", "env": {...}}. */
+struct chaperon_request {
+        char **argv; /* argv[0] one of Slurm's commands (slurm-names.h) */
+        char *cwd;   /* absolute */
+        char **envp; /* NAME=VALUE of the allowed names only; others are dropped */
+};
+
+/* Parses @text (@len bytes, at most CORDON_CHAPERON_REQUEST_MAX). 0, -EBADMSG for anything
+ * else than the shape above (unknown command, relative cwd, an argument with a NUL or over
+ * CORDON_SLURM_MAX_ARG_SIZE, too many), -ENOMEM. */
+int chaperon_request_parse(const char *text, size_t len, struct chaperon_request *ret);
+void chaperon_request_clear(struct chaperon_request *r);
+/* The registry's spelling of command @name, or NULL when it is none of Slurm's. */
+const char *chaperon_request_command(const char *name);
+
 /* Serves one call on @fd (the stub's end of its pair) and returns the process's exit code. */
 int chaperon_call(const struct chaperon_config *c, int fd);
 
