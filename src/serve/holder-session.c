@@ -3,6 +3,7 @@
  * mounts; the SandboxSession view; mounts, network policy, suspend/resume, snapshot and the
  * idle suspend of the live session. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,6 +243,31 @@ static const char *const spec_variables[] = {"NETWORK_FILTER_MODE",
                                              "PROJECT_DIR",
                                              NULL};
 
+/* Slurm's commands in a session are cordon's stub as in `cordon run` (cordon_policy_set_slurm()):
+ * the programs beside this one (an install's libexecdir), else in a build tree's src/slurm. */
+static int set_slurm(struct cordon_policy *p, struct cordon_diag *diag)
+{
+        char self[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+        if (n <= 0)
+                return -errno;
+        self[n] = 0;
+        char *slash = strrchr(self, '/');
+        if (!slash)
+                return -EINVAL;
+        *slash = 0;
+        char stub[PATH_MAX + 32], chaperon[PATH_MAX + 32];
+        snprintf(stub, sizeof(stub), "%s/cordon-slurm-stub", self);
+        snprintf(chaperon, sizeof(chaperon), "%s/cordon-chaperon", self);
+        size_t len = strlen(self);
+        if (access(stub, X_OK) < 0 && len >= 10 && streq(self + len - 10, "/src/serve")) {
+                snprintf(stub, sizeof(stub), "%.*s/slurm/cordon-slurm-stub", (int)(len - 6), self);
+                snprintf(chaperon, sizeof(chaperon), "%.*s/slurm/cordon-chaperon", (int)(len - 6),
+                         self);
+        }
+        return cordon_policy_set_slurm(p, stub, chaperon, diag);
+}
+
 /* The settings `cordon run` would load in the session root, with the spec's over them, and
  * the admin's rules applied. */
 static int build_settings(struct holder *h, const struct serve_network_policy *np,
@@ -379,6 +405,11 @@ static int resolve(struct holder *h, const struct serve_network_policy *np,
         cordon_settings_free(s);
         STRV_FOREACH (w, warnings)
                 log_warning("%s", *w);
+        if (r >= 0 && (r = set_slurm(*ret, &diag)) < 0) {
+                *ret = cordon_policy_free(*ret);
+                return holder_error_from_errno(err, r, &diag, SERVE_ERR_EXEC,
+                                               "the session's Slurm programs");
+        }
         if (r < 0)
                 return holder_error_from_errno(err, r, &diag,
                                                r == -EOPNOTSUPP ? SERVE_ERR_UNSUPPORTED

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -14,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -25,6 +27,7 @@
 #include "lib/launch/exec-search.h"
 #include "lib/launch/pid1.h"
 #include "lib/launch/server.h"
+#include "lib/slurm/slurm-names.h"
 #include "lib/terminal/pty.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
@@ -51,6 +54,7 @@ struct server {
         size_t n, cap;
         void *buf;    /* a request's payload */
         pid_t parent; /* at the start: the landlock backend's reaper, outside the sandbox */
+        int doorbell; /* SLURM_SCOPE: the chaperon's doorbell, which commands keep; -1 */
 };
 
 /* The command's fds 0..2: @fds, /dev/null for the missing ones. One already at 0..2 is moved
@@ -85,6 +89,7 @@ struct spawn_args {
         unsigned n_fds;
         bool pty, new_session;
         int status_fd;
+        int keep_fd; /* also left open: the chaperon's doorbell; -1 */
 };
 
 /* The child, between clone and exec. It may share the server's memory (CLONE_VM, the server
@@ -105,7 +110,7 @@ static int spawn_child(void *p)
                 command_fail(a->status_fd, CORDON_STEP_PROCESS, errno);
         if (a->pty && ioctl(STDIN_FILENO, TIOCSCTTY, 0) < 0)
                 command_fail(a->status_fd, CORDON_STEP_TERMINAL, errno);
-        const int keep[] = {a->status_fd};
+        const int keep[] = {a->status_fd, a->keep_fd};
         if ((r = close_all_fds_except(keep, ELEMENTSOF(keep))) < 0)
                 command_fail(a->status_fd, CORDON_STEP_PROCESS, -r);
         if (a->cwd && chdir(a->cwd) < 0)
@@ -115,7 +120,7 @@ static int spawn_child(void *p)
 }
 
 pid_t cordon_server_spawn(char *const *argv, char *const *envp, const char *cwd, const int *fds,
-                          unsigned n_fds, bool pty, bool new_session, int *ret_step)
+                          unsigned n_fds, bool pty, bool new_session, int keep_fd, int *ret_step)
 {
         int st[2];
         if (pipe2(st, O_CLOEXEC) < 0) {
@@ -129,7 +134,8 @@ pid_t cordon_server_spawn(char *const *argv, char *const *envp, const char *cwd,
                                .n_fds = n_fds,
                                .pty = pty,
                                .new_session = new_session,
-                               .status_fd = st[1]};
+                               .status_fd = st[1],
+                               .keep_fd = keep_fd};
 #ifdef CORDON_ASAN
         /* AddressSanitizer cannot follow a switch to a stack it did not make: this build forks. */
         pid_t pid = fork();
@@ -271,7 +277,7 @@ static void start_command(struct server *s, const struct cordon_control_msg *m)
         if (r >= 0) {
                 int step = CORDON_STEP_FORK;
                 pid_t pid = cordon_server_spawn(req.argv, env, req.cwd ?: s->c->cwd, fds, m->n_fds,
-                                                pty, s->c->new_session, &step);
+                                                pty, s->c->new_session, s->doorbell, &step);
                 if (pid > 0) {
                         s->cmds[s->n++] = (struct command){.id = m->id, .pid = pid};
                         out.type = CORDON_CONTROL_STARTED;
@@ -463,9 +469,29 @@ static void reset_handlers(void)
         }
 }
 
+/* The chaperon's doorbell the launch gave the sandbox (slurm-doorbell.h), named by the server's
+ * own environment (never a command's request): a socket of ours, else none. */
+static int doorbell_of(char *const *envp)
+{
+        const size_t n = strlen(CORDON_SLURM_FD_ENV);
+        for (char *const *e = envp; e && *e; e++) {
+                if (strncmp(*e, CORDON_SLURM_FD_ENV, n) != 0 || (*e)[n] != '=')
+                        continue;
+                char *end = NULL;
+                long fd = strtol(*e + n + 1, &end, 10);
+                struct stat st;
+                if (*end || fd < 3 || fd > INT_MAX || fstat((int)fd, &st) < 0 ||
+                    !S_ISSOCK(st.st_mode))
+                        return -1;
+                return (int)fd;
+        }
+        return -1;
+}
+
 _Noreturn void cordon_server_run(const struct cordon_server_config *c)
 {
-        struct server s = {.c = c, .control = c->control, .parent = getppid()};
+        struct server s = {
+            .c = c, .control = c->control, .parent = getppid(), .doorbell = doorbell_of(c->envp)};
         /* Only a session's server spawns commands (run mode's command is PID 1's own child,
          * forked before): the rest of the launch pays nothing for it. */
         if (c->main == 0)

@@ -38,8 +38,9 @@ _Noreturn void cordon_server_run(const struct cordon_server_config *c);
 /* Starts one command of a session: clones a child (sharing our memory until it execs, as
  * vfork() does; the sanitizer build forks), which places @fds (@n_fds of 0..2; the rest
  * /dev/null), joins a process group (a session with
- * @pty, its controlling terminal fd 0), goes to @cwd and execs @argv with @envp. Returns its pid
- * once it has exec'd; or -errno with *@ret_step the step that failed (the child has ended, and
- * is reaped by whoever reaps). */
+ * @pty, its controlling terminal fd 0), goes to @cwd and execs @argv with @envp; of the other
+ * descriptors only @keep_fd (>= 3, or -1) stays open. Returns its pid once it has exec'd; or
+ * -errno with *@ret_step the step that failed (the child has ended, and is reaped by whoever
+ * reaps). */
 pid_t cordon_server_spawn(char *const *argv, char *const *envp, const char *cwd, const int *fds,
-                          unsigned n_fds, bool pty, bool new_session, int *ret_step);
+                          unsigned n_fds, bool pty, bool new_session, int keep_fd, int *ret_step);
