@@ -146,7 +146,9 @@ static void fill_policy(const struct chaperon_config *c, struct cordon_slurm_pol
                                           .write_roots = &c->write_roots,
                                           .blocked_env = &c->blocked_env,
                                           .blocked_env_pat = &c->blocked_env_pat,
-                                          .job_env_filtered = true};
+                                          .job_env_filtered = true,
+                                          .recheck_path = chaperon_recheck_path,
+                                          .userdata = c};
 }
 
 static int judge_submit(struct call *k, enum cordon_slurm_command cmd, const char *script,

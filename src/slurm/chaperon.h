@@ -79,6 +79,11 @@ struct chaperon_run {
  * kills it when the stub goes away. Returns the exit status to report (0..255) or -errno. */
 int chaperon_exec(int fd, struct chaperon_run *run);
 
+/* struct cordon_slurm_policy's recheck_path (chaperon-paths.c), @userdata the config: @path
+ * (absolute, below a root of the config) opened from its root by descriptor, with no symbolic
+ * link followed on the way nor at its end. 0, or -ELOOP for a link, -errno. */
+int chaperon_recheck_path(const void *userdata, const char *path, bool write);
+
 /* Whether the site's Slurm runs cordon's SPANK plugin (chaperon-spank.c). */
 bool chaperon_spank_present(void);
 

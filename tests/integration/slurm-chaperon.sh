@@ -16,7 +16,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 slurm_require
 
-plan 47
+plan 54
 u=$SLURM_TEST_USER
 home=$(getent passwd "$u" | cut -d: -f6)
 secret="cordon-slurm-secret-$$"
@@ -115,6 +115,18 @@ for be in ns landlock; do
         out=$(in_box "$be" srun --task-prolog=/bin/true true 2>&1)
         rc=$?
         check_like "$be: srun --task-prolog is refused" "1:*--task-prolog*" "$rc:$out"
+        # A link the sandbox planted in its project: Slurm would write through it, outside.
+        as_user ln -sfn "$home/.cordon-planted-target" "$proj/evil-$be.out"
+        as_user ln -sfn "$home/.ssh" "$proj/evil-dir-$be"
+        out=$(in_box "$be" sbatch -o "evil-$be.out" --wrap true 2>&1)
+        rc=$?
+        check_like "$be: --output through a link planted in the project is refused [path-link]" \
+                "1:*\[path-link\]*evil-$be.out*" "$rc:$out"
+        out=$(in_box "$be" sbatch -o "evil-dir-$be/x.out" --wrap true 2>&1)
+        rc=$?
+        check_like "$be: ... and through a linked directory" "1:*\[path-link\]*" "$rc:$out"
+        check "$be: ... nothing was written at the links' targets" "no" \
+                "$([ -e "$home/.cordon-planted-target" ] || [ -e "$home/.ssh/x.out" ] && echo yes || echo no)"
         out=$(in_box "$be" sacctmgr list users 2>&1)
         rc=$?
         check_like "$be: sacctmgr is refused" "1:*sacctmgr is not available in a sandbox*" "$rc:$out"
@@ -170,6 +182,13 @@ elif [ "${CORDON_TESTS_MUST_RUN:-0}" = 1 ]; then
 else
         for _ in 1 2 3; do skip "the SPANK plugin is not built here" "spank: a job under the plugin"; done
 fi
+
+# Retention: an old log of the user's goes at the next chaperon's start, other files stay.
+old_log="$state/oldhost_4242_20200101T000000Z.log"
+as_user sh -c "echo old >'$old_log' && touch -d '2020-01-02' '$old_log' && echo keep >'$state/notes.txt'"
+in_box ns squeue -h >/dev/null 2>&1
+check "an old log (CHAPERON_LOG_RETAIN_DAYS) is pruned at the next chaperon's start; other files stay" \
+        "gone|keep" "$([ -e "$old_log" ] && echo there || echo gone)|$(cat "$state/notes.txt" 2>&1)"
 
 # The session logs: the calls are there, the environment's values are not.
 logs=$(ls "$state"/*.log 2>/dev/null | wc -l)

@@ -2,6 +2,7 @@
  * directives, and every refusal of the checker, each with an allowed control. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lib/slurm/slurm-submit.h"
@@ -389,6 +390,31 @@ Test(slurm, paths_outside)
                        "path-not-readable", "'-w' (--nodelist)");
         ASSERT_REFUSED(CHECK(CORDON_SLURM_SBATCH, SCRIPT, "sbatch", "--exclude=/root/x"), -EPERM,
                        "path-not-readable", "--exclude");
+}
+
+/* The caller's second look at each path: what it refuses is refused as "path-link", naming the
+ * path; it sees every path the lexical check let through, and nothing else. */
+static char seen_paths[512];
+static int recheck(const void *userdata, const char *path, bool write)
+{
+        (void)userdata;
+        size_t n = strlen(seen_paths);
+        snprintf(seen_paths + n, sizeof(seen_paths) - n, "%s%s:%d", n ? " " : "", path, write);
+        return strstr(path, "link") ? -ELOOP : 0;
+}
+
+Test(slurm, paths_rechecked)
+{
+        policy.recheck_path = recheck;
+        seen_paths[0] = 0;
+        ASSERT_OK(CHECK(CORDON_SLURM_SBATCH, SCRIPT, "sbatch", "-o", "out", "-i", "/opt/data/in"));
+        cr_assert_str_eq(seen_paths, CWD "/out:1 /opt/data/in:0");
+        ASSERT_REFUSED(CHECK(CORDON_SLURM_SBATCH, SCRIPT, "sbatch", "-o", "link/out"), -EPERM,
+                       "path-link", "'" CWD "/link/out' cannot be used as it is on the host");
+        seen_paths[0] = 0;
+        ASSERT_REFUSED(CHECK(CORDON_SLURM_SBATCH, SCRIPT, "sbatch", "-o", "/etc/link"), -EPERM,
+                       "path-not-writable", "/etc/link");
+        cr_assert_str_eq(seen_paths, "", "a path refused lexically is not looked at");
 }
 
 Test(slurm, path_patterns)

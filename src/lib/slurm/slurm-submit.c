@@ -149,6 +149,11 @@ static int check_path(struct checker *C, const struct cordon_slurm_use *u, size_
                                       "%s '%s' lies outside the project and the %s roots",
                                       value[0] == '/' ? "the path" : "resolved, the path", path,
                                       write ? "writable" : "readable");
+                if (C->p->recheck_path && (r = C->p->recheck_path(C->p->userdata, path, write)) < 0)
+                        return r == -ENOMEM ? r
+                                            : refuse(C, u, argi, "path-link",
+                                                     "'%s' cannot be used as it is on the host: %s",
+                                                     path, strerror(-r));
                 if (value[0] == '/' || cwd_only)
                         break;
         }

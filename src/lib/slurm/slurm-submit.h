@@ -137,6 +137,12 @@ struct cordon_slurm_policy {
          * --export=NONE or a name list, which asks the node for the user's login environment,
          * is no leak. False: those forms are refused. */
         bool job_env_filtered;
+        /* Called for each path a use names once it passed the lexical check, with the path as
+         * judged (absolute, normalised), to look at what is there by descriptor (a symbolic
+         * link planted on the way); a negative errno refuses the use (rule "path-link"). NULL:
+         * the lexical check alone. */
+        int (*recheck_path)(const void *userdata, const char *path, bool write);
+        const void *userdata;
 };
 
 /* Judges @s, submitted from @cwd (absolute), against @p. Every use is judged, also one a later
