@@ -11,32 +11,12 @@
 #include "config.h"
 #include "shared/log.h"
 #include "shared/macro.h"
+#include "shared/path-util.h"
 
 const char *cli_find_program(const char *name, const char *subdir, const char *installed, char *buf,
                              size_t size)
 {
-        char self[PATH_MAX];
-        ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-        if (n <= 0)
-                return installed;
-        self[n] = 0;
-        char *slash = strrchr(self, '/');
-        if (!slash)
-                return installed;
-        *slash = 0;
-        snprintf(buf, size, "%s/%s", self, name);
-        if (access(buf, X_OK) == 0)
-                return buf;
-        /* Only a directory named src/cli is taken for the build tree: nothing else of an
-         * installed cordon's surroundings is ever looked at. */
-        size_t len = strlen(self);
-        if (len >= 8 && streq(self + len - 8, "/src/cli")) {
-                self[len - 4] = 0;
-                snprintf(buf, size, "%s/%s/%s", self, subdir, name);
-                if (access(buf, X_OK) == 0)
-                        return buf;
-        }
-        return installed;
+        return find_sibling_program(name, "cli", subdir, buf, size) == 0 ? buf : installed;
 }
 
 /* Execs @name with argv[1...] (argv[0] is the command's name, replaced by the program's). */

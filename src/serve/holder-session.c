@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "cordon/session.h"
 #include "cordon/settings.h"
 #include "serve/holder.h"
@@ -247,24 +248,12 @@ static const char *const spec_variables[] = {"NETWORK_FILTER_MODE",
  * the programs beside this one (an install's libexecdir), else in a build tree's src/slurm. */
 static int set_slurm(struct cordon_policy *p, struct cordon_diag *diag)
 {
-        char self[PATH_MAX];
-        ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-        if (n <= 0)
-                return -errno;
-        self[n] = 0;
-        char *slash = strrchr(self, '/');
-        if (!slash)
-                return -EINVAL;
-        *slash = 0;
-        char stub[PATH_MAX + 32], chaperon[PATH_MAX + 32];
-        snprintf(stub, sizeof(stub), "%s/cordon-slurm-stub", self);
-        snprintf(chaperon, sizeof(chaperon), "%s/cordon-chaperon", self);
-        size_t len = strlen(self);
-        if (access(stub, X_OK) < 0 && len >= 10 && streq(self + len - 10, "/src/serve")) {
-                snprintf(stub, sizeof(stub), "%.*s/slurm/cordon-slurm-stub", (int)(len - 6), self);
-                snprintf(chaperon, sizeof(chaperon), "%.*s/slurm/cordon-chaperon", (int)(len - 6),
-                         self);
-        }
+        char stub[PATH_MAX], chaperon[PATH_MAX];
+        if (find_sibling_program("cordon-slurm-stub", "serve", "slurm", stub, sizeof(stub)) < 0)
+                snprintf(stub, sizeof(stub), "%s", CORDON_SLURM_STUB_PATH);
+        if (find_sibling_program("cordon-chaperon", "serve", "slurm", chaperon, sizeof(chaperon)) <
+            0)
+                snprintf(chaperon, sizeof(chaperon), "%s", CORDON_CHAPERON_PATH);
         return cordon_policy_set_slurm(p, stub, chaperon, diag);
 }
 

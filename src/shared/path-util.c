@@ -1,5 +1,6 @@
 /* Pure path string helpers. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,4 +116,42 @@ bool path_is_normal(const char *path)
                         return false;
         }
         return true;
+}
+
+int self_exe_dir(char *buf, size_t size)
+{
+        if (size < 2)
+                return -EINVAL;
+        ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+        if (n <= 0)
+                return n < 0 ? -errno : -ENOENT;
+        if ((size_t)n >= size - 1)
+                return -ENAMETOOLONG;
+        buf[n] = 0;
+        char *slash = strrchr(buf, '/');
+        if (!slash)
+                return -EINVAL;
+        *(slash == buf ? slash + 1 : slash) = 0;
+        return 0;
+}
+
+int find_sibling_program(const char *name, const char *build_dir, const char *build_sibling,
+                         char *buf, size_t size)
+{
+        char self[PATH_MAX];
+        int r = self_exe_dir(self, sizeof(self));
+        if (r < 0)
+                return r;
+        int k = snprintf(buf, size, "%s/%s", self, name);
+        if (k > 0 && (size_t)k < size && access(buf, X_OK) == 0)
+                return 0;
+        size_t len = strlen(self), dl = strlen(build_dir);
+        if (len >= dl + 5 && strncmp(self + len - dl - 5, "/src/", 5) == 0 &&
+            streq(self + len - dl, build_dir)) {
+                k = snprintf(buf, size, "%.*s/%s/%s", (int)(len - dl - 1), self, build_sibling,
+                             name);
+                if (k > 0 && (size_t)k < size && access(buf, X_OK) == 0)
+                        return 0;
+        }
+        return -ENOENT;
 }

@@ -20,3 +20,12 @@ int path_normalize(const char *p, char **ret);
 char *path_join(const char *a, const char *b);
 /* Number of components: "/" is 0, "/usr" is 1, "/usr/lib" is 2. */
 unsigned path_depth(const char *p);
+
+/* The directory of the running program (/proc/self/exe's), into @buf. 0, or -errno. */
+int self_exe_dir(char *buf, size_t size);
+/* Program @name beside the running program, else, when that lies in a build tree's
+ * src/@build_dir (the one directory name looked at), in its src/@build_sibling; the path into
+ * @buf. 0, or -ENOENT (-errno) when there is none. Nothing else of an installed program's
+ * surroundings is looked at. */
+int find_sibling_program(const char *name, const char *build_dir, const char *build_sibling,
+                         char *buf, size_t size);

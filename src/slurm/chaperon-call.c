@@ -53,23 +53,30 @@ static int refuse(struct call *k, const char *rule, const char *message)
         return 1;
 }
 
-/* Reads the request: 'q' pieces, then 'Q'. */
-static int read_request(struct call *k, char **ret, size_t *ret_len)
+/* Receives pieces of one text: @more for each but the last, @last for the last, at most @max
+ * bytes; a CORDON_CHAPERON_FILE_ERROR message is the stub's errno. 0, or -errno. */
+static int recv_pieces(int fd, char more, char last, size_t max, char **ret, size_t *ret_len)
 {
         _cleanup_free_ char *text = NULL;
         size_t len = 0;
         static char buf[1 + CORDON_CHAPERON_CHUNK + 1];
         for (;;) {
-                ssize_t n = recv(k->fd, buf, sizeof(buf), MSG_TRUNC);
+                ssize_t n = recv(fd, buf, sizeof(buf) - 1, MSG_TRUNC);
                 if (n < 0 && errno == EINTR)
                         continue;
                 if (n <= 0)
                         return n < 0 ? -errno : -EPIPE;
-                if ((size_t)n > sizeof(buf) - 1 ||
-                    (buf[0] != CORDON_CHAPERON_REQ_MORE && buf[0] != CORDON_CHAPERON_REQ_END))
+                if ((size_t)n > sizeof(buf) - 1)
                         return -EBADMSG;
                 size_t piece = (size_t)n - 1;
-                if (len + piece > CORDON_CHAPERON_REQUEST_MAX)
+                if (buf[0] == CORDON_CHAPERON_FILE_ERROR && more == CORDON_CHAPERON_FILE_DATA) {
+                        buf[n] = 0;
+                        int e = atoi(buf + 1);
+                        return e > 0 && e < 4096 ? -e : -EIO;
+                }
+                if (buf[0] != more && buf[0] != last)
+                        return -EBADMSG;
+                if (len + piece > max)
                         return -E2BIG;
                 char *m = realloc(text, len + piece + 1);
                 if (!m)
@@ -78,7 +85,7 @@ static int read_request(struct call *k, char **ret, size_t *ret_len)
                 memcpy(text + len, buf + 1, piece);
                 len += piece;
                 text[len] = 0;
-                if (buf[0] == CORDON_CHAPERON_REQ_END)
+                if (buf[0] == last)
                         break;
         }
         *ret = TAKE_PTR(text);
@@ -101,42 +108,9 @@ static int own_env(struct call *k)
 static int fetch_file(struct call *k, const char *path, char **ret, size_t *ret_len)
 {
         int r = chaperon_send(k->fd, CORDON_CHAPERON_FILE_ASK, path, strlen(path));
-        if (r < 0)
-                return r;
-        _cleanup_free_ char *data = NULL;
-        size_t len = 0;
-        static char buf[1 + CORDON_CHAPERON_CHUNK + 1];
-        for (;;) {
-                ssize_t n = recv(k->fd, buf, sizeof(buf), MSG_TRUNC);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n <= 0)
-                        return n < 0 ? -errno : -EPIPE;
-                if ((size_t)n > sizeof(buf) - 1)
-                        return -EBADMSG;
-                size_t piece = (size_t)n - 1;
-                if (buf[0] == CORDON_CHAPERON_FILE_ERROR) {
-                        buf[n] = 0;
-                        int e = atoi(buf + 1);
-                        return e > 0 ? -e : -EIO;
-                }
-                if (buf[0] != CORDON_CHAPERON_FILE_DATA && buf[0] != CORDON_CHAPERON_FILE_END)
-                        return -EBADMSG;
-                if (len + piece > CORDON_CHAPERON_FILE_MAX)
-                        return -EFBIG;
-                char *m = realloc(data, len + piece + 1);
-                if (!m)
-                        return -ENOMEM;
-                data = m;
-                memcpy(data + len, buf + 1, piece);
-                len += piece;
-                data[len] = 0;
-                if (buf[0] == CORDON_CHAPERON_FILE_END)
-                        break;
-        }
-        *ret = TAKE_PTR(data);
-        *ret_len = len;
-        return 0;
+        return r < 0 ? r
+                     : recv_pieces(k->fd, CORDON_CHAPERON_FILE_DATA, CORDON_CHAPERON_FILE_END,
+                                   CORDON_CHAPERON_FILE_MAX, ret, ret_len);
 }
 
 static void fill_policy(const struct chaperon_config *c, struct cordon_slurm_policy *p)
@@ -461,7 +435,8 @@ int chaperon_call(const struct chaperon_config *c, int fd)
         struct call k = {.c = c, .fd = fd, .name = "slurm"};
         _cleanup_free_ char *text = NULL;
         size_t len = 0;
-        int r = read_request(&k, &text, &len);
+        int r = recv_pieces(fd, CORDON_CHAPERON_REQ_MORE, CORDON_CHAPERON_REQ_END,
+                            CORDON_CHAPERON_REQUEST_MAX, &text, &len);
         struct chaperon_request req0 = {0};
         if (r >= 0 && (r = chaperon_request_parse(text, len, &req0)) >= 0) {
                 k.argv = TAKE_PTR(req0.argv);

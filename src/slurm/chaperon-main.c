@@ -4,6 +4,7 @@
  * call up. It ends once the doorbell's end of file says every process of the sandbox has gone,
  * after its calls. */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 
 #include "lib/slurm/slurm-names.h"
 #include "shared/fd-util.h"
+#include "shared/path-util.h"
 #include "slurm/chaperon.h"
 
 #define DOORBELL_FD 3
@@ -149,30 +151,21 @@ int chaperon_config_read(int fd, struct chaperon_config *c, char *why, size_t wh
  * directory (libexecdir's sibling). */
 static int find_cordon(struct chaperon_config *c)
 {
-        char self[4096];
-        ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-        if (n <= 0)
-                return -errno;
-        self[n] = 0;
-        char *slash = strrchr(self, '/');
-        if (!slash)
-                return -EINVAL;
-        *slash = 0;
-        const char *const tries[] = {"/cordon", "/../cli/cordon", "/../bin/cordon",
-                                     "/../../bin/cordon"};
-        for (size_t i = 0; i < ELEMENTSOF(tries); i++) {
-                char *p = NULL;
-                if (asprintf(&p, "%s%s", self, tries[i]) < 0)
-                        return -ENOMEM;
-                char *real = realpath(p, NULL);
-                free(p);
-                if (real && access(real, X_OK) == 0) {
-                        c->cordon = real;
-                        return 0;
-                }
-                free(real);
+        char path[PATH_MAX + 16];
+        int r = find_sibling_program("cordon", "slurm", "cli", path, sizeof(path));
+        if (r < 0) {
+                char self[PATH_MAX];
+                if ((r = self_exe_dir(self, sizeof(self))) < 0)
+                        return r;
+                snprintf(path, sizeof(path), "%s/../bin/cordon", self);
         }
-        return -ENOENT;
+        char *real = realpath(path, NULL);
+        if (!real || access(real, X_OK) < 0) {
+                free(real);
+                return -ENOENT;
+        }
+        c->cordon = real;
+        return 0;
 }
 
 /* The session's log (CHAPERON_LOG_LEVEL, CHAPERON_LOG_RETAIN_DAYS): a chaperon that cannot
@@ -197,45 +190,27 @@ static void open_log(struct chaperon_config *c)
                 fprintf(stderr, "cordon-chaperon: no log for this session: %s\n", diag.message);
 }
 
-/* Takes the stub's end from a ring: 1 and the descriptor, 0 at the end of file, -errno. A
- * message that is not a ring with exactly one descriptor is dropped (its descriptors closed). */
+/* Takes the stub's end from a ring: 1 and the descriptor, 0 at the end of file, -EAGAIN for a
+ * message that is not a ring with one SOCK_SEQPACKET socket (its descriptor closed), -errno. */
 static int take_ring(int doorbell, int *ret)
 {
-        char buf[64];
-        char cbuf[CMSG_SPACE(sizeof(int) * 4)];
-        struct iovec iov = {.iov_base = buf, .iov_len = sizeof(buf)};
-        struct msghdr mh = {
-            .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf)};
-        ssize_t n = recvmsg(doorbell, &mh, MSG_CMSG_CLOEXEC);
-        if (n < 0)
-                return errno == EINTR || errno == EAGAIN ? -EAGAIN : -errno;
-        if (n == 0)
-                return 0;
-        int fd = -1, extra = 0;
-        for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
-                if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-                        continue;
-                size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-                for (size_t j = 0; j < k; j++) {
-                        int x;
-                        memcpy(&x, CMSG_DATA(c) + j * sizeof(int), sizeof(int));
-                        if (fd < 0)
-                                fd = x;
-                        else {
-                                close(x);
-                                extra++;
-                        }
-                }
+        char tag = 0;
+        int fd = fd_recv(doorbell, &tag);
+        if (fd == -EPIPE) {
+                /* A zero-length message is no ring; the end of file is a read of 0 too: ask. */
+                char c;
+                ssize_t n = recv(doorbell, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+                return n == 0 ? 0 : -EAGAIN;
         }
+        if (fd == -EINTR || fd == -ENOENT || fd == -EBADMSG)
+                return -EAGAIN;
+        if (fd < 0)
+                return fd;
         int type = 0;
         socklen_t tl = sizeof(type);
-        bool ok = fd >= 0 && !extra && !(mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) &&
-                  (size_t)n == strlen(CORDON_CHAPERON_HELLO) &&
-                  memcmp(buf, CORDON_CHAPERON_HELLO, (size_t)n) == 0 &&
-                  getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) == 0 && type == SOCK_SEQPACKET;
-        if (!ok) {
-                if (fd >= 0)
-                        close(fd);
+        if (tag != CORDON_CHAPERON_RING || getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) < 0 ||
+            type != SOCK_SEQPACKET) {
+                close(fd);
                 return -EAGAIN;
         }
         *ret = fd;

@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "lib/slurm/slurm-names.h"
+#include "shared/fd-util.h"
 #include "shared/macro.h"
 
 /* The variables a call carries (for the real command's output, never its options: SBATCH_*,
@@ -66,26 +67,6 @@ static int send_pieces(int fd, char more, char last, const char *data, size_t le
                 len -= CORDON_CHAPERON_CHUNK;
         }
         return send_msg(fd, last, data, len);
-}
-
-static int ring(int doorbell, int peer)
-{
-        char cbuf[CMSG_SPACE(sizeof(int))] = {0};
-        char hello[] = CORDON_CHAPERON_HELLO;
-        struct iovec iov = {.iov_base = hello, .iov_len = strlen(hello)};
-        struct msghdr mh = {
-            .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf)};
-        struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(c), &peer, sizeof(int));
-        for (;;) {
-                ssize_t n = sendmsg(doorbell, &mh, MSG_NOSIGNAL);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                return n < 0 ? -errno : 0;
-        }
 }
 
 /* The doorbell's descriptor, checked: a SOCK_SEQPACKET unix socket. */
@@ -225,7 +206,7 @@ int main(int argc, char **argv)
         int sv[2];
         if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
                 return fail("cannot make a socket for the call: %m");
-        int r = ring(doorbell, sv[1]);
+        int r = fd_send(doorbell, CORDON_CHAPERON_RING, sv[1]);
         close(sv[1]);
         if (r < 0)
                 return fail("cannot reach the chaperon: %s", strerror(-r));

@@ -251,6 +251,11 @@ int cordon_lower_mail_path(struct lower *l);
 /* lower-slurm.c: SLURM_SCOPE and the chaperon's settings into the policy, and which of Slurm's
  * commands the command's PATH leads to on the host. */
 int cordon_lower_slurm(struct lower *l);
+/* True when host path @real is visible inside at the same path: a same-path bind holds it (the
+ * deepest rule above it, masks apart) and no mask hides it. A stub bound anywhere else would
+ * cover nothing, or fail to find its mount point in a read-only bind (lower-slurm.c; the mail
+ * stubs and Slurm's). */
+bool cordon_lower_visible_same_path(const struct cordon_policy *p, const char *real);
 
 /* lower-vars.c: SANDBOX_NPROC_LIMIT, PRIVATE_IPC, the landlock refusals of explicit PRIVATE_IPC
  * and FILTER_PASSWD, the note lines of BIND_DEV_PTS and of the variables held for Slurm.

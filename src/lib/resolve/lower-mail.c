@@ -148,29 +148,6 @@ static bool is_mailer_name(const char *const *paths, const char *name)
         return false;
 }
 
-/* True when host path @real is visible inside at the same path: a same-path bind holds it (the
- * deepest rule above it, masks apart) and no mask hides it. A stub bound anywhere else would
- * cover nothing, or fail to find its mount point in a read-only bind. */
-static bool visible_same_path(const struct cordon_policy *p, const char *real)
-{
-        const struct cordon_fs_rule *best = NULL;
-        size_t best_len = 0;
-        for (size_t i = 0; i < p->n_fs; i++) {
-                const struct cordon_fs_rule *r = &p->fs[i];
-                if (!path_is_below(real, r->guest))
-                        continue;
-                if (r->access == CORDON_ACCESS_MASKED)
-                        return false; /* masks win over everything below them */
-                size_t len = strlen(r->guest);
-                if (!best || len >= best_len) {
-                        best = r;
-                        best_len = len;
-                }
-        }
-        return best && cordon_access_is_bind(best->access) && best->host &&
-               streq(best->host, best->guest);
-}
-
 /* The stub over the mailer at @path, when there is one: the program @path leads to (through
  * every link on the way, as exec would follow them), provided it is a regular file with a
  * mailer's name that the sandbox sees at the same place. The guest path is opened inside with
@@ -195,7 +172,7 @@ static int stub_one(struct lower *l, const char *const *paths, const char *path)
                                          "%s: '%s' leads to '%s', which is not a mailer; left as "
                                          "it is (the network rules still apply)",
                                          ORIGIN, path, real);
-        if (!visible_same_path(l->p, real))
+        if (!cordon_lower_visible_same_path(l->p, real))
                 return 0;
         const struct cordon_fs_rule *done = cordon_policy_find_fs(l->p, real);
         if (done && done->access == CORDON_ACCESS_DATA && streq_ptr(done->origin, ORIGIN))

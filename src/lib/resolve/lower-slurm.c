@@ -72,9 +72,7 @@ int cordon_lower_slurm(struct lower *l)
         return 0;
 }
 
-/* Whether host path @real is seen inside at the same place: the deepest rule above it is a
- * same-path bind and no mask hides it (a stub bound anywhere else would cover nothing). */
-static bool visible_same_path(const struct cordon_policy *p, const char *real)
+bool cordon_lower_visible_same_path(const struct cordon_policy *p, const char *real)
 {
         const struct cordon_fs_rule *best = NULL;
         size_t best_len = 0;
@@ -83,7 +81,7 @@ static bool visible_same_path(const struct cordon_policy *p, const char *real)
                 if (!path_is_below(real, r->guest))
                         continue;
                 if (r->access == CORDON_ACCESS_MASKED)
-                        return false;
+                        return false; /* masks win over everything below them */
                 size_t len = strlen(r->guest);
                 if (!best || len >= best_len) {
                         best = r;
@@ -129,7 +127,7 @@ _public_ int cordon_policy_set_slurm(struct cordon_policy *p, const char *stub,
          * first on PATH instead. */
         if (!p->landlock_only)
                 STRV_FOREACH (it, p->slurm.paths) {
-                        if (!visible_same_path(p, *it))
+                        if (!cordon_lower_visible_same_path(p, *it))
                                 continue;
                         r = cordon_policy_add_fs(p, *it, stub, CORDON_ACCESS_RO, CORDON_FS_NS_ONLY,
                                                  ORIGIN);

@@ -12,10 +12,10 @@ const char *const *cordon_slurm_command_names(void);
 #define CORDON_SLURM_FD_ENV "CORDON_SLURM_FD"
 
 /* The doorbell is one end of a SOCK_SEQPACKET pair the command inherits; the chaperon holds the
- * other. A stub rings it with one message: CORDON_CHAPERON_HELLO and, as SCM_RIGHTS, one end
- * of a SOCK_SEQPACKET pair of its own, over which the call then runs. Each message of a call
- * is one type byte and its payload. */
-#define CORDON_CHAPERON_HELLO "cordon-chaperon 1"
+ * other. A stub rings it with one message: the byte CORDON_CHAPERON_RING and, as SCM_RIGHTS,
+ * one end of a SOCK_SEQPACKET pair of its own, over which the call then runs (fd_send()). Each
+ * message of a call is one type byte and its payload. */
+#define CORDON_CHAPERON_RING 'R'
 
 enum {
         /* stub -> chaperon: the request, JSON ({"argv": [...], "cwd": "...", "env": {...}}),
