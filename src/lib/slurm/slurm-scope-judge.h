@@ -48,4 +48,6 @@ const char *cordon_slurm_judge_scope_words(const struct cordon_slurm_judge *J);
 int cordon_slurm_judge_jobs(struct cordon_slurm_judge *J, const char *list, bool allow_step,
                             bool single, size_t argi, const char *what);
 
+/* scontrol's words read before getopt, then its subcommand. */
+int cordon_slurm_judge_scontrol_words(struct cordon_slurm_judge *J);
 int cordon_slurm_judge_scontrol(struct cordon_slurm_judge *J);

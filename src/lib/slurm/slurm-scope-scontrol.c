@@ -453,16 +453,20 @@ static int notify(struct cordon_slurm_judge *J)
         return r;
 }
 
-int cordon_slurm_judge_scontrol(struct cordon_slurm_judge *J)
+int cordon_slurm_judge_scontrol_words(struct cordon_slurm_judge *J)
 {
-        const char *const *argv = (const char *const *)J->req->argv;
         /* scontrol stops reading options at a word starting "setdebug" (its flags look like
-         * options): a reading of the rest this parser does not model */
-        for (size_t i = 1; argv[i]; i++)
-                if (strncasecmp(argv[i], "setdebug", 8) == 0)
+         * options): a reading of the rest that getopt alone does not give; before getopt */
+        for (size_t i = 1; J->req->argv[i]; i++)
+                if (strncasecmp(J->req->argv[i], "setdebug", 8) == 0)
                         return cordon_slurm_judge_fail_word(
                             J, -EPERM, "scontrol-refused", i,
                             "scontrol setdebug and setdebugflags are the administrator's");
+        return 0;
+}
+
+int cordon_slurm_judge_scontrol(struct cordon_slurm_judge *J)
+{
         if (J->p.n_operands == 0) {
                 if (J->info)
                         return 0;

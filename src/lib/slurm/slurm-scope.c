@@ -472,6 +472,11 @@ static int judge(struct cordon_slurm_judge *J)
         int r = copy_ids(J);
         if (r < 0)
                 return r;
+        if (req->command == CORDON_SLURM_SCONTROL) {
+                r = cordon_slurm_judge_scontrol_words(J);
+                if (r < 0)
+                        return r;
+        }
         r = cordon_slurm_scope_getopt(req->command, req->argv, &J->p, J->ret_rule, J->diag);
         if (r < 0)
                 return r;
