@@ -38,9 +38,9 @@ static bool number(const char **p, const char *end, uint32_t *ret)
         return true;
 }
 
-/* The record's base job: for a job the leading tokens, up to JobName= (which holds the user's
- * text and is not read): JobId=N, then ArrayJobId=M or HetJobId=M, which win; for a step the
- * number StepId= starts with. False when the line starts no record. */
+/* The base job of the record the line starts: for a job the leading tokens, up to JobName=
+ * (which holds the user's text and is not read): JobId=N, then ArrayJobId=M or HetJobId=M,
+ * which win; for a step the number StepId= starts with. False when it cannot be read. */
 static bool record_job(const char *s, const char *end, uint32_t *ret)
 {
         if (starts(s, end, "StepId=")) {
@@ -111,11 +111,13 @@ int cordon_slurm_scope_filter_scontrol(const char *out, size_t len, const uint32
                 const char *nl = memchr(l, '\n', (size_t)(end - l));
                 const char *next = nl ? nl + 1 : end;
                 uint32_t id;
-                if (record_job(l, next, &id)) {
+                if (starts(l, next, "JobId=") || starts(l, next, "StepId=")) {
+                        /* a record whose job cannot be read is not kept */
+                        bool known = record_job(l, next, &id);
                         records = true;
                         steps = l[0] == 'S';
-                        keep =
-                            n_ids > 0 && bsearch(&id, sorted, n_ids, sizeof(id), cmp_u32) != NULL;
+                        keep = known && n_ids > 0 &&
+                               bsearch(&id, sorted, n_ids, sizeof(id), cmp_u32) != NULL;
                         kept = kept || keep;
                 }
                 if (keep)
