@@ -25,6 +25,8 @@ struct cordon_slurm_judge {
         bool info, nojobs, noheader, parsable, structured, verbose, script, long_list;
         bool jobs_flag, steps_flag; /* squeue, sprio: -j / -s without a value */
         bool user_jobs;             /* the user named jobs (all in scope) */
+        /* the use that asked for structured or verbose output (the last) */
+        const struct cordon_slurm_scope_use *structured_use, *verbose_use;
 };
 
 /* "argv[N]: 'WORD' (OPTION): what [rule]"; returns @r. */

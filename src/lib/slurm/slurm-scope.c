@@ -205,9 +205,11 @@ static int judge_uses(struct cordon_slurm_judge *J)
                         break;
                 case CORDON_SCOPE_STRUCTURED:
                         J->structured = true;
+                        J->structured_use = u;
                         break;
                 case CORDON_SCOPE_VERBOSE:
                         J->verbose = true;
+                        J->verbose_use = u;
                         break;
                 case CORDON_SCOPE_USER:
                         r = judge_users(J, u);
@@ -305,14 +307,13 @@ static int add_job_list(struct cordon_slurm_judge *J)
  * the command's header only. */
 static int header_only(struct cordon_slurm_judge *J, unsigned lines)
 {
-        if (J->structured || J->verbose) {
-                const char *what = J->structured ? "--json/--yaml" : "--verbose";
-                return fail_command(J, -EPERM, "empty-scope-output",
-                                    "no job is in scope yet (%s), and with %s the output "
-                                    "for no jobs cannot be told apart from the user's other "
-                                    "jobs: leave %s out",
-                                    cordon_slurm_judge_scope_words(J), what, what);
-        }
+        if (J->structured || J->verbose)
+                return cordon_slurm_judge_fail_use(
+                    J, -EPERM, "empty-scope-output",
+                    J->structured ? J->structured_use : J->verbose_use,
+                    "no job is in scope yet (%s), and with this option the output for no "
+                    "jobs cannot be told apart from the user's other jobs: leave it out",
+                    cordon_slurm_judge_scope_words(J));
         J->filter = CORDON_SLURM_FILTER_HEADER_ONLY;
         J->header_lines = J->noheader ? 0 : lines;
         return 0;
