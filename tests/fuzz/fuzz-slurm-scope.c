@@ -58,7 +58,9 @@ static void check_filter(const char *out, size_t len, size_t n_ids)
                 if (startswith(l, "StepId=") || startswith(l, "JobId=")) {
                         char *e;
                         unsigned long id = strtoul(strchr(l, '=') + 1, &e, 10);
-                        bool base = strstr(l, " ArrayJobId=") || strstr(l, " HetJobId=");
+                        size_t ll = (size_t)(next - l);
+                        bool base =
+                            memmem(l, ll, " ArrayJobId=", 12) || memmem(l, ll, " HetJobId=", 10);
                         FUZZ_CHECK(n_ids > 0 && (base || listed((uint32_t)id)));
                 }
                 l = next;
