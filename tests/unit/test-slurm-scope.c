@@ -67,6 +67,25 @@ Test(scope, limits)
         big[128 * 1024] = 0;
         r = USERS(CORDON_SLURM_SQUEUE, "squeue", "--name", big);
         cr_assert_eq(r, 0);
+
+        /* a list of more jobs or users than the limit, and one at the limit */
+        size_t n = 0;
+        n += (size_t)sprintf(big, "--jobs=");
+        for (unsigned i = 0; i <= CORDON_SLURM_SCOPE_MAX_LIST_ITEMS; i++)
+                n += (size_t)sprintf(big + n, "%s1", i ? "," : "");
+        r = USERS(CORDON_SLURM_SQUEUE, "squeue", big);
+        EXPECT_REFUSED(r, -E2BIG, "too-many-ids", "--jobs");
+        big[n - 2] = 0;
+        r = USERS(CORDON_SLURM_SQUEUE, "squeue", big);
+        cr_assert_eq(r, 0, "%s", diag.message);
+        n = (size_t)sprintf(big, "--user=");
+        for (unsigned i = 0; i <= CORDON_SLURM_SCOPE_MAX_LIST_ITEMS; i++)
+                n += (size_t)sprintf(big + n, "%s1000", i ? "," : "");
+        r = USERS(CORDON_SLURM_SQUEUE, "squeue", big);
+        EXPECT_REFUSED(r, -E2BIG, "too-many-users", "(--user)");
+        big[n - 5] = 0;
+        r = USERS(CORDON_SLURM_SQUEUE, "squeue", big);
+        cr_assert_eq(r, 0, "%s", diag.message);
 }
 
 /* ---- squeue ---- */
