@@ -43,12 +43,18 @@ static void call_clear(struct call *k)
         strv_free(k->envp);
 }
 
+/* A refusal: one line on the stub's stderr, "NAME (cordon): refused by the sandbox's policy:
+ * MESSAGE [RULE]" (the judges' messages end with their rule already), exit status 1. */
 static int refuse(struct call *k, const char *rule, const char *message)
 {
-        (void)chaperon_say(k->fd, "%s (cordon): refused by the sandbox's policy [%s]: %s", k->name,
-                           rule, message);
-        (void)cordon_chaperon_log_line(k->c->log, CORDON_CHAPERON_ERROR, "refused %s [%s]: %s",
-                                       k->name, rule, message);
+        char tail[96];
+        snprintf(tail, sizeof(tail), " [%s]", rule);
+        size_t ml = strlen(message), tl = strlen(tail);
+        bool has = ml >= tl && streq(message + ml - tl, tail);
+        (void)chaperon_say(k->fd, "%s (cordon): refused by the sandbox's policy: %s%s", k->name,
+                           message, has ? "" : tail);
+        (void)cordon_chaperon_log_line(k->c->log, CORDON_CHAPERON_ERROR, "refused %s: %s%s",
+                                       k->name, message, has ? "" : tail);
         (void)chaperon_send(k->fd, CORDON_CHAPERON_EXIT, "1", 1);
         return 1;
 }
@@ -402,16 +408,23 @@ static int run_query(struct call *k)
                 return r;
         if (r < 0)
                 return refuse(k, res.rule ?: "scope", diag.message);
-        if (res.empty) {
-                /* Nothing in scope: the command runs as for a job nobody has, its header only. */
+        if (res.empty && res.header_lines == 0) {
+                /* Nothing in scope and nothing to print: the command need not run. */
                 (void)cordon_chaperon_log_line(k->c->log, CORDON_CHAPERON_INFO,
                                                "%s: no job in scope", k->name);
+                chaperon_scope_result_clear(&res);
+                return chaperon_send(k->fd, CORDON_CHAPERON_EXIT, "0", 1);
         }
-        struct chaperon_run run = {
-            .argv = res.argv, .envp = k->envp, .cwd = k->cwd, .capture = res.filter != NULL};
+        struct chaperon_run run = {.argv = res.argv,
+                                   .envp = k->envp,
+                                   .cwd = k->cwd,
+                                   .capture = res.filter != NULL || res.empty};
         int st = chaperon_exec(k->fd, &run);
         _cleanup_free_ char *out = run.out;
-        if (st >= 0 && res.filter && out) {
+        if (st >= 0 && res.empty && out)
+                (void)chaperon_send(k->fd, CORDON_CHAPERON_OUT, out,
+                                    chaperon_scope_head(out, run.out_len, res.header_lines));
+        else if (st >= 0 && res.filter && out) {
                 _cleanup_free_ char *kept = NULL;
                 size_t kept_len = 0;
                 r = res.filter(out, run.out_len, ids, n_ids, &kept, &kept_len);

@@ -1,40 +1,24 @@
-/* SLURM_SCOPE for the chaperon's query commands (chaperon-scope.h). */
+/* SLURM_SCOPE for the chaperon's query commands (chaperon-scope.h): lib/slurm/slurm-scope.h
+ * judges the call and rewrites it, here its verdict becomes what the chaperon runs and how it
+ * filters the output. */
 #include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/policy/diag.h"
+#include "lib/slurm/slurm-scope.h"
 #include "shared/strv.h"
 #include "slurm/chaperon-scope.h"
 
-static bool in_ids(const uint32_t *ids, size_t n, uint32_t id)
-{
-        size_t lo = 0, hi = n;
-        while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-                if (ids[mid] == id)
-                        return true;
-                if (ids[mid] < id)
-                        lo = mid + 1;
-                else
-                        hi = mid;
-        }
-        return false;
-}
-
-static char *id_list(const uint32_t *ids, size_t n)
-{
-        size_t cap = n * 11 + 1, len = 0;
-        char *s = malloc(cap);
-        if (!s)
-                return NULL;
-        s[0] = 0;
-        for (size_t i = 0; i < n; i++)
-                len += (size_t)snprintf(s + len, cap - len, "%s%" PRIu32, i ? "," : "", ids[i]);
-        return s;
-}
+static const struct {
+        const char *name;
+        enum cordon_slurm_query q;
+} queries[] = {
+    {"squeue", CORDON_SLURM_SQUEUE},     {"scancel", CORDON_SLURM_SCANCEL},
+    {"scontrol", CORDON_SLURM_SCONTROL}, {"sstat", CORDON_SLURM_SSTAT},
+    {"sacct", CORDON_SLURM_SACCT},       {"sinfo", CORDON_SLURM_SINFO},
+    {"sprio", CORDON_SLURM_SPRIO},       {"sshare", CORDON_SLURM_SSHARE},
+    {"sacctmgr", CORDON_SLURM_SACCTMGR},
+};
 
 void chaperon_scope_result_clear(struct chaperon_scope_result *res)
 {
@@ -42,59 +26,57 @@ void chaperon_scope_result_clear(struct chaperon_scope_result *res)
         *res = (struct chaperon_scope_result){0};
 }
 
+/* FILTER_HEADER_ONLY: the first @lines lines of the output. */
+static size_t head_len(const char *out, size_t len, unsigned lines)
+{
+        size_t n = 0;
+        for (unsigned k = 0; k < lines && n < len; k++) {
+                const char *nl = memchr(out + n, '\n', len - n);
+                n = nl ? (size_t)(nl - out) + 1 : len;
+        }
+        return n;
+}
+
 int chaperon_scope_judge(const struct chaperon_config *c, char *const *argv, const uint32_t *ids,
                          size_t n_ids, struct chaperon_scope_result *res, struct cordon_diag *diag)
 {
         *res = (struct chaperon_scope_result){0};
-        int r = strv_extend_strv(&res->argv, argv);
-        if (r < 0)
-                return r;
-        const char *name = argv[0];
-        bool limited = c->scope <= 1;
-        if (streq(name, "squeue")) {
-                if (!limited)
-                        return strv_extend(&res->argv, "--me");
-                res->empty = n_ids == 0;
-                _cleanup_free_ char *list = id_list(ids, n_ids);
-                char *opt = NULL;
-                if (!list || asprintf(&opt, "--jobs=%s", n_ids ? list : "0") < 0)
-                        return -ENOMEM;
-                return strv_consume(&res->argv, opt);
+        const struct cordon_slurm_scope_request req = {
+            .command = _CORDON_SLURM_QUERY_MAX,
+            .argv = argv,
+            .scope = (enum cordon_slurm_scope)c->scope,
+            .user = c->user,
+            .uid = c->uid,
+            .ids = ids,
+            .n_ids = n_ids,
+        };
+        struct cordon_slurm_scope_request q = req;
+        for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++)
+                if (streq(argv[0], queries[i].name))
+                        q.command = queries[i].q;
+        if (q.command == _CORDON_SLURM_QUERY_MAX)
+                return -EINVAL;
+        struct cordon_slurm_scope_result r = {0};
+        int k = cordon_slurm_scope_check(&q, &r, &res->rule, diag);
+        if (k < 0)
+                return k == -ENOMEM ? k : -EPERM;
+        res->argv = TAKE_PTR(r.argv);
+        switch (r.filter) {
+        case CORDON_SLURM_FILTER_NONE:
+                break;
+        case CORDON_SLURM_FILTER_HEADER_ONLY:
+                res->empty = true;
+                res->header_lines = r.header_lines;
+                break;
+        case CORDON_SLURM_FILTER_SCONTROL:
+                res->filter = cordon_slurm_scope_filter_scontrol;
+                break;
         }
-        if (streq(name, "scancel")) {
-                if (!limited)
-                        return strv_extend(&res->argv, "--me");
-                size_t n = 0;
-                for (size_t i = 1; argv[i]; i++) {
-                        if (argv[i][0] == '-')
-                                continue;
-                        char *end = NULL;
-                        unsigned long id = strtoul(argv[i], &end, 10);
-                        if (end == argv[i] || id > UINT32_MAX ||
-                            !in_ids(ids, n_ids, (uint32_t)id)) {
-                                res->rule = "scope-target";
-                                return cordon_diag_set(diag, -EPERM,
-                                                       "job %s is not in this sandbox's scope "
-                                                       "(SLURM_SCOPE=%s)",
-                                                       argv[i],
-                                                       c->scope == 0 ? "session" : "project");
-                        }
-                        n++;
-                }
-                if (!n) {
-                        res->rule = "scope-criteria";
-                        return cordon_diag_set(
-                            diag, -EPERM,
-                            "name the jobs to cancel by id: a cancel by other "
-                            "criteria could reach jobs out of this sandbox's scope");
-                }
-                return 0;
-        }
-        if (streq(name, "sacct")) {
-                char *opt = NULL;
-                if (asprintf(&opt, "--user=%s", c->user) < 0)
-                        return -ENOMEM;
-                return strv_consume(&res->argv, opt);
-        }
+        cordon_slurm_scope_result_clear(&r);
         return 0;
+}
+
+size_t chaperon_scope_head(const char *out, size_t len, unsigned lines)
+{
+        return head_len(out, len, lines);
 }

@@ -13,7 +13,8 @@
 struct chaperon_scope_result {
         char **argv;      /* the command to run */
         const char *rule; /* on a refusal: the rule's key */
-        bool empty;       /* no job is in scope */
+        bool empty;       /* no job is in scope: print the first @header_lines lines only */
+        unsigned header_lines;
         /* Applied to the captured output, when the command cannot be told to filter itself. */
         int (*filter)(const char *out, size_t len, const uint32_t *ids, size_t n_ids, char **ret,
                       size_t *ret_len);
@@ -24,3 +25,5 @@ struct chaperon_scope_result {
 int chaperon_scope_judge(const struct chaperon_config *c, char *const *argv, const uint32_t *ids,
                          size_t n_ids, struct chaperon_scope_result *res, struct cordon_diag *diag);
 void chaperon_scope_result_clear(struct chaperon_scope_result *res);
+/* The length of the first @lines lines of @out. */
+size_t chaperon_scope_head(const char *out, size_t len, unsigned lines);

@@ -16,7 +16,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 slurm_require
 
-plan 54
+plan 60
 u=$SLURM_TEST_USER
 home=$(getent passwd "$u" | cut -d: -f6)
 secret="cordon-slurm-secret-$$"
@@ -91,7 +91,7 @@ for be in ns landlock; do
         out=$(in_box "$be" scancel "$direct" 2>&1)
         rc=$?
         check "$be: scancel of a job out of scope is refused, naming the job and the rule" \
-                "1:scancel (cordon): refused by the sandbox's policy [scope-target]: job $direct is not in this sandbox's scope (SLURM_SCOPE=project)" \
+                "1:scancel (cordon): refused by the sandbox's policy: argv[1]: '$direct': the operand names job $direct, which is not in scope (SLURM_SCOPE=project: only the jobs of sandbox sessions of this project): name a job of the scope, or change SLURM_SCOPE [job-out-of-scope]" \
                 "$rc:$out"
         check "$be: ... and that job still runs" "RUNNING" \
                 "$(squeue -h -j "$direct" -o %T 2>&1)"
@@ -106,7 +106,7 @@ for be in ns landlock; do
         out=$(in_box "$be" sbatch -o /etc/cordon-job.out --wrap true 2>&1)
         rc=$?
         check_like "$be: --output outside the project is refused with its rule" \
-                "1:sbatch (cordon): refused by the sandbox's policy \[*\]: *-o*" "$rc:$out"
+                "1:sbatch (cordon): refused by the sandbox's policy: *'-o' (--output)*\[path-not-writable\]" "$rc:$out"
         printf '#!/bin/sh\n#SBATCH --get-user-env\ntrue\n' >"$proj/getenv.sh"
         out=$(in_box "$be" sbatch getenv.sh 2>&1)
         rc=$?
@@ -121,7 +121,7 @@ for be in ns landlock; do
         out=$(in_box "$be" sbatch -o "evil-$be.out" --wrap true 2>&1)
         rc=$?
         check_like "$be: --output through a link planted in the project is refused [path-link]" \
-                "1:*\[path-link\]*evil-$be.out*" "$rc:$out"
+                "1:*evil-$be.out' passes through a symbolic link on the host*\[path-link\]" "$rc:$out"
         out=$(in_box "$be" sbatch -o "evil-dir-$be/x.out" --wrap true 2>&1)
         rc=$?
         check_like "$be: ... and through a linked directory" "1:*\[path-link\]*" "$rc:$out"
@@ -154,7 +154,25 @@ s.connect(sys.argv[1]); print("connected")' "$SLURM_DIR/run/munge.socket" 2>&1)
         check "$be: control: outside, the test user reaches it" "connected" "$out"
 done
 
-scancel "$direct" 2>/dev/null
+# Each scope's view: a held job of one sandbox, the job submitted outside, seen from another
+# sandbox of the same project under each SLURM_SCOPE.
+held=$(in_box ns sbatch --parsable --hold -o "$proj/held.out" --wrap true 2>&1)
+seen_as() { as_user "$CORDON" run -q --backend ns --set "SLURM_SCOPE=$1" -- squeue -h -o %i 2>&1 |
+        grep -xE "$held|$direct" | sort -n | paste -sd' '; }
+check "SLURM_SCOPE=session: another sandbox sees neither the held job nor the outside one" "" \
+        "$(seen_as session)"
+check "SLURM_SCOPE=project: it sees the project's held job, not the outside one" "$held" \
+        "$(seen_as project)"
+check "SLURM_SCOPE=user: it sees both" "$(printf '%s\n' "$held" "$direct" | sort -n | paste -sd' ')" \
+        "$(seen_as user)"
+check "SLURM_SCOPE=none: it sees both" "$(printf '%s\n' "$held" "$direct" | sort -n | paste -sd' ')" \
+        "$(seen_as none)"
+out=$(as_user "$CORDON" run -q --backend ns --set SLURM_SCOPE=session -- scancel "$held" 2>&1)
+check_like "SLURM_SCOPE=session: scancel of the project's job from another session is refused" \
+        "*\[job-out-of-scope\]" "$out"
+out=$(in_box ns sacct --allusers 2>&1)
+check_like "sacct --allusers is refused in every scope" "*--allusers*" "$out"
+scancel "$held" "$direct" 2>/dev/null
 
 # A site with cordon's SPANK plugin: the chaperon adds --cordon (and the sandbox's network mode)
 # instead of a wrapper, and the plugin confines the job on the node.
@@ -196,7 +214,7 @@ check_like "each sandbox that called Slurm left a log" "+([0-9])" "$logs"
 check "the logs record the sbatch calls" "yes" \
         "$(grep -lq 'sbatch' "$state"/*.log 2>/dev/null && echo yes)"
 check "the logs record the refusals with their rule" "yes" \
-        "$(grep -q '\[scope-target\]' "$state"/*.log 2>/dev/null && echo yes)"
+        "$(grep -q '\[job-out-of-scope\]' "$state"/*.log 2>/dev/null && echo yes)"
 check "no log holds the cluster's configuration path as a value" "" \
         "$(grep -l "SLURM_CONF=$SLURM_CONF" "$state"/*.log 2>/dev/null)"
 check "the log directory is the user's and private" "$u 700" "$(stat -c '%U %a' "$state" 2>&1)"

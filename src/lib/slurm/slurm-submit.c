@@ -151,9 +151,14 @@ static int check_path(struct checker *C, const struct cordon_slurm_use *u, size_
                                       write ? "writable" : "readable");
                 if (C->p->recheck_path && (r = C->p->recheck_path(C->p->userdata, path, write)) < 0)
                         return r == -ENOMEM ? r
-                                            : refuse(C, u, argi, "path-link",
-                                                     "'%s' cannot be used as it is on the host: %s",
-                                                     path, strerror(-r));
+                               : r == -ELOOP
+                                   ? refuse(C, u, argi, "path-link",
+                                            "'%s' passes through a symbolic link on the host, "
+                                            "which Slurm would follow outside the sandbox",
+                                            path)
+                                   : refuse(C, u, argi, "path-link",
+                                            "'%s' cannot be used as it is on the host: %s", path,
+                                            strerror(-r));
                 if (value[0] == '/' || cwd_only)
                         break;
         }
