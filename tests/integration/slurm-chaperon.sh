@@ -16,18 +16,18 @@ if [ "$(id -u)" != 0 ]; then
 fi
 slurm_require
 
-plan 60
+plan 69
 u=$SLURM_TEST_USER
 home=$(getent passwd "$u" | cut -d: -f6)
 secret="cordon-slurm-secret-$$"
 mkdir -p "$home/.ssh"
-printf '%s\n' "$secret" >"$home/.ssh/id_cordon_slurm"
+printf '%s\n' "$secret" >"$home/.ssh/id_cordon_slurm_$$"
 chown -R "$u:" "$home/.ssh"
 chmod 700 "$home/.ssh"
-chmod 600 "$home/.ssh/id_cordon_slurm"
+chmod 600 "$home/.ssh/id_cordon_slurm_$$"
 state="$home/.local/state/cordon/chaperon"
 trap_add() { trap "$(trap -p EXIT | sed "s/^trap -- '\(.*\)' EXIT$/\1/"); $1" EXIT; }
-trap_add "rm -f '$home/.ssh/id_cordon_slurm'"
+trap_add "rm -f '$home/.ssh/id_cordon_slurm_$$'"
 proj=$SLURM_USER_DIR/proj
 mkdir -p "$proj"
 chown "$u:" "$proj"
@@ -50,7 +50,7 @@ in_box() {
 cat >"$proj/peek.sh" <<JOB
 #!/bin/sh
 echo "backend=\${SANDBOX_BACKEND:-none}"
-cat "$home/.ssh/id_cordon_slurm" 2>&1 || true
+cat "$home/.ssh/id_cordon_slurm_$$" 2>&1 || true
 JOB
 chown "$u:" "$proj/peek.sh"
 
@@ -82,12 +82,14 @@ for be in ns landlock; do
 
         # The scope (project, the default): the sandbox sees its project's jobs only.
         seen=$(in_box "$be" squeue -h -o %i 2>&1)
-        check "$be: squeue inside does not list the job submitted outside" "" \
-                "$(grep -x "$direct" <<<"$seen")"
+        rc=$?
+        check "$be: squeue inside succeeds and does not list the job submitted outside" "0:" \
+                "$rc:$(grep -x "$direct" <<<"$seen")"
         sid=$(in_box "$be" sbatch --parsable -o "$proj/sleep-$be.out" --wrap 'sleep 300' 2>&1)
         slurm_wait_job "$sid" RUNNING 30 2>/dev/null
         seen=$(in_box "$be" squeue -h -o %i 2>&1)
-        check "$be: squeue inside lists the sandbox's running job" "$sid" "$(grep -x "$sid" <<<"$seen")"
+        rc=$?
+        check "$be: squeue inside lists the sandbox's running job" "0:$sid" "$rc:$(grep -x "$sid" <<<"$seen")"
         out=$(in_box "$be" scancel "$direct" 2>&1)
         rc=$?
         check "$be: scancel of a job out of scope is refused, naming the job and the rule" \
@@ -133,7 +135,7 @@ for be in ns landlock; do
         check "$be: nothing was queued by the refused calls" "$before" "$(squeue -h -o %i | wc -l)"
 
         # srun inside: the step runs confined too.
-        out=$(in_box "$be" srun cat "$home/.ssh/id_cordon_slurm" 2>&1)
+        out=$(in_box "$be" srun cat "$home/.ssh/id_cordon_slurm_$$" 2>&1)
         rc=$?
         check_like "$be: srun inside runs its step confined: the planted file is unreadable" \
                 "[1-9]*:*@(Permission denied|No such file)*" "$rc:$out"
@@ -153,6 +155,42 @@ s = socket.socket(socket.AF_UNIX)
 s.connect(sys.argv[1]); print("connected")' "$SLURM_DIR/run/munge.socket" 2>&1)
         check "$be: control: outside, the test user reaches it" "connected" "$out"
 done
+
+# The network: a job from a sandbox with no network has none on the node either.
+port=$(python3 -S -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 -S -c 'import socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(16)
+while True:
+    c, _ = s.accept(); c.sendall(b"HOST"); c.close()' "$port" &
+listener=$!
+trap_add "kill $listener 2>/dev/null"
+for _ in $(seq 50); do (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
+connect="exec 3<>/dev/tcp/127.0.0.1/$port && head -c 4 <&3 || echo UNREACHABLE"
+id=$(as_user sbatch --parsable -o "$proj/net-direct.out" --wrap "bash -c '$connect'" 2>&1)
+slurm_wait_job "$id" COMPLETED 30 2>/dev/null
+check "control: a job submitted outside reaches the host's 127.0.0.1:$port" "HOST" \
+        "$(tr -d '\n' <"$proj/net-direct.out" 2>&1)"
+id=$(as_user "$CORDON" run -q --backend ns --net isolated -- sbatch --parsable \
+        -o "$proj/net-box.out" --wrap "bash -c '$connect'" 2>&1)
+slurm_wait_job "$id" COMPLETED 60 2>/dev/null
+check "a job from a sandbox with --net isolated cannot reach it on the node" "UNREACHABLE" \
+        "$(grep -o 'UNREACHABLE\|HOST' "$proj/net-box.out" 2>&1 | paste -sd' ')"
+
+# More refused submissions: each names its option and rule.
+while IFS='|' read -r what rule; do
+        # shellcheck disable=SC2086 # the options are words
+        out=$(in_box ns sbatch $what --wrap true 2>&1)
+        check_like "refused: sbatch $what [$rule]" "*\[$rule\]" "$out"
+done <<REFUSED
+--export=GITHUB_TOKEN|export-blocked
+--chdir=/etc|path-not-readable
+--error=$home/.bashrc|path-not-writable
+--input=$home/.ssh/id_cordon_slurm_$$|path-not-readable
+--get-user-env=10L|option-refused
+REFUSED
+out=$(in_box ns srun --multi-prog "$home/.ssh/id_cordon_slurm_$$" 2>&1)
+check_like "refused: srun --multi-prog with a file outside" "*\[path-not-readable\]" "$out"
 
 # Each scope's view: a held job of one sandbox, the job submitted outside, seen from another
 # sandbox of the same project under each SLURM_SCOPE.
@@ -191,7 +229,7 @@ if [ -n "${CORDON_SPANK:-}" ] && [ -f "$CORDON_SPANK" ]; then
         check_like "spank: the plugin confined the job: the planted file is unreadable" \
                 "backend=landlock*Permission denied*" "$(paste -sd' ' <<<"$job_out")"
         out=$(as_user "$CORDON" run -q --backend ns --net isolated -- srun cat \
-                "$home/.ssh/id_cordon_slurm" 2>&1)
+                "$home/.ssh/id_cordon_slurm_$$" 2>&1)
         check_like "spank: srun from the sandbox runs its step under the plugin" \
                 "*Permission denied*" "$out"
         slurm_set_plugstack ""
@@ -200,6 +238,11 @@ elif [ "${CORDON_TESTS_MUST_RUN:-0}" = 1 ]; then
 else
         for _ in 1 2 3; do skip "the SPANK plugin is not built here" "spank: a job under the plugin"; done
 fi
+
+# A sandbox that never calls Slurm starts no chaperon: no log is left.
+before=$(ls "$state" | wc -l)
+in_box ns true
+check "a sandbox that calls no Slurm command leaves no chaperon log" "$before" "$(ls "$state" | wc -l)"
 
 # Retention: an old log of the user's goes at the next chaperon's start, other files stay.
 old_log="$state/oldhost_4242_20200101T000000Z.log"

@@ -192,6 +192,14 @@ static int on_ring(struct cordon_loop_io *io, int fd, uint32_t revents, void *us
         struct cordon_launch *l = &sb->l;
         /* Once: from here on the chaperon reads the doorbell itself. */
         l->slurm.io = cordon_loop_io_free(io);
+        /* The end of file (every process of the sandbox gone, no ring) is readable too: no
+         * chaperon then. */
+        char c;
+        ssize_t n = recv(l->slurm.fd[0], &c, 1, MSG_PEEK | MSG_DONTWAIT);
+        if (n <= 0 && !(n < 0 && (errno == EAGAIN || errno == EINTR))) {
+                l->slurm.fd[0] = safe_close(l->slurm.fd[0]);
+                return 0;
+        }
         int r = spawn(sb);
         if (r < 0 && l->warn) {
                 char m[256];
