@@ -15,8 +15,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "lib/slurm/slurm-names.h"
 #include "shared/fd-util.h"
 #include "shared/path-util.h"
@@ -24,127 +22,8 @@
 
 #define DOORBELL_FD 3
 #define CONFIG_FD   4
-#define CONFIG_MAX  (1u << 20)
 /* The most calls served at once: a sandbox that rings faster waits for one to end. */
 #define CALLS_MAX 32
-
-static const char *const scopes[] = {"session", "project", "user", "none", NULL};
-
-void chaperon_config_clear(struct chaperon_config *c)
-{
-        free(c->session);
-        free(c->project);
-        free(c->user);
-        cordon_list_clear(&c->read_roots);
-        cordon_list_clear(&c->write_roots);
-        cordon_list_clear(&c->blocked_env);
-        cordon_list_clear(&c->blocked_env_pat);
-        free(c->cordon);
-        for (char **a = c->wrap_args; a && *a; a++)
-                free(*a);
-        free(c->wrap_args);
-        free(c->state_dir);
-        free(c->net_mode);
-        cordon_chaperon_log_free(c->log);
-        *c = (struct chaperon_config){0};
-}
-
-static int get_list(json_t *o, const char *key, struct cordon_list *l)
-{
-        json_t *a = json_object_get(o, key), *v;
-        size_t i;
-        if (!json_is_array(a))
-                return -EINVAL;
-        json_array_foreach(a, i, v)
-        {
-                if (!json_is_string(v))
-                        return -EINVAL;
-                int r = cordon_list_add(l, json_string_value(v), "chaperon");
-                if (r < 0)
-                        return r;
-        }
-        return 0;
-}
-
-static int get_string(json_t *o, const char *key, char **ret)
-{
-        const char *v = json_string_value(json_object_get(o, key));
-        if (!v)
-                return -EINVAL;
-        return (*ret = strdup(v)) ? 0 : -ENOMEM;
-}
-
-int chaperon_config_read(int fd, struct chaperon_config *c, char *why, size_t why_size)
-{
-        _cleanup_free_ char *text = NULL;
-        size_t len = 0;
-        int r = read_full_fd(fd, CONFIG_MAX, &text, &len);
-        if (r < 0) {
-                snprintf(why, why_size, "cannot read the configuration: %s", strerror(-r));
-                return r;
-        }
-        json_error_t e;
-        json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e);
-        if (!json_is_object(o)) {
-                snprintf(why, why_size, "the configuration is not a JSON object: %s", e.text);
-                json_decref(o);
-                return -EINVAL;
-        }
-        const char *scope = json_string_value(json_object_get(o, "scope"));
-        c->scope = -1;
-        for (int i = 0; scope && scopes[i]; i++)
-                if (streq(scope, scopes[i]))
-                        c->scope = i;
-        json_t *uid = json_object_get(o, "uid");
-        json_t *level = json_object_get(o, "log_level"),
-               *days = json_object_get(o, "log_retain_days");
-        r = c->scope < 0 || !json_is_integer(uid) || !json_is_integer(level) ||
-                    json_integer_value(level) < 0 ||
-                    json_integer_value(level) >= _CORDON_CHAPERON_LEVEL_MAX ||
-                    !json_is_integer(days) || json_integer_value(days) < 0
-                ? -EINVAL
-                : 0;
-        if (r >= 0) {
-                c->uid = (uid_t)json_integer_value(uid);
-                c->log_level = (int)json_integer_value(level);
-                c->log_retain_days = (uint64_t)json_integer_value(days);
-        }
-        if (r >= 0)
-                r = get_string(o, "session", &c->session);
-        if (r >= 0)
-                r = get_string(o, "project", &c->project);
-        if (r >= 0)
-                r = get_string(o, "user", &c->user);
-        if (r >= 0)
-                r = get_list(o, "read_roots", &c->read_roots);
-        if (r >= 0)
-                r = get_list(o, "write_roots", &c->write_roots);
-        if (r >= 0)
-                r = get_list(o, "blocked_env", &c->blocked_env);
-        if (r >= 0)
-                r = get_list(o, "blocked_env_patterns", &c->blocked_env_pat);
-        /* The wrapper that confines a job on the node as the sandbox was: cordon run with the
-         * same project, backend and network mode (the node reads the same configuration files
-         * from the same home). */
-        const char *backend = json_string_value(json_object_get(o, "backend"));
-        const char *net = json_string_value(json_object_get(o, "net_mode"));
-        if (r >= 0 && (!backend || !net))
-                r = -EINVAL;
-        const char *const wrap[] = {"run",       "-q",    "--project-dir", c->project,
-                                    "--backend", backend, "--net",         net};
-        if (r >= 0 && !(c->wrap_args = calloc(ELEMENTSOF(wrap) + 1, sizeof(char *))))
-                r = -ENOMEM;
-        for (size_t k = 0; r >= 0 && k < ELEMENTSOF(wrap); k++)
-                if (!(c->wrap_args[k] = strdup(wrap[k])))
-                        r = -ENOMEM;
-        if (r >= 0 && !(c->net_mode = strdup(net)))
-                r = -ENOMEM;
-        json_decref(o);
-        if (r < 0)
-                snprintf(why, why_size, "the configuration lacks a key or has a wrong type: %s",
-                         strerror(-r));
-        return r;
-}
 
 /* The cordon program that wraps a job: beside this chaperon in an install into one directory,
  * in the build tree (build/src/slurm/ and build/src/cli/cordon), else the install's bin
@@ -251,7 +130,7 @@ int main(int argc, char **argv)
         }
         (void)cordon_chaperon_log_line(c.log, CORDON_CHAPERON_INFO,
                                        "started: session %s, project %s, scope %s", c.session,
-                                       c.project, scopes[c.scope]);
+                                       c.project, chaperon_config_scope_name(c.scope));
         size_t calls = 0;
         for (;;) {
                 if (calls >= CALLS_MAX)

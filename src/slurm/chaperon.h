@@ -32,9 +32,18 @@ struct chaperon_config {
         struct cordon_chaperon_log *log;
 };
 
+/* The config (chaperon-config.c). Whatever the answer, @c is cleared with
+ * chaperon_config_clear() afterwards. */
 void chaperon_config_clear(struct chaperon_config *c);
-/* Reads the config from @fd (at most 1 MiB of JSON). 0 or -errno, with @why saying what. */
+/* Reads the config from @fd (at most 1 MiB of JSON) and parses it. 0 or -errno, with @why
+ * saying what. */
 int chaperon_config_read(int fd, struct chaperon_config *c, char *why, size_t why_size);
+/* Parses @text (@len bytes, at most 1 MiB): 0, -EINVAL for a missing key or a value of a wrong
+ * type or range, -EFBIG past the limit, -ENOMEM; @why says what. */
+int chaperon_config_parse(const char *text, size_t len, struct chaperon_config *c, char *why,
+                          size_t why_size);
+/* "session", "project", "user", "none" for SLURM_SCOPE @scope (0..3), else NULL. */
+const char *chaperon_config_scope_name(int scope);
 
 /* A stub's request (chaperon-request.c): JSON {"argv": [...], "cwd": "/...", "env": {...}}. */
 struct chaperon_request {
