@@ -1,8 +1,8 @@
 # shellcheck shell=bash disable=SC2034,SC2154
 # What the benchmarks share; sourced by bench/startup.sh, bench/config.sh, bench/notify.sh,
-# bench/session.sh and (for the Python helpers and the stage) bench/compare.sh, never run. A
-# script sources it first thing after `set -eu`, sets `iterations` (and `bench_has_check=1` if
-# it takes --check), then calls bench_args "$@".
+# bench/session.sh, bench/slurm.sh and (for the Python helpers and the stage) bench/compare.sh,
+# never run. A script sources it first thing after `set -eu`, sets `iterations` (and
+# `bench_has_check=1` if it takes --check), then calls bench_args "$@".
 #
 # It sets: self (the script, resolved), repo (the checkout above bench/), bench_name (the
 # script's file name, the prefix of every message), user (BENCH_USER, default cordon-test),
