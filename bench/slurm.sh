@@ -16,8 +16,8 @@
 #             same calls as the same user outside any sandbox, once before the sandboxes and once
 #             after them, pooled (both blocks' medians are printed too). The squeue calls come
 #             after the sbatch calls so that the sandbox has jobs in its scope, as one that asks
-#             for its queue does (with none in scope the chaperon runs `squeue --jobs=0`, which
-#             Slurm 22.05 refuses). Each sandbox has a state directory of its own (the chaperon's
+#             for its queue does (with none in scope the chaperon prints the header alone).
+#             Each sandbox has a state directory of its own (the chaperon's
 #             job registry: its scope is its own jobs), and between the blocks the script waits
 #             for the queue to empty. Checked, or the run ends: every call inside had the
 #             doorbell, the chaperon's log records each of them, no call outside had it.
