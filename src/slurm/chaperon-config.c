@@ -2,6 +2,7 @@
  * chaperon's descriptor 4 (lib/launch/slurm-doorbell.c), parsed apart from main() so that the
  * unit tests and the fuzz target reach it. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +102,8 @@ int chaperon_config_parse(const char *text, size_t len, struct chaperon_config *
         json_t *uid = json_object_get(o, "uid");
         json_t *level = json_object_get(o, "log_level"),
                *days = json_object_get(o, "log_retain_days");
-        r = c->scope < 0 || !json_is_integer(uid) || !json_is_integer(level) ||
+        r = c->scope < 0 || !json_is_integer(uid) || json_integer_value(uid) < 0 ||
+                    json_integer_value(uid) >= (json_int_t)UINT32_MAX || !json_is_integer(level) ||
                     json_integer_value(level) < 0 ||
                     json_integer_value(level) >= _CORDON_CHAPERON_LEVEL_MAX ||
                     !json_is_integer(days) || json_integer_value(days) < 0

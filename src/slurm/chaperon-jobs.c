@@ -1,7 +1,9 @@
 /* The chaperon's registry of the jobs sandboxes submitted (SLURM_SCOPE session and project): one
  * line per job, "ID<TAB>SESSION<TAB>PROJECT", appended under an flock() in jobs.tsv of the
  * chaperon's state directory (the log's, 0700 and the user's own). Nothing of a sandbox's
- * writes it: only the chaperon, after sbatch said which id it got. */
+ * writes it: only the chaperon, after sbatch said which id it got. Once it passes
+ * REGISTRY_ROTATE, the add that meets it keeps the newest half of the lines (the oldest jobs
+ * have long ended), written to a new file renamed over it, all under the lock of jobs.lock. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,11 +16,14 @@
 #include "shared/fd-util.h"
 #include "slurm/chaperon.h"
 
-#define REGISTRY     "jobs.tsv"
-#define REGISTRY_MAX (16u * 1024 * 1024)
-#define IDS_MAX      100000u
+#define REGISTRY        "jobs.tsv"
+#define REGISTRY_NEW    "jobs.tsv.new"
+#define REGISTRY_LOCK   "jobs.lock"
+#define REGISTRY_MAX    (16u * 1024 * 1024)
+#define REGISTRY_ROTATE (REGISTRY_MAX / 2)
+#define IDS_MAX         100000u
 
-static int open_registry(const struct chaperon_config *c, int flags)
+static int open_in_state(const struct chaperon_config *c, const char *name, int flags)
 {
         char err[256];
         _cleanup_close_ int dfd =
@@ -26,7 +31,8 @@ static int open_registry(const struct chaperon_config *c, int flags)
                            err, sizeof(err));
         if (dfd < 0)
                 return dfd;
-        int fd = openat(dfd, REGISTRY, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+        /* Non-blocking: a FIFO put there fails its checks below rather than hang the open. */
+        int fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0600);
         if (fd < 0)
                 return -errno;
         struct stat st;
@@ -37,11 +43,56 @@ static int open_registry(const struct chaperon_config *c, int flags)
         return fd;
 }
 
+static int open_registry(const struct chaperon_config *c, int flags)
+{
+        return open_in_state(c, REGISTRY, flags);
+}
+
+/* Keeps the newest half of the registry's lines: a new file renamed over it. Called with the
+ * lock file held. */
+static int rotate(const struct chaperon_config *c, int fd)
+{
+        _cleanup_free_ char *text = NULL;
+        size_t len = 0;
+        if (lseek(fd, 0, SEEK_SET) < 0)
+                return -errno;
+        int r = read_full_fd(fd, REGISTRY_MAX, &text, &len);
+        if (r < 0)
+                return r;
+        const char *keep = text + len / 2;
+        const char *nl = memchr(keep, '\n', len - (size_t)(keep - text));
+        keep = nl ? nl + 1 : text + len;
+        char err[256];
+        _cleanup_close_ int dfd = dir_open_owned(AT_FDCWD, c->state_dir, DIR_OPEN_PRIVATE,
+                                                 c->state_dir, err, sizeof(err));
+        if (dfd < 0)
+                return dfd;
+        (void)unlinkat(dfd, REGISTRY_NEW, 0);
+        _cleanup_close_ int nfd =
+            openat(dfd, REGISTRY_NEW, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (nfd < 0)
+                return -errno;
+        r = write_all(nfd, keep, len - (size_t)(keep - text));
+        if (r < 0 || renameat(dfd, REGISTRY_NEW, dfd, REGISTRY) < 0) {
+                r = r < 0 ? r : -errno;
+                (void)unlinkat(dfd, REGISTRY_NEW, 0);
+                return r;
+        }
+        return 0;
+}
+
 int chaperon_jobs_add(const struct chaperon_config *c, uint32_t id)
 {
         if (strpbrk(c->project, "\t\n") || strpbrk(c->session, "\t\n"))
                 return -EINVAL;
-        _cleanup_close_ int fd = open_registry(c, O_WRONLY | O_APPEND | O_CREAT);
+        /* Writers take the lock file, so that a rotation's rename cannot strand an append on
+         * the file it replaced; readers lock the registry itself (shared). */
+        _cleanup_close_ int lock = open_in_state(c, REGISTRY_LOCK, O_RDONLY | O_CREAT);
+        if (lock < 0)
+                return lock;
+        if (flock(lock, LOCK_EX) < 0)
+                return -errno;
+        _cleanup_close_ int fd = open_registry(c, O_RDWR | O_APPEND | O_CREAT);
         if (fd < 0)
                 return fd;
         if (flock(fd, LOCK_EX) < 0)
@@ -51,6 +102,16 @@ int chaperon_jobs_add(const struct chaperon_config *c, uint32_t id)
                 return -errno;
         if ((uint64_t)st.st_size > REGISTRY_MAX)
                 return -EFBIG;
+        if ((uint64_t)st.st_size >= REGISTRY_ROTATE) {
+                int r = rotate(c, fd);
+                if (r < 0)
+                        return r;
+                fd = safe_close(fd);
+                if ((fd = open_registry(c, O_RDWR | O_APPEND)) < 0)
+                        return fd;
+                if (flock(fd, LOCK_EX) < 0)
+                        return -errno;
+        }
         char *line = NULL;
         int n = asprintf(&line, "%u\t%s\t%s\n", id, c->session, c->project);
         if (n < 0)

@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,4 +295,29 @@ Test(chaperon_jobs, id_count_limit)
         cr_assert_eq(chaperon_jobs_in_scope(&c, &ids, &n), -E2BIG);
         cr_assert_null(ids);
         cr_assert_eq(n, 0);
+}
+
+Test(chaperon_jobs, rotation_keeps_the_newest_half)
+{
+        /* Past 8 MiB an add keeps the newest half of the lines, then appends. */
+        const size_t rotate = 8u * 1024 * 1024;
+        size_t cap = rotate + 64, w = 0;
+        _cleanup_free_ char *text = malloc(cap);
+        cr_assert_not_null(text);
+        for (size_t i = 1; w < rotate; i++)
+                w += (size_t)snprintf(text + w, cap - w, "%zu\tother\t/q\n", i);
+        write_registry(text);
+        add_as("sess-a", "/p", 4242);
+        struct stat st;
+        cr_assert_eq(stat(registry, &st), 0);
+        cr_assert_lt((size_t)st.st_size, rotate / 2 + 64, "size %jd", (intmax_t)st.st_size);
+        cr_assert_eq(st.st_mode & 07777, 0600);
+        _cleanup_free_ char *now = NULL;
+        size_t len = 0;
+        cr_assert_eq(read_full_file(registry, 16u << 20, &now, &len), 0);
+        cr_assert(strstr(now, "4242\tsess-a\t/p\n"), "the new line is kept");
+        cr_assert_neq(strncmp(now, "1\tother\n", 8), 0, "the oldest line is gone");
+        cr_assert_null(strstr(now, "\n2\tother\n"), "and the next");
+        cr_assert(now[0] != '\t' && strchr("0123456789", now[0]), "starts at a whole line");
+        cr_assert_str_eq(in_scope(1, "x", "/p"), "4242");
 }
