@@ -26,8 +26,13 @@ chown -R "$u:" "$home/.ssh"
 chmod 700 "$home/.ssh"
 chmod 600 "$home/.ssh/id_cordon_slurm_$$"
 state="$home/.local/state/cordon/chaperon"
-trap_add() { trap "$(trap -p EXIT | sed "s/^trap -- '\(.*\)' EXIT$/\1/"); $1" EXIT; }
-trap_add "rm -f '$home/.ssh/id_cordon_slurm_$$'"
+listener=
+# What the file started; slurm_stop (the library's EXIT trap) after it.
+cleanup() {
+        rm -f "$home/.ssh/id_cordon_slurm_$$"
+        [ -n "$listener" ] && kill "$listener" 2>/dev/null
+}
+trap 'cleanup; slurm_stop' EXIT
 proj=$SLURM_USER_DIR/proj
 mkdir -p "$proj"
 chown "$u:" "$proj"
@@ -164,7 +169,6 @@ s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(16)
 while True:
     c, _ = s.accept(); c.sendall(b"HOST"); c.close()' "$port" &
 listener=$!
-trap_add "kill $listener 2>/dev/null"
 for _ in $(seq 50); do (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
 connect="exec 3<>/dev/tcp/127.0.0.1/$port && head -c 4 <&3 || echo UNREACHABLE"
 id=$(as_user sbatch --parsable -o "$proj/net-direct.out" --wrap "bash -c '$connect'" 2>&1)
@@ -176,6 +180,11 @@ id=$(as_user "$CORDON" run -q --backend ns --net isolated -- sbatch --parsable \
 slurm_wait_job "$id" COMPLETED 60 2>/dev/null
 check "a job from a sandbox with --net isolated cannot reach it on the node" "UNREACHABLE" \
         "$(grep -o 'UNREACHABLE\|HOST' "$proj/net-box.out" 2>&1 | paste -sd' ')"
+# Ended here, not only at the exit: it holds the descriptors the file inherited (run-tap.sh's
+# locks among them) for as long as it lives.
+kill "$listener" 2>/dev/null
+wait "$listener" 2>/dev/null
+listener=
 
 # More refused submissions: each names its option and rule.
 while IFS='|' read -r what rule; do
@@ -184,7 +193,7 @@ while IFS='|' read -r what rule; do
         check_like "refused: sbatch $what [$rule]" "*\[$rule\]" "$out"
 done <<REFUSED
 --export=GITHUB_TOKEN|export-blocked
---chdir=/etc|path-not-readable
+--chdir=$home/.ssh|path-not-readable
 --error=$home/.bashrc|path-not-writable
 --input=$home/.ssh/id_cordon_slurm_$$|path-not-readable
 --get-user-env=10L|option-refused
