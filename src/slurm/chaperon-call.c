@@ -24,8 +24,10 @@
 #include "slurm/chaperon.h"
 #include "slurm/chaperon-scope.h"
 
-/* The chaperon's own that do: where Slurm and its configuration are, who runs it. */
-static const char *const env_own[] = {"PATH", "HOME", "USER", "LOGNAME", "SLURM_CONF", NULL};
+/* The chaperon's own variables that reach the real command: where Slurm and its configuration
+ * are, who runs it, its token (auth/jwt). */
+static const char *const env_own[] = {"PATH",       "HOME",      "USER", "LOGNAME",
+                                      "SLURM_CONF", "SLURM_JWT", NULL};
 
 struct call {
         const struct chaperon_config *c;

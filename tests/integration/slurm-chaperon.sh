@@ -16,7 +16,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 slurm_require
 
-plan 69
+plan 70
 u=$SLURM_TEST_USER
 home=$(getent passwd "$u" | cut -d: -f6)
 secret="cordon-slurm-secret-$$"
@@ -247,6 +247,10 @@ elif [ "${CORDON_TESTS_MUST_RUN:-0}" = 1 ]; then
 else
         for _ in 1 2 3; do skip "the SPANK plugin is not built here" "spank: a job under the plugin"; done
 fi
+
+# Slurm's token (auth/jwt) stays outside, whatever its shape.
+out=$(as_user env SLURM_JWT=not-a-jwt-shape "$CORDON" run -q --backend ns -- sh -c 'echo "[${SLURM_JWT-unset}]"' 2>&1)
+check "SLURM_JWT does not reach the sandbox" "[unset]" "$out"
 
 # A sandbox that never calls Slurm starts no chaperon: no log is left.
 before=$(ls "$state" | wc -l)

@@ -552,7 +552,9 @@ Test(lower, environment_filtered_and_counted)
         cr_assert_str_eq(env_get("PWD"), project);
         STRV_FOREACH (e, p->envp)
                 cr_assert(strchr(*e, '='), "'%s' has no '='", *e);
-        cr_assert_eq(p->env_rules.blocked_names.n, s.blocked_env_vars.n);
+        /* The settings' names, and Slurm's token (the chaperon runs Slurm on the host). */
+        cr_assert_eq(p->env_rules.blocked_names.n, s.blocked_env_vars.n + 1);
+        cr_assert_not_null(cordon_list_find(&p->env_rules.blocked_names, "SLURM_JWT"));
 }
 
 Test(lower, environment_setenv_applied_and_validated)

@@ -206,6 +206,11 @@ static int lower_env(struct lower *l)
             (r = cordon_list_add(&e->set, net, "cordon")) < 0 ||
             (l->p->cwd && (r = cordon_list_add(&e->set, pwd, "cordon")) < 0))
                 return r;
+        /* Slurm's token (auth/jwt): the chaperon runs Slurm's commands on the host, and nothing
+         * inside needs it (SLURM_SCOPE); an allow list entry still lets it through. */
+        if (!cordon_list_find(&e->allowed, "SLURM_JWT") &&
+            (r = cordon_list_add_unique(&e->blocked_names, "SLURM_JWT", "SLURM_SCOPE")) < 0)
+                return r;
         r = cordon_env_filter_names(e, l->h->envp, &l->p->envp, &l->p->n_env_blocked,
                                     &l->p->env_blocked_names);
         if (r < 0)
