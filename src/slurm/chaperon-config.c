@@ -137,11 +137,31 @@ int chaperon_config_parse(const char *text, size_t len, struct chaperon_config *
                 r = -EINVAL;
         const char *const wrap[] = {"run",       "-q",    "--project-dir", c->project,
                                     "--backend", backend, "--net",         net};
-        if (r >= 0 && !(c->wrap_args = calloc(ELEMENTSOF(wrap) + 1, sizeof(char *))))
+        /* Then the sandbox's own settings (those not built-in), each as --set NAME=VALUE: what
+         * its command line and environment gave it too, so that a job cannot recover what the
+         * sandbox hid. */
+        json_t *baked = json_object_get(o, "settings");
+        size_t n_baked = json_is_array(baked) ? json_array_size(baked) : 0;
+        if (r >= 0 && baked && !json_is_array(baked))
+                r = -EINVAL;
+        if (r >= 0 && n_baked > CHAPERON_SETTINGS_MAX)
+                r = -E2BIG;
+        if (r >= 0 && !(c->wrap_args = calloc(ELEMENTSOF(wrap) + 2 * n_baked + 1, sizeof(char *))))
                 r = -ENOMEM;
+        size_t w = 0;
         for (size_t k = 0; r >= 0 && k < ELEMENTSOF(wrap); k++)
-                if (!(c->wrap_args[k] = strdup(wrap[k])))
+                if (!(c->wrap_args[w++] = strdup(wrap[k])))
                         r = -ENOMEM;
+        for (size_t k = 0; r >= 0 && k < n_baked; k++) {
+                const char *kv = json_string_value(json_array_get(baked, k));
+                if (!kv || !strchr(kv, '=') ||
+                    strlen(kv) != json_string_length(json_array_get(baked, k))) {
+                        r = -EINVAL;
+                        break;
+                }
+                if (!(c->wrap_args[w++] = strdup("--set")) || !(c->wrap_args[w++] = strdup(kv)))
+                        r = -ENOMEM;
+        }
         if (r >= 0 && !(c->net_mode = strdup(net)))
                 r = -ENOMEM;
         json_decref(o);

@@ -34,6 +34,9 @@ struct chaperon_config {
 
 /* The config (chaperon-config.c). Whatever the answer, @c is cleared with
  * chaperon_config_clear() afterwards. */
+/* The most settings the configuration may hand a job's wrapper. */
+#define CHAPERON_SETTINGS_MAX 4096
+
 void chaperon_config_clear(struct chaperon_config *c);
 /* Reads the config from @fd (at most 1 MiB of JSON) and parses it. 0 or -errno, with @why
  * saying what. */

@@ -16,7 +16,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 slurm_require
 
-plan 70
+plan 72
 u=$SLURM_TEST_USER
 home=$(getent passwd "$u" | cut -d: -f6)
 secret="cordon-slurm-secret-$$"
@@ -247,6 +247,20 @@ elif [ "${CORDON_TESTS_MUST_RUN:-0}" = 1 ]; then
 else
         for _ in 1 2 3; do skip "the SPANK plugin is not built here" "spank: a job under the plugin"; done
 fi
+
+# The sandbox's own settings reach its jobs: a file its command line masks stays masked there.
+printf 'masked-%s\n' "$$" >"$proj/masked.txt"
+chown "$u:" "$proj/masked.txt"
+id=$(as_user "$CORDON" run -q --backend ns --net isolated -- sbatch --parsable -o "$proj/unmasked.out" \
+        --wrap "cat $proj/masked.txt; echo end" 2>&1)
+slurm_wait_job "$id" COMPLETED 60 2>/dev/null
+check "control: a job from a sandbox without --mask reads the project file" "masked-$$ end" \
+        "$(paste -sd' ' "$proj/unmasked.out" 2>&1)"
+id=$(as_user "$CORDON" run -q --backend ns --net isolated --mask "$proj/masked.txt" -- sbatch \
+        --parsable -o "$proj/masked.out" --wrap "cat $proj/masked.txt; echo end" 2>&1)
+slurm_wait_job "$id" COMPLETED 60 2>/dev/null
+check "a job from a sandbox with --mask FILE finds it masked too (the settings are baked in)" "end" \
+        "$(paste -sd' ' "$proj/masked.out" 2>&1)"
 
 # Slurm's token (auth/jwt) stays outside, whatever its shape.
 out=$(as_user env SLURM_JWT=not-a-jwt-shape "$CORDON" run -q --backend ns -- sh -c 'echo "[${SLURM_JWT-unset}]"' 2>&1)

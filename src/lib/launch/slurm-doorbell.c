@@ -28,6 +28,7 @@
 #include "lib/slurm/slurm-names.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
+#include "shared/strv.h"
 
 static const char *const scopes[] = {"session", "project", "user", "none"};
 
@@ -91,6 +92,14 @@ static json_t *config_json(const struct cordon_policy *p)
         json_object_set_new(o, "project", json_string(p->project_dir));
         json_object_set_new(o, "user", json_string(user));
         json_object_set_new(o, "uid", json_integer(geteuid()));
+        json_t *baked = json_array();
+        STRV_FOREACH (kv, p->slurm.settings)
+                if (!baked || json_array_append_new(baked, json_string(*kv)) < 0) {
+                        json_decref(baked);
+                        json_decref(o);
+                        return NULL;
+                }
+        json_object_set_new(o, "settings", baked);
         return o;
 }
 

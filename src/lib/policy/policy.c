@@ -233,6 +233,7 @@ _public_ struct cordon_policy *cordon_policy_free(struct cordon_policy *p)
         free(p->net.log_path);
         free(p->git_protected);
         strv_free(p->slurm.paths);
+        strv_free(p->slurm.settings);
         free(p->slurm.stub);
         free(p->slurm.chaperon);
         strv_free(p->git_roots);

@@ -60,6 +60,10 @@ struct cordon_policy_slurm {
          * and then the policy leaves Slurm's commands as the rules make them. */
         char *stub;
         char *chaperon;
+        /* The settings that are not built-in defaults, "NAME=VALUE" (a list's items one by one),
+         * but the backend and network mode (the launch's to decide): what a job a sandbox submits
+         * is confined with on the node, as --set, over the same configuration files. */
+        char **settings;
 };
 
 struct cordon_env_rules {

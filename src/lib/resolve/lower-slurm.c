@@ -5,11 +5,13 @@
  * launch makes for its stubs (launch/mail-shadow.c). The stub hands every call to the chaperon
  * over a socket the launch gives the command (docs/ARCHITECTURE.md, "The chaperon"). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cordon/settings.h"
 #include "lib/policy/diag.h"
 #include "lib/policy/policy.h"
 #include "lib/resolve/lower-internal.h"
@@ -45,6 +47,42 @@ static char *find_on_path(const char *path, const char *name)
         return NULL;
 }
 
+/* The values @s holds that are not built-in defaults, for the jobs' wrapper (policy.h). */
+static int bake_settings(const struct cordon_settings *s, char ***ret)
+{
+        const char *name;
+        for (size_t i = 0; (name = cordon_settings_variable(i)); i++) {
+                if (streq(name, "SANDBOX_BACKEND") || streq(name, "NETWORK_FILTER_MODE"))
+                        continue;
+                ssize_t n = cordon_settings_count(s, name);
+                int r = 0;
+                if (n == -ENOTDIR) {
+                        char buf[8192];
+                        const char *origin = NULL;
+                        r = cordon_settings_get(s, name, buf, sizeof(buf), &origin);
+                        if (r < 0)
+                                return r;
+                        if (cordon_lower_is_builtin(origin) || !origin)
+                                continue;
+                        char *kv = NULL;
+                        if (asprintf(&kv, "%s=%s", name, buf) < 0 || strv_consume(ret, kv) < 0)
+                                return -ENOMEM;
+                        continue;
+                }
+                for (ssize_t k = 0; k < n; k++) {
+                        const char *value = NULL, *origin = NULL;
+                        if ((r = cordon_settings_get_item(s, name, (size_t)k, &value, &origin)) < 0)
+                                return r;
+                        if (cordon_lower_is_builtin(origin))
+                                continue;
+                        char *kv = NULL;
+                        if (asprintf(&kv, "%s=%s", name, value) < 0 || strv_consume(ret, kv) < 0)
+                                return -ENOMEM;
+                }
+        }
+        return 0;
+}
+
 int cordon_lower_slurm(struct lower *l)
 {
         struct cordon_policy *p = l->p;
@@ -52,6 +90,7 @@ int cordon_lower_slurm(struct lower *l)
         p->slurm.scope = s->slurm_scope;
         p->slurm.log_level = s->chaperon_log_level;
         p->slurm.log_retain_days = s->chaperon_log_retain_days;
+
         const char *path = "/usr/local/bin:/usr/bin:/bin";
         STRV_FOREACH (e, p->envp)
                 if (strncmp(*e, "PATH=", 5) == 0)
@@ -69,6 +108,14 @@ int cordon_lower_slurm(struct lower *l)
                 if (r < 0)
                         return r;
         }
+        if (!p->slurm.paths)
+                return 0;
+        int k = bake_settings(s, &p->slurm.settings);
+        if (k < 0)
+                return cordon_diag_set(l->diag, k,
+                                       "SLURM_SCOPE: cannot keep the settings for the jobs a "
+                                       "sandbox submits: %s",
+                                       strerror(-k));
         return 0;
 }
 
