@@ -39,6 +39,9 @@ cp "$build/tests/helpers/session-probe" "$stage/session-probe"
 cp "$build/tests/helpers/confine-self" "$stage/confine-self"
 # The SPANK plugin, where it was built (Slurm's headers installed).
 [ -f "$build/src/slurm/spank/cordon_spank.so" ] && cp "$build/src/slurm/spank/cordon_spank.so" "$stage/cordon_spank.so"
+# A sanitized build (its programs link a sanitizer's runtime): what cannot run in one says so.
+sanitized=
+ldd "$build/src/cli/cordon" 2>/dev/null | grep -qE 'lib(a|ub)san' && sanitized=1
 cp -r "$src/tests" "$stage/tests"
 [ -d "$src/man" ] && cp -r "$src/man" "$stage/man"
 [ -d "$src/include" ] && cp -r "$src/include" "$stage/include"
@@ -139,7 +142,7 @@ run_stream() {
                 mkdir -p "$tmp/home/proj"
                 [ "$user" = "$(id -un)" ] || chown -R "$user:" "$tmp"
                 envs=(CORDON="$stage/cordon" CORDON_SERVE="$stage/cordon-serve" CORDON_SERVE_SESSION="$stage/cordon-serve-session" T_TMP="$tmp" HOME="$tmp/home" T_PROJECT="$tmp/home/proj"
-                      T_SRC="$stage" T_INSTALL="$stage/install" SYSPROBE="$stage/sysprobe" PROXY_HARNESS="$stage/proxy-harness" SESSION_PROBE="$stage/session-probe" CONFINE_SELF="$stage/confine-self" CORDON_SPANK="$([ -f "$stage/cordon_spank.so" ] && echo "$stage/cordon_spank.so")" CORDON_TESTS_MUST_RUN="${CORDON_TESTS_MUST_RUN:-0}"
+                      T_SRC="$stage" T_INSTALL="$stage/install" SYSPROBE="$stage/sysprobe" PROXY_HARNESS="$stage/proxy-harness" SESSION_PROBE="$stage/session-probe" CONFINE_SELF="$stage/confine-self" CORDON_SPANK="$([ -f "$stage/cordon_spank.so" ] && echo "$stage/cordon_spank.so")" CORDON_TESTS_MUST_RUN="${CORDON_TESTS_MUST_RUN:-0}" T_SANITIZED="$sanitized"
                       T_NET_ENV="$net_env" T_USER="$test_user" AGENT_SANDBOX_GIT="${AGENT_SANDBOX_GIT:-}"
                       T_SMALL_FS="$(mountpoint -q "$stage/small.$user" 2>/dev/null && echo "$stage/small.$user")"
                       PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 USER="$user"
