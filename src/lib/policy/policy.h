@@ -62,7 +62,7 @@ struct cordon_policy_slurm {
         char *chaperon;
         /* The settings that are not built-in defaults, "NAME=VALUE" (a list's items one by one),
          * but the backend and network mode (the launch's to decide): what a job a sandbox submits
-         * is confined with on the node, as --set, over the same configuration files. */
+         * is confined with on the node, over the same configuration files. */
         char **settings;
 };
 
