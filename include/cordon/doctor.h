@@ -117,6 +117,8 @@ enum cordon_doctor_ll_item {
         CORDON_DOCTOR_LL_PROTECTED,    /* "protected": protected files read-only inside
                                         * writable directories (.git/config, agents' settings) */
         CORDON_DOCTOR_LL_HOME_SCRATCH, /* "home_scratch": HOME_ACCESS=tmpwrite's scratch home */
+        CORDON_DOCTOR_LL_UNIX,         /* "unix": the host's unix sockets kept out, the command's
+                                        * own usable, in every network mode */
         _CORDON_DOCTOR_LL_MAX,
 };
 

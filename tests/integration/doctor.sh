@@ -244,7 +244,7 @@ else
         not_ok "landlock backend: its gaps are listed" "$out_ll"
 fi
 case $(printf '%s\n' "$out_ns" | grep '^  landlock: usable') in
-"  landlock: usable, without namespaces: "*" of 13 items work here, $gaps gaps (cordon doctor --backend landlock lists them)")
+"  landlock: usable, without namespaces: "*" of 14 items work here, $gaps gaps (cordon doctor --backend landlock lists them)")
         ok "other backends: landlock on one line, counting its $gaps gaps" ;;
 *) [ "$landlock" = unavailable ] && ok "other backends: landlock unavailable # SKIP no Landlock" ||
         not_ok "other backends: landlock on one line, counting its $gaps gaps" "$out_ns" ;;
@@ -308,7 +308,7 @@ esac
 # The landlock backend's items. Controls: the ABI from Python (above), the kernel's seccomp user
 # notification (the action, pidfd_getfd and Linux 5.14 for SECCOMP_ADDFD_FLAG_SEND), and what a
 # command really gets under --backend landlock for the items a command can try.
-ll_items=tmpdir,tmp,shm,pty,scope,tcp,proxied,filtered,proc,passwd,home_seeded,protected,home_scratch
+ll_items=tmpdir,tmp,shm,pty,scope,tcp,proxied,filtered,proc,passwd,home_seeded,protected,home_scratch,unix
 notify_kernel=$(python3 -c 'import ctypes, errno, os
 libc = ctypes.CDLL(None, use_errno=True)
 action = ctypes.c_uint32(0x7fc00000)  # SECCOMP_RET_USER_NOTIF
@@ -361,6 +361,8 @@ if [ "$landlock" != unavailable ]; then
         case $tried in *shm=yes*) notify=yes ;; *) notify=no ;; esac
         want="$want proxied=$(yn [ "$abi" -ge 4 -a "$seccomp" = yes -a "$notify" = yes ]) filtered=no proc=no passwd=no"
         want="$want home_seeded=no protected=no $home_tried"
+        # unix: ABI 9, or the notifications (a command under open tries both halves below).
+        want="$want unix=$(yn [ "$abi" -ge 9 -o \( "$seccomp" = yes -a "$notify" = yes \) ])"
 else
         want=$(printf '%s' "$ll_items" | tr , '\n' | sed 's/$/=no/' | paste -sd' ')
 fi

@@ -226,10 +226,18 @@ except (BrokenPipeError, ConnectionResetError):
 except OSError as e:
     print("error", e.errno)'
 out=$(call $B "$(exec_req python3 -c "$CONNECT" "$RUN/$B.sock")")
-check "a sandboxed process given the socket: closed unanswered" "closed" "$(q "$out" 'd["result"]["stdout"].strip()')"
+# The landlock backend's supervisor refuses the connect before the holder sees it (EACCES: not a
+# unix socket the command bound, landlock-open-unix.sh); the holder's own refusal is the ns
+# backend's to show.
+check "a sandboxed process given the socket: $(on_backend "closed unanswered" "refused before the holder (EACCES)")" \
+        "$(on_backend closed "error 13")" "$(q "$out" 'd["result"]["stdout"].strip()')"
 check "the same client outside is served (positive control)" "answered" "$(python3 -c "$CONNECT" "$RUN/$B.sock")"
-check_like "the holder logs the refusal" "*refused a connection: *$(on_backend "is in another pid namespace (a sandbox)" "runs below a cordon reaper")*" \
-        "$(cat "$T_TMP/$B.log")"
+if [ "${SANDBOX_BACKEND:-}" = landlock ]; then
+        check "the holder saw no sandboxed connection" "" "$(grep "refused a connection" "$T_TMP/$B.log")"
+else
+        check_like "the holder logs the refusal" "*refused a connection: *is in another pid namespace (a sandbox)*" \
+                "$(cat "$T_TMP/$B.log")"
+fi
 
 # --- terminate ---
 out=$(call $B '{"op":"terminate"}')

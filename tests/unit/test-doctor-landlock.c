@@ -25,8 +25,8 @@ static struct cordon_doctor_landlock_backend with(int abi, bool filter)
 Test(doctor_landlock, items_named_in_order_with_notes)
 {
         static const char *const names[] = {
-            "tmpdir",   "tmp",  "shm",    "pty",         "scope",     "tcp",         "proxied",
-            "filtered", "proc", "passwd", "home_seeded", "protected", "home_scratch"};
+            "tmpdir",   "tmp",  "shm",    "pty",         "scope",     "tcp",          "proxied",
+            "filtered", "proc", "passwd", "home_seeded", "protected", "home_scratch", "unix"};
         struct cordon_doctor_landlock_backend b = with(7, true);
         cr_assert(b.usable);
         for (size_t i = 0; i < _CORDON_DOCTOR_LL_MAX; i++) {
@@ -109,6 +109,27 @@ Test(doctor_landlock, unix_sockets_named_where_refused)
                 cr_expect(strstr(F(b, PTY).note, "isolated refuses") != NULL, "%s", F(b, PTY).note);
                 cr_expect(strstr(F(b, PTY).note, "proxied") == NULL, "%s", F(b, PTY).note);
         }
+}
+
+Test(doctor_landlock, host_unix_sockets_kept_out)
+{
+        /* Before ABI 9 only the notifications keep them out while the command's own work (the
+         * shm item rests on the same machinery); from ABI 9 Landlock does it by path. */
+        struct cordon_doctor_landlock_backend b = with(7, true);
+        cr_expect_eq(F(b, UNIX).works, F(b, SHM).works);
+        if (F(b, UNIX).works)
+                cr_expect(strstr(F(b, UNIX).note, "open and proxied") != NULL &&
+                              strstr(F(b, UNIX).note, "munge") != NULL,
+                          "%s", F(b, UNIX).note);
+        else
+                cr_expect(strstr(F(b, UNIX).note, "refuses socket(AF_UNIX)") != NULL, "%s",
+                          F(b, UNIX).note);
+        b = with(9, true);
+        cr_expect(F(b, UNIX).works);
+        cr_expect(strstr(F(b, UNIX).note, "ABI 9") != NULL, "%s", F(b, UNIX).note);
+        b = with(7, false);
+        cr_expect(!F(b, UNIX).works);
+        cr_expect(strstr(F(b, UNIX).note, "needs seccomp filters") != NULL, "%s", F(b, UNIX).note);
 }
 
 Test(doctor_landlock, what_needs_a_namespace_never_works)

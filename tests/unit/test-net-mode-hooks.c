@@ -11,7 +11,9 @@ struct row {
 };
 
 static const struct row rows[] = {
-    {CORDON_NET_OPEN, CORDON_SECCOMP_NET_ANY, CORDON_SECCOMP_NET_ANY},
+    /* Without a namespace unix sockets kept from the host's (ANY where Landlock has
+     * RESOLVE_UNIX). */
+    {CORDON_NET_OPEN, CORDON_SECCOMP_NET_ANY, CORDON_SECCOMP_NET_OPEN_UNIX},
     {CORDON_NET_FILTERED, CORDON_SECCOMP_NET_FAMILIES, CORDON_SECCOMP_NET_NO_SOCKET},
     /* Without a namespace TCP streams only (STREAM_UNIX where Landlock has RESOLVE_UNIX:
      * cordon_net_mode_rule_no_netns()). */
@@ -49,11 +51,11 @@ Test(net_mode_hooks, consistent_with_the_traits)
                 const struct cordon_net_mode_traits *t = cordon_net_mode_traits(m);
                 const struct cordon_net_mode_hooks *h = cordon_net_mode_hooks(m);
                 /* Whatever the ns backend confines with a namespace, the landlock backend must
-                 * confine at least as strictly with seccomp (resolve's lower-protect.c asks
-                 * t->netns for "has a stand-in"). */
-                cr_expect_eq(t->netns, h->seccomp_rule_no_netns != CORDON_SECCOMP_NET_ANY, "%s",
-                             t->name);
-                cr_expect_geq(h->seccomp_rule_no_netns, h->seccomp_rule, "%s", t->name);
+                 * confine at least as strictly with seccomp, and every mode keeps the host's
+                 * unix sockets out there (resolve's lower-protect.c then makes no masks). */
+                cr_expect_neq(h->seccomp_rule_no_netns, CORDON_SECCOMP_NET_ANY, "%s", t->name);
+                if (t->netns)
+                        cr_expect_geq(h->seccomp_rule_no_netns, h->seccomp_rule, "%s", t->name);
         }
 }
 
@@ -73,10 +75,14 @@ Test(net_mode_hooks, proxied_socket_rule_follows_landlock)
         /* Landlock with LANDLOCK_ACCESS_FS_RESOLVE_UNIX: AF_UNIX, and the ruleset handles it. */
         cr_assert_eq(cordon_net_mode_rule_no_netns(t, 9, &ru), CORDON_SECCOMP_NET_STREAM_UNIX);
         cr_assert(ru);
-        /* The other modes keep their rule whatever the ABI. */
+        /* isolated keeps its rule whatever the ABI. */
         const struct cordon_net_mode_hooks *iso = cordon_net_mode_hooks(CORDON_NET_ISOLATED);
         cr_assert_eq(cordon_net_mode_rule_no_netns(iso, 9, &ru), CORDON_SECCOMP_NET_NO_SOCKET);
         cr_assert_not(ru);
+        /* open: unix sockets kept to the command's own before ABI 9, by Landlock from it. */
         const struct cordon_net_mode_hooks *open = cordon_net_mode_hooks(CORDON_NET_OPEN);
-        cr_assert_eq(cordon_net_mode_rule_no_netns(open, 9, NULL), CORDON_SECCOMP_NET_ANY);
+        cr_assert_eq(cordon_net_mode_rule_no_netns(open, 7, &ru), CORDON_SECCOMP_NET_OPEN_UNIX);
+        cr_assert_not(ru);
+        cr_assert_eq(cordon_net_mode_rule_no_netns(open, 9, &ru), CORDON_SECCOMP_NET_ANY);
+        cr_assert(ru);
 }

@@ -439,18 +439,24 @@ static int served(int how)
 
 Test(notify, unix_note)
 {
-        /* Each rule's note names the gap and both fixes, on one line. */
+        /* Each rule's note names the gap and the ns backend, on one line; isolated's names
+         * network mode open too (the command's own unix sockets), the others never (no mode of
+         * the landlock backend reaches the host's). */
         static const enum cordon_seccomp_net rules[] = {CORDON_SECCOMP_NET_NO_SOCKET,
-                                                        CORDON_SECCOMP_NET_STREAM_INET};
+                                                        CORDON_SECCOMP_NET_STREAM_INET,
+                                                        CORDON_SECCOMP_NET_OPEN_UNIX};
         for (size_t i = 0; i < ELEMENTSOF(rules); i++) {
                 const char *m = cordon_notify_unix_note(rules[i]);
                 cr_assert_not_null(m);
                 cr_expect(strstr(m, "a unix socket was refused") == m, "%s", m);
-                cr_expect(strstr(m, "use the ns backend") != NULL, "%s", m);
-                cr_expect(strstr(m, "network mode open") != NULL, "%s", m);
+                cr_expect(strstr(m, "the ns backend") != NULL, "%s", m);
+                cr_expect((strstr(m, "network mode open") != NULL) ==
+                              (rules[i] == CORDON_SECCOMP_NET_NO_SOCKET),
+                          "%s", m);
                 cr_expect(strstr(m, "AppArmor profile") != NULL, "%s", m);
                 cr_expect(strchr(m, '\n') == NULL, "%s", m);
         }
+        cr_expect(strstr(cordon_notify_unix_note(CORDON_SECCOMP_NET_OPEN_UNIX), "munge") != NULL);
         cr_expect(strstr(cordon_notify_unix_note(CORDON_SECCOMP_NET_NO_SOCKET),
                          "no network namespace") != NULL);
         cr_expect(strstr(cordon_notify_unix_note(CORDON_SECCOMP_NET_STREAM_INET), "ABI 9") != NULL);

@@ -1329,6 +1329,71 @@ Test(seccomp, unix_supervised)
                           "net %d", others[i]);
 }
 
+/* The landlock backend's open network before Landlock ABI 9 (OPEN_UNIX): every family as
+ * without a rule, but unix sockets the supervisor keeps to the command's own; with the notify
+ * bit socket(AF_UNIX) of SOCK_STREAM and SOCK_SEQPACKET is admitted, and bind(), listen() and
+ * connect() reach the supervisor; without it (nothing to check a connect) AF_UNIX is refused. */
+static void check_open_unix(enum cordon_seccomp_tier tier)
+{
+        const struct cordon_seccomp_key k = {
+            .tier = tier, .net = CORDON_SECCOMP_NET_OPEN_UNIX, .notify = true};
+        cr_assert(cordon_seccomp_unix_supervised(&k));
+        cr_assert(cordon_seccomp_connect_notified(&k));
+        cr_assert_eq(cordon_seccomp_unix_notified(&k), 0);
+        struct cordon_bpf b = {.insns = NULL};
+        build(&k, &b);
+        static const struct {
+                unsigned long family, type;
+                int want;
+        } cases[] = {
+            {AF_UNIX, SOCK_STREAM, 0},
+            {AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0},
+            {AF_INET, SOCK_STREAM, 0},
+            {AF_INET, SOCK_DGRAM, 0},
+            {AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0},
+            {AF_NETLINK, SOCK_RAW, 0},
+            {AF_UNIX, SOCK_DGRAM, EACCES},
+            {AF_UNIX, 1UL << 32 | SOCK_DGRAM, EACCES},
+            {AF_UNIX, SOCK_RAW, EACCES},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                int got = socket_under(&b, cases[i].family, cases[i].type, 0);
+                cr_expect_eq(got, cases[i].want, "tier %d: socket(%#lx, %#lx): %s, expected %s",
+                             tier, cases[i].family, cases[i].type, errname(got),
+                             errname(cases[i].want));
+        }
+        cr_expect_eq(run_notified(&b, c_bind_any), NOTIFIED, "bind");
+        cr_expect_eq(run_notified(&b, c_listen_any), NOTIFIED, "listen");
+        cr_expect_eq(run_notified(&b, c_connect_any), NOTIFIED, "connect");
+        check_datagram_pairs(&b);
+        cordon_bpf_clear(&b);
+
+        struct cordon_bpf plain = {.insns = NULL};
+        const struct cordon_seccomp_key p = {.tier = tier, .net = CORDON_SECCOMP_NET_OPEN_UNIX};
+        cr_assert(!cordon_seccomp_unix_supervised(&p));
+        cr_assert(!cordon_seccomp_connect_notified(&p));
+        build(&p, &plain);
+        cr_expect_eq(socket_under(&plain, AF_UNIX, SOCK_STREAM, 0), EACCES);
+        cr_expect_eq(socket_under(&plain, AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK, 0), EACCES);
+        cr_expect_eq(socket_under(&plain, 1UL << 32 | AF_UNIX, SOCK_STREAM, 0), EACCES);
+        cr_expect_eq(socket_under(&plain, AF_INET, SOCK_STREAM, 0), 0);
+        cr_expect_eq(socket_under(&plain, AF_INET, SOCK_DGRAM, 0), 0);
+        cr_expect_eq(socket_under(NULL, AF_UNIX, SOCK_STREAM, 0), 0, "control");
+        /* TCP listen() and connect() are the kernel's (EBADF for -1), not refused. */
+        cr_expect_eq(run(&plain, false, c_listen), EBADF);
+        cr_expect_eq(run(&plain, false, c_connect), EBADF);
+        check_datagram_pairs(&plain);
+        cordon_bpf_clear(&plain);
+}
+
+Test(seccomp, open_unix)
+{
+        if (!cordon_seccomp_notify_available())
+                cr_skip_test("no seccomp user notifications with ADDFD_FLAG_SEND here");
+        check_open_unix(CORDON_SECCOMP_TIER_FULL);
+        check_open_unix(CORDON_SECCOMP_TIER_NET_ONLY);
+}
+
 Test(seccomp, notify_unix_sockets_only_where_refused)
 {
         if (!cordon_seccomp_notify_available())

@@ -35,6 +35,8 @@ static const struct {
                                     "protected files read-only inside writable directories"},
     [CORDON_DOCTOR_LL_HOME_SCRATCH] = {"home_scratch",
                                        "a writable scratch home (HOME_ACCESS=tmpwrite)"},
+    [CORDON_DOCTOR_LL_UNIX] = {"unix",
+                               "the host's unix sockets kept out, the command's own usable"},
 };
 
 _printf_(3, 4) static void set(struct cordon_doctor_ll_feature *f, bool works, const char *fmt, ...)
@@ -121,6 +123,26 @@ static void ll_features(const struct ll_facts *f, struct cordon_doctor_ll_featur
                     "socket(), proxied cannot be confined",
                     f->abi);
         ll_proxied(f, &out[CORDON_DOCTOR_LL_PROXIED]);
+        /* Every network mode keeps the host's unix sockets out (launch-landlock.c): isolated
+         * refuses socket(), proxied and open let the command's reach only its own. */
+        if (f->abi >= CORDON_LANDLOCK_RESOLVE_UNIX_ABI)
+                set(&out[CORDON_DOCTOR_LL_UNIX], true,
+                    "Landlock ABI 9 keeps the host's out by path; isolated refuses socket()");
+        else if (f->seccomp && f->notify)
+                set(&out[CORDON_DOCTOR_LL_UNIX], true,
+                    "a unix socket's connect() reaches only sockets the command bound itself, "
+                    "checked through seccomp user notification, in network modes open and "
+                    "proxied (never ssh-agent, the session bus, Docker or Slurm's munge); "
+                    "isolated refuses socket()");
+        else if (f->seccomp)
+                set(&out[CORDON_DOCTOR_LL_UNIX], false,
+                    "needs Linux 5.14 seccomp user notification: without it network mode open "
+                    "refuses socket(AF_UNIX) (tmux fails), since nothing could keep a connect() "
+                    "from the host's");
+        else
+                set(&out[CORDON_DOCTOR_LL_UNIX], false,
+                    "needs seccomp filters: without them no network mode runs under the "
+                    "landlock backend");
         set(&out[CORDON_DOCTOR_LL_FILTERED], false,
             "needs a network namespace: NETWORK_FILTER_FALLBACK decides what runs instead");
         set(&out[CORDON_DOCTOR_LL_PROC], false,

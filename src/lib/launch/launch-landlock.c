@@ -138,16 +138,26 @@ int cordon_launch_landlock_prepare(struct cordon_launch *l, bool *resolve_unix,
             (r = make_tmpdir(l, diag)) < 0)
                 return r;
         /* Network isolation was asked for and there is no network namespace: socket()
-         * is refused instead, whatever the profile says about the hardening layers. */
+         * is refused instead, whatever the profile says about the hardening layers. The open
+         * network keeps unix sockets from the host's the same way (OPEN_UNIX): the ns backend's
+         * mount view hides them. Not for a caller confining itself (a Slurm task): its node's
+         * sockets (PMIx, the step daemon) are the job's, and no supervisor would answer. */
         enum cordon_seccomp_net stand_in =
             cordon_net_mode_rule_no_netns(hooks, l->landlock_abi, resolve_unix);
+        if (stand_in == CORDON_SECCOMP_NET_OPEN_UNIX && l->self)
+                stand_in = CORDON_SECCOMP_NET_ANY;
         if (stand_in != CORDON_SECCOMP_NET_ANY) {
                 if (!l->probe_seccomp())
                         return cordon_diag_set(diag, -EOPNOTSUPP,
-                                               "the landlock backend isolates the network with "
-                                               "seccomp, which this kernel does not offer");
+                                               stand_in == CORDON_SECCOMP_NET_OPEN_UNIX
+                                                   ? "the landlock backend keeps the host's unix "
+                                                     "sockets out with seccomp, which this kernel "
+                                                     "does not offer"
+                                                   : "the landlock backend isolates the network "
+                                                     "with seccomp, which this kernel does not "
+                                                     "offer");
                 l->seccomp_key.net = cordon_seccomp_net_stricter(l->seccomp_key.net, stand_in);
-                l->seccomp_isolates_net = true;
+                l->seccomp_isolates_net = stand_in != CORDON_SECCOMP_NET_OPEN_UNIX;
         }
         if ((r = prepare_notify(l)) < 0)
                 return r;

@@ -8,10 +8,12 @@
 #include "shared/macro.h"
 
 static const struct cordon_net_mode_hooks hooks[] = {
+    /* The landlock backend: every destination, but unix sockets kept to the command's own, as
+     * the ns backend's mount view keeps the host's out (cordon_net_mode_rule_no_netns()). */
     [CORDON_NET_OPEN] =
         {
             .seccomp_rule = CORDON_SECCOMP_NET_ANY,
-            .seccomp_rule_no_netns = CORDON_SECCOMP_NET_ANY,
+            .seccomp_rule_no_netns = CORDON_SECCOMP_NET_OPEN_UNIX,
         },
     /* pasta attached to the namespace in the parent steps, the address and port rules as an
      * nftables ruleset the child loads. Only the ns backend can give it (its prepare hook
@@ -60,9 +62,14 @@ enum cordon_seccomp_net cordon_net_mode_rule_no_netns(const struct cordon_net_mo
         /* AF_UNIX only where Landlock governs pathname unix sockets: a socket made inside
          * resolves, the host's (ssh-agent, D-Bus, Docker, /dev/log) do not. Untested here (no
          * such kernel on the test machines): kept to this one switch. */
-        bool resolve_unix = h->seccomp_rule_no_netns == CORDON_SECCOMP_NET_STREAM_INET &&
+        bool resolve_unix = (h->seccomp_rule_no_netns == CORDON_SECCOMP_NET_STREAM_INET ||
+                             h->seccomp_rule_no_netns == CORDON_SECCOMP_NET_OPEN_UNIX) &&
                             landlock_abi >= CORDON_LANDLOCK_RESOLVE_UNIX_ABI;
         if (ret_resolve_unix)
                 *ret_resolve_unix = resolve_unix;
-        return resolve_unix ? CORDON_SECCOMP_NET_STREAM_UNIX : h->seccomp_rule_no_netns;
+        if (!resolve_unix)
+                return h->seccomp_rule_no_netns;
+        return h->seccomp_rule_no_netns == CORDON_SECCOMP_NET_OPEN_UNIX
+                   ? CORDON_SECCOMP_NET_ANY
+                   : CORDON_SECCOMP_NET_STREAM_UNIX;
 }

@@ -48,6 +48,13 @@ static void describe_network(FILE *f, const struct cordon_policy *p, const struc
                 how = cordon_backend_ops(l->backend)->net_ns
                           ? ", a network namespace with loopback only"
                           : ", socket() refused by seccomp";
+        /* The landlock backend's open network has no mount view to hide the host's unix
+         * sockets: the socket rule keeps them out (launch-landlock.c). */
+        if (l->seccomp_key.net == CORDON_SECCOMP_NET_OPEN_UNIX)
+                how = l->seccomp_key.notify
+                          ? ", unix sockets reach only those the command binds"
+                          : ", socket(AF_UNIX) refused by seccomp (no user notification to check "
+                            "a connect)";
         if (l->net_mode == p->net_mode)
                 fprintf(f, "network: %s (from %s%s)\n", cordon_net_mode_to_string(l->net_mode),
                         strempty(p->net_mode_origin), how);

@@ -416,6 +416,28 @@ static int add_rules(scmp_filter_ctx ctx, const struct cordon_seccomp_key *k)
         switch (net) {
         case CORDON_SECCOMP_NET_ANY:
                 return 0;
+        case CORDON_SECCOMP_NET_OPEN_UNIX:
+                /* AF_UNIX only (the family on its low half, as the kernel reads it): stream and
+                 * seqpacket for the supervisor to keep to the command's own, or none where
+                 * nothing checks their connect(). */
+                if (cordon_seccomp_unix_supervised(k))
+                        r = refuse_types(ctx, DENY_STREAM, SCMP_SYS(socket), AF_UNIX, 1,
+                                         UINT32_C(1) << SOCK_STREAM | UINT32_C(1)
+                                                                          << SOCK_SEQPACKET);
+                else {
+                        struct scmp_arg_cmp is_unix = {.arg = 0,
+                                                       .op = SCMP_CMP_MASKED_EQ,
+                                                       .datum_a = UINT32_MAX,
+                                                       .datum_b = AF_UNIX};
+                        r = seccomp_rule_add_exact_array(ctx, DENY_STREAM, SCMP_SYS(socket), 1,
+                                                         &is_unix);
+                }
+                if (r >= 0)
+                        r = refuse_datagram_pairs(ctx);
+                /* IORING_OP_CONNECT would connect past the supervisor. */
+                if (r >= 0 && tier == CORDON_SECCOMP_TIER_NET_ONLY)
+                        r = deny_all(ctx, denied_io_uring, ELEMENTSOF(denied_io_uring));
+                break;
         case CORDON_SECCOMP_NET_NONE:
                 /* Every call refused whatever its family gets no family rules on top; io_uring
                  * (IORING_OP_SOCKET, _CONNECT, _SEND...) goes with them, as for NO_SOCKET. */
@@ -520,9 +542,9 @@ static int add_notify_rules(scmp_filter_ctx ctx, const struct cordon_seccomp_key
         for (size_t i = 0; i < ELEMENTSOF(notified_always); i++)
                 if ((r = seccomp_rule_add_exact(ctx, SCMP_ACT_NOTIFY, notified_always[i], 0)) < 0)
                         return r;
-        /* Proxied mode without a network namespace: every connect(), whatever the socket (the
-         * filter sees a descriptor number, not what it is). The stream rules refuse nothing of
-         * connect(), so the rules stay disjoint. */
+        /* Proxied and open modes without a network namespace: every connect(), whatever the
+         * socket (the filter sees a descriptor number, not what it is). Their socket rules
+         * refuse nothing of connect(), bind() or listen(), so the rules stay disjoint. */
         if (cordon_seccomp_connect_notified(k) &&
             (r = seccomp_rule_add_exact(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0)) < 0)
                 return r;

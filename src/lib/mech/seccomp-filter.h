@@ -19,9 +19,21 @@ enum cordon_seccomp_tier {
 };
 
 /* The socket rules, in order of strictness: each refuses at least what the one before refuses,
- * so two wants combine with cordon_seccomp_net_stricter(). */
+ * so two wants combine with cordon_seccomp_net_stricter(). OPEN_UNIX is the exception (FAMILIES
+ * admits the AF_UNIX it refuses): only the landlock backend's open mode takes it, where nothing
+ * but NONE is combined with it. */
 enum cordon_seccomp_net {
         CORDON_SECCOMP_NET_ANY, /* no socket rule */
+        /* The landlock backend's open network before Landlock ABI 9 (no network namespace, and
+         * Landlock does not keep a unix socket's connect() from the host's by path): every
+         * family but AF_UNIX as under ANY; socket(AF_UNIX) answers EACCES, and socketpair()
+         * AF_UNIX admits SOCK_STREAM and SOCK_SEQPACKET only. With the notify bit the supervisor
+         * keeps the command's unix sockets to its own instead (cordon_seccomp_unix_supervised():
+         * socket() admits AF_UNIX of SOCK_STREAM and SOCK_SEQPACKET), and makes every other
+         * connect() and listen() on the command's copy of its socket, to any destination
+         * (cordon_seccomp_connect_notified()). The host's services (ssh-agent, the session bus,
+         * Docker, munge) stay out of reach, as the ns backend's mount view hides them. */
+        CORDON_SECCOMP_NET_OPEN_UNIX,
         /* The network is isolated by a network namespace: socket() answers EAFNOSUPPORT for
          * every family but AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK (the ones a network
          * namespace confines), and socketpair() for every family but AF_UNIX. AF_VSOCK, for
@@ -79,27 +91,31 @@ static inline int cordon_seccomp_unix_notified(const struct cordon_seccomp_key *
         return k->net == CORDON_SECCOMP_NET_NO_SOCKET ? EPERM : 0;
 }
 
-/* The landlock backend's proxied mode on a kernel whose Landlock cannot keep a unix socket from
- * the host's by its path (STREAM_INET), with the notify bit: the command may make unix stream
+/* The landlock backend's proxied and open modes on a kernel whose Landlock cannot keep a unix
+ * socket from the host's by its path (STREAM_INET, OPEN_UNIX), with the notify bit: the command
+ * may make unix stream
  * and seqpacket sockets, and the supervisor lets them reach only sockets the command bound
  * itself (launch/notify-unix.h). socket(AF_UNIX, SOCK_STREAM or SOCK_SEQPACKET) is admitted;
  * bind() and listen() are handed to the supervisor, connect() too
  * (cordon_seccomp_connect_notified()). The filter and the supervisor both ask this function. */
 static inline bool cordon_seccomp_unix_supervised(const struct cordon_seccomp_key *k)
 {
-        return k && k->notify && k->net == CORDON_SECCOMP_NET_STREAM_INET;
+        return k && k->notify &&
+               (k->net == CORDON_SECCOMP_NET_STREAM_INET || k->net == CORDON_SECCOMP_NET_OPEN_UNIX);
 }
 
 /* The landlock backend's proxied mode hands every connect() to the supervisor when @k has the
  * notify bit (the stream rules: the command's sockets are TCP streams, and AF_UNIX ones under
  * STREAM_UNIX or inherited). Landlock's TCP rule sees the port only, so the supervisor checks
- * the address and connects its own copy of the socket (launch/notify.h). The filter and the
- * supervisor both ask this function. */
+ * the address and connects its own copy of the socket (launch/notify.h). Its open mode
+ * (OPEN_UNIX) too: the filter cannot tell a unix socket's connect() from another's, and the
+ * supervisor makes the others to any destination. The filter and the supervisor both ask this
+ * function. */
 static inline bool cordon_seccomp_connect_notified(const struct cordon_seccomp_key *k)
 {
         return k && k->notify &&
                (k->net == CORDON_SECCOMP_NET_STREAM_UNIX ||
-                k->net == CORDON_SECCOMP_NET_STREAM_INET);
+                k->net == CORDON_SECCOMP_NET_STREAM_INET || k->net == CORDON_SECCOMP_NET_OPEN_UNIX);
 }
 
 /* A compiled filter program, owned by the holder. */

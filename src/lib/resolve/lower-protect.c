@@ -297,15 +297,13 @@ int cordon_lower_protect(struct lower *l)
         if ((r = cordon_lower_agents_protect(l)) < 0)
                 return r;
         /* A backend without a network namespace (landlock) keeps the command's unix sockets
-         * from the host's for every network mode that has a stand-in (launch.c:
-         * prepare_backend()): isolated refuses socket(AF_UNIX), proxied admits it where Landlock
-         * keeps host sockets out by path or, before that, lets it reach only the sockets the
-         * command bound (supervisor/notify-unix.h). It has no use for the masks, and the run is
-         * spared reading and parsing the host's whole socket table. The modes with a stand-in
-         * are those with a namespace of their own under the ns backend (launch/net-mode-hooks.c;
-         * pinned by test-net-mode-hooks.c). */
-        if (!cordon_backend_traits(l->s->backend)->net_ns &&
-            cordon_net_mode_traits(l->s->net_mode)->netns)
+         * from the host's in every network mode with its socket rule (launch-landlock.c):
+         * isolated refuses socket(AF_UNIX), proxied and open admit it where Landlock keeps host
+         * sockets out by path or, before that, let it reach only the sockets the command bound
+         * (supervisor/notify-unix.h). It has no use for the masks (mounts), and the run is
+         * spared reading and parsing the host's whole socket table (every mode has a rule:
+         * launch/net-mode-hooks.c, pinned by test-net-mode-hooks.c). */
+        if (!cordon_backend_traits(l->s->backend)->net_ns)
                 return 0;
         return mask_unix_sockets(l, l->h->proc_net_unix ?: "/proc/net/unix");
 }

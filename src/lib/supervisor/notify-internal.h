@@ -31,7 +31,20 @@ struct cordon_notify {
          * only ones its connects may reach (notify-unix.h); NULL otherwise. */
         struct cordon_unix_socks *socks;
         struct cordon_loop_io *io; /* the listener's source, once attached */
+        struct cordon_loop *loop;  /* the loop it is attached to */
+        /* OPEN_UNIX: the connects of blocking sockets made here whose handshake is awaited,
+         * each answered when its socket is writable (notify-net.c). */
+        struct cordon_pending_connect *pending;
+        size_t n_pending;
 };
+
+/* At most this many connects awaited at once; one beyond answers EAGAIN (the kernel's answer
+ * when it has no port left to connect from). */
+#define CONNECTS_PENDING_MAX 256
+
+/* Forgets every awaited connect (their callers get no answer from here: the listener's close
+ * ends their calls). */
+void cordon_notify_pending_free(struct cordon_notify *n);
 
 /* What to answer; ANSWER_DROP: the caller is gone, nothing to answer. */
 enum { ANSWER_CONTINUE = 1, ANSWER_DONE = 0, ANSWER_DROP = -ENOENT };

@@ -1,6 +1,7 @@
 /* The landlock backend's notified socket calls (notify-internal.h): a refused unix socket with
  * its note, the command's own unix sockets' bind(), listen() and connect() kept to the ones it
- * bound (notify-unix.h), and proxied mode's connect() made here, to the proxy only. */
+ * bound (notify-unix.h), proxied mode's connect() made here, to the proxy only, and the open
+ * network's made here to anywhere. */
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -16,6 +17,7 @@
 #include "lib/supervisor/notify-internal.h"
 #include "lib/supervisor/notify-unix.h"
 #include "lib/supervisor/notify.h"
+#include "lib/loop/loop.h"
 #include "lib/mech/seccomp-notify.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
@@ -152,7 +154,8 @@ int cordon_notify_on_listen(struct cordon_notify *n, const struct seccomp_notif 
         int domain = socket_domain(sock);
         if (domain == -ENOTSOCK)
                 return cordon_notify_answer_value(n, req->id, -ENOTSOCK);
-        if (domain != AF_UNIX)
+        /* The open network listens on any socket: made here all the same, on the copy. */
+        if (domain != AF_UNIX && n->socket_rule != CORDON_SECCOMP_NET_OPEN_UNIX)
                 return cordon_notify_answer_value(n, req->id, -EACCES);
         return cordon_notify_answer_value(n, req->id,
                                           listen(sock, backlog) < 0 ? negative_errno() : 0);
@@ -286,6 +289,119 @@ static int connect_as_caller(int sock, int fl, const void *sa, socklen_t len)
         return r;
 }
 
+/* ---- the open network's connects (OPEN_UNIX) ---------------------------------------------- */
+
+struct cordon_pending_connect {
+        struct cordon_notify *n;
+        uint64_t id;
+        int sock; /* the supervisor's copy of the caller's socket */
+        struct cordon_loop_io *io;
+        struct cordon_pending_connect *prev, *next;
+};
+
+static void pending_free(struct cordon_pending_connect *pc)
+{
+        struct cordon_notify *n = pc->n;
+        if (pc->prev)
+                pc->prev->next = pc->next;
+        else
+                n->pending = pc->next;
+        if (pc->next)
+                pc->next->prev = pc->prev;
+        n->n_pending--;
+        cordon_loop_io_free(pc->io);
+        safe_close(pc->sock);
+        free(pc);
+}
+
+void cordon_notify_pending_free(struct cordon_notify *n)
+{
+        while (n && n->pending)
+                pending_free(n->pending);
+}
+
+/* The awaited handshake is over (the socket is writable, or has an error): the caller gets what
+ * its blocking connect() would have returned. Its call may have ended meanwhile (a signal, its
+ * exit): the answer then goes nowhere. */
+static int on_connected(struct cordon_loop_io *io, int fd, uint32_t events, void *userdata)
+{
+        (void)io;
+        struct cordon_pending_connect *pc = userdata;
+        int err = 0;
+        socklen_t el = sizeof(err);
+        if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
+                err = errno;
+        else if (err == 0 && !(events & EPOLLOUT))
+                err = ECONNRESET; /* hung up without saying why */
+        (void)cordon_notify_answer_value(pc->n, pc->id, -err);
+        pending_free(pc);
+        return 0;
+}
+
+/* Answers notification @id when @sock's handshake is over; takes @sock. */
+static int await_connect(struct cordon_notify *n, uint64_t id, int sock)
+{
+        _cleanup_close_ int fd = sock;
+        if (!n->loop || n->n_pending >= CONNECTS_PENDING_MAX)
+                return cordon_notify_answer_value(n, id, -EAGAIN);
+        struct cordon_pending_connect *pc = calloc(1, sizeof(*pc));
+        if (!pc)
+                return cordon_notify_answer_value(n, id, -ENOMEM);
+        *pc = (struct cordon_pending_connect){.n = n, .id = id, .sock = -EBADF, .next = n->pending};
+        int r = cordon_loop_add_io(n->loop, fd, EPOLLOUT, on_connected, pc, &pc->io);
+        if (r < 0) {
+                free(pc);
+                return cordon_notify_answer_value(n, id, -EAGAIN);
+        }
+        pc->sock = TAKE_FD(fd);
+        if (n->pending)
+                n->pending->prev = pc;
+        n->pending = pc;
+        n->n_pending++;
+        return ANSWER_DONE;
+}
+
+/* connect(fd, addr, len) of any socket but a unix one under the open network (OPEN_UNIX): every
+ * destination is the command's, but the connect is made here, on the supervisor's copy of the
+ * socket with one copy of the address, never "continue" (another thread could have put a unix
+ * socket at that number, or a host socket's path in the address, by the time the kernel read
+ * them again). A non-blocking socket gets the kernel's answer at once (EINPROGRESS); a blocking
+ * one is connected without blocking, and answered once the handshake is over, so a slow peer
+ * holds up neither the loop nor the command's other calls. */
+static int on_connect_open(struct cordon_notify *n, const struct seccomp_notif *req, int sock,
+                           uint64_t addr, int len)
+{
+        struct sockaddr_storage sa = {0};
+        if (len > 0) {
+                int r = cordon_seccomp_notif_read(n->listener, req->id, req->pid, addr, &sa,
+                                                  (size_t)len);
+                if (r == -ENOENT)
+                        return ANSWER_DROP;
+                if (r < 0)
+                        return cordon_notify_answer_value(n, req->id,
+                                                          r == -EFAULT ? -EFAULT : -EACCES);
+        }
+        int fl = fcntl(sock, F_GETFL);
+        if (fl < 0)
+                return cordon_notify_answer_value(n, req->id, -EACCES);
+        const bool blocking = !(fl & O_NONBLOCK);
+        if (blocking && fcntl(sock, F_SETFL, fl | O_NONBLOCK) < 0)
+                return cordon_notify_answer_value(n, req->id, negative_errno());
+        int r =
+            connect(sock, (const struct sockaddr *)&sa, (socklen_t)len) < 0 ? negative_errno() : 0;
+        /* The flags belong to the open file, which the caller shares: put back at once (the
+         * handshake goes on without them). */
+        if (blocking)
+                (void)fcntl(sock, F_SETFL, fl);
+        /* A blocking connect waits, even for one already under way (EALREADY). */
+        if (!blocking || (r != -EINPROGRESS && r != -EALREADY))
+                return cordon_notify_answer_value(n, req->id, r);
+        int copy = fcntl(sock, F_DUPFD_CLOEXEC, 3);
+        if (copy < 0)
+                return cordon_notify_answer_value(n, req->id, -EAGAIN);
+        return await_connect(n, req->id, copy);
+}
+
 /* Whether @sock is a TCP socket of AF_INET or AF_INET6 (the stream rules let the command make
  * nothing else of those families); 0, -ENOTSOCK, or -EACCES for any other socket. */
 static int check_tcp(int sock)
@@ -330,6 +446,8 @@ int cordon_notify_on_connect(struct cordon_notify *n, const struct seccomp_notif
                 return cordon_notify_answer_value(n, req->id, sock == -EBADF ? -EBADF : -EACCES);
         if (n->socks && socket_domain(sock) == AF_UNIX)
                 return on_connect_unix(n, req, sock, a[1], len);
+        if (n->socket_rule == CORDON_SECCOMP_NET_OPEN_UNIX)
+                return on_connect_open(n, req, sock, a[1], len);
         int r = check_tcp(sock);
         if (r < 0)
                 return cordon_notify_answer_value(n, req->id, r);

@@ -105,20 +105,29 @@ int cordon_notify_dir_of(pid_t pid, int dirfd, const char *path, char *buf, size
 
 const char *cordon_notify_unix_note(enum cordon_seccomp_net rule)
 {
-        /* The fixes for both: the ns backend's network namespace confines unix sockets (its
-         * mount view hides the host's); network mode open gives the host's, all of them. */
+        /* The ns backend's network namespace confines unix sockets (its mount view hides the
+         * host's); under the landlock backend network mode open gives the command's own unix
+         * sockets (tmux), never the host's (OPEN_UNIX). */
         if (rule == CORDON_SECCOMP_NET_NO_SOCKET)
                 return "a unix socket was refused: the landlock backend has no network namespace, "
                        "so its isolated network refuses every socket(), unix ones too (tmux, "
                        "ssh-agent and D-Bus clients fail); use the ns backend or network mode "
                        "open (on Ubuntu the ns backend needs the AppArmor profile cordon "
                        "installs)";
+        if (rule == CORDON_SECCOMP_NET_OPEN_UNIX)
+                return "a unix socket was refused: the landlock backend has no mount view to hide "
+                       "the host's unix sockets, and Landlock before ABI 9 cannot keep a connect() "
+                       "from them, so even with the open network the command connects only to unix "
+                       "sockets it bound itself, never to the host's services (ssh-agent, the "
+                       "session bus, Docker, Slurm's munge: Slurm's commands go through cordon's "
+                       "stubs) nor to abstract names; the ns backend hides them instead (on "
+                       "Ubuntu it needs the AppArmor profile cordon installs)";
         return "a unix socket was refused: Landlock before ABI 9 cannot keep one from reaching the "
                "host's by their paths, so under the landlock backend the command connects only to "
                "unix sockets it bound itself, never to the host's (ssh-agent, the session bus, "
-               "Docker) nor to abstract names (ssh-add and D-Bus clients fail); use the ns backend "
-               "or network mode open (on Ubuntu the ns backend needs the AppArmor profile cordon "
-               "installs)";
+               "Docker) nor to abstract names (ssh-add and D-Bus clients fail), in every network "
+               "mode; the ns backend hides the host's instead (on Ubuntu it needs the AppArmor "
+               "profile cordon installs)";
 }
 
 const char *cordon_notify_unix_full_note(void)
@@ -521,13 +530,19 @@ int cordon_notify_attach(struct cordon_notify *n, struct cordon_loop *loop)
 {
         if (!n || !loop || n->io)
                 return -EINVAL;
-        return cordon_loop_add_io(loop, n->listener, EPOLLIN, on_listener, n, &n->io);
+        int r = cordon_loop_add_io(loop, n->listener, EPOLLIN, on_listener, n, &n->io);
+        if (r >= 0)
+                n->loop = loop;
+        return r;
 }
 
 void cordon_notify_detach(struct cordon_notify *n)
 {
-        if (n)
-                n->io = cordon_loop_io_free(n->io);
+        if (!n)
+                return;
+        cordon_notify_pending_free(n);
+        n->io = cordon_loop_io_free(n->io);
+        n->loop = NULL;
 }
 
 void cordon_notify_free(struct cordon_notify *n)
