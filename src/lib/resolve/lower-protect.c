@@ -31,10 +31,10 @@ static int config_ro(struct lower *l, const char *guest, const char *real)
         return cordon_lower_put(l, guest, real, CORDON_ACCESS_RO, 0, "sandbox.conf");
 }
 
-/* A read-write bind strictly inside configuration directory @real (a project of
- * ~/.config/cordon/conf.d, an --rw of ~/.config/agent-sandbox/agents/claude): a read-only bind of
- * the directory cannot cover it, so the start is refused. */
-static int refuse_writable_inside(struct lower *l, const char *real)
+/* A read-write bind strictly inside cordon's directory @real, which holds @what (a project of
+ * ~/.config/cordon/conf.d, a writable path in ~/.config/agent-sandbox/agents/claude): a read-only
+ * bind of the directory cannot cover it, so the start is refused. */
+static int refuse_writable_inside(struct lower *l, const char *real, const char *what)
 {
         for (size_t i = 0; i < l->p->n_fs; i++) {
                 const struct cordon_fs_rule *r = &l->p->fs[i];
@@ -42,11 +42,10 @@ static int refuse_writable_inside(struct lower *l, const char *real)
                     !path_is_below(r->host, real))
                         continue;
                 return cordon_diag_set(l->diag, -EPERM,
-                                       "'%s' (from %s) is writable inside '%s', where cordon reads "
-                                       "its configuration and agent folders (bash the next start "
-                                       "runs); a sandbox must not write there: choose a directory "
+                                       "'%s' (from %s) is writable inside '%s', where cordon keeps "
+                                       "%s; a sandbox must not write there: choose a directory "
                                        "elsewhere",
-                                       r->host, r->origin, real);
+                                       r->host, r->origin, real, what);
         }
         return 0;
 }
@@ -55,19 +54,31 @@ static int refuse_writable_inside(struct lower *l, const char *real)
  * agent-sandbox files it reads in their place (sandbox.conf, conf.d, agents/<name>/) are bash run
  * at the next start or settings merged into an agent's, so a sandbox that can write there (a
  * project of ~ or ~/.config, HOME_ACCESS=write, a writable extra path over it) would choose the
- * next sandbox's confinement. Where the sandbox can write one, it is bound read-only; a missing
- * one is made first (empty, 0700) so the sandbox cannot create it; a writable path inside one
- * refuses the start. */
+ * next sandbox's confinement. cordon's state (~/.local/state/cordon: the chaperon's job registry,
+ * which decides what SLURM_SCOPE lets a later sandbox touch, its spooled job scripts and logs,
+ * the session daemon's store, whose records a restart restores) is read back by cordon's programs
+ * on the host, so the same holds. Where the sandbox can write one, it is bound read-only; a
+ * missing one is made first (empty, 0700) so the sandbox cannot create it; a writable path
+ * inside one refuses the start. */
 static int protect_config(struct lower *l)
 {
-        static const char *const dirs[] = {".config/cordon", ".config/agent-sandbox"};
+#define CONFIG_WHAT "its configuration and agent folders (bash the next start runs)"
+        static const struct {
+                const char *dir, *parent, *what;
+        } dirs[] = {
+            {".config/cordon", ".config", CONFIG_WHAT},
+            {".config/agent-sandbox", ".config", CONFIG_WHAT},
+            {".local/state/cordon", ".local/state",
+             "its state (the chaperon's job registry and scripts, the sessions' store)"},
+        };
+#undef CONFIG_WHAT
         if (!l->home_real)
                 return 0;
         for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
-                _cleanup_free_ char *dir = path_join(l->home_real, dirs[i]);
-                _cleanup_free_ char *parent = path_join(l->home_real, ".config");
+                _cleanup_free_ char *dir = path_join(l->home_real, dirs[i].dir);
+                _cleanup_free_ char *parent = path_join(l->home_real, dirs[i].parent);
                 _cleanup_free_ char *guest =
-                    path_join(l->home_guest ? l->home_guest : l->home_real, dirs[i]);
+                    path_join(l->home_guest ? l->home_guest : l->home_real, dirs[i].dir);
                 if (!dir || !parent || !guest)
                         return -ENOMEM;
                 struct stat st;
@@ -85,20 +96,20 @@ static int protect_config(struct lower *l)
                                 return cordon_diag_set(
                                     l->diag, -ELOOP,
                                     "'%s' is a symbolic link that does not lead to a directory; "
-                                    "cordon reads its configuration there, so a sandbox could "
-                                    "create it: make the target directory or remove the link",
-                                    dir);
+                                    "cordon keeps %s there, so a sandbox could create it: make "
+                                    "the target directory or remove the link",
+                                    dir, dirs[i].what);
                         /* A mount cannot cover the link itself: where the sandbox can
                          * write beside it, it could put a directory of its own there. */
                         if (cordon_lower_sandbox_can_write(l, parent))
                                 return cordon_diag_set(
                                     l->diag, -ELOOP,
                                     "'%s' is a symbolic link in a directory the sandbox can "
-                                    "write, which could replace it with a configuration of its "
-                                    "own for the next start: make it a directory, or do not "
-                                    "give the sandbox '%s'",
+                                    "write, which could replace it with one of its own for "
+                                    "cordon's next start: make it a directory, or do not give "
+                                    "the sandbox '%s'",
                                     dir, parent);
-                        if ((r = refuse_writable_inside(l, real)) < 0 ||
+                        if ((r = refuse_writable_inside(l, real, dirs[i].what)) < 0 ||
                             (cordon_lower_sandbox_can_write(l, real) &&
                              (r = config_ro(l, real, real)) < 0))
                                 return r;
@@ -107,14 +118,14 @@ static int protect_config(struct lower *l)
                 if (exists) {
                         /* ~/.config may itself be a link: the binds name real paths. */
                         _cleanup_free_ char *real = cordon_lower_host_realpath(l, dir);
-                        if ((r = refuse_writable_inside(l, real ? real : dir)) < 0)
+                        if ((r = refuse_writable_inside(l, real ? real : dir, dirs[i].what)) < 0)
                                 return r;
                 }
                 if (!cordon_lower_sandbox_can_write(l, exists ? dir : parent))
                         continue;
                 if (!exists) {
                         if (cordon_lower_lstat(l, parent, &st) < 0 || !S_ISDIR(st.st_mode))
-                                continue; /* no ~/.config to create it in: nothing to plant into */
+                                continue; /* no parent to create it in: nothing to plant into */
                         /* Silently, like the HOME_WRITABLE directories: an empty directory
                          * of cordon's own. */
                         r = cordon_lower_plan(l, CORDON_HOST_MKDIR, dir, 0700, NULL, "sandbox.conf",
