@@ -226,6 +226,31 @@ static int add_spank_options(const struct chaperon_config *c, char ***argv)
         return strv_consume(argv, net);
 }
 
+/* CHAPERON_LOG_LEVEL=debug captures the batch script kept as @name: a line of the log per line
+ * of it (escaped by the log), up to SCRIPT_LOG_MAX bytes, and a line saying how much was left
+ * out. Nothing at the other levels. */
+#define SCRIPT_LOG_MAX (64u << 10)
+static void log_script(const struct call *k, const char *name, const char *s, size_t n)
+{
+        if (k->c->log_level != CORDON_CHAPERON_DEBUG || !k->c->log)
+                return;
+        size_t done = 0;
+        for (unsigned line = 1; done < n && done < SCRIPT_LOG_MAX; line++) {
+                const char *nl = memchr(s + done, '\n', n - done);
+                size_t len = (nl ? (size_t)(nl - (s + done)) : n - done);
+                if (len > SCRIPT_LOG_MAX - done)
+                        len = SCRIPT_LOG_MAX - done;
+                if (cordon_chaperon_log_line(k->c->log, CORDON_CHAPERON_DEBUG, "script %s:%u: %.*s",
+                                             name, line, (int)len, s + done) < 0)
+                        return;
+                done += len + (nl && s + done + len == nl); /* the newline, when reached */
+        }
+        if (done < n)
+                (void)cordon_chaperon_log_line(k->c->log, CORDON_CHAPERON_DEBUG,
+                                               "script %s: %zu more bytes not logged", name,
+                                               n - done);
+}
+
 /* A wrapper script @name that runs @job through cordon run with the sandbox's settings and the
  * job's arguments; its path in @ret. */
 static int make_wrapper(const struct chaperon_config *c, const char *name, const char *job,
@@ -305,6 +330,7 @@ static int run_sbatch(struct call *k)
         r = spool(k->c, jname, s->script, s->script_size, 0700, &job);
         if (r < 0)
                 return refuse(k, "spool", "cannot keep the batch script for the job");
+        log_script(k, jname, s->script, s->script_size);
         /* Confined on the node by the site's SPANK plugin where it runs one and can give the
          * sandbox's network mode, else by a wrapper script that runs the job through cordon run. */
         bool spank = use_spank(k->c);

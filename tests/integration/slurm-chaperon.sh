@@ -16,7 +16,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 slurm_require
 
-plan 73
+plan 75
 u=$SLURM_TEST_USER
 home=$(getent passwd "$u" | cut -d: -f6)
 secret="cordon-slurm-secret-$$"
@@ -301,3 +301,11 @@ check "the logs record the refusals with their rule" "yes" \
 check "no log holds the cluster's configuration path as a value" "" \
         "$(grep -l "SLURM_CONF=$SLURM_CONF" "$state"/*.log 2>/dev/null)"
 check "the log directory is the user's and private" "$u 700" "$(stat -c '%U %a' "$state" 2>&1)"
+
+# CHAPERON_LOG_LEVEL=debug captures the batch script, line by line; info does not.
+as_user sh -c "printf '#!/bin/sh\necho debug-marker-$$\n' >debug.sh; printf '#!/bin/sh\necho info-marker-$$\n' >info.sh"
+as_user "$CORDON" run -q --backend ns --set CHAPERON_LOG_LEVEL=debug -- sbatch -o debug.out debug.sh >/dev/null 2>&1
+as_user "$CORDON" run -q --backend ns -- sbatch -o info.out info.sh >/dev/null 2>&1
+check_like "debug: the log holds the script's lines" "*script *.job:2: echo debug-marker-$$*" \
+        "$(cat "$state"/*.log 2>/dev/null)"
+check "info: no log holds that script's text" "" "$(grep -l "info-marker-$$" "$state"/*.log 2>/dev/null)"
