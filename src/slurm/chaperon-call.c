@@ -184,9 +184,8 @@ static char *shell_quote(const char *s)
         return q;
 }
 
-/* Writes @data as file @name (mode @mode) in the state directory's scripts/; its path in @ret. */
-static int spool(const struct chaperon_config *c, const char *name, const char *data, size_t len,
-                 mode_t mode, char **ret)
+/* The state directory's @sub/ (made 0700 where missing, refused unless ours), open. */
+static int state_subdir(const struct chaperon_config *c, const char *sub)
 {
         char err[256];
         _cleanup_close_ int base =
@@ -194,9 +193,15 @@ static int spool(const struct chaperon_config *c, const char *name, const char *
                            err, sizeof(err));
         if (base < 0)
                 return base;
-        _cleanup_close_ int dfd =
-            dir_open_owned(base, "scripts", DIR_OPEN_CREATE | DIR_OPEN_PRIVATE | DIR_OPEN_NOFOLLOW,
-                           "scripts", err, sizeof(err));
+        return dir_open_owned(base, sub, DIR_OPEN_CREATE | DIR_OPEN_PRIVATE | DIR_OPEN_NOFOLLOW,
+                              sub, err, sizeof(err));
+}
+
+/* Writes @data as file @name (mode @mode) in the state directory's scripts/; its path in @ret. */
+static int spool(const struct chaperon_config *c, const char *name, const char *data, size_t len,
+                 mode_t mode, char **ret)
+{
+        _cleanup_close_ int dfd = state_subdir(c, "scripts");
         if (dfd < 0)
                 return dfd;
         _cleanup_close_ int fd =
@@ -252,11 +257,15 @@ static void log_script(const struct call *k, const char *name, const char *s, si
 }
 
 /* A wrapper script @name that runs @job through cordon run with the sandbox's settings and the
- * job's arguments; its path in @ret. */
+ * job's arguments, its streams opened by @redirects inside (chaperon_stdio_redirects()); its
+ * path in @ret. */
 static int make_wrapper(const struct chaperon_config *c, const char *name, const char *job,
-                        char **ret)
+                        const char *redirects, char **ret)
 {
         _cleanup_strv_free_ char **wargv = NULL;
+        _cleanup_free_ char *inner = NULL;
+        if (asprintf(&inner, "%s || exit 1; exec \"$0\" \"$@\"", redirects) < 0)
+                return -ENOMEM;
         int r = add_wrapper(c, &wargv);
         if (r >= 0)
                 r = strv_extend(&wargv, "--ro");
@@ -264,6 +273,12 @@ static int make_wrapper(const struct chaperon_config *c, const char *name, const
                 r = strv_extend(&wargv, job);
         if (r >= 0)
                 r = strv_extend(&wargv, "--");
+        if (r >= 0)
+                r = strv_extend(&wargv, "/bin/sh");
+        if (r >= 0)
+                r = strv_extend(&wargv, "-c");
+        if (r >= 0)
+                r = strv_extend(&wargv, inner);
         if (r >= 0)
                 r = strv_extend(&wargv, job);
         if (r < 0)
@@ -318,6 +333,14 @@ static int run_sbatch(struct call *k)
                 return refuse(k, "hetjob",
                               "a heterogeneous batch job (hetjob) is not supported from a sandbox "
                               "yet");
+        /* The streams: Slurm's own go to the state directory, the job opens the user's. */
+        _cleanup_free_ char *redirects = NULL;
+        char why[512];
+        r = chaperon_stdio_redirects(s, &redirects, why, sizeof(why));
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return refuse(k, "output-pattern", why);
         char name[96];
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
@@ -327,15 +350,38 @@ static int run_sbatch(struct call *k)
         char jname[128], wname[128];
         snprintf(jname, sizeof(jname), "%s.job", name);
         snprintf(wname, sizeof(wname), "%s.sh", name);
-        r = spool(k->c, jname, s->script, s->script_size, 0700, &job);
-        if (r < 0)
-                return refuse(k, "spool", "cannot keep the batch script for the job");
         log_script(k, jname, s->script, s->script_size);
         /* Confined on the node by the site's SPANK plugin where it runs one and can give the
-         * sandbox's network mode, else by a wrapper script that runs the job through cordon run. */
-        bool spank = use_spank(k->c);
-        if (!spank && (r = make_wrapper(k->c, wname, job, &wrapper)) < 0)
+         * sandbox's network mode, else by a wrapper script that runs the job through cordon run.
+         * Under the plugin the streams' line goes right after the #! line of a shell script
+         * (the whole batch step is confined; the directives are all on the command line below);
+         * any other interpreter takes the wrapper. */
+        bool spank = use_spank(k->c) && chaperon_stdio_shell_script(s->script, s->script_size);
+        if (spank) {
+                const char *nl = memchr(s->script, '\n', s->script_size);
+                size_t first = nl ? (size_t)(nl - s->script) + 1 : s->script_size;
+                _cleanup_free_ char *text = NULL;
+                if (asprintf(&text, "%.*s%s%s || exit 1\n", (int)first, s->script, nl ? "" : "\n",
+                             redirects) < 0)
+                        return -ENOMEM;
+                size_t tl = strlen(text);
+                char *all = realloc(text, tl + (s->script_size - first) + 1);
+                if (!all)
+                        return -ENOMEM;
+                text = all;
+                memcpy(text + tl, s->script + first, s->script_size - first);
+                tl += s->script_size - first;
+                text[tl] = 0;
+                r = spool(k->c, jname, text, tl, 0700, &job);
+        } else
+                r = spool(k->c, jname, s->script, s->script_size, 0700, &job);
+        if (r < 0)
+                return refuse(k, "spool", "cannot keep the batch script for the job");
+        if (!spank && (r = make_wrapper(k->c, wname, job, redirects, &wrapper)) < 0)
                 return refuse(k, "spool", "cannot write the wrapper script for the job");
+        _cleanup_close_ int outdir = state_subdir(k->c, "out");
+        if (outdir < 0)
+                return refuse(k, "spool", "cannot make the directory of the job's own output");
         /* sbatch, the options, the wrapper, the script's arguments. */
         _cleanup_strv_free_ char **argv = NULL;
         r = strv_extend(&argv, "sbatch");
@@ -345,12 +391,25 @@ static int run_sbatch(struct call *k)
                 const struct cordon_slurm_use *u = &s->uses[i];
                 if (u->option->rule == CORDON_SLURM_RULE_WRAP)
                         continue; /* its text is the script kept above */
+                if (chaperon_stdio_option(u->option->name))
+                        continue; /* the job opens them itself (redirects, above) */
                 char *opt = NULL;
                 if (u->value ? asprintf(&opt, "--%s=%s", u->option->name, u->value) < 0
                              : asprintf(&opt, "--%s", u->option->name) < 0)
                         return -ENOMEM;
                 r = strv_consume(&argv, opt);
         }
+        /* Slurm's own streams (what cordon says before the job's line runs): a file of the
+         * state directory, which no sandbox can swap for a link. */
+        char *own = NULL;
+        if (r >= 0 && asprintf(&own, "--output=%s/out/%s.%%j.out", k->c->state_dir, name) < 0)
+                return -ENOMEM;
+        if (r >= 0)
+                r = strv_consume(&argv, own);
+        else
+                free(own);
+        if (r >= 0)
+                r = strv_extend(&argv, "--input=/dev/null");
         if (r >= 0 && spank)
                 r = add_spank_options(k->c, &argv);
         if (r >= 0)

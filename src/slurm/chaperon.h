@@ -66,6 +66,26 @@ const char *chaperon_request_command(const char *name);
 /* Serves one call on @fd (the stub's end of its pair) and returns the process's exit code. */
 int chaperon_call(const struct chaperon_config *c, int fd);
 
+/* ---- a batch job's standard streams (chaperon-stdio.c) ---- */
+
+struct cordon_slurm_submit;
+/* Slurm's file name pattern @spec (%j, %4a, %x...) as one double-quoted shell word that expands
+ * to what Slurm would make of it in a batch job, from the job's environment. -EINVAL for what
+ * cannot be given so (a backslash, an unknown letter, a width over 10); -ENOMEM. */
+int chaperon_stdio_pattern(const char *spec, char **ret);
+/* Whether option @name (a long name) is one of the streams' (--output, --error, --input,
+ * --open-mode), which the job gets from chaperon_stdio_redirects() instead. */
+bool chaperon_stdio_option(const char *name);
+/* The shell line that opens the job's streams as Slurm would have (the last --output, --error,
+ * --input and --open-mode of @s; slurm-%j.out, or slurm-%A_%a.out for an array, by default;
+ * stderr with stdout without --error), for the job to run first inside its confinement. 0, or
+ * -EINVAL with @why, -ENOMEM. */
+int chaperon_stdio_redirects(const struct cordon_slurm_submit *s, char **ret, char *why,
+                             size_t why_size);
+/* Whether batch script @script starts with a #! line naming a shell (sh, bash, dash, ksh, zsh,
+ * mksh, ash; directly or through env), so that a line can be put after it. */
+bool chaperon_stdio_shell_script(const char *script, size_t size);
+
 /* ---- the job registry (chaperon-jobs.c): which jobs a sandbox session or project made ---- */
 
 /* Records job @id as submitted by this session for this project. */

@@ -16,7 +16,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 slurm_require
 
-plan 75
+plan 79
 u=$SLURM_TEST_USER
 home=$(getent passwd "$u" | cut -d: -f6)
 secret="cordon-slurm-secret-$$"
@@ -231,6 +231,27 @@ check_like "SLURM_SCOPE=session: scancel of the project's job from another sessi
 out=$(in_box ns sacct --allusers 2>&1)
 check_like "sacct --allusers is refused in every scope" "*--allusers*" "$out"
 scancel "$held" "$direct" 2>/dev/null
+
+# The output's race: slurmstepd would open --output by path when the job starts, long after the
+# check. A held job's output directory swapped for a link to ~/.ssh meanwhile (what the sandbox
+# can do in its project) must not take the job's output there: the job opens it itself,
+# confined. Control: the same job with its directory left alone writes its file.
+as_user mkdir -p "$proj/swap" "$proj/kept"
+rm -rf "$home/.ssh/authorized_keys" "$state/out" # job ids start at 1 in every cluster
+race=$(in_box ns sbatch --parsable --hold -o swap/authorized_keys --wrap 'echo ATTACK-KEY' 2>&1)
+ctl=$(in_box ns sbatch --parsable --hold -o kept/out-%j.txt --wrap 'echo ATTACK-KEY' 2>&1)
+as_user sh -c "rmdir '$proj/swap' && ln -s '$home/.ssh' '$proj/swap'"
+as_user scontrol release "$race" "$ctl"
+slurm_wait_job "$race" FAILED 60 2>/dev/null || [ "$SLURM_JOB_STATE" = COMPLETED ]
+slurm_wait_job "$ctl" COMPLETED 60 2>/dev/null
+check "a held job's output dir swapped for a link to ~/.ssh: nothing written there" "absent" \
+        "$([ -e "$home/.ssh/authorized_keys" ] && echo present || echo absent)"
+check "control: the job whose dir was left alone wrote its file (%j expanded)" "ATTACK-KEY" \
+        "$(cat "$proj/kept/out-$ctl.txt" 2>&1)"
+check "Slurm's own stream of the job went to the chaperon's state directory" "yes" \
+        "$(ls "$state/out/" 2>/dev/null | grep -q "\.$ctl\.out\$" && echo yes)"
+out=$(in_box ns srun -o "$proj/step.out" true 2>&1)
+check_like "srun --output to a file is refused (opened after the check)" "*\[stdio-file\]" "$out"
 
 # A site with cordon's SPANK plugin: the chaperon adds --cordon (and the sandbox's network mode)
 # instead of a wrapper, and the plugin confines the job on the node.

@@ -371,8 +371,14 @@ Test(slurm, paths_outside)
                        "path-not-writable", "'-o' (--output)");
         ASSERT_REFUSED(CHECK(CORDON_SLURM_SBATCH, SCRIPT, "sbatch", "--input=/home/u/.ssh/id_rsa"),
                        -EPERM, "path-not-readable", "'--input' (--input)");
+        /* srun's files are opened by slurmstepd after the check, whatever the path: only a
+         * task spec passes (a batch job's are given by the chaperon's redirects). */
         ASSERT_REFUSED(CHECK(CORDON_SLURM_SRUN, NULL, "srun", "-o", "/tmp/x", "true"), -EPERM,
-                       "path-not-writable", "'-o'");
+                       "stdio-file", "'-o'");
+        ASSERT_REFUSED(CHECK(CORDON_SLURM_SRUN, NULL, "srun", "-e", PROJECT "/err", "true"), -EPERM,
+                       "stdio-file", "'-e' (--error)");
+        ASSERT_REFUSED(CHECK(CORDON_SLURM_SRUN, NULL, "srun", "--input=in.txt", "true"), -EPERM,
+                       "stdio-file", "redirect inside the command");
         ASSERT_REFUSED(CHECK(CORDON_SLURM_SBATCH, SCRIPT, "sbatch", "-D", "/home/u"), -EPERM,
                        "path-not-readable", "'-D' (--chdir)");
         /* A relative path is judged from the --chdir too. */

@@ -247,9 +247,18 @@ static int check_use(struct checker *C, const struct cordon_slurm_use *u)
         case CORDON_SLURM_RULE_CHDIR:
                 return check_path(C, u, 0, u->value, false, true);
         case CORDON_SLURM_RULE_STDIO:
-                if (C->s->command == CORDON_SLURM_SRUN && srun_task_spec(u->value))
+                if (C->s->command != CORDON_SLURM_SRUN)
+                        return check_path(C, u, 0, u->value, !streq(o->name, "input"), false);
+                /* slurmstepd opens a step's files by path as the step starts, outside any
+                 * sandbox, after this check: a link swapped in meanwhile would lead it out of
+                 * the project. A batch job's are given another way (the chaperon's
+                 * redirects); a step's stay with the command. */
+                if (srun_task_spec(u->value))
                         return 0;
-                return check_path(C, u, 0, u->value, !streq(o->name, "input"), false);
+                return refuse(C, u, 0, "stdio-file",
+                              "srun would open this file outside the sandbox, after this check, "
+                              "where a link put in its place leads anywhere: redirect inside the "
+                              "command instead (srun sh -c 'CMD > FILE')");
         case CORDON_SLURM_RULE_NODELIST:
                 return strchr(u->value, '/') ? check_path(C, u, 0, u->value, false, false) : 0;
         case CORDON_SLURM_RULE_EXPORT:
