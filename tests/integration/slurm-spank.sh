@@ -7,8 +7,13 @@
 # partition refuses an unconfined step (in srun, and in the task for a batch job) and takes a
 # confined one, #SBATCH --cordon confines a batch job, a missing profile, a network a task
 # cannot have and an unknown plugstack.conf argument fail loudly, srun --help shows the options.
-# Every refusal has its control. As root only, like slurm-cluster.sh: the jobs run as the test
-# user. The times of srun true with and without --cordon are printed (bench/slurm.sh compares).
+# Then a second cluster, with Slurm's job container (job_container/tmpfs: a mount namespace and a
+# /tmp of the job's own): srun --cordon nests inside it (the plugin's log says so; the first
+# cluster's does not), the task's /tmp is the job's, the key is still unreadable and isolated
+# still has no network; the fixture's stop clears what a job container of daemons killed
+# mid-job left mounted. Every refusal has its control. As root only, like slurm-cluster.sh: the
+# jobs run as the test user. The times of srun true with and without --cordon are printed
+# (bench/slurm.sh compares).
 . "$(dirname "$0")/../lib/slurm.sh"
 ns_only "the plugin always confines with the landlock backend's steps; once is enough"
 if [ "$(id -u)" != 0 ] && [ "$(id -un)" = "$SLURM_TEST_USER" ]; then
@@ -30,18 +35,28 @@ if [ -z "${CORDON_SPANK:-}" ] || [ ! -f "$CORDON_SPANK" ]; then
 fi
 
 # The policy directory is made once the cluster's directory exists; plugstack.conf names it.
-# shellcheck disable=SC2034 # read by slurm_require
+# shellcheck disable=SC2034 # read by slurm_start
 SLURM_EXTRA_PARTITIONS=secure
+# The plugin's note on the job's namespaces is at debug level.
+# shellcheck disable=SC2034 # read by slurm_start
+SLURM_SLURMD_DEBUG=debug
+# The cluster's copy of the plugin (and its policy directory) in its own directory: the staged
+# one is below /tmp, which an srun in a job container's batch script does not see.
+use_cluster() {
+        plugin=$SLURM_DIR/cordon_spank.so
+        install -m 644 "$CORDON_SPANK" "$plugin"
+        policy=$SLURM_DIR/cordon.d
+        mkdir -m 755 "$policy"
+        # What every profile needs here: no agent homes (they need a process of cordon's).
+        printf '%s\n' '# the tests'"'"' default profile' 'ENABLED_AGENTS=()' >"$policy/default.conf"
+        chmod 644 "$policy/default.conf"
+        plugstack="required $plugin policy_dir=$policy enforce=partition:secure"
+        slurm_set_plugstack "$plugstack"
+}
 slurm_require
-policy=$SLURM_DIR/cordon.d
-mkdir -m 755 "$policy"
-# What every profile needs here: no agent homes (they need a process of cordon's).
-printf '%s\n' '# the tests'"'"' default profile' 'ENABLED_AGENTS=()' >"$policy/default.conf"
-chmod 644 "$policy/default.conf"
-plugstack="required $CORDON_SPANK policy_dir=$policy enforce=partition:secure"
-slurm_set_plugstack "$plugstack"
+use_cluster
 
-plan 25
+plan 35
 u=$SLURM_TEST_USER
 uhome=$(getent passwd "$u" | cut -d: -f6)
 out=$T_TMP/out err=$T_TMP/err
@@ -182,3 +197,84 @@ check "control: with the arguments right again, srun true runs" "0:" "$rc:$(cat 
 # ---- the cost ----
 plain=$(ms srun true) confined=$(ms srun --cordon true)
 echo "# srun true: ${plain} ms, srun --cordon true: ${confined} ms (medians of 5)"
+
+# The plugin's note that it nests inside the job's namespaces, in slurmd's log (slurmstepd's).
+nested="cordon: the job has a mount namespace of its own (Slurm's job container): confining inside it"
+notes() { grep -cF "$nested" "$SLURM_DIR/log/slurmd.log"; }
+check "control: without a job container the plugin notes no namespace of the job's (in a debug log)" \
+        "0:debug" "$(notes):$(grep -q '\] debug: ' "$SLURM_DIR/log/slurmd.log" && echo debug)"
+
+# ---- inside Slurm's job container ----
+# A second cluster, JobContainerType=job_container/tmpfs: each job in a mount namespace of its
+# own with a private /tmp (tests/lib/slurm.sh). The first one is gone with its directory.
+slurm_stop
+# shellcheck disable=SC2034 # read by slurm_start
+SLURM_JOB_CONTAINER=1
+slurm_start 2>"$err"
+r=$?
+[ $r = 0 ] && use_cluster
+check "the cluster with job_container/tmpfs starts" "0:" "$r:$([ $r = 0 ] || tr '\n' ' ' <"$err")"
+run srun cat "$key"
+check "control: in the job container, plain srun reads the planted key" \
+        "0:PLANTED PRIVATE KEY" "$rc:$(cat "$out")"
+run srun --cordon cat "$key"
+check_like "in the job container, srun --cordon cat: Permission denied, nothing read" \
+        "1::*cat: $key: Permission denied*" "$rc:$(cat "$out"):$(cat "$err")"
+check "the plugin's log: it confines inside the job's mount namespace (once, for the one task)" \
+        "1" "$(notes)"
+# The confined task writes to its /tmp and waits for an answer there: the host finds the file
+# in the job's own directory below BasePath (as root, while the job runs; it goes with the job)
+# and answers beside it. The host's /tmp has no such file.
+f=cordon-jc.${SLURM_DIR##*.}
+slurm_as_user srun --cordon sh -c "echo confined >/tmp/$f && i=0 &&
+        while [ ! -e /tmp/$f.answer ] && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i + 1)); done &&
+        cat /tmp/$f.answer" >"$out" 2>"$err" &
+task=$! found=
+for _ in $(seq 200); do
+        # (BasePath/NODE/ID/.ID where slurmd is built for several on a host, as Debian's is)
+        for g in "$SLURM_DIR"/jobs/*/.[0-9]*/"$f" "$SLURM_DIR"/jobs/*/*/.[0-9]*/"$f"; do
+                [ -f "$g" ] && found=$g
+        done
+        [ -n "$found" ] && break
+        sleep 0.05
+done
+seen=$([ -n "$found" ] && cat "$found" && echo host >"$found.answer")
+wait "$task"
+rc=$?
+check "the confined task's /tmp is the job's: its file in the job's directory, the answer there read" \
+        "confined:0:host" "$seen:$rc:$(cat "$out")"
+check "and the host's /tmp has no such file" "absent" "$([ ! -e "/tmp/$f" ] && echo absent)"
+run srun --cordon bash -c "$connect"
+check "control: in the job container, the open network reaches the host's 127.0.0.1:$port" \
+        "0:HOST" "$rc:$(cat "$out")"
+run srun --cordon --cordon-network=isolated bash -c "$connect"
+check_like "in the job container, isolated: the host's 127.0.0.1:$port out of reach (socket: EPERM)" \
+        "1::*bash: socket: Operation not permitted*/dev/tcp/127.0.0.1/$port: Operation not permitted*" \
+        "$rc:$(cat "$out"):$(tr '\n' ' ' <"$err")"
+
+# The fixture's stop after slurmd and slurmctld died mid-job (here: killed, as a crash would;
+# with the controller up the stop would wait 5 s for a cancel that slurmd never carries out):
+# job_container/tmpfs never cleaned up, the job's directory and its namespace's file are still
+# mounted below the cluster's directory, and the stop unmounts them before it removes it.
+# (Here rather than in slurm-cluster.sh: this cluster is up already.) The mounts counted are
+# this job's, by its id: the previous job's may be there still, completing.
+d=$SLURM_DIR
+slurm_as_user srun sleep 30 >/dev/null 2>&1 &
+client=$!
+mounts() { findmnt -rn -o TARGET | grep -c "^$d/jobs/\(.*/\)\?$1\(/\|$\)"; }
+for _ in $(seq 200); do
+        id=$(squeue -h -t RUNNING -o %i)
+        [ -n "$id" ] && [ "$(mounts "$id")" = 2 ] && break
+        sleep 0.05
+done
+mounted=$([ -n "$id" ] && mounts "$id")
+# shellcheck disable=SC2154 # the fixture's pids: munged, slurmctld, slurmd, the watchdog
+kill -KILL "${_slurm_pids[2]}" "${_slurm_pids[1]}"
+slurm_stop
+# srun (two processes), its controller gone, would wait for a step's end that nobody reports:
+# ended by pid, found by this cluster's SLURM_CONF in their environment.
+# shellcheck disable=SC2046 # the pids, one a word
+kill -KILL $(python3 -S -c "$_SLURM_PROCS" --comm srun --tree "SLURM_CONF=$d/slurm.conf") 2>/dev/null
+wait "$client" 2>/dev/null
+check "a job container's mounts left by killed daemons: 2 while the job ran, none after the stop, the directory gone" \
+        "2:0:gone" "$mounted:$(findmnt -rn -o TARGET | grep -c "^$d/"):$([ -e "$d" ] || echo gone)"

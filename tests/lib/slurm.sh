@@ -12,7 +12,8 @@
 #                           the logs on stderr and nothing left running; slurm_stop is added to
 #                           the EXIT trap (after whatever the file had there)
 #   slurm_stop              cancels the jobs, ends exactly the processes the start started (by
-#                           pid) and whatever job steps are left of them, removes the directory
+#                           pid) and whatever job steps are left of them, unmounts what a job
+#                           container left mounted in the directory, removes it
 #   slurm_wait_job ID STATE SECONDS
 #                           polls `scontrol show job` until job ID is in STATE (0), reaches
 #                           another final state or the time runs out (1, the reason on stderr);
@@ -23,10 +24,17 @@
 #   slurm_dump_logs         the end of each daemon's log, for a diagnosis
 #   slurm_why_not           prints why the cluster cannot start here, or nothing
 #
-# Set before the start (both optional): SLURM_PLUGSTACK, the lines of the cluster's
+# Set before the start (all optional): SLURM_PLUGSTACK, the lines of the cluster's
 # plugstack.conf (empty by default; slurm_set_plugstack TEXT rewrites it later: srun and
 # slurmstepd read it at each start); SLURM_EXTRA_PARTITIONS, names of more partitions of the
-# node beside the default one.
+# node beside the default one; SLURM_SLURMD_DEBUG, slurmd's log level (SlurmdDebug, default
+# info; slurmstepd and the SPANK plugins in it log at it too); SLURM_JOB_CONTAINER=1, Slurm's
+# job container: JobContainerType=job_container/tmpfs (PrologFlags=Contain), each job in a mount
+# namespace of its own with a private /tmp and /dev/shm, their directories below $SLURM_DIR/jobs
+# (job_container.conf beside slurm.conf: AutoBasePath=true, BasePath=$SLURM_DIR/jobs). Its
+# plugin refuses a BasePath below /tmp and its jobs cannot see the host's /tmp: with it the
+# scratch directory is made in /var/tmp instead. slurm_stop and slurm_start again start another
+# cluster with other settings.
 #
 # After the start: SLURM_CONF (exported) the cluster's slurm.conf; SLURM_DIR its scratch
 # directory; SLURM_NODE the node's name; SLURM_PARTITION the default partition; SLURM_USER_DIR
@@ -121,7 +129,7 @@ SlurmdPidFile=$d/run/slurmd.pid
 SlurmctldLogFile=$d/log/slurmctld.log
 SlurmdLogFile=$d/log/slurmd.log
 SlurmctldDebug=info
-SlurmdDebug=info
+SlurmdDebug=${SLURM_SLURMD_DEBUG:-info}
 PlugStackConfig=$d/plugstack.conf
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
@@ -149,6 +157,11 @@ EOF
         done
         printf '%s' "${SLURM_PLUGSTACK:-}" >"$d/plugstack.conf"
         chmod 644 "$d/slurm.conf" "$d/plugstack.conf"
+        if [ -n "${SLURM_JOB_CONTAINER:-}" ]; then
+                printf '%s\n' JobContainerType=job_container/tmpfs PrologFlags=Contain >>"$d/slurm.conf"
+                printf '%s\n' AutoBasePath=true "BasePath=$d/jobs" >"$d/job_container.conf"
+                chmod 644 "$d/job_container.conf"
+        fi
 }
 
 # slurm_set_plugstack TEXT: the cluster's plugstack.conf from now on (mode 0644).
@@ -222,7 +235,11 @@ slurm_start() {
 
 _slurm_start_once() {
         local ports d owner
-        SLURM_DIR=$(mktemp -d /tmp/cordon-slurm.XXXXXX) || return 1
+        # job_container/tmpfs refuses a BasePath below /tmp, and its jobs see a /tmp of their own:
+        # the cluster of a job container lives in /var/tmp, where its jobs can reach it.
+        local base=/tmp
+        [ -n "${SLURM_JOB_CONTAINER:-}" ] && base=/var/tmp
+        SLURM_DIR=$(mktemp -d "$base/cordon-slurm.XXXXXX") || return 1
         d=$SLURM_DIR
         chmod 755 "$d"
         mkdir -m 700 "$d/munge" "$d/ctld"
@@ -379,6 +396,11 @@ slurm_stop() {
         steps=$(_slurm_step_pids)
         # shellcheck disable=SC2086
         [ -n "$steps" ] && kill -KILL $steps 2>/dev/null
+        # job_container/tmpfs's mounts of a job it did not end (the job's directory, its
+        # namespace's file): off, deepest first, before the removal.
+        findmnt -rn -o TARGET | awk -v d="$d/" 'index($0, d) == 1' | sort -r | while read -r p; do
+                umount -l "$p"
+        done
         _slurm_pids=()
         rm -rf "$d"
         SLURM_DIR=

@@ -1,9 +1,10 @@
 /* The SPANK callbacks (src/slurm/spank/cordon-spank.c) against mock spank_* and slurm_* calls
- * defined here, with the confinement and the namespace work mocked too (their own code is
- * tested by tests/integration/slurm-spank.sh in a real Slurm): the arguments and the options
- * registered in each context, the option callbacks, the mandatory partitions in srun and in the
- * task, a namespace failure deferred to task_init, the task's environment rewritten. Criterion
- * runs each test in a process of its own, so the plugin's static state starts empty. */
+ * defined here, with the confinement and the namespace work mocked too (the confinement is
+ * tested by tests/integration/slurm-spank.sh in a real Slurm, the namespace work there and by
+ * test-spank-ns.c): the arguments and the options registered in each context, the option
+ * callbacks, the mandatory partitions in srun and in the task, the job's namespaces noted, a
+ * namespace failure deferred to task_init, the task's environment rewritten. Criterion runs each
+ * test in a process of its own, so the plugin's static state starts empty. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -433,6 +434,18 @@ Test(spank, job_namespace_nested)
         cr_assert_eq(slurm_spank_task_init_privileged(SP, 0, NULL), 0);
         has(log_other, "namespace of its own (Slurm's job container): confining inside it");
         cr_assert_eq(isolate_calls, 1);
+}
+
+/* Namespaces the plugin cannot compare are said, at the same level, and nothing is claimed. */
+Test(spank, job_namespace_unknown)
+{
+        ns_own = -EACCES;
+        remote(ARGS, STRV_MAKE("A=1"), "", NULL);
+        cr_assert_eq(slurm_spank_task_init_privileged(SP, 0, NULL), 0);
+        has(log_other, "cordon: cannot compare the task's namespaces with slurmstepd's: "
+                       "Permission denied");
+        cr_assert_null(strstr(log_other, "of its own"), "%s", log_other);
+        cr_assert_eq(slurm_spank_task_init(SP, 0, NULL), 0, "%s", log_error);
 }
 
 /* A failure as root is kept for task_init, whose message reaches srun, and the task fails

@@ -141,7 +141,10 @@ _spank_export_ int slurm_spank_task_init_privileged(spank_t sp, int ac, char *ar
         if (!spank_remote(sp) || !opt_profile)
                 return 0;
         int mnt = cordon_spank_ns_is_own("mnt"), net = cordon_spank_ns_is_own("net");
-        if (mnt > 0 || net > 0)
+        if (mnt < 0 || net < 0)
+                slurm_debug("cordon: cannot compare the task's namespaces with slurmstepd's: %s",
+                            strerror(-(mnt < 0 ? mnt : net)));
+        else if (mnt > 0 || net > 0)
                 slurm_debug("cordon: the job has a%s%s namespace of its own (Slurm's job "
                             "container): confining inside it",
                             mnt > 0 ? " mount" : "", net > 0 ? " network" : "");

@@ -14,13 +14,18 @@
 #include "shared/macro.h"
 #include "slurm/spank/spank-ns.h"
 
+/* Slurm joins the job's namespaces in the task's own process, after slurmstepd's fork and before
+ * slurm_spank_task_init_privileged (slurmstepd's _pre_task_child_privileged(): container_g_join(),
+ * then the SPANK callback), so slurmstepd, the parent, is still in the node's. Not PID 1's: where
+ * PID 1 is protected even root may not read its links (EACCES), and in a container PID 1 is not
+ * the host's. */
 int cordon_spank_ns_is_own(const char *ns)
 {
-        char self[64], init[64];
+        char self[64], parent[64];
         struct stat a, b;
         snprintf(self, sizeof(self), "/proc/self/ns/%s", ns);
-        snprintf(init, sizeof(init), "/proc/1/ns/%s", ns);
-        if (stat(self, &a) < 0 || stat(init, &b) < 0)
+        snprintf(parent, sizeof(parent), "/proc/%d/ns/%s", (int)getppid(), ns);
+        if (stat(self, &a) < 0 || stat(parent, &b) < 0)
                 return -errno;
         return a.st_dev != b.st_dev || a.st_ino != b.st_ino;
 }

@@ -5,9 +5,9 @@
  * namespaces the task is in already. */
 #pragma once
 
-/* Whether the calling process's namespace of kind @ns ("mnt", "net") is another than PID 1's:
- * 1 (Slurm's job namespace, or another of the host's), 0 (the host's), -errno (the links could
- * not be read). Never changes a namespace. */
+/* Whether the calling process's namespace of kind @ns ("mnt", "net") is another than its
+ * parent's (in a task, slurmstepd's, which stays in the node's): 1 (Slurm's job namespace), 0
+ * (slurmstepd's), -errno (the links could not be read). Never changes a namespace. */
 int cordon_spank_ns_is_own(const char *ns);
 
 /* unshare(CLONE_NEWNET) and the new namespace's loopback up. 0 or -errno, with the step that
