@@ -215,11 +215,13 @@ static int spool(const struct chaperon_config *c, const char *name, const char *
 }
 
 /* The SPANK plugin confines the job when the site runs it and it can give the sandbox's network
- * (it delivers open and isolated). */
+ * whole: isolated only. It delivers open too, but a task confining itself keeps its node's unix
+ * sockets (PMIx, the step daemon: cordon_confine_self() has no supervisor to sort them), munge's
+ * among them, with which the job could submit a job of its own past the plugin; cordon run on
+ * the node keeps them out (its ns backend's view, the landlock backend's OPEN_UNIX). */
 static bool use_spank(const struct chaperon_config *c)
 {
-        return (streq(c->net_mode, "open") || streq(c->net_mode, "isolated")) &&
-               chaperon_spank_present();
+        return streq(c->net_mode, "isolated") && chaperon_spank_present();
 }
 
 static int add_spank_options(const struct chaperon_config *c, char ***argv)

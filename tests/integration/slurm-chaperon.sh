@@ -16,7 +16,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 slurm_require
 
-plan 79
+plan 81
 u=$SLURM_TEST_USER
 home=$(getent passwd "$u" | cut -d: -f6)
 secret="cordon-slurm-secret-$$"
@@ -42,6 +42,13 @@ as_user() {
         (cd "$proj" && setpriv --reuid="$u" --regid="$u" --init-groups --reset-env -- \
                 env SLURM_CONF="$SLURM_CONF" "$@")
 }
+# MUNGE_TRY SOCKET: a unix connect to SOCKET; "connected" or the errno (no quote of its own).
+MUNGE_TRY='import socket, sys
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect(sys.argv[1]); print("connected")
+except OSError as e:
+    print(e.errno)'
 # in_box BACKEND CMD...: CMD in a sandbox of the test user.
 in_box() {
         local be=$1
@@ -273,13 +280,23 @@ if [ -n "${CORDON_SPANK:-}" ] && [ -f "$CORDON_SPANK" ]; then
                 "$home/.ssh/id_cordon_slurm_$$" 2>&1)
         check_like "spank: srun from the sandbox runs its step under the plugin" \
                 "*Permission denied*" "$out"
+        # An open network: the plugin would leave the node's munge socket to the job (a task
+        # confining itself keeps its node's unix sockets), so the job takes the wrapper.
+        id=$(as_user "$CORDON" run -q --backend ns --net open -- sbatch --parsable \
+                -o spank-open.out --wrap "python3 -c '$MUNGE_TRY' $SLURM_DIR/run/munge.socket" \
+                2>"$T_TMP/err")
+        slurm_wait_job "$id" COMPLETED 60 2>>"$T_TMP/err"
+        check_like "spank: an open-network sandbox's job takes the wrapper, not the plugin" \
+                "*.sh" "$(scontrol show job "$id" 2>&1 | grep -o 'Command=[^ ]*')"
+        check_like "spank: ... and its job cannot reach the munge socket" "@(2|13)" \
+                "$(cat "$proj/spank-open.out" 2>&1)"
         slurm_set_plugstack ""
 elif [ -n "${T_SANITIZED:-}" ]; then
-        for _ in 1 2 3; do ok "spank: a job under the plugin # SKIP a sanitized build has no plugin (Slurm's programs load it)"; done
+        for _ in 1 2 3 4 5; do ok "spank: a job under the plugin # SKIP a sanitized build has no plugin (Slurm's programs load it)"; done
 elif [ "${CORDON_TESTS_MUST_RUN:-0}" = 1 ]; then
-        for _ in 1 2 3; do not_ok "spank: the plugin is built (CORDON_SPANK)"; done
+        for _ in 1 2 3 4 5; do not_ok "spank: the plugin is built (CORDON_SPANK)"; done
 else
-        for _ in 1 2 3; do skip "the SPANK plugin is not built here" "spank: a job under the plugin"; done
+        for _ in 1 2 3 4 5; do skip "the SPANK plugin is not built here" "spank: a job under the plugin"; done
 fi
 
 # The sandbox's own settings reach its jobs: a file its command line masks stays masked there.
