@@ -17,8 +17,7 @@
 N=13
 plan $N
 LL=(--backend landlock --net open)
-abi=$(python3 -c 'import ctypes
-print(ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1))') # landlock_create_ruleset VERSION
+abi=$(landlock_abi)
 skip_all() {
         local i
         for i in $(seq $N); do skip "$1" "landlock open unix sockets ($i)"; done

@@ -78,8 +78,7 @@ run "${LL[@]}" --net isolated -- 3
 check "isolated: socket(AF_UNIX) three times: EPERM each" "0:EPERM*3" "$rc:$out"
 note_check "isolated: exactly one line, naming the gap and the fixes"
 # Proxied: the sockets are made (before ABI 9 the supervisor decides where they may connect).
-abi=$(python3 -c 'import ctypes
-print(ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1))')  # landlock_create_ruleset VERSION
+abi=$(landlock_abi)
 if ! o=$(cd "$T_PROJECT" && "$CORDON" run --quiet "${LL[@]}" --net proxied -- true 2>&1); then
         skip "proxied does not run under the landlock backend here: $o" "proxied: socket(AF_UNIX) works"
         skip "proxied does not run under the landlock backend here" "proxied: no line"

@@ -153,29 +153,15 @@ for be in ns landlock; do
                 "[1-9]*:*@(Permission denied|No such file)*" "$rc:$out"
 
         # munge: the sandbox reaches Slurm only through the chaperon.
-        out=$(in_box "$be" python3 -c '
-import socket, sys
-s = socket.socket(socket.AF_UNIX)
-try:
-    s.connect(sys.argv[1]); print("connected")
-except OSError as e:
-    print(e.errno)' "$SLURM_DIR/run/munge.socket" 2>/dev/null)
+        out=$(in_box "$be" python3 -c "$MUNGE_TRY" "$SLURM_DIR/run/munge.socket" 2>/dev/null)
         check_like "$be: the cluster's munge socket cannot be reached inside" "@(2|13|1)" "$out"
         if [ "$be" = landlock ]; then
                 # The open network has no mount view either: the supervisor keeps it out.
-                out=$(as_user "$CORDON" run -q --backend landlock --net open -- python3 -c '
-import socket, sys
-s = socket.socket(socket.AF_UNIX)
-try:
-    s.connect(sys.argv[1]); print("connected")
-except OSError as e:
-    print(e.errno)' "$SLURM_DIR/run/munge.socket" 2>/dev/null)
+                out=$(as_user "$CORDON" run -q --backend landlock --net open -- \
+                        python3 -c "$MUNGE_TRY" "$SLURM_DIR/run/munge.socket" 2>/dev/null)
                 check "$be: ... nor under the open network (EACCES)" "13" "$out"
         fi
-        out=$(as_user python3 -c '
-import socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1]); print("connected")' "$SLURM_DIR/run/munge.socket" 2>&1)
+        out=$(as_user python3 -c "$MUNGE_TRY" "$SLURM_DIR/run/munge.socket" 2>&1)
         check "$be: control: outside, the test user reaches it" "connected" "$out"
 done
 

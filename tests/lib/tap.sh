@@ -20,6 +20,13 @@ on_backend() {
         if [ "${SANDBOX_BACKEND:-}" = landlock ]; then echo "$2"; else echo "$1"; fi
 }
 
+# landlock_abi: the kernel's Landlock ABI version (landlock_create_ruleset's VERSION flag), or a
+# negative number without Landlock.
+landlock_abi() {
+        python3 -c 'import ctypes
+print(ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1))'
+}
+
 # ns_only REASON: this file tests what only the namespace backend does (a private /tmp, a pid
 # namespace, hidden paths...); under SANDBOX_BACKEND=landlock it skips as a whole.
 ns_only() {

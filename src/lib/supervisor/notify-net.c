@@ -76,6 +76,20 @@ static int socket_domain(int sock)
         return domain;
 }
 
+/* The @len bytes of address at the caller's @addr, read once into @buf: 0, ANSWER_DROP when the
+ * caller is gone, or the -errno to answer (-EFAULT as the kernel would, -EACCES for a read that
+ * failed otherwise: a call that cannot be checked is refused). */
+static int read_address(struct cordon_notify *n, const struct seccomp_notif *req, uint64_t addr,
+                        int len, void *buf)
+{
+        if (len <= 0)
+                return 0;
+        int r = cordon_seccomp_notif_read(n->listener, req->id, req->pid, addr, buf, (size_t)len);
+        if (r == -ENOENT)
+                return ANSWER_DROP;
+        return r < 0 ? (r == -EFAULT ? -EFAULT : -EACCES) : 0;
+}
+
 /* bind(fd, addr, len) under cordon_seccomp_unix_supervised(): a unix socket about to be bound to
  * a path is recorded as the command's (notify-unix.h), then the call continues, and the kernel
  * binds it under the command's Landlock domain, whose rule for making socket files decides
@@ -207,15 +221,11 @@ static int on_connect_unix(struct cordon_notify *n, const struct seccomp_notif *
         if ((size_t)len > sizeof(struct sockaddr_un))
                 return cordon_notify_answer_value(n, req->id, -EINVAL);
         struct sockaddr_un sa = {0};
-        if (len > 0) {
-                int r = cordon_seccomp_notif_read(n->listener, req->id, req->pid, addr, &sa,
-                                                  (size_t)len);
-                if (r == -ENOENT)
-                        return ANSWER_DROP;
-                if (r < 0)
-                        return cordon_notify_answer_value(n, req->id,
-                                                          r == -EFAULT ? -EFAULT : -EACCES);
-        }
+        int got = read_address(n, req, addr, len, &sa);
+        if (got == ANSWER_DROP)
+                return got;
+        if (got < 0)
+                return cordon_notify_answer_value(n, req->id, got);
         char path[sizeof(sa.sun_path) + 1];
         int kind = cordon_unix_addr_parse(&sa, (size_t)len, path, sizeof(path));
         if (kind < 0 || kind == CORDON_UNIX_ADDR_UNNAMED)
@@ -372,15 +382,11 @@ static int on_connect_open(struct cordon_notify *n, const struct seccomp_notif *
                            uint64_t addr, int len)
 {
         struct sockaddr_storage sa = {0};
-        if (len > 0) {
-                int r = cordon_seccomp_notif_read(n->listener, req->id, req->pid, addr, &sa,
-                                                  (size_t)len);
-                if (r == -ENOENT)
-                        return ANSWER_DROP;
-                if (r < 0)
-                        return cordon_notify_answer_value(n, req->id,
-                                                          r == -EFAULT ? -EFAULT : -EACCES);
-        }
+        int k = read_address(n, req, addr, len, &sa);
+        if (k == ANSWER_DROP)
+                return k;
+        if (k < 0)
+                return cordon_notify_answer_value(n, req->id, k);
         int fl = fcntl(sock, F_GETFL);
         if (fl < 0)
                 return cordon_notify_answer_value(n, req->id, -EACCES);
@@ -453,15 +459,11 @@ int cordon_notify_on_connect(struct cordon_notify *n, const struct seccomp_notif
                 return cordon_notify_answer_value(n, req->id, r);
 
         struct sockaddr_storage sa = {0};
-        if (len > 0) {
-                r = cordon_seccomp_notif_read(n->listener, req->id, req->pid, a[1], &sa,
-                                              (size_t)len);
-                if (r == -ENOENT)
-                        return ANSWER_DROP;
-                if (r < 0)
-                        return cordon_notify_answer_value(n, req->id,
-                                                          r == -EFAULT ? -EFAULT : -EACCES);
-        }
+        r = read_address(n, req, a[1], len, &sa);
+        if (r == ANSWER_DROP)
+                return r;
+        if (r < 0)
+                return cordon_notify_answer_value(n, req->id, r);
         if (!cordon_notify_connect_allowed(&sa, (size_t)len, n->proxy_port))
                 return cordon_notify_answer_value(n, req->id, -EACCES);
         int fl = fcntl(sock, F_GETFL);
