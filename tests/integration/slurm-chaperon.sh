@@ -16,7 +16,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 slurm_require
 
-plan 81
+plan 83
 u=$SLURM_TEST_USER
 home=$(getent passwd "$u" | cut -d: -f6)
 secret="cordon-slurm-secret-$$"
@@ -302,6 +302,16 @@ check "a job from a sandbox with --mask FILE finds it masked too (the settings a
 # Slurm's token (auth/jwt) stays outside, whatever its shape.
 out=$(as_user env SLURM_JWT=not-a-jwt-shape "$CORDON" run -q --backend ns -- sh -c 'echo "[${SLURM_JWT-unset}]"' 2>&1)
 check "SLURM_JWT does not reach the sandbox" "[unset]" "$out"
+
+# A cordon copied alone (no stub or chaperon beside it, none installed): it runs, says Slurm's
+# commands are not served, and the host's sbatch inside reaches nothing (munge is out).
+lone=$(mktemp -d /tmp/cordon-lone.XXXXXX)
+cp "$CORDON" "$lone/cordon" && chmod 755 "$lone"
+out=$(as_user "$lone/cordon" run -q --backend ns -- sh -c 'sbatch --wrap true >/dev/null 2>&1; echo "sbatch:$?"' 2>&1)
+rm -rf "$lone"
+check_like "a cordon without its Slurm programs runs, saying they are not served" \
+        "*stub program*Slurm's commands are not served in this sandbox*" "$out"
+check_like "... and the host's sbatch inside reaches nothing" "*sbatch:[1-9]*" "$out"
 
 # A sandbox that never calls Slurm starts no chaperon: no log is left.
 before=$(ls "$state" | wc -l)

@@ -6,7 +6,8 @@
 # backend's), --cordon-network=isolated keeps it from the host's 127.0.0.1, an enforced
 # partition refuses an unconfined step (in srun, and in the task for a batch job) and takes a
 # confined one, #SBATCH --cordon confines a batch job, a missing profile, a network a task
-# cannot have and an unknown plugstack.conf argument fail loudly, srun --help shows the options.
+# cannot have and an unknown plugstack.conf argument fail loudly, srun --help shows the options,
+# a profile's DEVICES reaches the task (stand-in nodes in /dev for a GPU's: no GPU here).
 # Then a second cluster, with Slurm's job container (job_container/tmpfs: a mount namespace and a
 # /tmp of the job's own): srun --cordon nests inside it (the plugin's log says so; the first
 # cluster's does not), the task's /tmp is the job's, the key is still unreadable and isolated
@@ -56,7 +57,7 @@ use_cluster() {
 slurm_require
 use_cluster
 
-plan 35
+plan 38
 u=$SLURM_TEST_USER
 uhome=$(getent passwd "$u" | cut -d: -f6)
 out=$T_TMP/out err=$T_TMP/err
@@ -69,6 +70,8 @@ echo 'PLANTED PRIVATE KEY' >"$key"
 chown "$u:" "$key"
 chmod 600 "$key"
 cleanup() {
+        # shellcheck disable=SC2086 # two paths
+        [ -n "${devs:-}" ] && rm -f $devs
         rm -f "$key"
         [ -n "$made_ssh" ] && rmdir "$uhome/.ssh" 2>/dev/null
         [ -n "${listener:-}" ] && kill "$listener" 2>/dev/null
@@ -142,6 +145,28 @@ check_like "a missing profile fails the task, the file named" \
 run srun --cordon=../x true
 check_like "a profile name that is no name is refused by srun" "[1-9]*profile '../x': expected*" \
         "$rc:$(tr '\n' ' ' <"$err")"
+
+# ---- devices (a GPU's nodes) ----
+# No GPU here: two character devices (the null device's numbers, under names of the test's own
+# in /dev, where DEVICES looks) stand for one. A profile's DEVICES grants the first to its tasks,
+# as the default DEVICES grants NVIDIA's /dev/nvidia* nodes where they exist; the second, not
+# granted, stays closed. They go at the end of the run, or right after these checks.
+devs="/dev/cordon-test-gpu-$$ /dev/cordon-test-other-$$"
+mknod -m 666 "/dev/cordon-test-gpu-$$" c 1 3
+mknod -m 666 "/dev/cordon-test-other-$$" c 1 3
+printf '%s\n' 'ENABLED_AGENTS=()' "DEVICES+=(/dev/cordon-test-gpu-$$)" >"$policy/gpu.conf"
+chmod 644 "$policy/gpu.conf"
+DEVTRY='for d in gpu other; do if echo x 2>/dev/null >"/dev/cordon-test-$d-$0"; then echo "$d:open"; else echo "$d:refused"; fi; done'
+run srun --cordon=gpu sh -c "$DEVTRY" "$$"
+check "--cordon=gpu: the device its DEVICES grants opens, another stays closed" \
+        "0:gpu:open other:refused" "$rc:$(paste -sd' ' "$out")"
+run srun --cordon sh -c "$DEVTRY" "$$"
+check "control: the default profile, which does not grant it, keeps both closed" \
+        "0:gpu:refused other:refused" "$rc:$(paste -sd' ' "$out")"
+run srun sh -c "$DEVTRY" "$$"
+check "control: unconfined, both open" "0:gpu:open other:open" "$rc:$(paste -sd' ' "$out")"
+# shellcheck disable=SC2086 # two paths
+rm -f $devs
 
 # ---- the mandatory partition ----
 run srun -p secure true
