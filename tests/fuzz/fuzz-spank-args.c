@@ -1,7 +1,8 @@
 /* Fuzz target for the SPANK plugin's parsers (src/slurm/spank/spank-args.c): the input's first
  * line is an option value (--cordon's PROFILE, --cordon-network's MODE) and PMI_FD's value, the
- * rest, split at NUL bytes, plugstack.conf's arguments. What is accepted holds its invariants: an absolute
- * policy_dir, partitions of allowed characters, a profile path that stays in the directory. */
+ * rest, split at NUL bytes, plugstack.conf's arguments. What is accepted holds its invariants:
+ * an absolute policy_dir, partitions of allowed characters, a profile path that stays in the
+ * directory, a PMI_FD of digits only. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
