@@ -3,7 +3,7 @@
 # Runs as root, or through sudo when available. Prints nothing when all are present.
 set -euo pipefail
 build_pkgs=(gcc g++ make meson ninja-build pkg-config libseccomp-dev libjansson-dev libc-ares-dev libnftables-dev libtomlplusplus-dev libarchive-dev nettle-dev libmicrohttpd-dev libcurl4-openssl-dev libslurm-dev passt)
-test_pkgs=(libcriterion-dev git python3 util-linux procps iproute2 passwd groff-base bubblewrap clang-format clang tmux vim nftables dnsmasq-base curl python3-pip npm apparmor slurm-wlm munge)
+test_pkgs=(libcriterion-dev git python3 util-linux procps iproute2 passwd groff-base bubblewrap clang-format clang tmux vim nftables dnsmasq-base curl python3-pip npm apparmor slurm-wlm munge libpmi2-0-dev)
 want=("${build_pkgs[@]}")
 [ "${1:-}" = "--test" ] && want+=("${test_pkgs[@]}")
 missing=()

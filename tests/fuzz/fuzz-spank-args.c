@@ -1,7 +1,8 @@
 /* Fuzz target for the SPANK plugin's parsers (src/slurm/spank/spank-args.c): the input's first
- * line is an option value (--cordon's PROFILE and --cordon-network's MODE), the rest, split at
- * NUL bytes, plugstack.conf's arguments. What is accepted holds its invariants: an absolute
- * policy_dir, partitions of allowed characters, a profile path that stays in the directory. */
+ * line is an option value (--cordon's PROFILE, --cordon-network's MODE) and PMI_FD's value, the
+ * rest, split at NUL bytes, plugstack.conf's arguments. What is accepted holds its invariants:
+ * an absolute policy_dir, partitions of allowed characters, a profile path that stays in the
+ * directory, a PMI_FD of digits only. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,9 @@ static void check_value(const char *v, const struct cordon_spank_conf *c)
         }
         r = cordon_spank_network_check(v, err, sizeof(err));
         FUZZ_CHECK(r == 0 || r == -EINVAL);
+        r = cordon_spank_pmi_fd(v);
+        FUZZ_CHECK(r == -EINVAL || (r >= 3 && r <= CORDON_SPANK_PMI_FD_MAX && v[0] != '0' &&
+                                    strspn(v, "0123456789") == strlen(v)));
         (void)cordon_spank_partition_enforced(c, v);
 }
 

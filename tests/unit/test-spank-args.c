@@ -189,3 +189,24 @@ Test(spank_args, env_diff_limit)
         cr_assert_eq(cordon_spank_env_diff(big, STRV_MAKE("A=1"), &unset, &set), -E2BIG);
         cr_assert_eq(cordon_spank_env_diff(STRV_MAKE("A=1"), big, &unset, &set), -E2BIG);
 }
+
+Test(spank_args, pmi_fd)
+{
+        cr_assert_eq(cordon_spank_pmi_fd("11"), 11);
+        cr_assert_eq(cordon_spank_pmi_fd("3"), 3);
+        cr_assert_eq(cordon_spank_pmi_fd("1048576"), CORDON_SPANK_PMI_FD_MAX);
+        /* stdio is no PMI socket; no sign, space, leading zero or other base */
+        cr_assert_eq(cordon_spank_pmi_fd("2"), -EINVAL);
+        cr_assert_eq(cordon_spank_pmi_fd("0"), -EINVAL);
+        cr_assert_eq(cordon_spank_pmi_fd("011"), -EINVAL);
+        cr_assert_eq(cordon_spank_pmi_fd("+11"), -EINVAL);
+        cr_assert_eq(cordon_spank_pmi_fd("-11"), -EINVAL);
+        cr_assert_eq(cordon_spank_pmi_fd(" 11"), -EINVAL);
+        cr_assert_eq(cordon_spank_pmi_fd("11 "), -EINVAL);
+        cr_assert_eq(cordon_spank_pmi_fd("0x11"), -EINVAL);
+        cr_assert_eq(cordon_spank_pmi_fd(""), -EINVAL);
+        cr_assert_eq(cordon_spank_pmi_fd(NULL), -EINVAL);
+        /* past the limit, and past int */
+        cr_assert_eq(cordon_spank_pmi_fd("1048577"), -EINVAL);
+        cr_assert_eq(cordon_spank_pmi_fd("99999999999999999999"), -EINVAL);
+}

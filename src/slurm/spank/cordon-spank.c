@@ -104,11 +104,36 @@ _spank_export_ int slurm_spank_init(spank_t sp, int ac, char *argv[])
         return 0;
 }
 
+/* Whether this srun is one that Slurm's PMI-2 runs for a task's PMI2_Job_Spawn (MPI_Comm_spawn)
+ * in a confined step: mpi/pmi2 execs `srun --mpi=pmi2 --ntasks=N CMD ARGS` outside the sandbox,
+ * in the spawning srun's environment (its SLURM_PMI2_SPAWNER_JOBID set, and the --cordon that
+ * Slurm put there), with CMD, ARGS and the working directory chosen by the task: CMD may be an
+ * option of srun's (--export=NONE drops the inherited --cordon, --cordon-network=open widens the
+ * network, --chdir or the "wdir" key picks another project). The task's environment cannot
+ * change srun's: these variables are Slurm's. */
+static bool spawned_from_confined_step(void)
+{
+        return getenv("SLURM_PMI2_SPAWNER_JOBID") &&
+               (getenv("_SLURM_SPANK_OPTION_cordon_cordon") ||
+                getenv("SLURM_SPANK__SLURM_SPANK_OPTION_cordon_cordon"));
+}
+
 /* After the options, in srun, sbatch and salloc: a network without --cordon would confine
- * nothing. (In slurmstepd a failure here would reach only slurmd's log: task_init says it.) */
+ * nothing; a PMI-2 spawn from a confined step is refused (its options are the task's; Slurm's
+ * spawner then waits for an answer that does not come). (In slurmstepd a failure here would
+ * reach only slurmd's log: task_init says it.) */
 _spank_export_ int slurm_spank_init_post_opt(spank_t sp, int ac, char *argv[])
 {
-        if (!spank_remote(sp) && opt_network && !opt_profile) {
+        if (spank_remote(sp))
+                return 0;
+        if (spank_context() == S_CTX_LOCAL && spawned_from_confined_step()) {
+                slurm_error(
+                    "cordon: a PMI-2 spawn from a confined step is refused: the task "
+                    "would choose the new step's srun options (SLURM_PMI2_SPAWNER_JOBID=%s)",
+                    getenv("SLURM_PMI2_SPAWNER_JOBID"));
+                return -1;
+        }
+        if (opt_network && !opt_profile) {
                 slurm_error("cordon: --cordon-network=%s needs --cordon[=PROFILE]", opt_network);
                 return -1;
         }

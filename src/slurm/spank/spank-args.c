@@ -160,6 +160,19 @@ int cordon_spank_profile_path(const char *dir, const char *profile, char *buf, s
         return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+int cordon_spank_pmi_fd(const char *value)
+{
+        int fd = 0;
+        if (!value || !*value || *value == '0')
+                return -EINVAL;
+        for (const char *c = value; *c; c++) {
+                if (*c < '0' || *c > '9' || fd > CORDON_SPANK_PMI_FD_MAX / 10)
+                        return -EINVAL;
+                fd = fd * 10 + (*c - '0');
+        }
+        return fd >= 3 && fd <= CORDON_SPANK_PMI_FD_MAX ? fd : -EINVAL;
+}
+
 /* The entry of @env whose name is that of @entry (up to its '='), or NULL. */
 static const char *find_name(char *const *env, const char *entry, size_t len)
 {

@@ -46,6 +46,12 @@ int cordon_spank_network_check(const char *mode, char *err, size_t size);
 /* policy_dir/PROFILE.conf into @buf: 0, or -ENAMETOOLONG. */
 int cordon_spank_profile_path(const char *dir, const char *profile, char *buf, size_t size);
 
+/* The descriptor of PMI_FD's @value (Slurm's PMI-2, srun --mpi=pmi2: the task's end of
+ * slurmstepd's socket pair): decimal digits without a sign or a leading zero, 3 up to
+ * CORDON_SPANK_PMI_FD_MAX (stdio is no PMI socket). Returns the descriptor or -EINVAL. */
+#define CORDON_SPANK_PMI_FD_MAX 1048576 /* the kernel's default nr_open */
+int cordon_spank_pmi_fd(const char *value);
+
 /* What turns environment @from into @to (both NULL-terminated NAME=VALUE vectors): the names to
  * unset (in @from, not in @to) and the NAME=VALUE entries to set (new or changed), as vectors
  * the caller frees. An entry without '=' is ignored. Returns 0, -E2BIG (more than

@@ -1,9 +1,12 @@
 /* The SPANK plugin's confinement of one task (spank-confine.h): libcordon's public API only, as
  * the cordon program uses it. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cordon/confine.h>
 #include <cordon/cordon.h>
@@ -113,6 +116,34 @@ static int build_settings(const struct cordon_spank_task *t, struct cordon_setti
         return 0;
 }
 
+/* Slurm's PMI-2 (srun --mpi=pmi2): slurmstepd hands each task one end of a socket pair across
+ * the exec, its number in PMI_FD, and cordon_confine_self() has marked every descriptor above
+ * stdio close-on-exec. That one is handed on, and only when it is what slurmstepd made: a unix
+ * socket whose peer (a socket pair's maker) is the task's parent. PMI_FD is the job's
+ * environment and a user may set it: any other descriptor is closed at the exec, with a note. */
+static int keep_pmi_fd(char *const *job_env, char ***warnings)
+{
+        const char *v = job_getenv(job_env, "PMI_FD");
+        if (!v)
+                return 0;
+        int fd = cordon_spank_pmi_fd(v), domain = 0, flags;
+        struct ucred peer = {0};
+        socklen_t len = sizeof(domain), peer_len = sizeof(peer);
+        const char *why = NULL;
+        if (fd < 0)
+                why = "not a descriptor's number";
+        else if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0 || domain != AF_UNIX)
+                why = "not a unix socket";
+        else if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &peer_len) < 0 ||
+                 peer.pid != getppid())
+                why = "its peer is not slurmstepd (the task's parent)";
+        if (why)
+                return strv_extendf(warnings, "PMI_FD=%.32s: %s: closed at the exec", v, why);
+        if ((flags = fcntl(fd, F_GETFD)) < 0 || fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC) < 0)
+                return -errno;
+        return 0;
+}
+
 int cordon_spank_confine(const struct cordon_spank_task *t, char ***ret_env, char ***ret_warnings,
                          char *err, size_t size)
 {
@@ -145,6 +176,8 @@ int cordon_spank_confine(const struct cordon_spank_task *t, char ***ret_env, cha
                 return fail(r, err, size, "cordon_confine_self", &d);
         if (*d.message && (r = strv_extend(&warnings, d.message)) < 0)
                 return r;
+        if ((r = keep_pmi_fd(t->job_env, &warnings)) < 0)
+                return fail(r, err, size, "PMI_FD", NULL);
         *ret_env = given; /* the library's copy, nobody else's */
         *ret_warnings = TAKE_PTR(warnings);
         return 0;

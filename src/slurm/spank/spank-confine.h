@@ -18,9 +18,10 @@ struct cordon_spank_task {
  * PROTECT_GIT_CONFIG=false: what a process confining itself can have), then policy_dir/
  * PROFILE.conf as the admin profile of the sandbox.conf layers with the user's files after it,
  * the job's environment, @t->network, SANDBOX_BACKEND=landlock; the working directory is the
- * project. On success the task's environment as the landlock backend gives it is in @ret_env and
- * lines worth a note in @ret_warnings (both vectors the caller frees); the process environment
- * (environ) is left as it was. Returns 0, or -errno with a sentence in @err; the process may then
- * be confined in part and must not exec its command. */
+ * project. Every descriptor above stdio is then close-on-exec but PMI_FD's, when it is
+ * slurmstepd's socket (srun --mpi=pmi2). On success the task's environment as the landlock backend
+ * gives it is in @ret_env and lines worth a note in @ret_warnings (both vectors the caller frees);
+ * the process environment (environ) is left as it was. Returns 0, or -errno with a sentence in
+ * @err; the process may then be confined in part and must not exec its command. */
 int cordon_spank_confine(const struct cordon_spank_task *t, char ***ret_env, char ***ret_warnings,
                          char *err, size_t size);
