@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # Attack: a sandbox that can write the home (HOME_ACCESS=write, or --rw ~/.local/state) tampers
-# with cordon's state, which cordon's programs read back on the host: the chaperon's job registry
-# (jobs.tsv decides which jobs SLURM_SCOPE lets a later sandbox see and cancel), its spooled job
-# scripts (a link planted where the next one is written), the session daemon's store. Expected:
-# ~/.local/state/cordon is read-only inside (EROFS under the ns backend's bind, EACCES under
-# Landlock's), made first (empty, 0700) where missing so it cannot be created, and nothing
-# reaches the host. Control: the rest of ~/.local/state stays writable in the same run shape.
+# with the chaperon's state, which the chaperon reads back on the host: its job registry
+# (jobs.tsv decides which jobs SLURM_SCOPE lets a later sandbox see and cancel), its spooled
+# job scripts (a link planted where the next one is written). Expected:
+# ~/.local/state/cordon/chaperon is read-only inside (EROFS under the ns backend's bind, EACCES
+# under Landlock's), made first (empty, 0700) where missing so it cannot be created, and
+# nothing reaches the host. Controls: the rest of ~/.local/state stays writable in the same run
+# shape, and a session's root in the session daemon's store beside it still starts and writes.
 # Under both backends, each named (escape files run once).
 . "$(dirname "$0")/../lib/tap.sh"
 
 state=$HOME/.local/state
 run() { (cd "$T_PROJECT" && "$CORDON" run --quiet --net isolated --backend "$be" "$@" 2>/dev/null); }
 
-plan 16
+plan 18
 for be in ns landlock; do
         want=$([ "$be" = ns ] && echo EROFS || echo EACCES)
         mkdir -p "$state/cordon/chaperon" "$state/other-tool"
@@ -33,10 +34,17 @@ for be in ns landlock; do
         check "$be: nothing reached the host" "1	session	project|absent" \
                 "$(cat "$state/cordon/chaperon/jobs.tsv")|$([ -L "$state/cordon/chaperon/next.job" ] && echo present || echo absent)"
 
+        # The session daemon's store beside it holds each session's root, which its sandbox
+        # writes: a session root there still starts, and writes.
+        mkdir -p "$state/cordon/sessions/a/root"
+        out=$(cd "$state/cordon/sessions/a/root" && "$CORDON" run --quiet --net isolated \
+                --backend "$be" --home-access write -- sh -c 'echo x >own && echo own:ok' 2>&1)
+        check "$be: a session root in the daemon's store still starts and writes" "own:ok" "$out"
+
         # A missing state directory is made first, so the sandbox cannot create one of its own.
         rm -rf "$state/cordon"
-        out=$(run --home-access write -- python3 -c "$TRY" 'os.makedirs(p)' "$state/cordon/chaperon")
+        out=$(run --home-access write -- python3 -c "$TRY" 'os.makedirs(p)' "$state/cordon/chaperon/x")
         check "$be: with no state directory yet: creating one inside fails ($want; made empty, 0700, outside)" \
-                "$want|700|" "$out|$(stat -c %a "$state/cordon" 2>&1)|$(ls -A "$state/cordon" 2>&1)"
+                "$want|700|" "$out|$(stat -c %a "$state/cordon/chaperon" 2>&1)|$(ls -A "$state/cordon/chaperon" 2>&1)"
         rm -rf "$state/cordon" "$state/other-tool"
 done

@@ -54,22 +54,26 @@ static int refuse_writable_inside(struct lower *l, const char *real, const char 
  * agent-sandbox files it reads in their place (sandbox.conf, conf.d, agents/<name>/) are bash run
  * at the next start or settings merged into an agent's, so a sandbox that can write there (a
  * project of ~ or ~/.config, HOME_ACCESS=write, a writable extra path over it) would choose the
- * next sandbox's confinement. cordon's state (~/.local/state/cordon: the chaperon's job registry,
- * which decides what SLURM_SCOPE lets a later sandbox touch, its spooled job scripts and logs,
- * the session daemon's store, whose records a restart restores) is read back by cordon's programs
- * on the host, so the same holds. Where the sandbox can write one, it is bound read-only; a
- * missing one is made first (empty, 0700) so the sandbox cannot create it; a writable path
- * inside one refuses the start. */
+ * next sandbox's confinement. The chaperon's state (~/.local/state/cordon/chaperon: the job
+ * registry, which decides what SLURM_SCOPE lets a later sandbox see and cancel, the jobs'
+ * spooled scripts, the logs) is read back by the chaperon on the host, so the same holds. Where
+ * the sandbox can write one, it is bound read-only; a missing one is made first (empty, 0700;
+ * the chaperon's with its parent) so the sandbox cannot create it; a writable path inside one
+ * refuses the start. (The session daemon's store beside it holds each session's root, which its
+ * sandbox writes.) */
 static int protect_config(struct lower *l)
 {
 #define CONFIG_WHAT "its configuration and agent folders (bash the next start runs)"
+        /* @make_parent: a missing parent is made too (mkdir -p), so that the directory can be
+         * made 0700 before the sandbox starts. */
         static const struct {
                 const char *dir, *parent, *what;
+                bool make_parent;
         } dirs[] = {
-            {".config/cordon", ".config", CONFIG_WHAT},
-            {".config/agent-sandbox", ".config", CONFIG_WHAT},
-            {".local/state/cordon", ".local/state",
-             "its state (the chaperon's job registry and scripts, the sessions' store)"},
+            {".config/cordon", ".config", CONFIG_WHAT, false},
+            {".config/agent-sandbox", ".config", CONFIG_WHAT, false},
+            {".local/state/cordon/chaperon", ".local/state/cordon",
+             "the chaperon's state (the job registry, the jobs' scripts, the logs)", true},
         };
 #undef CONFIG_WHAT
         if (!l->home_real)
@@ -124,6 +128,10 @@ static int protect_config(struct lower *l)
                 if (!cordon_lower_sandbox_can_write(l, exists ? dir : parent))
                         continue;
                 if (!exists) {
+                        if (dirs[i].make_parent && cordon_lower_lstat(l, parent, &st) < 0 &&
+                            errno == ENOENT &&
+                            (r = cordon_lower_plan_mkdir_p(l, parent, "sandbox.conf")) < 0)
+                                return r;
                         if (cordon_lower_lstat(l, parent, &st) < 0 || !S_ISDIR(st.st_mode))
                                 continue; /* no parent to create it in: nothing to plant into */
                         /* Silently, like the HOME_WRITABLE directories: an empty directory
