@@ -14,20 +14,8 @@
 # (--profile unrestricted) the rule fails closed: socket(AF_UNIX) answers EACCES.
 . "$(dirname "$0")/../lib/tap.sh"
 
-N=13
-plan $N
 LL=(--backend landlock --net open)
-abi=$(landlock_abi)
-skip_all() {
-        local i
-        for i in $(seq $N); do skip "$1" "landlock open unix sockets ($i)"; done
-        exit 0
-}
-[ "$abi" -ge 1 ] 2>/dev/null || skip_all "Landlock is not usable here"
-[ "$abi" -ge 9 ] && skip_all "Landlock ABI $abi governs unix sockets itself (RESOLVE_UNIX)"
-if ! o=$(cd "$T_PROJECT" && "$CORDON" run --quiet "${LL[@]}" -- true 2>&1); then
-        skip_all "the landlock backend does not run here: $o"
-fi
+landlock_unix_plan 13 "landlock open unix sockets" "${LL[@]}"
 
 # The host services: a unix socket in the project, one in a directory of its own under /tmp
 # (where munged's would be /run/munge), and an abstract name; each connection is logged.

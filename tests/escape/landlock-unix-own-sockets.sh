@@ -11,20 +11,8 @@
 # the sandbox; the abstract name answers outside.
 . "$(dirname "$0")/../lib/tap.sh"
 
-N=17
-plan $N
 LL=(--backend landlock --net proxied)
-abi=$(landlock_abi)
-skip_all() {
-        local i
-        for i in $(seq $N); do skip "$1" "landlock own unix sockets ($i)"; done
-        exit 0
-}
-[ "$abi" -ge 1 ] 2>/dev/null || skip_all "Landlock is not usable here"
-[ "$abi" -ge 9 ] && skip_all "Landlock ABI $abi governs unix sockets itself (RESOLVE_UNIX)"
-if ! o=$(cd "$T_PROJECT" && "$CORDON" run --quiet "${LL[@]}" -- true 2>&1); then
-        skip_all "proxied does not run under the landlock backend here: $o"
-fi
+landlock_unix_plan 17 "landlock own unix sockets" "${LL[@]}"
 
 # The host service: a unix socket in the project and an abstract name, each answering
 # HOST-SERVICE; every connection it takes is appended to $T_TMP/host-conns.

@@ -242,7 +242,7 @@ check "a held job's output dir swapped for a link to ~/.ssh: nothing written the
 check "control: the job whose dir was left alone wrote its file (%j expanded)" "ATTACK-KEY" \
         "$(cat "$proj/kept/out-$ctl.txt" 2>&1)"
 check "Slurm's own stream of the job went to the chaperon's state directory" "yes" \
-        "$(ls "$state/out/" 2>/dev/null | grep -q "\.$ctl\.out\$" && echo yes)"
+        "$(compgen -G "$state/out/*.$ctl.out" >/dev/null && echo yes)"
 out=$(in_box ns srun -o "$proj/step.out" true 2>&1)
 check_like "srun --output to a file is refused (opened after the check)" "*\[stdio-file\]" "$out"
 

@@ -9,15 +9,7 @@
 # spawn reads the key (the control). As root only, like slurm-spank.sh: the jobs run as the
 # test user.
 . "$(dirname "$0")/../lib/slurm.sh"
-ns_only "the plugin always confines with the landlock backend's steps; once is enough"
-if [ "$(id -u)" != 0 ] && [ "$(id -un)" = "$SLURM_TEST_USER" ]; then
-        echo "1..0 # SKIP covered by the root run, which starts the cluster and submits as $SLURM_TEST_USER"
-        exit 0
-fi
-if [ -n "${T_SANITIZED:-}" ]; then
-        echo "1..0 # SKIP a sanitized build has no plugin: Slurm's programs load it, and a sanitizer's runtime must come first (the build without sanitizers runs this file)"
-        exit 0
-fi
+spank_require
 # skip_or_fail TEST WHY: this file's TAP when it cannot run here (a failure in CI).
 skip_or_fail() {
         if [ "${CORDON_TESTS_MUST_RUN:-0}" = 1 ]; then
@@ -27,10 +19,6 @@ skip_or_fail() {
         fi
         exit 0
 }
-if [ -z "${CORDON_SPANK:-}" ] || [ ! -f "$CORDON_SPANK" ]; then
-        skip_or_fail "the plugin is built" \
-                "cordon_spank.so was not built (CORDON_SPANK='${CORDON_SPANK:-}': Slurm's spank.h missing?)"
-fi
 
 # The probe, against Slurm's PMI-2 client library (libpmi2-0-dev). `ranks KEY NETNS`: PMI2_Init,
 # its rank's value put, the fence, every rank's value got; then KEY read and the network

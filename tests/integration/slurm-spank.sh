@@ -16,24 +16,7 @@
 # jobs run as the test user. The times of srun true with and without --cordon are printed
 # (bench/slurm.sh compares).
 . "$(dirname "$0")/../lib/slurm.sh"
-ns_only "the plugin always confines with the landlock backend's steps; once is enough"
-if [ "$(id -u)" != 0 ] && [ "$(id -un)" = "$SLURM_TEST_USER" ]; then
-        echo "1..0 # SKIP covered by the root run, which starts the cluster and submits as $SLURM_TEST_USER"
-        exit 0
-fi
-if [ -n "${T_SANITIZED:-}" ]; then
-        echo "1..0 # SKIP a sanitized build has no plugin: Slurm's programs load it, and a sanitizer's runtime must come first (the build without sanitizers runs this file)"
-        exit 0
-fi
-if [ -z "${CORDON_SPANK:-}" ] || [ ! -f "$CORDON_SPANK" ]; then
-        why="cordon_spank.so was not built (CORDON_SPANK='${CORDON_SPANK:-}': Slurm's spank.h missing?)"
-        if [ "${CORDON_TESTS_MUST_RUN:-0}" = 1 ]; then
-                printf '1..1\nnot ok 1 - the plugin is built\n#   skipped, but CORDON_TESTS_MUST_RUN=1: %s\n' "$why"
-        else
-                echo "1..0 # SKIP $why"
-        fi
-        exit 0
-fi
+spank_require
 
 # The policy directory is made once the cluster's directory exists; plugstack.conf names it.
 # shellcheck disable=SC2034 # read by slurm_start

@@ -436,6 +436,32 @@ slurm_as_user() {
                 --reset-env -- env SLURM_CONF="$SLURM_CONF" "$@")
 }
 
+# spank_require: a file of the SPANK plugin's runs once (the ns pass: the plugin always confines
+# with the landlock backend's steps), as root (its jobs run as the test user), in a build that
+# has the plugin ($CORDON_SPANK; a sanitized build has none: Slurm's programs load it, and a
+# sanitizer's runtime must come first). Otherwise the file ends here: a skip, or a failure where
+# CORDON_TESTS_MUST_RUN=1 and the plugin was not built.
+spank_require() {
+        ns_only "the plugin always confines with the landlock backend's steps; once is enough"
+        if [ "$(id -u)" != 0 ] && [ "$(id -un)" = "$SLURM_TEST_USER" ]; then
+                echo "1..0 # SKIP covered by the root run, which starts the cluster and submits as $SLURM_TEST_USER"
+                exit 0
+        fi
+        if [ -n "${T_SANITIZED:-}" ]; then
+                echo "1..0 # SKIP a sanitized build has no plugin: Slurm's programs load it, and a sanitizer's runtime must come first (the build without sanitizers runs this file)"
+                exit 0
+        fi
+        if [ -z "${CORDON_SPANK:-}" ] || [ ! -f "$CORDON_SPANK" ]; then
+                local why="cordon_spank.so was not built (CORDON_SPANK='${CORDON_SPANK:-}': Slurm's spank.h missing?)"
+                if [ "${CORDON_TESTS_MUST_RUN:-0}" = 1 ]; then
+                        printf '1..1\nnot ok 1 - the plugin is built\n#   skipped, but CORDON_TESTS_MUST_RUN=1: %s\n' "$why"
+                else
+                        echo "1..0 # SKIP $why"
+                fi
+                exit 0
+        fi
+}
+
 slurm_require() {
         local why err
         why=$(slurm_why_not)

@@ -27,6 +27,27 @@ landlock_abi() {
 print(ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1))'
 }
 
+# landlock_unix_plan N LABEL OPTION...: plans the N tests of a file about the landlock backend's
+# unix sockets before Landlock ABI 9, and skips them all, saying why, where Landlock is not
+# usable, where it governs unix sockets itself (ABI 9: RESOLVE_UNIX), or where
+# `cordon run OPTION... -- true` does not start. LABEL names the skipped tests.
+landlock_unix_plan() {
+        local n=$1 label=$2 abi o why="" i
+        shift 2
+        plan "$n"
+        abi=$(landlock_abi)
+        if ! [ "$abi" -ge 1 ] 2>/dev/null; then
+                why="Landlock is not usable here"
+        elif [ "$abi" -ge 9 ]; then
+                why="Landlock ABI $abi governs unix sockets itself (RESOLVE_UNIX)"
+        elif ! o=$(cd "$T_PROJECT" && "$CORDON" run --quiet "$@" -- true 2>&1); then
+                why="cordon run $* does not start here: $o"
+        fi
+        [ -z "$why" ] && return 0
+        for i in $(seq "$n"); do skip "$why" "$label ($i)"; done
+        exit 0
+}
+
 # ns_only REASON: this file tests what only the namespace backend does (a private /tmp, a pid
 # namespace, hidden paths...); under SANDBOX_BACKEND=landlock it skips as a whole.
 ns_only() {
