@@ -450,10 +450,17 @@ int cordon_notify_on_connect(struct cordon_notify *n, const struct seccomp_notif
                 return ANSWER_DROP;
         if (sock < 0)
                 return cordon_notify_answer_value(n, req->id, sock == -EBADF ? -EBADF : -EACCES);
-        if (n->socks && socket_domain(sock) == AF_UNIX)
+        int domain = socket_domain(sock);
+        if (n->socks && domain == AF_UNIX)
                 return on_connect_unix(n, req, sock, a[1], len);
-        if (n->socket_rule == CORDON_SECCOMP_NET_OPEN_UNIX)
+        if (n->socket_rule == CORDON_SECCOMP_NET_OPEN_UNIX) {
+                /* Only a socket known not to be a unix one is connected anywhere: one whose
+                 * family cannot be told is refused, never taken for another. */
+                if (domain < 0 || domain == AF_UNIX)
+                        return cordon_notify_answer_value(
+                            n, req->id, domain == -ENOTSOCK ? -ENOTSOCK : -EACCES);
                 return on_connect_open(n, req, sock, a[1], len);
+        }
         int r = check_tcp(sock);
         if (r < 0)
                 return cordon_notify_answer_value(n, req->id, r);
