@@ -5,7 +5,8 @@
 # job scripts (a link planted where the next one is written). Expected:
 # ~/.local/state/cordon/chaperon is read-only inside (EROFS under the ns backend's bind, EACCES
 # under Landlock's), made first (empty, 0700) where missing so it cannot be created, and
-# nothing reaches the host. Controls: the rest of ~/.local/state stays writable in the same run
+# nothing reaches the host; the same under $XDG_STATE_HOME, where the chaperon then keeps it.
+# Controls: the rest of ~/.local/state stays writable in the same run
 # shape, and a session's root in the session daemon's store beside it still starts and writes.
 # Under both backends, each named (escape files run once).
 . "$(dirname "$0")/../lib/tap.sh"
@@ -13,7 +14,7 @@
 state=$HOME/.local/state
 run() { (cd "$T_PROJECT" && "$CORDON" run --quiet --net isolated --backend "$be" "$@" 2>/dev/null); }
 
-plan 18
+plan 20
 for be in ns landlock; do
         want=$([ "$be" = ns ] && echo EROFS || echo EACCES)
         mkdir -p "$state/cordon/chaperon" "$state/other-tool"
@@ -40,6 +41,15 @@ for be in ns landlock; do
         out=$(cd "$state/cordon/sessions/a/root" && "$CORDON" run --quiet --net isolated \
                 --backend "$be" --home-access write -- sh -c 'echo x >own && echo own:ok' 2>&1)
         check "$be: a session root in the daemon's store still starts and writes" "own:ok" "$out"
+
+        # With XDG_STATE_HOME the chaperon keeps its state there: that one is kept too.
+        mkdir -p "$HOME/xstate/cordon/chaperon"
+        printf '1\tsession\tproject\n' >"$HOME/xstate/cordon/chaperon/jobs.tsv"
+        out=$(cd "$T_PROJECT" && XDG_STATE_HOME=$HOME/xstate "$CORDON" run --quiet --net isolated \
+                --backend "$be" --home-access write -- python3 -c "$TRY" \
+                'open(p, "a").write("2\tmine\tx\n")' "$HOME/xstate/cordon/chaperon/jobs.tsv" 2>/dev/null)
+        check "$be: XDG_STATE_HOME's chaperon registry: $want" "$want" "$out"
+        rm -rf "$HOME/xstate"
 
         # A missing state directory is made first, so the sandbox cannot create one of its own.
         rm -rf "$state/cordon"

@@ -15,6 +15,7 @@
 #include "lib/policy/net-modes.h"
 #include "lib/resolve/lower-internal.h"
 #include "lib/resolve/proc-net-unix.h"
+#include "lib/slurm/chaperon-log.h"
 #include "shared/fd-util.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
@@ -61,90 +62,139 @@ static int refuse_writable_inside(struct lower *l, const char *real, const char 
  * the chaperon's with its parent) so the sandbox cannot create it; a writable path inside one
  * refuses the start. (The session daemon's store beside it holds each session's root, which its
  * sandbox writes.) */
-static int protect_config(struct lower *l)
+/* One of them: directory @dir (a host path) in @parent, at @guest inside, holding @what;
+ * @make_parent: a missing parent is made too (mkdir -p), so that the directory can be made 0700
+ * before the sandbox starts. */
+static int protect_dir(struct lower *l, const char *dir, const char *parent, const char *guest,
+                       const char *what, bool make_parent)
 {
-#define CONFIG_WHAT "its configuration and agent folders (bash the next start runs)"
-        /* @make_parent: a missing parent is made too (mkdir -p), so that the directory can be
-         * made 0700 before the sandbox starts. */
-        static const struct {
-                const char *dir, *parent, *what;
-                bool make_parent;
-        } dirs[] = {
-            {".config/cordon", ".config", CONFIG_WHAT, false},
-            {".config/agent-sandbox", ".config", CONFIG_WHAT, false},
-            {".local/state/cordon/chaperon", ".local/state/cordon",
-             "the chaperon's state (the job registry, the jobs' scripts, the logs)", true},
-        };
-#undef CONFIG_WHAT
-        if (!l->home_real)
+        struct stat st;
+        bool exists = cordon_lower_lstat(l, dir, &st) >= 0;
+        if (!exists && errno != ENOENT)
                 return 0;
-        for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
-                _cleanup_free_ char *dir = path_join(l->home_real, dirs[i].dir);
-                _cleanup_free_ char *parent = path_join(l->home_real, dirs[i].parent);
-                _cleanup_free_ char *guest =
-                    path_join(l->home_guest ? l->home_guest : l->home_real, dirs[i].dir);
-                if (!dir || !parent || !guest)
-                        return -ENOMEM;
-                struct stat st;
-                bool exists = cordon_lower_lstat(l, dir, &st) >= 0;
-                if (!exists && errno != ENOENT)
-                        continue;
-                int r;
-                if (exists && S_ISLNK(st.st_mode)) {
-                        /* A link into a dotfiles repository, say: its target is what the next
-                         * start reads, so the target is what is kept read-only (writable binds
-                         * sit at their host paths). A link that leads nowhere could be given a
-                         * target by the sandbox: refused. */
-                        _cleanup_free_ char *real = cordon_lower_host_realpath(l, dir);
-                        if (!real || stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
-                                return cordon_diag_set(
-                                    l->diag, -ELOOP,
-                                    "'%s' is a symbolic link that does not lead to a directory; "
-                                    "cordon keeps %s there, so a sandbox could create it: make "
-                                    "the target directory or remove the link",
-                                    dir, dirs[i].what);
-                        /* A mount cannot cover the link itself: where the sandbox can
-                         * write beside it, it could put a directory of its own there. */
-                        if (cordon_lower_sandbox_can_write(l, parent))
-                                return cordon_diag_set(
-                                    l->diag, -ELOOP,
-                                    "'%s' is a symbolic link in a directory the sandbox can "
-                                    "write, which could replace it with one of its own for "
-                                    "cordon's next start: make it a directory, or do not give "
-                                    "the sandbox '%s'",
-                                    dir, parent);
-                        if ((r = refuse_writable_inside(l, real, dirs[i].what)) < 0 ||
-                            (cordon_lower_sandbox_can_write(l, real) &&
-                             (r = config_ro(l, real, real)) < 0))
-                                return r;
-                        continue;
-                }
-                if (exists) {
-                        /* ~/.config may itself be a link: the binds name real paths. */
-                        _cleanup_free_ char *real = cordon_lower_host_realpath(l, dir);
-                        if ((r = refuse_writable_inside(l, real ? real : dir, dirs[i].what)) < 0)
-                                return r;
-                }
-                if (!cordon_lower_sandbox_can_write(l, exists ? dir : parent))
-                        continue;
-                if (!exists) {
-                        if (dirs[i].make_parent && cordon_lower_lstat(l, parent, &st) < 0 &&
-                            errno == ENOENT &&
-                            (r = cordon_lower_plan_mkdir_p(l, parent, "sandbox.conf")) < 0)
-                                return r;
-                        if (cordon_lower_lstat(l, parent, &st) < 0 || !S_ISDIR(st.st_mode))
-                                continue; /* no parent to create it in: nothing to plant into */
-                        /* Silently, like the HOME_WRITABLE directories: an empty directory
-                         * of cordon's own. */
-                        r = cordon_lower_plan(l, CORDON_HOST_MKDIR, dir, 0700, NULL, "sandbox.conf",
-                                              NULL);
-                        if (r < 0)
-                                return r;
-                }
-                if ((r = config_ro(l, guest, dir)) < 0)
+        int r;
+        if (exists && S_ISLNK(st.st_mode)) {
+                /* A link into a dotfiles repository, say: its target is what the next start
+                 * reads, so the target is what is kept read-only (writable binds sit at their
+                 * host paths). A link that leads nowhere could be given a target by the sandbox:
+                 * refused. */
+                _cleanup_free_ char *real = cordon_lower_host_realpath(l, dir);
+                if (!real || stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
+                        return cordon_diag_set(
+                            l->diag, -ELOOP,
+                            "'%s' is a symbolic link that does not lead to a directory; cordon "
+                            "keeps %s there, so a sandbox could create it: make the target "
+                            "directory or remove the link",
+                            dir, what);
+                /* A mount cannot cover the link itself: where the sandbox can write beside it,
+                 * it could put a directory of its own there. */
+                if (cordon_lower_sandbox_can_write(l, parent))
+                        return cordon_diag_set(
+                            l->diag, -ELOOP,
+                            "'%s' is a symbolic link in a directory the sandbox can write, which "
+                            "could replace it with one of its own for cordon's next start: make "
+                            "it a directory, or do not give the sandbox '%s'",
+                            dir, parent);
+                if ((r = refuse_writable_inside(l, real, what)) < 0 ||
+                    (cordon_lower_sandbox_can_write(l, real) && (r = config_ro(l, real, real)) < 0))
+                        return r;
+                return 0;
+        }
+        if (exists) {
+                /* ~/.config may itself be a link: the binds name real paths. */
+                _cleanup_free_ char *real = cordon_lower_host_realpath(l, dir);
+                if ((r = refuse_writable_inside(l, real ? real : dir, what)) < 0)
                         return r;
         }
+        if (!cordon_lower_sandbox_can_write(l, exists ? dir : parent))
+                return 0;
+        if (!exists) {
+                if (make_parent && cordon_lower_lstat(l, parent, &st) < 0 && errno == ENOENT &&
+                    (r = cordon_lower_plan_mkdir_p(l, parent, "sandbox.conf")) < 0)
+                        return r;
+                if (cordon_lower_lstat(l, parent, &st) < 0 || !S_ISDIR(st.st_mode))
+                        return 0; /* no parent to create it in: nothing to plant into */
+                /* Silently, like the HOME_WRITABLE directories: an empty directory of cordon's
+                 * own. */
+                r = cordon_lower_plan(l, CORDON_HOST_MKDIR, dir, 0700, NULL, "sandbox.conf", NULL);
+                if (r < 0)
+                        return r;
+        }
+        return config_ro(l, guest, dir);
+}
+
+/* The value of variable @name in the host's environment, or NULL. */
+static const char *host_env(const struct lower *l, const char *name)
+{
+        size_t n = strlen(name);
+        STRV_FOREACH (e, l->h->envp)
+                if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+                        return *e + n + 1;
+        return NULL;
+}
+
+/* The chaperon's state directory, found as the chaperon finds it from the same environment
+ * (cordon_chaperon_log_dir(): $XDG_STATE_HOME/cordon/chaperon, else
+ * $HOME/.local/state/cordon/chaperon), its base followed to its host path; its parent; where the
+ * sandbox sees it (below the home, the home's guest path). 0 with nothing set where there is no
+ * such directory (no absolute base: the chaperon keeps none either). */
+static int chaperon_dirs(struct lower *l, char **ret_dir, char **ret_parent, char **ret_guest)
+{
+        const char *base = NULL, *sub = NULL;
+        struct cordon_diag ignored = {0};
+        if (cordon_chaperon_log_dir(host_env(l, "XDG_STATE_HOME"), host_env(l, "HOME"), &base, &sub,
+                                    &ignored) < 0)
+                return 0;
+        _cleanup_free_ char *real = cordon_lower_host_realpath(l, base);
+        if (!real && errno == ENOMEM)
+                return -ENOMEM;
+        if (!real && path_normalize(base, &real) < 0)
+                return -ENOMEM;
+        _cleanup_free_ char *dir = path_join(real, sub);
+        if (!dir)
+                return -ENOMEM;
+        char *slash = strrchr(dir, '/');
+        _cleanup_free_ char *parent = strndup(dir, (size_t)(slash - dir));
+        char *guest = NULL;
+        if (l->home_real && l->home_guest && path_is_below(dir, l->home_real))
+                guest = path_join(l->home_guest,
+                                  dir + strlen(l->home_real) + (streq(l->home_real, "/") ? 0 : 1));
+        else
+                guest = strdup(dir);
+        if (!parent || !guest) {
+                free(guest);
+                return -ENOMEM;
+        }
+        *ret_dir = TAKE_PTR(dir);
+        *ret_parent = TAKE_PTR(parent);
+        *ret_guest = guest;
         return 0;
+}
+
+static int protect_config(struct lower *l)
+{
+        static const char *const dirs[] = {".config/cordon", ".config/agent-sandbox"};
+        static const char config_what[] =
+            "its configuration and agent folders (bash the next start runs)";
+        int r;
+        for (size_t i = 0; l->home_real && i < ELEMENTSOF(dirs); i++) {
+                _cleanup_free_ char *dir = path_join(l->home_real, dirs[i]);
+                _cleanup_free_ char *parent = path_join(l->home_real, ".config");
+                _cleanup_free_ char *guest =
+                    path_join(l->home_guest ? l->home_guest : l->home_real, dirs[i]);
+                if (!dir || !parent || !guest)
+                        return -ENOMEM;
+                if ((r = protect_dir(l, dir, parent, guest, config_what, false)) < 0)
+                        return r;
+        }
+        _cleanup_free_ char *dir = NULL, *parent = NULL, *guest = NULL;
+        if ((r = chaperon_dirs(l, &dir, &parent, &guest)) < 0)
+                return r;
+        if (!dir)
+                return 0;
+        return protect_dir(l, dir, parent, guest,
+                           "the chaperon's state (the job registry, the jobs' scripts, the logs)",
+                           true);
 }
 
 /* The admin baselines (/app/lib/agent-sandbox, /etc/cordon) are read when they are root's and in
