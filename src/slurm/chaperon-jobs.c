@@ -144,7 +144,7 @@ int chaperon_jobs_in_scope(const struct chaperon_config *c, uint32_t **ret, size
         if (r < 0)
                 return r;
         _cleanup_free_ uint32_t *ids = NULL;
-        size_t n = 0;
+        size_t n = 0, cap = 0;
         for (char *line = text, *next; line && *line; line = next) {
                 next = strchr(line, '\n');
                 if (!next)
@@ -162,10 +162,17 @@ int chaperon_jobs_in_scope(const struct chaperon_config *c, uint32_t **ret, size
                         continue;
                 if (n >= IDS_MAX)
                         return -E2BIG;
-                uint32_t *m = realloc(ids, (n + 1) * sizeof(*ids));
-                if (!m)
-                        return -ENOMEM;
-                ids = m;
+                if (n == cap) {
+                        /* doubled, up to IDS_MAX: one copy per id was quadratic */
+                        size_t want = cap ? cap * 2 : 64;
+                        if (want > IDS_MAX)
+                                want = IDS_MAX;
+                        uint32_t *m = realloc(ids, want * sizeof(*ids));
+                        if (!m)
+                                return -ENOMEM;
+                        ids = m;
+                        cap = want;
+                }
                 ids[n++] = (uint32_t)id;
         }
         if (n) {
