@@ -205,7 +205,32 @@ run_stream() {
 # tests look at (their own processes, TMPDIRs, quotas, keyrings) the other's cannot touch; a
 # file marked "# tap: exclusive" holds the other stream off while it runs. The second stream
 # starts halfway down the list, so the same file seldom runs twice at once.
+#
+# T_TAP_SPLIT=1 (tests/run-all.sh sets it for the sanitizer build) shares the runs out instead:
+# each (backend, file) runs once, as one of the users, and an integration file's two backends
+# go to different users, so every file still runs as root and as the unprivileged user, and
+# under both backends, but not in every combination. That pass looks for memory errors in the
+# code paths, which the full matrix of the build before it has already checked for confinement.
+all_runs=("${runs[@]}")
+# runs_of I: user I's share of all_runs under T_TAP_SPLIT (all of them otherwise)
+runs_of() {
+        local i=$1 k=0 f u=${#users[@]}
+        runs=()
+        if [ "${T_TAP_SPLIT:-0}" != 1 ] || [ "$u" -lt 2 ]; then
+                runs=("${all_runs[@]}")
+                return
+        fi
+        for f in "${files[@]}"; do
+                [ $((k % u)) -eq "$i" ] && runs+=("ns:$f")
+                case $f in
+                *tests/integration/*) [ $(((k + 1) % u)) -eq "$i" ] && runs+=("landlock:$f") ;;
+                esac
+                k=$((k + 1))
+        done
+}
 for i in "${!users[@]}"; do
+        runs_of "$i"
+        [ ${#runs[@]} -gt 0 ] || { : >"$stage/stream.$i"; echo "0 0 0" >"$stage/stream.$i.counts"; continue; }
         # T_TAP_SHIFT (quarters of the list) moves a second run-tap.sh's streams between ours.
         offset=$(((i * ${#runs[@]} / ${#users[@]} + ${T_TAP_SHIFT:-0} * ${#runs[@]} / 4) % ${#runs[@]}))
         if [ "${T_SERIAL:-0}" = 1 ]; then
