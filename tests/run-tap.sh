@@ -131,7 +131,7 @@ landlock_tmpdirs() {
 run_stream() {
         local user=$1 out=$2 offset=${3:-0} i run backend f rel tmp label t0 output status ms
         local planned p s n pass=0 fail=0 skipped=0 envs lock before left
-        : >"$out"; : >"$out.times"; : >"$out.left"
+        : >"$out"; : >"$out.times"; : >"$out.left"; : >"$out.ran"
         for ((i = 0; i < ${#runs[@]}; i++)); do
                 run=${runs[$(((i + offset) % ${#runs[@]}))]}
                 backend=${run%%:*} f=${run#*:}
@@ -181,6 +181,8 @@ run_stream() {
                 # "1..0 # SKIP reason": the whole file does not apply (ns_only under landlock).
                 if printf '%s\n' "$output" | grep -qE '^1\.\.0 # SKIP'; then
                         skipped=$((skipped + 1))
+                else
+                        echo "$rel" >>"$out.ran"
                 fi
                 if [ -z "$planned" ] || [ $((p + n)) -ne "$planned" ] || [ $status -ne 0 ]; then
                         echo "not ok - $rel ($label): ran $((p + n)) of ${planned:-?} planned tests, exit status $status" >>"$out"
@@ -211,43 +213,91 @@ run_stream() {
 # go to different users, so every file still runs as root and as the unprivileged user, and
 # under both backends, but not in every combination. That pass looks for memory errors in the
 # code paths, which the full matrix of the build before it has already checked for confinement.
+# A file that runs for one of the users only (the other's run skips it whole) says which:
+# "# tap: split: root" or "# tap: split: user" gives all its runs to that one; a file that still
+# ran nowhere is a failure (see the end).
 all_runs=("${runs[@]}")
+split=0
+[ "${T_TAP_SPLIT:-0}" = 1 ] && [ ${#users[@]} -ge 2 ] && split=1
 # runs_of I: user I's share of all_runs under T_TAP_SPLIT (all of them otherwise)
 runs_of() {
-        local i=$1 k=0 f u=${#users[@]}
+        local i=$1 k=0 f u=${#users[@]} ns_to ll_to
         runs=()
-        if [ "${T_TAP_SPLIT:-0}" != 1 ] || [ "$u" -lt 2 ]; then
+        if [ $split = 0 ]; then
                 runs=("${all_runs[@]}")
                 return
         fi
         for f in "${files[@]}"; do
-                [ $((k % u)) -eq "$i" ] && runs+=("ns:$f")
+                ns_to=$((k % u)) ll_to=$(((k + 1) % u))
+                case $(sed -n 's/^# tap: split: \(root\|user\)\( .*\)\?$/\1/p' "$f" | head -1) in
+                root) ns_to=0 ll_to=0 ;;
+                user) ns_to=1 ll_to=1 ;;
+                esac
+                [ $ns_to -eq "$i" ] && runs+=("ns:$f")
                 case $f in
-                *tests/integration/*) [ $(((k + 1) % u)) -eq "$i" ] && runs+=("landlock:$f") ;;
+                *tests/integration/*) [ $ll_to -eq "$i" ] && runs+=("landlock:$f") ;;
                 esac
                 k=$((k + 1))
         done
 }
-for i in "${!users[@]}"; do
+# start_streams TAG: a stream per user, of the runs runs_of (as set by $runs_for) gives it, its
+# report in $stage/stream.TAG.I; waited for.
+start_streams() {
+        local tag=$1 i offset
+        pids=()
+        for i in "${!users[@]}"; do
+                "$runs_for" "$i"
+                [ ${#runs[@]} -gt 0 ] || continue
+                streams+=("$tag.$i")
+                # T_TAP_SHIFT (quarters of the list) moves a second run-tap.sh's streams between ours.
+                offset=$(((i * ${#runs[@]} / ${#users[@]} + ${T_TAP_SHIFT:-0} * ${#runs[@]} / 4) % ${#runs[@]}))
+                if [ "${T_SERIAL:-0}" = 1 ]; then
+                        run_stream "${users[$i]}" "$stage/stream.$tag.$i" "$offset"
+                else
+                        run_stream "${users[$i]}" "$stage/stream.$tag.$i" "$offset" &
+                        pids+=($!)
+                fi
+        done
+        [ ${#pids[@]} -gt 0 ] && wait "${pids[@]}"
+        pids=()
+}
+streams=()
+runs_for=runs_of
+start_streams main
+# Under T_TAP_SPLIT, a file each of whose runs skipped itself whole (it runs for one user only,
+# and got the other) ran nowhere: its runs go again, each to the users that did not have it.
+again=()
+if [ $split = 1 ]; then
+        for f in "${files[@]}"; do
+                rel=${f#"$src"/}
+                cat "$stage"/stream.*.ran 2>/dev/null | grep -qxF -- "$rel" || again+=("$f")
+        done
+fi
+# runs_again I: the runs of the files in $again that user I did not have
+runs_again() {
+        local i=$1 r f mine
         runs_of "$i"
-        [ ${#runs[@]} -gt 0 ] || { : >"$stage/stream.$i"; echo "0 0 0" >"$stage/stream.$i.counts"; continue; }
-        # T_TAP_SHIFT (quarters of the list) moves a second run-tap.sh's streams between ours.
-        offset=$(((i * ${#runs[@]} / ${#users[@]} + ${T_TAP_SHIFT:-0} * ${#runs[@]} / 4) % ${#runs[@]}))
-        if [ "${T_SERIAL:-0}" = 1 ]; then
-                run_stream "${users[$i]}" "$stage/stream.$i" "$offset"
-        else
-                run_stream "${users[$i]}" "$stage/stream.$i" "$offset" &
-                pids+=($!)
-        fi
-done
-[ ${#pids[@]} -gt 0 ] && wait "${pids[@]}"
+        mine=$(printf '%s\n' "${runs[@]}")
+        runs=()
+        for r in "${all_runs[@]}"; do
+                f=${r#*:}
+                printf '%s\n' "${again[@]}" | grep -qxF -- "$f" || continue
+                grep -qxF -- "$r" <<<"$mine" || runs+=("$r")
+        done
+}
+if [ ${#again[@]} -gt 0 ]; then
+        echo "# ran for no user (each of its runs skipped it), so its runs go again to the other users:"
+        printf '#   %s\n' "${again[@]#"$src"/}"
+        runs_for=runs_again
+        start_streams again
+fi
 pass=0 fail=0 skipped=0
-for i in "${!users[@]}"; do
-        cat "$stage/stream.$i"
-        if read -r p n s <"$stage/stream.$i.counts" 2>/dev/null; then
+for t in "${streams[@]}"; do
+        cat "$stage/stream.$t"
+        if read -r p n s <"$stage/stream.$t.counts" 2>/dev/null; then
                 pass=$((pass + p)); fail=$((fail + n)); skipped=$((skipped + s))
         else
-                echo "not ok - the runs as ${users[$i]} did not finish"
+                echo "not ok - the runs as ${users[${t##*.}]} ($t) did not finish"
                 fail=$((fail + 1))
         fi
 done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tap: split: root (as the test user it skips itself: see run-tap.sh's T_TAP_SPLIT)
 # A sandbox run by root makes root's files, which is what an admin baseline must be. With the
 # project at /app (a container's usual working directory), it could create agent-sandbox's
 # admin baseline /app/lib/agent-sandbox/sandbox.conf, which every later start on the machine

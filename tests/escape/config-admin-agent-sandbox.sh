@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tap: split: root (as the test user it skips itself: see run-tap.sh's T_TAP_SPLIT)
 # agent-sandbox's admin baseline /app/lib/agent-sandbox/sandbox.conf is a floor as cordon's own
 # is: a user's ~/.config/agent-sandbox/user.conf that drops an admin BLOCKED_ENV_VARS entry,
 # weakens NETWORK_FILTER_MODE or widens ALLOWED_PROJECT_PARENTS gets the admin's back (or is

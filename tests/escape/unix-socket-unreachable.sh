@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tap: split: root (as the test user it skips itself: see run-tap.sh's T_TAP_SPLIT)
 # Race: another user (a second sandbox, its session daemon, Python's multiprocessing) listens on
 # a unix socket in a private (0700) directory under the shared /tmp while this sandbox starts
 # with the host's /tmp bound (PRIVATE_TMP=false). Every host socket a bind shows is masked, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tap: split: user (it runs under landlock only, and as root skips itself: see run-tap.sh's T_TAP_SPLIT)
 # Attack (landlock backend): the command's parent is cordon's reaper, outside the sandbox and
 # of the same user; from inside, ptrace it, read its memory, or kill it (which would leave
 # detached processes behind when cordon is SIGKILLed). Landlock keeps all three out.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tap: split: root (as the test user it skips itself: see run-tap.sh's T_TAP_SPLIT)
 # tap: exclusive (its jobs run as the test user, whose processes and files other files count)
 # Slurm from inside a sandbox (issue 27, the chaperon): the sandbox's sbatch, srun, squeue,
 # scancel and sacctmgr are cordon's stub, answered by the chaperon on the host against the test

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tap: split: root (as the test user it skips itself: see run-tap.sh's T_TAP_SPLIT)
 # tap: exclusive (its jobs run as the test user, whose processes and files other files count)
 # PMI-2 (srun --mpi=pmi2) under cordon_spank.so in a real Slurm (tests/lib/slurm.sh): a program
 # built here against Slurm's libpmi2 puts its rank, fences and gets every rank's value, in two

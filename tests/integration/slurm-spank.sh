@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tap: split: root (as the test user it skips itself: see run-tap.sh's T_TAP_SPLIT)
 # shellcheck disable=SC2016 # the jobs' own $VARIABLES, expanded in the job
 # tap: exclusive (its jobs run as the test user, whose processes and files other files count)
 # cordon_spank.so in a real Slurm (tests/lib/slurm.sh), built in the tree ($CORDON_SPANK): srun
