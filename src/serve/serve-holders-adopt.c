@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "serve/serve-holders-internal.h"
+#include "shared/fd-util.h"
 #include "shared/log.h"
 #include "shared/macro.h"
 
@@ -53,10 +54,35 @@ static void adopt_one(const char *name, void *userdata)
                 serve_session_record_clear(&rec);
                 return;
         }
+        /* The store can be written by more than the holders (a sandbox given the whole home),
+         * so what a record names is trusted only once the holder answers as its pid on the
+         * socket the daemon gives each holder (NAME.sock in the runtime directory), never on
+         * one the record names; and a process that does not is not signalled, nor are its
+         * files removed: it may be anyone's (issue 27's review: a planted record named an
+         * editor's pid, and the restart ended it). */
+        _cleanup_free_ char *sock = serve_store_session_socket(h->store, name);
+        if (!sock) {
+                log_error("session %s: out of memory; not re-adopted", rec.session_id);
+                safe_close(pidfd);
+                serve_session_record_clear(&rec);
+                return;
+        }
+        int fd = streq(rec.socket, sock) ? serve_holder_connect(sock, rec.holder_pid) : -EXDEV;
+        if (fd < 0) {
+                log_warning("the store's session %s (%s): pid %d cannot be verified as its holder "
+                            "(%s); not re-adopted, not signalled, and its files are left as they "
+                            "are",
+                            name, rec.session_id, (int)rec.holder_pid,
+                            fd == -EXDEV ? "its record names another socket" : strerror(-fd));
+                safe_close(pidfd);
+                serve_session_record_clear(&rec);
+                return;
+        }
         if (serve_session_find(h, rec.session_id)) {
                 log_warning("session %s: a second holder (pid %d, store name %s) claims it; "
                             "left alone",
                             rec.session_id, (int)rec.holder_pid, name);
+                safe_close(fd);
                 safe_close(pidfd);
                 serve_session_record_clear(&rec);
                 return;
@@ -66,22 +92,25 @@ static void adopt_one(const char *name, void *userdata)
                 log_error("session %s: out of memory; not re-adopted", rec.session_id);
                 if (s)
                         serve_session_free(s);
+                safe_close(fd);
                 safe_close(pidfd);
                 serve_session_record_clear(&rec);
                 return;
         }
         s->pid = rec.holder_pid;
         s->pidfd = pidfd;
-        s->state = SESSION_STARTING; /* until connected */
+        s->state = SESSION_STARTING; /* until attached */
         serve_holders_table_add(h, s);
         r = serve_session_watch(s);
         if (r >= 0)
-                r = serve_session_connect(s, rec.socket);
+                r = serve_session_attach(s, fd);
+        else
+                safe_close(fd);
         if (r < 0) {
                 snprintf(why, sizeof(why),
-                         "its holder (pid %d) is alive but cannot be reached on '%s' (%s); it is "
+                         "its holder (pid %d) answered on '%s' but cannot be watched (%s); it is "
                          "asked to end",
-                         (int)rec.holder_pid, rec.socket, strerror(-r));
+                         (int)rec.holder_pid, sock, strerror(-r));
                 serve_session_lost(s, why);
         } else
                 log_info("session %s: re-adopted (holder pid %d, backend %s)", s->id, (int)s->pid,

@@ -67,9 +67,13 @@ void serve_session_free(struct serve_session *s);
 void serve_holders_table_add(struct serve_holders *h, struct serve_session *s);
 /* Watches the holder's pidfd (its exit). */
 int serve_session_watch(struct serve_session *s);
-/* Connects to the holder's socket at @path, checks that its peer is the holder's pid, and
- * makes @s ready. */
+/* A connection to the holder's socket at @path whose peer is @pid, of our uid: its descriptor,
+ * or -errno (-EPERM: another process listens there). */
+int serve_holder_connect(const char *path, pid_t pid);
+/* serve_holder_connect() to @s's holder, then serve_session_attach(). */
 int serve_session_connect(struct serve_session *s, const char *path);
+/* Makes @s ready on connection @fd (taken, also on failure). */
+int serve_session_attach(struct serve_session *s, int fd);
 /* The session's holder is gone or broken: out of the table, its waiting calls answered with
  * io, the holder asked to end. */
 void serve_session_lost(struct serve_session *s, const char *why);

@@ -400,7 +400,7 @@ static int on_conn(int fd, uint32_t events, void *userdata)
         return 0;
 }
 
-int serve_session_connect(struct serve_session *s, const char *path)
+int serve_holder_connect(const char *path, pid_t pid)
 {
         struct sockaddr_un sa = {.sun_family = AF_UNIX};
         if (strlen(path) >= sizeof(sa.sun_path))
@@ -416,15 +416,26 @@ int serve_session_connect(struct serve_session *s, const char *path)
         socklen_t len = sizeof(uc);
         if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &len) < 0)
                 return -errno;
-        if (uc.pid != s->pid || uc.uid != geteuid())
+        if (uc.pid != pid || uc.uid != geteuid())
                 return -EPERM;
+        return TAKE_FD(fd);
+}
+
+int serve_session_connect(struct serve_session *s, const char *path)
+{
+        int fd = serve_holder_connect(path, s->pid);
+        return fd < 0 ? fd : serve_session_attach(s, fd);
+}
+
+int serve_session_attach(struct serve_session *s, int fd)
+{
         s->conn.fd = fd;
         int r = serve_loop_add(s->h->loop, fd, EPOLLIN, on_conn, s, &s->conn_src);
         if (r < 0) {
                 s->conn.fd = -EBADF;
+                safe_close(fd);
                 return r;
         }
-        TAKE_FD(fd);
         s->state = SESSION_READY;
         return 0;
 }

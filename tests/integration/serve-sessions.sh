@@ -68,7 +68,7 @@ shape() { "${CHECK[@]}" shape "$1" "$T_TMP/body"; }
 get() { "${CHECK[@]}" get "$1" "$T_TMP/body"; }
 b64() { printf '%s' "$1" | base64 -w0; }
 
-plan 88
+plan 92
 
 start_daemon && ok "the daemon answers" || not_ok "the daemon answers" "$(tail -5 "$LOG")"
 
@@ -328,6 +328,32 @@ doomed_name=$(basename "$doomed_dir")
 doomed_pid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["holder_pid"])' "$doomed_dir/record.json")
 kill -KILL "$doomed_pid"
 for _ in $(seq 50); do kill -0 "$doomed_pid" 2>/dev/null || break; sleep 0.1; done
+# Two records planted in the store by a sandbox given it (a writable home gives it the whole
+# store), for the next daemon to find: one names a process of the user's (a stand-in for an
+# editor: its pid and start time, the socket path the daemon would give a holder of that name),
+# the other a listener posing as a holder on a socket of its own choosing (the decoy stands in
+# for one the sandbox keeps running).
+sleep 300 &
+victim=$!
+python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8); time.sleep(300)' "$T_TMP/decoy.sock" &
+decoy=$!
+extra_daemons+=("$victim" "$decoy")
+for _ in $(seq 50); do [ -S "$T_TMP/decoy.sock" ] && break; sleep 0.1; done
+start_of() { python3 -c 'import sys; print(open("/proc/%s/stat" % sys.argv[1]).read().rsplit(")", 1)[1].split()[19])' "$1"; }
+"$CORDON" run --quiet --net isolated --rw "$STATE" -- python3 -c 'import json, os, sys, time
+store, run = sys.argv[1] + "/cordon/sessions", sys.argv[2]
+for name, sid, pid, start, sock in (
+        ("a" * 32, "planted-victim", sys.argv[3], sys.argv[4], run + "/cordon/sessions/" + "a" * 32 + ".sock"),
+        ("b" * 32, "planted-decoy", sys.argv[5], sys.argv[6], sys.argv[7])):
+    os.mkdir(store + "/" + name, 0o700)
+    with open(store + "/" + name + "/record.json", "w") as f:
+        json.dump({"version": 1, "name": name, "session_id": sid, "holder_pid": int(pid),
+                   "holder_start": int(start), "socket": sock, "backend": "ns",
+                   "created": int(time.time())}, f)' \
+        "$STATE" "$RUN" "$victim" "$(start_of "$victim")" "$decoy" "$(start_of "$decoy")" "$T_TMP/decoy.sock" 2>"$T_TMP/plant.err"
+check "a sandbox given the store plants two records in it (the attack's setup)" "2" \
+        "$(ls "$STATE/cordon/sessions/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/record.json" "$STATE/cordon/sessions/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb/record.json" 2>/dev/null | wc -l)$(sed 's/^/ /' "$T_TMP/plant.err")"
 before=$(cd "$STATE/cordon/sessions" && ls | wc -l)
 start_daemon && ok "a new daemon starts after a SIGKILL of the old" || not_ok "a new daemon starts after a SIGKILL of the old" "$(tail -5 "$LOG")"
 req GET /v1/sessions >/dev/null
@@ -341,6 +367,17 @@ check "... the dead session's state directory and socket are removed" "gone gone
         "$([ -e "$doomed_dir" ] && echo there || echo gone) $([ -e "$RUN/cordon/sessions/$doomed_name.sock" ] && echo there || echo gone) $(cd "$STATE/cordon/sessions" && ls | wc -l)"
 check "... the log says which was re-adopted and which removed" "1 1" \
         "$(grep -c '^cordon: session s1: re-adopted' "$LOG") $(grep -c "^cordon: session doomed: its holder (pid $doomed_pid) is gone" "$LOG")"
+sleep 0.5
+req GET /v1/sessions >/dev/null
+check "... the process the planted record names was not signalled: it still runs" alive \
+        "$(kill -0 "$victim" 2>/dev/null && echo alive || echo "ended ($(wait "$victim"; echo $?))")"
+check "... the decoy listening on the socket its record names was not taken for a holder" \
+        "absent alive" \
+        "$(get '"present" if any(s["id"].startswith("planted") for s in d) else "absent"') $(kill -0 "$decoy" 2>/dev/null && echo alive || echo ended)"
+check "... the log names both as unverified; their directories are left as they were" "1 1 there there" \
+        "$(grep -c "^cordon: warning: the store's session aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa (planted-victim): pid $victim cannot be verified as its holder" "$LOG") $(grep -c "^cordon: warning: the store's session bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb (planted-decoy): pid $decoy cannot be verified as its holder (its record names another socket)" "$LOG") $([ -d "$STATE/cordon/sessions/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" ] && echo there) $([ -d "$STATE/cordon/sessions/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb" ] && echo there)"
+kill "$victim" "$decoy" 2>/dev/null
+rm -rf "$STATE/cordon/sessions/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" "$STATE/cordon/sessions/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
 
 # --- DELETE, and SIGTERM of the daemon (the sessions live on) ---
 w_dir=$(python3 -c 'import json,sys,glob
