@@ -11,6 +11,13 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 pass=0 fail=0 skipped=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
+# failed TEXT: says "not ok - TEXT", also in the list of what failed printed at the end (CI shows
+# only the end of the output).
+failed() {
+        echo "not ok - $1"
+        echo "not ok - $1" >>"$bg/failed"
+}
+
 # count NAME STATUS OUTPUT: adds a TAP stream's results; a crash or a short run is a failure.
 count() {
         local name=$1 status=$2 out=$3 p n s planned
@@ -19,15 +26,16 @@ count() {
         n=$(printf '%s\n' "$out" | grep -cE '^not ok')
         planned=$(printf '%s\n' "$out" | sed -n 's/^1\.\.\([0-9]*\).*/\1/p' | head -1)
         pass=$((pass + p - s)); fail=$((fail + n)); skipped=$((skipped + s))
+        printf '%s\n' "$out" | grep -E '^not ok' | awk -v n="$name" '{print n ": " $0}' >>"$bg/failed"
         if [ "${CORDON_TESTS_MUST_RUN:-0}" = 1 ] && [ "$s" -gt 0 ]; then
-                echo "not ok - $name: $s skipped, but CORDON_TESTS_MUST_RUN=1"
+                failed "$name: $s skipped, but CORDON_TESTS_MUST_RUN=1"
                 skipped=$((skipped - s)); fail=$((fail + s))
         fi
         if [ -z "$planned" ] || [ $((p + n)) -ne "$planned" ]; then
-                echo "not ok - $name: ran $((p + n)) of ${planned:-?} planned (status $status)"
+                failed "$name: ran $((p + n)) of ${planned:-?} planned (status $status)"
                 fail=$((fail + 1))
         elif [ "$status" -ne 0 ] && [ "$n" -eq 0 ]; then
-                echo "not ok - $name: exit status $status with no failing test"
+                failed "$name: exit status $status with no failing test"
                 fail=$((fail + 1))
         fi
 }
@@ -129,7 +137,7 @@ for build in "$@"; do
         if [ $i -gt 1 ]; then
                 echo "## building $build (at $SECONDS s)"
                 if ! wait_for "$bg/build-$i.rc" || [ "$(cat "$bg/build-$i.rc")" != 0 ]; then
-                        echo "not ok - building $build failed:"
+                        failed "building $build failed:"
                         grep -E ': (warning|error)|^FAILED' "$bg/build-$i.log" | head -20 | sed 's/^/    /'
                         fail=$((fail + 1))
                         continue
@@ -138,7 +146,7 @@ for build in "$@"; do
         export ASAN_OPTIONS=detect_leaks=1
         echo "## unit tests ($build) (at $SECONDS s)"
         if ! compgen -G "$build/tests/unit/test-*" >/dev/null; then
-                echo "not ok - no unit tests were built in $build (is Criterion installed?)"
+                failed "no unit tests were built in $build (is Criterion installed?)"
                 fail=$((fail + 1))
         fi
         for t in "$build"/tests/unit/test-*; do
@@ -170,12 +178,15 @@ for build in "$@"; do
         split=0; [ $i -gt 1 ] && split=1
         out=$(T_TAP_SPLIT=$split "$src/tests/run-tap.sh" "$build" 2>&1)
         printf '%s\n' "$out"
+        # each failing check with its file and run, for the list at the end
+        printf '%s\n' "$out" | awk -v b="$build" '/^# tests\//{f=$0; sub(/ [0-9.]+ s$/, "", f); sub(/^# /, "", f)}
+                /^    not ok/{print b ": " f ": " substr($0, 5)} /^not ok/{print b ": " $0}' >>"$bg/failed"
         line=$(printf '%s\n' "$out" | tail -1)
         if [[ $line =~ ^tap:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
                 pass=$((pass + BASH_REMATCH[1])); fail=$((fail + BASH_REMATCH[2]))
                 skipped=$((skipped + BASH_REMATCH[3]))
         else
-                echo "not ok - shell suites of $build did not finish"; fail=$((fail + 1))
+                failed "shell suites of $build did not finish"; fail=$((fail + 1))
         fi
 done
 
@@ -239,10 +250,14 @@ if wait_for "$bg/warnings.rc" && [ -f "$bg/warnings.tap" ]; then
         cat "$bg/warnings.out"
         count warnings 0 "$(cat "$bg/warnings.tap")"
 else
-        echo "not ok - the warnings builds did not finish"
+        failed "the warnings builds did not finish"
         fail=$((fail + 1))
 fi
 
 echo "# all suites took $SECONDS s"
+if [ -s "$bg/failed" ]; then
+        echo "# what failed (the first 40):"
+        awk '!seen[$0]++' "$bg/failed" | head -40 | sed 's/^/#   /'
+fi
 echo "$pass passed, $fail failed, $skipped skipped"
 [ "$fail" -eq 0 ]
