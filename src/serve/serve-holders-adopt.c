@@ -58,8 +58,8 @@ static void adopt_one(const char *name, void *userdata)
          * so what a record names is trusted only once the holder answers as its pid on the
          * socket the daemon gives each holder (NAME.sock in the runtime directory), never on
          * one the record names; and a process that does not is not signalled, nor are its
-         * files removed: it may be anyone's (issue 27's review: a planted record named an
-         * editor's pid, and the restart ended it). */
+         * files removed: it may be anyone's (a planted record could name any process of the
+         * user's, and a restart used to end it). */
         _cleanup_free_ char *sock = serve_store_session_socket(h->store, name);
         if (!sock) {
                 log_error("session %s: out of memory; not re-adopted", rec.session_id);
