@@ -9,13 +9,14 @@
 # What open must still give: the command's own unix sockets (a server and a client inside), TCP
 # to any address (blocking, non-blocking, refused), a TCP listener inside reachable from the
 # host, and a blocking connect whose handshake hangs must hold up no other connect of the
-# command (the supervisor makes the connects and awaits each handshake without blocking).
+# command (the supervisor makes the connects and awaits each handshake without blocking), nor
+# outlast its SO_SNDTIMEO (EINPROGRESS, as the kernel answers outside).
 # Controls: the same connect outside the sandbox reaches the service; without the notifications
 # (--profile unrestricted) the rule fails closed: socket(AF_UNIX) answers EACCES.
 . "$(dirname "$0")/../lib/tap.sh"
 
 LL=(--backend landlock --net open)
-landlock_unix_plan 13 "landlock open unix sockets" "${LL[@]}"
+landlock_unix_plan 14 "landlock open unix sockets" "${LL[@]}"
 
 # The host services: a unix socket in the project, one in a directory of its own under /tmp
 # (where munged's would be /run/munge), and an abstract name; each connection is logged.
@@ -122,7 +123,7 @@ python3 -c "$ECHO" "$T_TMP/echo-port" &
 echo_pid=$!
 trap 'kill "$srv" "$echo_pid" 2>/dev/null; rm -rf "$svc" "$T_PROJECT/host.sock"' EXIT
 for _ in $(seq 100); do [ -s "$T_TMP/echo-port" ] && break; sleep 0.05; done
-TCP='import errno, socket, sys, threading, time
+TCP='import errno, socket, struct, sys, threading, time
 echo = int(sys.argv[1])
 res = []
 def answer(f):
@@ -157,12 +158,26 @@ def hang():
 threading.Thread(target=hang, daemon=True).start()
 time.sleep(0.3)
 res.append("while-stuck:" + answer(blocking) + ":" + ("pending" if not stuck["done"] else "returned"))
+# A blocking connect with a send timeout (SO_SNDTIMEO, 1 s) to the same hung handshake: the
+# kernel gives up waiting with EINPROGRESS after the timeout.
+def timed():
+    c = socket.socket()
+    c.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, struct.pack("ll", 1, 0))
+    t = time.monotonic()
+    r = answer(lambda: c.connect(full.getsockname()) or "0")
+    took = time.monotonic() - t
+    return r + ":" + ("1s" if 0.8 <= took < 10 else "%.1fs" % took)
+res.append("sndtimeo:" + timed())
 print(" ".join(res))
 sys.stdout.flush()'
 in_ll -- python3 -c "$TCP" "$(cat "$T_TMP/echo-port")"
-check "TCP: blocking, non-blocking, refused, a listener; a hung handshake holds up no other connect" \
-        "0:blocking:ECHO nonblocking:EINPROGRESS refused:ECONNREFUSED listen:LSTN while-stuck:ECHO:pending" \
+check "TCP: blocking, non-blocking, refused, a listener; a hung handshake holds up no other connect, and SO_SNDTIMEO ends it (EINPROGRESS)" \
+        "0:blocking:ECHO nonblocking:EINPROGRESS refused:ECONNREFUSED listen:LSTN while-stuck:ECHO:pending sndtimeo:EINPROGRESS:1s" \
         "$rc:$out"
+out=$(timeout 60 python3 -c "$TCP" "$(cat "$T_TMP/echo-port")" 2>&1)
+check "control: outside, the same connects give the same answers (the timed one is the kernel's own)" \
+        "blocking:ECHO nonblocking:EINPROGRESS refused:ECONNREFUSED listen:LSTN while-stuck:ECHO:pending sndtimeo:EINPROGRESS:1s" \
+        "$out"
 LISTEN='import socket, sys
 l = socket.socket(); l.bind(("127.0.0.1", 0)); l.listen(1)
 open(sys.argv[1], "w").write(str(l.getsockname()[1]))

@@ -306,6 +306,7 @@ struct cordon_pending_connect {
         uint64_t id;
         int sock; /* the supervisor's copy of the caller's socket */
         struct cordon_loop_io *io;
+        struct cordon_loop_timer *timeout; /* the caller's SO_SNDTIMEO, when it set one */
         struct cordon_pending_connect *prev, *next;
 };
 
@@ -320,6 +321,7 @@ static void pending_free(struct cordon_pending_connect *pc)
                 pc->next->prev = pc->prev;
         n->n_pending--;
         cordon_loop_io_free(pc->io);
+        cordon_loop_timer_free(pc->timeout);
         safe_close(pc->sock);
         free(pc);
 }
@@ -348,7 +350,31 @@ static int on_connected(struct cordon_loop_io *io, int fd, uint32_t events, void
         return 0;
 }
 
-/* Answers notification @id when @sock's handshake is over; takes @sock. */
+/* The caller's send timeout (SO_SNDTIMEO) is over before the handshake: its blocking connect()
+ * would return EINPROGRESS now, the handshake going on in the kernel. */
+static int on_connect_timeout(struct cordon_loop_timer *t, uint64_t now, void *userdata)
+{
+        (void)t;
+        (void)now;
+        struct cordon_pending_connect *pc = userdata;
+        (void)cordon_notify_answer_value(pc->n, pc->id, -EINPROGRESS);
+        pending_free(pc);
+        return 0;
+}
+
+/* The send timeout of @sock in microseconds; 0: none (or it cannot be read). */
+static uint64_t send_timeout_usec(int sock)
+{
+        struct timeval tv = {0};
+        socklen_t l = sizeof(tv);
+        if (getsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &tv, &l) < 0 || tv.tv_sec < 0 ||
+            tv.tv_usec < 0)
+                return 0;
+        return (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
+}
+
+/* Answers notification @id when @sock's handshake is over, or with EINPROGRESS once the
+ * caller's send timeout is; takes @sock. */
 static int await_connect(struct cordon_notify *n, uint64_t id, int sock)
 {
         _cleanup_close_ int fd = sock;
@@ -359,6 +385,11 @@ static int await_connect(struct cordon_notify *n, uint64_t id, int sock)
                 return cordon_notify_answer_value(n, id, -ENOMEM);
         *pc = (struct cordon_pending_connect){.n = n, .id = id, .sock = -EBADF, .next = n->pending};
         int r = cordon_loop_add_io(n->loop, fd, EPOLLOUT, on_connected, pc, &pc->io);
+        uint64_t timeout = r < 0 ? 0 : send_timeout_usec(fd);
+        if (r >= 0 && timeout &&
+            (r = cordon_loop_add_timer(n->loop, cordon_loop_now(n->loop) + timeout,
+                                       on_connect_timeout, pc, &pc->timeout)) < 0)
+                cordon_loop_io_free(pc->io);
         if (r < 0) {
                 free(pc);
                 return cordon_notify_answer_value(n, id, -EAGAIN);
@@ -376,8 +407,9 @@ static int await_connect(struct cordon_notify *n, uint64_t id, int sock)
  * socket with one copy of the address, never "continue" (another thread could have put a unix
  * socket at that number, or a host socket's path in the address, by the time the kernel read
  * them again). A non-blocking socket gets the kernel's answer at once (EINPROGRESS); a blocking
- * one is connected without blocking, and answered once the handshake is over, so a slow peer
- * holds up neither the loop nor the command's other calls. */
+ * one is connected without blocking, and answered once the handshake is over (or, as the kernel
+ * would, with EINPROGRESS once its SO_SNDTIMEO is), so a slow peer holds up neither the loop nor
+ * the command's other calls. */
 static int on_connect_open(struct cordon_notify *n, const struct seccomp_notif *req, int sock,
                            uint64_t addr, int len)
 {
