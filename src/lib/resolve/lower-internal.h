@@ -135,6 +135,9 @@ void cordon_lower_stat_cache_clear(struct lower_stat_cache *c);
 int cordon_lower_lstat(const struct lower *l, const char *path, struct stat *ret);
 /* realpath() of @path as it is on the host (planned entries do not count); NULL with errno. */
 char *cordon_lower_host_realpath(const struct lower *l, const char *path);
+/* The guest path of host path @real at or below the home's realpath: the same place below
+ * $HOME (a malloc'd string, NULL on ENOMEM). */
+char *cordon_lower_guest_of(const struct lower *l, const char *real);
 /* The host realpath() of ALLOWED_PROJECT_PARENTS entry @value, its home spelling ("$HOME",
  * "~/") expanded with the settings' home; NULL with errno (ENOENT for a home spelling without a
  * home). */

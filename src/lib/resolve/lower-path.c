@@ -45,11 +45,12 @@ static const struct cordon_item *hidden_by(const struct lower *l, const char *re
         return NULL;
 }
 
-/* The guest path of host path @real below the home's realpath: the same place below $HOME. */
-static char *guest_of(const struct lower *l, const char *real)
+char *cordon_lower_guest_of(const struct lower *l, const char *real)
 {
         const char *rest = real + strlen(l->home_real);
-        return *rest ? path_join(l->home_guest, rest + 1) : strdup(l->home_guest);
+        while (*rest == '/')
+                rest++;
+        return *rest ? path_join(l->home_guest, rest) : strdup(l->home_guest);
 }
 
 /* True when @real (a realpath) lies strictly below the home. */
@@ -71,7 +72,7 @@ static int expose_at(struct lower *l, const char *guest_or_null, const char *rea
                                       what, real, m->value, m->origin);
                 return r < 0 ? r : 0;
         }
-        _cleanup_free_ char *own = guest_or_null ? NULL : guest_of(l, real);
+        _cleanup_free_ char *own = guest_or_null ? NULL : cordon_lower_guest_of(l, real);
         const char *guest = guest_or_null ?: own;
         if (!guest)
                 return -ENOMEM;
@@ -253,7 +254,7 @@ static int follow_links(struct lower *l, const char *dir, const char *entry)
                 }
                 if (!in_home(l, t))
                         continue; /* the system's, or the home itself: never shown from here */
-                _cleanup_free_ char *guest = guest_of(l, t);
+                _cleanup_free_ char *guest = cordon_lower_guest_of(l, t);
                 if (!guest)
                         return -ENOMEM;
                 if (cordon_policy_guest_shown(l->p, guest) > 0)

@@ -123,16 +123,6 @@ static int protect_dir(struct lower *l, const char *dir, const char *parent, con
         return config_ro(l, guest, dir);
 }
 
-/* The value of variable @name in the host's environment, or NULL. */
-static const char *host_env(const struct lower *l, const char *name)
-{
-        size_t n = strlen(name);
-        STRV_FOREACH (e, l->h->envp)
-                if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
-                        return *e + n + 1;
-        return NULL;
-}
-
 /* The chaperon's state directory, found as the chaperon finds it from the same environment
  * (cordon_chaperon_log_dir(): $XDG_STATE_HOME/cordon/chaperon, else
  * $HOME/.local/state/cordon/chaperon), its base followed to its host path; its parent; where the
@@ -142,7 +132,8 @@ static int chaperon_dirs(struct lower *l, char **ret_dir, char **ret_parent, cha
 {
         const char *base = NULL, *sub = NULL;
         struct cordon_diag ignored = {0};
-        if (cordon_chaperon_log_dir(host_env(l, "XDG_STATE_HOME"), host_env(l, "HOME"), &base, &sub,
+        if (cordon_chaperon_log_dir(cordon_config_getenv(l->h->envp, "XDG_STATE_HOME"),
+                                    cordon_config_getenv(l->h->envp, "HOME"), &base, &sub,
                                     &ignored) < 0)
                 return 0;
         _cleanup_free_ char *real = cordon_lower_host_realpath(l, base);
@@ -157,8 +148,7 @@ static int chaperon_dirs(struct lower *l, char **ret_dir, char **ret_parent, cha
         _cleanup_free_ char *parent = strndup(dir, (size_t)(slash - dir));
         char *guest = NULL;
         if (l->home_real && l->home_guest && path_is_below(dir, l->home_real))
-                guest = path_join(l->home_guest,
-                                  dir + strlen(l->home_real) + (streq(l->home_real, "/") ? 0 : 1));
+                guest = cordon_lower_guest_of(l, dir);
         else
                 guest = strdup(dir);
         if (!parent || !guest) {
