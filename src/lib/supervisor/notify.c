@@ -249,8 +249,7 @@ static void warn_tmp(struct cordon_notify *n, const char *path)
         if (n->tmpdir)
                 snprintf(msg, sizeof(msg),
                          "the landlock backend has no private /tmp: creating '%s' was refused "
-                         "(use $TMPDIR, which is private, or the ns backend; see the doctor's "
-                         "report)",
+                         "(use $TMPDIR, which is private, or the ns backend)",
                          path);
         else
                 snprintf(msg, sizeof(msg),
