@@ -362,13 +362,14 @@ static int on_connect_timeout(struct cordon_loop_timer *t, uint64_t now, void *u
         return 0;
 }
 
-/* The send timeout of @sock in microseconds; 0: none (or it cannot be read). */
+/* The send timeout of @sock in microseconds; 0: none (or it cannot be read). The command sets
+ * it: one of a year or more (which could overflow the deadline) counts as none. */
 static uint64_t send_timeout_usec(int sock)
 {
         struct timeval tv = {0};
         socklen_t l = sizeof(tv);
         if (getsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &tv, &l) < 0 || tv.tv_sec < 0 ||
-            tv.tv_usec < 0)
+            tv.tv_usec < 0 || tv.tv_sec >= 366 * 24 * 3600)
                 return 0;
         return (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
 }
