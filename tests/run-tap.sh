@@ -240,10 +240,10 @@ runs_of() {
                 k=$((k + 1))
         done
 }
-# start_streams TAG: a stream per user, of the runs runs_of (as set by $runs_for) gives it, its
-# report in $stage/stream.TAG.I; waited for.
+# start_streams TAG FUNCTION: a stream per user, of the runs FUNCTION I puts in $runs for it
+# (runs_of, runs_again), its report in $stage/stream.TAG.I; waited for.
 start_streams() {
-        local tag=$1 i offset
+        local tag=$1 runs_for=$2 i offset
         pids=()
         for i in "${!users[@]}"; do
                 "$runs_for" "$i"
@@ -262,8 +262,7 @@ start_streams() {
         pids=()
 }
 streams=()
-runs_for=runs_of
-start_streams main
+start_streams main runs_of
 # Under T_TAP_SPLIT, a file each of whose runs skipped itself whole (it runs for one user only,
 # and got the other) ran nowhere: its runs go again, each to the users that did not have it.
 again=()
@@ -288,8 +287,7 @@ runs_again() {
 if [ ${#again[@]} -gt 0 ]; then
         echo "# ran for no user (each of its runs skipped it), so its runs go again to the other users:"
         printf '#   %s\n' "${again[@]#"$src"/}"
-        runs_for=runs_again
-        start_streams again
+        start_streams again runs_again
 fi
 pass=0 fail=0 skipped=0
 for t in "${streams[@]}"; do
