@@ -178,9 +178,11 @@ for build in "$@"; do
         split=0; [ $i -gt 1 ] && split=1
         out=$(T_TAP_SPLIT=$split "$src/tests/run-tap.sh" "$build" 2>&1)
         printf '%s\n' "$out"
-        # each failing check with its file and run, for the list at the end
+        # each failing check with its file and run, for the list at the end, and the first lines of
+        # what it printed (expected and actual), indented
         printf '%s\n' "$out" | awk -v b="$build" '/^# tests\//{f=$0; sub(/ [0-9.]+ s$/, "", f); sub(/^# /, "", f)}
-                /^    not ok/{print b ": " f ": " substr($0, 5)} /^not ok/{print b ": " $0}' >>"$bg/failed"
+                d > 0 && /^    #/{d--; print "    " substr($0, 6); next} {d = 0}
+                /^    not ok/{print b ": " f ": " substr($0, 5); d = 4} /^not ok/{print b ": " $0}' >>"$bg/failed"
         line=$(printf '%s\n' "$out" | tail -1)
         if [[ $line =~ ^tap:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
                 pass=$((pass + BASH_REMATCH[1])); fail=$((fail + BASH_REMATCH[2]))
@@ -257,7 +259,7 @@ fi
 echo "# all suites took $SECONDS s"
 if [ -s "$bg/failed" ]; then
         echo "# what failed (the first 40):"
-        awk '!seen[$0]++' "$bg/failed" | head -40 | sed 's/^/#   /'
+        awk '/^ /{print; next} !seen[$0]++' "$bg/failed" | head -40 | sed 's/^/#   /'
 fi
 echo "$pass passed, $fail failed, $skipped skipped"
 [ "$fail" -eq 0 ]
