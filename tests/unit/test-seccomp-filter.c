@@ -561,9 +561,12 @@ static long raw_result(long r)
 }
 
 /* i386 getpid (20) through int 0x80, which also works from a 64-bit process; older kernels
- * return r8-r11 zeroed. */
+ * return r8-r11 zeroed. Without ia32 emulation (ia32_emulation=0, or a confidential guest,
+ * where it is off by default) the instruction faults: the child dies of SIGSEGV, which
+ * AddressSanitizer's handler would turn into exit status 1 (EPERM's number). */
 static long c_int80_getpid(void)
 {
+        signal(SIGSEGV, SIG_DFL);
         long r;
         __asm__ volatile("int $0x80" : "=a"(r) : "0"(20L) : "memory", "r8", "r9", "r10", "r11");
         return raw_result((int)r);
@@ -582,8 +585,9 @@ Test(seccomp, foreign_abis)
         int ctl = run_raw(NULL, false, c_int80_getpid);
         int got = run_raw(&filter, false, c_int80_getpid);
         if (ctl < 0) {
-                /* ia32_emulation=0: int 0x80 traps before any system call, filter or not. */
-                cr_log_warn("int 0x80 without a filter: %s (ia32 emulation off)", errname(ctl));
+                /* ia32_emulation=0: int 0x80 traps before any system call, filter or not.
+                 * (Info, not a warning: Criterion exits 1 after a warning.) */
+                cr_log_info("int 0x80 without a filter: %s (ia32 emulation off)", errname(ctl));
                 cr_expect_eq(got, ctl, "int 0x80 under the filter: %s", errname(got));
         } else {
                 cr_expect_eq(ctl, 0, "int 0x80 getpid without the filter: %s", errname(ctl));
