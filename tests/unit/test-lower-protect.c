@@ -85,6 +85,21 @@ Test(lower_protect, pins_follow_the_guest_path_of_their_bind)
         cr_assert_not_null(pin_at(fmt("%s/work/a", home)));
 }
 
+Test(lower_protect, a_pin_below_a_read_only_bind_keeps_it_read_only)
+{
+        /* --ro of a directory of the (writable) project, a mask deeper in it: the directory
+         * between them is pinned with the read-only bind's access and host, not the
+         * project's read-write. */
+        write_file(fmt("%s/ro/b/secret.yml", project), "x");
+        cr_assert_eq(cordon_list_add(&s.readonly_mounts, fmt("%s/ro", project), "--ro"), 0);
+        cr_assert_eq(
+            cordon_list_add(&s.blocked_files, fmt("%s/ro/b/secret.yml", project), "--mask"), 0);
+        lower_ok();
+        assert_masked(fmt("%s/ro/b/secret.yml", project));
+        cr_assert_null(rule(fmt("%s/ro/b", project), CORDON_ACCESS_RW), "not made writable");
+        assert_ro_ns_only(fmt("%s/ro/b", project));
+}
+
 /* ---- git ---- */
 
 Test(lower_protect, git_config_and_hooks_read_only)

@@ -373,12 +373,31 @@ static bool needs_pins(const struct cordon_fs_rule *r)
                (r->access == CORDON_ACCESS_RO && r->host);
 }
 
-/* Pins directory @guest (@host on the host) with a bind onto itself, unless a rule already
- * mounts something there. */
-static int pin(struct lower *l, const char *guest, const char *host, const char *origin)
+/* Pins directory @guest with a bind onto itself, unless a rule already mounts something
+ * there. What the sandbox sees there comes from the innermost bind above it, which need not be
+ * the read-write one the pins start from (a read-only bind between them: --ro of a directory
+ * of a writable home with a mask deeper in it): the pin takes that bind's host path and its
+ * access, so it keeps the directory in place without making it writable or showing another. */
+static int pin(struct lower *l, const char *guest, const char *origin)
 {
         if (cordon_policy_find_fs(l->p, guest))
                 return 0;
+        const struct cordon_fs_rule *in = NULL;
+        for (size_t i = 0; i < l->p->n_fs; i++) {
+                const struct cordon_fs_rule *r = &l->p->fs[i];
+                if (path_is_below(guest, r->guest) && !streq(guest, r->guest) &&
+                    (!in || strlen(r->guest) >= strlen(in->guest)))
+                        in = r;
+        }
+        /* Below a mask, a tmpfs or anything but a host directory bound: nothing of the host's
+         * to keep there. */
+        if (!in || !in->host || (in->access != CORDON_ACCESS_RW && in->access != CORDON_ACCESS_RO))
+                return 0;
+        enum cordon_access access = in->access;
+        _cleanup_free_ char *host =
+            path_join(in->host, guest + (streq(in->guest, "/") ? 0 : strlen(in->guest)));
+        if (!host)
+                return -ENOMEM;
         _cleanup_free_ char *real = cordon_lower_realpath(l, host);
         struct stat st;
         /* Missing, or reached through a symlink: there is no directory of this name to keep. A
@@ -386,7 +405,7 @@ static int pin(struct lower *l, const char *guest, const char *host, const char 
         if (!real || !streq(real, host) || cordon_lower_lstat(l, real, &st) < 0 ||
             !S_ISDIR(st.st_mode))
                 return 0;
-        return cordon_lower_put(l, guest, real, CORDON_ACCESS_RW,
+        return cordon_lower_put(l, guest, real, access,
                                 CORDON_FS_NS_ONLY | CORDON_FS_UNREACHABLE_SKIPS, origin);
 }
 
@@ -406,19 +425,15 @@ int cordon_lower_pins(struct lower *l)
                         if (!needs_pins(q) || !path_is_below(q->guest, w->guest) ||
                             streq(q->guest, w->guest))
                                 continue;
-                        _cleanup_free_ char *root_guest = strdup(w->guest);
-                        _cleanup_free_ char *root_host = strdup(w->host);
                         _cleanup_free_ char *target = strdup(q->guest);
                         _cleanup_free_ char *origin = NULL;
-                        if (!root_guest || !root_host || !target ||
-                            asprintf(&origin, "kept in place for '%s'", q->guest) < 0)
+                        if (!target || asprintf(&origin, "kept in place for '%s'", q->guest) < 0)
                                 return -ENOMEM;
                         /* Each '/' after the root ends one directory on the way down. */
-                        size_t start = strlen(root_guest);
+                        size_t start = streq(w->guest, "/") ? 0 : strlen(w->guest);
                         for (char *c = target + start + 1; (c = strchr(c, '/')); c++) {
                                 *c = 0;
-                                _cleanup_free_ char *host = path_join(root_host, target + start);
-                                int r = host ? pin(l, target, host, origin) : -ENOMEM;
+                                int r = pin(l, target, origin);
                                 *c = '/';
                                 if (r < 0)
                                         return r;
