@@ -328,8 +328,9 @@ doomed_name=$(basename "$doomed_dir")
 doomed_pid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["holder_pid"])' "$doomed_dir/record.json")
 kill -KILL "$doomed_pid"
 for _ in $(seq 50); do kill -0 "$doomed_pid" 2>/dev/null || break; sleep 0.1; done
-# Two records planted in the store by a sandbox given it (a writable home gives it the whole
-# store), for the next daemon to find: one names a process of the user's (a stand-in for an
+# Two records planted in the store by a sandbox given it, for the next daemon to find. cordon
+# keeps the store of the state directory it runs with read-only (state-dir-planted.sh), so this
+# one runs with another in its environment and is given the daemon's with --rw: one names a process of the user's (a stand-in for an
 # editor: its pid and start time, the socket path the daemon would give a holder of that name),
 # the other a listener posing as a holder on a socket of its own choosing (the decoy stands in
 # for one the sandbox keeps running).
@@ -341,7 +342,7 @@ decoy=$!
 extra_daemons+=("$victim" "$decoy")
 for _ in $(seq 50); do [ -S "$T_TMP/decoy.sock" ] && break; sleep 0.1; done
 start_of() { python3 -c 'import sys; print(open("/proc/%s/stat" % sys.argv[1]).read().rsplit(")", 1)[1].split()[19])' "$1"; }
-"$CORDON" run --quiet --net isolated --rw "$STATE" -- python3 -c 'import json, os, sys, time
+XDG_STATE_HOME=$T_TMP/elsewhere "$CORDON" run --quiet --net isolated --rw "$STATE" -- python3 -c 'import json, os, sys, time
 store, run = sys.argv[1] + "/cordon/sessions", sys.argv[2]
 for name, sid, pid, start, sock in (
         ("a" * 32, "planted-victim", sys.argv[3], sys.argv[4], run + "/cordon/sessions/" + "a" * 32 + ".sock"),

@@ -32,15 +32,30 @@ static int config_ro(struct lower *l, const char *guest, const char *real)
         return cordon_lower_put(l, guest, real, CORDON_ACCESS_RO, 0, "sandbox.conf");
 }
 
+/* The number of components of @path below @parent (which it lies strictly below). */
+static unsigned depth_below(const char *path, const char *parent)
+{
+        unsigned n = 0;
+        for (const char *c = path + (streq(parent, "/") ? 0 : strlen(parent)); *c; c++)
+                n += *c == '/';
+        return n;
+}
+
 /* A read-write bind strictly inside cordon's directory @real, which holds @what (a project of
  * ~/.config/cordon/conf.d, a writable path in ~/.config/agent-sandbox/agents/claude): a read-only
- * bind of the directory cannot cover it, so the start is refused. */
-static int refuse_writable_inside(struct lower *l, const char *real, const char *what)
+ * bind of the directory cannot cover it, so the start is refused. @writable_from (0: none) is
+ * the depth below @real from which one is allowed: 2 in the session store's sessions/, where
+ * sessions/NAME/root and the other trees of a session are its sandbox's to write, but not the
+ * directory that holds them and the holder's record. */
+static int refuse_writable_inside(struct lower *l, const char *real, const char *what,
+                                  unsigned writable_from)
 {
         for (size_t i = 0; i < l->p->n_fs; i++) {
                 const struct cordon_fs_rule *r = &l->p->fs[i];
                 if (r->access != CORDON_ACCESS_RW || !r->host || streq(r->host, real) ||
                     !path_is_below(r->host, real))
+                        continue;
+                if (writable_from && depth_below(r->host, real) >= writable_from)
                         continue;
                 return cordon_diag_set(l->diag, -EPERM,
                                        "'%s' (from %s) is writable inside '%s', where cordon keeps "
@@ -57,16 +72,19 @@ static int refuse_writable_inside(struct lower *l, const char *real, const char 
  * project of ~ or ~/.config, HOME_ACCESS=write, a writable extra path over it) would choose the
  * next sandbox's confinement. The chaperon's state (~/.local/state/cordon/chaperon: the job
  * registry, which decides what SLURM_SCOPE lets a later sandbox see and cancel, the jobs'
- * spooled scripts, the logs) is read back by the chaperon on the host, so the same holds. Where
- * the sandbox can write one, it is bound read-only; a missing one is made first (empty, 0700;
- * the chaperon's with its parent) so the sandbox cannot create it; a writable path inside one
- * refuses the start. (The session daemon's store beside it holds each session's root, which its
- * sandbox writes.) */
+ * spooled scripts, the logs) is read back by the chaperon on the host, so the same holds; and so
+ * does the session daemon's store beside it (serve-store.c): sessions/NAME/ holds a holder's
+ * record, which the daemon reads back to re-adopt the session, and snapshots/ the archives and
+ * records it lists as genuine and a later session restores. Where the sandbox can write one, it
+ * is bound read-only; a missing one is made first (empty, 0700; the state directories with
+ * their parent) so the sandbox cannot create it; a writable path inside one refuses the start,
+ * except a session's own trees (sessions/NAME/root, .../outputs: its project and its outputs,
+ * which its sandbox writes). */
 /* One of them: directory @dir (a host path) in @parent, at @guest inside, holding @what;
  * @make_parent: a missing parent is made too (mkdir -p), so that the directory can be made 0700
- * before the sandbox starts. */
+ * before the sandbox starts; @writable_from: refuse_writable_inside()'s. */
 static int protect_dir(struct lower *l, const char *dir, const char *parent, const char *guest,
-                       const char *what, bool make_parent)
+                       const char *what, bool make_parent, unsigned writable_from)
 {
         struct stat st;
         bool exists = cordon_lower_lstat(l, dir, &st) >= 0;
@@ -95,7 +113,7 @@ static int protect_dir(struct lower *l, const char *dir, const char *parent, con
                             "could replace it with one of its own for cordon's next start: make "
                             "it a directory, or do not give the sandbox '%s'",
                             dir, parent);
-                if ((r = refuse_writable_inside(l, real, what)) < 0 ||
+                if ((r = refuse_writable_inside(l, real, what, writable_from)) < 0 ||
                     (cordon_lower_sandbox_can_write(l, real) && (r = config_ro(l, real, real)) < 0))
                         return r;
                 return 0;
@@ -103,7 +121,7 @@ static int protect_dir(struct lower *l, const char *dir, const char *parent, con
         if (exists) {
                 /* ~/.config may itself be a link: the binds name real paths. */
                 _cleanup_free_ char *real = cordon_lower_host_realpath(l, dir);
-                if ((r = refuse_writable_inside(l, real ? real : dir, what)) < 0)
+                if ((r = refuse_writable_inside(l, real ? real : dir, what, writable_from)) < 0)
                         return r;
         }
         if (!cordon_lower_sandbox_can_write(l, exists ? dir : parent))
@@ -174,7 +192,7 @@ static int protect_config(struct lower *l)
                     path_join(l->home_guest ? l->home_guest : l->home_real, dirs[i]);
                 if (!dir || !parent || !guest)
                         return -ENOMEM;
-                if ((r = protect_dir(l, dir, parent, guest, config_what, false)) < 0)
+                if ((r = protect_dir(l, dir, parent, guest, config_what, false, 0)) < 0)
                         return r;
         }
         _cleanup_free_ char *dir = NULL, *parent = NULL, *guest = NULL;
@@ -182,9 +200,32 @@ static int protect_config(struct lower *l)
                 return r;
         if (!dir)
                 return 0;
-        return protect_dir(l, dir, parent, guest,
-                           "the chaperon's state (the job registry, the jobs' scripts, the logs)",
-                           true);
+        if ((r = protect_dir(l, dir, parent, guest,
+                             "the chaperon's state (the job registry, the jobs' scripts, the logs)",
+                             true, 0)) < 0)
+                return r;
+        /* The session store's directories beside it, in the same parent. */
+        static const struct {
+                const char *name, *what;
+                unsigned writable_from;
+        } store[] = {
+            {"sessions", "the session daemon's sessions (their holders' records)", 2},
+            {"snapshots", "the session daemon's snapshots (archives a session restores)", 0},
+        };
+        char *guest_slash = strrchr(guest, '/');
+        if (!guest_slash)
+                return 0;
+        guest_slash[guest_slash == guest] = 0; /* the guest path of that parent */
+        for (size_t i = 0; i < ELEMENTSOF(store); i++) {
+                _cleanup_free_ char *sdir = path_join(parent, store[i].name);
+                _cleanup_free_ char *sguest = path_join(guest, store[i].name);
+                if (!sdir || !sguest)
+                        return -ENOMEM;
+                if ((r = protect_dir(l, sdir, parent, sguest, store[i].what, true,
+                                     store[i].writable_from)) < 0)
+                        return r;
+        }
+        return 0;
 }
 
 /* The admin baselines (/app/lib/agent-sandbox, /etc/cordon) are read when they are root's and in
