@@ -141,12 +141,12 @@ static int protect_dir(struct lower *l, const char *dir, const char *parent, con
         return config_ro(l, guest, dir);
 }
 
-/* The chaperon's state directory, found as the chaperon finds it from the same environment
- * (cordon_chaperon_log_dir(): $XDG_STATE_HOME/cordon/chaperon, else
- * $HOME/.local/state/cordon/chaperon), its base followed to its host path; its parent; where the
- * sandbox sees it (below the home, the home's guest path). 0 with nothing set where there is no
- * such directory (no absolute base: the chaperon keeps none either). */
-static int chaperon_dirs(struct lower *l, char **ret_dir, char **ret_parent, char **ret_guest)
+/* cordon's state directory, the parent of the chaperon's, found as the chaperon finds it from
+ * the same environment (cordon_chaperon_log_dir(): $XDG_STATE_HOME/cordon, else
+ * $HOME/.local/state/cordon; the session daemon's store finds it the same way), its base
+ * followed to its host path; where the sandbox sees it (below the home, the home's guest path).
+ * 0 with nothing set where there is no such directory (no absolute base: neither keeps one). */
+static int state_dir(struct lower *l, char **ret_dir, char **ret_guest)
 {
         const char *base = NULL, *sub = NULL;
         struct cordon_diag ignored = {0};
@@ -162,19 +162,15 @@ static int chaperon_dirs(struct lower *l, char **ret_dir, char **ret_parent, cha
         _cleanup_free_ char *dir = path_join(real, sub);
         if (!dir)
                 return -ENOMEM;
-        char *slash = strrchr(dir, '/');
-        _cleanup_free_ char *parent = strndup(dir, (size_t)(slash - dir));
+        *strrchr(dir, '/') = 0; /* sub ends in "/chaperon" */
         char *guest = NULL;
         if (l->home_real && l->home_guest && path_is_below(dir, l->home_real))
                 guest = cordon_lower_guest_of(l, dir);
         else
                 guest = strdup(dir);
-        if (!parent || !guest) {
-                free(guest);
+        if (!guest)
                 return -ENOMEM;
-        }
         *ret_dir = TAKE_PTR(dir);
-        *ret_parent = TAKE_PTR(parent);
         *ret_guest = guest;
         return 0;
 }
@@ -195,34 +191,25 @@ static int protect_config(struct lower *l)
                 if ((r = protect_dir(l, dir, parent, guest, config_what, false, 0)) < 0)
                         return r;
         }
-        _cleanup_free_ char *dir = NULL, *parent = NULL, *guest = NULL;
-        if ((r = chaperon_dirs(l, &dir, &parent, &guest)) < 0)
-                return r;
-        if (!dir)
-                return 0;
-        if ((r = protect_dir(l, dir, parent, guest,
-                             "the chaperon's state (the job registry, the jobs' scripts, the logs)",
-                             true, 0)) < 0)
-                return r;
-        /* The session store's directories beside it, in the same parent. */
+        /* The chaperon's state and the session store's directories, made with their parent. */
         static const struct {
                 const char *name, *what;
                 unsigned writable_from;
-        } store[] = {
+        } state[] = {
+            {"chaperon", "the chaperon's state (the job registry, the jobs' scripts, the logs)", 0},
             {"sessions", "the session daemon's sessions (their holders' records)", 2},
             {"snapshots", "the session daemon's snapshots (archives a session restores)", 0},
         };
-        char *guest_slash = strrchr(guest, '/');
-        if (!guest_slash)
-                return 0;
-        guest_slash[guest_slash == guest] = 0; /* the guest path of that parent */
-        for (size_t i = 0; i < ELEMENTSOF(store); i++) {
-                _cleanup_free_ char *sdir = path_join(parent, store[i].name);
-                _cleanup_free_ char *sguest = path_join(guest, store[i].name);
-                if (!sdir || !sguest)
+        _cleanup_free_ char *sdir = NULL, *sguest = NULL;
+        if ((r = state_dir(l, &sdir, &sguest)) < 0 || !sdir)
+                return r;
+        for (size_t i = 0; i < ELEMENTSOF(state); i++) {
+                _cleanup_free_ char *dir = path_join(sdir, state[i].name);
+                _cleanup_free_ char *guest = path_join(sguest, state[i].name);
+                if (!dir || !guest)
                         return -ENOMEM;
-                if ((r = protect_dir(l, sdir, parent, sguest, store[i].what, true,
-                                     store[i].writable_from)) < 0)
+                if ((r = protect_dir(l, dir, sdir, guest, state[i].what, true,
+                                     state[i].writable_from)) < 0)
                         return r;
         }
         return 0;
